@@ -46,7 +46,7 @@ lw_sh_cleanup() {
     lw_sh_redis_cli --scan --pattern "${LODWASH_PREFIX}*" 2>/dev/null |
       while read -r key; do lw_sh_redis_cli UNLINK "$key" >/dev/null 2>&1; done
   fi
-  [ -n "${LW_SH_TMP:-}" ] && rm -rf "$LW_SH_TMP"
+  if [ -n "${LW_SH_TMP:-}" ] && [ -z "${LW_SH_KEEP:-}" ]; then rm -rf "$LW_SH_TMP"; fi
 }
 
 lw_sh_init() {
