@@ -84,6 +84,17 @@ LwStatus lw_heartbeat_unregister(redisContext *c, const LwConfig *cfg, const cha
 {
   LW_TRY(run(c, err, lw_redis_cmd(c, err, "DEL", lw_key(cfg->prefix, LW_KEY_WORKER, id).s,
                                   NULL)));
+  /* jobs still in flight: stay in the set, so that the reaper gives them back */
+  redisReply *len = lw_redis_cmd(c, err, "LLEN", lw_key(cfg->prefix, LW_KEY_INFLIGHT, id).s,
+                                 NULL);
+  if (!len) {
+    return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
+  }
+  long long held = len->type == REDIS_REPLY_INTEGER ? len->integer : 0;
+  freeReplyObject(len);
+  if (held > 0) {
+    return LW_NOTHING;
+  }
   return run(c, err, lw_redis_cmd(c, err, "SREM",
                                   lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, id, NULL));
 }
