@@ -52,6 +52,8 @@ pid=$LW_SH_LAST_PID
 lw_sh_check "worker takes the long job" lw_sh_wait_for 10 count_is noop inflight 1
 lw_sh_check "status shows the worker's job" lw_sh_wait_for 5 \
   bash -c "'$LODWASH' status --json | grep -q '\"seed\": \"longjob\"'"
+lw_sh_check "status shows the stage's progress" lw_sh_wait_for 5 \
+  bash -c "'$LODWASH' status | grep -q 'progress=\"sleeping, '"
 start=$SECONDS
 kill -TERM "$pid"
 wait "$pid"
