@@ -17,7 +17,6 @@ static const char file_done_script[] =
   "local p = redis.call('HINCRBY', KEYS[1], 'pending', -1)\n"
   "if p > 0 then return p end\n"
   "if redis.call('HSETNX', KEYS[1], 'import_queued', '1') == 0 then return 0 end\n"
-  "redis.call('HSET', KEYS[1], 'state', 'importing')\n"
   "if redis.call('SADD', KEYS[3], ARGV[2]) == 1 then\n"
   "  redis.call('LPUSH', KEYS[2], ARGV[1])\n"
   "  redis.call('SADD', KEYS[4], 'import')\n"

@@ -11,11 +11,9 @@
  * Every change rides in the job's ack (LwTxn), so a job that runs twice
  * counts once.
  *
- * Fields: provider, version (what the VoID said: ISO date-time or hash),
- * feature (full | partial), started, ended (ms), state (running, importing,
- * done, failed), dumps (JSON array of dump seed hashes), pending, failed
- * (files that failed), import_queued, and the import's report: triples,
- * subjects, added, removed, foreign_graph, files, error.
+ * The record itself is made by the scheduler (scheduler/harvest.h lists
+ * its fields); the fan-in adds `failed` (files that failed) and
+ * `import_queued`, and the import adds its report.
  */
 #ifndef LW_QUEUE_HARVEST_H
 #define LW_QUEUE_HARVEST_H

@@ -84,9 +84,7 @@ int main(void)
   CHECK_INT_EQ(int_reply(c, "HGET", h.s, "pending"), 0);
   CHECK_INT_EQ(int_reply(c, "HGET", h.s, "failed"), 1);
   CHECK_INT_EQ(int_reply(c, "LLEN", queue.s, NULL), 1);
-  redisReply *state = lw_redis_cmd(c, &err, "HGET", h.s, "state", NULL);
-  CHECK_STR_EQ(state ? state->str : NULL, "importing");
-  freeReplyObject(state);
+  CHECK_INT_EQ(int_reply(c, "HGET", h.s, "import_queued"), 1);
   redisReply *job = lw_redis_cmd(c, &err, "LINDEX", queue.s, "0", NULL);
   CHECK(job && job->str && strstr(job->str, "\"stage\":\"import\""));
   CHECK(job && job->str && strstr(job->str, "\"harvest\":\"h1\""));
