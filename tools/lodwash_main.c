@@ -50,6 +50,11 @@ int main(int argc, char **argv)
     lw_config_free(&cfg);
     return lw_tool_usage_error("no command given (see lodwash --help)");
   }
+  LwRedisUrl url;
+  if (lw_redis_url_parse(cfg.redis_url, &url, &err) != LW_OK) {
+    lw_config_free(&cfg);
+    return lw_tool_usage_error("%s", err.message);
+  }
   lw_log_init("lodwash", cfg.log_level, cfg.log_json);
   const LwCommand *command = NULL;
   for (size_t i = 0; i < N_COMMANDS; ++i) {

@@ -8,6 +8,7 @@
 
 #include "common/config.h"
 #include "common/log.h"
+#include "queue/redis.h"
 #include "workers/stage.h"
 #include "workers/worker.h"
 
@@ -65,6 +66,10 @@ int main(int argc, char **argv)
   if (st == LW_OK) {
     n_names = lw_worker_parse_stages(stages, names, 64, &err);
     st = n_names ? LW_OK : LW_ERR_USAGE;
+  }
+  LwRedisUrl url;
+  if (st == LW_OK) {
+    st = lw_redis_url_parse(cfg.redis_url, &url, &err);
   }
   if (st != LW_OK) {
     fprintf(stderr, "lodwash-worker: %s\n", err.message);
