@@ -613,6 +613,21 @@ static LwFormat guess_markup(const char *s, size_t len, size_t i, LwGuessInfo *i
                cut ? " in the head" : "");
     return LW_FORMAT_UNKNOWN;
   }
+  /* XML formats that declare the RDF namespace but are not RDF/XML. */
+  static const struct {
+    const char *root, *ns, *what;
+  } others[] = {
+    {"Ontology", "\"http://www.w3.org/2002/07/owl#\"", "OWL/XML (not RDF/XML)"},
+    {"TriX", "http://www.w3.org/2004/03/trix/trix-1/", "TriX (not supported)"},
+    {"sparql", "http://www.w3.org/2005/sparql-results#", "SPARQL query results, not RDF"},
+  };
+  for (size_t k = 0; k < sizeof(others) / sizeof(others[0]); ++k) {
+    if (!colon && strlen(others[k].root) == root_len &&
+        !memcmp(root, others[k].root, root_len) && find(s, len, others[k].ns)) {
+      set_reason(info, "%s", others[k].what);
+      return LW_FORMAT_UNKNOWN;
+    }
+  }
   if (find(s, len, RDF_NS) || doctype_rdf) {
     set_reason(info, "XML with the RDF namespace (root element <%.*s>)", (int)root_len, root);
     return LW_FORMAT_RDFXML;
@@ -1126,22 +1141,32 @@ static bool next_token(Tok *t)
   }
 }
 
-/* When the text is not RDF: CSV or TSV, or just text. */
+/* When the text is not RDF: CSV or TSV, or just text. Delimited values
+ * have the same number of separators (outside double quotes) on their
+ * first lines. */
 static void describe_text(const char *s, size_t len, size_t start, const Tok *t,
                           LwGuessInfo *info)
 {
-  const char *seps = ",\t;";
+  static const char seps[] = ",\t;|";
   for (const char *sep = seps; *sep; ++sep) {
-    size_t counts[3] = {0, 0, 0};
+    enum { LINES = 5 };
+    size_t counts[LINES] = {0};
     size_t line = 0;
-    for (size_t i = start; i < len && line < 3; ++i) {
-      if (s[i] == '\n') {
+    bool quoted = false;
+    for (size_t i = start; i < len && line < LINES; ++i) {
+      if (s[i] == '"') {
+        quoted = !quoted;
+      } else if (s[i] == '\n' && !quoted) {
         ++line;
-      } else if (s[i] == *sep) {
+      } else if (s[i] == *sep && !quoted) {
         ++counts[line];
       }
     }
-    if (counts[0] > 0 && line >= 1 && counts[1] == counts[0]) {
+    size_t same = 0;
+    for (size_t l = 1; l < line && l < LINES; ++l) {
+      same += counts[l] == counts[0];
+    }
+    if (counts[0] > 0 && same >= 1 && same + 1 >= line) {
       set_reason(info, "looks like %s", *sep == '\t' ? "tab-separated values (TSV)"
                                                      : "CSV (delimiter-separated values)");
       return;
@@ -1184,7 +1209,12 @@ static LwFormat decide_turtle_family(Tok *t, LwFormat hint, LwGuessInfo *info)
       set_reason(info, "no statements (only whitespace and comments); format by hint");
       return hint;
     }
-    set_reason(info, "no statements (only whitespace and comments)");
+    if (t->tokens > 0) {
+      info->partial = true;
+      set_reason(info, "no complete statement in the head");
+    } else {
+      set_reason(info, "no statements (only whitespace and comments)");
+    }
     return LW_FORMAT_UNKNOWN;
   }
   /* Only plain three-term statements so far: N-Triples, which Turtle,
@@ -1194,11 +1224,12 @@ static LwFormat decide_turtle_family(Tok *t, LwFormat hint, LwGuessInfo *info)
   }
   if (hint == LW_FORMAT_TURTLE || hint == LW_FORMAT_TRIG || hint == LW_FORMAT_NQUADS) {
     info->hint_used = true;
-    set_reason(info, "N-Triples content (%zu statements), %s by hint", ended,
-               lw_format_name(hint));
+    set_reason(info, "N-Triples content (%zu statement%s), %s by hint", ended,
+               ended == 1 ? "" : "s", lw_format_name(hint));
     return hint;
   }
-  set_reason(info, "N-Triples: %zu statements of three terms, one per line", ended);
+  set_reason(info, "N-Triples: %zu statement%s of three terms, one per line", ended,
+             ended == 1 ? "" : "s");
   return LW_FORMAT_NTRIPLES;
 }
 
@@ -1261,8 +1292,13 @@ static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut,
                               LwGuessInfo *info, bool *clean)
 {
   char c = s[first];
+  bool maybe;
+  if (c == '#' && info->start < len && s[info->start] == '<' &&
+      certainly_markup(s + info->start, len - info->start, &maybe)) {
+    /* '#' lines before markup: not Turtle, whatever they are. */
+    return guess_markup(s, len, info->start, info, cut);
+  }
   if (c == '<') {
-    bool maybe;
     if (certainly_markup(s + first, len - first, &maybe)) {
       return guess_markup(s, len, first, info, cut);
     }

@@ -38,8 +38,9 @@
 #include "common/rdf_format.h"
 
 /* How many bytes of the content the guess wants to see (it works with less
- * and looks at no more than LW_GUESS_HEAD_MAX). */
-#define LW_GUESS_HEAD_SIZE 8192
+ * and looks at no more than LW_GUESS_HEAD_MAX; more helps HTML, whose RDFa
+ * attributes may come after a long <head>). */
+#define LW_GUESS_HEAD_SIZE 16384
 #define LW_GUESS_HEAD_MAX 65536
 
 #define LW_GUESS_REASON_MAX 160

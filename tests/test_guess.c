@@ -103,6 +103,14 @@ static const Case cases[] = {
   {"<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" "
    "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><body about=\"#me\"/></html>",
    NULL, NULL, LW_FORMAT_RDFA, NULL},
+  {"<?xml version=\"1.0\"?>\n<Ontology xmlns=\"http://www.w3.org/2002/07/owl#\" "
+   "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>", NULL, "x.owl",
+   LW_FORMAT_UNKNOWN, "OWL/XML"},
+  {"<TriX xmlns=\"http://www.w3.org/2004/03/trix/trix-1/\"><graph/></TriX>", NULL, NULL,
+   LW_FORMAT_UNKNOWN, "TriX"},
+  {"<owl:Ontology xmlns:owl=\"http://www.w3.org/2002/07/owl#\" "
+   "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>", NULL, NULL,
+   LW_FORMAT_RDFXML, NULL},
   {"<!-- saved page -->\n<html><body>hello</body></html>", NULL, "x.owl", LW_FORMAT_UNKNOWN,
    "HTML without"},
   /* JSON and JSON-LD */
