@@ -339,7 +339,7 @@ static bool headers_done(Fetch *f)
   }
   const char *cl = hop_header(f, "content-length");
   if (f->max_bytes && f->identity && cl) {
-    unsigned long long n = strtoull(cl, NULL, 10);
+    unsigned long long n = strtoull(cl, NULL, 10) + f->resume_from;
     if (n > f->max_bytes) {
       set_abort(f, LW_ERR_LIMIT,
                 "size limit: Content-Length %llu is over the limit of %llu bytes",

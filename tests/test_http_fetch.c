@@ -395,7 +395,14 @@ static void test_network_errors(void)
   lw_fetch_result_clear(&r);
   lw_netguard_free(any);
 
+  /* TLS spoken to a plain HTTP server: a TLS error, retryable. */
   o = defaults();
+  snprintf(url, sizeof(url), "https://127.0.0.1:%u/data.ttl", lw_test_server_port(srv));
+  CHECK_INT_EQ(lw_fetch(url, &o, &r, &err), LW_ERR_NET);
+  CHECK(strncmp(err.message, "TLS:", 4) == 0);
+  fprintf(stderr, "https to plain http: %s\n", err.message);
+  lw_fetch_result_clear(&r);
+
   CHECK_INT_EQ(lw_fetch("http://[::1/x", &o, &r, &err), LW_ERR_USAGE);
   lw_fetch_result_clear(&r);
 }
@@ -608,6 +615,29 @@ static void test_encodings(void)
           strstr(seen, "gzip"));
     unlink(r.path);
     lw_fetch_result_clear(&r);
+  }
+
+  /* zstd, made by the zstd program when it is there. */
+  char zbody[4096];
+  size_t zlen = 0;
+  FILE *z = popen("printf '<s> <p> \"zstd\" .\\n' | zstd -q -c 2>/dev/null", "r");
+  if (z) {
+    zlen = fread(zbody, 1, sizeof(zbody), z);
+    if (pclose(z) != 0) {
+      zlen = 0;
+    }
+  }
+  if (zlen > 0) {
+    lw_test_server_add(srv, "/enc-zstd", &(LwTestResponse){.body = zbody, .body_len = zlen,
+                                                           .headers = "Content-Encoding: zstd\n"});
+    CHECK_INT_EQ(lw_fetch(url_of("/enc-zstd"), &o, &r, &err), LW_OK);
+    char *got = slurp(r.path, NULL);
+    CHECK_STR_EQ(got, "<s> <p> \"zstd\" .\n");
+    free(got);
+    unlink(r.path);
+    lw_fetch_result_clear(&r);
+  } else {
+    fprintf(stderr, "no zstd program: Content-Encoding zstd not tested\n");
   }
 
   /* A gzip bomb: 1 GB of zeros in about a megabyte, stopped at 10 MB of
