@@ -491,6 +491,23 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata)
   return len;
 }
 
+static int on_xferinfo(void *clientp, curl_off_t dltotal, curl_off_t dlnow,
+                       curl_off_t ultotal, curl_off_t ulnow)
+{
+  (void)dlnow;
+  (void)ultotal;
+  (void)ulnow;
+  Fetch *f = clientp;
+  uint64_t done = f->resume_from + f->written;
+  uint64_t total = f->writing && dltotal > 0 ? f->resume_from + (uint64_t)dltotal : 0;
+  if (!f->opts->progress(f->opts->progress_user, done, total)) {
+    set_abort(f, LW_ERR_NET, "stopped by the caller after %llu bytes",
+              (unsigned long long)done);
+    return 1;
+  }
+  return 0;
+}
+
 /* The address check happens on the socket libcurl is about to connect:
  * whatever the name resolved to, and after every redirect. */
 static curl_socket_t on_open_socket(void *clientp, curlsocktype purpose,
@@ -631,6 +648,11 @@ static void setup_curl(Fetch *f, char *ua, size_t ua_size)
     curl_easy_setopt(c, CURLOPT_BUFFERSIZE, 256L * 1024L);
   }
   curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L);
+  if (o->progress) {
+    curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_xferinfo);
+    curl_easy_setopt(c, CURLOPT_XFERINFODATA, f);
+  }
 }
 
 static json_t *hop_json(Fetch *f, const char *url, double walltime)

@@ -100,6 +100,13 @@ typedef struct {
 
   const char *const *resolve;  /* NULL-terminated "HOST:PORT:ADDRESS" pins,
                                   as curl --resolve (tests, fixed hosts) */
+
+  /* Called now and then during the transfer (at least once a second) with
+   * the document's body bytes so far (a resumed part included) and the
+   * expected total (0 when unknown). Return false to stop: the fetch ends
+   * with LW_ERR_NET "stopped" (and keeps a resumable partial). NULL: none. */
+  bool (*progress)(void *user, uint64_t bytes, uint64_t total);
+  void *progress_user;
 } LwFetchOptions;
 
 typedef struct {

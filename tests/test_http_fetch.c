@@ -522,6 +522,62 @@ static void test_resume(void)
   lw_fetch_result_clear(&r);
 }
 
+typedef struct {
+  int calls;
+  uint64_t last;
+  uint64_t total;
+  uint64_t stop_after;
+} Progress;
+
+static bool on_progress(void *user, uint64_t bytes, uint64_t total)
+{
+  Progress *p = user;
+  p->calls++;
+  p->last = bytes;
+  p->total = total;
+  return !p->stop_after || bytes < p->stop_after;
+}
+
+/* The stage reports progress and stops on SIGTERM through this callback;
+ * a stopped download keeps its partial for the next attempt. */
+static void test_progress_and_stop(void)
+{
+  const uint64_t size = 4 * 1024 * 1024;
+  lw_test_server_add(srv, "/progress", &(LwTestResponse){.kind = LW_TEST_BODY_LINES,
+                                                         .size = size, .ranges = true,
+                                                         .etag = "\"p\"", .drip_bytes = 65536,
+                                                         .drip_ms = 5});
+  char partial[1024];
+  snprintf(partial, sizeof(partial), "%s/partial/progress.part", dir);
+  LwFetchOptions o = defaults();
+  Progress p = {0, 0, 0, 0};
+  o.progress = on_progress;
+  o.progress_user = &p;
+  o.partial_path = partial;
+  LwFetchResult r;
+  LwError err;
+  CHECK_INT_EQ(lw_fetch(url_of("/progress"), &o, &r, &err), LW_OK);
+  CHECK(p.calls > 1);
+  CHECK_INT_EQ(p.last, size);
+  CHECK_INT_EQ(p.total, size);
+  unlink(r.path);
+  lw_fetch_result_clear(&r);
+
+  p = (Progress){0, 0, 0, 1024 * 1024};
+  CHECK_INT_EQ(lw_fetch(url_of("/progress"), &o, &r, &err), LW_ERR_NET);
+  CHECK(strstr(err.message, "stopped") != NULL);
+  CHECK(r.partial_kept);
+  lw_fetch_result_clear(&r);
+  p.stop_after = 0;
+  CHECK_INT_EQ(lw_fetch(url_of("/progress"), &o, &r, &err), LW_OK);
+  CHECK(r.resumed && r.resumed_from >= 1024 * 1024);
+  char md5[33];
+  lw_test_lines_md5(size, md5);
+  CHECK_STR_EQ(r.content.hash, md5);
+  unlink(r.path);
+  lw_fetch_result_clear(&r);
+}
+
 static void sha256_hex(const char *data, char out[65])
 {
   unsigned char d[32];
@@ -706,6 +762,7 @@ int main(void)
   test_network_errors();
   test_conditional();
   test_resume();
+  test_progress_and_stop();
   test_checksums();
   test_encodings();
   test_small();
