@@ -78,6 +78,18 @@ typedef struct {
 static size_t utf8_check(Utf8Check *c, const unsigned char *p, size_t n)
 {
   for (size_t i = 0; i < n; ++i) {
+    /* Most RDF is ASCII: skip it eight bytes at a time. */
+    while (c->need == 0 && n - i >= 8) {
+      uint64_t word;
+      memcpy(&word, p + i, 8);
+      if (word & 0x8080808080808080ULL) {
+        break;
+      }
+      i += 8;
+    }
+    if (i >= n) {
+      break;
+    }
     unsigned char b = p[i];
     if (c->need > 0) {
       if (b < c->lo || b > c->hi) {
