@@ -261,12 +261,16 @@ typedef struct {
   char *buf;
   size_t used;
   uint64_t *bytes_out;
+  LwContentCounter *counter;
 } OutBuf;
 
 static LwStatus out_flush(OutBuf *o, LwError *err)
 {
   if (o->used && fwrite(o->buf, 1, o->used, o->out) != o->used) {
     return lw_error_set(err, LW_ERR_IO, "write error: %s", strerror(errno));
+  }
+  if (o->counter) {
+    lw_content_counter_update(o->counter, o->buf, o->used);
   }
   *o->bytes_out += o->used;
   o->used = 0;
@@ -318,8 +322,8 @@ static LwStatus convert_chunk(iconv_t cd, size_t unit, char *in, size_t *len,
 }
 
 LwStatus lw_encoding_recode(FILE *in, const char *from, FILE *out,
-                            uint64_t *replaced, uint64_t *bytes_out,
-                            LwError *err)
+                            LwContentCounter *counter, uint64_t *replaced,
+                            uint64_t *bytes_out, LwError *err)
 {
   iconv_t cd = iconv_open("UTF-8", from);
   if (cd == (iconv_t)-1) {
@@ -328,7 +332,7 @@ LwStatus lw_encoding_recode(FILE *in, const char *from, FILE *out,
   }
   size_t unit = unit_size(from);
   char *inbuf = malloc(READ_CHUNK);
-  OutBuf o = {out, malloc(OUT_CHUNK), 0, bytes_out};
+  OutBuf o = {out, malloc(OUT_CHUNK), 0, bytes_out, counter};
   LwStatus st = LW_OK;
   if (!inbuf || !o.buf) {
     st = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
@@ -383,8 +387,16 @@ static LwStatus recode_file(const char *data_dir, FILE *in, long bom_len,
   if (fseeko(in, bom_len, SEEK_SET) != 0) {
     st = lw_error_set(err, LW_ERR_IO, "seek: %s", strerror(errno));
   }
+  LwContentCounter *counter = lw_content_counter_new();
+  if (!st && !counter) {
+    st = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
   if (!st) {
-    st = lw_encoding_recode(in, from, out, &res->replaced, &res->bytes_out, err);
+    st = lw_encoding_recode(in, from, out, counter, &res->replaced, &res->bytes_out, err);
+  }
+  if (counter) {
+    lw_content_counter_finish(counter, &res->content);
+    lw_content_counter_free(counter);
   }
   if (fclose(out) != 0 && !st) {
     st = lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
@@ -394,6 +406,7 @@ static LwStatus recode_file(const char *data_dir, FILE *in, long bom_len,
   }
   if (st) {
     unlink(tmp);
+    memset(&res->content, 0, sizeof(res->content));
     return st;
   }
   res->recoded = true;

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/content_meta.h"
 #include "common/status.h"
 
 #define LW_ENCODING_SAMPLE (64 * 1024)
@@ -47,6 +48,9 @@ typedef struct {
   uint64_t replaced;       /* invalid sequences replaced by U+FFFD */
   uint64_t bytes_in;       /* input size */
   uint64_t bytes_out;      /* output size (== bytes_in when not recoded) */
+  LwContentMeta content;   /* of the UTF-8 output, computed while writing;
+                              all zero when not recoded (the input's own
+                              content record stands) */
 } LwEncodingResult;
 
 /* Settles the encoding of in_path as described above. When the file must be
@@ -66,9 +70,9 @@ void lw_encoding_detect(const void *data, size_t len, LwEncodingResult *res,
 
 /* Recodes the stream in (positioned after any BOM) from encoding `from` to
  * UTF-8 into out, replacing invalid sequences with U+FFFD. Adds to
- * *replaced and *bytes_out. */
+ * *replaced and *bytes_out; feeds what it writes to counter (may be NULL). */
 LwStatus lw_encoding_recode(FILE *in, const char *from, FILE *out,
-                            uint64_t *replaced, uint64_t *bytes_out,
-                            LwError *err);
+                            LwContentCounter *counter, uint64_t *replaced,
+                            uint64_t *bytes_out, LwError *err);
 
 #endif

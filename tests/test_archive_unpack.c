@@ -471,6 +471,41 @@ static void test_hostile_names(void)
   lw_unpack_result_free(r);
 }
 
+/* An encrypted zip entry is skipped and recorded (there is no passphrase). */
+static void test_encrypted(void)
+{
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/secret.zip", tmp);
+  struct archive *a = archive_write_new();
+  archive_write_set_format_zip(a);
+  if (archive_write_set_options(a, "zip:encryption=zipcrypt") != ARCHIVE_OK ||
+      archive_write_set_passphrase(a, "secret") != ARCHIVE_OK) {
+    fprintf(stderr, "no zip encryption in this libarchive: %s\n", archive_error_string(a));
+    archive_write_free(a);
+    return;
+  }
+  archive_write_open_filename(a, path);
+  Member m[] = {{"secret.ttl", TTL, strlen(TTL), AE_IFREG, NULL, NULL}};
+  write_member(a, &m[0]);
+  archive_write_close(a);
+  archive_write_free(a);
+  clear_data();
+  LwUnpackOptions o = options();
+  LwStatus st;
+  LwError err;
+  LwUnpackResult *r = unpack(path, &o, &st, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK(r && r->n_entries == 0);
+  CHECK(r && json_array_size(r->skipped) == 1);
+  if (r) {
+    json_t *s = json_array_get(r->skipped, 0);
+    CHECK_STR_EQ(json_string_value(json_object_get(s, "reason")), "encrypted");
+    CHECK_STR_EQ(json_string_value(json_object_get(s, "path")), "secret.ttl");
+  }
+  CHECK_INT_EQ(data_files(NULL), 0);
+  lw_unpack_result_free(r);
+}
+
 /* A failed archive leaves no file behind: neither children nor tmp files. */
 static void check_nothing_left(void)
 {
@@ -730,6 +765,7 @@ int main(void)
   TIMED(test_plain_and_single);
   TIMED(test_nested);
   TIMED(test_hostile_names);
+  TIMED(test_encrypted);
   TIMED(test_gzip_bomb);
   TIMED(test_zip_bomb);
   TIMED(test_entry_cap);

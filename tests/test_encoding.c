@@ -113,6 +113,14 @@ static void test_utf8_bom_removed(void)
   CHECK_INT_EQ(r.replaced, 0);
   check_output("ex:a ex:b \"caf\xC3\xA9\" .\n");
   CHECK_INT_EQ(r.bytes_out, strlen(data) - 3);
+  /* The output's content record: 19 characters, one LF line, its MD5. */
+  char md5[LW_HASH_HEX_LEN + 1];
+  lw_md5_hex(data + 3, strlen(data) - 3, md5);
+  CHECK_STR_EQ(r.content.hash, md5);
+  CHECK_INT_EQ(r.content.number_of_bytes, strlen(data) - 3);
+  CHECK_INT_EQ(r.content.number_of_chars, 19);
+  CHECK_INT_EQ(r.content.number_of_lines, 1);
+  CHECK_INT_EQ(r.content.newline, LW_NEWLINE_LF);
 }
 
 /* Code points as UTF-16 (surrogate pairs above U+FFFF) or UTF-32 units,
@@ -308,7 +316,7 @@ static void test_errors(void)
   FILE *in = fopen(in_path, "rb");
   FILE *out = tmpfile();
   uint64_t replaced = 0, bytes = 0;
-  CHECK_INT_EQ(lw_encoding_recode(in, "NO-SUCH-ENCODING-42", out, &replaced, &bytes, &err),
+  CHECK_INT_EQ(lw_encoding_recode(in, "NO-SUCH-ENCODING-42", out, NULL, &replaced, &bytes, &err),
                LW_ERR_FORMAT);
   fclose(in);
   fclose(out);
