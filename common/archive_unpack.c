@@ -4,6 +4,7 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -83,6 +84,150 @@ void lw_unpack_result_free(LwUnpackResult *r)
   free(r);
 }
 
+/* ---- the writer thread ----
+ *
+ * Decompression (libarchive, in the caller's thread) and hashing, counting
+ * and writing (this thread) each take about half the time: with two cores
+ * they overlap. Blocks go through a ring of WRITER_SLOTS buffers; libarchive
+ * decompresses straight into the free slot. The file and counter change only
+ * between entries, when the ring is empty (writer_drain). If the thread
+ * cannot be started, the blocks are written in the caller's thread. */
+
+#define WRITER_SLOTS 4
+
+typedef struct {
+  pthread_t thread;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  bool started;
+  bool quit;
+  char *slots[WRITER_SLOTS];
+  size_t lens[WRITER_SLOTS];
+  size_t head;              /* the next slot to fill */
+  size_t count;             /* filled slots not yet written */
+  FILE *file;               /* the current entry's tmp file */
+  LwContentCounter *counter;
+  int error;                /* errno of the first failed write */
+} Writer;
+
+static int write_block(FILE *file, LwContentCounter *counter, const char *b, size_t n)
+{
+  lw_content_counter_update(counter, b, n);
+  if (fwrite(b, 1, n, file) != n) {
+    return errno ? errno : EIO;
+  }
+  return 0;
+}
+
+static void *writer_main(void *arg)
+{
+  Writer *w = arg;
+  pthread_mutex_lock(&w->mu);
+  for (;;) {
+    while (w->count == 0 && !w->quit) {
+      pthread_cond_wait(&w->cv, &w->mu);
+    }
+    if (w->count == 0) {
+      break;
+    }
+    size_t slot = (w->head + WRITER_SLOTS - w->count) % WRITER_SLOTS;
+    FILE *file = w->file;
+    LwContentCounter *counter = w->counter;
+    pthread_mutex_unlock(&w->mu);
+    int e = write_block(file, counter, w->slots[slot], w->lens[slot]);
+    pthread_mutex_lock(&w->mu);
+    if (e && !w->error) {
+      w->error = e;
+    }
+    --w->count;
+    pthread_cond_signal(&w->cv);
+  }
+  pthread_mutex_unlock(&w->mu);
+  return NULL;
+}
+
+static bool writer_init(Writer *w)
+{
+  memset(w, 0, sizeof(*w));
+  for (size_t i = 0; i < WRITER_SLOTS; ++i) {
+    if (!(w->slots[i] = malloc(BLOCK))) {
+      return false;
+    }
+  }
+  pthread_mutex_init(&w->mu, NULL);
+  pthread_cond_init(&w->cv, NULL);
+  w->started = pthread_create(&w->thread, NULL, writer_main, w) == 0;
+  return true;
+}
+
+static void writer_stop(Writer *w)
+{
+  if (w->started) {
+    pthread_mutex_lock(&w->mu);
+    w->quit = true;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+    w->started = false;
+  }
+  if (w->slots[0]) {
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+  }
+  for (size_t i = 0; i < WRITER_SLOTS; ++i) {
+    free(w->slots[i]);
+  }
+}
+
+/* The free slot libarchive may fill (waits while the ring is full). */
+static char *writer_slot(Writer *w)
+{
+  if (!w->started) {
+    return w->slots[0];
+  }
+  pthread_mutex_lock(&w->mu);
+  while (w->count == WRITER_SLOTS) {
+    pthread_cond_wait(&w->cv, &w->mu);
+  }
+  char *slot = w->slots[w->head];
+  pthread_mutex_unlock(&w->mu);
+  return slot;
+}
+
+/* Hands over the slot just filled with n bytes. */
+static void writer_push(Writer *w, size_t n)
+{
+  if (!w->started) {
+    int e = write_block(w->file, w->counter, w->slots[0], n);
+    if (e && !w->error) {
+      w->error = e;
+    }
+    return;
+  }
+  pthread_mutex_lock(&w->mu);
+  w->lens[w->head] = n;
+  w->head = (w->head + 1) % WRITER_SLOTS;
+  ++w->count;
+  pthread_cond_signal(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+}
+
+/* Waits until every block is written; returns (and clears) the errno of a
+ * failed write, 0 when all went well. */
+static int writer_drain(Writer *w)
+{
+  if (w->started) {
+    pthread_mutex_lock(&w->mu);
+    while (w->count > 0) {
+      pthread_cond_wait(&w->cv, &w->mu);
+    }
+    pthread_mutex_unlock(&w->mu);
+  }
+  int e = w->error;
+  w->error = 0;
+  return e;
+}
+
 /* ---- one call's state ---- */
 
 typedef struct {
@@ -92,7 +237,7 @@ typedef struct {
   LwUnpackResult *r;
   size_t cap;              /* allocated entries */
   char tmp[4096];          /* the tmp file being written, "" when none */
-  char *buf;
+  Writer w;
   uint64_t headers;        /* entry headers seen */
   int fd;                  /* the file being unpacked */
   char *inbuf;             /* what the read callback hands libarchive */
@@ -258,12 +403,13 @@ static LwStatus check_caps(Unpack *u, const char *path, uint64_t entry_bytes)
 
 /* ---- writing one entry ---- */
 
-/* Streams the current entry's data into file, counting and checking caps. */
-static LwStatus stream_entry(Unpack *u, const char *path, FILE *file,
-                             LwContentCounter *counter, uint64_t *bytes)
+/* Streams the current entry's data to the writer, counting and checking
+ * caps as the bytes come out of the decompressor. */
+static LwStatus stream_entry(Unpack *u, const char *path, uint64_t *bytes)
 {
   for (;;) {
-    la_ssize_t n = archive_read_data(u->a, u->buf, BLOCK);
+    char *block = writer_slot(&u->w);
+    la_ssize_t n = archive_read_data(u->a, block, BLOCK);
     if (n == 0) {
       return LW_OK;
     }
@@ -273,10 +419,7 @@ static LwStatus stream_entry(Unpack *u, const char *path, FILE *file,
     *bytes += (uint64_t)n;
     u->r->bytes_expanded += (uint64_t)n;
     LW_TRY(check_caps(u, path, *bytes));
-    if (fwrite(u->buf, 1, (size_t)n, file) != (size_t)n) {
-      return lw_error_set(u->err, LW_ERR_IO, "cannot write %s: %s", u->tmp, strerror(errno));
-    }
-    lw_content_counter_update(counter, u->buf, (size_t)n);
+    writer_push(&u->w, (size_t)n);
   }
 }
 
@@ -362,7 +505,15 @@ static LwStatus write_entry(Unpack *u, struct archive_entry *e, const char *path
   LW_TRY(lw_store_tmpfile(u->o->data_dir, u->tmp, sizeof(u->tmp), &file, u->err));
   LwContentCounter *counter = lw_content_counter_new();
   uint64_t bytes = 0;
-  LwStatus st = counter ? stream_entry(u, path, file, counter, &bytes) : nomem(u);
+  u->w.file = file;
+  u->w.counter = counter;
+  LwStatus st = counter ? stream_entry(u, path, &bytes) : nomem(u);
+  int write_errno = writer_drain(&u->w);
+  if (write_errno && !st) {
+    st = lw_error_set(u->err, LW_ERR_IO, "cannot write %s: %s", u->tmp, strerror(write_errno));
+  }
+  u->w.file = NULL;
+  u->w.counter = NULL;
   if (fclose(file) != 0 && !st) {
     st = lw_error_set(u->err, LW_ERR_IO, "cannot write %s: %s", u->tmp, strerror(errno));
   }
@@ -539,10 +690,10 @@ LwStatus lw_archive_unpack(const char *path, const LwUnpackOptions *opts,
   u.fd = -1;
   u.r = calloc(1, sizeof(*u.r));
   u.a = archive_read_new();
-  u.buf = malloc(BLOCK);
   u.inbuf = malloc(BLOCK);
+  bool writer_ok = writer_init(&u.w);
   LwStatus st = LW_OK;
-  if (!u.r || !u.a || !u.buf || !u.inbuf || !(u.r->skipped = json_array())) {
+  if (!u.r || !u.a || !writer_ok || !u.inbuf || !(u.r->skipped = json_array())) {
     st = nomem(&u);
   } else {
     enable_formats(u.a);
@@ -554,7 +705,7 @@ LwStatus lw_archive_unpack(const char *path, const LwUnpackOptions *opts,
   if (u.a) {
     archive_read_free(u.a);
   }
-  free(u.buf);
+  writer_stop(&u.w);
   free(u.inbuf);
   if (u.fd >= 0) {
     close(u.fd);
