@@ -18,14 +18,18 @@ static bool has_container(LwJldCtx *ctx, const char *term, const char *kind) {
   return c && lw_jld_array_has_string(c, kind);
 }
 
-/* Expands key (vocab-relative) and compares it with a keyword. */
+/* True if key expands (vocab-relative) to keyword. IRI expansion yields a
+ * keyword only for the keyword itself or a term aliasing it (steps 1 and 4),
+ * so this needs no allocation. */
 static bool expands_to(LwJld *p, LwJldCtx *ctx, const char *key,
                        const char *keyword) {
-  LwStatus st = LW_OK;
-  char *e = lw_jld_expand_iri(p, ctx, key, false, true, NULL, NULL, &st);
-  bool r = e && !strcmp(e, keyword);
-  free(e);
-  return r;
+  (void)p;
+  if (!strcmp(key, keyword)) {
+    return true;
+  }
+  json_t *def = lw_jld_term(ctx, key);
+  const char *iri = json_string_value(json_object_get(def, "@id"));
+  return iri && !strcmp(iri, keyword);
 }
 
 static int cmp_str(const void *a, const void *b) {
