@@ -76,8 +76,9 @@ LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,
                         const char *provider, const char *harvest,
                         char hash_out[LW_HASH_HEX_LEN + 1], LwError *err);
 
-/* lw_seed_record, then, for an absolute URI, a "download" job (duplicates
- * suppressed). *queued (may be NULL) says whether a job was queued. */
+/* lw_seed_record, then, for an absolute URI whose seed is (still or newly)
+ * `added`, a "download" job (duplicates suppressed). *queued (may be NULL)
+ * says whether a job was queued. */
 LwStatus lw_seed_add(redisContext *c, const char *prefix, const char *uri,
                      const char *provider, const char *harvest,
                      char hash_out[LW_HASH_HEX_LEN + 1], bool *queued,
