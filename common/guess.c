@@ -717,10 +717,12 @@ typedef struct {
   bool turtle_strong;    /* not only relative IRIs */
   const char *trig;      /* the first TriG-only construct, or NULL */
   size_t trig_line;
-  bool directive;        /* @prefix, @base, PREFIX or BASE seen */
+  bool directive;        /* @prefix, @base, PREFIX or BASE seen before any junk */
   const char *junk;      /* the first thing no format allows, or NULL */
   size_t junk_line;
   size_t junk_before;    /* statements seen before the junk */
+  size_t junk_lines;     /* lines skipped because of junk */
+  bool bad;              /* the current token is junk */
   /* the statement being read */
   size_t terms;          /* terms at depth 0 */
   size_t all_terms;      /* terms at any depth */
@@ -753,6 +755,7 @@ static void trig_feature(Tok *t, const char *what)
 
 static void junk(Tok *t, const char *what)
 {
+  t->bad = true;
   if (!t->junk) {
     t->junk = what;
     t->junk_line = t->line;
@@ -934,7 +937,7 @@ static void read_word(Tok *t)
     turtle_feature(t, "a bare boolean", true);
   } else if ((n == 6 && !strncasecmp(w, "PREFIX", 6)) || (n == 4 && !strncasecmp(w, "BASE", 4))) {
     turtle_feature(t, "a SPARQL-style PREFIX/BASE directive", true);
-    t->directive = true;
+    t->directive = t->directive || !t->junk;
     t->in_directive = 'P';
   } else if (n == 5 && !strncasecmp(w, "GRAPH", 5)) {
     trig_feature(t, "the GRAPH keyword");
@@ -1019,12 +1022,13 @@ static bool next_token(Tok *t)
     }
   }
   ++t->tokens;
+  t->bad = false;
   int c = peekc(t, 0);
   bool absolute;
   switch (c) {
   case '<':
     if (!read_iri(t, &absolute)) {
-      return !t->junk && !t->cut;
+      return false;
     }
     if (t->in_directive == 'P') {
       t->in_directive = 0;  /* PREFIX p: <iri> ends with the IRI */
@@ -1061,7 +1065,7 @@ static bool next_token(Tok *t)
     if (starts_with(t->s + t->pos, t->len - t->pos, "@prefix") ||
         starts_with(t->s + t->pos, t->len - t->pos, "@base")) {
       turtle_feature(t, "an @prefix/@base directive", true);
-      t->directive = true;
+      t->directive = t->directive || !t->junk;
       t->in_directive = '@';
       t->pos += t->s[t->pos + 1] == 'p' ? 7 : 5;
       return true;
@@ -1134,7 +1138,7 @@ static bool next_token(Tok *t)
     }
     if (is_alpha(c) || c == ':' || c >= 0x80) {
       read_word(t);
-      return !t->junk;
+      return !t->bad;
     }
     junk(t, "an unexpected character");
     return false;
@@ -1243,10 +1247,28 @@ static LwFormat guess_turtle_family(const char *s, size_t len, size_t start,
   t.pos = start;
   t.line = 1;
   t.plain = true;
-  while (next_token(&t)) {
+  /* On junk, skip to the next line and go on: a dirty file with a bad
+   * first line is still RDF when good statements follow. */
+  for (;;) {
+    if (next_token(&t)) {
+      continue;
+    }
+    if (t.pos >= t.len || t.cut || !t.bad) {
+      break;
+    }
+    ++t.junk_lines;
+    const char *nl = memchr(t.s + t.pos, '\n', t.len - t.pos);
+    if (!nl) {
+      break;
+    }
+    t.pos = (size_t)(nl - t.s);
+    t.terms = t.all_terms = 0;
+    t.depth = 0;
+    t.in_directive = 0;
+    t.plain = true;
   }
   *clean = !t.junk;
-  if (t.junk && t.junk_before == 0 && !t.directive) {
+  if (t.junk && t.junk_before == 0 && !t.directive && t.statements <= t.junk_lines) {
     describe_text(s, len, start, &t, info);
     return LW_FORMAT_UNKNOWN;
   }

@@ -140,6 +140,14 @@ static const Case cases[] = {
   {"\x89PNG\r\n\x1a\n", NULL, NULL, LW_FORMAT_UNKNOWN, "PNG"},
   {"\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\x10\x11 abc", NULL, NULL, LW_FORMAT_UNKNOWN, "binary"},
   {"\xff\xfe<\0?\0x\0", NULL, NULL, LW_FORMAT_UNKNOWN, "UTF-16"},
+  /* dirty files: a bad first line does not make good statements text */
+  {"<http://a/s> <http://a/p> bad line .\n<http://a/s> <http://a/p> <http://a/o> .\n"
+   "<http://a/s> <http://a/p> <http://a/o> .\n", NULL, NULL, LW_FORMAT_NTRIPLES, "syntax error near line 1"},
+  {"<http://a/s> <http://a/p> <http://a/o> <http://a/g> .\n<http://a/s> <http://a/p> \"open .\n"
+   "<http://a/s> <http://a/p> <http://a/o> <http://a/g> .\n", NULL, NULL, LW_FORMAT_NQUADS,
+   "syntax error near line 2"},
+  {"# Title\nSome prose here.\nMore prose.\n```\n@prefix ex: <http://ex/> .\nex:a ex:b ex:c .\n```\n",
+   NULL, "README.md", LW_FORMAT_UNKNOWN, "not RDF"},
   /* BOM */
   {"\xEF\xBB\xBF@prefix ex: <http://ex/> .\nex:a ex:b ex:c .\n", NULL, NULL, LW_FORMAT_TURTLE, NULL},
   {"\xEF\xBB\xBF<?xml version=\"1.0\"?><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>",
