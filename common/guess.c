@@ -620,6 +620,7 @@ static LwFormat guess_markup(const char *s, size_t len, size_t i, LwGuessInfo *i
     {"Ontology", "\"http://www.w3.org/2002/07/owl#\"", "OWL/XML (not RDF/XML)"},
     {"TriX", "http://www.w3.org/2004/03/trix/trix-1/", "TriX (not supported)"},
     {"sparql", "http://www.w3.org/2005/sparql-results#", "SPARQL query results, not RDF"},
+    {"svg", "http://www.w3.org/2000/svg", "an SVG image (its RDF metadata is not a dump)"},
   };
   for (size_t k = 0; k < sizeof(others) / sizeof(others[0]); ++k) {
     if (!colon && strlen(others[k].root) == root_len &&
@@ -717,6 +718,8 @@ typedef struct {
   bool turtle_strong;    /* not only relative IRIs */
   const char *trig;      /* the first TriG-only construct, or NULL */
   size_t trig_line;
+  const char *n3;        /* the first Notation3-only construct, or NULL */
+  size_t n3_line;
   bool directive;        /* @prefix, @base, PREFIX or BASE seen before any junk */
   const char *junk;      /* the first thing no format allows, or NULL */
   size_t junk_line;
@@ -1131,6 +1134,15 @@ static bool next_token(Tok *t)
   case '^':
     junk(t, "a stray '^'");
     return false;
+  case '=':
+  case '?':
+    /* Notation3 rules ('=>', '<=' is caught as an IRI) and variables. */
+    if (!t->n3) {
+      t->n3 = c == '=' ? "an N3 rule ('=>' or '=')" : "an N3/SPARQL variable";
+      t->n3_line = t->line;
+    }
+    junk(t, t->n3);
+    return false;
   default:
     if (is_digit(c)) {
       read_number(t);
@@ -1183,6 +1195,11 @@ static LwFormat decide_turtle_family(Tok *t, LwFormat hint, LwGuessInfo *info)
 {
   size_t ended = t->statements;
   bool unfinished = t->terms > 0;
+  if (t->n3 && t->trig) {
+    set_reason(info, "Notation3 with formulae or rules (%s, line %zu), not supported", t->n3,
+               t->n3_line);
+    return LW_FORMAT_UNKNOWN;
+  }
   if (t->trig) {
     set_reason(info, "TriG: %s (line %zu)", t->trig, t->trig_line);
     return LW_FORMAT_TRIG;

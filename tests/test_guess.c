@@ -140,6 +140,12 @@ static const Case cases[] = {
   {"\x89PNG\r\n\x1a\n", NULL, NULL, LW_FORMAT_UNKNOWN, "PNG"},
   {"\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\x10\x11 abc", NULL, NULL, LW_FORMAT_UNKNOWN, "binary"},
   {"\xff\xfe<\0?\0x\0", NULL, NULL, LW_FORMAT_UNKNOWN, "UTF-16"},
+  {"<svg xmlns=\"http://www.w3.org/2000/svg\"><metadata><rdf:RDF "
+   "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/></metadata></svg>", NULL, "x.rdf",
+   LW_FORMAT_UNKNOWN, "SVG"},
+  {"@prefix : <http://a/> .\n{ ?x a :C } => { ?x a :D } .\n", NULL, "rules.n3", LW_FORMAT_UNKNOWN,
+   "Notation3"},
+  {"@prefix : <http://a/> .\n:s :p :o .\n", NULL, "data.n3", LW_FORMAT_TURTLE, NULL},
   /* dirty files: a bad first line does not make good statements text */
   {"<http://a/s> <http://a/p> bad line .\n<http://a/s> <http://a/p> <http://a/o> .\n"
    "<http://a/s> <http://a/p> <http://a/o> .\n", NULL, NULL, LW_FORMAT_NTRIPLES, "syntax error near line 1"},
