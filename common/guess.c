@@ -606,11 +606,15 @@ static LwFormat guess_markup(const char *s, size_t len, size_t i, LwGuessInfo *i
       return LW_FORMAT_RDFA;
     }
     info->partial = cut;
+    char where[48] = "";
+    if (cut) {
+      snprintf(where, sizeof(where), " in the first %zu bytes", len);
+    }
     set_reason(info, "HTML without RDFa attributes%s%s",
                hs.jsonld_script ? " (embedded JSON-LD script, not extracted)"
                : hs.microdata   ? " (microdata only)"
                                 : "",
-               cut ? " in the head" : "");
+               where);
     return LW_FORMAT_UNKNOWN;
   }
   /* XML formats that declare the RDF namespace but are not RDF/XML. */
@@ -679,7 +683,7 @@ static bool looks_like_json(const char *s, size_t len, size_t i)
   for (size_t w = 0; words[w]; ++w) {
     size_t n = strlen(words[w]);
     if (starts_with(s + i, len - i, words[w]) &&
-        (i + n == len || strchr(" \t\r\n,]", s[i + n]))) {
+        (i + n == len || memchr(" \t\r\n,]", s[i + n], 6))) {
       return true;
     }
   }
