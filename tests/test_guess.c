@@ -650,6 +650,32 @@ static bool ends_with(const char *s, const char *suffix)
   return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* Heads cut anywhere (inside a token, a UTF-8 sequence, an attribute)
+ * after the first kilobyte still give the same family of format. */
+static void check_cuts(const char *path, LwFormat expected)
+{
+  size_t len;
+  char *content = read_file(path, &len);
+  if (!content || len < 2048) {
+    free(content);
+    return;
+  }
+  for (size_t cut = 1024; cut < len && cut <= LW_GUESS_HEAD_SIZE; cut += 509) {
+    LwGuessInfo info;
+    LwFormat got = lw_guess_format(content, cut, NULL, NULL, &info);
+    bool ok = got == expected || (is_turtle_family(expected) && is_turtle_family(got));
+    if (!ok) {
+      char detail[512];
+      snprintf(detail, sizeof(detail), "%.300s cut at %zu: got %s (%s)", path, cut,
+               lw_format_name(got), info.reason);
+      lw_test_report(false, __FILE__, __LINE__, "cut head", detail);
+      break;
+    }
+    ++lw_test_passed;
+  }
+  free(content);
+}
+
 static void check_folder(Tally *t, const char *dir, const char *suffix, LwFormat expected)
 {
   DIR *d = opendir(dir);
@@ -663,6 +689,9 @@ static void check_folder(Tally *t, const char *dir, const char *suffix, LwFormat
       char path[8192];
       snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
       check_file(t, path, expected);
+      if (expected != LW_FORMAT_UNKNOWN) {
+        check_cuts(path, expected);
+      }
     }
   }
   closedir(d);
