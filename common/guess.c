@@ -101,6 +101,30 @@ static const char *find_ci(const char *s, size_t len, const char *needle)
 
 /* ---- hints ---------------------------------------------------------- */
 
+/* Both hints: the media type's first, then the extension's. Each is used
+ * only where the content fits it; the first that fits wins. */
+typedef struct {
+  LwFormat media;
+  LwFormat ext;
+} Hints;
+
+#define FMT_BIT(f) (1u << (unsigned)(f))
+#define TURTLE_FAMILY                                                          \
+  (FMT_BIT(LW_FORMAT_NTRIPLES) | FMT_BIT(LW_FORMAT_NQUADS) |                   \
+   FMT_BIT(LW_FORMAT_TURTLE) | FMT_BIT(LW_FORMAT_TRIG))
+
+/* The first hint among the formats in mask, or LW_FORMAT_UNKNOWN. */
+static LwFormat pick(Hints h, unsigned mask)
+{
+  if (h.media != LW_FORMAT_UNKNOWN && (mask & FMT_BIT(h.media))) {
+    return h.media;
+  }
+  if (h.ext != LW_FORMAT_UNKNOWN && (mask & FMT_BIT(h.ext))) {
+    return h.ext;
+  }
+  return LW_FORMAT_UNKNOWN;
+}
+
 static const struct {
   const char *name;
   LwFormat format;
@@ -525,8 +549,8 @@ static void scan_html(const char *s, size_t len, size_t i, HtmlScan *hs)
   }
 }
 
-static LwFormat guess_markup(const char *s, size_t len, size_t i, LwGuessInfo *info,
-                             bool cut)
+static LwFormat guess_markup(const char *s, size_t len, size_t i, Hints h,
+                             LwGuessInfo *info, bool cut)
 {
   bool html = false;
   bool doctype_rdf = false;
@@ -637,7 +661,7 @@ static LwFormat guess_markup(const char *s, size_t len, size_t i, LwGuessInfo *i
     set_reason(info, "XML with the RDF namespace (root element <%.*s>)", (int)root_len, root);
     return LW_FORMAT_RDFXML;
   }
-  if (info->hint == LW_FORMAT_RDFXML) {
+  if (pick(h, FMT_BIT(LW_FORMAT_RDFXML))) {
     /* RDF/XML need not have rdf:RDF nor use the RDF namespace at all. */
     info->hint_used = true;
     set_reason(info, "XML without the RDF namespace (root element <%.*s>), RDF/XML by hint",
@@ -1195,7 +1219,7 @@ static void describe_text(const char *s, size_t len, size_t start, const Tok *t,
   set_reason(info, "text that is not RDF (%s at line %zu)", t->junk, t->junk_line);
 }
 
-static LwFormat decide_turtle_family(Tok *t, LwFormat hint, LwGuessInfo *info)
+static LwFormat decide_turtle_family(Tok *t, Hints h, LwGuessInfo *info)
 {
   size_t ended = t->statements;
   bool unfinished = t->terms > 0;
@@ -1218,7 +1242,7 @@ static LwFormat decide_turtle_family(Tok *t, LwFormat hint, LwGuessInfo *info)
     return LW_FORMAT_NQUADS;
   }
   if (t->turtle) {
-    if (hint == LW_FORMAT_TRIG) {
+    if (pick(h, FMT_BIT(LW_FORMAT_TRIG))) {
       info->hint_used = true;
       set_reason(info, "Turtle content (%s, line %zu), TriG by hint", t->turtle,
                  t->turtle_line);
@@ -1228,8 +1252,8 @@ static LwFormat decide_turtle_family(Tok *t, LwFormat hint, LwGuessInfo *info)
     return LW_FORMAT_TURTLE;
   }
   if (ended == 0 && !unfinished) {
-    if (hint == LW_FORMAT_NTRIPLES || hint == LW_FORMAT_NQUADS || hint == LW_FORMAT_TURTLE ||
-        hint == LW_FORMAT_TRIG) {
+    LwFormat hint = pick(h, TURTLE_FAMILY);
+    if (hint) {
       info->hint_used = true;
       set_reason(info, "no statements (only whitespace and comments); format by hint");
       return hint;
@@ -1247,7 +1271,8 @@ static LwFormat decide_turtle_family(Tok *t, LwFormat hint, LwGuessInfo *info)
   if (ended == 0 || t->cut || t->len >= LW_GUESS_HEAD_SIZE) {
     info->partial = true;
   }
-  if (hint == LW_FORMAT_TURTLE || hint == LW_FORMAT_TRIG || hint == LW_FORMAT_NQUADS) {
+  LwFormat hint = pick(h, TURTLE_FAMILY);
+  if (hint && hint != LW_FORMAT_NTRIPLES) {
     info->hint_used = true;
     set_reason(info, "N-Triples content (%zu statement%s), %s by hint", ended,
                ended == 1 ? "" : "s", lw_format_name(hint));
@@ -1259,7 +1284,7 @@ static LwFormat decide_turtle_family(Tok *t, LwFormat hint, LwGuessInfo *info)
 }
 
 static LwFormat guess_turtle_family(const char *s, size_t len, size_t start,
-                                    LwFormat hint, LwGuessInfo *info, bool *clean)
+                                    Hints h, LwGuessInfo *info, bool *clean)
 {
   Tok t;
   memset(&t, 0, sizeof(t));
@@ -1293,7 +1318,7 @@ static LwFormat guess_turtle_family(const char *s, size_t len, size_t start,
     describe_text(s, len, start, &t, info);
     return LW_FORMAT_UNKNOWN;
   }
-  LwFormat f = decide_turtle_family(&t, hint, info);
+  LwFormat f = decide_turtle_family(&t, h, info);
   if (t.junk && f != LW_FORMAT_UNKNOWN) {
     size_t used = strlen(info->reason);
     snprintf(info->reason + used, sizeof(info->reason) - used, "; syntax error near line %zu",
@@ -1331,7 +1356,7 @@ static size_t skip_space_and_comments(const char *s, size_t len, size_t i)
 
 /* Steps 2 and 3: the first significant character picks the family.
  * *clean is set when the Turtle-family scanner found nothing wrong. */
-static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut,
+static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut, Hints h,
                               LwGuessInfo *info, bool *clean)
 {
   char c = s[first];
@@ -1339,31 +1364,31 @@ static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut,
   if (c == '#' && info->start < len && s[info->start] == '<' &&
       certainly_markup(s + info->start, len - info->start, &maybe)) {
     /* '#' lines before markup: not Turtle, whatever they are. */
-    return guess_markup(s, len, info->start, info, cut);
+    return guess_markup(s, len, info->start, h, info, cut);
   }
   if (c == '<') {
     if (certainly_markup(s + first, len - first, &maybe)) {
-      return guess_markup(s, len, first, info, cut);
+      return guess_markup(s, len, first, h, info, cut);
     }
     if (maybe) {
       /* '<name>': an IRI if a statement follows, else a tag. */
       LwGuessInfo trial = *info;
-      LwFormat f = guess_turtle_family(s, len, first, info->hint, &trial, clean);
+      LwFormat f = guess_turtle_family(s, len, first, h, &trial, clean);
       if (f != LW_FORMAT_UNKNOWN) {
         *info = trial;
         return f;
       }
       *clean = false;
-      return guess_markup(s, len, first, info, cut);
+      return guess_markup(s, len, first, h, info, cut);
     }
   } else if ((c == '{' || c == '[') && looks_like_json(s, len, first)) {
     return guess_json(s, len, info);
   } else if (c == '{' && first + 1 == len) {
     info->partial = true;
     set_reason(info, "a lone '{' (JSON or TriG)");
-    return info->hint == LW_FORMAT_TRIG ? LW_FORMAT_TRIG : LW_FORMAT_JSONLD;
+    return pick(h, FMT_BIT(LW_FORMAT_TRIG)) ? LW_FORMAT_TRIG : LW_FORMAT_JSONLD;
   }
-  return guess_turtle_family(s, len, first, info->hint, info, clean);
+  return guess_turtle_family(s, len, first, h, info, clean);
 }
 
 LwFormat lw_guess_format(const char *head, size_t len, const char *media_type,
@@ -1374,10 +1399,8 @@ LwFormat lw_guess_format(const char *head, size_t len, const char *media_type,
     info = &local;
   }
   memset(info, 0, sizeof(*info));
-  info->hint = lw_guess_from_media_type(media_type);
-  if (info->hint == LW_FORMAT_UNKNOWN) {
-    info->hint = lw_guess_from_filename(filename);
-  }
+  Hints h = {lw_guess_from_media_type(media_type), lw_guess_from_filename(filename)};
+  info->hint = h.media != LW_FORMAT_UNKNOWN ? h.media : h.ext;
   if (!head) {
     len = 0;
   }
@@ -1408,7 +1431,7 @@ LwFormat lw_guess_format(const char *head, size_t len, const char *media_type,
     return LW_FORMAT_UNKNOWN;
   }
   bool clean = false;
-  LwFormat f = guess_content(s, len, first, cut, info, &clean);
+  LwFormat f = guess_content(s, len, first, cut, h, info, &clean);
   /* Control characters and broken UTF-8 make it binary, unless the Turtle
    * family scanner read it without a hitch (literals may hold them). */
   why = binary((const unsigned char *)s + i, len - i);

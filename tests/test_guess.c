@@ -45,6 +45,10 @@ static const Case cases[] = {
   {"<http://a/s> <http://a/p> <http://a/o> .\n", "text/turtle", NULL, LW_FORMAT_TURTLE, "by hint"},
   {"<http://a/s> <http://a/p> <http://a/o> .\n", "application/rdf+xml", "x.rdf",
    LW_FORMAT_NTRIPLES, NULL},
+  /* a media type that does not fit leaves the tie to the extension */
+  {"<http://a/s> <http://a/p> <http://a/o> .\n", "text/html", "x.ttl", LW_FORMAT_TURTLE, "by hint"},
+  {"<http://a/s> <http://a/p> <http://a/o> .\n", "application/n-triples", "x.ttl",
+   LW_FORMAT_NTRIPLES, "N-Triples:"},
   /* Turtle vs N-Triples */
   {"@prefix ex: <http://ex/> .\nex:a ex:b ex:c .\n", NULL, NULL, LW_FORMAT_TURTLE, "@prefix"},
   {"PREFIX ex: <http://ex/>\nex:a ex:b ex:c .\n", NULL, NULL, LW_FORMAT_TURTLE, "PREFIX"},
