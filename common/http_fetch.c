@@ -22,7 +22,8 @@
 #endif
 
 #define MAX_DIGESTS 8
-#define BODY_BUFFER (1 << 20)
+#define PIPE_SLOTS 4
+#define PIPE_SLOT_SIZE (1 << 20)
 
 /* ---- checksums ---------------------------------------------------------- */
 
@@ -132,7 +133,7 @@ typedef struct {
   /* where the body goes: a file, or memory for lw_fetch_small */
   FILE *file;
   char file_path[4096];
-  char *file_buf;
+  struct Pipe *pipe; /* file mode: the writer thread (see below) */
   bool to_memory;
   char *mem;
   size_t mem_len;
@@ -163,6 +164,8 @@ typedef struct {
   bool refused; /* a socket callback refused an address */
   char refused_message[LW_ERROR_MESSAGE_MAX];
 } Fetch;
+
+static bool pipe_drain(struct Pipe *p);
 
 static double now_epoch(void)
 {
@@ -312,6 +315,10 @@ static bool headers_done(Fetch *f)
   }
   const char *ce = hop_header(f, "content-encoding");
   f->identity = !ce || !*ce || !strcasecmp(ce, "identity");
+  if (f->pipe && !pipe_drain(f->pipe)) {
+    set_abort(f, LW_ERR_IO, "cannot write %s: %s", f->file_path, strerror(errno));
+    return false;
+  }
   if (ok_206) {
     if (!content_range_ok(hop_header(f, "content-range"), f->resume_from)) {
       set_abort(f, LW_ERR_NET,
@@ -450,6 +457,190 @@ static size_t on_header(char *buf, size_t size, size_t nitems, void *userdata)
   return len;
 }
 
+/* ---- the writer thread -------------------------------------------------
+ *
+ * In file mode the body is written, hashed and counted on a second thread,
+ * so that receiving (curl's thread) and MD5 + counting + writing overlap:
+ * on two cores the download runs at the speed of the slower half instead of
+ * the sum of both. The curl thread copies the body into 1 MB buffers and
+ * queues them; at most PIPE_SLOTS + 1 buffers exist, so memory stays bounded
+ * and a slow disk slows the transfer down (back pressure) instead of growing
+ * a queue. The counter and the digests belong to the writer while it runs;
+ * the curl thread touches them only after pipe_drain.
+ */
+typedef struct Pipe {
+  pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  Fetch *f;
+  char *cur;                 /* being filled by the curl thread */
+  size_t cur_len;
+  char *spare[PIPE_SLOTS];   /* free buffers */
+  int nspare;
+  char *queue[PIPE_SLOTS + 1]; /* full buffers, in order */
+  size_t qlen[PIPE_SLOTS + 1];
+  int qhead;
+  int qcount;
+  bool busy;                 /* the writer holds a buffer */
+  bool quit;
+  bool failed;               /* a write failed: errno_value says why */
+  int errno_value;
+} Pipe;
+
+static void *pipe_main(void *arg)
+{
+  Pipe *p = arg;
+  pthread_mutex_lock(&p->lock);
+  for (;;) {
+    while (p->qcount == 0 && !p->quit) {
+      pthread_cond_wait(&p->cond, &p->lock);
+    }
+    if (p->qcount == 0) {
+      break;
+    }
+    char *buf = p->queue[p->qhead];
+    size_t len = p->qlen[p->qhead];
+    p->qhead = (p->qhead + 1) % (PIPE_SLOTS + 1);
+    p->qcount--;
+    p->busy = true;
+    bool skip = p->failed;
+    pthread_mutex_unlock(&p->lock);
+    int error = 0;
+    if (!skip) {
+      if (fwrite(buf, 1, len, p->f->file) != len) {
+        error = errno ? errno : EIO;
+      } else {
+        feed(p->f, buf, len);
+      }
+    }
+    pthread_mutex_lock(&p->lock);
+    if (error && !p->failed) {
+      p->failed = true;
+      p->errno_value = error;
+    }
+    p->spare[p->nspare++] = buf;
+    p->busy = false;
+    pthread_cond_broadcast(&p->cond);
+  }
+  pthread_mutex_unlock(&p->lock);
+  return NULL;
+}
+
+static void pipe_free_buffers(Pipe *p)
+{
+  free(p->cur);
+  for (int i = 0; i < p->nspare; ++i) {
+    free(p->spare[i]);
+  }
+}
+
+static Pipe *pipe_start(Fetch *f)
+{
+  Pipe *p = calloc(1, sizeof(*p));
+  if (!p) {
+    return NULL;
+  }
+  p->f = f;
+  p->cur = malloc(PIPE_SLOT_SIZE);
+  for (int i = 0; i < PIPE_SLOTS; ++i) {
+    if ((p->spare[p->nspare] = malloc(PIPE_SLOT_SIZE)) != NULL) {
+      p->nspare++;
+    }
+  }
+  pthread_mutex_init(&p->lock, NULL);
+  pthread_cond_init(&p->cond, NULL);
+  if (!p->cur || p->nspare < PIPE_SLOTS ||
+      pthread_create(&p->thread, NULL, pipe_main, p) != 0) {
+    pipe_free_buffers(p);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->cond);
+    free(p);
+    return NULL;
+  }
+  return p;
+}
+
+/* Queues the current buffer; waits for a free one. False once a write failed. */
+static bool pipe_submit(Pipe *p)
+{
+  if (p->cur_len == 0) {
+    return true;
+  }
+  pthread_mutex_lock(&p->lock);
+  while (p->nspare == 0 && !p->failed) {
+    pthread_cond_wait(&p->cond, &p->lock);
+  }
+  bool ok = !p->failed;
+  if (ok) {
+    int tail = (p->qhead + p->qcount) % (PIPE_SLOTS + 1);
+    p->queue[tail] = p->cur;
+    p->qlen[tail] = p->cur_len;
+    p->qcount++;
+    p->cur = p->spare[--p->nspare];
+    p->cur_len = 0;
+    pthread_cond_broadcast(&p->cond);
+  }
+  pthread_mutex_unlock(&p->lock);
+  return ok;
+}
+
+static bool pipe_write(Pipe *p, const char *data, size_t len)
+{
+  while (len > 0) {
+    size_t n = PIPE_SLOT_SIZE - p->cur_len;
+    if (n > len) {
+      n = len;
+    }
+    memcpy(p->cur + p->cur_len, data, n);
+    p->cur_len += n;
+    data += n;
+    len -= n;
+    if (p->cur_len == PIPE_SLOT_SIZE && !pipe_submit(p)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Everything received so far is written, hashed and counted when this
+ * returns. False (errno set) if a write failed. */
+static bool pipe_drain(Pipe *p)
+{
+  if (!pipe_submit(p)) {
+    errno = p->errno_value;
+    return false;
+  }
+  pthread_mutex_lock(&p->lock);
+  while ((p->qcount > 0 || p->busy) && !p->failed) {
+    pthread_cond_wait(&p->cond, &p->lock);
+  }
+  bool ok = !p->failed;
+  errno = p->errno_value;
+  pthread_mutex_unlock(&p->lock);
+  return ok;
+}
+
+/* Drains and ends the thread. NULL safe. */
+static bool pipe_finish(Pipe *p)
+{
+  if (!p) {
+    return true;
+  }
+  bool ok = pipe_drain(p);
+  int saved = errno;
+  pthread_mutex_lock(&p->lock);
+  p->quit = true;
+  pthread_cond_broadcast(&p->cond);
+  pthread_mutex_unlock(&p->lock);
+  pthread_join(p->thread, NULL);
+  pipe_free_buffers(p);
+  pthread_mutex_destroy(&p->lock);
+  pthread_cond_destroy(&p->cond);
+  free(p);
+  errno = saved;
+  return ok;
+}
+
 static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata)
 {
   Fetch *f = userdata;
@@ -482,11 +673,12 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata)
     }
     memcpy(f->mem + f->mem_len, data, len);
     f->mem_len += len;
-  } else if (fwrite(data, 1, len, f->file) != len) {
-    set_abort(f, LW_ERR_IO, "cannot write %s: %s", f->file_path, strerror(errno));
+    feed(f, data, len);
+  } else if (!pipe_write(f->pipe, data, len)) {
+    set_abort(f, LW_ERR_IO, "cannot write %s: %s", f->file_path,
+              strerror(f->pipe->errno_value));
     return 0;
   }
-  feed(f, data, len);
   f->written += len;
   return len;
 }
@@ -883,9 +1075,9 @@ static LwStatus open_body(Fetch *f, LwError *err)
     LW_TRY(lw_store_tmpfile(f->opts->data_dir, f->file_path, sizeof(f->file_path),
                             &f->file, err));
   }
-  f->file_buf = malloc(BODY_BUFFER);
-  if (f->file_buf) {
-    setvbuf(f->file, f->file_buf, _IOFBF, BODY_BUFFER);
+  f->pipe = pipe_start(f);
+  if (!f->pipe) {
+    return lw_error_set(err, LW_ERR_NOMEM, "cannot start the body writer");
   }
   return LW_OK;
 }
@@ -924,8 +1116,6 @@ static void close_file(Fetch *f)
     fclose(f->file);
     f->file = NULL;
   }
-  free(f->file_buf);
-  f->file_buf = NULL;
 }
 
 static void discard_body(Fetch *f)
@@ -1029,6 +1219,8 @@ static LwStatus fetch_init(Fetch *f, const LwFetchOptions *opts, LwFetchResult *
 
 static void fetch_cleanup(Fetch *f)
 {
+  pipe_finish(f->pipe);
+  f->pipe = NULL;
   close_file(f);
   for (int i = 0; i < f->ndigests; ++i) {
     EVP_MD_CTX_free(f->digests[i].ctx);
@@ -1079,6 +1271,12 @@ LwStatus lw_fetch(const char *url, const LwFetchOptions *opts, LwFetchResult *re
   }
   if (st == LW_OK) {
     st = perform(&f, url, err);
+  }
+  /* Whatever happened, what arrived is now written (a partial to keep). */
+  bool written = pipe_finish(f.pipe);
+  f.pipe = NULL;
+  if (st == LW_OK && !written) {
+    st = lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", f.file_path, strerror(errno));
   }
   if (st == LW_OK && f.file && fflush(f.file) != 0) {
     st = lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", f.file_path, strerror(errno));
