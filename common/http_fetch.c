@@ -22,6 +22,8 @@
 #endif
 
 #define MAX_DIGESTS 8
+#define MAX_HEADER_BYTES (256 * 1024)
+#define MAX_DISCARD_BYTES (1024 * 1024)
 #define PIPE_SLOTS 4
 #define PIPE_SLOT_SIZE (1 << 20)
 
@@ -148,6 +150,9 @@ typedef struct {
   char reason[128];
   bool writing;      /* this hop's body is the document */
   bool body_started; /* the final hop began its body */
+  size_t header_bytes;   /* of this hop: capped, a server cannot flood us */
+  uint64_t discarded;    /* body bytes of a hop that is not the document */
+  bool discard_cut;      /* ... stopped reading them: not an error */
   bool identity;     /* no Content-Encoding */
 
   LwContentCounter *counter;
@@ -409,6 +414,11 @@ static size_t on_header(char *buf, size_t size, size_t nitems, void *userdata)
   if (len <= 2 && (buf[0] == '\r' || buf[0] == '\n')) {
     return headers_done(f) ? len : 0;
   }
+  f->header_bytes += len;
+  if (f->header_bytes > MAX_HEADER_BYTES) {
+    set_abort(f, LW_ERR_HTTP, "response headers larger than %d bytes", MAX_HEADER_BYTES);
+    return 0;
+  }
   const char *colon = memchr(buf, ':', len);
   if (!colon || colon == buf || colon - buf > 200) {
     return len; /* not a header line we can record */
@@ -646,6 +656,12 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata)
   Fetch *f = userdata;
   size_t len = size * nmemb;
   if (!f->writing) {
+    /* A redirect's or an error's body: read a little, then hang up. */
+    f->discarded += len;
+    if (f->discarded > MAX_DISCARD_BYTES) {
+      f->discard_cut = true;
+      return 0;
+    }
     return len;
   }
   uint64_t total = f->resume_from + f->written;
@@ -847,10 +863,33 @@ static void setup_curl(Fetch *f, char *ua, size_t ua_size)
   }
 }
 
+/* The URL as a JSON string: bytes that are not ASCII are percent-encoded,
+ * so that a raw 8-bit Location never makes an invalid JSON string. */
+static json_t *json_url(const char *url)
+{
+  size_t n = strlen(url);
+  char *out = malloc(3 * n + 1);
+  if (!out) {
+    return NULL;
+  }
+  char *o = out;
+  for (const unsigned char *p = (const unsigned char *)url; *p; ++p) {
+    if (*p >= 0x80 || *p < 0x20) {
+      o += sprintf(o, "%%%02X", *p);
+    } else {
+      *o++ = (char)*p;
+    }
+  }
+  *o = '\0';
+  json_t *j = json_string(out);
+  free(out);
+  return j;
+}
+
 static json_t *hop_json(Fetch *f, const char *url, double walltime)
 {
-  return json_pack("{s:o, s:i, s:s, s:{s:i, s:i}, s:f}", "headers", json_copy(f->hop_headers),
-                   "status", (int)f->status, "uri", url, "version", "major", f->vmajor,
+  return json_pack("{s:o, s:i, s:o, s:{s:i, s:i}, s:f}", "headers", json_copy(f->hop_headers),
+                   "status", (int)f->status, "uri", json_url(url), "version", "major", f->vmajor,
                    "minor", f->vminor, "walltime", walltime);
 }
 
@@ -941,6 +980,24 @@ static LwStatus http_failure(Fetch *f, const char *url, LwError *err)
   return lw_error_set(err, st, "HTTP %ld %s from %s", s, f->reason, url);
 }
 
+/* The Location header resolved against url (libcurl computes this itself
+ * only when it read the whole response; we may have hung up on its body).
+ * NULL when there is none or it does not parse. Free with curl_free. */
+static char *resolve_location(const char *url, const char *location)
+{
+  if (!location || !*location) {
+    return NULL;
+  }
+  CURLU *u = curl_url();
+  char *out = NULL;
+  if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+      curl_url_set(u, CURLUPART_URL, location, CURLU_URLENCODE) == CURLUE_OK) {
+    curl_url_get(u, CURLUPART_URL, &out, 0);
+  }
+  curl_url_cleanup(u);
+  return out;
+}
+
 /* Runs the hops. On LW_OK the last response was the document (200/206). */
 static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
 {
@@ -973,8 +1030,14 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
     f->refused = false;
     f->writing = false;
     json_object_clear(f->hop_headers);
+    f->header_bytes = 0;
+    f->discarded = 0;
+    f->discard_cut = false;
     double t0 = now_mono();
     CURLcode rc = curl_easy_perform(f->curl);
+    if (rc == CURLE_WRITE_ERROR && f->discard_cut && f->abort_status == LW_OK) {
+      rc = CURLE_OK; /* we hung up on a body we did not want */
+    }
     if (f->status > 0) {
       json_array_append_new(f->res->http, hop_json(f, url, now_mono() - t0));
     }
@@ -993,6 +1056,10 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
     if (f->status >= 300 && f->status < 400) {
       char *next = NULL;
       curl_easy_getinfo(f->curl, CURLINFO_REDIRECT_URL, &next);
+      char *resolved = next ? NULL : resolve_location(url, hop_header(f, "location"));
+      if (resolved) {
+        next = resolved;
+      }
       if (!next) {
         st = lw_error_set(err, LW_ERR_HTTP, "HTTP %ld %s without a usable Location from %s",
                           f->status, f->reason, url);
@@ -1002,9 +1069,11 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
         st = lw_error_set(err, LW_ERR_LIMIT,
                           "too many redirects: more than %d, the last to %s",
                           max_redirects, next);
+        curl_free(resolved);
         break;
       }
       char *copy = strdup(next);
+      curl_free(resolved);
       free(url);
       url = copy;
       if (!url) {
