@@ -593,6 +593,13 @@ static void test_gzip_bomb(void)
   check_nothing_left();
 }
 
+static bool stop_after_three(void *arg, uint64_t bytes)
+{
+  int *calls = arg;
+  CHECK(bytes > 0);
+  return ++*calls < 3;
+}
+
 static void test_zip_bomb(void)
 {
   /* Ten entries of 8 MB of zeros each: about 80 KB of zip. */
@@ -622,6 +629,25 @@ static void test_zip_bomb(void)
   r = unpack(path, &o, &st, &err);
   CHECK_INT_EQ(st, LW_ERR_LIMIT);
   CHECK(strstr(err.message, "budget") != NULL);
+  check_nothing_left();
+
+  /* The cap on a whole archive. */
+  o.budget = 0;
+  o.limits.max_archive_bytes = 20 << 20;
+  r = unpack(path, &o, &st, &err);
+  CHECK_INT_EQ(st, LW_ERR_LIMIT);
+  CHECK(strstr(err.message, "max_archive_bytes") != NULL);
+  check_nothing_left();
+
+  /* A worker asked to stop: the progress callback says no. */
+  o.limits.max_archive_bytes = 0;
+  int calls = 0;
+  o.progress = stop_after_three;
+  o.progress_data = &calls;
+  r = unpack(path, &o, &st, &err);
+  CHECK_INT_EQ(st, LW_ERR_INTERNAL);
+  CHECK_STR_EQ(err.message, "interrupted");
+  CHECK_INT_EQ(calls, 3);
   check_nothing_left();
 }
 
