@@ -348,6 +348,7 @@ typedef struct {
   Outputs out;
   LwGraphMergeReport *report;
   Line last_subject; /* to count distinct subjects written */
+  const LwGraphMergeOptions *options;
 } Merge;
 
 static bool old_live(const Merge *m) { return m->has_old && !m->old.done; }
@@ -391,6 +392,7 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
   LW_TRY(line_copy(&subject, &m->fresh.cur, err));
   ++m->report->harvest_subjects;
   LwStatus st = LW_OK;
+  bool first = true;
   for (;;) {
     bool in_new = !m->fresh.done && compare_subjects(&m->fresh.cur, &subject) == 0;
     bool in_old = old_live(m) && compare_subjects(&m->old.cur, &subject) == 0;
@@ -400,6 +402,11 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
     int c = !in_new ? 1 : !in_old ? -1 : compare_lines(&m->fresh.cur, &m->old.cur);
     if (c <= 0) {
       st = write_graph_line(m, &m->fresh.cur, err);
+      if (st == LW_OK && m->options->on_harvest_line) {
+        st = m->options->on_harvest_line(m->options->handle, m->fresh.cur.data,
+                                         m->fresh.cur.len, first, err);
+        first = false;
+      }
       if (st == LW_OK && c < 0) {
         ++m->report->added;
         st = put_line(m->out.added, &m->fresh.cur, err);
@@ -453,6 +460,7 @@ LwStatus lw_graph_merge(const LwGraphMergeOptions *o, LwGraphMergeReport *report
 
   Merge m = {0};
   m.report = report;
+  m.options = o;
   m.fresh.rw = (Rewrite){graph_term, glen, &report->foreign_graph};
   Rewrite old_rw = {graph_term, glen, NULL};
   LwStatus st = LW_OK;

@@ -17,6 +17,7 @@
 #ifndef LW_GRAPH_MERGE_H
 #define LW_GRAPH_MERGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "common/status.h"
@@ -31,6 +32,12 @@ typedef struct {
   const char *added_path;      /* changeset: lines added (gzip); NULL: none */
   const char *removed_path;    /* changeset: lines removed (gzip); NULL: none */
   size_t max_line;             /* longest line accepted; 0: 64 MiB */
+  /* Called for every line of the harvest, in order, after it is written;
+   * first_of_subject is true on the first line of each subject. The sparql
+   * store pushes the harvest to the triple store from here. May be NULL. */
+  LwStatus (*on_harvest_line)(void *handle, const char *line, size_t len,
+                              bool first_of_subject, LwError *err);
+  void *handle;
 } LwGraphMergeOptions;
 
 typedef struct {
