@@ -38,8 +38,9 @@
 #include "common/rdf_format.h"
 
 /* How many bytes of the content the guess wants to see (it works with less
- * and looks at no more than LW_GUESS_HEAD_MAX). */
-#define LW_GUESS_HEAD_SIZE 8192
+ * and looks at no more than LW_GUESS_HEAD_MAX; more helps HTML, whose RDFa
+ * attributes may come after a long <head>). */
+#define LW_GUESS_HEAD_SIZE 16384
 #define LW_GUESS_HEAD_MAX 65536
 
 #define LW_GUESS_REASON_MAX 160
@@ -51,7 +52,10 @@ typedef struct {
    * attributes", "binary content", "empty content", ... */
   char reason[LW_GUESS_REASON_MAX];
   bool bom;          /* a UTF-8 BOM was skipped */
-  bool partial;      /* the head was cut before the decision was certain */
+  bool partial;      /* more of the file could change the decision: the head
+                        is LW_GUESS_HEAD_SIZE or longer (so probably cut) or
+                        ended inside the first statement, and the guess is
+                        N-Triples, HTML without RDFa or XML without RDF */
   bool hint_used;    /* the content was ambiguous; a hint broke the tie */
   LwFormat hint;     /* the format the media type or extension suggests */
   size_t start;      /* offset of the first byte of content after the BOM,
