@@ -430,9 +430,10 @@ LwStatus lw_registry_parse(const char *text, size_t len, const char *name,
   }
   name = reg->path;
   if (len > LW_REGISTRY_MAX_BYTES) {
+    lw_error_set(err, LW_ERR_LIMIT, "%s: larger than %u bytes", name,
+                 LW_REGISTRY_MAX_BYTES);
     lw_registry_free(reg);
-    return lw_error_set(err, LW_ERR_LIMIT, "%s: larger than %u bytes", name,
-                        LW_REGISTRY_MAX_BYTES);
+    return LW_ERR_LIMIT;
   }
   yaml_parser_t parser;
   if (!yaml_parser_initialize(&parser)) {
