@@ -688,15 +688,16 @@ static void recover_turtle(char *buf, size_t len, const char *url, Reading *best
   }
 }
 
+/* The first few errors of the first reading say where the document is
+ * broken; the rest are often a cascade of the first. */
 static void report_syntax(LwVoid *v, const Reading *r)
 {
   v->syntax_errors = r->errors.count;
-  for (size_t i = 0; i < r->errors.message_count; ++i) {
+  for (size_t i = 0; i < r->errors.message_count && i < 2; ++i) {
     warn(v, "%s syntax error, %s", lw_format_name(r->format), r->errors.messages[i]);
   }
-  if (r->errors.count > r->errors.message_count) {
-    warn(v, "%llu more syntax errors",
-         r->errors.count - (unsigned long long)r->errors.message_count);
+  if (r->errors.count > 2) {
+    warn(v, "%llu syntax errors in all; what parsed is used", r->errors.count);
   }
 }
 
@@ -758,6 +759,9 @@ LwStatus lw_void_parse(const char *data, size_t len, const char *url,
     }
     if (best.format == LW_FORMAT_TURTLE) {
       recover_turtle(buf, len, url, &best, v);
+      if (best.errors.count) {
+        warn(v, "%llu syntax errors remain after recovery", best.errors.count);
+      }
     }
     v->format = best.format;
     v->statements = best.stats.statements;
