@@ -83,6 +83,10 @@ void lw_decide(const LwDecideInput *in, LwDecideResult *r)
     return;
   }
   if (lw_version_compare(&in->current, &baseline) > 0) {
+    if (in->retry_at_usec && in->now_usec < in->retry_at_usec) {
+      set(r, LW_DECIDE_UNCHANGED, "waiting to retry after a failed harvest");
+      return;
+    }
     set(r, LW_DECIDE_START, in->current.has_time && baseline.has_time
                                 ? newer
                                 : "VoID content changed");

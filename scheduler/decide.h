@@ -24,9 +24,9 @@
  *   - a forced harvest (`lodwash harvest NAME`) starts whatever the versions
  *     say, or is kept as the follow-up when one is running;
  *   - otherwise UNCHANGED.
- * A finished harvest, successful or not, counts as harvested: its version is
- * the new baseline, so a failing provider is not harvested again every cycle
- * until its VoID moves again (or someone forces it).
+ * Only a harvest that got every dump in advances the harvested version; after
+ * a failed one the provider is tried again, but not before retry_at (the
+ * backoff, scheduler/harvest.h), unless forced.
  */
 #ifndef LW_DECIDE_H
 #define LW_DECIDE_H
@@ -61,6 +61,9 @@ typedef struct {
   bool running;               /* a harvest is running now */
   LwVersion running_version;  /* the version the running harvest took */
   bool forced;                /* `lodwash harvest NAME` asked for one */
+  int64_t now_usec;           /* the current time */
+  int64_t retry_at_usec;      /* after a failed harvest, no new one (unless
+                                 forced) before this; 0: none */
 } LwDecideInput;
 
 typedef struct {

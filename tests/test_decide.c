@@ -45,7 +45,7 @@ static LwDecision decide(const LwDecideInput *in)
 static void test_first_harvest(void)
 {
   LwProvider p = provider("2015-10-01");
-  LwDecideInput in = {&p, true, at("2015-11-05"), false, {0}, false, {0}, false};
+  LwDecideInput in = {&p, true, at("2015-11-05"), false, {0}, false, {0}, false, 0, 0};
   /* VoID newer than the registry's modified. */
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
   /* Same or older: nothing. */
@@ -77,7 +77,7 @@ static void test_after_harvest(void)
 {
   LwProvider p = provider("2015-10-01");
   LwDecideInput in = {&p, true, at("2015-11-05"), true, at("2015-11-05"),
-                      false, {0}, false};
+                      false, {0}, false, 0, 0};
   CHECK_INT_EQ(decide(&in), LW_DECIDE_UNCHANGED);
   in.current = at("2015-11-06");
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
@@ -106,7 +106,7 @@ static void test_after_harvest(void)
 static void test_errors_and_skips(void)
 {
   LwProvider p = provider("2015-10-01");
-  LwDecideInput in = {&p, false, at("2016-01-01"), false, {0}, false, {0}, false};
+  LwDecideInput in = {&p, false, at("2016-01-01"), false, {0}, false, {0}, false, 0, 0};
   CHECK_INT_EQ(decide(&in), LW_DECIDE_ERROR);
   in.forced = true;
   CHECK_INT_EQ(decide(&in), LW_DECIDE_ERROR);
@@ -119,11 +119,25 @@ static void test_errors_and_skips(void)
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
 }
 
+static void test_backoff(void)
+{
+  LwProvider p = provider("2015-10-01");
+  /* A failed harvest left harvested at 2015-11-01; the VoID says 11-05. */
+  LwDecideInput in = {&p, true, at("2015-11-05"), true, at("2015-11-01"),
+                      false, {0}, false, 100, 200};
+  CHECK_INT_EQ(decide(&in), LW_DECIDE_UNCHANGED);
+  in.now_usec = 200;
+  CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
+  in.now_usec = 100;
+  in.forced = true;
+  CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
+}
+
 static void test_forced(void)
 {
   LwProvider p = provider(NULL);
   LwDecideInput in = {&p, true, at("2015-11-05"), true, at("2015-11-05"),
-                      false, {0}, true};
+                      false, {0}, true, 0, 0};
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
   in.running = true;
   in.running_version = at("2015-11-05");
@@ -137,7 +151,7 @@ static void test_busy(void)
 {
   LwProvider p = provider("2015-10-01");
   LwDecideInput in = {&p, true, at("2015-11-05"), false, {0}, true,
-                      at("2015-11-05"), false};
+                      at("2015-11-05"), false, 0, 0};
   LwDecideResult r;
   lw_decide(&in, &r);
   CHECK_INT_EQ(r.decision, LW_DECIDE_BUSY);
@@ -165,7 +179,7 @@ typedef struct {
 static void cycle(Model *m, const LwProvider *p, LwVersion current)
 {
   LwDecideInput in = {p, true, current, m->has_harvested, m->harvested,
-                      m->running, m->running_version, false};
+                      m->running, m->running_version, false, 0, 0};
   LwDecideResult r;
   lw_decide(&in, &r);
   if (r.decision == LW_DECIDE_START) {
@@ -244,6 +258,7 @@ int main(void)
   test_first_harvest();
   test_after_harvest();
   test_errors_and_skips();
+  test_backoff();
   test_forced();
   test_busy();
   test_follow_up();
