@@ -1,0 +1,89 @@
+#include "queue/heartbeat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "queue/job.h"
+#include "queue/keys.h"
+#include "queue/redis.h"
+
+void lw_worker_id_new(char *out, size_t size)
+{
+  char host[128] = "localhost";
+  gethostname(host, sizeof(host) - 1);
+  host[sizeof(host) - 1] = '\0';
+  char rnd[17];
+  lw_job_new_id(rnd);
+  snprintf(out, size, "%s-%ld-%.4s", host, (long)getpid(), rnd);
+}
+
+static LwStatus run(redisContext *c, LwError *err, redisReply *reply)
+{
+  if (!reply) {
+    return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
+  }
+  freeReplyObject(reply);
+  (void)c;
+  return LW_OK;
+}
+
+LwStatus lw_heartbeat_register(redisContext *c, const LwConfig *cfg, const char *id,
+                               const char *stages, LwError *err)
+{
+  char host[128] = "localhost";
+  gethostname(host, sizeof(host) - 1);
+  host[sizeof(host) - 1] = '\0';
+  char pid[32], started[32], ttl[32];
+  snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+  snprintf(started, sizeof(started), "%lld", lw_now_ms());
+  snprintf(ttl, sizeof(ttl), "%lld", cfg->heartbeat_ttl_s * 1000);
+  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, id);
+  LW_TRY(run(c, err, lw_redis_cmd(c, err, "HSET", worker.s, "host", host, "pid", pid,
+                                  "stages", stages, "started", started, NULL)));
+  LW_TRY(run(c, err, lw_redis_cmd(c, err, "PEXPIRE", worker.s, ttl, NULL)));
+  return run(c, err, lw_redis_cmd(c, err, "SADD",
+                                  lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, id, NULL));
+}
+
+LwStatus lw_heartbeat_beat(redisContext *c, const LwConfig *cfg, const char *id,
+                           const char *stages, LwError *err)
+{
+  char ttl[32];
+  snprintf(ttl, sizeof(ttl), "%lld", cfg->heartbeat_ttl_s * 1000);
+  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, id);
+  redisReply *reply = lw_redis_cmd(c, err, "PEXPIRE", worker.s, ttl, NULL);
+  if (!reply) {
+    return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
+  }
+  bool alive = reply->type == REDIS_REPLY_INTEGER && reply->integer == 1;
+  freeReplyObject(reply);
+  return alive ? LW_OK : lw_heartbeat_register(c, cfg, id, stages, err);
+}
+
+LwStatus lw_heartbeat_progress(redisContext *c, const LwConfig *cfg, const char *id,
+                               const char *note, LwError *err)
+{
+  /* HSET only when the key exists: never create a heartbeat without a TTL */
+  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, id);
+  redisReply *reply = lw_redis_cmd(c, err, "HEXISTS", worker.s, "host", NULL);
+  if (!reply) {
+    return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
+  }
+  bool exists = reply->integer == 1;
+  freeReplyObject(reply);
+  if (!exists) {
+    return LW_NOTHING;
+  }
+  return run(c, err, lw_redis_cmd(c, err, "HSET", worker.s, "progress", note, NULL));
+}
+
+LwStatus lw_heartbeat_unregister(redisContext *c, const LwConfig *cfg, const char *id,
+                                 LwError *err)
+{
+  LW_TRY(run(c, err, lw_redis_cmd(c, err, "DEL", lw_key(cfg->prefix, LW_KEY_WORKER, id).s,
+                                  NULL)));
+  return run(c, err, lw_redis_cmd(c, err, "SREM",
+                                  lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, id, NULL));
+}

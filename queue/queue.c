@@ -1,0 +1,631 @@
+#include "queue/queue.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "queue/keys.h"
+#include "queue/scripts.h"
+#include "queue/seed.h"
+
+/* Frees reply and passes on its absence as the error already in err. */
+static LwStatus reply_status(redisReply *reply, LwError *err)
+{
+  if (!reply) {
+    return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
+  }
+  return LW_OK;
+}
+
+static void enqueue_argv(const char *prefix, const LwJob *job, LwPriority priority,
+                         LwKey keys[3], const char *argv[7])
+{
+  keys[0] = lw_key(prefix, LW_KEY_QUEUE, job->stage);
+  keys[1] = lw_key(prefix, LW_KEY_QUEUED, job->stage);
+  keys[2] = lw_key(prefix, LW_KEY_STAGES, NULL);
+  argv[0] = keys[0].s;
+  argv[1] = keys[1].s;
+  argv[2] = keys[2].s;
+  argv[3] = job->raw;
+  argv[4] = job->seed;
+  argv[5] = priority == LW_PRIORITY_HIGH ? "high" : "normal";
+  argv[6] = job->stage;
+}
+
+LwStatus lw_queue_push_prefix(redisContext *c, const char *prefix, const LwJob *job,
+                              LwPriority priority, LwError *err)
+{
+  LwKey keys[3];
+  const char *argv[7];
+  enqueue_argv(prefix, job, priority, keys, argv);
+  redisReply *reply = lw_script_run(c, &lw_script_enqueue, 3, 7, argv, NULL, err);
+  LW_TRY(reply_status(reply, err));
+  LwStatus status = reply->integer == 1 ? LW_OK : LW_NOTHING;
+  freeReplyObject(reply);
+  return status;
+}
+
+LwStatus lw_queue_push(redisContext *c, const LwConfig *cfg, const LwJob *job,
+                       LwPriority priority, LwError *err)
+{
+  return lw_queue_push_prefix(c, cfg->prefix, job, priority, err);
+}
+
+LwStatus lw_queue_push_many(redisContext *c, const LwConfig *cfg,
+                            LwJob *const *jobs, size_t n, LwPriority priority,
+                            size_t *pushed, LwError *err)
+{
+  enum { BATCH = 1000 };
+  size_t count = 0;
+  LW_TRY(lw_script_load(c, &lw_script_enqueue, err));
+  for (size_t start = 0; start < n; start += BATCH) {
+    size_t end = start + BATCH < n ? start + BATCH : n;
+    for (size_t i = start; i < end; ++i) {
+      LwKey keys[3];
+      const char *argv[10] = {"EVALSHA", lw_script_sha(&lw_script_enqueue), "3"};
+      enqueue_argv(cfg->prefix, jobs[i], priority, keys, argv + 3);
+      redisAppendCommandArgv(c, 10, argv, NULL);
+    }
+    LwStatus status = LW_OK;
+    for (size_t i = start; i < end; ++i) {
+      redisReply *reply = NULL;
+      if (redisGetReply(c, (void **)&reply) != REDIS_OK || !reply) {
+        return lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s", c->errstr);
+      }
+      if (reply->type == REDIS_REPLY_INTEGER) {
+        count += reply->integer == 1;
+      } else if (status == LW_OK) {
+        status = lw_redis_reply_status(reply, err);
+      }
+      freeReplyObject(reply);
+    }
+    LW_TRY(status);
+  }
+  if (pushed) {
+    *pushed = count;
+  }
+  return LW_OK;
+}
+
+LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                        const char *const *stages, size_t n, LwJob **out,
+                        LwError *err)
+{
+  enum { MAX_STAGES = 64 };
+  *out = NULL;
+  if (n == 0 || n > MAX_STAGES) {
+    return lw_error_set(err, LW_ERR_USAGE, "a worker serves 1 to %d stages", MAX_STAGES);
+  }
+  LwKey keys[2 + 2 * MAX_STAGES];
+  const char *argv[3 + 2 * MAX_STAGES];
+  keys[0] = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
+  keys[1] = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  for (size_t i = 0; i < n; ++i) {
+    keys[2 + 2 * i] = lw_key(cfg->prefix, LW_KEY_QUEUE, stages[i]);
+    keys[3 + 2 * i] = lw_key(cfg->prefix, LW_KEY_DELAYED, stages[i]);
+  }
+  int nkeys = (int)(2 + 2 * n);
+  for (int i = 0; i < nkeys; ++i) {
+    argv[i] = keys[i].s;
+  }
+  char ttl[32];
+  snprintf(ttl, sizeof(ttl), "%lld", cfg->heartbeat_ttl_s * 1000);
+  argv[nkeys] = ttl;
+  redisReply *reply = lw_script_run(c, &lw_script_fetch, nkeys, nkeys + 1, argv, NULL, err);
+  LW_TRY(reply_status(reply, err));
+  if (reply->type != REDIS_REPLY_STRING) {
+    freeReplyObject(reply);
+    return LW_NOTHING;
+  }
+  LwStatus status = lw_job_parse(reply->str, reply->len, out, err);
+  if (status != LW_OK) {
+    /* Not a job: park it in dead:unknown rather than loop on it. */
+    const char *drop[] = {"LREM", keys[1].s, "1", reply->str};
+    size_t lens[] = {4, strlen(keys[1].s), 1, reply->len};
+    LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, "unknown");
+    redisReply *r = lw_redis_argv(c, 4, drop, lens, NULL);
+    freeReplyObject(r);
+    const char *park[] = {"LPUSH", dead.s, reply->str};
+    size_t park_lens[] = {5, strlen(dead.s), reply->len};
+    r = lw_redis_argv(c, 3, park, park_lens, NULL);
+    freeReplyObject(r);
+  }
+  freeReplyObject(reply);
+  return status;
+}
+
+LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                      const LwJob *job, LwTxn *txn, LwError *err)
+{
+  LwTxn *core = lw_txn_new(cfg->prefix);
+  if (!core) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  LwKey queued = lw_key(cfg->prefix, LW_KEY_QUEUED, job->stage);
+  LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
+  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
+  const char *argv[] = {"EVALSHA", lw_script_sha(&lw_script_ack), "4", inflight.s,
+                        queued.s, stats.s, worker.s, job->raw, job->seed};
+  lw_txn_command(core, 9, argv, NULL);
+  LwStatus status = lw_txn_exec_with(c, core, txn, NULL, err);
+  lw_txn_free(core);
+  return status;
+}
+
+long long lw_queue_backoff_ms(const LwConfig *cfg, long long attempt)
+{
+  long long delay = cfg->retry_base_ms > 0 ? cfg->retry_base_ms : 1;
+  for (long long i = 1; i < attempt && delay < cfg->retry_max_ms; ++i) {
+    delay *= 2;
+  }
+  return delay < cfg->retry_max_ms ? delay : cfg->retry_max_ms;
+}
+
+LwStatus lw_queue_fail(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                       const LwJob *job, const LwError *failure,
+                       LwFailOutcome *outcome, long long *delay_ms, LwError *err)
+{
+  long long attempt = job->attempt + 1;
+  bool retry = lw_status_retryable(failure->status) && attempt < cfg->max_attempts;
+  long long delay = retry ? lw_queue_backoff_ms(cfg, attempt) : 0;
+  long long now = lw_now_ms();
+
+  json_t *changes = json_pack("{s:I, s:s, s:s, s:I}", "attempt", (json_int_t)attempt,
+                              "error", failure->message, "error_kind",
+                              lw_status_name(failure->status), "failed", (json_int_t)now);
+  if (changes && !json_object_get(job->obj, "first_failed")) {
+    json_object_set_new(changes, "first_failed", json_integer(now));
+  }
+  LwJob *next = changes ? lw_job_with(job, changes, err) : NULL;
+  json_decref(changes);
+  if (!next) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+
+  LwTxn *txn = lw_txn_new(cfg->prefix);
+  if (!txn) {
+    lw_job_free(next);
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwKey k[7] = {lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id),
+                lw_key(cfg->prefix, LW_KEY_DELAYED, job->stage),
+                lw_key(cfg->prefix, LW_KEY_DEAD, job->stage),
+                lw_key(cfg->prefix, LW_KEY_QUEUED, job->stage),
+                lw_key(cfg->prefix, LW_KEY_STATS, job->stage),
+                lw_key(cfg->prefix, LW_KEY_WORKER, worker_id),
+                lw_key(cfg->prefix, LW_KEY_SEED, job->seed)};
+  char delay_text[32];
+  snprintf(delay_text, sizeof(delay_text), "%lld", delay);
+  char message[LW_ERROR_MESSAGE_MAX + 32];
+  snprintf(message, sizeof(message), "%s: %s", lw_status_name(failure->status),
+           failure->message);
+  const char *argv[] = {"EVALSHA", lw_script_sha(&lw_script_fail), "7",
+                        k[0].s, k[1].s, k[2].s, k[3].s, k[4].s, k[5].s, k[6].s,
+                        job->raw, next->raw, retry ? "retry" : "dead", delay_text,
+                        job->seed, message};
+  lw_txn_command(txn, 16, argv, NULL);
+  if (!retry && job->seed[0]) {
+    /* soft: a seed that is not in a working state keeps its status */
+    const char *targv[32];
+    int targc = lw_seed_transition_argv(cfg->prefix, job->seed, "failed", false, targv, 32);
+    if (targc > 0) {
+      lw_txn_command(txn, targc, targv, NULL);
+      lw_seed_transition_argv_free(targv, targc);
+    }
+  }
+  LwStatus status = lw_txn_exec(c, txn, err);
+  lw_txn_free(txn);
+  lw_job_free(next);
+  if (status == LW_OK) {
+    if (outcome) {
+      *outcome = retry ? LW_FAIL_RETRY : LW_FAIL_DEAD;
+    }
+    if (delay_ms) {
+      *delay_ms = delay;
+    }
+  }
+  return status;
+}
+
+LwStatus lw_queue_handback(redisContext *c, const LwConfig *cfg,
+                           const char *worker_id, const LwJob *job, LwError *err)
+{
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, job->stage);
+  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
+  const char *argv[] = {inflight.s, queue.s, worker.s, job->raw};
+  redisReply *reply = lw_script_run(c, &lw_script_handback, 3, 4, argv, NULL, err);
+  LW_TRY(reply_status(reply, err));
+  freeReplyObject(reply);
+  return LW_OK;
+}
+
+/* SMEMBERS key as a reply (caller frees), or NULL with err. */
+static redisReply *members(redisContext *c, const char *key, LwError *err)
+{
+  redisReply *reply = lw_redis_cmd(c, err, "SMEMBERS", key, NULL);
+  if (reply && reply->type != REDIS_REPLY_ARRAY) {
+    freeReplyObject(reply);
+    lw_error_set(err, LW_ERR_REDIS, "%s is not a set", key);
+    return NULL;
+  }
+  return reply;
+}
+
+LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned,
+                       LwError *err)
+{
+  if (returned) {
+    *returned = 0;
+  }
+  LwKey workers = lw_key(cfg->prefix, LW_KEY_WORKERS, NULL);
+  redisReply *ids = members(c, workers.s, err);
+  LW_TRY(reply_status(ids, err));
+  LwKey heads[4] = {lw_key(cfg->prefix, LW_KEY_QUEUE, ""),
+                    lw_key(cfg->prefix, LW_KEY_STATS, ""),
+                    lw_key(cfg->prefix, LW_KEY_DEAD, ""),
+                    lw_key(cfg->prefix, LW_KEY_QUEUED, "")};
+  char max_attempts[32];
+  snprintf(max_attempts, sizeof(max_attempts), "%lld", cfg->max_attempts);
+  LwStatus status = LW_OK;
+  for (size_t i = 0; i < ids->elements && status == LW_OK; ++i) {
+    const char *id = ids->element[i]->str;
+    LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, id);
+    LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, id);
+    const char *argv[] = {worker.s, inflight.s, workers.s, id, heads[0].s,
+                          heads[1].s, heads[2].s, heads[3].s, max_attempts};
+    redisReply *reply = lw_script_run(c, &lw_script_reap, 3, 9, argv, NULL, err);
+    status = reply_status(reply, err);
+    if (reply && reply->type == REDIS_REPLY_INTEGER && reply->integer > 0 && returned) {
+      *returned += reply->integer;
+    }
+    freeReplyObject(reply);
+  }
+  freeReplyObject(ids);
+  return status;
+}
+
+LwStatus lw_queue_stages(redisContext *c, const LwConfig *cfg, json_t **out,
+                         LwError *err)
+{
+  *out = NULL;
+  redisReply *names = members(c, lw_key(cfg->prefix, LW_KEY_STAGES, NULL).s, err);
+  LW_TRY(reply_status(names, err));
+  /* sorted, so that output is stable */
+  const char **sorted = calloc(names->elements + 1, sizeof(char *));
+  json_t *list = json_array();
+  if (!sorted || !list) {
+    free(sorted);
+    json_decref(list);
+    freeReplyObject(names);
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < names->elements; ++i) {
+    const char *s = names->element[i]->str;
+    size_t j = i;
+    while (j > 0 && strcmp(sorted[j - 1], s) > 0) {
+      sorted[j] = sorted[j - 1];
+      --j;
+    }
+    sorted[j] = s;
+  }
+  for (size_t i = 0; i < names->elements; ++i) {
+    json_array_append_new(list, json_string(sorted[i]));
+  }
+  free(sorted);
+  freeReplyObject(names);
+  *out = list;
+  return LW_OK;
+}
+
+LwStatus lw_queue_promote(redisContext *c, const LwConfig *cfg, const char *stage,
+                          long long *moved, LwError *err)
+{
+  if (moved) {
+    *moved = 0;
+  }
+  json_t *stages = NULL;
+  if (stage) {
+    stages = json_pack("[s]", stage);
+  } else {
+    LW_TRY(lw_queue_stages(c, cfg, &stages, err));
+  }
+  LwStatus status = LW_OK;
+  size_t i;
+  json_t *name;
+  json_array_foreach(stages, i, name) {
+    LwKey delayed = lw_key(cfg->prefix, LW_KEY_DELAYED, json_string_value(name));
+    LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, json_string_value(name));
+    const char *argv[] = {delayed.s, queue.s};
+    redisReply *reply = lw_script_run(c, &lw_script_promote, 2, 2, argv, NULL, err);
+    status = reply_status(reply, err);
+    if (status != LW_OK) {
+      break;
+    }
+    if (moved && reply->type == REDIS_REPLY_INTEGER) {
+      *moved += reply->integer;
+    }
+    freeReplyObject(reply);
+  }
+  json_decref(stages);
+  return status;
+}
+
+LwStatus lw_queue_retry_dead(redisContext *c, const LwConfig *cfg, const char *stage,
+                             const char *id, long long *moved, LwError *err)
+{
+  long long total = 0;
+  json_t *stages = NULL;
+  if (stage) {
+    stages = json_pack("[s]", stage);
+  } else {
+    LW_TRY(lw_queue_stages(c, cfg, &stages, err));
+  }
+  LwStatus status = LW_OK;
+  size_t i;
+  json_t *name;
+  json_array_foreach(stages, i, name) {
+    const char *s = json_string_value(name);
+    LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, s);
+    LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, s);
+    LwKey queued = lw_key(cfg->prefix, LW_KEY_QUEUED, s);
+    const char *argv[] = {dead.s, queue.s, queued.s, id ? id : ""};
+    redisReply *reply = lw_script_run(c, &lw_script_retry_dead, 3, 4, argv, NULL, err);
+    status = reply_status(reply, err);
+    if (status != LW_OK) {
+      break;
+    }
+    total += reply->type == REDIS_REPLY_INTEGER ? reply->integer : 0;
+    freeReplyObject(reply);
+  }
+  json_decref(stages);
+  if (moved) {
+    *moved = total;
+  }
+  LW_TRY(status);
+  return total ? LW_OK : LW_NOTHING;
+}
+
+LwStatus lw_queue_dead_list(redisContext *c, const LwConfig *cfg, json_t **out,
+                            LwError *err)
+{
+  *out = NULL;
+  json_t *stages = NULL;
+  LW_TRY(lw_queue_stages(c, cfg, &stages, err));
+  json_array_append_new(stages, json_string("unknown"));
+  json_t *list = json_array();
+  LwStatus status = LW_OK;
+  size_t i;
+  json_t *name;
+  json_array_foreach(stages, i, name) {
+    LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, json_string_value(name));
+    redisReply *reply = lw_redis_cmd(c, err, "LRANGE", dead.s, "0", "-1", NULL);
+    status = reply_status(reply, err);
+    if (status != LW_OK) {
+      break;
+    }
+    for (size_t j = 0; j < reply->elements; ++j) {
+      redisReply *r = reply->element[j];
+      json_t *job = json_loadb(r->str, r->len, 0, NULL);
+      json_array_append_new(list, job ? job : json_stringn(r->str, r->len));
+    }
+    freeReplyObject(reply);
+  }
+  json_decref(stages);
+  if (status != LW_OK) {
+    json_decref(list);
+    return status;
+  }
+  *out = list;
+  return LW_OK;
+}
+
+static long long int_reply(redisReply *r)
+{
+  if (!r) {
+    return 0;
+  }
+  if (r->type == REDIS_REPLY_INTEGER) {
+    return r->integer;
+  }
+  if (r->type == REDIS_REPLY_STRING) {
+    return strtoll(r->str, NULL, 10);
+  }
+  return 0;
+}
+
+/* Adds the stage of every job held by a worker to counts (a JSON object
+ * stage -> integer); skips except_worker. */
+static LwStatus count_inflight(redisContext *c, const LwConfig *cfg, json_t *counts,
+                               const char *except_worker, LwError *err)
+{
+  redisReply *ids = members(c, lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, err);
+  LW_TRY(reply_status(ids, err));
+  LwStatus status = LW_OK;
+  for (size_t i = 0; i < ids->elements && status == LW_OK; ++i) {
+    if (except_worker && !strcmp(ids->element[i]->str, except_worker)) {
+      continue;
+    }
+    LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, ids->element[i]->str);
+    redisReply *jobs = lw_redis_cmd(c, err, "LRANGE", inflight.s, "0", "-1", NULL);
+    status = reply_status(jobs, err);
+    for (size_t j = 0; jobs && j < jobs->elements; ++j) {
+      LwJob *job = NULL;
+      if (lw_job_parse(jobs->element[j]->str, jobs->element[j]->len, &job, NULL) == LW_OK) {
+        json_t *n = json_object_get(counts, job->stage);
+        json_object_set_new(counts, job->stage,
+                            json_integer(n ? json_integer_value(n) + 1 : 1));
+      }
+      lw_job_free(job);
+    }
+    freeReplyObject(jobs);
+  }
+  freeReplyObject(ids);
+  return status;
+}
+
+static LwStatus stage_counts(redisContext *c, const LwConfig *cfg, const char *stage,
+                             json_t *inflight, LwStageCounts *out, LwError *err)
+{
+  memset(out, 0, sizeof(*out));
+  LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, stage);
+  LwKey delayed = lw_key(cfg->prefix, LW_KEY_DELAYED, stage);
+  LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, stage);
+  LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, stage);
+  redisAppendCommand(c, "LLEN %s", queue.s);
+  redisAppendCommand(c, "ZCARD %s", delayed.s);
+  redisAppendCommand(c, "LLEN %s", dead.s);
+  redisAppendCommand(c, "HMGET %s done failed", stats.s);
+  long long *fields[] = {&out->queued, &out->delayed, &out->dead};
+  LwStatus status = LW_OK;
+  for (int i = 0; i < 4; ++i) {
+    redisReply *r = NULL;
+    if (redisGetReply(c, (void **)&r) != REDIS_OK || !r) {
+      return lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s", c->errstr);
+    }
+    if (r->type == REDIS_REPLY_ERROR) {
+      status = lw_redis_reply_status(r, err);
+    } else if (i < 3) {
+      *fields[i] = int_reply(r);
+    } else if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
+      out->done = int_reply(r->element[0]);
+      out->failed = int_reply(r->element[1]);
+    }
+    freeReplyObject(r);
+  }
+  json_t *n = json_object_get(inflight, stage);
+  out->inflight = n ? json_integer_value(n) : 0;
+  return status;
+}
+
+LwStatus lw_queue_counts(redisContext *c, const LwConfig *cfg, const char *stage,
+                         LwStageCounts *out, LwError *err)
+{
+  json_t *inflight = json_object();
+  LwStatus status = count_inflight(c, cfg, inflight, NULL, err);
+  if (status == LW_OK) {
+    status = stage_counts(c, cfg, stage, inflight, out, err);
+  }
+  json_decref(inflight);
+  return status;
+}
+
+/* The live workers, as JSON objects. */
+static LwStatus workers_json(redisContext *c, const LwConfig *cfg, json_t *list,
+                             LwError *err)
+{
+  redisReply *ids = members(c, lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, err);
+  LW_TRY(reply_status(ids, err));
+  LwStatus status = LW_OK;
+  for (size_t i = 0; i < ids->elements && status == LW_OK; ++i) {
+    const char *id = ids->element[i]->str;
+    LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, id);
+    redisReply *r = lw_redis_cmd(c, err, "HMGET", worker.s, "host", "pid", "stages",
+                                 "started", "job", "since", "progress", NULL);
+    status = reply_status(r, err);
+    if (status != LW_OK || r->type != REDIS_REPLY_ARRAY || r->elements != 7 ||
+        r->element[0]->type != REDIS_REPLY_STRING) {
+      freeReplyObject(r); /* no heartbeat: dead, the reaper's business */
+      continue;
+    }
+    redisReply **e = r->element;
+    json_t *w = json_object();
+    json_object_set_new(w, "id", json_string(id));
+    json_object_set_new(w, "host", json_string(e[0]->str));
+    json_object_set_new(w, "pid", json_integer(int_reply(e[1])));
+    json_object_set_new(w, "stages", json_string(e[2]->str ? e[2]->str : ""));
+    json_object_set_new(w, "started", json_integer(int_reply(e[3])));
+    json_t *job = e[4]->type == REDIS_REPLY_STRING
+                      ? json_loadb(e[4]->str, e[4]->len, 0, NULL) : NULL;
+    json_object_set_new(w, "job", job ? job : json_null());
+    json_object_set_new(w, "since", e[5]->type == REDIS_REPLY_STRING
+                                        ? json_integer(int_reply(e[5])) : json_null());
+    json_object_set_new(w, "progress", e[6]->type == REDIS_REPLY_STRING
+                                           ? json_string(e[6]->str) : json_null());
+    json_array_append_new(list, w);
+    freeReplyObject(r);
+  }
+  freeReplyObject(ids);
+  return status;
+}
+
+static LwStatus seeds_json(redisContext *c, const LwConfig *cfg, json_t *seeds,
+                           LwError *err)
+{
+  redisReply *r = lw_redis_cmd(c, err, "HGETALL",
+                               lw_key(cfg->prefix, LW_KEY_SEED_COUNTS, NULL).s, NULL);
+  LW_TRY(reply_status(r, err));
+  for (const char *const *s = lw_seed_statuses; *s; ++s) {
+    long long n = 0;
+    for (size_t i = 0; i + 1 < r->elements; i += 2) {
+      if (!strcmp(r->element[i]->str, *s)) {
+        n = int_reply(r->element[i + 1]);
+      }
+    }
+    json_object_set_new(seeds, *s, json_integer(n));
+  }
+  freeReplyObject(r);
+  return LW_OK;
+}
+
+LwStatus lw_queue_status(redisContext *c, const LwConfig *cfg, json_t **out,
+                         LwError *err)
+{
+  *out = NULL;
+  json_t *names = NULL;
+  LW_TRY(lw_queue_stages(c, cfg, &names, err));
+  json_t *result = json_pack("{s:o, s:o, s:o}", "stages", json_object(), "workers",
+                             json_array(), "seeds", json_object());
+  json_t *inflight = json_object();
+  LwStatus status = count_inflight(c, cfg, inflight, NULL, err);
+  size_t i;
+  json_t *name;
+  json_array_foreach(names, i, name) {
+    if (status != LW_OK) {
+      break;
+    }
+    LwStageCounts n;
+    status = stage_counts(c, cfg, json_string_value(name), inflight, &n, err);
+    json_object_set_new(json_object_get(result, "stages"), json_string_value(name),
+                        json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}",
+                                  "queued", (json_int_t)n.queued,
+                                  "inflight", (json_int_t)n.inflight,
+                                  "delayed", (json_int_t)n.delayed,
+                                  "dead", (json_int_t)n.dead,
+                                  "done", (json_int_t)n.done,
+                                  "failed", (json_int_t)n.failed));
+  }
+  if (status == LW_OK) {
+    status = workers_json(c, cfg, json_object_get(result, "workers"), err);
+  }
+  if (status == LW_OK) {
+    status = seeds_json(c, cfg, json_object_get(result, "seeds"), err);
+  }
+  json_decref(inflight);
+  json_decref(names);
+  if (status != LW_OK) {
+    json_decref(result);
+    return status;
+  }
+  *out = result;
+  return LW_OK;
+}
+
+LwStatus lw_queue_idle(redisContext *c, const LwConfig *cfg, const char *const *stages,
+                       size_t n, const char *except_worker, bool *idle, LwError *err)
+{
+  *idle = false;
+  json_t *inflight = json_object();
+  LwStatus status = count_inflight(c, cfg, inflight, except_worker, err);
+  bool busy = false;
+  for (size_t i = 0; i < n && status == LW_OK && !busy; ++i) {
+    LwStageCounts counts;
+    status = stage_counts(c, cfg, stages[i], inflight, &counts, err);
+    busy = counts.queued || counts.delayed || counts.inflight;
+  }
+  json_decref(inflight);
+  LW_TRY(status);
+  *idle = !busy;
+  return LW_OK;
+}
