@@ -676,7 +676,7 @@ static void recover_turtle(char *buf, size_t len, const char *url, Reading *best
     Reading next;
     read_document(buf, len, LW_FORMAT_TURTLE, url, &next);
     if (next.status == LW_ERR_NOMEM || next.status == LW_ERR_LIMIT ||
-        next.kept.n < best->kept.n) {
+        next.kept.n < best->kept.n || next.stats.statements < best->stats.statements) {
       reading_clear(&next);
       return;
     }
