@@ -14,6 +14,7 @@
 #include "scheduler/harvest.h"
 #include "scheduler/scheduler.h"
 #include "tests/support/check.h"
+#include "tools/commands.h"
 
 #include <jansson.h>
 #include <microhttpd.h>
@@ -407,6 +408,99 @@ static void test_stale(LwScheduler *s)
   CHECK_INT_EQ(llen(LW_KEY_QUEUE, "download"), before + 1);
 }
 
+int lw_cmd_providers(LwTool *tool, int argc, char **argv);
+int lw_cmd_harvest(LwTool *tool, int argc, char **argv);
+
+/* Runs a tool command with stdout going to a file; returns its exit code and
+ * what it printed (static buffer). */
+static int run_tool(LwTool *tool, int (*fn)(LwTool *, int, char **), int argc, char **argv,
+                    char **out)
+{
+  static char text[1 << 16];
+  char path[4200];
+  snprintf(path, sizeof(path), "%s/stdout.txt", dir);
+  fflush(stdout);
+  int saved = dup(1);
+  FILE *f = fopen(path, "w");
+  dup2(fileno(f), 1);
+  int code = fn(tool, argc, argv);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  fclose(f);
+  f = fopen(path, "r");
+  size_t n = fread(text, 1, sizeof(text) - 1, f);
+  text[n] = '\0';
+  fclose(f);
+  *out = text;
+  return code;
+}
+
+static json_t *find_provider(json_t *list, const char *name)
+{
+  size_t i;
+  json_t *o;
+  json_array_foreach(list, i, o)
+  {
+    if (!strcmp(json_string_value(json_object_get(o, "name")), name)) {
+      return o;
+    }
+  }
+  return NULL;
+}
+
+static void test_tools(void)
+{
+  LwTool tool = {&cfg, NULL};
+  char *out = NULL;
+  char json_args_s[][16] = {"providers", "--json"};
+  char *json_args[] = {json_args_s[0], json_args_s[1]};
+  CHECK_INT_EQ(run_tool(&tool, lw_cmd_providers, 2, json_args, &out), 0);
+  json_t *list = json_loads(out, 0, NULL);
+  CHECK(json_is_array(list));
+  CHECK_INT_EQ(json_array_size(list), 7);
+  json_t *a = find_provider(list, "a");
+  CHECK(a != NULL);
+  if (a) {
+    const char *keys[] = {"name", "void", "modified", "void_modified", "harvested",
+                          "state", "dumps", "error"};
+    CHECK_INT_EQ(json_object_size(a), 8);
+    for (size_t i = 0; i < 8; ++i) {
+      CHECK(json_object_get(a, keys[i]) != NULL);
+    }
+    CHECK_STR_EQ(json_string_value(json_object_get(a, "modified")), "2015-10-01");
+    CHECK_STR_EQ(json_string_value(json_object_get(a, "harvested")), "2015-11-08T00:00:00Z");
+    CHECK_STR_EQ(json_string_value(json_object_get(a, "state")), "error");
+    CHECK_INT_EQ(json_array_size(json_object_get(a, "dumps")), 1);
+  }
+  json_t *missing = find_provider(list, "missing");
+  CHECK(missing && strstr(json_string_value(json_object_get(missing, "error")), "404"));
+  json_t *off = find_provider(list, "off");
+  CHECK(off && json_is_null(json_object_get(off, "modified")));
+  json_decref(list);
+  /* The table. */
+  char table_args_s[][16] = {"providers"};
+  char *table_args[] = {table_args_s[0]};
+  CHECK_INT_EQ(run_tool(&tool, lw_cmd_providers, 1, table_args, &out), 0);
+  CHECK(strstr(out, "NAME") != NULL && strstr(out, "missing") != NULL);
+  /* lodwash harvest NAME: a (failed last time, backing off) starts now. */
+  char harvest_args_s[][16] = {"harvest", "a"};
+  char *harvest_args[] = {harvest_args_s[0], harvest_args_s[1]};
+  CHECK_INT_EQ(run_tool(&tool, lw_cmd_harvest, 2, harvest_args, &out), 0);
+  CHECK(strstr(out, "started") != NULL);
+  CHECK_STR_EQ(hget(LW_KEY_PROVIDER, "a", "state"), "harvesting");
+  CHECK_STR_EQ(hget(LW_KEY_HARVEST, hget(LW_KEY_PROVIDER, "a", "harvest"), "forced"), "1");
+  CHECK_INT_EQ(run_tool(&tool, lw_cmd_harvest, 2, harvest_args, &out), 0);
+  CHECK(strstr(out, "running") != NULL);
+  char unknown_args_s[][16] = {"harvest", "nosuch"};
+  char *unknown_args[] = {unknown_args_s[0], unknown_args_s[1]};
+  CHECK_INT_EQ(run_tool(&tool, lw_cmd_harvest, 2, unknown_args, &out), 2);
+  char bad_args_s[][16] = {"harvest"};
+  char *bad_args[] = {bad_args_s[0]};
+  CHECK_INT_EQ(run_tool(&tool, lw_cmd_harvest, 1, bad_args, &out), 2);
+  redisFree(tool.redis);
+}
+
 static void test_lease(void)
 {
   LwConfig c2 = cfg;
@@ -480,6 +574,7 @@ int main(void)
   test_registry_edits(s);
   test_stale(s);
   lw_scheduler_free(s);
+  test_tools();
   test_lease();
 
   MHD_stop_daemon(d);
