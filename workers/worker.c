@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "common/log.h"
+#include "queue/harvest.h"
 #include "queue/heartbeat.h"
 #include "queue/queue.h"
 #include "queue/redis.h"
@@ -234,6 +235,27 @@ static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn
   }
 }
 
+/* A file of a harvest that failed for good still counts for the harvest's
+ * fan-in, so the import of the rest is not held up (queue/harvest.h). Not in
+ * the fail's transaction: if this is lost, `lodwash jobs retry` redoes it. */
+static void count_failed_file(LwWorker *w, const LwJob *job)
+{
+  static const char *const file_stages[] = {"download", "unpack", "guess", "parse"};
+  if (!*job->harvest || !*job->seed) {
+    return;
+  }
+  for (size_t i = 0; i < sizeof(file_stages) / sizeof(file_stages[0]); ++i) {
+    if (!strcmp(job->stage, file_stages[i])) {
+      LwError err;
+      if (lw_harvest_file_done_now(w->redis, w->cfg->prefix, job->harvest, true, &err)) {
+        lw_warn("harvest=%s seed=%s msg=\"cannot count the failed file\" error=\"%s\"",
+                job->harvest, job->seed, err.message);
+      }
+      return;
+    }
+  }
+}
+
 /* Runs job and sends its outcome; returns the next job when it came with
  * the ack (caller frees), else NULL. */
 static LwJob *run_job(LwWorker *w, LwJob *job)
@@ -283,6 +305,9 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
   } else {
     fin = finish_job(w, FINISH_FAIL, job, NULL, &failure, &outcome, &delay, NULL, &err);
     outcome_name = outcome == LW_FAIL_RETRY ? "retry" : "dead";
+    if (fin == LW_OK && outcome == LW_FAIL_DEAD) {
+      count_failed_file(w, job);
+    }
   }
   if (fin == LW_ERR_REDIS) {
     outcome_name = "lost-redis";
