@@ -106,6 +106,13 @@ static int jobs_push(LwTool *tool, int argc, char **argv)
   return code;
 }
 
+/* A string field for printing: "-" when absent or not a string. */
+static const char *field(const json_t *job, const char *key)
+{
+  const char *s = json_string_value(json_object_get(job, key));
+  return s ? s : "-";
+}
+
 static int jobs_dead(LwTool *tool, int argc, char **argv)
 {
   bool json = false;
@@ -131,12 +138,14 @@ static int jobs_dead(LwTool *tool, int argc, char **argv)
     size_t i;
     json_t *job;
     json_array_foreach(list, i, job) {
-      printf("%s stage=%s seed=%s attempt=%lld error=\"%s\"\n",
-             json_string_value(json_object_get(job, "id")),
-             json_string_value(json_object_get(job, "stage")),
-             json_string_value(json_object_get(job, "seed")),
+      if (!json_is_object(job)) { /* not a job at all: kept as it was */
+        printf("- not a job: %s\n", json_is_string(job) ? json_string_value(job) : "?");
+        continue;
+      }
+      printf("%s stage=%s seed=%s attempt=%lld error=\"%s\"\n", field(job, "id"),
+             field(job, "stage"), field(job, "seed"),
              (long long)json_integer_value(json_object_get(job, "attempt")),
-             json_string_value(json_object_get(job, "error")));
+             field(job, "error"));
     }
     if (!json_array_size(list)) {
       printf("no dead jobs\n");
