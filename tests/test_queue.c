@@ -173,7 +173,9 @@ static void test_retries_and_dead(void)
   json_decref(rec);
 
   json_t *dead = NULL;
-  CHECK_INT_EQ(lw_queue_dead_list(c, &cfg, &dead, &err), LW_OK);
+  long long total = 0;
+  CHECK_INT_EQ(lw_queue_dead_list(c, &cfg, 0, &dead, &total, &err), LW_OK);
+  CHECK_INT_EQ(total, 1);
   json_t *entry = json_array_get(dead, 0);
   CHECK_STR_EQ(json_string_value(json_object_get(entry, "id")), id);
   CHECK_INT_EQ(json_integer_value(json_object_get(entry, "attempt")), 3);

@@ -116,9 +116,14 @@ static const char *field(const json_t *job, const char *key)
 static int jobs_dead(LwTool *tool, int argc, char **argv)
 {
   bool json = false;
+  long long limit = 100;
   for (int i = 2; i < argc; ++i) {
     if (!strcmp(argv[i], "--json")) {
       json = true;
+    } else if (!strcmp(argv[i], "--limit") && i + 1 < argc) {
+      if (!lw_parse_size(argv[++i], &limit)) {
+        return lw_tool_usage_error("jobs dead: --limit '%s' is not a number", argv[i]);
+      }
     } else {
       return lw_tool_usage_error("jobs dead: unexpected argument '%s'", argv[i]);
     }
@@ -128,8 +133,9 @@ static int jobs_dead(LwTool *tool, int argc, char **argv)
     return LW_EXIT_FAIL;
   }
   json_t *list = NULL;
+  long long total = 0;
   LwError err;
-  if (lw_queue_dead_list(c, tool->config, &list, &err) != LW_OK) {
+  if (lw_queue_dead_list(c, tool->config, limit, &list, &total, &err) != LW_OK) {
     return lw_tool_fail("jobs dead: %s", err.message);
   }
   if (json) {
@@ -149,6 +155,8 @@ static int jobs_dead(LwTool *tool, int argc, char **argv)
     }
     if (!json_array_size(list)) {
       printf("no dead jobs\n");
+    } else if ((long long)json_array_size(list) < total) {
+      printf("(%lld dead jobs in all; --limit N shows more per stage, 0 all)\n", total);
     }
   }
   json_decref(list);
