@@ -238,6 +238,8 @@ static LwStatus read_input(CleanContext *c, CleanResources *res,
       .quad_handle = c,
       .on_error = on_syntax_error,
       .error_handle = c,
+      .load_document = c->options->load_document,
+      .load_handle = c->options->load_handle,
   };
   LwReadStats stats = {0};
   LwError rerr = {0};
