@@ -35,6 +35,11 @@
  *                         dead list, the seed gets `error` and `status failed`
  *                         (when its status allows: a working state).
  *
+ * A status transition in the txn that the seed machine refuses (see
+ * queue/seed.h) does not undo the rest: MULTI has no rollback. The job is
+ * acked anyway and the worker logs a warning, so check the seed's status
+ * before working (a seed already past your stage: return LW_NOTHING).
+ *
  * Rules for handlers:
  *   - Be idempotent: the queue is at-least-once, a job may run twice (its
  *     worker was thought dead, or died after doing the work but before the
