@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/rdf_reader_internal.h"
+#include "common/utf8.h"
 
 void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
                     const char *fmt, ...)
@@ -23,6 +24,14 @@ void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
   size_t len = strlen(message);
   while (len && (message[len - 1] == '\n' || message[len - 1] == ' ')) {
     message[--len] = '\0';
+  }
+  /* parsers quote the offending byte, which may be no UTF-8 at all */
+  for (size_t i = 0; i < len;) {
+    size_t ok = lw_utf8_valid_prefix(message + i, len - i);
+    i += ok;
+    if (i < len) {
+      message[i++] = '?';
+    }
   }
   ++ctx->stats->errors;
   if (ctx->options->on_error) {
