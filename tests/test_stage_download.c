@@ -186,8 +186,41 @@ static void test_failures(void)
   CHECK(strstr(err.message, "VoID spdx:checksum") != NULL);
   json_decref(extra);
 
-  /* A job for a seed that is not there. */
+  /* A job for a seed that is not there, and one whose seed is no hash
+   * (it would name a file). */
   CHECK_INT_EQ(run("ffffffffffffffffffffffffffffffff", NULL, &err), LW_ERR_STATE);
+  CHECK_INT_EQ(run("../../../../etc/passwd", NULL, &err), LW_ERR_USAGE);
+}
+
+/* A broken transfer is resumed by the retry, and the record says so. */
+static void test_resume(void)
+{
+  const uint64_t size = 2 * 1024 * 1024;
+  LwTestResponse cut = {.kind = LW_TEST_BODY_LINES, .size = size, .ranges = true,
+                        .etag = "\"big\"", .truncate_after = 700000};
+  LwTestResponse rest = cut;
+  rest.truncate_after = 0;
+  lw_test_server_add(srv, "/big.nt", &cut);
+  lw_test_server_add(srv, "/big.nt", &rest);
+  char hash[LW_HASH_HEX_LEN + 1];
+  add_seed("/big.nt", hash);
+  LwError err;
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_ERR_NET);
+  char partial[4096];
+  lw_store_path(dir, "partial", hash, NULL, partial, sizeof(partial));
+  struct stat st;
+  CHECK(stat(partial, &st) == 0 && st.st_size > 0);
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_OK);
+  json_t *seed = seed_of(hash);
+  CHECK_STR_EQ(lw_record_str(seed, "status", ""), "filed");
+  CHECK(lw_record_int(seed, "resumed_from", 0) == st.st_size);
+  json_t *content = json_loads(lw_record_str(seed, "content", "null"), 0, NULL);
+  char md5[33];
+  lw_test_lines_md5(size, md5);
+  CHECK_STR_EQ(json_string_value(json_object_get(content, "hash")), md5);
+  json_decref(content);
+  json_decref(seed);
+  CHECK(stat(partial, &st) != 0);
 }
 
 static void test_host_slots(void)
@@ -229,6 +262,7 @@ int main(void)
   set("contact", "https://example.org/lodwash-test");
   test_download_and_revisit();
   test_failures();
+  test_resume();
   test_host_slots();
   lw_test_redis_cleanup(redis, cfg.prefix);
   lw_config_free(&cfg);

@@ -406,8 +406,24 @@ static LwStatus fetch_seed(LwStageCtx *ctx, const json_t *seed, const char *uri)
   return st;
 }
 
+/* The seed hash names files: 32 hex digits, nothing else. */
+static bool is_hash(const char *s)
+{
+  size_t n = 0;
+  for (; s[n]; ++n) {
+    if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f'))) {
+      return false;
+    }
+  }
+  return n == LW_HASH_HEX_LEN;
+}
+
 LwStatus lw_stage_download_run(LwStageCtx *ctx)
 {
+  if (!is_hash(ctx->job->seed)) {
+    return lw_error_set(ctx->err, LW_ERR_USAGE, "download job without a seed hash: \"%.64s\"",
+                        ctx->job->seed);
+  }
   json_t *seed = NULL;
   LwStatus st = lw_seed_get(ctx->redis, ctx->config->prefix, ctx->job->seed, &seed, ctx->err);
   if (st == LW_NOTHING) {
