@@ -726,7 +726,7 @@ static curl_socket_t on_open_socket(void *clientp, curlsocktype purpose,
   if (purpose != CURLSOCKTYPE_IPCXN ||
       lw_netguard_check_sockaddr(f->opts->guard, &address->addr, &err) != LW_OK) {
     if (purpose != CURLSOCKTYPE_IPCXN) {
-      snprintf(err.message, sizeof(err.message), "refused: socket type %d", (int)purpose);
+      snprintf(err.message, sizeof(err.message), "socket type %d is not a TCP connection", (int)purpose);
     }
     f->refused = true;
     snprintf(f->refused_message, sizeof(f->refused_message), "%s", err.message);

@@ -313,11 +313,17 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
   }
   lw_txn_seed_set(txn, seed, "processed", now);
   lw_txn_seed_set(txn, seed, "file", p->raw_rel);
-  if (r->etag[0] || !r->not_modified) {
+  LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_SEED, seed);
+  /* The validators for the next visit; a 304 may omit them (keep ours). */
+  if (r->etag[0]) {
     lw_txn_seed_set(txn, seed, "etag", r->etag);
+  } else if (!r->not_modified) {
+    lw_txn_command(txn, 3, (const char *[]){"HDEL", key.s, "etag"}, NULL);
   }
-  if (r->last_modified[0] || !r->not_modified) {
+  if (r->last_modified[0]) {
     lw_txn_seed_set(txn, seed, "last_modified", r->last_modified);
+  } else if (!r->not_modified) {
+    lw_txn_command(txn, 3, (const char *[]){"HDEL", key.s, "last_modified"}, NULL);
   }
   if (r->content_type[0]) {
     lw_txn_seed_set(txn, seed, "content_type", r->content_type);
@@ -326,7 +332,6 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
   snprintf(resumed, sizeof(resumed), "%llu", (unsigned long long)r->resumed_from);
   lw_txn_seed_set(txn, seed, "resumed_from", resumed);
   lw_txn_seed_set(txn, seed, "unchanged", st == LW_NOTHING ? "true" : "false");
-  LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_SEED, seed);
   lw_txn_command(txn, 4, (const char *[]){"HDEL", key.s, "error", "retry_after"}, NULL);
   lw_txn_seed_status(txn, seed, "filed");
   if (st == LW_NOTHING) {
