@@ -96,6 +96,24 @@ worker --stages unpack 2> /dev/null
 expect_eq "pending after a rerun" "$(r HGET "${prefix}harvest:h1" pending)" 3
 expect_eq "guess jobs after a rerun" "$(r LLEN "${prefix}queue:guess")" 2
 
+# a new harvest of the same dump: its children exist from the last one.
+# Either they start again (added -> filed), or, while the seed machine does
+# not allow that, the archive fails with a clear message and no half-made
+# records.
+r HSET "${prefix}seed:$parent" status filed > /dev/null
+lw "$prefix" jobs push unpack "{\"seed\":\"$parent\",\"harvest\":\"h1\"}" > /dev/null
+worker --stages unpack 2> /dev/null || true
+case "$(r HGET "${prefix}seed:$parent" status)" in
+  depleted)
+    expect_eq "re-harvest: child again" "$(r HGET "${prefix}seed:$ttl" status)" unarchived ;;
+  *)
+    expect_eq "re-harvest refused" "$(r HGET "${prefix}seed:$parent" status)" failed
+    expect_match "re-harvest message" "$(r HGET "${prefix}seed:$parent" error)" \
+      "entry seed $ttl .* is unarchived and cannot be filed again"
+    expect_eq "re-harvest: child untouched" "$(r HGET "${prefix}seed:$ttl" status)" unarchived ;;
+esac
+expect_eq "re-harvest: no extra guess job" "$(r LLEN "${prefix}queue:guess")" 2
+
 # a gzip bomb fails its own seed, with the cap in the message
 bomb=$(md5 "http://example.org/bomb.nt.gz")
 mkdir -p "$(dirname "$data/$(shard raw "$bomb")")"
@@ -107,5 +125,5 @@ worker --stages unpack --archive-max-ratio 100 2> /dev/null || true
 expect_eq "bomb status" "$(r HGET "${prefix}seed:$bomb" status)" failed
 expect_match "bomb error" "$(r HGET "${prefix}seed:$bomb" error)" 'max_ratio'
 expect_eq "bomb left nothing" "$(find "$data/raw" -type f | wc -l)" 5
-expect_eq "archive unharmed" "$(r HGET "${prefix}seed:$parent" status)" depleted
+expect_eq "other seeds unharmed" "$(r HGET "${prefix}seed:$nt" status)" unarchived
 lw_test_done

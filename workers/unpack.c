@@ -138,23 +138,45 @@ static void txn_seed_int(LwTxn *txn, const char *seed, const char *field, long l
   lw_txn_seed_set(txn, seed, field, text);
 }
 
+/* How a child's record gets to `filed`: "" (new, or filed already), or
+ * "added" when an earlier harvest of the same dump left it further on and it
+ * must start again (added, then filed). LW_ERR_STATE when the seed machine
+ * cannot take it there: checked for every child before anything is added to
+ * the ack, since a refused move in a MULTI does not undo the others. */
+static LwStatus child_reset(LwStageCtx *ctx, const char *hash, bool *reset)
+{
+  *reset = false;
+  json_t *old = NULL;
+  LwStatus st = lw_record_get(ctx->redis, lw_key(ctx->config->prefix, LW_KEY_SEED, hash).s,
+                              &old, ctx->err);
+  if (st != LW_OK) {
+    return st == LW_NOTHING ? LW_OK : st;
+  }
+  const char *status = lw_record_str(old, "status", "");
+  if (lw_seed_transition_allowed(status, "filed")) {
+    st = LW_OK;
+  } else if (lw_seed_transition_allowed(status, "added") &&
+             lw_seed_transition_allowed("added", "filed")) {
+    *reset = true;
+  } else {
+    st = lw_error_set(ctx->err, LW_ERR_STATE,
+                      "entry seed %s (from an earlier harvest) is %s and cannot be filed "
+                      "again (the seed machine needs added -> filed)",
+                      hash, status);
+  }
+  json_decref(old);
+  return st;
+}
+
 /* A child seed, its record and its unpack job. */
 static void record_child(LwStageCtx *ctx, const json_t *parent, const char *parent_hash,
-                         unsigned depth, const LwUnpackEntry *e)
+                         unsigned depth, const LwUnpackEntry *e, bool reset)
 {
   LwTxn *txn = ctx->txn;
   const char *harvest = ctx->job->harvest;
-  /* A child left by an earlier harvest of the same dump starts again: back
-   * to added, then filed (the seed machine must allow added -> filed). */
-  json_t *old = NULL;
-  if (lw_record_get(ctx->redis, lw_key(ctx->config->prefix, LW_KEY_SEED, e->hash).s, &old,
-                    NULL) == LW_OK) {
-    const char *status = lw_record_str(old, "status", "");
-    if (*status && strcmp(status, "filed") != 0 && strcmp(status, "added") != 0) {
-      lw_txn_seed_status(txn, e->hash, "added");
-    }
+  if (reset) {
+    lw_txn_seed_status(txn, e->hash, "added");
   }
-  json_decref(old);
   lw_txn_seed_status(txn, e->hash, "filed");
   lw_txn_seed_set(txn, e->hash, "parent", parent_hash);
   lw_txn_seed_set(txn, e->hash, "file", e->relpath);
@@ -182,10 +204,24 @@ static LwStatus record_archive(LwStageCtx *ctx, const json_t *seed, const char *
   if (!children) {
     return lw_error_set(ctx->err, LW_ERR_NOMEM, "out of memory");
   }
+  bool *reset = calloc(r->n_entries + 1, sizeof(*reset));
+  if (!reset) {
+    json_decref(children);
+    return lw_error_set(ctx->err, LW_ERR_NOMEM, "out of memory");
+  }
   for (size_t i = 0; i < r->n_entries; ++i) {
-    record_child(ctx, seed, hash, depth, &r->entries[i]);
+    LwStatus st = child_reset(ctx, r->entries[i].hash, &reset[i]);
+    if (st) {
+      free(reset);
+      json_decref(children);
+      return st;
+    }
+  }
+  for (size_t i = 0; i < r->n_entries; ++i) {
+    record_child(ctx, seed, hash, depth, &r->entries[i], reset[i]);
     json_array_append_new(children, json_string(r->entries[i].hash));
   }
+  free(reset);
   txn_seed_json(txn, hash, "children", children);
   json_decref(children);
   txn_seed_json(txn, hash, "skipped", r->skipped);
