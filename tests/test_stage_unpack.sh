@@ -126,4 +126,25 @@ expect_eq "bomb status" "$(r HGET "${prefix}seed:$bomb" status)" failed
 expect_match "bomb error" "$(r HGET "${prefix}seed:$bomb" error)" 'max_ratio'
 expect_eq "bomb left nothing" "$(find "$data/raw" -type f | wc -l)" 5
 expect_eq "other seeds unharmed" "$(r HGET "${prefix}seed:$nt" status)" unarchived
+# memory stays bounded: a 200 MB file in a tar.gz through the real worker,
+# whose peak RSS (GNU time's %M, in KB) stays far below the data's size
+if [ -x /usr/bin/time ]; then
+  big=$(md5 "http://example.org/big.tar.gz")
+  mkdir -p "$work/big" "$(dirname "$data/$(shard raw "$big")")"
+  { yes '<http://example.org/subject> <http://example.org/predicate> "object" .' || true; } \
+    | head -c 200000000 > "$work/big/big.nt"
+  (cd "$work/big" && bsdtar -cf - big.nt | gzip -1 > "$data/$(shard raw "$big")")
+  rm "$work/big/big.nt"
+  r HSET "${prefix}seed:$big" status filed uri http://example.org/big.tar.gz > /dev/null
+  lw "$prefix" jobs push unpack "{\"seed\":\"$big\"}" > /dev/null
+  /usr/bin/time -f '%M' -o "$work/rss" "$LODWASH_BINARY_DIR/lodwash-worker" \
+    --redis "$LODWASH_TEST_REDIS" --prefix "$prefix" --data "$data" --exit-when-idle \
+    --stages unpack --archive-max-ratio 0 2> /dev/null
+  bigchild=$(md5 "${big}big.nt")
+  expect_eq "big entry unarchived" "$(r HGET "${prefix}seed:$bigchild" status)" unarchived
+  expect_eq "big entry size" "$(stat -c %s "$data/$(shard raw "$bigchild")")" 200000000
+  rss=$(tail -1 "$work/rss")
+  echo "worker peak RSS: $rss KB for 200 MB unpacked"
+  expect_eq "worker peak RSS under 100 MB" "$([ "$rss" -lt 102400 ] && echo yes || echo "no: $rss KB")" yes
+fi
 lw_test_done
