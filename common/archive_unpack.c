@@ -20,6 +20,7 @@ LwUnpackLimits lw_unpack_limits_default(void)
   LwUnpackLimits l = {
       .max_entries = 100000,
       .max_entry_bytes = 16ULL << 30,
+      .max_archive_bytes = 64ULL << 30,
       .max_ratio = 200,
       .ratio_min_bytes = 4ULL << 20,
       .max_depth = 8,
@@ -383,6 +384,11 @@ static LwStatus check_caps(Unpack *u, const char *path, uint64_t entry_bytes)
                         "entry '%s' expands to more than %llu bytes (max_entry_bytes)",
                         path, (unsigned long long)l->max_entry_bytes);
   }
+  if (l->max_archive_bytes && total > l->max_archive_bytes) {
+    return lw_error_set(u->err, LW_ERR_LIMIT,
+                        "archive expands to more than %llu bytes (max_archive_bytes)",
+                        (unsigned long long)l->max_archive_bytes);
+  }
   if (u->o->budget && total > u->o->budget) {
     return lw_error_set(u->err, LW_ERR_LIMIT,
                         "archive expands beyond the %llu bytes left in the harvest's budget",
@@ -420,6 +426,9 @@ static LwStatus stream_entry(Unpack *u, const char *path, uint64_t *bytes)
     u->r->bytes_expanded += (uint64_t)n;
     LW_TRY(check_caps(u, path, *bytes));
     writer_push(&u->w, (size_t)n);
+    if (u->o->progress && !u->o->progress(u->o->progress_data, u->r->bytes_expanded)) {
+      return lw_error_set(u->err, LW_ERR_INTERNAL, "interrupted");
+    }
   }
 }
 

@@ -4,7 +4,9 @@
  *
  * The content decides; the media type and the file name are only hints,
  * used to break ties, because in the wild they are often wrong (Turtle
- * served as text/plain, N-Triples named .rdf, RDF/XML named .owl). The
+ * served as text/plain, N-Triples named .rdf, RDF/XML named .owl). A hint
+ * is taken only when the content fits it (N-Triples content named .ttl is
+ * Turtle); the media type's hint first, then the extension's. The
  * guess skips a UTF-8 BOM, whitespace and comments, then looks at the
  * syntax:
  *

@@ -38,6 +38,7 @@ typedef struct {
   unsigned remote_fetched;  /* documents loaded so far */
   unsigned context_depth;   /* current nesting of context processing */
   unsigned depth;           /* current expansion / node map recursion */
+  unsigned term_depth;      /* current create-term-definition recursion */
   unsigned long long bnode_counter;
   json_t *bnode_map;        /* document label -> issued label */
   char fresh[32];           /* the last label issued for no document label */

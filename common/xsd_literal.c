@@ -7,7 +7,6 @@
 #include "common/xsd_literal.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* A cursor over the lexical form. */
@@ -620,7 +619,7 @@ typedef enum {
 } Kind;
 
 typedef struct {
-  const char *local;  /* sorted by this, for bsearch */
+  const char *local;  /* the local name in the XSD namespace */
   Kind kind;
   int sub;            /* DateKind, DurKind, StrKind or NameKind */
   IntRange range;     /* for K_INTEGER */
@@ -671,19 +670,23 @@ static const Datatype datatypes[] = {
   OTHER("yearMonthDuration", K_DURATION, DUR_YEARMONTH),
 };
 
-static int cmp_datatype(const void *key, const void *elem)
-{
-  return strcmp((const char *)key, ((const Datatype *)elem)->local);
-}
-
+/* Called for every typed literal: compare the namespace once, then only
+ * the table entries with the same local-name length and first letter. */
 static const Datatype *find_datatype(const char *iri)
 {
   static const size_t ns_len = sizeof(LW_XSD_NS) - 1;
-  if (!iri || strncmp(iri, LW_XSD_NS, ns_len)) {
+  if (!iri || strncmp(iri, LW_XSD_NS, ns_len) != 0) {
     return NULL;
   }
-  return bsearch(iri + ns_len, datatypes, sizeof(datatypes) / sizeof(datatypes[0]),
-                 sizeof(datatypes[0]), cmp_datatype);
+  const char *local = iri + ns_len;
+  size_t n = strlen(local);
+  for (size_t i = 0; i < sizeof(datatypes) / sizeof(datatypes[0]); ++i) {
+    const char *name = datatypes[i].local;
+    if (name[0] == local[0] && strlen(name) == n && !memcmp(name, local, n)) {
+      return &datatypes[i];
+    }
+  }
+  return NULL;
 }
 
 bool lw_literal_datatype_checked(const char *datatype_iri)

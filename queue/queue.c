@@ -87,41 +87,64 @@ LwStatus lw_queue_push_many(redisContext *c, const LwConfig *cfg,
   return LW_OK;
 }
 
-LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
-                        const char *const *stages, size_t n, LwJob **out,
-                        LwError *err)
+enum { MAX_STAGES = 64 };
+
+/* The arguments of the fetch script after EVALSHA, sha, numkeys. */
+typedef struct {
+  LwKey keys[2 + 2 * MAX_STAGES];
+  char ttl[32];
+  char numkeys[16];
+  const char *argv[3 + 4 + 2 * MAX_STAGES];
+  int argc;  /* in argv, with EVALSHA, sha and numkeys */
+} FetchArgs;
+
+static LwStatus fetch_args(const LwConfig *cfg, const char *worker_id,
+                           const char *const *stages, size_t n, FetchArgs *f,
+                           LwError *err)
 {
-  enum { MAX_STAGES = 64 };
-  *out = NULL;
   if (n == 0 || n > MAX_STAGES) {
     return lw_error_set(err, LW_ERR_USAGE, "a worker serves 1 to %d stages", MAX_STAGES);
   }
-  LwKey keys[2 + 2 * MAX_STAGES];
-  const char *argv[3 + 2 * MAX_STAGES];
-  keys[0] = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
-  keys[1] = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  f->keys[0] = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
+  f->keys[1] = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
   for (size_t i = 0; i < n; ++i) {
-    keys[2 + 2 * i] = lw_key(cfg->prefix, LW_KEY_QUEUE, stages[i]);
-    keys[3 + 2 * i] = lw_key(cfg->prefix, LW_KEY_DELAYED, stages[i]);
+    f->keys[2 + 2 * i] = lw_key(cfg->prefix, LW_KEY_QUEUE, stages[i]);
+    f->keys[3 + 2 * i] = lw_key(cfg->prefix, LW_KEY_DELAYED, stages[i]);
   }
   int nkeys = (int)(2 + 2 * n);
+  snprintf(f->numkeys, sizeof(f->numkeys), "%d", nkeys);
+  snprintf(f->ttl, sizeof(f->ttl), "%lld", cfg->heartbeat_ttl_s * 1000);
+  f->argc = 0;
+  f->argv[f->argc++] = "EVALSHA";
+  f->argv[f->argc++] = lw_script_sha(&lw_script_fetch);
+  f->argv[f->argc++] = f->numkeys;
   for (int i = 0; i < nkeys; ++i) {
-    argv[i] = keys[i].s;
+    f->argv[f->argc++] = f->keys[i].s;
   }
-  char ttl[32];
-  snprintf(ttl, sizeof(ttl), "%lld", cfg->heartbeat_ttl_s * 1000);
-  argv[nkeys] = ttl;
-  redisReply *reply = lw_script_run(c, &lw_script_fetch, nkeys, nkeys + 1, argv, NULL, err);
-  LW_TRY(reply_status(reply, err));
+  f->argv[f->argc++] = f->ttl;
+  /* due retries are moved at most every 100 ms per process */
+  static long long last_promote_ms = 0;
+  long long now = lw_now_ms();
+  bool promote = now - last_promote_ms >= 100 || now < last_promote_ms;
+  if (promote) {
+    last_promote_ms = now;
+  }
+  f->argv[f->argc++] = promote ? "1" : "0";
+  return LW_OK;
+}
+
+/* Turns the fetch script's reply into a job (LW_NOTHING: none). A reply
+ * that is not a job is parked in dead:unknown rather than looped on. */
+static LwStatus fetch_result(redisContext *c, const LwConfig *cfg, const FetchArgs *f,
+                             redisReply *reply, LwJob **out, LwError *err)
+{
   if (reply->type != REDIS_REPLY_STRING) {
-    freeReplyObject(reply);
     return LW_NOTHING;
   }
   LwStatus status = lw_job_parse(reply->str, reply->len, out, err);
   if (status != LW_OK) {
-    /* Not a job: park it in dead:unknown rather than loop on it. */
-    const char *drop[] = {"LREM", keys[1].s, "1", reply->str};
-    size_t lens[] = {4, strlen(keys[1].s), 1, reply->len};
+    const char *drop[] = {"LREM", f->keys[1].s, "1", reply->str};
+    size_t lens[] = {4, strlen(f->keys[1].s), 1, reply->len};
     LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, "unknown");
     redisReply *r = lw_redis_argv(c, 4, drop, lens, NULL);
     freeReplyObject(r);
@@ -130,7 +153,53 @@ LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker
     r = lw_redis_argv(c, 3, park, park_lens, NULL);
     freeReplyObject(r);
   }
+  return status;
+}
+
+LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                        const char *const *stages, size_t n, LwJob **out,
+                        LwError *err)
+{
+  *out = NULL;
+  FetchArgs f;
+  LW_TRY(fetch_args(cfg, worker_id, stages, n, &f, err));
+  /* lw_script_run adds EVALSHA, sha and numkeys itself */
+  redisReply *reply = lw_script_run(c, &lw_script_fetch, (int)(2 + 2 * n), f.argc - 3,
+                                    f.argv + 3, NULL, err);
+  LW_TRY(reply_status(reply, err));
+  LwStatus status = fetch_result(c, cfg, &f, reply, out, err);
   freeReplyObject(reply);
+  return status;
+}
+
+LwStatus lw_queue_release_orphans(redisContext *c, const LwConfig *cfg,
+                                  const char *worker_id, const LwJob *except,
+                                  long long *released, LwError *err)
+{
+  if (released) {
+    *released = 0;
+  }
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  redisReply *jobs = lw_redis_cmd(c, err, "LRANGE", inflight.s, "0", "-1", NULL);
+  LW_TRY(reply_status(jobs, err));
+  LwStatus status = LW_OK;
+  bool skipped = false;
+  for (size_t i = 0; i < jobs->elements && status == LW_OK; ++i) {
+    redisReply *r = jobs->element[i];
+    if (except && !skipped && !strcmp(r->str, except->raw)) {
+      skipped = true; /* the one the worker knows it holds */
+      continue;
+    }
+    LwJob *job = NULL;
+    if (lw_job_parse(r->str, r->len, &job, NULL) == LW_OK) {
+      status = lw_queue_handback(c, cfg, worker_id, job, err);
+      if (status == LW_OK && released) {
+        ++*released;
+      }
+    }
+    lw_job_free(job);
+  }
+  freeReplyObject(jobs);
   return status;
 }
 
@@ -150,6 +219,39 @@ LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_i
   lw_txn_command(core, 9, argv, NULL);
   LwStatus status = lw_txn_exec_with(c, core, txn, NULL, err);
   lw_txn_free(core);
+  return status;
+}
+
+LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                            const LwJob *job, LwTxn *txn, const char *const *stages,
+                            size_t n, LwJob **next, LwError *err)
+{
+  *next = NULL;
+  FetchArgs f;
+  LW_TRY(fetch_args(cfg, worker_id, stages, n, &f, err));
+  LwTxn *core = lw_txn_new(cfg->prefix);
+  if (!core) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  LwKey queued = lw_key(cfg->prefix, LW_KEY_QUEUED, job->stage);
+  LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
+  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
+  const char *argv[] = {"EVALSHA", lw_script_sha(&lw_script_ack), "4", inflight.s,
+                        queued.s, stats.s, worker.s, job->raw, job->seed};
+  lw_txn_command(core, 9, argv, NULL);
+  redisReply *after = NULL;
+  LwStatus status = lw_txn_exec_then(c, core, txn, NULL, f.argc, f.argv, NULL, &after, err);
+  lw_txn_free(core);
+  if (after) {
+    /* the fetch ran whatever the ack's fate; a NOSCRIPT or other error
+     * reply means no job was taken */
+    LwError fetch_err;
+    if (fetch_result(c, cfg, &f, after, next, &fetch_err) > LW_NOTHING && status == LW_OK) {
+      lw_error_set(err, fetch_err.status, "%s", fetch_err.message);
+    }
+    freeReplyObject(after);
+  }
   return status;
 }
 

@@ -218,6 +218,33 @@ static void test_redirect_chain(void)
   CHECK_INT_EQ(json_array_size(r.http), 11);
   lw_fetch_result_clear(&r);
 
+  /* A redirect with a big body: lodwash hangs up on the body and follows. */
+  lw_test_server_add(srv, "/fat-redirect", &(LwTestResponse){.location = "/final",
+                                                             .kind = LW_TEST_BODY_LINES,
+                                                             .size = 50 * 1024 * 1024});
+  LwStatus fat = lw_fetch(url_of("/fat-redirect"), &o, &r, &err);
+  if (fat != LW_OK) fprintf(stderr, "fat: %s\n", err.message);
+  CHECK_INT_EQ(fat, LW_OK);
+  CHECK_INT_EQ(json_array_size(r.http), 2);
+  CHECK_INT_EQ(r.content.number_of_bytes, 5);
+  CHECK(r.end - r.begin < 5.0);
+  unlink(r.path);
+  lw_fetch_result_clear(&r);
+
+  /* A Location with raw 8-bit bytes still gives valid JSON hop records. */
+  lw_test_server_add(srv, "/raw-location", &(LwTestResponse){.location = "/caf\xc3\xa9"});
+  lw_test_server_add(srv, "/caf%C3%A9", &(LwTestResponse){.body = "accent\n"});
+  LwStatus raw = lw_fetch(url_of("/raw-location"), &o, &r, &err);
+  CHECK(raw == LW_OK || raw == LW_ERR_HTTP);
+  CHECK_INT_EQ(json_array_size(r.http), 2);
+  CHECK(hop_str(&r, 1, "uri") != NULL);
+  fprintf(stderr, "raw Location followed to %s: %s\n", hop_str(&r, 1, "uri"),
+          raw == LW_OK ? "ok" : err.message);
+  if (raw == LW_OK) {
+    unlink(r.path);
+  }
+  lw_fetch_result_clear(&r);
+
   lw_test_server_add(srv, "/noloc", &(LwTestResponse){.status = 302});
   CHECK_INT_EQ(lw_fetch(url_of("/noloc"), &o, &r, &err), LW_ERR_HTTP);
   CHECK(strstr(err.message, "Location") != NULL);

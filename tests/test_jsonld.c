@@ -166,6 +166,16 @@ static void test_hostile_input(void) {
   deep = nested("{\"http://ex.org/p\": ", "1", "}", 1000);
   check_fails(deep, &opt, LW_ERR_LIMIT, "JSON nested deeper");
   free(deep);
+  /* a context whose terms chain through 5000 others */
+  size_t terms = 5000;
+  char *chain = malloc(terms * 48 + 64);
+  char *c = chain + sprintf(chain, "{\"@context\": {");
+  for (size_t i = 0; i < terms; i++) {
+    c += sprintf(c, "%s\"t%zu\": \"t%zu:x\"", i ? ", " : "", i, i + 1);
+  }
+  sprintf(c, ", \"t%zu\": \"http://ex.org/\"}}", terms);
+  check_fails(chain, &opt, LW_ERR_LIMIT, "term definitions depend");
+  free(chain);
   /* a huge string is fine below the document cap, refused above it */
   size_t n = 8u << 20;
   char *big = malloc(n + 64);

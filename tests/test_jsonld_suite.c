@@ -13,7 +13,8 @@
  * fails this test, and so does a listed test that starts passing (so the
  * list, and docs/jsonld.md, stay true).
  *
- * JSONLD_TEST=te001 runs one test and prints its quads.
+ * JSONLD_TEST=te001 runs one test and prints its quads; JSONLD_INCLUDE_10=1
+ * runs the JSON-LD 1.0 tests too (in 1.1 mode), for information.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,8 +65,9 @@ static Result run_test(const char *dir /* < 2048 bytes */, LwJsonldMap *map, jso
   json_t *option = json_object_get(t, "option");
   const char *spec = json_string_value(json_object_get(option, "specVersion"));
   const char *mode = json_string_value(json_object_get(option, "processingMode"));
-  if ((spec && !strcmp(spec, "json-ld-1.0")) ||
-      (mode && !strcmp(mode, "json-ld-1.0"))) {
+  if (((spec && !strcmp(spec, "json-ld-1.0")) ||
+       (mode && !strcmp(mode, "json-ld-1.0"))) &&
+      !getenv("JSONLD_INCLUDE_10")) {
     snprintf(why, size, "JSON-LD 1.0 only");
     return R_NA;
   }
@@ -198,7 +200,7 @@ int main(void) {
          "%d fail (%d known), %d not applicable\n",
          pass, applicable, applicable ? 100.0 * pass / applicable : 0.0, fail,
          known, na);
-  if (!only) {
+  if (!only && !getenv("JSONLD_INCLUDE_10")) {
     CHECK(applicable > 0 && pass * 100 >= applicable * 95);
   }
   lw_jsonld_map_free(map);

@@ -17,9 +17,6 @@
 #include "scheduler/scheduler.h"
 #include "tools/commands.h"
 
-/* Declared here until tools/commands.h lists it. */
-int lw_cmd_harvest(LwTool *tool, int argc, char **argv);
-
 int lw_cmd_harvest(LwTool *tool, int argc, char **argv)
 {
   if (argc != 2 || argv[1][0] == '-') {

@@ -23,9 +23,6 @@
 #include "scheduler/harvest.h"
 #include "scheduler/registry.h"
 
-/* Declared here until tools/commands.h lists it. */
-int lw_cmd_providers(LwTool *tool, int argc, char **argv);
-
 /* The string value of field in an HGETALL reply, or NULL. */
 static const char *field_of(const redisReply *r, const char *field)
 {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 const LwStage lw_stages[] = {
+  {"guess", lw_stage_guess_run, "tell which RDF serialization a file is"},
   {"import", lw_stage_import_run, "put a harvest's clean files into its provider's graph"},
   {"export", lw_stage_export_run, "write all graphs as one dump with a VoID description"},
   {"status", lw_stage_status_run, "write DATA/status.json and log a summary"},
