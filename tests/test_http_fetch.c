@@ -723,6 +723,39 @@ static void test_encodings(void)
     fprintf(stderr, "no zstd program: Content-Encoding zstd not tested\n");
   }
 
+  /* dump.nt.gz labelled "Content-Encoding: gzip" (a common server
+   * misconfiguration): decoded when nothing is declared, kept as published
+   * when VoID declares the checksum of the .gz file. */
+  char gz[4096];
+  size_t gzlen = 0;
+  FILE *g = popen("printf '<s> <p> \"gz\" .\\n' | gzip -c -n", "r");
+  if (g) {
+    gzlen = fread(gz, 1, sizeof(gz), g);
+    pclose(g);
+  }
+  CHECK(gzlen > 10);
+  lw_test_server_add(srv, "/dump.nt.gz", &(LwTestResponse){.body = gz, .body_len = gzlen,
+                                                           .headers = "Content-Encoding: gzip\n"});
+  CHECK_INT_EQ(lw_fetch(url_of("/dump.nt.gz"), &o, &r, &err), LW_OK);
+  char *plain = slurp(r.path, NULL);
+  CHECK_STR_EQ(plain, "<s> <p> \"gz\" .\n");
+  free(plain);
+  unlink(r.path);
+  lw_fetch_result_clear(&r);
+  char gzmd5[33], declared[64];
+  lw_md5_hex(gz, gzlen, gzmd5);
+  snprintf(declared, sizeof(declared), "md5:%s", gzmd5);
+  o.checksum = declared;
+  CHECK_INT_EQ(lw_fetch(url_of("/dump.nt.gz"), &o, &r, &err), LW_OK);
+  CHECK_STR_EQ(r.content.hash, gzmd5);
+  CHECK_INT_EQ(r.content.number_of_bytes, gzlen);
+  char seen_ae[64];
+  CHECK(lw_test_server_request_header(srv, "/dump.nt.gz", "Accept-Encoding", seen_ae,
+                                      sizeof(seen_ae)) == NULL);
+  unlink(r.path);
+  lw_fetch_result_clear(&r);
+  o.checksum = NULL;
+
   /* A gzip bomb: 1 GB of zeros in about a megabyte, stopped at 10 MB of
    * decoded bytes. */
   lw_test_server_add(srv, "/bomb", &(LwTestResponse){.kind = LW_TEST_BODY_ZEROS,

@@ -285,6 +285,7 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
   }
 
   const char *outcome_name = "done";
+  bool handed_back = false;
   LwError err;
   lw_error_clear(&err);
   LwFailOutcome outcome = LW_FAIL_DEAD;
