@@ -290,7 +290,6 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
   lw_error_clear(&err);
   LwFailOutcome outcome = LW_FAIL_DEAD;
   long long delay = 0;
-  bool handed_back = false;
   LwStatus fin;
   if (status <= LW_NOTHING) {
     fin = finish_job(w, FINISH_ACK, job, txn, NULL, NULL, NULL, stopping(w) ? NULL : &next,
