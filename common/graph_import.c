@@ -13,7 +13,9 @@ static LwStatus paths(const LwGraphImportOptions *o, LwGraphImportReport *r,
                       char *graph, char *tmp, char *stats, size_t size, LwError *err)
 {
   int n1 = snprintf(graph, size, "%s/graphs/%s.nq.gz", o->data_dir, o->provider);
-  int n2 = snprintf(tmp, size, "%s/graphs/%s.nq.gz.importing", o->data_dir, o->provider);
+  /* Unique per process: two runs of one import never write the same file. */
+  int n2 = snprintf(tmp, size, "%s/graphs/%s.nq.gz.importing.%ld", o->data_dir,
+                    o->provider, (long)getpid());
   int n3 = snprintf(stats, size, "%s/graphs/%s.stats.json", o->data_dir, o->provider);
   int n4 = snprintf(r->added_path, sizeof(r->added_path),
                     "%s/changesets/%s/%s.added.nq.gz", o->data_dir, o->provider,

@@ -1,0 +1,36 @@
+/*
+ * What the format readers behind lw_rdf_read share (not a public header):
+ * the read context with its effective limits, and error reporting.
+ */
+#ifndef LW_RDF_READER_INTERNAL_H
+#define LW_RDF_READER_INTERNAL_H
+
+#include <stdio.h>
+
+#include "common/rdf_reader.h"
+
+#define LW_READ_DEFAULT_MAX_DEPTH 256u
+#define LW_READ_DEFAULT_MAX_TERM_BYTES ((size_t)16 << 20)
+
+typedef struct {
+  const LwReadOptions *options;
+  LwReadStats *stats;
+  LwError *err;
+  unsigned max_depth;      /* options->max_depth or the default */
+  size_t max_term_bytes;   /* options->max_term_bytes or the default */
+} LwReadContext;
+
+/* Counts one syntax error and passes it to options->on_error. */
+void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Hands one statement to options->on_quad and counts it. */
+LwStatus lw_read_emit(LwReadContext *ctx, const LwQuad *quad);
+
+/* Turtle, TriG, N-Triples, N-Quads (serd). */
+LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *ctx);
+
+/* RDF/XML and RDFa (raptor2). */
+LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *ctx);
+
+#endif

@@ -1,0 +1,321 @@
+/*
+ * RDF/XML and RDFa through raptor2, fed in blocks with
+ * raptor_parser_parse_chunk.
+ *
+ * Safety: no network, no file access, no external entities (raptor options
+ * and a URI filter that refuses every load), and the XML guard
+ * (common/xml_guard.h) in front of libxml2: a DTD declaring anything but
+ * plain entities is refused before raptor sees a byte, and entity expansion
+ * is budgeted.
+ *
+ * Blank nodes: raptor asks us for every blank node label. Document labels
+ * (rdf:nodeID) are kept, except that one starting with 'g' gets another 'g'
+ * in front; generated labels are "g" and a number. So the two never collide.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <raptor2.h>
+
+#include "common/rdf_reader_internal.h"
+#include "common/utf8.h"
+#include "common/xml_guard.h"
+
+#define BLOCK_SIZE 65536
+/* raptor cannot read RDF/XML without a base; this one marks IRIs that were
+ * relative in a document read without a base IRI. */
+#define NO_BASE "http://lodwash.invalid/no-base-iri/"
+
+typedef struct {
+  LwReadContext *rc;
+  LwStatus stop;          /* the sink stopped us */
+  bool have_base;
+  bool fatal;
+  char fatal_message[256];
+  unsigned long long next_id;
+} RaptorContext;
+
+/* ---- blank node labels ---- */
+
+static unsigned char *make_bnodeid(void *handle, unsigned char *user_id)
+{
+  RaptorContext *c = handle;
+  char *label;
+  if (user_id) {
+    if (user_id[0] != 'g') {
+      return user_id;
+    }
+    size_t n = strlen((char *)user_id);
+    label = malloc(n + 2);
+    if (label) {
+      label[0] = 'g';
+      memcpy(label + 1, user_id, n + 1);
+    }
+    free(user_id);
+    return (unsigned char *)label;
+  }
+  label = malloc(24);
+  if (label) {
+    snprintf(label, 24, "g%llu", ++c->next_id);
+  }
+  return (unsigned char *)label;
+}
+
+/* ---- errors ---- */
+
+/* raptor warns (rather than errs) when it drops part of the input: those
+ * warnings are syntax errors for us; the others are not. */
+static bool drops_input(const raptor_log_message *m)
+{
+  return m->level == RAPTOR_LOG_LEVEL_WARN && m->text &&
+         (strstr(m->text, "skipping") || strstr(m->text, "Ignoring RDFa triple"));
+}
+
+static void on_log(void *handle, raptor_log_message *m)
+{
+  RaptorContext *c = handle;
+  if ((m->level < RAPTOR_LOG_LEVEL_ERROR && !drops_input(m)) ||
+      c->stop != LW_OK) {
+    return;
+  }
+  int line = m->locator ? raptor_locator_line(m->locator) : -1;
+  int column = m->locator ? raptor_locator_column(m->locator) : -1;
+  lw_read_report(c->rc, line > 0 ? (unsigned)line : 0,
+                 column > 0 ? (unsigned)column : 0, "%s",
+                 m->text ? m->text : "error");
+  if (m->level == RAPTOR_LOG_LEVEL_FATAL && !c->fatal) {
+    c->fatal = true;
+    snprintf(c->fatal_message, sizeof(c->fatal_message), "line %d: %s", line,
+             m->text ? m->text : "fatal error");
+  }
+}
+
+static int refuse_uri(void *handle, raptor_uri *uri)
+{
+  (void)handle;
+  (void)uri;
+  return 1; /* never load anything */
+}
+
+/* ---- statements ---- */
+
+static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t)
+{
+  *t = (LwTerm){0};
+  if (!r) {
+    return NULL;
+  }
+  size_t len = 0;
+  switch (r->type) {
+  case RAPTOR_TERM_TYPE_URI:
+    t->type = LW_TERM_IRI;
+    t->value = (const char *)raptor_uri_as_counted_string(r->value.uri, &len);
+    t->len = len;
+    if (!c->have_base && !strncmp(t->value, NO_BASE, strlen(NO_BASE))) {
+      return "relative IRI and no base IRI";
+    }
+    break;
+  case RAPTOR_TERM_TYPE_BLANK:
+    t->type = LW_TERM_BLANK;
+    t->value = (const char *)r->value.blank.string;
+    t->len = r->value.blank.string_len;
+    break;
+  case RAPTOR_TERM_TYPE_LITERAL:
+    t->type = LW_TERM_LITERAL;
+    t->value = (const char *)r->value.literal.string;
+    t->len = r->value.literal.string_len;
+    if (r->value.literal.datatype) {
+      t->datatype = (const char *)raptor_uri_as_string(r->value.literal.datatype);
+    }
+    if (r->value.literal.language && r->value.literal.language_len) {
+      t->lang = (const char *)r->value.literal.language;
+    }
+    break;
+  default:
+    return "unknown term";
+  }
+  if (!t->value) {
+    t->value = "";
+    t->len = 0;
+  }
+  if (!lw_utf8_valid(t->value, t->len) ||
+      (t->datatype && !lw_utf8_valid(t->datatype, strlen(t->datatype)))) {
+    return "invalid UTF-8";
+  }
+  if (t->len > c->rc->max_term_bytes) {
+    return "term too long";
+  }
+  return NULL;
+}
+
+static void on_statement(void *handle, raptor_statement *s)
+{
+  RaptorContext *c = handle;
+  if (c->stop != LW_OK) {
+    return;
+  }
+  LwQuad q;
+  const char *problem = convert(c, s->subject, &q.subject);
+  if (!problem) {
+    problem = convert(c, s->predicate, &q.predicate);
+  }
+  if (!problem) {
+    problem = convert(c, s->object, &q.object);
+  }
+  if (!problem) {
+    problem = convert(c, s->graph, &q.graph);
+  }
+  if (!problem && (q.predicate.type != LW_TERM_IRI ||
+                   q.subject.type == LW_TERM_LITERAL ||
+                   q.subject.type == LW_TERM_NONE ||
+                   q.object.type == LW_TERM_NONE ||
+                   q.graph.type == LW_TERM_LITERAL)) {
+    problem = "term of the wrong kind";
+  }
+  if (problem) {
+    raptor_locator *loc = NULL;
+    (void)loc;
+    lw_read_report(c->rc, 0, 0, "%s, statement skipped", problem);
+    return;
+  }
+  LwStatus st = lw_read_emit(c->rc, &q);
+  if (st > LW_NOTHING) {
+    c->stop = st;
+  }
+}
+
+/* ---- reading ---- */
+
+typedef struct {
+  raptor_world *world;
+  raptor_parser *parser;
+  LwXmlGuard *guard;
+  char *block;
+} RaptorParts;
+
+static void parts_free(RaptorParts *p)
+{
+  raptor_free_parser(p->parser);
+  raptor_free_world(p->world);
+  lw_xml_guard_free(p->guard);
+  free(p->block);
+}
+
+static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
+{
+  p->world = raptor_new_world();
+  if (!p->world) {
+    return LW_ERR_NOMEM;
+  }
+  raptor_world_set_log_handler(p->world, c, on_log);
+  raptor_world_set_generate_bnodeid_handler(p->world, c, make_bnodeid);
+  if (raptor_world_open(p->world)) {
+    return LW_ERR_INTERNAL;
+  }
+  p->parser = raptor_new_parser(p->world,
+                                format == LW_FORMAT_RDFA ? "rdfa" : "rdfxml");
+  p->guard = lw_xml_guard_new();
+  p->block = malloc(LW_XML_MAX_PROLOG_BYTES + BLOCK_SIZE);
+  if (!p->parser || !p->guard || !p->block) {
+    return LW_ERR_NOMEM;
+  }
+  raptor_parser_set_option(p->parser, RAPTOR_OPTION_NO_NET, NULL, 1);
+  raptor_parser_set_option(p->parser, RAPTOR_OPTION_NO_FILE, NULL, 1);
+  raptor_parser_set_option(p->parser, RAPTOR_OPTION_LOAD_EXTERNAL_ENTITIES,
+                           NULL, 0);
+  raptor_parser_set_uri_filter(p->parser, refuse_uri, c);
+  raptor_parser_set_statement_handler(p->parser, c, on_statement);
+  return LW_OK;
+}
+
+/* Reads up to want bytes; sets *eof at the end of input. */
+static LwStatus read_block(FILE *in, char *buf, size_t want, size_t *got,
+                           bool *eof)
+{
+  *got = 0;
+  while (*got < want) {
+    size_t n = fread(buf + *got, 1, want - *got, in);
+    if (n == 0) {
+      if (ferror(in)) {
+        return LW_ERR_IO;
+      }
+      *eof = true;
+      break;
+    }
+    *got += n;
+  }
+  return LW_OK;
+}
+
+/* Reads until the prolog is complete and checked; leaves its bytes (and
+ * maybe more) in p->block. */
+static LwStatus read_prolog(FILE *in, RaptorParts *p, size_t *len, bool *eof,
+                            LwError *err)
+{
+  *len = 0;
+  for (;;) {
+    size_t got;
+    if (read_block(in, p->block + *len, BLOCK_SIZE, &got, eof) != LW_OK) {
+      return lw_error_set(err, LW_ERR_IO, "read error");
+    }
+    *len += got;
+    LwStatus st = lw_xml_guard_prolog(p->guard, p->block, *len, *eof, err);
+    if (st != LW_NOTHING) {
+      return st;
+    }
+  }
+}
+
+static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c)
+{
+  LwError *err = c->rc->err;
+  size_t len;
+  bool eof = false;
+  LW_TRY(read_prolog(in, p, &len, &eof, err));
+  for (;;) {
+    LW_TRY(lw_xml_guard_feed(p->guard, p->block, len, err));
+    raptor_parser_parse_chunk(p->parser, (const unsigned char *)p->block, len,
+                              eof);
+    if (c->stop != LW_OK) {
+      raptor_parser_parse_abort(p->parser);
+      return lw_error_set(err, c->stop, "stopped by the statement sink");
+    }
+    if (c->fatal || eof) {
+      break;
+    }
+    if (read_block(in, p->block, BLOCK_SIZE, &len, &eof) != LW_OK) {
+      return lw_error_set(err, LW_ERR_IO, "read error");
+    }
+  }
+  if (c->fatal) {
+    return lw_error_set(err, LW_ERR_SYNTAX, "%s", c->fatal_message);
+  }
+  return LW_OK;
+}
+
+LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
+{
+  RaptorContext c = {.rc = rc, .stop = LW_OK};
+  c.have_base = rc->options->base_iri != NULL;
+  RaptorParts p = {0};
+  LwStatus st = parts_new(&p, &c, rc->options->format);
+  if (st != LW_OK) {
+    parts_free(&p);
+    return lw_error_set(rc->err, st, "cannot set up raptor");
+  }
+  raptor_uri *base = raptor_new_uri(
+      p.world, (const unsigned char *)(c.have_base ? rc->options->base_iri
+                                                     : NO_BASE));
+  if (!base || raptor_parser_parse_start(p.parser, base)) {
+    if (base) {
+      raptor_free_uri(base);
+    }
+    parts_free(&p);
+    return lw_error_set(rc->err, LW_ERR_USAGE, "bad base IRI");
+  }
+  st = parse_all(in, &p, &c);
+  raptor_free_uri(base);
+  parts_free(&p);
+  return st;
+}

@@ -1,0 +1,565 @@
+/*
+ * Turtle, TriG, N-Triples and N-Quads through serd 0.30, lax.
+ *
+ * Turtle and TriG: serd reads pages from our own source function, which runs
+ * every byte through the pre-scanner (common/rdf_prescan.h) first: nesting
+ * and term caps stop the input before serd sees it, and bad \u escapes are
+ * turned into syntax errors serd reports itself.
+ *
+ * N-Triples and N-Quads: we split the input into lines and give serd one
+ * line at a time (serd_reader_read_string), because serd 0.30's N-Quads
+ * reader gives up on the whole rest of the document at the first bad
+ * statement (sometimes without a word), and emits a statement before it
+ * has seen its final '.'. Line by line, a bad line is exactly one skipped
+ * statement, every error has its true line, and a statement goes out only
+ * when its line had no error. serd hands on IRIs as
+ * written and prefixed names unexpanded: we resolve relative IRIs with our
+ * own RFC 3986 code (common/uri.h) and expand prefixed names against the
+ * prefixes, resolved when they are declared. Every string is checked to be
+ * valid UTF-8 before it goes out.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <serd/serd.h>
+
+#include "common/buf.h"
+#include "common/rdf_prescan.h"
+#include "common/rdf_reader_internal.h"
+#include "common/uri.h"
+#include "common/utf8.h"
+
+#define PAGE_SIZE 65536
+
+enum { T_SUBJECT, T_PREDICATE, T_OBJECT, T_GRAPH, T_DATATYPE, T_LANG, T_COUNT };
+
+typedef struct {
+  LwReadContext *rc;
+  FILE *in;
+  bool line_based;     /* N-Triples, N-Quads: absolute IRIs only */
+  LwScanner scan;
+  SerdEnv *env;        /* prefixes, bound to absolute IRIs where possible */
+  char *base;          /* the current base IRI (absolute), or NULL */
+  LwStatus stop;       /* set when reading must end: a cap, the sink, I/O */
+  bool io_error;
+  bool at_eof;
+  bool trailer_sent;
+  LwBuf terms[T_COUNT];
+  /* line mode */
+  unsigned long line_no;
+  unsigned line_errors;     /* errors reported on the current line */
+  unsigned line_statements; /* statements serd gave for the current line */
+  LwQuad pending;           /* the line's statement, its strings in terms */
+  LwBuf nul_line;           /* a line with NUL bytes, rewritten */
+} SerdContext;
+
+/* ---- the byte source: fread, then the pre-scanner ---- */
+
+/* Appended to every input. serd 0.30 in lax mode loops for ever when the
+ * input ends inside an IRI (it reads on past the end, one "invalid IRI
+ * character" after the other). Outside an IRI these bytes are a comment;
+ * inside one, '|' ends it with a syntax error (located at the end of the
+ * input, which is where the problem is) and the newline lets serd recover. */
+#define TRAILER "#|\n"
+#define TRAILER_LEN 3
+
+static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
+{
+  SerdContext *c = stream;
+  if (c->stop != LW_OK) {
+    return 0;
+  }
+  size_t want = size * nmemb;
+  size_t n = 0;
+  while (n < want && !c->at_eof) {
+    size_t got = fread((char *)buf + n, 1, want - n, c->in);
+    if (got == 0) {
+      if (ferror(c->in)) {
+        c->io_error = true;
+        c->stop = LW_ERR_IO;
+        return 0;
+      }
+      c->at_eof = true;
+      break;
+    }
+    n += got;
+  }
+  size_t used = n;
+  LwScanResult r = lw_scanner_feed(&c->scan, buf, n, &used);
+  if (r != LW_SCAN_OK) {
+    const LwScanner *s = &c->scan;
+    const char *what = r == LW_SCAN_DEPTH  ? "nesting deeper than"
+                       : r == LW_SCAN_TERM ? "a term longer than"
+                                           : "a line longer than";
+    unsigned long long cap = r == LW_SCAN_DEPTH  ? s->max_depth
+                             : r == LW_SCAN_TERM ? s->max_term_bytes
+                                                 : s->max_line_bytes;
+    lw_error_set(c->rc->err, LW_ERR_LIMIT, "line %lu, column %lu: %s %llu%s",
+                 s->stop_line, s->stop_column + 1, what, cap,
+                 r == LW_SCAN_DEPTH ? " levels" : " bytes");
+    c->stop = LW_ERR_LIMIT;
+    return used;
+  }
+  if (c->at_eof && !c->trailer_sent && n + TRAILER_LEN <= want) {
+    memcpy((char *)buf + n, TRAILER, TRAILER_LEN);
+    n += TRAILER_LEN;
+    c->trailer_sent = true;
+  }
+  return n;
+}
+
+static int source_error(void *stream)
+{
+  const SerdContext *c = stream;
+  return c->io_error;
+}
+
+/* ---- errors ---- */
+
+static SerdStatus on_serd_error(void *handle, const SerdError *e)
+{
+  SerdContext *c = handle;
+  if (c->stop != LW_OK) {
+    return SERD_SUCCESS; /* an artefact of cutting the input short */
+  }
+  char message[LW_ERROR_MESSAGE_MAX];
+  va_list args;
+  va_copy(args, *e->args);
+  vsnprintf(message, sizeof(message), e->fmt, args);
+  va_end(args);
+  if (c->line_based) { /* serd saw one line: its line 1 */
+    ++c->line_errors;
+    lw_read_report(c->rc, (unsigned)c->line_no, e->col, "%s", message);
+    return SERD_SUCCESS;
+  }
+  /* serd counts columns from 0 after the first line */
+  unsigned column = e->line > 1 ? e->col + 1 : e->col;
+  lw_read_report(c->rc, e->line, column, "%s", message);
+  return SERD_SUCCESS;
+}
+
+/* ---- terms ---- */
+
+static void set_term(LwTerm *t, LwTermType type, const LwBuf *b)
+{
+  t->type = type;
+  t->value = b->data ? b->data : "";
+  t->len = b->len;
+  t->datatype = NULL;
+  t->lang = NULL;
+}
+
+/* Makes value (len bytes) an absolute IRI in b: as it is, or resolved
+ * against the base. Returns a problem description, or NULL. */
+static const char *absolute_iri(SerdContext *c, const char *value, size_t len,
+                                LwBuf *b)
+{
+  lw_buf_reset(b);
+  if (memchr(value, '\0', len)) {
+    return "NUL in IRI";
+  }
+  if (lw_uri_is_absolute(value)) {
+    return lw_buf_append(b, value, len) == LW_OK ? NULL : "out of memory";
+  }
+  if (c->line_based) {
+    return "relative IRI (N-Triples and N-Quads need absolute IRIs)";
+  }
+  if (!c->base) {
+    return "relative IRI and no base IRI";
+  }
+  char *resolved = lw_uri_resolve(c->base, value);
+  if (!resolved) {
+    return "cannot resolve relative IRI";
+  }
+  LwStatus st = lw_buf_append_str(b, resolved);
+  free(resolved);
+  return st == LW_OK ? NULL : "out of memory";
+}
+
+static const char *expand_curie(SerdContext *c, const SerdNode *n, LwBuf *b)
+{
+  SerdChunk prefix;
+  SerdChunk suffix;
+  if (serd_env_expand(c->env, n, &prefix, &suffix) != SERD_SUCCESS) {
+    return "undefined prefix";
+  }
+  lw_buf_reset(b);
+  if (lw_buf_append(b, prefix.buf, prefix.len) != LW_OK ||
+      lw_buf_append(b, suffix.buf, suffix.len) != LW_OK) {
+    return "out of memory";
+  }
+  if (!lw_uri_is_absolute(b->data)) {
+    return "prefix bound to a relative IRI and no base IRI";
+  }
+  return NULL;
+}
+
+/* Converts a serd node into an LwTerm stored in b. Returns a problem
+ * description (the statement is then skipped), or NULL. */
+static const char *node_to_term(SerdContext *c, const SerdNode *n, LwBuf *b,
+                                LwTerm *t)
+{
+  const char *value = (const char *)n->buf;
+  const char *problem = NULL;
+  LwTermType type = LW_TERM_NONE;
+  switch (n->type) {
+  case SERD_URI:
+    type = LW_TERM_IRI;
+    problem = absolute_iri(c, value, n->n_bytes, b);
+    break;
+  case SERD_CURIE:
+    type = LW_TERM_IRI;
+    problem = expand_curie(c, n, b);
+    break;
+  case SERD_BLANK:
+    type = LW_TERM_BLANK;
+    lw_buf_reset(b);
+    problem = lw_buf_append(b, value, n->n_bytes) ? "out of memory" : NULL;
+    break;
+  case SERD_LITERAL:
+    type = LW_TERM_LITERAL;
+    lw_buf_reset(b);
+    problem = lw_buf_append(b, value, n->n_bytes) ? "out of memory" : NULL;
+    break;
+  default:
+    return "unexpected node";
+  }
+  if (problem) {
+    return problem;
+  }
+  if (!lw_utf8_valid(b->data, b->len)) {
+    return "invalid UTF-8 or escape";
+  }
+  if (b->len > c->rc->max_term_bytes) {
+    return "term too long";
+  }
+  set_term(t, type, b);
+  return NULL;
+}
+
+static const char *literal_extras(SerdContext *c, const SerdNode *datatype,
+                                  const SerdNode *lang, LwTerm *t)
+{
+  if (datatype && datatype->buf) {
+    LwTerm dt;
+    const char *problem = node_to_term(c, datatype, &c->terms[T_DATATYPE], &dt);
+    if (problem) {
+      return problem;
+    }
+    if (dt.type != LW_TERM_IRI || memchr(dt.value, '\0', dt.len)) {
+      return "bad datatype";
+    }
+    t->datatype = dt.value;
+  }
+  if (lang && lang->buf && lang->n_bytes) {
+    if (!lw_utf8_valid((const char *)lang->buf, lang->n_bytes)) {
+      return "invalid UTF-8 in language tag";
+    }
+    LwBuf *b = &c->terms[T_LANG];
+    lw_buf_reset(b);
+    if (lw_buf_append(b, lang->buf, lang->n_bytes) != LW_OK) {
+      return "out of memory";
+    }
+    t->lang = b->data;
+  }
+  return NULL;
+}
+
+static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
+                               const SerdNode *graph, const SerdNode *subject,
+                               const SerdNode *predicate,
+                               const SerdNode *object,
+                               const SerdNode *datatype, const SerdNode *lang)
+{
+  (void)flags;
+  SerdContext *c = handle;
+  if (c->stop != LW_OK) {
+    return SERD_ERR_INTERNAL;
+  }
+  LwQuad q = {0};
+  const char *problem = node_to_term(c, subject, &c->terms[T_SUBJECT], &q.subject);
+  if (!problem) {
+    problem = node_to_term(c, predicate, &c->terms[T_PREDICATE], &q.predicate);
+  }
+  if (!problem) {
+    problem = node_to_term(c, object, &c->terms[T_OBJECT], &q.object);
+  }
+  if (!problem && q.object.type == LW_TERM_LITERAL) {
+    problem = literal_extras(c, datatype, lang, &q.object);
+  }
+  if (!problem && graph && graph->buf) {
+    problem = node_to_term(c, graph, &c->terms[T_GRAPH], &q.graph);
+  }
+  if (!problem && (q.predicate.type != LW_TERM_IRI ||
+                   q.subject.type == LW_TERM_LITERAL ||
+                   q.graph.type == LW_TERM_LITERAL)) {
+    problem = "term of the wrong kind";
+  }
+  if (c->line_based) {
+    if (problem) {
+      ++c->line_errors;
+      lw_read_report(c->rc, (unsigned)c->line_no, 0, "%s", problem);
+    } else if (++c->line_statements == 1) {
+      c->pending = q; /* goes out when the line is done, if it was good */
+    }
+    return SERD_SUCCESS;
+  }
+  if (problem) {
+    /* serd does not tell where the statement is: its location is unknown */
+    lw_read_report(c->rc, 0, 0, "%s, statement skipped", problem);
+    return SERD_SUCCESS;
+  }
+  LwStatus st = lw_read_emit(c->rc, &q);
+  if (st > LW_NOTHING) {
+    c->stop = st;
+    return SERD_ERR_INTERNAL;
+  }
+  return SERD_SUCCESS;
+}
+
+/* ---- directives ---- */
+
+static SerdStatus on_base(void *handle, const SerdNode *uri)
+{
+  SerdContext *c = handle;
+  const char *value = (const char *)uri->buf;
+  char *next = NULL;
+  if (lw_uri_is_absolute(value)) {
+    next = strdup(value);
+  } else if (c->base) {
+    next = lw_uri_resolve(c->base, value);
+  }
+  if (!next) {
+    lw_read_report(c->rc, 0, 0, "relative base IRI <%s> and no base IRI",
+                   value);
+  }
+  free(c->base);
+  c->base = next;
+  return SERD_SUCCESS;
+}
+
+static SerdStatus on_prefix(void *handle, const SerdNode *name,
+                            const SerdNode *uri)
+{
+  SerdContext *c = handle;
+  const char *value = (const char *)uri->buf;
+  char *resolved = NULL;
+  if (!lw_uri_is_absolute(value) && c->base) {
+    resolved = lw_uri_resolve(c->base, value);
+  }
+  const char *target = resolved ? resolved : value;
+  if (!lw_uri_is_absolute(target)) {
+    lw_read_report(c->rc, 0, 0, "prefix %s: bound to relative IRI <%s>",
+                   (const char *)name->buf, value);
+  }
+  serd_env_set_prefix_from_strings(c->env, name->buf,
+                                   (const uint8_t *)target);
+  free(resolved);
+  return SERD_SUCCESS;
+}
+
+/* ---- reading ---- */
+
+static SerdSyntax serd_syntax(LwFormat format)
+{
+  switch (format) {
+  case LW_FORMAT_NTRIPLES: return SERD_NTRIPLES;
+  case LW_FORMAT_NQUADS: return SERD_NQUADS;
+  case LW_FORMAT_TRIG: return SERD_TRIG;
+  default: return SERD_TURTLE;
+  }
+}
+
+static LwStatus finish(SerdContext *c, SerdStatus st)
+{
+  LwReadContext *rc = c->rc;
+  if (c->stop == LW_ERR_LIMIT) {
+    return LW_ERR_LIMIT; /* message set where the cap was hit */
+  }
+  if (c->stop == LW_ERR_IO) {
+    return lw_error_set(rc->err, LW_ERR_IO, "read error");
+  }
+  if (c->stop == LW_ERR_NOMEM) {
+    return lw_error_set(rc->err, LW_ERR_NOMEM, "out of memory");
+  }
+  if (c->stop != LW_OK) {
+    return lw_error_set(rc->err, c->stop, "stopped by the statement sink");
+  }
+  if (st > SERD_FAILURE && !c->at_eof) {
+    return lw_error_set(rc->err, LW_ERR_SYNTAX,
+                        "cannot read on after a syntax error");
+  }
+  return LW_OK;
+}
+
+/* ---- N-Triples and N-Quads, line by line ---- */
+
+static bool blank_line(const char *line, size_t len)
+{
+  for (size_t i = 0; i < len; ++i) {
+    char ch = line[i];
+    if (ch == '#') {
+      return true;
+    }
+    if (ch != ' ' && ch != '\t' && ch != '\r') {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Reads one line (len bytes, NUL-terminated at len, no '\n'). */
+static void read_line(SerdContext *c, SerdReader *reader, char *line,
+                      size_t len)
+{
+  ++c->line_no;
+  if (c->line_no == 1 && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) {
+    line += 3, len -= 3; /* a byte order mark */
+  }
+  if (blank_line(line, len)) {
+    return;
+  }
+  if (memchr(line, '\0', len)) {
+    /* a raw NUL is allowed in a literal, but serd reads C strings: hand it
+     * on as \u0000 (anywhere else it is a syntax error either way) */
+    lw_buf_reset(&c->nul_line);
+    for (size_t i = 0; i < len; ++i) {
+      if (line[i]) {
+        lw_buf_append_char(&c->nul_line, line[i]);
+      } else {
+        lw_buf_append(&c->nul_line, "\\u0000", 6);
+      }
+    }
+    if (!c->nul_line.data) {
+      c->stop = LW_ERR_NOMEM;
+      return;
+    }
+    line = c->nul_line.data;
+    len = c->nul_line.len;
+  }
+  size_t used;
+  lw_scanner_sync(&c->scan);
+  if (lw_scanner_feed(&c->scan, line, len, &used) == LW_SCAN_TERM) {
+    lw_error_set(c->rc->err, LW_ERR_LIMIT,
+                 "line %lu, column %zu: a term longer than %zu bytes",
+                 c->line_no, used + 1, c->rc->max_term_bytes);
+    c->stop = LW_ERR_LIMIT;
+    return;
+  }
+  c->line_errors = 0;
+  c->line_statements = 0;
+  serd_reader_read_string(reader, (const uint8_t *)line);
+  if (c->stop != LW_OK || c->line_errors) {
+    return;
+  }
+  if (c->line_statements != 1) {
+    lw_read_report(c->rc, (unsigned)c->line_no, 1,
+                   c->line_statements ? "more than one statement on a line"
+                                      : "not a statement");
+    return;
+  }
+  LwStatus st = lw_read_emit(c->rc, &c->pending);
+  if (st > LW_NOTHING) {
+    c->stop = st;
+  }
+}
+
+static LwStatus read_lines(SerdContext *c, SerdReader *reader)
+{
+  size_t max_line = 4 * c->rc->max_term_bytes + 4096;
+  LwBuf buf = LW_BUF_INIT; /* unread bytes: at most a line and a block */
+  size_t start = 0;        /* where the next line starts in buf */
+  while (c->stop == LW_OK) {
+    char *nl = buf.len > start ? memchr(buf.data + start, '\n', buf.len - start)
+                               : NULL;
+    if (nl) {
+      *nl = '\0';
+      read_line(c, reader, buf.data + start, (size_t)(nl - (buf.data + start)));
+      start = (size_t)(nl - buf.data) + 1;
+      continue;
+    }
+    if (c->at_eof) {
+      if (buf.len > start) { /* a last line without '\n' */
+        read_line(c, reader, buf.data + start, buf.len - start);
+      }
+      break;
+    }
+    if (buf.len - start > max_line) {
+      lw_error_set(c->rc->err, LW_ERR_LIMIT, "line %lu: longer than %zu bytes",
+                   c->line_no + 1, max_line);
+      c->stop = LW_ERR_LIMIT;
+      break;
+    }
+    /* move the partial line to the front, then read more */
+    if (start) {
+      memmove(buf.data, buf.data + start, buf.len - start);
+    }
+    buf.len -= start;
+    start = 0;
+    if (lw_buf_reserve(&buf, PAGE_SIZE) != LW_OK) {
+      c->stop = LW_ERR_NOMEM;
+      break;
+    }
+    size_t got = fread(buf.data + buf.len, 1, PAGE_SIZE, c->in);
+    buf.len += got;
+    buf.data[buf.len] = '\0';
+    if (got == 0) {
+      if (ferror(c->in)) {
+        c->stop = LW_ERR_IO;
+      }
+      c->at_eof = true;
+    }
+  }
+  lw_buf_free(&buf);
+  return finish(c, SERD_SUCCESS);
+}
+
+/* ---- Turtle and TriG, streamed ---- */
+
+static LwStatus read_stream(SerdContext *c, SerdReader *reader)
+{
+  SerdStatus st = serd_reader_read_source(reader, source_read, source_error,
+                                          c, (const uint8_t *)"input",
+                                          PAGE_SIZE);
+  return finish(c, st);
+}
+
+LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
+{
+  const LwReadOptions *o = rc->options;
+  SerdContext c = {.rc = rc, .in = in, .stop = LW_OK};
+  c.line_based = o->format == LW_FORMAT_NTRIPLES || o->format == LW_FORMAT_NQUADS;
+  lw_scanner_init(&c.scan, !c.line_based, rc->max_depth, rc->max_term_bytes, 0);
+  if (o->base_iri && !lw_uri_is_absolute(o->base_iri)) {
+    return lw_error_set(rc->err, LW_ERR_USAGE, "base IRI <%s> is not absolute",
+                        o->base_iri);
+  }
+  if (o->base_iri && !(c.base = strdup(o->base_iri))) {
+    return lw_error_set(rc->err, LW_ERR_NOMEM, "out of memory");
+  }
+  c.env = serd_env_new(NULL);
+  SerdReader *reader = serd_reader_new(serd_syntax(o->format), &c, NULL,
+                                       on_base, on_prefix, on_statement, NULL);
+  if (!c.env || !reader) {
+    serd_env_free(c.env);
+    serd_reader_free(reader);
+    free(c.base);
+    return lw_error_set(rc->err, LW_ERR_NOMEM, "out of memory");
+  }
+  /* Line by line we recover ourselves, and serd's strict mode is the one
+   * that does not read on for ever at the end of a broken line. */
+  serd_reader_set_strict(reader, c.line_based);
+  serd_reader_set_error_sink(reader, on_serd_error, &c);
+  LwStatus result = c.line_based ? read_lines(&c, reader)
+                                 : read_stream(&c, reader);
+  serd_reader_free(reader);
+  serd_env_free(c.env);
+  free(c.base);
+  for (int i = 0; i < T_COUNT; ++i) {
+    lw_buf_free(&c.terms[i]);
+  }
+  lw_buf_free(&c.nul_line);
+  return result;
+}

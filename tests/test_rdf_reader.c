@@ -1,0 +1,289 @@
+/* lw_rdf_read on each format: statements, base IRI, lax errors with their
+ * locations, limits and hostile input. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/nquads.h"
+#include "common/rdf_reader.h"
+#include "common/utf8.h"
+#include "tests/support/check.h"
+
+typedef struct {
+  LwBuf out;       /* canonical N-Quads of every statement */
+  LwBuf errors;    /* "line:column message\n" per error */
+  unsigned first_line;
+  unsigned first_column;
+  unsigned long stop_after; /* 0: never stop */
+  unsigned long seen;
+} Collected;
+
+static LwStatus collect_quad(void *handle, const LwQuad *q)
+{
+  Collected *c = handle;
+  if (c->stop_after && ++c->seen > c->stop_after) {
+    return LW_ERR_IO;
+  }
+  return lw_nquads_append(&c->out, q);
+}
+
+static void collect_error(void *handle, unsigned line, unsigned column,
+                          const char *message)
+{
+  Collected *c = handle;
+  if (c->errors.len == 0) {
+    c->first_line = line;
+    c->first_column = column;
+  }
+  lw_buf_appendf(&c->errors, "%u:%u %s\n", line, column, message);
+}
+
+/* Reads text (len bytes) in format; fills c. */
+static LwStatus read_mem(const char *text, size_t len, LwFormat format,
+                         const char *base, Collected *c, LwReadStats *stats,
+                         LwError *err)
+{
+  FILE *in = fmemopen((void *)text, len, "rb");
+  LwReadOptions o = {.format = format, .base_iri = base,
+                     .on_quad = collect_quad, .quad_handle = c,
+                     .on_error = collect_error, .error_handle = c};
+  LwStatus st = lw_rdf_read(in, &o, stats, err);
+  fclose(in);
+  return st;
+}
+
+static LwStatus read_str(const char *text, LwFormat format, const char *base,
+                         Collected *c, LwReadStats *stats, LwError *err)
+{
+  return read_mem(text, strlen(text), format, base, c, stats, err);
+}
+
+static void collected_free(Collected *c)
+{
+  lw_buf_free(&c->out);
+  lw_buf_free(&c->errors);
+}
+
+static const char *out_of(const Collected *c)
+{
+  return c->out.data ? c->out.data : "";
+}
+
+static void test_turtle(void)
+{
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  LwStatus st = read_str(
+      "@prefix ex: <http://example.org/ns#> .\n"
+      "@base <http://example.org/dir/doc> .\n"
+      "<s> ex:p \"v\"@EN-gb, 42, true ; a ex:Thing .\n"
+      "<../t> <#q> [ ex:r ( 1 ) ] .\n",
+      LW_FORMAT_TURTLE, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.statements, 8);
+  CHECK_INT_EQ(stats.errors, 0);
+  CHECK(strstr(out_of(&c), "<http://example.org/dir/s> <http://example.org/ns#p> \"v\"@en-gb .\n"));
+  CHECK(strstr(out_of(&c), "<http://example.org/dir/s> <http://example.org/ns#p> \"42\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n"));
+  CHECK(strstr(out_of(&c), "<http://example.org/dir/s> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/ns#Thing> .\n"));
+  CHECK(strstr(out_of(&c), "<http://example.org/t> <http://example.org/dir/doc#q> _:"));
+  collected_free(&c);
+}
+
+static void test_base_option(void)
+{
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  /* the option is the document's base; @base in the document overrides it */
+  LwStatus st = read_str("<a> <b> <c/../d> .\n@base <sub/> .\n<e> <f> <g> .\n",
+                         LW_FORMAT_TURTLE, "http://h.example/x/y?q",
+                         &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_STR_EQ(out_of(&c),
+               "<http://h.example/x/a> <http://h.example/x/b> <http://h.example/x/d> .\n"
+               "<http://h.example/x/sub/e> <http://h.example/x/sub/f> <http://h.example/x/sub/g> .\n");
+  collected_free(&c);
+
+  /* without a base, relative IRIs are errors and their statements skipped */
+  c = (Collected){0};
+  st = read_str("<a> <http://b> <http://c> .\n<http://a> <http://b> <http://c> .\n",
+                LW_FORMAT_TURTLE, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.statements, 1);
+  CHECK_INT_EQ(stats.errors, 1);
+  collected_free(&c);
+
+  /* a base that is not absolute is a usage error */
+  c = (Collected){0};
+  st = read_str("<a> <b> <c> .\n", LW_FORMAT_TURTLE, "rel/", &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_ERR_USAGE);
+  collected_free(&c);
+
+  /* RDF/XML: the base resolves rdf:about and rdf:resource */
+  c = (Collected){0};
+  st = read_str("<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'"
+                " xmlns:ex='http://example.org/'>"
+                "<rdf:Description rdf:about='s'><ex:p rdf:resource='../o'/>"
+                "</rdf:Description></rdf:RDF>",
+                LW_FORMAT_RDFXML, "http://h.example/a/b", &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_STR_EQ(out_of(&c),
+               "<http://h.example/a/s> <http://example.org/p> <http://h.example/o> .\n");
+  collected_free(&c);
+}
+
+static void test_ntriples_lax(void)
+{
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  LwStatus st = read_str(
+      "<http://a> <http://b> \"good 1\" .\n"
+      "<http://a> <http://b> \"bad .\n"
+      "<http://a> <http://b> \"good 2\" .\n"
+      "<http://a> <http://b> <relative> .\n"
+      "<http://a> <http://b> \"good 3\"@en .\n",
+      LW_FORMAT_NTRIPLES, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.statements, 3);
+  CHECK(stats.errors >= 2);
+  CHECK_INT_EQ(c.first_line, 2);
+  CHECK(c.first_column > 20);
+  CHECK_STR_EQ(out_of(&c),
+               "<http://a> <http://b> \"good 1\" .\n"
+               "<http://a> <http://b> \"good 2\" .\n"
+               "<http://a> <http://b> \"good 3\"@en .\n");
+  collected_free(&c);
+}
+
+static void test_nquads_graphs(void)
+{
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  LwStatus st = read_str("<http://a> <http://b> <http://c> <http://g> .\n"
+                         "_:x <http://b> \"l\" _:g .\n"
+                         "<http://a> <http://b> <http://c> .\n",
+                         LW_FORMAT_NQUADS, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_STR_EQ(out_of(&c), "<http://a> <http://b> <http://c> <http://g> .\n"
+                           "_:x <http://b> \"l\" _:g .\n"
+                           "<http://a> <http://b> <http://c> .\n");
+  collected_free(&c);
+
+  c = (Collected){0};
+  st = read_str("@prefix e: <http://e/> .\n e:g { e:a e:b e:c } { e:d e:e e:f }\n",
+                LW_FORMAT_TRIG, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_STR_EQ(out_of(&c), "<http://e/a> <http://e/b> <http://e/c> <http://e/g> .\n"
+                           "<http://e/d> <http://e/e> <http://e/f> .\n");
+  collected_free(&c);
+}
+
+static void test_bad_escapes(void)
+{
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  /* surrogates and code points past U+10FFFF are syntax errors, located */
+  LwStatus st = read_str("<http://a> <http://b> \"ok\" .\n"
+                         "<http://a> <http://b> \"x\\uD800\" .\n"
+                         "<http://a> <http://b> \"x\\U00110000\" .\n"
+                         "<http://a> <http://b> <http://x/\\u0020> .\n"
+                         "<http://a> <http://b> \"\\U0001F600\" .\n",
+                         LW_FORMAT_NTRIPLES, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.statements, 2);
+  CHECK(stats.errors >= 3);
+  CHECK_INT_EQ(c.first_line, 2);
+  CHECK_INT_EQ(c.first_column, 30);
+  CHECK_STR_EQ(out_of(&c), "<http://a> <http://b> \"ok\" .\n"
+                           "<http://a> <http://b> \"\xF0\x9F\x98\x80\" .\n");
+  collected_free(&c);
+}
+
+static void test_errors_located(void)
+{
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  LwStatus st = read_str("@prefix e: <http://e/> .\n"
+                         "e:a e:b e:c .\n"
+                         "e:a e:b e:c e:d .\n"
+                         "e:a e:b e:c .\n",
+                         LW_FORMAT_TURTLE, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK(stats.errors >= 1);
+  CHECK_INT_EQ(c.first_line, 3);
+  CHECK(c.first_column >= 12 && c.first_column <= 14);
+  collected_free(&c);
+
+  /* undefined prefix */
+  c = (Collected){0};
+  st = read_str("u:a <http://b> <http://c> .\n<http://a> <http://b> <http://c> .\n",
+                LW_FORMAT_TURTLE, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.statements, 1);
+  CHECK(stats.errors >= 1);
+  collected_free(&c);
+
+  /* RDF/XML: an XML error is located and ends the document */
+  c = (Collected){0};
+  st = read_str("<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>\n"
+                "<rdf:Description rdf:about='http://s'>\n"
+                "  <oops>\n"
+                "</rdf:Description></rdf:RDF>\n",
+                LW_FORMAT_RDFXML, NULL, &c, &stats, &err);
+  CHECK(stats.errors >= 1);
+  CHECK(c.first_line >= 3 && c.first_line <= 4);
+  collected_free(&c);
+}
+
+static void test_sink_stops(void)
+{
+  Collected c = {0};
+  c.stop_after = 2;
+  LwReadStats stats;
+  LwError err;
+  LwStatus st = read_str("<http://a> <http://b> \"1\" .\n<http://a> <http://b> \"2\" .\n"
+                         "<http://a> <http://b> \"3\" .\n<http://a> <http://b> \"4\" .\n",
+                         LW_FORMAT_NTRIPLES, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_ERR_IO);
+  CHECK_INT_EQ(stats.statements, 2);
+  collected_free(&c);
+}
+
+static void test_formats(void)
+{
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  /* JSON-LD goes to the JSON-LD processor: an empty object has no triples */
+  LwStatus st = read_str("{}", LW_FORMAT_JSONLD, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.statements, 0);
+  st = read_str("", LW_FORMAT_UNKNOWN, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_ERR_USAGE);
+  /* empty inputs are fine */
+  st = read_str("", LW_FORMAT_TURTLE, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.statements, 0);
+  st = read_str("", LW_FORMAT_NQUADS, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  collected_free(&c);
+}
+
+int main(void)
+{
+  test_turtle();
+  test_base_option();
+  test_ntriples_lax();
+  test_nquads_graphs();
+  test_bad_escapes();
+  test_errors_located();
+  test_sink_stops();
+  test_formats();
+  return lw_test_finish();
+}
