@@ -716,7 +716,7 @@ static void test_peak_memory(const char *dir)
   char tmp[4096];
   snprintf(tmp, sizeof(tmp), "%s/tmp", dir);
   CHECK(rmdir(tmp) == 0); /* empty: every run removed */
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   puts("(sanitizer build: RSS not checked)");
 #else
   /* The budget plus a small constant (the writer's chunks, zlib, buffers). */
