@@ -282,6 +282,8 @@ static LwStatus read_stream(CleanContext *c, FILE *in, const char *base,
       .quad_handle = c,
       .on_error = on_error,
       .error_handle = c,
+      .load_document = c->options->load_document,
+      .load_handle = c->options->load_handle,
   };
   LwReadStats stats = {0};
   LwError rerr = {0};

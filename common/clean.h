@@ -55,6 +55,10 @@ typedef struct {
   FILE *output;               /* ... or, when output_path is NULL, this stream
                                  (the caller's; flushed, not closed) */
   LwCleanCompress compress;
+  /* JSON-LD: fetches remote contexts (see LwReadOptions.load_document). */
+  LwStatus (*load_document)(void *handle, const char *url, char **body, size_t *len,
+                            char **document_url, LwError *err);
+  void *load_handle;
   int gzip_level;             /* 1..9; 0: 1 */
   bool no_fast_path;          /* N-Triples/N-Quads: send every line through
                                  the reader (for tests; same output) */

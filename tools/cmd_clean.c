@@ -17,7 +17,7 @@
 #include "common/status.h"
 #include "tools/commands.h"
 
-int lw_cmd_clean(int argc, char **argv);
+static int clean_main(int argc, char **argv);
 
 static void usage(FILE *out)
 {
@@ -155,7 +155,7 @@ static int parse_args(int argc, char **argv, CleanArgs *a)
   return 0;
 }
 
-int lw_cmd_clean(int argc, char **argv)
+static int clean_main(int argc, char **argv)
 {
   CleanArgs a = {0};
   int rc = parse_args(argc, argv, &a);
@@ -198,12 +198,9 @@ int lw_cmd_clean(int argc, char **argv)
   return 0;
 }
 
-/* The same command in the shape of the tool's command table
- * (tools/commands.h): `clean` needs no Redis, so the tool is unused. */
-int lw_cmd_clean_tool(LwTool *tool, int argc, char **argv);
-
-int lw_cmd_clean_tool(LwTool *tool, int argc, char **argv)
+/* `clean` needs no Redis: the tool is unused. */
+int lw_cmd_clean(LwTool *tool, int argc, char **argv)
 {
   (void)tool;
-  return lw_cmd_clean(argc, argv);
+  return clean_main(argc, argv);
 }
