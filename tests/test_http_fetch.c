@@ -540,6 +540,26 @@ static void test_resume(void)
   CHECK_STR_EQ(r.content.hash, md5);
   lw_fetch_result_clear(&r);
 
+  /* The resource shrank below the partial (a 416): the partial is dropped
+   * and the next attempt starts from byte 0. */
+  lw_test_server_clear(srv, "/resume");
+  LwTestResponse small_first = {.kind = LW_TEST_BODY_LINES, .size = size, .ranges = true,
+                                .etag = "\"s\"", .truncate_after = 100000};
+  LwTestResponse tiny = {.kind = LW_TEST_BODY_LINES, .size = 1000, .ranges = true,
+                         .etag = "\"s\""};
+  lw_test_server_add(srv, "/resume", &small_first);
+  lw_test_server_add(srv, "/resume", &tiny);
+  CHECK_INT_EQ(lw_fetch(url_of("/resume"), &o, &r, &err), LW_ERR_NET);
+  CHECK(r.partial_kept);
+  lw_fetch_result_clear(&r);
+  CHECK_INT_EQ(lw_fetch(url_of("/resume"), &o, &r, &err), LW_ERR_NET);
+  CHECK(strstr(err.message, "416") != NULL);
+  CHECK(!r.partial_kept && !exists(partial) && !exists(meta));
+  lw_fetch_result_clear(&r);
+  CHECK_INT_EQ(lw_fetch(url_of("/resume"), &o, &r, &err), LW_OK);
+  CHECK_INT_EQ(r.content.number_of_bytes, 1000);
+  lw_fetch_result_clear(&r);
+
   /* No Accept-Ranges: nothing is kept. */
   lw_test_server_add(srv, "/noranges", &(LwTestResponse){.kind = LW_TEST_BODY_LINES,
                                                          .size = size, .etag = "\"n\"",
