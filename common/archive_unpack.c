@@ -20,6 +20,7 @@ LwUnpackLimits lw_unpack_limits_default(void)
   LwUnpackLimits l = {
       .max_entries = 100000,
       .max_entry_bytes = 16ULL << 30,
+      .max_archive_bytes = 64ULL << 30,
       .max_ratio = 200,
       .ratio_min_bytes = 4ULL << 20,
       .max_depth = 8,
@@ -250,10 +251,14 @@ static LwStatus nomem(Unpack *u)
   return lw_error_set(u->err, LW_ERR_NOMEM, "out of memory");
 }
 
+static const char *shown(const char *path, char buf[128]);
+
 static LwStatus archive_failure(Unpack *u, const char *what)
 {
   const char *msg = archive_error_string(u->a);
-  return lw_error_set(u->err, LW_ERR_FORMAT, "%s: %s", what, msg ? msg : "unknown error");
+  char name[128];
+  return lw_error_set(u->err, LW_ERR_FORMAT, "%s: %s", shown(what, name),
+                      msg ? msg : "unknown error");
 }
 
 /* Every reader but mtree (see the header), plus raw for single files. */
@@ -374,14 +379,33 @@ static LwStatus record_skip(Unpack *u, struct archive_entry *e, const char *type
 
 /* ---- caps ---- */
 
+/* An entry name fit for an error message (which ends up in logs and on the
+ * seed): control bytes as '?', at most 120 bytes. */
+static const char *shown(const char *path, char buf[128])
+{
+  size_t i = 0;
+  for (; path[i] && i < 120; ++i) {
+    unsigned char c = (unsigned char)path[i];
+    buf[i] = c < 0x20 || c == 0x7F ? '?' : (char)c;
+  }
+  buf[i] = '\0';
+  return buf;
+}
+
 static LwStatus check_caps(Unpack *u, const char *path, uint64_t entry_bytes)
 {
   const LwUnpackLimits *l = &u->o->limits;
   uint64_t total = u->r->bytes_expanded;
+  char name[128];
   if (l->max_entry_bytes && entry_bytes > l->max_entry_bytes) {
     return lw_error_set(u->err, LW_ERR_LIMIT,
                         "entry '%s' expands to more than %llu bytes (max_entry_bytes)",
-                        path, (unsigned long long)l->max_entry_bytes);
+                        shown(path, name), (unsigned long long)l->max_entry_bytes);
+  }
+  if (l->max_archive_bytes && total > l->max_archive_bytes) {
+    return lw_error_set(u->err, LW_ERR_LIMIT,
+                        "archive expands to more than %llu bytes (max_archive_bytes)",
+                        (unsigned long long)l->max_archive_bytes);
   }
   if (u->o->budget && total > u->o->budget) {
     return lw_error_set(u->err, LW_ERR_LIMIT,
@@ -420,6 +444,9 @@ static LwStatus stream_entry(Unpack *u, const char *path, uint64_t *bytes)
     u->r->bytes_expanded += (uint64_t)n;
     LW_TRY(check_caps(u, path, *bytes));
     writer_push(&u->w, (size_t)n);
+    if (u->o->progress && !u->o->progress(u->o->progress_data, u->r->bytes_expanded)) {
+      return lw_error_set(u->err, LW_ERR_INTERNAL, "interrupted");
+    }
   }
 }
 

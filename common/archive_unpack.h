@@ -20,8 +20,8 @@
  * Symbolic links, hard links, devices, FIFOs, sockets and encrypted entries
  * are skipped and listed in result->skipped; directories are ignored.
  *
- * Caps (LwUnpackLimits): entries per archive, expanded bytes per entry, the
- * expanded bytes left in the harvest's budget, the expansion ratio (bytes
+ * Caps (LwUnpackLimits): entries per archive, expanded bytes per entry and
+ * per archive, the expanded bytes left in the harvest's budget, the expansion ratio (bytes
  * expanded so far / compressed bytes read so far, checked while streaming
  * once ratio_min_bytes were expanded) and the nesting depth. Hitting one fails
  * the archive with LW_ERR_LIMIT and a message naming the cap. A failed
@@ -49,13 +49,15 @@
 typedef struct {
   uint64_t max_entries;      /* entry headers per archive (all kinds) */
   uint64_t max_entry_bytes;  /* expanded bytes of one entry */
+  uint64_t max_archive_bytes; /* expanded bytes of the whole archive */
   uint64_t max_ratio;        /* expanded bytes / compressed bytes read */
   uint64_t ratio_min_bytes;  /* the ratio is checked only past this many
                                 expanded bytes (small files compress well) */
   unsigned max_depth;        /* archive levels: depth + 1 must not exceed it */
 } LwUnpackLimits;
 
-/* Defaults: 100,000 entries, 16 GiB per entry, ratio 200 past 4 MiB, depth 8. */
+/* Defaults: 100,000 entries, 16 GiB per entry, 64 GiB per archive, ratio 200
+ * past 4 MiB, depth 8. */
 LwUnpackLimits lw_unpack_limits_default(void);
 
 typedef struct {
@@ -69,6 +71,11 @@ typedef struct {
                                downloaded file, parent's depth + 1 for a child */
   uint64_t budget;          /* expanded bytes left in this harvest; 0 = none */
   LwUnpackLimits limits;
+  /* Called after every block with the bytes expanded so far (may be NULL).
+   * Returning false stops the unpack: it fails with LW_ERR_INTERNAL
+   * "interrupted" and leaves nothing behind (a worker asked to stop). */
+  bool (*progress)(void *data, uint64_t bytes_expanded);
+  void *progress_data;
 } LwUnpackOptions;
 
 typedef enum {

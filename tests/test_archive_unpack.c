@@ -471,6 +471,45 @@ static void test_hostile_names(void)
   lw_unpack_result_free(r);
 }
 
+/* Non-ASCII entry names (UTF-8 in zip and pax): recorded as UTF-8, hashed
+ * from the same bytes, never used as a file name. */
+static void test_unicode_names(void)
+{
+  const char *name = "donn\xC3\xA9" "es/caf\xC3\xA9 \xE2\x82\xAC.ttl";
+  const char *formats[] = {"zip", "pax"};
+  for (size_t f = 0; f < 2; ++f) {
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/unicode.%s", tmp, formats[f]);
+    struct archive *a = archive_write_new();
+    archive_write_set_format_by_name(a, formats[f]);
+    archive_write_open_filename(a, path);
+    struct archive_entry *e = archive_entry_new();
+    /* As raw bytes: in the C locale libarchive's writer crashes on a UTF-8
+     * name it cannot convert to the locale's charset. */
+    archive_entry_set_pathname(e, name);
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, 0644);
+    archive_entry_set_size(e, (la_int64_t)strlen(TTL));
+    archive_write_header(a, e);
+    archive_write_data(a, TTL, strlen(TTL));
+    archive_entry_free(e);
+    archive_write_close(a);
+    archive_write_free(a);
+    clear_data();
+    LwUnpackOptions o = options();
+    LwStatus st;
+    LwError err;
+    LwUnpackResult *r = unpack(path, &o, &st, &err);
+    CHECK_INT_EQ(st, LW_OK);
+    CHECK(r && r->n_entries == 1);
+    check_entry(r, name, TTL, PARENT);
+    int stray;
+    CHECK_INT_EQ(data_files(&stray), 1);
+    CHECK_INT_EQ(stray, 0);
+    lw_unpack_result_free(r);
+  }
+}
+
 /* An encrypted zip entry is skipped and recorded (there is no passphrase). */
 static void test_encrypted(void)
 {
@@ -554,6 +593,13 @@ static void test_gzip_bomb(void)
   check_nothing_left();
 }
 
+static bool stop_after_three(void *arg, uint64_t bytes)
+{
+  int *calls = arg;
+  CHECK(bytes > 0);
+  return ++*calls < 3;
+}
+
 static void test_zip_bomb(void)
 {
   /* Ten entries of 8 MB of zeros each: about 80 KB of zip. */
@@ -583,6 +629,25 @@ static void test_zip_bomb(void)
   r = unpack(path, &o, &st, &err);
   CHECK_INT_EQ(st, LW_ERR_LIMIT);
   CHECK(strstr(err.message, "budget") != NULL);
+  check_nothing_left();
+
+  /* The cap on a whole archive. */
+  o.budget = 0;
+  o.limits.max_archive_bytes = 20 << 20;
+  r = unpack(path, &o, &st, &err);
+  CHECK_INT_EQ(st, LW_ERR_LIMIT);
+  CHECK(strstr(err.message, "max_archive_bytes") != NULL);
+  check_nothing_left();
+
+  /* A worker asked to stop: the progress callback says no. */
+  o.limits.max_archive_bytes = 0;
+  int calls = 0;
+  o.progress = stop_after_three;
+  o.progress_data = &calls;
+  r = unpack(path, &o, &st, &err);
+  CHECK_INT_EQ(st, LW_ERR_INTERNAL);
+  CHECK_STR_EQ(err.message, "interrupted");
+  CHECK_INT_EQ(calls, 3);
   check_nothing_left();
 }
 
@@ -772,6 +837,7 @@ int main(void)
   TIMED(test_nested);
   TIMED(test_hostile_names);
   TIMED(test_encrypted);
+  TIMED(test_unicode_names);
   TIMED(test_gzip_bomb);
   TIMED(test_zip_bomb);
   TIMED(test_entry_cap);
