@@ -101,6 +101,30 @@ static const char *find_ci(const char *s, size_t len, const char *needle)
 
 /* ---- hints ---------------------------------------------------------- */
 
+/* Both hints: the media type's first, then the extension's. Each is used
+ * only where the content fits it; the first that fits wins. */
+typedef struct {
+  LwFormat media;
+  LwFormat ext;
+} Hints;
+
+#define FMT_BIT(f) (1u << (unsigned)(f))
+#define TURTLE_FAMILY                                                          \
+  (FMT_BIT(LW_FORMAT_NTRIPLES) | FMT_BIT(LW_FORMAT_NQUADS) |                   \
+   FMT_BIT(LW_FORMAT_TURTLE) | FMT_BIT(LW_FORMAT_TRIG))
+
+/* The first hint among the formats in mask, or LW_FORMAT_UNKNOWN. */
+static LwFormat pick(Hints h, unsigned mask)
+{
+  if (h.media != LW_FORMAT_UNKNOWN && (mask & FMT_BIT(h.media))) {
+    return h.media;
+  }
+  if (h.ext != LW_FORMAT_UNKNOWN && (mask & FMT_BIT(h.ext))) {
+    return h.ext;
+  }
+  return LW_FORMAT_UNKNOWN;
+}
+
 static const struct {
   const char *name;
   LwFormat format;
@@ -525,8 +549,8 @@ static void scan_html(const char *s, size_t len, size_t i, HtmlScan *hs)
   }
 }
 
-static LwFormat guess_markup(const char *s, size_t len, size_t i, LwGuessInfo *info,
-                             bool cut)
+static LwFormat guess_markup(const char *s, size_t len, size_t i, Hints h,
+                             LwGuessInfo *info, bool cut)
 {
   bool html = false;
   bool doctype_rdf = false;
@@ -606,11 +630,15 @@ static LwFormat guess_markup(const char *s, size_t len, size_t i, LwGuessInfo *i
       return LW_FORMAT_RDFA;
     }
     info->partial = cut;
+    char where[48] = "";
+    if (cut) {
+      snprintf(where, sizeof(where), " in the first %zu bytes", len);
+    }
     set_reason(info, "HTML without RDFa attributes%s%s",
                hs.jsonld_script ? " (embedded JSON-LD script, not extracted)"
                : hs.microdata   ? " (microdata only)"
                                 : "",
-               cut ? " in the head" : "");
+               where);
     return LW_FORMAT_UNKNOWN;
   }
   /* XML formats that declare the RDF namespace but are not RDF/XML. */
@@ -620,6 +648,7 @@ static LwFormat guess_markup(const char *s, size_t len, size_t i, LwGuessInfo *i
     {"Ontology", "\"http://www.w3.org/2002/07/owl#\"", "OWL/XML (not RDF/XML)"},
     {"TriX", "http://www.w3.org/2004/03/trix/trix-1/", "TriX (not supported)"},
     {"sparql", "http://www.w3.org/2005/sparql-results#", "SPARQL query results, not RDF"},
+    {"svg", "http://www.w3.org/2000/svg", "an SVG image (its RDF metadata is not a dump)"},
   };
   for (size_t k = 0; k < sizeof(others) / sizeof(others[0]); ++k) {
     if (!colon && strlen(others[k].root) == root_len &&
@@ -632,7 +661,7 @@ static LwFormat guess_markup(const char *s, size_t len, size_t i, LwGuessInfo *i
     set_reason(info, "XML with the RDF namespace (root element <%.*s>)", (int)root_len, root);
     return LW_FORMAT_RDFXML;
   }
-  if (info->hint == LW_FORMAT_RDFXML) {
+  if (pick(h, FMT_BIT(LW_FORMAT_RDFXML))) {
     /* RDF/XML need not have rdf:RDF nor use the RDF namespace at all. */
     info->hint_used = true;
     set_reason(info, "XML without the RDF namespace (root element <%.*s>), RDF/XML by hint",
@@ -678,7 +707,7 @@ static bool looks_like_json(const char *s, size_t len, size_t i)
   for (size_t w = 0; words[w]; ++w) {
     size_t n = strlen(words[w]);
     if (starts_with(s + i, len - i, words[w]) &&
-        (i + n == len || strchr(" \t\r\n,]", s[i + n]))) {
+        (i + n == len || memchr(" \t\r\n,]", s[i + n], 6))) {
       return true;
     }
   }
@@ -717,10 +746,14 @@ typedef struct {
   bool turtle_strong;    /* not only relative IRIs */
   const char *trig;      /* the first TriG-only construct, or NULL */
   size_t trig_line;
-  bool directive;        /* @prefix, @base, PREFIX or BASE seen */
+  const char *n3;        /* the first Notation3-only construct, or NULL */
+  size_t n3_line;
+  bool directive;        /* @prefix, @base, PREFIX or BASE seen before any junk */
   const char *junk;      /* the first thing no format allows, or NULL */
   size_t junk_line;
   size_t junk_before;    /* statements seen before the junk */
+  size_t junk_lines;     /* lines skipped because of junk */
+  bool bad;              /* the current token is junk */
   /* the statement being read */
   size_t terms;          /* terms at depth 0 */
   size_t all_terms;      /* terms at any depth */
@@ -753,6 +786,7 @@ static void trig_feature(Tok *t, const char *what)
 
 static void junk(Tok *t, const char *what)
 {
+  t->bad = true;
   if (!t->junk) {
     t->junk = what;
     t->junk_line = t->line;
@@ -934,7 +968,7 @@ static void read_word(Tok *t)
     turtle_feature(t, "a bare boolean", true);
   } else if ((n == 6 && !strncasecmp(w, "PREFIX", 6)) || (n == 4 && !strncasecmp(w, "BASE", 4))) {
     turtle_feature(t, "a SPARQL-style PREFIX/BASE directive", true);
-    t->directive = true;
+    t->directive = t->directive || !t->junk;
     t->in_directive = 'P';
   } else if (n == 5 && !strncasecmp(w, "GRAPH", 5)) {
     trig_feature(t, "the GRAPH keyword");
@@ -1019,12 +1053,13 @@ static bool next_token(Tok *t)
     }
   }
   ++t->tokens;
+  t->bad = false;
   int c = peekc(t, 0);
   bool absolute;
   switch (c) {
   case '<':
     if (!read_iri(t, &absolute)) {
-      return !t->junk && !t->cut;
+      return false;
     }
     if (t->in_directive == 'P') {
       t->in_directive = 0;  /* PREFIX p: <iri> ends with the IRI */
@@ -1061,7 +1096,7 @@ static bool next_token(Tok *t)
     if (starts_with(t->s + t->pos, t->len - t->pos, "@prefix") ||
         starts_with(t->s + t->pos, t->len - t->pos, "@base")) {
       turtle_feature(t, "an @prefix/@base directive", true);
-      t->directive = true;
+      t->directive = t->directive || !t->junk;
       t->in_directive = '@';
       t->pos += t->s[t->pos + 1] == 'p' ? 7 : 5;
       return true;
@@ -1127,6 +1162,15 @@ static bool next_token(Tok *t)
   case '^':
     junk(t, "a stray '^'");
     return false;
+  case '=':
+  case '?':
+    /* Notation3 rules ('=>', '<=' is caught as an IRI) and variables. */
+    if (!t->n3) {
+      t->n3 = c == '=' ? "an N3 rule ('=>' or '=')" : "an N3/SPARQL variable";
+      t->n3_line = t->line;
+    }
+    junk(t, t->n3);
+    return false;
   default:
     if (is_digit(c)) {
       read_number(t);
@@ -1134,7 +1178,7 @@ static bool next_token(Tok *t)
     }
     if (is_alpha(c) || c == ':' || c >= 0x80) {
       read_word(t);
-      return !t->junk;
+      return !t->bad;
     }
     junk(t, "an unexpected character");
     return false;
@@ -1175,10 +1219,15 @@ static void describe_text(const char *s, size_t len, size_t start, const Tok *t,
   set_reason(info, "text that is not RDF (%s at line %zu)", t->junk, t->junk_line);
 }
 
-static LwFormat decide_turtle_family(Tok *t, LwFormat hint, LwGuessInfo *info)
+static LwFormat decide_turtle_family(Tok *t, Hints h, LwGuessInfo *info)
 {
   size_t ended = t->statements;
   bool unfinished = t->terms > 0;
+  if (t->n3 && t->trig) {
+    set_reason(info, "Notation3 with formulae or rules (%s, line %zu), not supported", t->n3,
+               t->n3_line);
+    return LW_FORMAT_UNKNOWN;
+  }
   if (t->trig) {
     set_reason(info, "TriG: %s (line %zu)", t->trig, t->trig_line);
     return LW_FORMAT_TRIG;
@@ -1193,7 +1242,7 @@ static LwFormat decide_turtle_family(Tok *t, LwFormat hint, LwGuessInfo *info)
     return LW_FORMAT_NQUADS;
   }
   if (t->turtle) {
-    if (hint == LW_FORMAT_TRIG) {
+    if (pick(h, FMT_BIT(LW_FORMAT_TRIG))) {
       info->hint_used = true;
       set_reason(info, "Turtle content (%s, line %zu), TriG by hint", t->turtle,
                  t->turtle_line);
@@ -1203,8 +1252,8 @@ static LwFormat decide_turtle_family(Tok *t, LwFormat hint, LwGuessInfo *info)
     return LW_FORMAT_TURTLE;
   }
   if (ended == 0 && !unfinished) {
-    if (hint == LW_FORMAT_NTRIPLES || hint == LW_FORMAT_NQUADS || hint == LW_FORMAT_TURTLE ||
-        hint == LW_FORMAT_TRIG) {
+    LwFormat hint = pick(h, TURTLE_FAMILY);
+    if (hint) {
       info->hint_used = true;
       set_reason(info, "no statements (only whitespace and comments); format by hint");
       return hint;
@@ -1222,7 +1271,8 @@ static LwFormat decide_turtle_family(Tok *t, LwFormat hint, LwGuessInfo *info)
   if (ended == 0 || t->cut || t->len >= LW_GUESS_HEAD_SIZE) {
     info->partial = true;
   }
-  if (hint == LW_FORMAT_TURTLE || hint == LW_FORMAT_TRIG || hint == LW_FORMAT_NQUADS) {
+  LwFormat hint = pick(h, TURTLE_FAMILY);
+  if (hint && hint != LW_FORMAT_NTRIPLES) {
     info->hint_used = true;
     set_reason(info, "N-Triples content (%zu statement%s), %s by hint", ended,
                ended == 1 ? "" : "s", lw_format_name(hint));
@@ -1234,7 +1284,7 @@ static LwFormat decide_turtle_family(Tok *t, LwFormat hint, LwGuessInfo *info)
 }
 
 static LwFormat guess_turtle_family(const char *s, size_t len, size_t start,
-                                    LwFormat hint, LwGuessInfo *info, bool *clean)
+                                    Hints h, LwGuessInfo *info, bool *clean)
 {
   Tok t;
   memset(&t, 0, sizeof(t));
@@ -1243,14 +1293,32 @@ static LwFormat guess_turtle_family(const char *s, size_t len, size_t start,
   t.pos = start;
   t.line = 1;
   t.plain = true;
-  while (next_token(&t)) {
+  /* On junk, skip to the next line and go on: a dirty file with a bad
+   * first line is still RDF when good statements follow. */
+  for (;;) {
+    if (next_token(&t)) {
+      continue;
+    }
+    if (t.pos >= t.len || t.cut || !t.bad) {
+      break;
+    }
+    ++t.junk_lines;
+    const char *nl = memchr(t.s + t.pos, '\n', t.len - t.pos);
+    if (!nl) {
+      break;
+    }
+    t.pos = (size_t)(nl - t.s);
+    t.terms = t.all_terms = 0;
+    t.depth = 0;
+    t.in_directive = 0;
+    t.plain = true;
   }
   *clean = !t.junk;
-  if (t.junk && t.junk_before == 0 && !t.directive) {
+  if (t.junk && t.junk_before == 0 && !t.directive && t.statements <= t.junk_lines) {
     describe_text(s, len, start, &t, info);
     return LW_FORMAT_UNKNOWN;
   }
-  LwFormat f = decide_turtle_family(&t, hint, info);
+  LwFormat f = decide_turtle_family(&t, h, info);
   if (t.junk && f != LW_FORMAT_UNKNOWN) {
     size_t used = strlen(info->reason);
     snprintf(info->reason + used, sizeof(info->reason) - used, "; syntax error near line %zu",
@@ -1288,7 +1356,7 @@ static size_t skip_space_and_comments(const char *s, size_t len, size_t i)
 
 /* Steps 2 and 3: the first significant character picks the family.
  * *clean is set when the Turtle-family scanner found nothing wrong. */
-static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut,
+static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut, Hints h,
                               LwGuessInfo *info, bool *clean)
 {
   char c = s[first];
@@ -1296,31 +1364,31 @@ static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut,
   if (c == '#' && info->start < len && s[info->start] == '<' &&
       certainly_markup(s + info->start, len - info->start, &maybe)) {
     /* '#' lines before markup: not Turtle, whatever they are. */
-    return guess_markup(s, len, info->start, info, cut);
+    return guess_markup(s, len, info->start, h, info, cut);
   }
   if (c == '<') {
     if (certainly_markup(s + first, len - first, &maybe)) {
-      return guess_markup(s, len, first, info, cut);
+      return guess_markup(s, len, first, h, info, cut);
     }
     if (maybe) {
       /* '<name>': an IRI if a statement follows, else a tag. */
       LwGuessInfo trial = *info;
-      LwFormat f = guess_turtle_family(s, len, first, info->hint, &trial, clean);
+      LwFormat f = guess_turtle_family(s, len, first, h, &trial, clean);
       if (f != LW_FORMAT_UNKNOWN) {
         *info = trial;
         return f;
       }
       *clean = false;
-      return guess_markup(s, len, first, info, cut);
+      return guess_markup(s, len, first, h, info, cut);
     }
   } else if ((c == '{' || c == '[') && looks_like_json(s, len, first)) {
     return guess_json(s, len, info);
   } else if (c == '{' && first + 1 == len) {
     info->partial = true;
     set_reason(info, "a lone '{' (JSON or TriG)");
-    return info->hint == LW_FORMAT_TRIG ? LW_FORMAT_TRIG : LW_FORMAT_JSONLD;
+    return pick(h, FMT_BIT(LW_FORMAT_TRIG)) ? LW_FORMAT_TRIG : LW_FORMAT_JSONLD;
   }
-  return guess_turtle_family(s, len, first, info->hint, info, clean);
+  return guess_turtle_family(s, len, first, h, info, clean);
 }
 
 LwFormat lw_guess_format(const char *head, size_t len, const char *media_type,
@@ -1331,10 +1399,8 @@ LwFormat lw_guess_format(const char *head, size_t len, const char *media_type,
     info = &local;
   }
   memset(info, 0, sizeof(*info));
-  info->hint = lw_guess_from_media_type(media_type);
-  if (info->hint == LW_FORMAT_UNKNOWN) {
-    info->hint = lw_guess_from_filename(filename);
-  }
+  Hints h = {lw_guess_from_media_type(media_type), lw_guess_from_filename(filename)};
+  info->hint = h.media != LW_FORMAT_UNKNOWN ? h.media : h.ext;
   if (!head) {
     len = 0;
   }
@@ -1365,7 +1431,7 @@ LwFormat lw_guess_format(const char *head, size_t len, const char *media_type,
     return LW_FORMAT_UNKNOWN;
   }
   bool clean = false;
-  LwFormat f = guess_content(s, len, first, cut, info, &clean);
+  LwFormat f = guess_content(s, len, first, cut, h, info, &clean);
   /* Control characters and broken UTF-8 make it binary, unless the Turtle
    * family scanner read it without a hitch (literals may hold them). */
   why = binary((const unsigned char *)s + i, len - i);

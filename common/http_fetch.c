@@ -22,7 +22,10 @@
 #endif
 
 #define MAX_DIGESTS 8
-#define BODY_BUFFER (1 << 20)
+#define MAX_HEADER_BYTES (256 * 1024)
+#define MAX_DISCARD_BYTES (1024 * 1024)
+#define PIPE_SLOTS 4
+#define PIPE_SLOT_SIZE (1 << 20)
 
 /* ---- checksums ---------------------------------------------------------- */
 
@@ -132,7 +135,7 @@ typedef struct {
   /* where the body goes: a file, or memory for lw_fetch_small */
   FILE *file;
   char file_path[4096];
-  char *file_buf;
+  struct Pipe *pipe; /* file mode: the writer thread (see below) */
   bool to_memory;
   char *mem;
   size_t mem_len;
@@ -147,6 +150,9 @@ typedef struct {
   char reason[128];
   bool writing;      /* this hop's body is the document */
   bool body_started; /* the final hop began its body */
+  size_t header_bytes;   /* of this hop: capped, a server cannot flood us */
+  uint64_t discarded;    /* body bytes of a hop that is not the document */
+  bool discard_cut;      /* ... stopped reading them: not an error */
   bool identity;     /* no Content-Encoding */
 
   LwContentCounter *counter;
@@ -163,6 +169,8 @@ typedef struct {
   bool refused; /* a socket callback refused an address */
   char refused_message[LW_ERROR_MESSAGE_MAX];
 } Fetch;
+
+static bool pipe_drain(struct Pipe *p);
 
 static double now_epoch(void)
 {
@@ -312,6 +320,10 @@ static bool headers_done(Fetch *f)
   }
   const char *ce = hop_header(f, "content-encoding");
   f->identity = !ce || !*ce || !strcasecmp(ce, "identity");
+  if (f->pipe && !pipe_drain(f->pipe)) {
+    set_abort(f, LW_ERR_IO, "cannot write %s: %s", f->file_path, strerror(errno));
+    return false;
+  }
   if (ok_206) {
     if (!content_range_ok(hop_header(f, "content-range"), f->resume_from)) {
       set_abort(f, LW_ERR_NET,
@@ -402,6 +414,11 @@ static size_t on_header(char *buf, size_t size, size_t nitems, void *userdata)
   if (len <= 2 && (buf[0] == '\r' || buf[0] == '\n')) {
     return headers_done(f) ? len : 0;
   }
+  f->header_bytes += len;
+  if (f->header_bytes > MAX_HEADER_BYTES) {
+    set_abort(f, LW_ERR_HTTP, "response headers larger than %d bytes", MAX_HEADER_BYTES);
+    return 0;
+  }
   const char *colon = memchr(buf, ':', len);
   if (!colon || colon == buf || colon - buf > 200) {
     return len; /* not a header line we can record */
@@ -450,11 +467,201 @@ static size_t on_header(char *buf, size_t size, size_t nitems, void *userdata)
   return len;
 }
 
+/* ---- the writer thread -------------------------------------------------
+ *
+ * In file mode the body is written, hashed and counted on a second thread,
+ * so that receiving (curl's thread) and MD5 + counting + writing overlap:
+ * on two cores the download runs at the speed of the slower half instead of
+ * the sum of both. The curl thread copies the body into 1 MB buffers and
+ * queues them; at most PIPE_SLOTS + 1 buffers exist, so memory stays bounded
+ * and a slow disk slows the transfer down (back pressure) instead of growing
+ * a queue. The counter and the digests belong to the writer while it runs;
+ * the curl thread touches them only after pipe_drain.
+ */
+typedef struct Pipe {
+  pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  Fetch *f;
+  char *cur;                 /* being filled by the curl thread */
+  size_t cur_len;
+  char *spare[PIPE_SLOTS];   /* free buffers */
+  int nspare;
+  char *queue[PIPE_SLOTS + 1]; /* full buffers, in order */
+  size_t qlen[PIPE_SLOTS + 1];
+  int qhead;
+  int qcount;
+  bool busy;                 /* the writer holds a buffer */
+  bool quit;
+  bool failed;               /* a write failed: errno_value says why */
+  int errno_value;
+} Pipe;
+
+static void *pipe_main(void *arg)
+{
+  Pipe *p = arg;
+  pthread_mutex_lock(&p->lock);
+  for (;;) {
+    while (p->qcount == 0 && !p->quit) {
+      pthread_cond_wait(&p->cond, &p->lock);
+    }
+    if (p->qcount == 0) {
+      break;
+    }
+    char *buf = p->queue[p->qhead];
+    size_t len = p->qlen[p->qhead];
+    p->qhead = (p->qhead + 1) % (PIPE_SLOTS + 1);
+    p->qcount--;
+    p->busy = true;
+    bool skip = p->failed;
+    pthread_mutex_unlock(&p->lock);
+    int error = 0;
+    if (!skip) {
+      if (fwrite(buf, 1, len, p->f->file) != len) {
+        error = errno ? errno : EIO;
+      } else {
+        feed(p->f, buf, len);
+      }
+    }
+    pthread_mutex_lock(&p->lock);
+    if (error && !p->failed) {
+      p->failed = true;
+      p->errno_value = error;
+    }
+    p->spare[p->nspare++] = buf;
+    p->busy = false;
+    pthread_cond_broadcast(&p->cond);
+  }
+  pthread_mutex_unlock(&p->lock);
+  return NULL;
+}
+
+static void pipe_free_buffers(Pipe *p)
+{
+  free(p->cur);
+  for (int i = 0; i < p->nspare; ++i) {
+    free(p->spare[i]);
+  }
+}
+
+static Pipe *pipe_start(Fetch *f)
+{
+  Pipe *p = calloc(1, sizeof(*p));
+  if (!p) {
+    return NULL;
+  }
+  p->f = f;
+  p->cur = malloc(PIPE_SLOT_SIZE);
+  for (int i = 0; i < PIPE_SLOTS; ++i) {
+    if ((p->spare[p->nspare] = malloc(PIPE_SLOT_SIZE)) != NULL) {
+      p->nspare++;
+    }
+  }
+  pthread_mutex_init(&p->lock, NULL);
+  pthread_cond_init(&p->cond, NULL);
+  if (!p->cur || p->nspare < PIPE_SLOTS ||
+      pthread_create(&p->thread, NULL, pipe_main, p) != 0) {
+    pipe_free_buffers(p);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->cond);
+    free(p);
+    return NULL;
+  }
+  return p;
+}
+
+/* Queues the current buffer; waits for a free one. False once a write failed. */
+static bool pipe_submit(Pipe *p)
+{
+  if (p->cur_len == 0) {
+    return true;
+  }
+  pthread_mutex_lock(&p->lock);
+  while (p->nspare == 0 && !p->failed) {
+    pthread_cond_wait(&p->cond, &p->lock);
+  }
+  bool ok = !p->failed;
+  if (ok) {
+    int tail = (p->qhead + p->qcount) % (PIPE_SLOTS + 1);
+    p->queue[tail] = p->cur;
+    p->qlen[tail] = p->cur_len;
+    p->qcount++;
+    p->cur = p->spare[--p->nspare];
+    p->cur_len = 0;
+    pthread_cond_broadcast(&p->cond);
+  }
+  pthread_mutex_unlock(&p->lock);
+  return ok;
+}
+
+static bool pipe_write(Pipe *p, const char *data, size_t len)
+{
+  while (len > 0) {
+    size_t n = PIPE_SLOT_SIZE - p->cur_len;
+    if (n > len) {
+      n = len;
+    }
+    memcpy(p->cur + p->cur_len, data, n);
+    p->cur_len += n;
+    data += n;
+    len -= n;
+    if (p->cur_len == PIPE_SLOT_SIZE && !pipe_submit(p)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Everything received so far is written, hashed and counted when this
+ * returns. False (errno set) if a write failed. */
+static bool pipe_drain(Pipe *p)
+{
+  if (!pipe_submit(p)) {
+    errno = p->errno_value;
+    return false;
+  }
+  pthread_mutex_lock(&p->lock);
+  while ((p->qcount > 0 || p->busy) && !p->failed) {
+    pthread_cond_wait(&p->cond, &p->lock);
+  }
+  bool ok = !p->failed;
+  errno = p->errno_value;
+  pthread_mutex_unlock(&p->lock);
+  return ok;
+}
+
+/* Drains and ends the thread. NULL safe. */
+static bool pipe_finish(Pipe *p)
+{
+  if (!p) {
+    return true;
+  }
+  bool ok = pipe_drain(p);
+  int saved = errno;
+  pthread_mutex_lock(&p->lock);
+  p->quit = true;
+  pthread_cond_broadcast(&p->cond);
+  pthread_mutex_unlock(&p->lock);
+  pthread_join(p->thread, NULL);
+  pipe_free_buffers(p);
+  pthread_mutex_destroy(&p->lock);
+  pthread_cond_destroy(&p->cond);
+  free(p);
+  errno = saved;
+  return ok;
+}
+
 static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata)
 {
   Fetch *f = userdata;
   size_t len = size * nmemb;
   if (!f->writing) {
+    /* A redirect's or an error's body: read a little, then hang up. */
+    f->discarded += len;
+    if (f->discarded > MAX_DISCARD_BYTES) {
+      f->discard_cut = true;
+      return 0;
+    }
     return len;
   }
   uint64_t total = f->resume_from + f->written;
@@ -482,11 +689,12 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata)
     }
     memcpy(f->mem + f->mem_len, data, len);
     f->mem_len += len;
-  } else if (fwrite(data, 1, len, f->file) != len) {
-    set_abort(f, LW_ERR_IO, "cannot write %s: %s", f->file_path, strerror(errno));
+    feed(f, data, len);
+  } else if (!pipe_write(f->pipe, data, len)) {
+    set_abort(f, LW_ERR_IO, "cannot write %s: %s", f->file_path,
+              strerror(f->pipe->errno_value));
     return 0;
   }
-  feed(f, data, len);
   f->written += len;
   return len;
 }
@@ -518,7 +726,7 @@ static curl_socket_t on_open_socket(void *clientp, curlsocktype purpose,
   if (purpose != CURLSOCKTYPE_IPCXN ||
       lw_netguard_check_sockaddr(f->opts->guard, &address->addr, &err) != LW_OK) {
     if (purpose != CURLSOCKTYPE_IPCXN) {
-      snprintf(err.message, sizeof(err.message), "refused: socket type %d", (int)purpose);
+      snprintf(err.message, sizeof(err.message), "socket type %d is not a TCP connection", (int)purpose);
     }
     f->refused = true;
     snprintf(f->refused_message, sizeof(f->refused_message), "%s", err.message);
@@ -635,12 +843,19 @@ static void setup_curl(Fetch *f, char *ua, size_t ua_size)
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME,
                      o->low_speed_time > 0 ? o->low_speed_time : 30L);
   }
-  if (f->resume_from > 0) {
+  bool declared = o->checksum && *o->checksum;
+  if (f->resume_from > 0 || declared) {
     /* Ranges count bytes of the encoded representation: a resume asks for
-     * identity so that the file's bytes and the server's offsets agree. */
-    char range[64];
-    snprintf(range, sizeof(range), "%llu-", (unsigned long long)f->resume_from);
-    curl_easy_setopt(c, CURLOPT_RANGE, range);
+     * identity so that the file's bytes and the server's offsets agree.
+     * A declared checksum (VoID) is of the file as published: a server
+     * that labels dump.nt.gz "Content-Encoding: gzip" must not have it
+     * decoded, or the checksum could never match. Without
+     * CURLOPT_ACCEPT_ENCODING libcurl decodes nothing. */
+    if (f->resume_from > 0) {
+      char range[64];
+      snprintf(range, sizeof(range), "%llu-", (unsigned long long)f->resume_from);
+      curl_easy_setopt(c, CURLOPT_RANGE, range);
+    }
   } else {
     curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, ""); /* all we can decode */
   }
@@ -655,10 +870,33 @@ static void setup_curl(Fetch *f, char *ua, size_t ua_size)
   }
 }
 
+/* The URL as a JSON string: bytes that are not ASCII are percent-encoded,
+ * so that a raw 8-bit Location never makes an invalid JSON string. */
+static json_t *json_url(const char *url)
+{
+  size_t n = strlen(url);
+  char *out = malloc(3 * n + 1);
+  if (!out) {
+    return NULL;
+  }
+  char *o = out;
+  for (const unsigned char *p = (const unsigned char *)url; *p; ++p) {
+    if (*p >= 0x80 || *p < 0x20) {
+      o += sprintf(o, "%%%02X", *p);
+    } else {
+      *o++ = (char)*p;
+    }
+  }
+  *o = '\0';
+  json_t *j = json_string(out);
+  free(out);
+  return j;
+}
+
 static json_t *hop_json(Fetch *f, const char *url, double walltime)
 {
-  return json_pack("{s:o, s:i, s:s, s:{s:i, s:i}, s:f}", "headers", json_copy(f->hop_headers),
-                   "status", (int)f->status, "uri", url, "version", "major", f->vmajor,
+  return json_pack("{s:o, s:i, s:o, s:{s:i, s:i}, s:f}", "headers", json_copy(f->hop_headers),
+                   "status", (int)f->status, "uri", json_url(url), "version", "major", f->vmajor,
                    "minor", f->vminor, "walltime", walltime);
 }
 
@@ -749,6 +987,24 @@ static LwStatus http_failure(Fetch *f, const char *url, LwError *err)
   return lw_error_set(err, st, "HTTP %ld %s from %s", s, f->reason, url);
 }
 
+/* The Location header resolved against url (libcurl computes this itself
+ * only when it read the whole response; we may have hung up on its body).
+ * NULL when there is none or it does not parse. Free with curl_free. */
+static char *resolve_location(const char *url, const char *location)
+{
+  if (!location || !*location) {
+    return NULL;
+  }
+  CURLU *u = curl_url();
+  char *out = NULL;
+  if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+      curl_url_set(u, CURLUPART_URL, location, CURLU_URLENCODE) == CURLUE_OK) {
+    curl_url_get(u, CURLUPART_URL, &out, 0);
+  }
+  curl_url_cleanup(u);
+  return out;
+}
+
 /* Runs the hops. On LW_OK the last response was the document (200/206). */
 static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
 {
@@ -781,8 +1037,14 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
     f->refused = false;
     f->writing = false;
     json_object_clear(f->hop_headers);
+    f->header_bytes = 0;
+    f->discarded = 0;
+    f->discard_cut = false;
     double t0 = now_mono();
     CURLcode rc = curl_easy_perform(f->curl);
+    if (rc == CURLE_WRITE_ERROR && f->discard_cut && f->abort_status == LW_OK) {
+      rc = CURLE_OK; /* we hung up on a body we did not want */
+    }
     if (f->status > 0) {
       json_array_append_new(f->res->http, hop_json(f, url, now_mono() - t0));
     }
@@ -801,6 +1063,10 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
     if (f->status >= 300 && f->status < 400) {
       char *next = NULL;
       curl_easy_getinfo(f->curl, CURLINFO_REDIRECT_URL, &next);
+      char *resolved = next ? NULL : resolve_location(url, hop_header(f, "location"));
+      if (resolved) {
+        next = resolved;
+      }
       if (!next) {
         st = lw_error_set(err, LW_ERR_HTTP, "HTTP %ld %s without a usable Location from %s",
                           f->status, f->reason, url);
@@ -810,9 +1076,11 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
         st = lw_error_set(err, LW_ERR_LIMIT,
                           "too many redirects: more than %d, the last to %s",
                           max_redirects, next);
+        curl_free(resolved);
         break;
       }
       char *copy = strdup(next);
+      curl_free(resolved);
       free(url);
       url = copy;
       if (!url) {
@@ -883,9 +1151,9 @@ static LwStatus open_body(Fetch *f, LwError *err)
     LW_TRY(lw_store_tmpfile(f->opts->data_dir, f->file_path, sizeof(f->file_path),
                             &f->file, err));
   }
-  f->file_buf = malloc(BODY_BUFFER);
-  if (f->file_buf) {
-    setvbuf(f->file, f->file_buf, _IOFBF, BODY_BUFFER);
+  f->pipe = pipe_start(f);
+  if (!f->pipe) {
+    return lw_error_set(err, LW_ERR_NOMEM, "cannot start the body writer");
   }
   return LW_OK;
 }
@@ -924,8 +1192,6 @@ static void close_file(Fetch *f)
     fclose(f->file);
     f->file = NULL;
   }
-  free(f->file_buf);
-  f->file_buf = NULL;
 }
 
 static void discard_body(Fetch *f)
@@ -1029,6 +1295,8 @@ static LwStatus fetch_init(Fetch *f, const LwFetchOptions *opts, LwFetchResult *
 
 static void fetch_cleanup(Fetch *f)
 {
+  pipe_finish(f->pipe);
+  f->pipe = NULL;
   close_file(f);
   for (int i = 0; i < f->ndigests; ++i) {
     EVP_MD_CTX_free(f->digests[i].ctx);
@@ -1079,6 +1347,12 @@ LwStatus lw_fetch(const char *url, const LwFetchOptions *opts, LwFetchResult *re
   }
   if (st == LW_OK) {
     st = perform(&f, url, err);
+  }
+  /* Whatever happened, what arrived is now written (a partial to keep). */
+  bool written = pipe_finish(f.pipe);
+  f.pipe = NULL;
+  if (st == LW_OK && !written) {
+    st = lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", f.file_path, strerror(errno));
   }
   if (st == LW_OK && f.file && fflush(f.file) != 0) {
     st = lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", f.file_path, strerror(errno));

@@ -280,11 +280,40 @@ static LwStatus finish_term(LwJld *p, LwJldCtx *active, const char *term,
   return LW_OK;
 }
 
+static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
+                                 const char *term, json_t *defined,
+                                 const char *base_url, bool protected_,
+                                 bool override_protected,
+                                 json_t *remote_contexts, bool validate_scoped);
+
+/* Terms defined through other terms recurse: a hostile context can chain
+ * thousands of them, so the recursion is bounded. */
+#define MAX_TERM_DEPTH 1024
+
 static LwStatus create_term(LwJld *p, LwJldCtx *active, json_t *local,
                             const char *term, json_t *defined,
                             const char *base_url, bool protected_,
                             bool override_protected, json_t *remote_contexts,
                             bool validate_scoped) {
+  if (p->term_depth >= MAX_TERM_DEPTH) {
+    lw_error_set(p->err, LW_ERR_LIMIT,
+                 "term definitions depend on each other more than %d deep",
+                 MAX_TERM_DEPTH);
+    return LW_ERR_LIMIT;
+  }
+  p->term_depth++;
+  LwStatus st = create_term_body(p, active, local, term, defined, base_url,
+                                 protected_, override_protected,
+                                 remote_contexts, validate_scoped);
+  p->term_depth--;
+  return st;
+}
+
+static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
+                                 const char *term, json_t *defined,
+                                 const char *base_url, bool protected_,
+                                 bool override_protected,
+                                 json_t *remote_contexts, bool validate_scoped) {
   json_t *def = NULL;
   /* 1 */
   json_t *state = json_object_get(defined, term);

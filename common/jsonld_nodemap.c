@@ -105,8 +105,9 @@ static LwStatus node_object(LwJld *p, json_t *element, json_t *map,
   if (index) {
     json_t *existing = json_object_get(node, "@index");
     if (existing && !json_equal(existing, index)) {
-      json_decref(idcopy);
-      return lw_jld_fail(p, "conflicting indexes", "%s", id);
+      LwStatus bad = lw_jld_fail(p, "conflicting indexes", "%s", id);
+      json_decref(idcopy); /* id lives in idcopy */
+      return bad;
     }
     json_object_set(node, "@index", index);
   }

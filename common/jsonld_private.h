@@ -38,10 +38,13 @@ typedef struct {
   unsigned remote_fetched;  /* documents loaded so far */
   unsigned context_depth;   /* current nesting of context processing */
   unsigned depth;           /* current expansion / node map recursion */
+  unsigned term_depth;      /* current create-term-definition recursion */
   unsigned long long bnode_counter;
   json_t *bnode_map;        /* document label -> issued label */
   char fresh[32];           /* the last label issued for no document label */
   LwReadStats *stats;
+  size_t max_bytes;         /* document size cap */
+  unsigned err_line, err_column; /* where the fatal error is, 0 unknown */
   /* the context definition being processed, for terms defined on demand */
   const char *ctx_base_url;
   json_t *ctx_remotes;
@@ -113,6 +116,16 @@ const char *lw_jld_issue_bnode(LwJld *p, const char *old);
 
 /* ---- jsonld_rdf.c */
 LwStatus lw_jld_emit_node_map(LwJld *p, json_t *node_map);
+
+/* ---- jsonld_document.c, jsonld_stream.c */
+/* Expands, maps and emits one element (top: with the top-level rules). */
+LwStatus lw_jld_convert_element(LwJld *p, LwJldCtx *ctx,
+                                const char *active_property, json_t *element,
+                                bool top);
+/* Converts a whole parsed document (element by element where it can). */
+LwStatus lw_jld_convert_whole(LwJld *p, json_t *doc);
+/* Reads the document from in and converts it. */
+LwStatus lw_jld_read(LwJld *p, FILE *in);
 
 /* ---- jsonld_canon.c */
 /* JCS serialization of v; a new string the caller frees, NULL if no memory. */

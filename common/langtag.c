@@ -154,14 +154,9 @@ static bool step(int *state, int *extlangs, const Subtag *st, bool *singletons,
   return false;
 }
 
-bool lw_langtag_valid_n(const char *tag, size_t len)
+/* The RFC 5646 langtag and privateuse productions. */
+static bool well_formed(const char *tag, size_t len)
 {
-  if (!tag || len == 0) {
-    return false;
-  }
-  if (is_grandfathered(tag, len)) {
-    return true;
-  }
   size_t pos = 0;
   Subtag st;
   if (!next_subtag(tag, len, &pos, &st)) {
@@ -198,6 +193,16 @@ bool lw_langtag_valid_n(const char *tag, size_t len)
     return false;  /* "x" needs at least one subtag */
   }
   return true;
+}
+
+bool lw_langtag_valid_n(const char *tag, size_t len)
+{
+  if (!tag || len == 0) {
+    return false;
+  }
+  /* The grammar first: the regular grandfathered tags fit it anyway, and
+   * the list is only needed for the irregular ones. */
+  return well_formed(tag, len) || is_grandfathered(tag, len);
 }
 
 bool lw_langtag_valid(const char *tag)

@@ -24,6 +24,13 @@ void lw_scanner_init(LwScanner *s, bool long_strings, unsigned max_depth,
   s->line = 1;
 }
 
+void lw_scanner_sync(LwScanner *s)
+{
+  s->state = S_NORMAL;
+  s->term_len = 0;
+  s->quotes_seen = 0;
+}
+
 static int hex_value(unsigned char c)
 {
   if (c >= '0' && c <= '9') {

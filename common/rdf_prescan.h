@@ -59,6 +59,10 @@ typedef struct {
 void lw_scanner_init(LwScanner *s, bool long_strings, unsigned max_depth,
                      size_t max_term_bytes, size_t max_line_bytes);
 
+/* Forgets any open string, IRI or comment: the caller knows that a new
+ * statement starts here (the line-based syntaxes, at each line). */
+void lw_scanner_sync(LwScanner *s);
+
 /* Scans len bytes of data (and may overwrite bad escapes in it, see above).
  * Returns LW_SCAN_OK, or the cap that was hit with *used set to the number
  * of bytes before the offending one (the caller hands only those on) and

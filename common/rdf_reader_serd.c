@@ -1,10 +1,18 @@
 /*
  * Turtle, TriG, N-Triples and N-Quads through serd 0.30, lax.
  *
- * serd reads pages from our own source function, which runs every byte
- * through the pre-scanner (common/rdf_prescan.h) first: nesting, term and
- * line caps stop the input before serd sees it, and bad \u escapes are
- * turned into syntax errors serd reports itself. serd hands on IRIs as
+ * Turtle and TriG: serd reads pages from our own source function, which runs
+ * every byte through the pre-scanner (common/rdf_prescan.h) first: nesting
+ * and term caps stop the input before serd sees it, and bad \u escapes are
+ * turned into syntax errors serd reports itself.
+ *
+ * N-Triples and N-Quads: we split the input into lines and give serd one
+ * line at a time (serd_reader_read_string), because serd 0.30's N-Quads
+ * reader gives up on the whole rest of the document at the first bad
+ * statement (sometimes without a word), and emits a statement before it
+ * has seen its final '.'. Line by line, a bad line is exactly one skipped
+ * statement, every error has its true line, and a statement goes out only
+ * when its line had no error. serd hands on IRIs as
  * written and prefixed names unexpanded: we resolve relative IRIs with our
  * own RFC 3986 code (common/uri.h) and expand prefixed names against the
  * prefixes, resolved when they are declared. Every string is checked to be
@@ -25,7 +33,7 @@
 
 #define PAGE_SIZE 65536
 
-enum { T_SUBJECT, T_PREDICATE, T_OBJECT, T_GRAPH, T_DATATYPE, T_COUNT };
+enum { T_SUBJECT, T_PREDICATE, T_OBJECT, T_GRAPH, T_DATATYPE, T_LANG, T_COUNT };
 
 typedef struct {
   LwReadContext *rc;
@@ -37,10 +45,25 @@ typedef struct {
   LwStatus stop;       /* set when reading must end: a cap, the sink, I/O */
   bool io_error;
   bool at_eof;
+  bool trailer_sent;
   LwBuf terms[T_COUNT];
+  /* line mode */
+  unsigned long line_no;
+  unsigned line_errors;     /* errors reported on the current line */
+  unsigned line_statements; /* statements serd gave for the current line */
+  LwQuad pending;           /* the line's statement, its strings in terms */
+  LwBuf nul_line;           /* a line with NUL bytes, rewritten */
 } SerdContext;
 
 /* ---- the byte source: fread, then the pre-scanner ---- */
+
+/* Appended to every input. serd 0.30 in lax mode loops for ever when the
+ * input ends inside an IRI (it reads on past the end, one "invalid IRI
+ * character" after the other). Outside an IRI these bytes are a comment;
+ * inside one, '|' ends it with a syntax error (located at the end of the
+ * input, which is where the problem is) and the newline lets serd recover. */
+#define TRAILER "#|\n"
+#define TRAILER_LEN 3
 
 static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
 {
@@ -50,15 +73,15 @@ static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
   }
   size_t want = size * nmemb;
   size_t n = 0;
-  while (n < want) {
+  while (n < want && !c->at_eof) {
     size_t got = fread((char *)buf + n, 1, want - n, c->in);
     if (got == 0) {
       if (ferror(c->in)) {
         c->io_error = true;
         c->stop = LW_ERR_IO;
-      } else {
-        c->at_eof = true;
+        return 0;
       }
+      c->at_eof = true;
       break;
     }
     n += got;
@@ -77,8 +100,14 @@ static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
                  s->stop_line, s->stop_column + 1, what, cap,
                  r == LW_SCAN_DEPTH ? " levels" : " bytes");
     c->stop = LW_ERR_LIMIT;
+    return used;
   }
-  return used;
+  if (c->at_eof && !c->trailer_sent && n + TRAILER_LEN <= want) {
+    memcpy((char *)buf + n, TRAILER, TRAILER_LEN);
+    n += TRAILER_LEN;
+    c->trailer_sent = true;
+  }
+  return n;
 }
 
 static int source_error(void *stream)
@@ -100,6 +129,11 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
   va_copy(args, *e->args);
   vsnprintf(message, sizeof(message), e->fmt, args);
   va_end(args);
+  if (c->line_based) { /* serd saw one line: its line 1 */
+    ++c->line_errors;
+    lw_read_report(c->rc, (unsigned)c->line_no, e->col, "%s", message);
+    return SERD_SUCCESS;
+  }
   /* serd counts columns from 0 after the first line */
   unsigned column = e->line > 1 ? e->col + 1 : e->col;
   lw_read_report(c->rc, e->line, column, "%s", message);
@@ -223,7 +257,12 @@ static const char *literal_extras(SerdContext *c, const SerdNode *datatype,
     if (!lw_utf8_valid((const char *)lang->buf, lang->n_bytes)) {
       return "invalid UTF-8 in language tag";
     }
-    t->lang = (const char *)lang->buf;
+    LwBuf *b = &c->terms[T_LANG];
+    lw_buf_reset(b);
+    if (lw_buf_append(b, lang->buf, lang->n_bytes) != LW_OK) {
+      return "out of memory";
+    }
+    t->lang = b->data;
   }
   return NULL;
 }
@@ -257,6 +296,15 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
                    q.subject.type == LW_TERM_LITERAL ||
                    q.graph.type == LW_TERM_LITERAL)) {
     problem = "term of the wrong kind";
+  }
+  if (c->line_based) {
+    if (problem) {
+      ++c->line_errors;
+      lw_read_report(c->rc, (unsigned)c->line_no, 0, "%s", problem);
+    } else if (++c->line_statements == 1) {
+      c->pending = q; /* goes out when the line is done, if it was good */
+    }
+    return SERD_SUCCESS;
   }
   if (problem) {
     /* serd does not tell where the statement is: its location is unknown */
@@ -328,10 +376,13 @@ static LwStatus finish(SerdContext *c, SerdStatus st)
 {
   LwReadContext *rc = c->rc;
   if (c->stop == LW_ERR_LIMIT) {
-    return LW_ERR_LIMIT; /* message set by source_read */
+    return LW_ERR_LIMIT; /* message set where the cap was hit */
   }
   if (c->stop == LW_ERR_IO) {
     return lw_error_set(rc->err, LW_ERR_IO, "read error");
+  }
+  if (c->stop == LW_ERR_NOMEM) {
+    return lw_error_set(rc->err, LW_ERR_NOMEM, "out of memory");
   }
   if (c->stop != LW_OK) {
     return lw_error_set(rc->err, c->stop, "stopped by the statement sink");
@@ -343,15 +394,144 @@ static LwStatus finish(SerdContext *c, SerdStatus st)
   return LW_OK;
 }
 
+/* ---- N-Triples and N-Quads, line by line ---- */
+
+static bool blank_line(const char *line, size_t len)
+{
+  for (size_t i = 0; i < len; ++i) {
+    char ch = line[i];
+    if (ch == '#') {
+      return true;
+    }
+    if (ch != ' ' && ch != '\t' && ch != '\r') {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Reads one line (len bytes, NUL-terminated at len, no '\n'). */
+static void read_line(SerdContext *c, SerdReader *reader, char *line,
+                      size_t len)
+{
+  ++c->line_no;
+  if (c->line_no == 1 && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) {
+    line += 3, len -= 3; /* a byte order mark */
+  }
+  if (blank_line(line, len)) {
+    return;
+  }
+  if (memchr(line, '\0', len)) {
+    /* a raw NUL is allowed in a literal, but serd reads C strings: hand it
+     * on as \u0000 (anywhere else it is a syntax error either way) */
+    lw_buf_reset(&c->nul_line);
+    for (size_t i = 0; i < len; ++i) {
+      if (line[i]) {
+        lw_buf_append_char(&c->nul_line, line[i]);
+      } else {
+        lw_buf_append(&c->nul_line, "\\u0000", 6);
+      }
+    }
+    if (!c->nul_line.data) {
+      c->stop = LW_ERR_NOMEM;
+      return;
+    }
+    line = c->nul_line.data;
+    len = c->nul_line.len;
+  }
+  size_t used;
+  lw_scanner_sync(&c->scan);
+  if (lw_scanner_feed(&c->scan, line, len, &used) == LW_SCAN_TERM) {
+    lw_error_set(c->rc->err, LW_ERR_LIMIT,
+                 "line %lu, column %zu: a term longer than %zu bytes",
+                 c->line_no, used + 1, c->rc->max_term_bytes);
+    c->stop = LW_ERR_LIMIT;
+    return;
+  }
+  c->line_errors = 0;
+  c->line_statements = 0;
+  serd_reader_read_string(reader, (const uint8_t *)line);
+  if (c->stop != LW_OK || c->line_errors) {
+    return;
+  }
+  if (c->line_statements != 1) {
+    lw_read_report(c->rc, (unsigned)c->line_no, 1,
+                   c->line_statements ? "more than one statement on a line"
+                                      : "not a statement");
+    return;
+  }
+  LwStatus st = lw_read_emit(c->rc, &c->pending);
+  if (st > LW_NOTHING) {
+    c->stop = st;
+  }
+}
+
+static LwStatus read_lines(SerdContext *c, SerdReader *reader)
+{
+  size_t max_line = 4 * c->rc->max_term_bytes + 4096;
+  LwBuf buf = LW_BUF_INIT; /* unread bytes: at most a line and a block */
+  size_t start = 0;        /* where the next line starts in buf */
+  while (c->stop == LW_OK) {
+    char *nl = buf.len > start ? memchr(buf.data + start, '\n', buf.len - start)
+                               : NULL;
+    if (nl) {
+      *nl = '\0';
+      read_line(c, reader, buf.data + start, (size_t)(nl - (buf.data + start)));
+      start = (size_t)(nl - buf.data) + 1;
+      continue;
+    }
+    if (c->at_eof) {
+      if (buf.len > start) { /* a last line without '\n' */
+        read_line(c, reader, buf.data + start, buf.len - start);
+      }
+      break;
+    }
+    if (buf.len - start > max_line) {
+      lw_error_set(c->rc->err, LW_ERR_LIMIT, "line %lu: longer than %zu bytes",
+                   c->line_no + 1, max_line);
+      c->stop = LW_ERR_LIMIT;
+      break;
+    }
+    /* move the partial line to the front, then read more */
+    if (start) {
+      memmove(buf.data, buf.data + start, buf.len - start);
+    }
+    buf.len -= start;
+    start = 0;
+    if (lw_buf_reserve(&buf, PAGE_SIZE) != LW_OK) {
+      c->stop = LW_ERR_NOMEM;
+      break;
+    }
+    size_t got = fread(buf.data + buf.len, 1, PAGE_SIZE, c->in);
+    buf.len += got;
+    buf.data[buf.len] = '\0';
+    if (got == 0) {
+      if (ferror(c->in)) {
+        c->stop = LW_ERR_IO;
+      }
+      c->at_eof = true;
+    }
+  }
+  lw_buf_free(&buf);
+  return finish(c, SERD_SUCCESS);
+}
+
+/* ---- Turtle and TriG, streamed ---- */
+
+static LwStatus read_stream(SerdContext *c, SerdReader *reader)
+{
+  SerdStatus st = serd_reader_read_source(reader, source_read, source_error,
+                                          c, (const uint8_t *)"input",
+                                          PAGE_SIZE);
+  return finish(c, st);
+}
+
 LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
 {
   const LwReadOptions *o = rc->options;
   SerdContext c = {.rc = rc, .in = in, .stop = LW_OK};
   c.line_based = o->format == LW_FORMAT_NTRIPLES || o->format == LW_FORMAT_NQUADS;
-  bool fancy = !c.line_based;
-  /* a line-based statement is at most four terms and some punctuation */
-  size_t max_line = c.line_based ? 4 * rc->max_term_bytes + 4096 : 0;
-  lw_scanner_init(&c.scan, fancy, rc->max_depth, rc->max_term_bytes, max_line);
+  lw_scanner_init(&c.scan, !c.line_based, rc->max_depth, rc->max_term_bytes, 0);
   if (o->base_iri && !lw_uri_is_absolute(o->base_iri)) {
     return lw_error_set(rc->err, LW_ERR_USAGE, "base IRI <%s> is not absolute",
                         o->base_iri);
@@ -368,17 +548,18 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
     free(c.base);
     return lw_error_set(rc->err, LW_ERR_NOMEM, "out of memory");
   }
-  serd_reader_set_strict(reader, false);
+  /* Line by line we recover ourselves, and serd's strict mode is the one
+   * that does not read on for ever at the end of a broken line. */
+  serd_reader_set_strict(reader, c.line_based);
   serd_reader_set_error_sink(reader, on_serd_error, &c);
-  SerdStatus st = serd_reader_read_source(reader, source_read, source_error,
-                                          &c, (const uint8_t *)"input",
-                                          PAGE_SIZE);
-  LwStatus result = finish(&c, st);
+  LwStatus result = c.line_based ? read_lines(&c, reader)
+                                 : read_stream(&c, reader);
   serd_reader_free(reader);
   serd_env_free(c.env);
   free(c.base);
   for (int i = 0; i < T_COUNT; ++i) {
     lw_buf_free(&c.terms[i]);
   }
+  lw_buf_free(&c.nul_line);
   return result;
 }

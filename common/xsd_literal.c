@@ -7,7 +7,6 @@
 #include "common/xsd_literal.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* A cursor over the lexical form. */
@@ -70,7 +69,6 @@ static int fixed_digits(Scan *sc, size_t n)
 
 /* A bound on an integer value: NULL magnitude = unbounded on that side. */
 typedef struct {
-  const char *name;
   const char *min_mag;  /* magnitude of the minimum */
   bool min_neg;         /* the minimum is negative (or -0) */
   const char *max_mag;  /* magnitude of the maximum */
@@ -620,14 +618,14 @@ typedef enum {
 } Kind;
 
 typedef struct {
-  const char *local;  /* sorted by this, for bsearch */
+  const char *local;  /* the local name in the XSD namespace */
   Kind kind;
   int sub;            /* DateKind, DurKind, StrKind or NameKind */
   IntRange range;     /* for K_INTEGER */
 } Datatype;
 
-#define INT_TYPE(n, mn, mneg, mx, mxneg) {n, K_INTEGER, 0, {n, mn, mneg, mx, mxneg}}
-#define OTHER(n, k, sub) {n, k, sub, {NULL, NULL, false, NULL, false}}
+#define INT_TYPE(n, mn, mneg, mx, mxneg) {n, K_INTEGER, 0, {mn, mneg, mx, mxneg}}
+#define OTHER(n, k, sub) {n, k, sub, {NULL, false, NULL, false}}
 
 static const Datatype datatypes[] = {
   OTHER("NCName", K_NAME, NAME_NCNAME),
@@ -671,19 +669,23 @@ static const Datatype datatypes[] = {
   OTHER("yearMonthDuration", K_DURATION, DUR_YEARMONTH),
 };
 
-static int cmp_datatype(const void *key, const void *elem)
-{
-  return strcmp((const char *)key, ((const Datatype *)elem)->local);
-}
-
+/* Called for every typed literal: compare the namespace once, then only
+ * the table entries with the same local-name length and first letter. */
 static const Datatype *find_datatype(const char *iri)
 {
   static const size_t ns_len = sizeof(LW_XSD_NS) - 1;
-  if (!iri || strncmp(iri, LW_XSD_NS, ns_len)) {
+  if (!iri || strncmp(iri, LW_XSD_NS, ns_len) != 0) {
     return NULL;
   }
-  return bsearch(iri + ns_len, datatypes, sizeof(datatypes) / sizeof(datatypes[0]),
-                 sizeof(datatypes[0]), cmp_datatype);
+  const char *local = iri + ns_len;
+  size_t n = strlen(local);
+  for (size_t i = 0; i < sizeof(datatypes) / sizeof(datatypes[0]); ++i) {
+    const char *name = datatypes[i].local;
+    if (name[0] == local[0] && strlen(name) == n && !memcmp(name, local, n)) {
+      return &datatypes[i];
+    }
+  }
+  return NULL;
 }
 
 bool lw_literal_datatype_checked(const char *datatype_iri)

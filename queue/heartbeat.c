@@ -59,7 +59,14 @@ LwStatus lw_heartbeat_beat(redisContext *c, const LwConfig *cfg, const char *id,
   }
   bool alive = reply->type == REDIS_REPLY_INTEGER && reply->integer == 1;
   freeReplyObject(reply);
-  return alive ? LW_OK : lw_heartbeat_register(c, cfg, id, stages, err);
+  if (!alive) {
+    return lw_heartbeat_register(c, cfg, id, stages, err);
+  }
+  /* The reaper may have dropped the id while the worker was stalled (and a
+   * fetch re-created the key since): be in the set again, or a later death
+   * would go unnoticed. */
+  return run(c, err, lw_redis_cmd(c, err, "SADD",
+                                  lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, id, NULL));
 }
 
 LwStatus lw_heartbeat_progress(redisContext *c, const LwConfig *cfg, const char *id,
@@ -84,6 +91,17 @@ LwStatus lw_heartbeat_unregister(redisContext *c, const LwConfig *cfg, const cha
 {
   LW_TRY(run(c, err, lw_redis_cmd(c, err, "DEL", lw_key(cfg->prefix, LW_KEY_WORKER, id).s,
                                   NULL)));
+  /* jobs still in flight: stay in the set, so that the reaper gives them back */
+  redisReply *len = lw_redis_cmd(c, err, "LLEN", lw_key(cfg->prefix, LW_KEY_INFLIGHT, id).s,
+                                 NULL);
+  if (!len) {
+    return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
+  }
+  long long held = len->type == REDIS_REPLY_INTEGER ? len->integer : 0;
+  freeReplyObject(len);
+  if (held > 0) {
+    return LW_NOTHING;
+  }
   return run(c, err, lw_redis_cmd(c, err, "SREM",
                                   lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, id, NULL));
 }

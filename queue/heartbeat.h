@@ -32,7 +32,8 @@ LwStatus lw_heartbeat_beat(redisContext *c, const LwConfig *cfg, const char *id,
 LwStatus lw_heartbeat_progress(redisContext *c, const LwConfig *cfg, const char *id,
                                const char *note, LwError *err);
 
-/* Removes the heartbeat and the id (a clean exit, nothing in flight). */
+/* Removes the heartbeat, and the id unless jobs are still in the worker's
+ * in-flight list (then LW_NOTHING: the reaper will give them back). */
 LwStatus lw_heartbeat_unregister(redisContext *c, const LwConfig *cfg, const char *id,
                                  LwError *err);
 

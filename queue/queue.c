@@ -87,41 +87,64 @@ LwStatus lw_queue_push_many(redisContext *c, const LwConfig *cfg,
   return LW_OK;
 }
 
-LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
-                        const char *const *stages, size_t n, LwJob **out,
-                        LwError *err)
+enum { MAX_STAGES = 64 };
+
+/* The arguments of the fetch script after EVALSHA, sha, numkeys. */
+typedef struct {
+  LwKey keys[2 + 2 * MAX_STAGES];
+  char ttl[32];
+  char numkeys[16];
+  const char *argv[3 + 4 + 2 * MAX_STAGES];
+  int argc;  /* in argv, with EVALSHA, sha and numkeys */
+} FetchArgs;
+
+static LwStatus fetch_args(const LwConfig *cfg, const char *worker_id,
+                           const char *const *stages, size_t n, FetchArgs *f,
+                           LwError *err)
 {
-  enum { MAX_STAGES = 64 };
-  *out = NULL;
   if (n == 0 || n > MAX_STAGES) {
     return lw_error_set(err, LW_ERR_USAGE, "a worker serves 1 to %d stages", MAX_STAGES);
   }
-  LwKey keys[2 + 2 * MAX_STAGES];
-  const char *argv[3 + 2 * MAX_STAGES];
-  keys[0] = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
-  keys[1] = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  f->keys[0] = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
+  f->keys[1] = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
   for (size_t i = 0; i < n; ++i) {
-    keys[2 + 2 * i] = lw_key(cfg->prefix, LW_KEY_QUEUE, stages[i]);
-    keys[3 + 2 * i] = lw_key(cfg->prefix, LW_KEY_DELAYED, stages[i]);
+    f->keys[2 + 2 * i] = lw_key(cfg->prefix, LW_KEY_QUEUE, stages[i]);
+    f->keys[3 + 2 * i] = lw_key(cfg->prefix, LW_KEY_DELAYED, stages[i]);
   }
   int nkeys = (int)(2 + 2 * n);
+  snprintf(f->numkeys, sizeof(f->numkeys), "%d", nkeys);
+  snprintf(f->ttl, sizeof(f->ttl), "%lld", cfg->heartbeat_ttl_s * 1000);
+  f->argc = 0;
+  f->argv[f->argc++] = "EVALSHA";
+  f->argv[f->argc++] = lw_script_sha(&lw_script_fetch);
+  f->argv[f->argc++] = f->numkeys;
   for (int i = 0; i < nkeys; ++i) {
-    argv[i] = keys[i].s;
+    f->argv[f->argc++] = f->keys[i].s;
   }
-  char ttl[32];
-  snprintf(ttl, sizeof(ttl), "%lld", cfg->heartbeat_ttl_s * 1000);
-  argv[nkeys] = ttl;
-  redisReply *reply = lw_script_run(c, &lw_script_fetch, nkeys, nkeys + 1, argv, NULL, err);
-  LW_TRY(reply_status(reply, err));
+  f->argv[f->argc++] = f->ttl;
+  /* due retries are moved at most every 100 ms per process */
+  static long long last_promote_ms = 0;
+  long long now = lw_now_ms();
+  bool promote = now - last_promote_ms >= 100 || now < last_promote_ms;
+  if (promote) {
+    last_promote_ms = now;
+  }
+  f->argv[f->argc++] = promote ? "1" : "0";
+  return LW_OK;
+}
+
+/* Turns the fetch script's reply into a job (LW_NOTHING: none). A reply
+ * that is not a job is parked in dead:unknown rather than looped on. */
+static LwStatus fetch_result(redisContext *c, const LwConfig *cfg, const FetchArgs *f,
+                             redisReply *reply, LwJob **out, LwError *err)
+{
   if (reply->type != REDIS_REPLY_STRING) {
-    freeReplyObject(reply);
     return LW_NOTHING;
   }
   LwStatus status = lw_job_parse(reply->str, reply->len, out, err);
   if (status != LW_OK) {
-    /* Not a job: park it in dead:unknown rather than loop on it. */
-    const char *drop[] = {"LREM", keys[1].s, "1", reply->str};
-    size_t lens[] = {4, strlen(keys[1].s), 1, reply->len};
+    const char *drop[] = {"LREM", f->keys[1].s, "1", reply->str};
+    size_t lens[] = {4, strlen(f->keys[1].s), 1, reply->len};
     LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, "unknown");
     redisReply *r = lw_redis_argv(c, 4, drop, lens, NULL);
     freeReplyObject(r);
@@ -130,7 +153,53 @@ LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker
     r = lw_redis_argv(c, 3, park, park_lens, NULL);
     freeReplyObject(r);
   }
+  return status;
+}
+
+LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                        const char *const *stages, size_t n, LwJob **out,
+                        LwError *err)
+{
+  *out = NULL;
+  FetchArgs f;
+  LW_TRY(fetch_args(cfg, worker_id, stages, n, &f, err));
+  /* lw_script_run adds EVALSHA, sha and numkeys itself */
+  redisReply *reply = lw_script_run(c, &lw_script_fetch, (int)(2 + 2 * n), f.argc - 3,
+                                    f.argv + 3, NULL, err);
+  LW_TRY(reply_status(reply, err));
+  LwStatus status = fetch_result(c, cfg, &f, reply, out, err);
   freeReplyObject(reply);
+  return status;
+}
+
+LwStatus lw_queue_release_orphans(redisContext *c, const LwConfig *cfg,
+                                  const char *worker_id, const LwJob *except,
+                                  long long *released, LwError *err)
+{
+  if (released) {
+    *released = 0;
+  }
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  redisReply *jobs = lw_redis_cmd(c, err, "LRANGE", inflight.s, "0", "-1", NULL);
+  LW_TRY(reply_status(jobs, err));
+  LwStatus status = LW_OK;
+  bool skipped = false;
+  for (size_t i = 0; i < jobs->elements && status == LW_OK; ++i) {
+    redisReply *r = jobs->element[i];
+    if (except && !skipped && !strcmp(r->str, except->raw)) {
+      skipped = true; /* the one the worker knows it holds */
+      continue;
+    }
+    LwJob *job = NULL;
+    if (lw_job_parse(r->str, r->len, &job, NULL) == LW_OK) {
+      status = lw_queue_handback(c, cfg, worker_id, job, err);
+      if (status == LW_OK && released) {
+        ++*released;
+      }
+    }
+    lw_job_free(job);
+  }
+  freeReplyObject(jobs);
   return status;
 }
 
@@ -150,6 +219,39 @@ LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_i
   lw_txn_command(core, 9, argv, NULL);
   LwStatus status = lw_txn_exec_with(c, core, txn, NULL, err);
   lw_txn_free(core);
+  return status;
+}
+
+LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                            const LwJob *job, LwTxn *txn, const char *const *stages,
+                            size_t n, LwJob **next, LwError *err)
+{
+  *next = NULL;
+  FetchArgs f;
+  LW_TRY(fetch_args(cfg, worker_id, stages, n, &f, err));
+  LwTxn *core = lw_txn_new(cfg->prefix);
+  if (!core) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  LwKey queued = lw_key(cfg->prefix, LW_KEY_QUEUED, job->stage);
+  LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
+  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
+  const char *argv[] = {"EVALSHA", lw_script_sha(&lw_script_ack), "4", inflight.s,
+                        queued.s, stats.s, worker.s, job->raw, job->seed};
+  lw_txn_command(core, 9, argv, NULL);
+  redisReply *after = NULL;
+  LwStatus status = lw_txn_exec_then(c, core, txn, NULL, f.argc, f.argv, NULL, &after, err);
+  lw_txn_free(core);
+  if (after) {
+    /* the fetch ran whatever the ack's fate; a NOSCRIPT or other error
+     * reply means no job was taken */
+    LwError fetch_err;
+    if (fetch_result(c, cfg, &f, after, next, &fetch_err) > LW_NOTHING && status == LW_OK) {
+      lw_error_set(err, fetch_err.status, "%s", fetch_err.message);
+    }
+    freeReplyObject(after);
+  }
   return status;
 }
 
@@ -286,39 +388,6 @@ LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned
   return status;
 }
 
-LwStatus lw_queue_stages(redisContext *c, const LwConfig *cfg, json_t **out,
-                         LwError *err)
-{
-  *out = NULL;
-  redisReply *names = members(c, lw_key(cfg->prefix, LW_KEY_STAGES, NULL).s, err);
-  LW_TRY(reply_status(names, err));
-  /* sorted, so that output is stable */
-  const char **sorted = calloc(names->elements + 1, sizeof(char *));
-  json_t *list = json_array();
-  if (!sorted || !list) {
-    free(sorted);
-    json_decref(list);
-    freeReplyObject(names);
-    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-  }
-  for (size_t i = 0; i < names->elements; ++i) {
-    const char *s = names->element[i]->str;
-    size_t j = i;
-    while (j > 0 && strcmp(sorted[j - 1], s) > 0) {
-      sorted[j] = sorted[j - 1];
-      --j;
-    }
-    sorted[j] = s;
-  }
-  for (size_t i = 0; i < names->elements; ++i) {
-    json_array_append_new(list, json_string(sorted[i]));
-  }
-  free(sorted);
-  freeReplyObject(names);
-  *out = list;
-  return LW_OK;
-}
-
 LwStatus lw_queue_promote(redisContext *c, const LwConfig *cfg, const char *stage,
                           long long *moved, LwError *err)
 {
@@ -385,247 +454,4 @@ LwStatus lw_queue_retry_dead(redisContext *c, const LwConfig *cfg, const char *s
   }
   LW_TRY(status);
   return total ? LW_OK : LW_NOTHING;
-}
-
-LwStatus lw_queue_dead_list(redisContext *c, const LwConfig *cfg, json_t **out,
-                            LwError *err)
-{
-  *out = NULL;
-  json_t *stages = NULL;
-  LW_TRY(lw_queue_stages(c, cfg, &stages, err));
-  json_array_append_new(stages, json_string("unknown"));
-  json_t *list = json_array();
-  LwStatus status = LW_OK;
-  size_t i;
-  json_t *name;
-  json_array_foreach(stages, i, name) {
-    LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, json_string_value(name));
-    redisReply *reply = lw_redis_cmd(c, err, "LRANGE", dead.s, "0", "-1", NULL);
-    status = reply_status(reply, err);
-    if (status != LW_OK) {
-      break;
-    }
-    for (size_t j = 0; j < reply->elements; ++j) {
-      redisReply *r = reply->element[j];
-      json_t *job = json_loadb(r->str, r->len, 0, NULL);
-      json_array_append_new(list, job ? job : json_stringn(r->str, r->len));
-    }
-    freeReplyObject(reply);
-  }
-  json_decref(stages);
-  if (status != LW_OK) {
-    json_decref(list);
-    return status;
-  }
-  *out = list;
-  return LW_OK;
-}
-
-static long long int_reply(redisReply *r)
-{
-  if (!r) {
-    return 0;
-  }
-  if (r->type == REDIS_REPLY_INTEGER) {
-    return r->integer;
-  }
-  if (r->type == REDIS_REPLY_STRING) {
-    return strtoll(r->str, NULL, 10);
-  }
-  return 0;
-}
-
-/* Adds the stage of every job held by a worker to counts (a JSON object
- * stage -> integer); skips except_worker. */
-static LwStatus count_inflight(redisContext *c, const LwConfig *cfg, json_t *counts,
-                               const char *except_worker, LwError *err)
-{
-  redisReply *ids = members(c, lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, err);
-  LW_TRY(reply_status(ids, err));
-  LwStatus status = LW_OK;
-  for (size_t i = 0; i < ids->elements && status == LW_OK; ++i) {
-    if (except_worker && !strcmp(ids->element[i]->str, except_worker)) {
-      continue;
-    }
-    LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, ids->element[i]->str);
-    redisReply *jobs = lw_redis_cmd(c, err, "LRANGE", inflight.s, "0", "-1", NULL);
-    status = reply_status(jobs, err);
-    for (size_t j = 0; jobs && j < jobs->elements; ++j) {
-      LwJob *job = NULL;
-      if (lw_job_parse(jobs->element[j]->str, jobs->element[j]->len, &job, NULL) == LW_OK) {
-        json_t *n = json_object_get(counts, job->stage);
-        json_object_set_new(counts, job->stage,
-                            json_integer(n ? json_integer_value(n) + 1 : 1));
-      }
-      lw_job_free(job);
-    }
-    freeReplyObject(jobs);
-  }
-  freeReplyObject(ids);
-  return status;
-}
-
-static LwStatus stage_counts(redisContext *c, const LwConfig *cfg, const char *stage,
-                             json_t *inflight, LwStageCounts *out, LwError *err)
-{
-  memset(out, 0, sizeof(*out));
-  LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, stage);
-  LwKey delayed = lw_key(cfg->prefix, LW_KEY_DELAYED, stage);
-  LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, stage);
-  LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, stage);
-  redisAppendCommand(c, "LLEN %s", queue.s);
-  redisAppendCommand(c, "ZCARD %s", delayed.s);
-  redisAppendCommand(c, "LLEN %s", dead.s);
-  redisAppendCommand(c, "HMGET %s done failed", stats.s);
-  long long *fields[] = {&out->queued, &out->delayed, &out->dead};
-  LwStatus status = LW_OK;
-  for (int i = 0; i < 4; ++i) {
-    redisReply *r = NULL;
-    if (redisGetReply(c, (void **)&r) != REDIS_OK || !r) {
-      return lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s", c->errstr);
-    }
-    if (r->type == REDIS_REPLY_ERROR) {
-      status = lw_redis_reply_status(r, err);
-    } else if (i < 3) {
-      *fields[i] = int_reply(r);
-    } else if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
-      out->done = int_reply(r->element[0]);
-      out->failed = int_reply(r->element[1]);
-    }
-    freeReplyObject(r);
-  }
-  json_t *n = json_object_get(inflight, stage);
-  out->inflight = n ? json_integer_value(n) : 0;
-  return status;
-}
-
-LwStatus lw_queue_counts(redisContext *c, const LwConfig *cfg, const char *stage,
-                         LwStageCounts *out, LwError *err)
-{
-  json_t *inflight = json_object();
-  LwStatus status = count_inflight(c, cfg, inflight, NULL, err);
-  if (status == LW_OK) {
-    status = stage_counts(c, cfg, stage, inflight, out, err);
-  }
-  json_decref(inflight);
-  return status;
-}
-
-/* The live workers, as JSON objects. */
-static LwStatus workers_json(redisContext *c, const LwConfig *cfg, json_t *list,
-                             LwError *err)
-{
-  redisReply *ids = members(c, lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, err);
-  LW_TRY(reply_status(ids, err));
-  LwStatus status = LW_OK;
-  for (size_t i = 0; i < ids->elements && status == LW_OK; ++i) {
-    const char *id = ids->element[i]->str;
-    LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, id);
-    redisReply *r = lw_redis_cmd(c, err, "HMGET", worker.s, "host", "pid", "stages",
-                                 "started", "job", "since", "progress", NULL);
-    status = reply_status(r, err);
-    if (status != LW_OK || r->type != REDIS_REPLY_ARRAY || r->elements != 7 ||
-        r->element[0]->type != REDIS_REPLY_STRING) {
-      freeReplyObject(r); /* no heartbeat: dead, the reaper's business */
-      continue;
-    }
-    redisReply **e = r->element;
-    json_t *w = json_object();
-    json_object_set_new(w, "id", json_string(id));
-    json_object_set_new(w, "host", json_string(e[0]->str));
-    json_object_set_new(w, "pid", json_integer(int_reply(e[1])));
-    json_object_set_new(w, "stages", json_string(e[2]->str ? e[2]->str : ""));
-    json_object_set_new(w, "started", json_integer(int_reply(e[3])));
-    json_t *job = e[4]->type == REDIS_REPLY_STRING
-                      ? json_loadb(e[4]->str, e[4]->len, 0, NULL) : NULL;
-    json_object_set_new(w, "job", job ? job : json_null());
-    json_object_set_new(w, "since", e[5]->type == REDIS_REPLY_STRING
-                                        ? json_integer(int_reply(e[5])) : json_null());
-    json_object_set_new(w, "progress", e[6]->type == REDIS_REPLY_STRING
-                                           ? json_string(e[6]->str) : json_null());
-    json_array_append_new(list, w);
-    freeReplyObject(r);
-  }
-  freeReplyObject(ids);
-  return status;
-}
-
-static LwStatus seeds_json(redisContext *c, const LwConfig *cfg, json_t *seeds,
-                           LwError *err)
-{
-  redisReply *r = lw_redis_cmd(c, err, "HGETALL",
-                               lw_key(cfg->prefix, LW_KEY_SEED_COUNTS, NULL).s, NULL);
-  LW_TRY(reply_status(r, err));
-  for (const char *const *s = lw_seed_statuses; *s; ++s) {
-    long long n = 0;
-    for (size_t i = 0; i + 1 < r->elements; i += 2) {
-      if (!strcmp(r->element[i]->str, *s)) {
-        n = int_reply(r->element[i + 1]);
-      }
-    }
-    json_object_set_new(seeds, *s, json_integer(n));
-  }
-  freeReplyObject(r);
-  return LW_OK;
-}
-
-LwStatus lw_queue_status(redisContext *c, const LwConfig *cfg, json_t **out,
-                         LwError *err)
-{
-  *out = NULL;
-  json_t *names = NULL;
-  LW_TRY(lw_queue_stages(c, cfg, &names, err));
-  json_t *result = json_pack("{s:o, s:o, s:o}", "stages", json_object(), "workers",
-                             json_array(), "seeds", json_object());
-  json_t *inflight = json_object();
-  LwStatus status = count_inflight(c, cfg, inflight, NULL, err);
-  size_t i;
-  json_t *name;
-  json_array_foreach(names, i, name) {
-    if (status != LW_OK) {
-      break;
-    }
-    LwStageCounts n;
-    status = stage_counts(c, cfg, json_string_value(name), inflight, &n, err);
-    json_object_set_new(json_object_get(result, "stages"), json_string_value(name),
-                        json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}",
-                                  "queued", (json_int_t)n.queued,
-                                  "inflight", (json_int_t)n.inflight,
-                                  "delayed", (json_int_t)n.delayed,
-                                  "dead", (json_int_t)n.dead,
-                                  "done", (json_int_t)n.done,
-                                  "failed", (json_int_t)n.failed));
-  }
-  if (status == LW_OK) {
-    status = workers_json(c, cfg, json_object_get(result, "workers"), err);
-  }
-  if (status == LW_OK) {
-    status = seeds_json(c, cfg, json_object_get(result, "seeds"), err);
-  }
-  json_decref(inflight);
-  json_decref(names);
-  if (status != LW_OK) {
-    json_decref(result);
-    return status;
-  }
-  *out = result;
-  return LW_OK;
-}
-
-LwStatus lw_queue_idle(redisContext *c, const LwConfig *cfg, const char *const *stages,
-                       size_t n, const char *except_worker, bool *idle, LwError *err)
-{
-  *idle = false;
-  json_t *inflight = json_object();
-  LwStatus status = count_inflight(c, cfg, inflight, except_worker, err);
-  bool busy = false;
-  for (size_t i = 0; i < n && status == LW_OK && !busy; ++i) {
-    LwStageCounts counts;
-    status = stage_counts(c, cfg, stages[i], inflight, &counts, err);
-    busy = counts.queued || counts.delayed || counts.inflight;
-  }
-  json_decref(inflight);
-  LW_TRY(status);
-  *idle = !busy;
-  return LW_OK;
 }

@@ -60,6 +60,20 @@ LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker
 LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_id,
                       const LwJob *job, LwTxn *txn, LwError *err);
 
+/* lw_queue_ack, and in the same round trip the fetch of the next job
+ * (lw_queue_fetch's semantics): *next gets it or NULL. The next job is
+ * fetched even when the ack fails; the caller owns it either way. */
+LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                            const LwJob *job, LwTxn *txn, const char *const *stages,
+                            size_t n, LwJob **next, LwError *err);
+
+/* Hands back every job in worker_id's in-flight list except `except` (may
+ * be NULL): after a reconnect, a job whose fetch reply was lost with the
+ * connection would otherwise sit there while the worker lives. */
+LwStatus lw_queue_release_orphans(redisContext *c, const LwConfig *cfg,
+                                  const char *worker_id, const LwJob *except,
+                                  long long *released, LwError *err);
+
 typedef enum {
   LW_FAIL_RETRY, /* in the delayed set */
   LW_FAIL_DEAD   /* in the dead list */

@@ -14,17 +14,20 @@ LwScript lw_script_enqueue = {
   "return 1\n", ""};
 
 /* KEYS: worker heartbeat, inflight, then per stage: queue, delayed
- * ARGV: heartbeat TTL ms
+ * ARGV: heartbeat TTL ms, "1" to move due retries first (the worker asks
+ *       at most every 100 ms: it is the costly part of a fetch)
  * Moves due retries of each stage back to its queue, then takes the next job
  * of the first stage that has one into the in-flight list, marks it on the
  * heartbeat and refreshes the TTL. Returns the job JSON or nil. */
 LwScript lw_script_fetch = {
   NOW_MS
   "for i = 3, #KEYS, 2 do\n"
-  "  local due = redis.call('ZRANGEBYSCORE', KEYS[i + 1], '-inf', now, 'LIMIT', 0, 100)\n"
-  "  for _, j in ipairs(due) do\n"
-  "    redis.call('ZREM', KEYS[i + 1], j)\n"
-  "    redis.call('LPUSH', KEYS[i], j)\n"
+  "  if ARGV[2] == '1' then\n"
+  "    local due = redis.call('ZRANGEBYSCORE', KEYS[i + 1], '-inf', now, 'LIMIT', 0, 100)\n"
+  "    for _, j in ipairs(due) do\n"
+  "      redis.call('ZREM', KEYS[i + 1], j)\n"
+  "      redis.call('LPUSH', KEYS[i], j)\n"
+  "    end\n"
   "  end\n"
   "  local job = redis.call('RPOP', KEYS[i])\n"
   "  if job then\n"

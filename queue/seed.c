@@ -219,6 +219,20 @@ LwStatus lw_seed_add(redisContext *c, const char *prefix, const char *uri,
   if (!lw_uri_is_absolute(uri)) {
     return status; /* relative: recorded, never downloaded */
   }
+  if (status == LW_NOTHING) {
+    /* an existing seed is queued again only while it waits to be fetched
+     * (its job may have been lost); re-harvests are the scheduler's */
+    redisReply *r = lw_redis_cmd(c, err, "HGET", lw_key(prefix, LW_KEY_SEED, hash_out).s,
+                                 "status", NULL);
+    if (!r) {
+      return err ? err->status : LW_ERR_REDIS;
+    }
+    bool waiting = r->type == REDIS_REPLY_STRING && !strcmp(r->str, "added");
+    freeReplyObject(r);
+    if (!waiting) {
+      return status;
+    }
+  }
   LwJob *job = lw_job_new("download", hash_out, harvest, NULL, err);
   if (!job) {
     return err ? err->status : LW_ERR_NOMEM;
@@ -261,4 +275,28 @@ LwStatus lw_seed_get(redisContext *c, const char *prefix, const char *hash,
   }
   *out = obj;
   return LW_OK;
+}
+
+LwStatus lw_seed_get_field(redisContext *c, const char *prefix, const char *hash,
+                           const char *field, char **out, LwError *err)
+{
+  *out = NULL;
+  redisReply *reply = lw_redis_cmd(c, err, "HGET", lw_key(prefix, LW_KEY_SEED, hash).s,
+                                   field, NULL);
+  if (!reply) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  LwStatus status = LW_NOTHING;
+  if (reply->type == REDIS_REPLY_STRING) {
+    *out = malloc(reply->len + 1);
+    if (!*out) {
+      status = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    } else {
+      memcpy(*out, reply->str, reply->len);
+      (*out)[reply->len] = '\0';
+      status = LW_OK;
+    }
+  }
+  freeReplyObject(reply);
+  return status;
 }

@@ -25,7 +25,16 @@
  *   hash, newline, number_of_bytes, number_of_chars, number_of_lines),
  *   archive (JSON entry metadata), encoding, format, clean (hash of the clean
  *   record), dirty (hash of the dirty seed, on a clean record), error,
- *   triples, duplicates, syntax_errors, literal_errors, provider, harvest.
+ *   triples, duplicates, syntax_errors, literal_errors, provider, harvest,
+ *   file (the seed's current data file, relative to the data directory:
+ *   download sets the body's file, unpack an entry's file or the recoded
+ *   UTF-8 file; guess and parse read it; on a clean record, the clean file).
+ *
+ * Harvest fan-in (queue/harvest.h): a stage that finishes a file of a
+ * harvest puts lw_txn_harvest_file_done in its ack (parse when cleaned,
+ * download when the content is unchanged); unpack adds the entries it found
+ * (lw_txn_harvest_expect(txn, harvest, entries - 1)); a seed whose job goes
+ * dead is counted by the worker frame.
  *
  * Stages should look at a seed's status before working: a seed already past
  * the stage (a job run twice) needs nothing done (return LW_NOTHING).
@@ -67,8 +76,9 @@ LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,
                         const char *provider, const char *harvest,
                         char hash_out[LW_HASH_HEX_LEN + 1], LwError *err);
 
-/* lw_seed_record, then, for an absolute URI, a "download" job (duplicates
- * suppressed). *queued (may be NULL) says whether a job was queued. */
+/* lw_seed_record, then, for an absolute URI whose seed is (still or newly)
+ * `added`, a "download" job (duplicates suppressed). *queued (may be NULL)
+ * says whether a job was queued. */
 LwStatus lw_seed_add(redisContext *c, const char *prefix, const char *uri,
                      const char *provider, const char *harvest,
                      char hash_out[LW_HASH_HEX_LEN + 1], bool *queued,
@@ -78,6 +88,11 @@ LwStatus lw_seed_add(redisContext *c, const char *prefix, const char *uri,
  * *out NULL when there is no such seed. */
 LwStatus lw_seed_get(redisContext *c, const char *prefix, const char *hash,
                      json_t **out, LwError *err);
+
+/* One field of seed <hash>: *out gets a copy (caller frees), or NULL and
+ * LW_NOTHING when the seed or the field is absent. */
+LwStatus lw_seed_get_field(redisContext *c, const char *prefix, const char *hash,
+                           const char *field, char **out, LwError *err);
 
 /* The seed hash named by text: text itself when it is 32 hex digits
  * (lower-cased), else the hash of text as a URI. */

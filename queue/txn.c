@@ -148,10 +148,19 @@ void lw_txn_push_job(LwTxn *txn, const char *stage, const char *seed,
   lw_job_free(job);
 }
 
-/* Appends MULTI, the commands and EXEC; reads the replies. *exec_out gets
- * EXEC's reply (NULL on connection loss, with err set). */
+/* A command sent after EXEC in the same round trip. */
+typedef struct {
+  int argc;
+  const char **argv;
+  const size_t *lens;
+  redisReply **reply;
+} Trailer;
+
+/* Appends MULTI, the commands, EXEC and the trailer (if any); reads the
+ * replies. *exec_out gets EXEC's reply (NULL on connection loss, with err
+ * set), *trailer->reply the trailer's. */
 static LwStatus run_once(redisContext *c, LwTxn *prelude, LwTxn *txn,
-                         redisReply **exec_out, LwError *err)
+                         const Trailer *trailer, redisReply **exec_out, LwError *err)
 {
   *exec_out = NULL;
   if (!c || c->err) {
@@ -171,14 +180,23 @@ static LwStatus run_once(redisContext *c, LwTxn *prelude, LwTxn *txn,
   }
   redisAppendCommand(c, "EXEC");
   ++sent;
+  size_t exec_index = sent - 1;
+  if (trailer) {
+    redisAppendCommandArgv(c, trailer->argc, trailer->argv, trailer->lens);
+    ++sent;
+  }
   LwStatus status = LW_OK;
   for (size_t i = 0; i < sent; ++i) {
     redisReply *reply = NULL;
     if (redisGetReply(c, (void **)&reply) != REDIS_OK || !reply) {
+      freeReplyObject(*exec_out);
+      *exec_out = NULL;
       return lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s",
                           c->errstr[0] ? c->errstr : "no reply");
     }
-    if (i + 1 == sent) {
+    if (i == exec_index + 1) {
+      *trailer->reply = reply;
+    } else if (i == exec_index) {
       *exec_out = reply;
     } else {
       if (reply->type == REDIS_REPLY_ERROR && status == LW_OK) {
@@ -200,9 +218,20 @@ static LwStatus run_once(redisContext *c, LwTxn *prelude, LwTxn *txn,
 LwStatus lw_txn_exec_with(redisContext *c, LwTxn *prelude, LwTxn *txn,
                           redisReply **exec_out, LwError *err)
 {
+  return lw_txn_exec_then(c, prelude, txn, exec_out, 0, NULL, NULL, NULL, err);
+}
+
+LwStatus lw_txn_exec_then(redisContext *c, LwTxn *prelude, LwTxn *txn,
+                          redisReply **exec_out, int argc, const char **argv,
+                          const size_t *lens, redisReply **after, LwError *err)
+{
   if (exec_out) {
     *exec_out = NULL;
   }
+  if (after) {
+    *after = NULL;
+  }
+  Trailer trailer = {argc, argv, lens, after};
   for (int p = 0; p < 2; ++p) {
     LwTxn *t = p ? txn : prelude;
     if (t && t->first_error.status != LW_OK) {
@@ -211,7 +240,9 @@ LwStatus lw_txn_exec_with(redisContext *c, LwTxn *prelude, LwTxn *txn,
   }
   for (int round = 0; round < 2; ++round) {
     redisReply *exec = NULL;
-    LwStatus status = run_once(c, prelude, txn, &exec, err);
+    /* the trailer goes with the first round only: it is not idempotent */
+    LwStatus status = run_once(c, prelude, txn, round == 0 && argc > 0 ? &trailer : NULL,
+                               &exec, err);
     if (status != LW_OK) {
       freeReplyObject(exec);
       return status;

@@ -81,4 +81,13 @@ LwStatus lw_txn_exec(redisContext *c, LwTxn *txn, LwError *err);
 LwStatus lw_txn_exec_with(redisContext *c, LwTxn *prelude, LwTxn *txn,
                           redisReply **exec_out, LwError *err);
 
+/* lw_txn_exec_with, and one more command (argc > 0) sent right after EXEC
+ * in the same round trip, outside the transaction: the worker fetches its
+ * next job this way. *after gets that command's reply (caller frees), or
+ * NULL when it was not sent or its reply was lost. The command is sent
+ * once even when the transaction is run again after NOSCRIPT. */
+LwStatus lw_txn_exec_then(redisContext *c, LwTxn *prelude, LwTxn *txn,
+                          redisReply **exec_out, int argc, const char **argv,
+                          const size_t *lens, redisReply **after, LwError *err);
+
 #endif

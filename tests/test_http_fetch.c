@@ -218,6 +218,33 @@ static void test_redirect_chain(void)
   CHECK_INT_EQ(json_array_size(r.http), 11);
   lw_fetch_result_clear(&r);
 
+  /* A redirect with a big body: lodwash hangs up on the body and follows. */
+  lw_test_server_add(srv, "/fat-redirect", &(LwTestResponse){.location = "/final",
+                                                             .kind = LW_TEST_BODY_LINES,
+                                                             .size = 50 * 1024 * 1024});
+  LwStatus fat = lw_fetch(url_of("/fat-redirect"), &o, &r, &err);
+  if (fat != LW_OK) fprintf(stderr, "fat: %s\n", err.message);
+  CHECK_INT_EQ(fat, LW_OK);
+  CHECK_INT_EQ(json_array_size(r.http), 2);
+  CHECK_INT_EQ(r.content.number_of_bytes, 5);
+  CHECK(r.end - r.begin < 5.0);
+  unlink(r.path);
+  lw_fetch_result_clear(&r);
+
+  /* A Location with raw 8-bit bytes still gives valid JSON hop records. */
+  lw_test_server_add(srv, "/raw-location", &(LwTestResponse){.location = "/caf\xc3\xa9"});
+  lw_test_server_add(srv, "/caf%C3%A9", &(LwTestResponse){.body = "accent\n"});
+  LwStatus raw = lw_fetch(url_of("/raw-location"), &o, &r, &err);
+  CHECK(raw == LW_OK || raw == LW_ERR_HTTP);
+  CHECK_INT_EQ(json_array_size(r.http), 2);
+  CHECK(hop_str(&r, 1, "uri") != NULL);
+  fprintf(stderr, "raw Location followed to %s: %s\n", hop_str(&r, 1, "uri"),
+          raw == LW_OK ? "ok" : err.message);
+  if (raw == LW_OK) {
+    unlink(r.path);
+  }
+  lw_fetch_result_clear(&r);
+
   lw_test_server_add(srv, "/noloc", &(LwTestResponse){.status = 302});
   CHECK_INT_EQ(lw_fetch(url_of("/noloc"), &o, &r, &err), LW_ERR_HTTP);
   CHECK(strstr(err.message, "Location") != NULL);
@@ -695,6 +722,39 @@ static void test_encodings(void)
   } else {
     fprintf(stderr, "no zstd program: Content-Encoding zstd not tested\n");
   }
+
+  /* dump.nt.gz labelled "Content-Encoding: gzip" (a common server
+   * misconfiguration): decoded when nothing is declared, kept as published
+   * when VoID declares the checksum of the .gz file. */
+  char gz[4096];
+  size_t gzlen = 0;
+  FILE *g = popen("printf '<s> <p> \"gz\" .\\n' | gzip -c -n", "r");
+  if (g) {
+    gzlen = fread(gz, 1, sizeof(gz), g);
+    pclose(g);
+  }
+  CHECK(gzlen > 10);
+  lw_test_server_add(srv, "/dump.nt.gz", &(LwTestResponse){.body = gz, .body_len = gzlen,
+                                                           .headers = "Content-Encoding: gzip\n"});
+  CHECK_INT_EQ(lw_fetch(url_of("/dump.nt.gz"), &o, &r, &err), LW_OK);
+  char *plain = slurp(r.path, NULL);
+  CHECK_STR_EQ(plain, "<s> <p> \"gz\" .\n");
+  free(plain);
+  unlink(r.path);
+  lw_fetch_result_clear(&r);
+  char gzmd5[33], declared[64];
+  lw_md5_hex(gz, gzlen, gzmd5);
+  snprintf(declared, sizeof(declared), "md5:%s", gzmd5);
+  o.checksum = declared;
+  CHECK_INT_EQ(lw_fetch(url_of("/dump.nt.gz"), &o, &r, &err), LW_OK);
+  CHECK_STR_EQ(r.content.hash, gzmd5);
+  CHECK_INT_EQ(r.content.number_of_bytes, gzlen);
+  char seen_ae[64];
+  CHECK(lw_test_server_request_header(srv, "/dump.nt.gz", "Accept-Encoding", seen_ae,
+                                      sizeof(seen_ae)) == NULL);
+  unlink(r.path);
+  lw_fetch_result_clear(&r);
+  o.checksum = NULL;
 
   /* A gzip bomb: 1 GB of zeros in about a megabyte, stopped at 10 MB of
    * decoded bytes. */

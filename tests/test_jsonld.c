@@ -166,6 +166,16 @@ static void test_hostile_input(void) {
   deep = nested("{\"http://ex.org/p\": ", "1", "}", 1000);
   check_fails(deep, &opt, LW_ERR_LIMIT, "JSON nested deeper");
   free(deep);
+  /* a context whose terms chain through 5000 others */
+  size_t terms = 5000;
+  char *chain = malloc(terms * 48 + 64);
+  char *c = chain + sprintf(chain, "{\"@context\": {");
+  for (size_t i = 0; i < terms; i++) {
+    c += sprintf(c, "%s\"t%zu\": \"t%zu:x\"", i ? ", " : "", i, i + 1);
+  }
+  sprintf(c, ", \"t%zu\": \"http://ex.org/\"}}", terms);
+  check_fails(chain, &opt, LW_ERR_LIMIT, "term definitions depend");
+  free(chain);
   /* a huge string is fine below the document cap, refused above it */
   size_t n = 8u << 20;
   char *big = malloc(n + 64);
@@ -417,6 +427,98 @@ static void test_sink_stops(void) {
   CHECK_INT_EQ(stats.statements, 1);
 }
 
+/* ---- reading: streaming, fallbacks, positions ------------------------- */
+
+typedef struct {
+  unsigned long quads, bad;
+} Numbers;
+
+static LwStatus number_sink(void *handle, const LwQuad *q) {
+  Numbers *n = handle;
+  n->quads++;
+  if (strcmp(q->object.value, "1234567") && strcmp(q->object.value, "x\"y")) {
+    n->bad++;
+  }
+  return LW_OK;
+}
+
+static void test_streaming(const char *dir) {
+  /* 30000 elements, numbers and escaped strings straddling the 64 KiB
+   * window boundaries many times */
+  char path[2048];
+  snprintf(path, sizeof(path), "%s/many.jsonld", dir);
+  FILE *f = fopen(path, "w");
+  fputs("\xEF\xBB\xBF [\n", f);
+  for (int i = 0; i < 30000; i++) {
+    fprintf(f, "%s{\"@id\": \"http://ex.org/%d\", \"http://ex.org/n\": 1234567,"
+               " \"http://ex.org/s\": \"x\\\"y\"}\n", i ? "," : "", i);
+  }
+  fputs("]\n", f);
+  fclose(f);
+  Numbers n = {0, 0};
+  LwJsonldOptions opt = {0};
+  opt.on_quad = number_sink;
+  opt.quad_handle = &n;
+  LwError err;
+  f = fopen(path, "rb");
+  CHECK(lw_jsonld_to_rdf(f, &opt, NULL, &err) == LW_OK);
+  fclose(f);
+  CHECK_INT_EQ(n.quads, 60000);
+  CHECK_INT_EQ(n.bad, 0);
+  /* the same through a pipe (not seekable) */
+  char cmd[2200];
+  snprintf(cmd, sizeof(cmd), "cat '%s'", path);
+  n.quads = n.bad = 0;
+  f = popen(cmd, "r");
+  CHECK(lw_jsonld_to_rdf(f, &opt, NULL, &err) == LW_OK);
+  pclose(f);
+  CHECK_INT_EQ(n.quads, 60000);
+
+  /* @context after @graph: streamed with the context read first */
+  check_quads("{\"@graph\": [{\"@id\": \"a\", \"p\": \"1\"}],\n"
+              " \"@context\": {\"p\": \"http://ex.org/p\"}}",
+              "<http://example.org/a> <http://ex.org/p> \"1\" .\n");
+  /* a named graph at the top level is not streamed into the default graph */
+  check_quads("{\"@context\": {\"p\": \"http://ex.org/p\"},"
+              " \"@graph\": [{\"@id\": \"a\", \"p\": \"1\"}], \"@id\": \"g\"}",
+              "<http://example.org/a> <http://ex.org/p> \"1\" <http://example.org/g> .\n");
+  /* the same from a pipe: the bytes read to decide are replayed */
+  snprintf(path, sizeof(path), "%s/named.jsonld", dir);
+  write_file(path, "{\"@graph\": [{\"@id\": \"http://ex.org/a\", "
+                   "\"http://ex.org/p\": \"1\"}], \"@id\": \"http://ex.org/g\"}");
+  snprintf(cmd, sizeof(cmd), "cat '%s'", path);
+  LwNqSet *set = lw_nq_set_new();
+  LwJsonldOptions o2 = {0};
+  o2.on_quad = lw_nq_set_sink;
+  o2.quad_handle = set;
+  f = popen(cmd, "r");
+  CHECK(lw_jsonld_to_rdf(f, &o2, NULL, &err) == LW_OK);
+  pclose(f);
+  char *dump = lw_nq_set_dump(set);
+  CHECK_STR_EQ(dump, "<http://ex.org/a> <http://ex.org/p> \"1\" <http://ex.org/g> .\n");
+  free(dump);
+  lw_nq_set_free(set);
+
+  /* positions: a JSON error in the third element, a JSON-LD error in the
+   * second, a missing comma */
+  LwJsonldOptions o3 = {0};
+  check_fails("[{\"http://ex.org/p\": 1},\n {\"http://ex.org/p\": 2},\n"
+              "  {\"http://ex.org/p\": ]}]", &o3, LW_ERR_SYNTAX, "line 3, column ");
+  LwNqSet *s3 = lw_nq_set_new();
+  Errors errors = {0};
+  LwStatus st = convert("[{\"http://ex.org/p\": 1},\n {\"@id\": 5}]", &o3, s3,
+                        &err, &errors);
+  CHECK(st == LW_ERR_SYNTAX);
+  CHECK(!strncmp(err.message, "invalid @id value", 17));
+  CHECK_INT_EQ(errors.line, 2);
+  CHECK_INT_EQ(errors.column, 2);
+  lw_nq_set_free(s3);
+  check_fails("[{\"http://ex.org/p\": 1}\n {\"http://ex.org/p\": 2}]", &o3,
+              LW_ERR_SYNTAX, "line 2, column 2: ',' or ']' expected");
+  check_fails("[{\"http://ex.org/p\": 1}] x", &o3, LW_ERR_SYNTAX,
+              "line 1, column 26: end of file expected");
+}
+
 int main(void) {
   char *dir = lw_test_tmpdir();
   test_basic();
@@ -427,6 +529,7 @@ int main(void) {
   test_http_loader();
   test_canonical_json();
   test_sink_stops();
+  test_streaming(dir);
   lw_test_rmtree(dir);
   free(dir);
   return lw_test_finish();

@@ -13,7 +13,9 @@
  * fails this test, and so does a listed test that starts passing (so the
  * list, and docs/jsonld.md, stay true).
  *
- * JSONLD_TEST=te001 runs one test and prints its quads.
+ * JSONLD_TEST=te001 runs one test and prints its quads; JSONLD_INCLUDE_10=1
+ * runs the JSON-LD 1.0 tests too (in 1.1 mode), for information;
+ * JSONLD_VIA_PIPE=1 reads the inputs through pipes (the non-seekable path).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,8 +66,9 @@ static Result run_test(const char *dir /* < 2048 bytes */, LwJsonldMap *map, jso
   json_t *option = json_object_get(t, "option");
   const char *spec = json_string_value(json_object_get(option, "specVersion"));
   const char *mode = json_string_value(json_object_get(option, "processingMode"));
-  if ((spec && !strcmp(spec, "json-ld-1.0")) ||
-      (mode && !strcmp(mode, "json-ld-1.0"))) {
+  if (((spec && !strcmp(spec, "json-ld-1.0")) ||
+       (mode && !strcmp(mode, "json-ld-1.0"))) &&
+      !getenv("JSONLD_INCLUDE_10")) {
     snprintf(why, size, "JSON-LD 1.0 only");
     return R_NA;
   }
@@ -92,7 +95,15 @@ static Result run_test(const char *dir /* < 2048 bytes */, LwJsonldMap *map, jso
   opt.produce_generalized_rdf =
       json_is_true(json_object_get(option, "produceGeneralizedRdf"));
   LwError err;
-  FILE *in = fopen(path, "rb");
+  /* JSONLD_VIA_PIPE=1 reads every input through a pipe (not seekable) */
+  bool pipe = getenv("JSONLD_VIA_PIPE") != NULL;
+  char cmd[8300];
+  snprintf(cmd, sizeof(cmd), "cat '%s' 2>/dev/null", path);
+  FILE *probe = fopen(path, "rb");
+  FILE *in = probe && pipe ? popen(cmd, "r") : probe;
+  if (probe && pipe) {
+    fclose(probe);
+  }
   if (!in) {
     /* the manifest names a few inputs from other folders of the suite
      * (expand/) that the shared copy does not hold */
@@ -101,7 +112,11 @@ static Result run_test(const char *dir /* < 2048 bytes */, LwJsonldMap *map, jso
     return R_NA;
   }
   LwStatus st = lw_jsonld_to_rdf(in, &opt, NULL, &err);
-  fclose(in);
+  if (pipe) {
+    pclose(in);
+  } else {
+    fclose(in);
+  }
   if (verbose) {
     char *dump = lw_nq_set_dump(actual);
     printf("%s: status %s, message '%s'\n%s", id, lw_status_name(st),
@@ -198,7 +213,7 @@ int main(void) {
          "%d fail (%d known), %d not applicable\n",
          pass, applicable, applicable ? 100.0 * pass / applicable : 0.0, fail,
          known, na);
-  if (!only) {
+  if (!only && !getenv("JSONLD_INCLUDE_10")) {
     CHECK(applicable > 0 && pass * 100 >= applicable * 95);
   }
   lw_jsonld_map_free(map);

@@ -328,6 +328,50 @@ static void test_ack_records_results(void)
   lw_txn_free(NULL);
 }
 
+static void test_ack_fetch_and_orphans(void)
+{
+  LwError err;
+  char a[17], b[17];
+  /* w1's heartbeat (1 s) expired long ago and the reaper dropped it */
+  CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, "w1", "af", &err), LW_OK);
+  CHECK_INT_EQ(push("af", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  CHECK_INT_EQ(push("af", "", LW_PRIORITY_NORMAL, b), LW_OK);
+  LwJob *first = fetch("w1", "af");
+  CHECK(first && !strcmp(first->id, a));
+  const char *stages[] = {"af"};
+  LwJob *next = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", first, NULL, stages, 1, &next, &err), LW_OK);
+  CHECK(next && !strcmp(next->id, b));
+  CHECK_INT_EQ(counts("af").done, 1);
+  CHECK_INT_EQ(counts("af").inflight, 1);
+  LwJob *none = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", next, NULL, stages, 1, &none, &err), LW_OK);
+  CHECK(none == NULL);
+  CHECK_INT_EQ(counts("af").done, 2);
+  CHECK_INT_EQ(counts("af").inflight, 0);
+  lw_job_free(first);
+  lw_job_free(next);
+
+  /* a job in the in-flight list the worker does not know about (its fetch
+   * reply was lost) is handed back; the one it holds stays */
+  CHECK_INT_EQ(push("af", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  CHECK_INT_EQ(push("af", "", LW_PRIORITY_NORMAL, b), LW_OK);
+  LwJob *held = fetch("w1", "af");
+  LwJob *lost = fetch("w1", "af");
+  long long released = 0;
+  CHECK_INT_EQ(lw_queue_release_orphans(c, &cfg, "w1", held, &released, &err), LW_OK);
+  CHECK_INT_EQ(released, 1);
+  CHECK_INT_EQ(counts("af").queued, 1);
+  CHECK_INT_EQ(counts("af").inflight, 1);
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", held, NULL, &err), LW_OK);
+  LwJob *again = fetch("w1", "af");
+  CHECK(again && lost && !strcmp(again->id, lost->id));
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", again, NULL, &err), LW_OK);
+  lw_job_free(held);
+  lw_job_free(lost);
+  lw_job_free(again);
+}
+
 static void test_status_json(void)
 {
   LwError err;
@@ -367,6 +411,7 @@ int main(void)
   test_handback();
   test_reaper();
   test_ack_records_results();
+  test_ack_fetch_and_orphans();
   test_status_json();
   lw_test_redis_cleanup(c, cfg.prefix);
   lw_config_free(&cfg);

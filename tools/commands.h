@@ -52,5 +52,9 @@ int lw_cmd_hash(LwTool *tool, int argc, char **argv);
 int lw_cmd_status(LwTool *tool, int argc, char **argv);
 int lw_cmd_seed(LwTool *tool, int argc, char **argv);
 int lw_cmd_jobs(LwTool *tool, int argc, char **argv);
+int lw_cmd_providers(LwTool *tool, int argc, char **argv);
+int lw_cmd_harvest(LwTool *tool, int argc, char **argv);
+int lw_cmd_export(LwTool *tool, int argc, char **argv);
+int lw_cmd_clean(LwTool *tool, int argc, char **argv);
 
 #endif

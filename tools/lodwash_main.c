@@ -21,6 +21,12 @@ static const LwCommand commands[] = {
    "jobs push STAGE [--count N] [--priority high|normal] [JSON] | jobs dead [--json] | "
    "jobs retry ID|--all",
    "queue jobs, list dead jobs, retry them"},
+  {"providers", lw_cmd_providers, "providers [--json]",
+   "providers of the registry with their state and last harvest"},
+  {"harvest", lw_cmd_harvest, "harvest NAME", "harvest a provider now (high priority)"},
+  {"export", lw_cmd_export, "export", "write all graphs as one dump with its VoID now"},
+  {"clean", lw_cmd_clean, "clean FILE [--format F] [--base IRI] [-o OUT]",
+   "guess, parse and clean a local file into canonical N-Quads (no Redis)"},
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

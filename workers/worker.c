@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "common/log.h"
+#include "queue/harvest.h"
 #include "queue/heartbeat.h"
 #include "queue/queue.h"
 #include "queue/redis.h"
@@ -81,8 +82,10 @@ size_t lw_worker_parse_stages(const char *list, const char **names, size_t max,
 }
 
 /* (Re)connects and registers, retrying with backoff until it works or the
- * worker is stopped. */
-static bool connect_redis(LwWorker *w)
+ * worker is stopped. Jobs in the worker's in-flight list other than holding
+ * (the one it is finishing, may be NULL) are handed back: their fetch
+ * replies were lost with the old connection. */
+static bool connect_redis(LwWorker *w, const LwJob *holding)
 {
   redisFree(w->redis);
   w->redis = NULL;
@@ -91,7 +94,8 @@ static bool connect_redis(LwWorker *w)
   while (!stopping(w)) {
     LwError err;
     if (lw_redis_connect(w->cfg->redis_url, &w->redis, &err) == LW_OK &&
-        lw_heartbeat_register(w->redis, w->cfg, w->id, w->stages_csv, &err) == LW_OK) {
+        lw_heartbeat_register(w->redis, w->cfg, w->id, w->stages_csv, &err) == LW_OK &&
+        lw_queue_release_orphans(w->redis, w->cfg, w->id, holding, NULL, &err) == LW_OK) {
       if (warned) {
         lw_info("msg=\"reconnected to Redis\" worker=%s", w->id);
       }
@@ -205,11 +209,15 @@ typedef enum { FINISH_ACK, FINISH_FAIL, FINISH_HANDBACK } Finish;
  * worker is stopped while Redis is away (the reaper then returns the job). */
 static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn,
                            const LwError *failure, LwFailOutcome *outcome,
-                           long long *delay, LwError *err)
+                           long long *delay, LwJob **next, LwError *err)
 {
   for (;;) {
     LwStatus st;
-    if (how == FINISH_ACK) {
+    if (how == FINISH_ACK && next) {
+      /* the next job comes back in the same round trip as the ack */
+      st = lw_queue_ack_fetch(w->redis, w->cfg, w->id, job, txn, w->opts->stages,
+                              w->opts->n_stages, next, err);
+    } else if (how == FINISH_ACK) {
       st = lw_queue_ack(w->redis, w->cfg, w->id, job, txn, err);
     } else if (how == FINISH_FAIL) {
       st = lw_queue_fail(w->redis, w->cfg, w->id, job, failure, outcome, delay, err);
@@ -221,14 +229,38 @@ static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn
     }
     lw_warn("msg=\"lost Redis while finishing a job\" job=%s error=\"%s\"", job->id,
             err->message);
-    if (!connect_redis(w)) {
+    if (!connect_redis(w, job)) {
       return st;
     }
   }
 }
 
-static void run_job(LwWorker *w, LwJob *job)
+/* A file of a harvest that failed for good still counts for the harvest's
+ * fan-in, so the import of the rest is not held up (queue/harvest.h). Not in
+ * the fail's transaction: if this is lost, `lodwash jobs retry` redoes it. */
+static void count_failed_file(LwWorker *w, const LwJob *job)
 {
+  static const char *const file_stages[] = {"download", "unpack", "guess", "parse"};
+  if (!*job->harvest || !*job->seed) {
+    return;
+  }
+  for (size_t i = 0; i < sizeof(file_stages) / sizeof(file_stages[0]); ++i) {
+    if (!strcmp(job->stage, file_stages[i])) {
+      LwError err;
+      if (lw_harvest_file_done_now(w->redis, w->cfg->prefix, job->harvest, true, &err)) {
+        lw_warn("harvest=%s seed=%s msg=\"cannot count the failed file\" error=\"%s\"",
+                job->harvest, job->seed, err.message);
+      }
+      return;
+    }
+  }
+}
+
+/* Runs job and sends its outcome; returns the next job when it came with
+ * the ack (caller frees), else NULL. */
+static LwJob *run_job(LwWorker *w, LwJob *job)
+{
+  LwJob *next = NULL;
   long long t0 = lw_now_ms();
   const LwStage *stage = lw_stage_find(job->stage);
   LwError failure;
@@ -249,17 +281,19 @@ static void run_job(LwWorker *w, LwJob *job)
   }
   /* the handler may have broken the connection: make sure it is usable */
   if (!w->redis || w->redis->err) {
-    connect_redis(w);
+    connect_redis(w, job);
   }
 
   const char *outcome_name = "done";
+  bool handed_back = false;
   LwError err;
   lw_error_clear(&err);
   LwFailOutcome outcome = LW_FAIL_DEAD;
   long long delay = 0;
   LwStatus fin;
   if (status <= LW_NOTHING) {
-    fin = finish_job(w, FINISH_ACK, job, txn, NULL, NULL, NULL, &err);
+    fin = finish_job(w, FINISH_ACK, job, txn, NULL, NULL, NULL, stopping(w) ? NULL : &next,
+                     &err);
     if (fin == LW_ERR_STATE || (fin > LW_NOTHING && fin != LW_ERR_REDIS)) {
       /* the results were refused (an illegal seed transition): a bug in the
        * handler or a race with a re-harvest; the job is done regardless */
@@ -267,17 +301,21 @@ static void run_job(LwWorker *w, LwJob *job)
               job->seed, job->id, err.message);
     }
   } else if (stopping(w)) {
+    handed_back = true;
     outcome_name = "handed-back";
-    fin = finish_job(w, FINISH_HANDBACK, job, NULL, NULL, NULL, NULL, &err);
+    fin = finish_job(w, FINISH_HANDBACK, job, NULL, NULL, NULL, NULL, NULL, &err);
   } else {
-    fin = finish_job(w, FINISH_FAIL, job, NULL, &failure, &outcome, &delay, &err);
+    fin = finish_job(w, FINISH_FAIL, job, NULL, &failure, &outcome, &delay, NULL, &err);
     outcome_name = outcome == LW_FAIL_RETRY ? "retry" : "dead";
+    if (fin == LW_OK && outcome == LW_FAIL_DEAD) {
+      count_failed_file(w, job);
+    }
   }
   if (fin == LW_ERR_REDIS) {
     outcome_name = "lost-redis";
   }
   long long ms = lw_now_ms() - t0;
-  if (status <= LW_NOTHING || !strcmp(outcome_name, "handed-back")) {
+  if (status <= LW_NOTHING || handed_back) {
     lw_info("stage=%s seed=%s job=%s outcome=%s ms=%lld", job->stage, job->seed, job->id,
             outcome_name, ms);
   } else {
@@ -287,6 +325,7 @@ static void run_job(LwWorker *w, LwJob *job)
             lw_status_name(failure.status), failure.message);
   }
   lw_txn_free(txn);
+  return next;
 }
 
 /* Waits for work: returns false when the worker should exit (idle with
@@ -337,7 +376,7 @@ int lw_worker_run(const LwWorkerOptions *opts)
       break;
     }
   }
-  if (!connect_redis(&w)) {
+  if (!connect_redis(&w, NULL)) {
     return 0; /* stopped before Redis came */
   }
   if (!beat_start(&w)) {
@@ -350,15 +389,18 @@ int lw_worker_run(const LwWorkerOptions *opts)
   long long sleep_ms = 1;
   long long last_reap = 0;
   long long jobs = 0;
+  LwJob *job = NULL; /* a job that came with the previous ack */
   while (!stopping(&w)) {
-    LwJob *job = NULL;
     LwError err;
-    LwStatus st = lw_queue_fetch(w.redis, w.cfg, w.id, opts->stages, opts->n_stages, &job,
-                                 &err);
-    if (st == LW_OK) {
+    LwStatus st = LW_OK;
+    if (!job) {
+      st = lw_queue_fetch(w.redis, w.cfg, w.id, opts->stages, opts->n_stages, &job, &err);
+    }
+    if (st == LW_OK && job) {
       sleep_ms = 1;
-      run_job(&w, job);
+      LwJob *next = run_job(&w, job);
       lw_job_free(job);
+      job = next;
       ++jobs;
     } else if (st == LW_NOTHING) {
       if (!idle_round(&w, &sleep_ms, &last_reap)) {
@@ -369,8 +411,16 @@ int lw_worker_run(const LwWorkerOptions *opts)
       nap(&w, 100);
     } else {
       lw_warn("msg=\"lost Redis\" error=\"%s\"", err.message);
-      connect_redis(&w);
+      connect_redis(&w, NULL);
     }
+  }
+  if (job) { /* fetched with the last ack, then told to stop */
+    LwError err;
+    if (lw_queue_handback(w.redis, w.cfg, w.id, job, &err) == LW_OK) {
+      lw_info("stage=%s seed=%s job=%s outcome=handed-back ms=0", job->stage, job->seed,
+              job->id);
+    }
+    lw_job_free(job);
   }
   beat_stop(&w);
   if (w.redis && !w.redis->err) {
