@@ -50,12 +50,6 @@
 #include "queue/seed.h"
 #include "workers/stage.h"
 
-/* Not in queue/keys.h yet: the per-host download leases. */
-#define LW_KEY_HOST_SLOTS "hostslots:%s"
-
-/* Declared here until workers/stage.h lists it. */
-LwStatus lw_stage_download_run(LwStageCtx *ctx);
-
 #define SLOT_WAIT_STEP_MS 250
 #define SLOT_REFRESH_MS 10000
 
