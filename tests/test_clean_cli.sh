@@ -87,5 +87,17 @@ if [ -f "$real" ]; then
   check "no sort runs left" test -z "$(ls -A "$tmp/tmp" 2>/dev/null)"
 fi
 
+# a gzip-compressed file (a real Turtle dump) reads like its content
+gz="$testdata/geolink/ec-geolink__design__data__chronos__NeptuneSamples.ttl.gz"
+if [ -f "$gz" ]; then
+  gzip -dc "$gz" > "$tmp/samples.ttl"
+  run "$gz" --base http://ex.org/ > "$tmp/from-gz.nq" 2> "$tmp/err"
+  check ".ttl.gz exits 0" test $? -eq 0
+  check ".ttl.gz read as Turtle" grep -q '^format=Turtle ' "$tmp/err"
+  run "$tmp/samples.ttl" --base http://ex.org/ > "$tmp/from-ttl.nq" 2> /dev/null
+  check ".ttl.gz = its content" cmp -s "$tmp/from-gz.nq" "$tmp/from-ttl.nq"
+  check ".ttl.gz has triples" test "$(wc -l < "$tmp/from-gz.nq")" -gt 100
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
