@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/buf.h"
@@ -576,7 +577,10 @@ static LwStatus write_output(CleanContext *c, CleanResources *res,
                           o->output_path, strerror(errno));
     }
     res->out_owned = true;
-    res->out_created = true;
+    /* Only a regular file is removed on failure: never a device such as
+     * /dev/null or /dev/stdout. */
+    struct stat sb;
+    res->out_created = fstat(fileno(res->out), &sb) == 0 && S_ISREG(sb.st_mode);
   } else {
     res->out = o->output ? o->output : stdout;
   }
@@ -587,7 +591,8 @@ static LwStatus write_output(CleanContext *c, CleanResources *res,
   LwError werr = {0};
   LwStatus wst = lw_gz_writer_close(res->writer, &gs, &werr);
   res->writer = NULL;
-  if (st == LW_OK && wst != LW_OK) {
+  if (wst != LW_OK) {
+    /* The writer knows best why output failed (disk full, ...). */
     *err = werr;
     st = wst;
   }

@@ -50,6 +50,14 @@ run "$tmp/data.nt" --output="$tmp/plain.nq" 2> /dev/null
 check "-o plain is plain" cmp -s "$tmp/plain.nq" "$tmp/out.nq"
 check "md5 in summary = md5 of content" grep -q "md5=$(md5sum < "$tmp/out.nq" | cut -c1-32)" "$tmp/err"
 
+# devices as OUT: written to, never removed
+run "$tmp/data.nt" -o /dev/null 2> /dev/null; check "-o /dev/null exits 0" test $? -eq 0
+if [ -c /dev/full ]; then
+  run "$tmp/data.nt" -o /dev/full 2> "$tmp/err"; check "-o /dev/full (disk full) exits 1" test $? -eq 1
+  check "disk full says so" grep -q 'No space left' "$tmp/err"
+  check "/dev/full is still there" test -c /dev/full
+fi
+
 # --format and --base: a relative IRI in a file with a misleading name
 printf '@prefix ex: <http://ex.org/> .\n<thing> ex:p ex:o .\n' > "$tmp/rel.txt"
 run "$tmp/rel.txt" --format turtle --base http://base.example/dir/ > "$tmp/rel.nq" 2> "$tmp/err"
