@@ -1092,6 +1092,14 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
       st = LW_OK;
       break;
     }
+    if (f->status == 416 && f->resume_from > 0) {
+      /* The partial no longer fits the resource: drop it; the retry
+       * starts from byte 0. */
+      st = lw_error_set(err, LW_ERR_NET,
+                        "HTTP 416 to a resume from byte %llu of %s: partial body discarded",
+                        (unsigned long long)f->resume_from, url);
+      break;
+    }
     if (f->status >= 200 && f->status < 300) {
       st = lw_error_set(err, LW_ERR_HTTP, "HTTP %ld %s from %s: not a document",
                         f->status, f->reason, url);

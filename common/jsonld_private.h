@@ -73,6 +73,9 @@ int lw_jld_add_unique(json_t *obj, const char *key, json_t *v);
 json_t *lw_jld_as_array(json_t *v);
 bool lw_jld_array_has_string(const json_t *array, const char *s);
 char *lw_jld_strdup(const char *s);
+/* {key: value} with value stolen (json_pack is slow on hot paths); NULL
+ * when out of memory. */
+json_t *lw_jld_obj1(const char *key, json_t *value);
 char *lw_jld_concat(const char *a, const char *b);
 /* Resolves ref against base (RFC 3986); NULL base: ref copied. */
 char *lw_jld_resolve(const char *base, const char *ref);

@@ -113,12 +113,14 @@ static int src_peek(Src *s, LwStatus *st) {
 }
 
 static void src_advance(Src *s, size_t n) {
-  for (size_t i = s->start; i < s->start + n; i++) {
-    unsigned char c = (unsigned char)s->buf[i];
-    if (c == '\n') {
-      s->line++;
-      s->col = 0;
-    } else if ((c & 0xC0) != 0x80) {
+  const char *p = s->buf + s->start, *end = p + n, *nl;
+  while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+    s->line++;
+    s->col = 0;
+    p = nl + 1;
+  }
+  for (; p < end; p++) {
+    if ((*p & 0xC0) != 0x80) {
       s->col++; /* columns count characters, as jansson's do */
     }
   }

@@ -39,6 +39,7 @@ typedef struct {
   LwReadContext *rc;
   FILE *in;
   bool line_based;     /* N-Triples, N-Quads: absolute IRIs only */
+  unsigned serd_errors; /* serd errors since the last statement */
   LwScanner scan;
   SerdEnv *env;        /* prefixes, bound to absolute IRIs where possible */
   char *base;          /* the current base IRI (absolute), or NULL */
@@ -52,7 +53,8 @@ typedef struct {
   unsigned line_errors;     /* errors reported on the current line */
   unsigned line_statements; /* statements serd gave for the current line */
   LwQuad pending;           /* the line's statement, its strings in terms */
-  LwBuf nul_line;           /* a line with NUL bytes, rewritten */
+  LwBuf out;                /* repaired bytes for serd */
+  size_t out_pos;           /* stream mode: bytes of out already handed on */
 } SerdContext;
 
 /* ---- the byte source: fread, then the pre-scanner ---- */
@@ -65,49 +67,86 @@ typedef struct {
 #define TRAILER "#|\n"
 #define TRAILER_LEN 3
 
+static void limit_hit(SerdContext *c, LwScanResult r)
+{
+  const LwScanner *s = &c->scan;
+  if (r == LW_SCAN_NOMEM) {
+    c->stop = LW_ERR_NOMEM;
+    return;
+  }
+  if (r == LW_SCAN_DEPTH) {
+    lw_error_set(c->rc->err, LW_ERR_LIMIT,
+                 "line %lu, column %lu: nesting deeper than %u levels",
+                 s->stop_line, s->stop_column, s->max_depth);
+  } else {
+    lw_error_set(c->rc->err, LW_ERR_LIMIT,
+                 "line %lu, column %lu: a term longer than %zu bytes",
+                 s->stop_line, s->stop_column, s->max_term_bytes);
+  }
+  c->stop = LW_ERR_LIMIT;
+}
+
+/* Fills c->out with repaired bytes until it holds want of them, or the
+ * input ends (then the trailer follows). */
+static void fill(SerdContext *c, size_t want)
+{
+  char block[PAGE_SIZE];
+  while (c->out.len - c->out_pos < want && !c->at_eof && c->stop == LW_OK) {
+    size_t got = fread(block, 1, sizeof(block), c->in);
+    LwScanResult r = LW_SCAN_OK;
+    if (got) {
+      r = lw_scanner_feed(&c->scan, block, got, &c->out);
+    } else if (ferror(c->in)) {
+      c->stop = LW_ERR_IO;
+      return;
+    } else {
+      c->at_eof = true;
+      r = lw_scanner_finish(&c->scan, &c->out);
+      if (r == LW_SCAN_OK &&
+          lw_buf_append(&c->out, TRAILER, TRAILER_LEN) != LW_OK) {
+        r = LW_SCAN_NOMEM;
+      }
+    }
+    if (r != LW_SCAN_OK) {
+      limit_hit(c, r);
+      c->at_eof = true;
+      /* serd may be inside an IRI: the trailer lets it end */
+      lw_buf_append(&c->out, TRAILER, TRAILER_LEN);
+    }
+  }
+}
+
 static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
 {
   SerdContext *c = stream;
-  if (c->stop != LW_OK) {
+  size_t want = size * nmemb;
+  if (c->stop != LW_OK && c->stop != LW_ERR_LIMIT) {
     return 0;
   }
-  size_t want = size * nmemb;
-  size_t n = 0;
-  while (n < want && !c->at_eof) {
-    size_t got = fread((char *)buf + n, 1, want - n, c->in);
-    if (got == 0) {
-      if (ferror(c->in)) {
-        c->io_error = true;
-        c->stop = LW_ERR_IO;
-        return 0;
-      }
-      c->at_eof = true;
-      break;
-    }
-    n += got;
-  }
-  size_t used = n;
-  LwScanResult r = lw_scanner_feed(&c->scan, buf, n, &used);
-  if (r != LW_SCAN_OK) {
-    const LwScanner *s = &c->scan;
-    const char *what = r == LW_SCAN_DEPTH  ? "nesting deeper than"
-                       : r == LW_SCAN_TERM ? "a term longer than"
-                                           : "a line longer than";
-    unsigned long long cap = r == LW_SCAN_DEPTH  ? s->max_depth
-                             : r == LW_SCAN_TERM ? s->max_term_bytes
-                                                 : s->max_line_bytes;
-    lw_error_set(c->rc->err, LW_ERR_LIMIT, "line %lu, column %lu: %s %llu%s",
-                 s->stop_line, s->stop_column + 1, what, cap,
-                 r == LW_SCAN_DEPTH ? " levels" : " bytes");
-    c->stop = LW_ERR_LIMIT;
-    return used;
-  }
-  if (c->at_eof && !c->trailer_sent && n + TRAILER_LEN <= want) {
-    memcpy((char *)buf + n, TRAILER, TRAILER_LEN);
-    n += TRAILER_LEN;
-    c->trailer_sent = true;
+  fill(c, want);
+  size_t avail = c->out.len - c->out_pos;
+  size_t n = avail < want ? avail : want;
+  memcpy(buf, c->out.data + c->out_pos, n);
+  c->out_pos += n;
+  if (c->out_pos == c->out.len) {
+    lw_buf_reset(&c->out);
+    c->out_pos = 0;
+  } else if (c->out_pos > PAGE_SIZE) { /* keep the buffer small */
+    memmove(c->out.data, c->out.data + c->out_pos, c->out.len - c->out_pos);
+    c->out.len -= c->out_pos;
+    c->out_pos = 0;
   }
   return n;
+}
+
+static void scanner_error(void *handle, unsigned long line,
+                          unsigned long column, const char *message)
+{
+  SerdContext *c = handle;
+  if (c->line_based) {
+    line = c->line_no; /* a repair: the statement still goes out */
+  }
+  lw_read_report(c->rc, (unsigned)line, (unsigned)column, "%s", message);
 }
 
 static int source_error(void *stream)
@@ -134,6 +173,7 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
     lw_read_report(c->rc, (unsigned)c->line_no, e->col, "%s", message);
     return SERD_SUCCESS;
   }
+  ++c->serd_errors;
   /* serd counts columns from 0 after the first line */
   unsigned column = e->line > 1 ? e->col + 1 : e->col;
   lw_read_report(c->rc, e->line, column, "%s", message);
@@ -151,6 +191,20 @@ static void set_term(LwTerm *t, LwTermType type, const LwBuf *b)
   t->lang = NULL;
 }
 
+/* IRIREF forbids controls, space and <>"{}|^`\ (serd's lax mode lets them
+ * through, with an error). */
+static bool iri_chars_ok(const char *s, size_t len)
+{
+  for (size_t i = 0; i < len; ++i) {
+    unsigned char ch = (unsigned char)s[i];
+    if (ch <= 0x20 || ch == '<' || ch == '>' || ch == '"' || ch == '{' ||
+        ch == '}' || ch == '|' || ch == '^' || ch == '`' || ch == '\\') {
+      return false;
+    }
+  }
+  return true;
+}
+
 /* Makes value (len bytes) an absolute IRI in b: as it is, or resolved
  * against the base. Returns a problem description, or NULL. */
 static const char *absolute_iri(SerdContext *c, const char *value, size_t len,
@@ -159,6 +213,9 @@ static const char *absolute_iri(SerdContext *c, const char *value, size_t len,
   lw_buf_reset(b);
   if (memchr(value, '\0', len)) {
     return "NUL in IRI";
+  }
+  if (!iri_chars_ok(value, len)) {
+    return "invalid character in IRI";
   }
   if (lw_uri_is_absolute(value)) {
     return lw_buf_append(b, value, len) == LW_OK ? NULL : "out of memory";
@@ -189,6 +246,9 @@ static const char *expand_curie(SerdContext *c, const SerdNode *n, LwBuf *b)
   if (lw_buf_append(b, prefix.buf, prefix.len) != LW_OK ||
       lw_buf_append(b, suffix.buf, suffix.len) != LW_OK) {
     return "out of memory";
+  }
+  if (!iri_chars_ok(b->data, b->len)) {
+    return "invalid character in IRI";
   }
   if (!lw_uri_is_absolute(b->data)) {
     return "prefix bound to a relative IRI and no base IRI";
@@ -306,9 +366,15 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
     }
     return SERD_SUCCESS;
   }
+  unsigned serd_errors = c->serd_errors;
+  c->serd_errors = 0;
   if (problem) {
-    /* serd does not tell where the statement is: its location is unknown */
-    lw_read_report(c->rc, 0, 0, "%s, statement skipped", problem);
+    /* serd's lax mode hands on what it complained about (an IRI with a
+     * space, say): skip it, and count it once. serd does not say where a
+     * statement is, so our own reports have no location. */
+    if (!serd_errors) {
+      lw_read_report(c->rc, 0, 0, "%s, statement skipped", problem);
+    }
     return SERD_SUCCESS;
   }
   LwStatus st = lw_read_emit(c->rc, &q);
@@ -410,8 +476,9 @@ static bool blank_line(const char *line, size_t len)
   return true;
 }
 
-/* Reads one line (len bytes, NUL-terminated at len, no '\n'). */
-static void read_line(SerdContext *c, SerdReader *reader, char *line,
+/* Reads one line (len bytes, no '\n'): repaired by the scanner, then given
+ * to serd. A statement goes out only when its line had no error. */
+static void read_line(SerdContext *c, SerdReader *reader, const char *line,
                       size_t len)
 {
   ++c->line_no;
@@ -421,36 +488,21 @@ static void read_line(SerdContext *c, SerdReader *reader, char *line,
   if (blank_line(line, len)) {
     return;
   }
-  if (memchr(line, '\0', len)) {
-    /* a raw NUL is allowed in a literal, but serd reads C strings: hand it
-     * on as \u0000 (anywhere else it is a syntax error either way) */
-    lw_buf_reset(&c->nul_line);
-    for (size_t i = 0; i < len; ++i) {
-      if (line[i]) {
-        lw_buf_append_char(&c->nul_line, line[i]);
-      } else {
-        lw_buf_append(&c->nul_line, "\\u0000", 6);
-      }
-    }
-    if (!c->nul_line.data) {
-      c->stop = LW_ERR_NOMEM;
-      return;
-    }
-    line = c->nul_line.data;
-    len = c->nul_line.len;
-  }
-  size_t used;
-  lw_scanner_sync(&c->scan);
-  if (lw_scanner_feed(&c->scan, line, len, &used) == LW_SCAN_TERM) {
-    lw_error_set(c->rc->err, LW_ERR_LIMIT,
-                 "line %lu, column %zu: a term longer than %zu bytes",
-                 c->line_no, used + 1, c->rc->max_term_bytes);
-    c->stop = LW_ERR_LIMIT;
-    return;
-  }
   c->line_errors = 0;
   c->line_statements = 0;
-  serd_reader_read_string(reader, (const uint8_t *)line);
+  lw_buf_reset(&c->out);
+  lw_scanner_sync(&c->scan);
+  c->scan.line = c->line_no;
+  c->scan.column = 0;
+  LwScanResult r = lw_scanner_feed(&c->scan, line, len, &c->out);
+  if (r == LW_SCAN_OK) {
+    r = lw_scanner_finish(&c->scan, &c->out);
+  }
+  if (r != LW_SCAN_OK) {
+    limit_hit(c, r);
+    return;
+  }
+  serd_reader_read_string(reader, (const uint8_t *)c->out.data);
   if (c->stop != LW_OK || c->line_errors) {
     return;
   }
@@ -466,24 +518,48 @@ static void read_line(SerdContext *c, SerdReader *reader, char *line,
   }
 }
 
+/* The end of the line starting at p (LF, CRLF or a lone CR: EOL ::=
+ * [#xD#xA]+), with *next set to where the next line starts; NULL when more
+ * input is needed to tell. */
+static const char *line_end(const char *p, const char *end, bool at_eof,
+                            const char **next)
+{
+  const char *nl = memchr(p, '\n', (size_t)(end - p));
+  const char *cr = memchr(p, '\r', (size_t)((nl ? nl : end) - p));
+  if (cr) {
+    if (cr + 1 == end && !at_eof) {
+      return NULL; /* CR at the end of the block: maybe CRLF */
+    }
+    *next = cr + 1 < end && cr[1] == '\n' ? cr + 2 : cr + 1;
+    return cr;
+  }
+  if (nl) {
+    *next = nl + 1;
+    return nl;
+  }
+  if (at_eof && p < end) {
+    *next = end;
+    return end;
+  }
+  return NULL;
+}
+
 static LwStatus read_lines(SerdContext *c, SerdReader *reader)
 {
   size_t max_line = 4 * c->rc->max_term_bytes + 4096;
   LwBuf buf = LW_BUF_INIT; /* unread bytes: at most a line and a block */
   size_t start = 0;        /* where the next line starts in buf */
   while (c->stop == LW_OK) {
-    char *nl = buf.len > start ? memchr(buf.data + start, '\n', buf.len - start)
-                               : NULL;
-    if (nl) {
-      *nl = '\0';
-      read_line(c, reader, buf.data + start, (size_t)(nl - (buf.data + start)));
-      start = (size_t)(nl - buf.data) + 1;
+    const char *p = buf.data ? buf.data + start : NULL;
+    const char *next = NULL;
+    const char *end = p ? line_end(p, buf.data + buf.len, c->at_eof, &next)
+                        : NULL;
+    if (end) {
+      read_line(c, reader, p, (size_t)(end - p));
+      start = (size_t)(next - buf.data);
       continue;
     }
     if (c->at_eof) {
-      if (buf.len > start) { /* a last line without '\n' */
-        read_line(c, reader, buf.data + start, buf.len - start);
-      }
       break;
     }
     if (buf.len - start > max_line) {
@@ -531,7 +607,8 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
   const LwReadOptions *o = rc->options;
   SerdContext c = {.rc = rc, .in = in, .stop = LW_OK};
   c.line_based = o->format == LW_FORMAT_NTRIPLES || o->format == LW_FORMAT_NQUADS;
-  lw_scanner_init(&c.scan, !c.line_based, rc->max_depth, rc->max_term_bytes, 0);
+  lw_scanner_init(&c.scan, !c.line_based, rc->max_depth, rc->max_term_bytes,
+                  scanner_error, &c);
   if (o->base_iri && !lw_uri_is_absolute(o->base_iri)) {
     return lw_error_set(rc->err, LW_ERR_USAGE, "base IRI <%s> is not absolute",
                         o->base_iri);
@@ -560,6 +637,6 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
   for (int i = 0; i < T_COUNT; ++i) {
     lw_buf_free(&c.terms[i]);
   }
-  lw_buf_free(&c.nul_line);
+  lw_buf_free(&c.out);
   return result;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
 #include "queue/keys.h"
 #include "queue/scripts.h"
 #include "queue/seed.h"
@@ -143,6 +144,8 @@ static LwStatus fetch_result(redisContext *c, const LwConfig *cfg, const FetchAr
   }
   LwStatus status = lw_job_parse(reply->str, reply->len, out, err);
   if (status != LW_OK) {
+    lw_warn("msg=\"not a job, parked in %s\" error=\"%s\"",
+            lw_key(cfg->prefix, LW_KEY_DEAD, "unknown").s, err ? err->message : "");
     const char *drop[] = {"LREM", f->keys[1].s, "1", reply->str};
     size_t lens[] = {4, strlen(f->keys[1].s), 1, reply->len};
     LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, "unknown");

@@ -67,10 +67,15 @@ LwStatus lw_queue_stages(redisContext *c, const LwConfig *cfg, json_t **out,
   return LW_OK;
 }
 
-LwStatus lw_queue_dead_list(redisContext *c, const LwConfig *cfg, json_t **out,
-                            LwError *err)
+LwStatus lw_queue_dead_list(redisContext *c, const LwConfig *cfg, long long limit,
+                            json_t **out, long long *total, LwError *err)
 {
   *out = NULL;
+  if (total) {
+    *total = 0;
+  }
+  char last[32];
+  snprintf(last, sizeof(last), "%lld", limit > 0 ? limit - 1 : -1);
   json_t *stages = NULL;
   LW_TRY(lw_queue_stages(c, cfg, &stages, err));
   json_array_append_new(stages, json_string("unknown"));
@@ -80,10 +85,15 @@ LwStatus lw_queue_dead_list(redisContext *c, const LwConfig *cfg, json_t **out,
   json_t *name;
   json_array_foreach(stages, i, name) {
     LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, json_string_value(name));
-    redisReply *reply = lw_redis_cmd(c, err, "LRANGE", dead.s, "0", "-1", NULL);
+    redisReply *reply = lw_redis_cmd(c, err, "LRANGE", dead.s, "0", last, NULL);
     status = reply_status(reply, err);
     if (status != LW_OK) {
       break;
+    }
+    if (total) {
+      redisReply *len = lw_redis_cmd(c, err, "LLEN", dead.s, NULL);
+      *total += len && len->type == REDIS_REPLY_INTEGER ? len->integer : 0;
+      freeReplyObject(len);
     }
     for (size_t j = 0; j < reply->elements; ++j) {
       redisReply *r = reply->element[j];

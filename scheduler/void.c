@@ -150,8 +150,12 @@ static void on_syntax_error(void *handle, unsigned line, unsigned column,
   }
   if (e->message_count < sizeof(e->messages) / sizeof(*e->messages)) {
     char text[512];
-    snprintf(text, sizeof(text), "line %u:%u: %s", line, column,
-             message ? message : "syntax error");
+    if (line) {
+      snprintf(text, sizeof(text), "line %u:%u: %s", line, column,
+               message ? message : "syntax error");
+    } else {
+      snprintf(text, sizeof(text), "%s", message ? message : "syntax error");
+    }
     e->messages[e->message_count] = strdup(text);
     if (e->messages[e->message_count]) {
       ++e->message_count;
@@ -184,12 +188,73 @@ static void reading_clear(Reading *r)
   memset(r, 0, sizeof(*r));
 }
 
+/* serd 0.30 in lax mode never returns from a Turtle document that ends
+ * inside an IRI ("<a" and nothing after): it reports an error for every
+ * byte it imagines past the end. Such a document is cut before that '<'
+ * (the statement was incomplete anyway). A small lexer follows comments,
+ * strings and IRIs to know whether the end falls inside an IRI. */
+static size_t turtle_safe_len(const char *d, size_t len, bool *cut)
+{
+  enum { NORMAL, COMMENT, STRING, IRI } state = NORMAL;
+  char quote = 0;
+  bool long_string = false;
+  size_t iri_start = 0;
+  *cut = false;
+  for (size_t i = 0; i < len; ++i) {
+    char c = d[i];
+    switch (state) {
+    case NORMAL:
+      if (c == '#') {
+        state = COMMENT;
+      } else if (c == '<') {
+        state = IRI;
+        iri_start = i;
+      } else if (c == '"' || c == '\'') {
+        state = STRING;
+        quote = c;
+        long_string = i + 2 < len && d[i + 1] == c && d[i + 2] == c;
+        i += long_string ? 2 : 0;
+      }
+      break;
+    case COMMENT:
+      state = c == '\n' || c == '\r' ? NORMAL : COMMENT;
+      break;
+    case STRING:
+      if (c == '\\') {
+        ++i;
+      } else if (!long_string && (c == quote || c == '\n' || c == '\r')) {
+        state = NORMAL;
+      } else if (long_string && c == quote && i + 2 < len && d[i + 1] == c &&
+                 d[i + 2] == c) {
+        state = NORMAL;
+        i += 2;
+      }
+      break;
+    case IRI:
+      state = c == '>' ? NORMAL : IRI;
+      break;
+    }
+  }
+  if (state == IRI) {
+    *cut = true;
+    return iri_start;
+  }
+  return len;
+}
+
 static void read_document(const char *data, size_t len, LwFormat format,
                           const char *url, Reading *r)
 {
   memset(r, 0, sizeof(*r));
   r->format = format;
   lw_error_clear(&r->err);
+  bool cut = false;
+  if (format == LW_FORMAT_TURTLE) {
+    len = turtle_safe_len(data, len, &cut);
+  }
+  if (cut) {
+    on_syntax_error(&r->errors, 0, 0, "the document ends inside an IRI; read up to it");
+  }
   if (len == 0) {
     r->status = lw_error_set(&r->err, LW_ERR_SYNTAX, "empty document");
     return;

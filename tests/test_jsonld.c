@@ -291,7 +291,7 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c,
   const char *body = "";
   size_t len = 0;
   unsigned code = 200;
-  const char *location = NULL;
+  const char *location = NULL, *link = NULL, *type = "application/ld+json";
   if (!strcmp(url, "/ctx.jsonld")) {
     body = "{\"@context\": {\"name\": \"http://schema.org/name\"}}";
   } else if (!strcmp(url, "/moved")) {
@@ -307,6 +307,11 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c,
     memset(big, ' ', sizeof(big));
     body = big;
     len = sizeof(big);
+  } else if (!strcmp(url, "/page")) {
+    /* as schema.org does: HTML, with the JSON-LD as a Link alternate */
+    body = "<html>not JSON</html>";
+    link = "<ctx.jsonld>; rel=\"alternate\"; type=\"application/ld+json\"";
+    type = "text/html";
   } else if (!strcmp(url, "/error")) {
     code = 503;
   } else {
@@ -320,6 +325,10 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c,
   if (location) {
     MHD_add_response_header(r, "Location", location);
   }
+  if (link) {
+    MHD_add_response_header(r, "Link", link);
+  }
+  MHD_add_response_header(r, "Content-Type", type);
   enum MHD_Result ret = MHD_queue_response(c, code, r);
   MHD_destroy_response(r);
   return ret;
@@ -343,6 +352,13 @@ static void test_http_loader(void) {
   LwJsonldHttpOptions ho = {.max_bytes = 1 << 20, .timeout_seconds = 10};
 
   snprintf(url, sizeof(url), "http://127.0.0.1:%u/moved", port);
+  CHECK(lw_jsonld_http_load(&ho, url, &body, &len, &final, &err) == LW_OK);
+  CHECK(body && strstr(body, "schema.org") != NULL);
+  CHECK(final && strstr(final, "/ctx.jsonld") != NULL);
+  free(body);
+  free(final);
+
+  snprintf(url, sizeof(url), "http://127.0.0.1:%u/page", port);
   CHECK(lw_jsonld_http_load(&ho, url, &body, &len, &final, &err) == LW_OK);
   CHECK(body && strstr(body, "schema.org") != NULL);
   CHECK(final && strstr(final, "/ctx.jsonld") != NULL);

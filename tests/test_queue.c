@@ -173,7 +173,9 @@ static void test_retries_and_dead(void)
   json_decref(rec);
 
   json_t *dead = NULL;
-  CHECK_INT_EQ(lw_queue_dead_list(c, &cfg, &dead, &err), LW_OK);
+  long long total = 0;
+  CHECK_INT_EQ(lw_queue_dead_list(c, &cfg, 0, &dead, &total, &err), LW_OK);
+  CHECK_INT_EQ(total, 1);
   json_t *entry = json_array_get(dead, 0);
   CHECK_STR_EQ(json_string_value(json_object_get(entry, "id")), id);
   CHECK_INT_EQ(json_integer_value(json_object_get(entry, "attempt")), 3);
@@ -372,6 +374,26 @@ static void test_ack_fetch_and_orphans(void)
   lw_job_free(again);
 }
 
+static void test_bad_jobs_parked(void)
+{
+  LwError err;
+  char good[17];
+  CHECK_INT_EQ(push("junk", "", LW_PRIORITY_NORMAL, good), LW_OK);
+  LwKey queue = lw_key(cfg.prefix, LW_KEY_QUEUE, "junk");
+  redisReply *r = redisCommand(c, "RPUSH %s %s", queue.s, "not json at all");
+  freeReplyObject(r);
+  const char *stages[] = {"junk"};
+  LwJob *job = NULL;
+  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, "w1", stages, 1, &job, &err), LW_ERR_FORMAT);
+  CHECK(job == NULL);
+  CHECK_INT_EQ(lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_DEAD, "unknown").s, NULL), 1);
+  CHECK_INT_EQ(lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "w1").s, NULL), 0);
+  job = fetch("w1", "junk"); /* the queue goes on */
+  CHECK(job && !strcmp(job->id, good));
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", job, NULL, &err), LW_OK);
+  lw_job_free(job);
+}
+
 static void test_status_json(void)
 {
   LwError err;
@@ -412,6 +434,7 @@ int main(void)
   test_reaper();
   test_ack_records_results();
   test_ack_fetch_and_orphans();
+  test_bad_jobs_parked();
   test_status_json();
   lw_test_redis_cleanup(c, cfg.prefix);
   lw_config_free(&cfg);

@@ -408,9 +408,6 @@ static void test_stale(LwScheduler *s)
   CHECK_INT_EQ(llen(LW_KEY_QUEUE, "download"), before + 1);
 }
 
-int lw_cmd_providers(LwTool *tool, int argc, char **argv);
-int lw_cmd_harvest(LwTool *tool, int argc, char **argv);
-
 /* Runs a tool command with stdout going to a file; returns its exit code and
  * what it printed (static buffer). */
 static int run_tool(LwTool *tool, int (*fn)(LwTool *, int, char **), int argc, char **argv,

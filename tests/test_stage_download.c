@@ -21,7 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-LwStatus lw_stage_download_run(LwStageCtx *ctx);
 
 static redisContext *redis;
 static LwConfig cfg;
@@ -231,7 +230,7 @@ static void test_host_slots(void)
   char hash[LW_HASH_HEX_LEN + 1];
   add_seed("/slot", hash);
   /* Another worker holds the only slot for 127.0.0.1 (lease far ahead). */
-  LwKey key = lw_key(cfg.prefix, "hostslots:%s", "127.0.0.1");
+  LwKey key = lw_key(cfg.prefix, LW_KEY_HOST_SLOTS, "127.0.0.1");
   redisReply *reply = redisCommand(redis, "ZADD %s 99999999999999 other-job", key.s);
   freeReplyObject(reply);
   LwError err;

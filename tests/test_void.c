@@ -351,6 +351,20 @@ static void test_errors(void)
   parse("", "http://example.org/void.ttl", NULL, LW_ERR_SYNTAX, &err);
   parse("just some words\n", "http://example.org/void", NULL, LW_ERR_SYNTAX, &err);
   CHECK(strstr(err.message, "not RDF") != NULL);
+  /* A Turtle document ending inside an IRI: serd 0.30 in lax mode would
+   * never return; it is read up to that IRI. */
+  LwVoid *v = parse("<http://example.org/d> <http://rdfs.org/ns/void#dataDump> "
+                    "<http://example.org/d.nt> .\n<http://example.org/e> <http://rd",
+                    "http://example.org/void.ttl", NULL, LW_OK, &err);
+  CHECK(v && v->dump_count == 1 && has_warning(v, "ends inside an IRI"));
+  lw_void_free(v);
+  parse("@prefix x: <", "http://example.org/void.ttl", NULL, LW_ERR_SYNTAX, &err);
+  /* A '<' inside a string or a comment is not an IRI. */
+  v = parse("# a < b\n<http://example.org/d> <http://rdfs.org/ns/void#dataDump> "
+            "<http://example.org/d.nt> ; <http://purl.org/dc/terms/title> \"x < y\" .\n",
+            "http://example.org/void.ttl", NULL, LW_OK, &err);
+  CHECK(v && v->dump_count == 1 && v->syntax_errors == 0);
+  lw_void_free(v);
   /* A base is required. */
   parse(EXAMPLE1, "void.ttl", NULL, LW_ERR_USAGE, &err);
   lw_void_free(NULL);

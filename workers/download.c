@@ -50,12 +50,6 @@
 #include "queue/seed.h"
 #include "workers/stage.h"
 
-/* Not in queue/keys.h yet: the per-host download leases. */
-#define LW_KEY_HOST_SLOTS "hostslots:%s"
-
-/* Declared here until workers/stage.h lists it. */
-LwStatus lw_stage_download_run(LwStageCtx *ctx);
-
 #define SLOT_WAIT_STEP_MS 250
 #define SLOT_REFRESH_MS 10000
 
@@ -312,7 +306,9 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
     txn_json(txn, seed, "content", lw_content_meta_json(&r->content));
   }
   lw_txn_seed_set(txn, seed, "processed", now);
-  lw_txn_seed_set(txn, seed, "file", p->raw_rel);
+  if (st == LW_OK) { /* unchanged: `file` may name unpack's UTF-8 copy */
+    lw_txn_seed_set(txn, seed, "file", p->raw_rel);
+  }
   LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_SEED, seed);
   /* The validators for the next visit; a 304 may omit them (keep ours). */
   if (r->etag[0]) {

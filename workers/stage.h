@@ -102,6 +102,7 @@ bool lw_stage_stopping(const LwStageCtx *ctx);
 
 /* The stages (one function each, in their own files). */
 LwStatus lw_stage_noop_run(LwStageCtx *ctx);
+LwStatus lw_stage_download_run(LwStageCtx *ctx);
 LwStatus lw_stage_unpack_run(LwStageCtx *ctx);
 LwStatus lw_stage_guess_run(LwStageCtx *ctx);
 LwStatus lw_stage_parse_run(LwStageCtx *ctx);

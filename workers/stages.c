@@ -7,6 +7,7 @@
 #include <string.h>
 
 const LwStage lw_stages[] = {
+  {"download", lw_stage_download_run, "fetch a seed over HTTP(S) into the data directory"},
   {"unpack", lw_stage_unpack_run, "unpack an archive into child seeds, or settle a data file's encoding"},
   {"guess", lw_stage_guess_run, "tell which RDF serialization a file is"},
   {"parse", lw_stage_parse_run, "clean a file into sorted canonical N-Quads"},
