@@ -107,5 +107,20 @@ if [ -f "$gz" ]; then
   check ".ttl.gz has triples" test "$(wc -l < "$tmp/from-gz.nq")" -gt 100
 fi
 
+# JSON-LD with a remote context: --context-map supplies it; without it the
+# context's address (a private one here) is refused, and the error says so
+# (the document could not be read: a syntax error, located, nothing out)
+printf '{"@context": {"@vocab": "http://schema.org/"}}' > "$tmp/ctx.json"
+printf '{"@context": "http://10.255.255.1/ctx.jsonld", "@id": "http://ex.org/a", "name": "A"}' > "$tmp/doc.jsonld"
+run "$tmp/doc.jsonld" --context-map "http://10.255.255.1/ctx.jsonld=$tmp/ctx.json" > "$tmp/ctx.nq" 2> /dev/null
+check "--context-map exits 0" test $? -eq 0
+check "--context-map supplies the context" grep -qF '<http://ex.org/a> <http://schema.org/name> "A" .' "$tmp/ctx.nq"
+run "$tmp/doc.jsonld" --errors 5 > "$tmp/out" 2> "$tmp/err"
+check "refused context: nothing out" test ! -s "$tmp/out"
+check "refused context: a syntax error" grep -q 'syntax_errors=1 ' "$tmp/err"
+check "refused context says why" grep -q 'loading remote context failed.*10.255.255.1' "$tmp/err"
+run "$tmp/doc.jsonld" --context-map "nonsense" > /dev/null 2>&1
+check "bad --context-map exits 2" test $? -eq 2
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

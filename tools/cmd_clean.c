@@ -13,11 +13,13 @@
 #include <string.h>
 
 #include "common/clean.h"
+#include "common/document_loader.h"
+#include "common/jsonld.h"
 #include "common/rdf_format.h"
 #include "common/status.h"
 #include "tools/commands.h"
 
-static int clean_main(int argc, char **argv);
+static int clean_main(const LwConfig *cfg, int argc, char **argv);
 
 static void usage(FILE *out)
 {
@@ -37,6 +39,10 @@ static void usage(FILE *out)
         "  -m, --memory SIZE  sort memory, e.g. 64M, 1G (default 256M)\n"
         "  -t, --tmp DIR    data directory for sort runs (DIR/tmp; default $TMPDIR)\n"
         "  -e, --errors N   also print the first N errors to stderr\n"
+        "  -c, --context-map URL=PATH  JSON-LD: read remote documents under URL\n"
+        "                   from PATH (a file, or a folder for a URL prefix);\n"
+        "                   other URLs are fetched over http(s) from public\n"
+        "                   addresses (and those of --allow-net)\n"
         "  --no-fast-path   N-Triples/N-Quads: parse every line with the full\n"
         "                   reader (same output, slower; for checking)\n"
         "  -h, --help       this help\n"
@@ -72,6 +78,7 @@ typedef struct {
   const char *output;
   LwCleanOptions options;
   int print_errors;
+  LwJsonldMap *contexts; /* --context-map URL=PATH, created on first use */
 } CleanArgs;
 
 /* Value of an option given as "--name VALUE", "--name=VALUE" or "-x VALUE". */
@@ -137,6 +144,15 @@ static int parse_args(int argc, char **argv, CleanArgs *a)
         return 2;
       }
       a->print_errors = (int)n;
+    } else if ((v = option_value(argc, argv, &i, arg, "-c", "--context-map"))) {
+      LwError err;
+      if (!a->contexts && !(a->contexts = lw_jsonld_map_new())) {
+        return 2;
+      }
+      if (lw_jsonld_map_add_spec(a->contexts, v, &err) != LW_OK) {
+        fprintf(stderr, "lodwash clean: --context-map %s: %s\n", v, err.message);
+        return 2;
+      }
     } else if (!strcmp(arg, "--no-fast-path")) {
       a->options.no_fast_path = true;
     } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -156,7 +172,7 @@ static int parse_args(int argc, char **argv, CleanArgs *a)
   return 0;
 }
 
-static int clean_main(int argc, char **argv)
+static int clean_main(const LwConfig *cfg, int argc, char **argv)
 {
   CleanArgs a = {0};
   int rc = parse_args(argc, argv, &a);
@@ -164,7 +180,26 @@ static int clean_main(int argc, char **argv)
     if (rc == 2) {
       usage(stderr);
     }
+    lw_jsonld_map_free(a.contexts);
     return rc < 0 ? 0 : rc;
+  }
+  /* Remote JSON-LD contexts: the map first, then the network under the
+   * download stage's rules. */
+  LwNetGuard *guard = NULL;
+  LwError gerr;
+  if (lw_netguard_new(cfg->allow_net, &guard, &gerr) != LW_OK) {
+    fprintf(stderr, "lodwash clean: %s\n", gerr.message);
+    lw_jsonld_map_free(a.contexts);
+    return 2;
+  }
+  LwDocumentLoader loader = {.guard = guard, .contact = cfg->contact};
+  if (a.contexts) {
+    lw_jsonld_map_set_fallback(a.contexts, lw_document_load, &loader);
+    a.options.load_document = lw_jsonld_map_load;
+    a.options.load_handle = a.contexts;
+  } else {
+    a.options.load_document = lw_document_load;
+    a.options.load_handle = &loader;
   }
   a.options.gunzip_input = true; /* the user's own file: FILE.nt.gz works */
   if (a.print_errors > 0) {
@@ -188,6 +223,8 @@ static int clean_main(int argc, char **argv)
     fprintf(stderr, "lodwash clean: %s: %s\n", a.input,
             err.message[0] ? err.message : lw_status_name(st));
     lw_clean_report_free(&report);
+    lw_jsonld_map_free(a.contexts);
+    lw_netguard_free(guard);
     return st == LW_ERR_USAGE ? 2 : 1;
   }
   fprintf(stderr,
@@ -197,12 +234,13 @@ static int clean_main(int argc, char **argv)
           report.syntax_errors, report.literal_errors, report.bytes,
           report.md5);
   lw_clean_report_free(&report);
+  lw_jsonld_map_free(a.contexts);
+  lw_netguard_free(guard);
   return 0;
 }
 
-/* `clean` needs no Redis: the tool is unused. */
+/* `clean` needs no Redis, only the configuration (--allow-net, --contact). */
 int lw_cmd_clean(LwTool *tool, int argc, char **argv)
 {
-  (void)tool;
-  return clean_main(argc, argv);
+  return clean_main(tool->config, argc, argv);
 }
