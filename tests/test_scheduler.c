@@ -75,6 +75,17 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
       MHD_add_response_header(r, "Content-Type", type_of(url));
     }
     MHD_add_response_header(r, "ETag", etag);
+    /* NAME.lastmod beside a file gives its Last-Modified header. */
+    char lm_path[4200], lm[128] = "";
+    snprintf(lm_path, sizeof(lm_path), "%s.lastmod", path);
+    FILE *lmf = fopen(lm_path, "r");
+    if (lmf && fgets(lm, sizeof(lm), lmf)) {
+      lm[strcspn(lm, "\n")] = '\0';
+      MHD_add_response_header(r, "Last-Modified", lm);
+    }
+    if (lmf) {
+      fclose(lmf);
+    }
   }
   enum MHD_Result ret = MHD_queue_response(conn, (unsigned)status, r);
   MHD_destroy_response(r);
@@ -392,6 +403,36 @@ static void test_registry_edits(LwScheduler *s)
   CHECK_INT_EQ(st.providers, 7);
 }
 
+/* Without dcterms:modified, the VoID's Last-Modified is the version. */
+static void test_last_modified(LwScheduler *s)
+{
+  write_file(dir, "lm.ttl", "<#d> <http://rdfs.org/ns/void#dataDump> <lm.nt> .\n");
+  write_file(dir, "lm.ttl.lastmod", "Wed, 21 Oct 2015 07:28:00 GMT\n");
+  char url[512];
+  snprintf(url, sizeof(url), "%s/lm.ttl", base);
+  LwProvider p = {0};
+  p.name = (char *)"lastmod";
+  p.void_url = url;
+  p.enabled = true;
+  p.has_modified = lw_datetime_parse_str("2015-10-01", &p.modified);
+  LwVisit visit;
+  LwError err;
+  CHECK_INT_EQ(lw_scheduler_visit(s, &p, false, &visit, &err), LW_OK);
+  CHECK_STR_EQ(visit.outcome, "started");
+  CHECK_STR_EQ(hget(LW_KEY_PROVIDER, "lastmod", "void_source"), "last-modified");
+  CHECK_STR_EQ(hget(LW_KEY_PROVIDER, "lastmod", "void_modified"), "2015-10-21T07:28:00Z");
+  CHECK(strstr(hget(LW_KEY_PROVIDER, "lastmod", "warnings"), "Last-Modified") != NULL);
+  finish("lastmod", true);
+  /* Same Last-Modified: unchanged; a later one starts a harvest. */
+  CHECK_INT_EQ(lw_scheduler_visit(s, &p, false, &visit, &err), LW_OK);
+  CHECK_STR_EQ(visit.outcome, "unchanged");
+  write_file(dir, "lm.ttl", "<#d> <http://rdfs.org/ns/void#dataDump> <lm2.nt> .\n");
+  write_file(dir, "lm.ttl.lastmod", "Thu, 22 Oct 2015 07:28:00 GMT\n");
+  CHECK_INT_EQ(lw_scheduler_visit(s, &p, false, &visit, &err), LW_OK);
+  CHECK_STR_EQ(visit.outcome, "started");
+  finish("lastmod", true);
+}
+
 static void test_stale(LwScheduler *s)
 {
   const char *uri = "http://127.0.0.1:1/stale.nt";
@@ -569,6 +610,7 @@ int main(void)
   test_follow_up(s);
   test_forced(s);
   test_registry_edits(s);
+  test_last_modified(s);
   test_stale(s);
   lw_scheduler_free(s);
   test_tools();
