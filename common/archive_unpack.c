@@ -251,10 +251,14 @@ static LwStatus nomem(Unpack *u)
   return lw_error_set(u->err, LW_ERR_NOMEM, "out of memory");
 }
 
+static const char *shown(const char *path, char buf[128]);
+
 static LwStatus archive_failure(Unpack *u, const char *what)
 {
   const char *msg = archive_error_string(u->a);
-  return lw_error_set(u->err, LW_ERR_FORMAT, "%s: %s", what, msg ? msg : "unknown error");
+  char name[128];
+  return lw_error_set(u->err, LW_ERR_FORMAT, "%s: %s", shown(what, name),
+                      msg ? msg : "unknown error");
 }
 
 /* Every reader but mtree (see the header), plus raw for single files. */
@@ -375,14 +379,28 @@ static LwStatus record_skip(Unpack *u, struct archive_entry *e, const char *type
 
 /* ---- caps ---- */
 
+/* An entry name fit for an error message (which ends up in logs and on the
+ * seed): control bytes as '?', at most 120 bytes. */
+static const char *shown(const char *path, char buf[128])
+{
+  size_t i = 0;
+  for (; path[i] && i < 120; ++i) {
+    unsigned char c = (unsigned char)path[i];
+    buf[i] = c < 0x20 || c == 0x7F ? '?' : (char)c;
+  }
+  buf[i] = '\0';
+  return buf;
+}
+
 static LwStatus check_caps(Unpack *u, const char *path, uint64_t entry_bytes)
 {
   const LwUnpackLimits *l = &u->o->limits;
   uint64_t total = u->r->bytes_expanded;
+  char name[128];
   if (l->max_entry_bytes && entry_bytes > l->max_entry_bytes) {
     return lw_error_set(u->err, LW_ERR_LIMIT,
                         "entry '%s' expands to more than %llu bytes (max_entry_bytes)",
-                        path, (unsigned long long)l->max_entry_bytes);
+                        shown(path, name), (unsigned long long)l->max_entry_bytes);
   }
   if (l->max_archive_bytes && total > l->max_archive_bytes) {
     return lw_error_set(u->err, LW_ERR_LIMIT,
@@ -409,27 +427,65 @@ static LwStatus check_caps(Unpack *u, const char *path, uint64_t entry_bytes)
 
 /* ---- writing one entry ---- */
 
-/* Streams the current entry's data to the writer, counting and checking
- * caps as the bytes come out of the decompressor. */
-static LwStatus stream_entry(Unpack *u, const char *path, uint64_t *bytes)
+/* Hands n bytes to the writer: from data, or zeros (a hole of a sparse
+ * file) when data is NULL; counts them and checks the caps first. */
+static LwStatus put_bytes(Unpack *u, const char *path, const char *data, uint64_t n,
+                          uint64_t *bytes)
 {
-  for (;;) {
-    char *block = writer_slot(&u->w);
-    la_ssize_t n = archive_read_data(u->a, block, BLOCK);
-    if (n == 0) {
-      return LW_OK;
-    }
-    if (n < 0) {
-      return archive_failure(u, path);
-    }
-    *bytes += (uint64_t)n;
-    u->r->bytes_expanded += (uint64_t)n;
+  while (n > 0) {
+    size_t take = n < BLOCK ? (size_t)n : BLOCK;
+    *bytes += take;
+    u->r->bytes_expanded += take;
     LW_TRY(check_caps(u, path, *bytes));
-    writer_push(&u->w, (size_t)n);
+    char *block = writer_slot(&u->w);
+    if (data) {
+      memcpy(block, data, take);
+      data += take;
+    } else {
+      memset(block, 0, take);
+    }
+    writer_push(&u->w, take);
+    n -= take;
     if (u->o->progress && !u->o->progress(u->o->progress_data, u->r->bytes_expanded)) {
       return lw_error_set(u->err, LW_ERR_INTERNAL, "interrupted");
     }
   }
+  return LW_OK;
+}
+
+/* Streams the current entry's data to the writer, counting and checking
+ * caps as the bytes come out of the decompressor. archive_read_data_block
+ * rather than archive_read_data: the latter gives the xar reader's second
+ * entry the first one's bytes too (libarchive 3.6.2). Holes of sparse
+ * files are written as zeros (and count against the caps like data). */
+static LwStatus stream_entry(Unpack *u, struct archive_entry *e, const char *path,
+                             uint64_t *bytes)
+{
+  for (;;) {
+    const void *data = NULL;
+    size_t size = 0;
+    la_int64_t offset = 0;
+    int rc = archive_read_data_block(u->a, &data, &size, &offset);
+    if (rc == ARCHIVE_EOF) {
+      break;
+    }
+    if (rc != ARCHIVE_OK) {
+      return archive_failure(u, path);
+    }
+    if (offset < 0 || (uint64_t)offset < *bytes) {
+      char name[128];
+      return lw_error_set(u->err, LW_ERR_FORMAT, "entry '%s': data blocks overlap",
+                          shown(path, name));
+    }
+    LW_TRY(put_bytes(u, path, NULL, (uint64_t)offset - *bytes, bytes));
+    LW_TRY(put_bytes(u, path, data, size, bytes));
+  }
+  /* A sparse file may end in a hole. */
+  if (archive_entry_sparse_count(e) > 0 && archive_entry_size_is_set(e) &&
+      (uint64_t)archive_entry_size(e) > *bytes) {
+    LW_TRY(put_bytes(u, path, NULL, (uint64_t)archive_entry_size(e) - *bytes, bytes));
+  }
+  return LW_OK;
 }
 
 static json_t *archive_meta(Unpack *u, struct archive_entry *e, const char *path,
@@ -516,7 +572,7 @@ static LwStatus write_entry(Unpack *u, struct archive_entry *e, const char *path
   uint64_t bytes = 0;
   u->w.file = file;
   u->w.counter = counter;
-  LwStatus st = counter ? stream_entry(u, path, &bytes) : nomem(u);
+  LwStatus st = counter ? stream_entry(u, e, path, &bytes) : nomem(u);
   int write_errno = writer_drain(&u->w);
   if (write_errno && !st) {
     st = lw_error_set(u->err, LW_ERR_IO, "cannot write %s: %s", u->tmp, strerror(write_errno));

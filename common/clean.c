@@ -14,11 +14,20 @@
 #include "common/langtag.h"
 #include "common/nq_sort.h"
 #include "common/nquads.h"
+#include "common/nt_fast.h"
 #include "common/rdf_reader.h"
 #include "common/skolem.h"
 #include "common/xsd_literal.h"
 
 #define INPUT_BUFFER ((size_t)1 << 20)
+/* Lines the fast path did not take are read in batches of at most this
+ * many lines or bytes (a dirty batch is read again line by line). */
+#define BATCH_LINES 256
+#define BATCH_BYTES ((size_t)64 << 10)
+/* No line of a line-based file may be longer (the reader's term cap is
+ * 16 MiB; a statement has at most five terms). */
+#define MAX_LINE_BYTES ((size_t)96 << 20)
+#define DATATYPE_MAX 255
 
 typedef struct {
   const LwCleanOptions *options;
@@ -31,6 +40,12 @@ typedef struct {
   LwBuf line;       /* the canonical line being built */
   LwSkolem skolem;  /* blank nodes to well-known IRIs */
   LwError err;      /* why on_quad stopped the reader */
+  /* Fast path: the lines left for the reader, and their line numbers. */
+  LwBuf batch;
+  unsigned long *batch_lines;
+  size_t batch_n, batch_cap;
+  LwBuf *pending;   /* when set, on_quad keeps lines here, not in the sort */
+  LwBuf pending_buf;
 } CleanContext;
 
 /* ---- the report ---------------------------------------------------------- */
@@ -113,24 +128,47 @@ static void on_syntax_error(void *handle, unsigned line, unsigned column,
   sample_error(c, LW_CLEAN_ERROR_SYNTAX, line, column, "%s", message);
 }
 
-/* Counts a bad literal or language tag; the statement is kept as it is. */
+/* The same for a batch of lines: batch line numbers become file lines. */
+static void on_batch_error(void *handle, unsigned line, unsigned column,
+                           const char *message)
+{
+  CleanContext *c = handle;
+  /* Past the last line: the reader saw the end of the batch. */
+  if (line > c->batch_n) {
+    line = (unsigned)c->batch_n;
+  }
+  unsigned file_line = line >= 1 ? (unsigned)c->batch_lines[line - 1] : 0;
+  on_syntax_error(handle, file_line, file_line ? column : 0, message);
+}
+
+/* Counts a bad language tag or lexical form (datatype NUL-terminated);
+ * the statement is kept as it is. */
+static void check_literal_parts(CleanContext *c, unsigned line,
+                                const char *lexical, size_t len,
+                                const char *datatype, const char *lang,
+                                size_t lang_len)
+{
+  if (lang) {
+    if (!lw_langtag_valid_n(lang, lang_len)) {
+      c->report->literal_errors++;
+      int shown = lang_len > 64 ? 64 : (int)lang_len;
+      sample_error(c, LW_CLEAN_ERROR_LANGTAG, line, 0,
+                   "malformed language tag \"%.*s\"", shown, lang);
+    }
+  } else if (datatype && !lw_literal_valid(datatype, lexical, len)) {
+    c->report->literal_errors++;
+    int shown = len > 64 ? 64 : (int)len;
+    sample_error(c, LW_CLEAN_ERROR_LITERAL, line, 0,
+                 "invalid lexical form \"%.*s%s\" for <%.200s>", shown,
+                 lexical, len > 64 ? "..." : "", datatype);
+  }
+}
+
 static void check_literal(CleanContext *c, const LwTerm *o)
 {
-  if (o->type != LW_TERM_LITERAL) {
-    return;
-  }
-  if (o->lang) {
-    if (!lw_langtag_valid(o->lang)) {
-      c->report->literal_errors++;
-      sample_error(c, LW_CLEAN_ERROR_LANGTAG, 0, 0,
-                   "malformed language tag \"%.64s\"", o->lang);
-    }
-  } else if (o->datatype && !lw_literal_valid(o->datatype, o->value, o->len)) {
-    c->report->literal_errors++;
-    int shown = o->len > 64 ? 64 : (int)o->len;
-    sample_error(c, LW_CLEAN_ERROR_LITERAL, 0, 0,
-                 "invalid lexical form \"%.*s%s\" for <%.200s>", shown,
-                 o->value, o->len > 64 ? "..." : "", o->datatype);
+  if (o->type == LW_TERM_LITERAL) {
+    check_literal_parts(c, 0, o->value, o->len, o->datatype, o->lang,
+                        o->lang ? strlen(o->lang) : 0);
   }
 }
 
@@ -148,12 +186,16 @@ static LwStatus on_quad(void *handle, const LwQuad *quad)
       return lw_error_set(&c->err, st, "cannot name a blank node");
     }
   }
-  lw_buf_reset(&c->line);
-  st = lw_nquads_append(&c->line, &q);
+  LwBuf *out = c->pending ? c->pending : &c->line;
+  if (!c->pending) {
+    lw_buf_reset(out);
+  }
+  st = lw_nquads_append(out, &q);
   if (st != LW_OK) {
     return lw_error_set(&c->err, st, "cannot write a statement");
   }
-  return lw_sorter_add(c->sorter, c->line.data, c->line.len, &c->err);
+  return c->pending ? LW_OK
+                    : lw_sorter_add(c->sorter, out->data, out->len, &c->err);
 }
 
 /* ---- options --------------------------------------------------------------- */
@@ -228,27 +270,32 @@ typedef struct {
   LwGzWriter *writer;
 } CleanResources;
 
-static LwStatus read_input(CleanContext *c, CleanResources *res,
-                           const char *base, LwError *err)
+/* Reads in with the reader for the format; on_error says how errors are
+ * located (the whole file, or a batch of lines). */
+static LwStatus read_stream(CleanContext *c, FILE *in, const char *base,
+                            LwSyntaxErrorSink on_error, LwError *err)
 {
   LwReadOptions ro = {
       .format = c->report->format,
       .base_iri = base,
       .on_quad = on_quad,
       .quad_handle = c,
-      .on_error = on_syntax_error,
+      .on_error = on_error,
       .error_handle = c,
+      .load_document = c->options->load_document,
+      .load_handle = c->options->load_handle,
   };
   LwReadStats stats = {0};
   LwError rerr = {0};
-  LwStatus st = lw_rdf_read(res->in, &ro, &stats, &rerr);
+  unsigned long long before = c->report->syntax_errors;
+  LwStatus st = lw_rdf_read(in, &ro, &stats, &rerr);
   if (c->err.status > LW_NOTHING) {
     *err = c->err; /* our own sink stopped the reader */
     return c->err.status;
   }
   if (st == LW_ERR_SYNTAX) {
     /* The reader could not go on: keep what it read, count the stop. */
-    if (c->report->syntax_errors == 0) {
+    if (c->report->syntax_errors == before) {
       c->report->syntax_errors++;
       sample_error(c, LW_CLEAN_ERROR_SYNTAX, 0, 0, "%s",
                    rerr.message[0] ? rerr.message : "unreadable input");
@@ -263,6 +310,195 @@ static LwStatus read_input(CleanContext *c, CleanResources *res,
     return st;
   }
   return LW_OK;
+}
+
+static LwStatus read_buffer(CleanContext *c, char *data, size_t len,
+                           const char *base, LwError *err)
+{
+  FILE *m = fmemopen(data, len, "r");
+  if (!m) {
+    return lw_error_set(err, LW_ERR_NOMEM, "fmemopen: %s", strerror(errno));
+  }
+  LwStatus st = read_stream(c, m, base, on_batch_error, err);
+  fclose(m);
+  return st;
+}
+
+static void drop_samples(LwCleanReport *r, size_t keep)
+{
+  while (r->n_errors > keep) {
+    free(r->errors[--r->n_errors].message);
+  }
+}
+
+/* Hands the batched lines to the reader. serd's recovery from a bad line
+ * can swallow the lines after it, so a batch that had any syntax error is
+ * undone and read again one line at a time: a bad line then costs only
+ * itself. */
+static LwStatus flush_batch(CleanContext *c, const char *base, LwError *err)
+{
+  if (c->batch_n == 0) {
+    return LW_OK;
+  }
+  LwCleanReport *r = c->report;
+  LwCleanReport before = *r;
+  lw_buf_reset(&c->pending_buf);
+  c->pending = &c->pending_buf;
+  LwStatus st = read_buffer(c, c->batch.data, c->batch.len, base, err);
+  c->pending = NULL;
+  if (st == LW_OK && r->syntax_errors == before.syntax_errors) {
+    const char *p = c->pending_buf.data;
+    const char *end = p + c->pending_buf.len;
+    while (st == LW_OK && p < end) {
+      const char *nl = memchr(p, '\n', (size_t)(end - p));
+      st = lw_sorter_add(c->sorter, p, (size_t)(nl - p) + 1, err);
+      p = nl + 1;
+    }
+  } else if (st == LW_OK) {
+    r->statements = before.statements;
+    r->syntax_errors = before.syntax_errors;
+    r->literal_errors = before.literal_errors;
+    drop_samples(r, before.n_errors);
+    unsigned long *lines = c->batch_lines;
+    size_t n = c->batch_n;
+    char *p = c->batch.data;
+    for (size_t i = 0; i < n && st == LW_OK; ++i) {
+      char *nl = memchr(p, '\n', (size_t)(c->batch.data + c->batch.len - p));
+      c->batch_lines = &lines[i];
+      c->batch_n = 1;
+      st = read_buffer(c, p, (size_t)(nl - p) + 1, base, err);
+      p = nl + 1;
+    }
+    c->batch_lines = lines;
+  }
+  lw_buf_reset(&c->batch);
+  c->batch_n = 0;
+  return st;
+}
+
+static LwStatus batch_add(CleanContext *c, const char *line, size_t len,
+                          unsigned long line_no, const char *base, LwError *err)
+{
+  if (c->batch_n == c->batch_cap) {
+    size_t cap = c->batch_cap ? 2 * c->batch_cap : 1024;
+    unsigned long *lines = realloc(c->batch_lines, cap * sizeof(*lines));
+    if (!lines) {
+      return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    }
+    c->batch_lines = lines;
+    c->batch_cap = cap;
+  }
+  if (lw_buf_append(&c->batch, line, len) != LW_OK ||
+      lw_buf_append_char(&c->batch, '\n') != LW_OK) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  c->batch_lines[c->batch_n++] = line_no;
+  return c->batch.len >= BATCH_BYTES || c->batch_n >= BATCH_LINES
+             ? flush_batch(c, base, err)
+             : LW_OK;
+}
+
+/* One line (without its newline) of an N-Triples or N-Quads file. */
+static LwStatus take_line(CleanContext *c, const char *line, size_t len,
+                          unsigned long line_no, const char *base, LwError *err)
+{
+  if (len && line[len - 1] == '\r') {
+    --len; /* CRLF */
+  }
+  LwNtFastObject o;
+  bool quads = c->report->format == LW_FORMAT_NQUADS;
+  if (c->options->no_fast_path || !lw_nt_fast_check(line, len, quads, &o)) {
+    return batch_add(c, line, len, line_no, base, err);
+  }
+  c->report->statements++;
+  if (o.lang || o.datatype) {
+    char dt[DATATYPE_MAX + 1];
+    const char *datatype = NULL;
+    /* Longer IRIs are never a datatype lw_literal_valid checks. */
+    if (o.datatype && o.datatype_len <= DATATYPE_MAX) {
+      memcpy(dt, o.datatype, o.datatype_len);
+      dt[o.datatype_len] = '\0';
+      datatype = dt;
+    }
+    check_literal_parts(c, (unsigned)line_no, o.lexical, o.lexical_len,
+                        datatype, o.lang, o.lang_len);
+  }
+  return lw_sorter_add(c->sorter, line, len, err);
+}
+
+/* N-Triples and N-Quads: line by line, canonical lines straight to the sort. */
+static LwStatus read_lines(CleanContext *c, FILE *in, const char *base,
+                           LwError *err)
+{
+  size_t cap = INPUT_BUFFER;
+  char *buf = malloc(cap);
+  if (!buf) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  size_t start = 0, end = 0;
+  unsigned long line_no = 0;
+  bool eof = false, first = true;
+  LwStatus st = LW_OK;
+  while (st == LW_OK) {
+    char *nl = memchr(buf + start, '\n', end - start);
+    if (nl || (eof && start < end)) {
+      size_t len = nl ? (size_t)(nl - (buf + start)) : end - start;
+      const char *line = buf + start;
+      if (first && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) {
+        line += 3; /* a UTF-8 BOM */
+        len -= 3;
+      }
+      first = false;
+      st = take_line(c, line, len, ++line_no, base, err);
+      start += (nl ? (size_t)(nl - (buf + start)) + 1 : end - start);
+      continue;
+    }
+    if (eof) {
+      break;
+    }
+    /* Move the partial line to the front; grow for a long line. */
+    memmove(buf, buf + start, end - start);
+    end -= start;
+    start = 0;
+    if (end == cap) {
+      if (cap >= MAX_LINE_BYTES) {
+        st = lw_error_set(err, LW_ERR_LIMIT, "line %lu longer than %zu bytes",
+                          line_no + 1, (size_t)MAX_LINE_BYTES);
+        break;
+      }
+      char *nb = realloc(buf, cap * 2);
+      if (!nb) {
+        st = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+        break;
+      }
+      buf = nb;
+      cap *= 2;
+    }
+    size_t n = fread(buf + end, 1, cap - end, in);
+    if (n == 0) {
+      if (ferror(in)) {
+        st = lw_error_set(err, LW_ERR_IO, "cannot read input: %s", strerror(errno));
+        break;
+      }
+      eof = true;
+    }
+    end += n;
+  }
+  free(buf);
+  if (st == LW_OK) {
+    st = flush_batch(c, base, err);
+  }
+  return st;
+}
+
+static LwStatus read_input(CleanContext *c, CleanResources *res,
+                           const char *base, LwError *err)
+{
+  LwFormat f = c->report->format;
+  if (f == LW_FORMAT_NTRIPLES || f == LW_FORMAT_NQUADS) {
+    return read_lines(c, res->in, base, err);
+  }
+  return read_stream(c, res->in, base, on_syntax_error, err);
 }
 
 static LwStatus write_output(CleanContext *c, CleanResources *res,
@@ -387,6 +623,9 @@ LwStatus lw_clean_file(const char *input_path, const LwCleanOptions *options,
   }
   lw_sorter_free(c.sorter); /* removes the sort runs, also on error */
   lw_buf_free(&c.line);
+  lw_buf_free(&c.batch);
+  lw_buf_free(&c.pending_buf);
+  free(c.batch_lines);
   lw_skolem_free(&c.skolem);
   free(res.base);
   return st;

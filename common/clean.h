@@ -9,6 +9,10 @@
  *     --lw_sorter (external merge sort, dedupe, bounded memory)-->
  *     --lw_gz_writer (gzip on its own thread, MD5 of the content)--> output
  *
+ * N-Triples and N-Quads take a fast path (common/nt_fast.h): a line that is
+ * already canonical goes to the sort as it is; the others go, in batches, to
+ * the reader, with their line numbers kept for the error reports.
+ *
  * A bad statement is skipped, counted and located; reading goes on. The
  * output is canonical N-Quads sorted bytewise without duplicates; its MD5
  * (of the uncompressed content) names the clean file. Memory stays within
@@ -51,7 +55,13 @@ typedef struct {
   FILE *output;               /* ... or, when output_path is NULL, this stream
                                  (the caller's; flushed, not closed) */
   LwCleanCompress compress;
+  /* JSON-LD: fetches remote contexts (see LwReadOptions.load_document). */
+  LwStatus (*load_document)(void *handle, const char *url, char **body, size_t *len,
+                            char **document_url, LwError *err);
+  void *load_handle;
   int gzip_level;             /* 1..9; 0: 1 */
+  bool no_fast_path;          /* N-Triples/N-Quads: send every line through
+                                 the reader (for tests; same output) */
 } LwCleanOptions;
 
 typedef enum {

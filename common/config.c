@@ -369,7 +369,33 @@ LwStatus lw_config_parse(LwConfig *cfg, int argc, char **argv,
   free(longopts);
   *first_arg = optind;
   optind = 0;
+  if (status == LW_OK) {
+    status = lw_config_check(cfg, err);
+  }
   return status;
+}
+
+LwStatus lw_config_check(const LwConfig *cfg, LwError *err)
+{
+  /* settings where 0 would break things rather than mean "none" */
+  const struct {
+    const char *flag;
+    long long value;
+  } positive[] = {
+    {"heartbeat-ttl", cfg->heartbeat_ttl_s}, {"retry-base-ms", cfg->retry_base_ms},
+    {"retry-max-ms", cfg->retry_max_ms},     {"max-attempts", cfg->max_attempts},
+    {"poll-max-ms", cfg->poll_max_ms},       {"interval", cfg->interval_s},
+    {"sort-memory", cfg->sort_memory_bytes},
+  };
+  for (size_t i = 0; i < sizeof(positive) / sizeof(positive[0]); ++i) {
+    if (positive[i].value < 1) {
+      return lw_error_set(err, LW_ERR_USAGE, "--%s must be at least 1", positive[i].flag);
+    }
+  }
+  if (!cfg->prefix || !*cfg->prefix) {
+    return lw_error_set(err, LW_ERR_USAGE, "--prefix must not be empty");
+  }
+  return LW_OK;
 }
 
 void lw_config_user_agent(const LwConfig *cfg, char *buf, size_t size)

@@ -122,6 +122,10 @@ LwStatus lw_config_from_env(LwConfig *cfg, LwError *err);
 LwStatus lw_config_parse(LwConfig *cfg, int argc, char **argv,
                          const LwProgram *prog, int *first_arg, LwError *err);
 
+/* Checks values that parse but make no sense (a heartbeat TTL of 0, an
+ * empty key prefix, ...). lw_config_parse calls it. LW_ERR_USAGE. */
+LwStatus lw_config_check(const LwConfig *cfg, LwError *err);
+
 /* Prints the --help text of prog (shared and program flags) to out. */
 void lw_config_usage(FILE *out, const LwProgram *prog);
 

@@ -321,10 +321,102 @@ static LwStatus convert_chunk(iconv_t cd, size_t unit, char *in, size_t *len,
   return LW_OK;
 }
 
+static LwStatus out_bytes(OutBuf *o, const unsigned char *p, size_t n, LwError *err)
+{
+  while (n > 0) {
+    if (o->used == OUT_CHUNK) {
+      LW_TRY(out_flush(o, err));
+    }
+    size_t room = OUT_CHUNK - o->used;
+    size_t take = n < room ? n : room;
+    memcpy(o->buf + o->used, p, take);
+    o->used += take;
+    p += take;
+    n -= take;
+  }
+  return LW_OK;
+}
+
+/* UTF-8 to UTF-8, each maximal ill-formed subpart replaced by U+FFFD (the
+ * Unicode standard's best practice, 3.9). Not iconv: glibc's UTF-8 decoder
+ * lets 5- and 6-byte forms and code points above U+10FFFF through. */
+static LwStatus repair_utf8(FILE *in, OutBuf *o, uint64_t *replaced, LwError *err)
+{
+  unsigned char *buf = malloc(READ_CHUNK);
+  if (!buf) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  Utf8Check c = {0, 0x80, 0xBF, false};
+  unsigned char seq[4];
+  size_t seq_len = 0;
+  LwStatus st = LW_OK;
+  size_t n;
+  while (!st && (n = fread(buf, 1, READ_CHUNK, in)) > 0) {
+    size_t i = 0;
+    while (!st && i < n) {
+      unsigned char b = buf[i];
+      if (c.need == 0 && b < 0x80) {
+        size_t j = i + 1;
+        while (j < n && buf[j] < 0x80) {
+          ++j;
+        }
+        st = out_bytes(o, buf + i, j - i, err); /* an ASCII run in one copy */
+        i = j;
+      } else if (c.need == 0) {
+        if (utf8_check(&c, &b, 1) == 0) {
+          st = out_replacement(o, replaced, err); /* cannot start a sequence */
+        } else {
+          seq[0] = b;
+          seq_len = 1;
+        }
+        ++i;
+      } else if (b >= c.lo && b <= c.hi) {
+        seq[seq_len++] = b;
+        utf8_check(&c, &b, 1);
+        if (c.need == 0) {
+          st = out_bytes(o, seq, seq_len, err);
+        }
+        ++i;
+      } else {
+        /* The sequence so far is one maximal subpart; b is looked at
+         * again as a start. */
+        c.need = 0;
+        st = out_replacement(o, replaced, err);
+      }
+    }
+  }
+  if (!st && ferror(in)) {
+    st = lw_error_set(err, LW_ERR_IO, "read error: %s", strerror(errno));
+  }
+  if (!st && c.need > 0) {
+    st = out_replacement(o, replaced, err); /* cut off at the end */
+  }
+  free(buf);
+  return st;
+}
+
+static LwStatus recode_utf8(FILE *in, FILE *out, LwContentCounter *counter,
+                            uint64_t *replaced, uint64_t *bytes_out, LwError *err)
+{
+  OutBuf o = {out, malloc(OUT_CHUNK), 0, bytes_out, counter};
+  if (!o.buf) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwStatus st = repair_utf8(in, &o, replaced, err);
+  if (!st) {
+    st = out_flush(&o, err);
+  }
+  free(o.buf);
+  return st;
+}
+
 LwStatus lw_encoding_recode(FILE *in, const char *from, FILE *out,
                             LwContentCounter *counter, uint64_t *replaced,
                             uint64_t *bytes_out, LwError *err)
 {
+  if (!strcmp(from, "UTF-8")) {
+    return recode_utf8(in, out, counter, replaced, bytes_out, err);
+  }
   iconv_t cd = iconv_open("UTF-8", from);
   if (cd == (iconv_t)-1) {
     return lw_error_set(err, LW_ERR_FORMAT, "cannot recode from %s: %s", from,

@@ -39,9 +39,12 @@
 
 #include "common/rdf_format.h"
 
-/* How many bytes of the content the guess wants to see (it works with less
- * and looks at no more than LW_GUESS_HEAD_MAX; more helps HTML, whose RDFa
- * attributes may come after a long <head>). */
+/* How many bytes of the content the guess wants to see: it works with
+ * less, and looks at no more than LW_GUESS_HEAD_MAX. Reading
+ * LW_GUESS_HEAD_MAX bytes when they are there costs little and helps HTML,
+ * whose first RDFa attribute may come after a long <head>: when a guess
+ * from a shorter head is LW_FORMAT_UNKNOWN with info->partial set, a
+ * longer head may change it. */
 #define LW_GUESS_HEAD_SIZE 16384
 #define LW_GUESS_HEAD_MAX 65536
 

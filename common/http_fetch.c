@@ -726,7 +726,7 @@ static curl_socket_t on_open_socket(void *clientp, curlsocktype purpose,
   if (purpose != CURLSOCKTYPE_IPCXN ||
       lw_netguard_check_sockaddr(f->opts->guard, &address->addr, &err) != LW_OK) {
     if (purpose != CURLSOCKTYPE_IPCXN) {
-      snprintf(err.message, sizeof(err.message), "refused: socket type %d", (int)purpose);
+      snprintf(err.message, sizeof(err.message), "socket type %d is not a TCP connection", (int)purpose);
     }
     f->refused = true;
     snprintf(f->refused_message, sizeof(f->refused_message), "%s", err.message);
@@ -843,12 +843,19 @@ static void setup_curl(Fetch *f, char *ua, size_t ua_size)
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME,
                      o->low_speed_time > 0 ? o->low_speed_time : 30L);
   }
-  if (f->resume_from > 0) {
+  bool declared = o->checksum && *o->checksum;
+  if (f->resume_from > 0 || declared) {
     /* Ranges count bytes of the encoded representation: a resume asks for
-     * identity so that the file's bytes and the server's offsets agree. */
-    char range[64];
-    snprintf(range, sizeof(range), "%llu-", (unsigned long long)f->resume_from);
-    curl_easy_setopt(c, CURLOPT_RANGE, range);
+     * identity so that the file's bytes and the server's offsets agree.
+     * A declared checksum (VoID) is of the file as published: a server
+     * that labels dump.nt.gz "Content-Encoding: gzip" must not have it
+     * decoded, or the checksum could never match. Without
+     * CURLOPT_ACCEPT_ENCODING libcurl decodes nothing. */
+    if (f->resume_from > 0) {
+      char range[64];
+      snprintf(range, sizeof(range), "%llu-", (unsigned long long)f->resume_from);
+      curl_easy_setopt(c, CURLOPT_RANGE, range);
+    }
   } else {
     curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, ""); /* all we can decode */
   }
@@ -1083,6 +1090,14 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
     }
     if (f->status == 200 || (f->status == 206 && f->body_started)) {
       st = LW_OK;
+      break;
+    }
+    if (f->status == 416 && f->resume_from > 0) {
+      /* The partial no longer fits the resource: drop it; the retry
+       * starts from byte 0. */
+      st = lw_error_set(err, LW_ERR_NET,
+                        "HTTP 416 to a resume from byte %llu of %s: partial body discarded",
+                        (unsigned long long)f->resume_from, url);
       break;
     }
     if (f->status >= 200 && f->status < 300) {

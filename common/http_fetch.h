@@ -95,7 +95,10 @@ typedef struct {
   const char *checksum;        /* declared: "ALGO:HEX", ALGO one of md5,
                                   sha1, sha224, sha256, sha384, sha512
                                   (also "sha-256", "SHA256",
-                                  "checksumAlgorithm_sha256"); NULL: none */
+                                  "checksumAlgorithm_sha256"); NULL: none.
+                                  It is of the file as published, so with a
+                                  checksum no Content-Encoding is asked for
+                                  or decoded: the bytes are kept as sent */
   const char *checksum_source; /* named in the mismatch message; NULL: "declared" */
 
   const char *const *resolve;  /* NULL-terminated "HOST:PORT:ADDRESS" pins,

@@ -15,10 +15,16 @@
  * that is not JSON fails with "line L, column C: ..." from jansson. Caps
  * (nesting depth, remote contexts, document size) fail with LW_ERR_LIMIT.
  *
- * Memory: jansson holds the whole parsed document. Beyond that, a top-level
- * array, or a top-level object holding only @context and @graph, is expanded
- * and turned into quads one element at a time, so the expanded form and the
- * node map never hold more than one element.
+ * Memory: a top-level array (from any FILE), or a top-level object holding
+ * only @context and @graph (from a seekable FILE), is parsed, expanded and
+ * turned into quads one element at a time, so memory is bounded by the
+ * largest element. Other documents are loaded whole by jansson. Because of
+ * streaming, a document that fails has already passed the quads of its
+ * earlier elements to on_quad: discard them when the status is an error.
+ * A node described in several top-level elements may repeat identical
+ * quads (the set of quads is right; the cleaner removes duplicates).
+ *
+ * Literals may contain U+0000: their length is LwTerm.len.
  *
  * Remote contexts are fetched through a replaceable LwJsonldLoadFn: a map
  * from URL prefixes to local files (tests, offline use), an HTTP loader on

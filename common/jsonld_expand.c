@@ -62,11 +62,11 @@ static LwStatus expand_value(LwJld *p, LwJldCtx *ctx, const char *property,
       (!strcmp(type, "@id") || !strcmp(type, "@vocab"))) {
     char *iri = lw_jld_expand_iri(p, ctx, json_string_value(value), true,
                                   !strcmp(type, "@vocab"), NULL, NULL, &st);
-    *out = iri ? json_pack("{s:s}", "@id", iri) : json_pack("{s:n}", "@id");
+    *out = lw_jld_obj1("@id", iri ? json_string(iri) : json_null());
     free(iri);
     return st;
   }
-  json_t *r = json_pack("{s:O}", "@value", value);
+  json_t *r = lw_jld_obj1("@value", json_incref(value));
   if (!r) {
     return lw_jld_nomem(p);
   }
@@ -344,7 +344,7 @@ static LwStatus expand_language_map(Frame *f, const char *key, json_t *value,
         json_decref(r);
         return lw_jld_fail(p, "invalid language map value", "%s", lang);
       }
-      json_t *v = json_pack("{s:O}", "@value", item);
+      json_t *v = lw_jld_obj1("@value", json_incref(item));
       if (!none) {
         json_object_set_new(v, "@language", json_string(lang));
       }
@@ -815,12 +815,27 @@ static LwStatus map_contexts(LwJld *p, LwJldCtx **ctxp, LwJldCtx **type_ctxp,
   }
   /* 10, 11 */
   *type_ctxp = lw_jld_ctx_ref(ctx);
-  size_t n;
-  const char **keys = sorted_keys(element, &n);
-  for (size_t k = 0; keys && k < n && st == LW_OK; k++) {
-    if (!expands_to(p, ctx, keys[k], "@type")) {
-      continue;
+  /* the keys expanding to @type, in order (usually none or one, so they are
+   * collected before sorting rather than sorting every node's keys) */
+  size_t n = 0;
+  const char *few[4];
+  const char **keys = few;
+  const char *k0;
+  json_t *v0;
+  if (json_object_size(element) > 4) {
+    keys = malloc(json_object_size(element) * sizeof(*keys));
+    if (!keys) {
+      *ctxp = ctx;
+      return lw_jld_nomem(p);
     }
+  }
+  json_object_foreach(element, k0, v0) {
+    if (expands_to(p, ctx, k0, "@type")) {
+      keys[n++] = k0;
+    }
+  }
+  qsort(keys, n, sizeof(*keys), cmp_str);
+  for (size_t k = 0; k < n && st == LW_OK; k++) {
     json_t *types = json_object_get(element, keys[k]);
     json_t *arr = lw_jld_as_array(types);
     size_t tn = json_array_size(arr);
@@ -848,7 +863,9 @@ static LwStatus map_contexts(LwJld *p, LwJldCtx **ctxp, LwJldCtx **type_ctxp,
     free(tv);
     json_decref(arr);
   }
-  free(keys);
+  if (keys != few) {
+    free(keys);
+  }
   *ctxp = ctx;
   return st;
 }
@@ -863,23 +880,24 @@ static LwStatus expand_map(LwJld *p, LwJldCtx *active,
   Frame f = {p, ctx, type_ctx, active_property, base_url, NULL, NULL, NULL};
   char *input_type = NULL;
   if (st == LW_OK) {
-    /* 12: the last @type value, expanded */
-    size_t n;
-    const char **keys = sorted_keys(element, &n);
-    for (size_t k = 0; keys && k < n; k++) {
-      if (expands_to(p, ctx, keys[k], "@type")) {
-        json_t *t = json_object_get(element, keys[k]);
-        if (json_is_array(t)) {
-          t = json_array_get(t, json_array_size(t) - 1);
-        }
-        if (json_is_string(t)) {
-          input_type = lw_jld_expand_iri(p, ctx, json_string_value(t), false,
-                                         true, NULL, NULL, &st);
-        }
-        break;
+    /* 12: the last value of the first key (in order) expanding to @type */
+    const char *first = NULL, *k;
+    json_t *v;
+    json_object_foreach(element, k, v) {
+      if ((!first || strcmp(k, first) < 0) && expands_to(p, ctx, k, "@type")) {
+        first = k;
       }
     }
-    free(keys);
+    if (first) {
+      json_t *t = json_object_get(element, first);
+      if (json_is_array(t)) {
+        t = json_array_get(t, json_array_size(t) - 1);
+      }
+      if (json_is_string(t)) {
+        input_type = lw_jld_expand_iri(p, ctx, json_string_value(t), false,
+                                       true, NULL, NULL, &st);
+      }
+    }
     f.input_type = input_type;
     f.result = json_object();
     f.nests = json_object();

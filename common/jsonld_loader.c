@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "common/jsonld.h"
+#include "common/uri.h"
 
 /* ---- map loader ------------------------------------------------------------ */
 
@@ -223,13 +224,122 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *userdata) {
   return n;
 }
 
+/* What the loader needs from the response headers of the last hop. */
+typedef struct {
+  char content_type[128];
+  char alternate[2048]; /* Link: <...>; rel="alternate"; type="application/ld+json" */
+} Headers;
+
+static void copy_trimmed(char *dst, size_t size, const char *src, size_t n) {
+  while (n && (*src == ' ' || *src == '\t')) {
+    src++;
+    n--;
+  }
+  while (n && (src[n - 1] == '\r' || src[n - 1] == '\n' || src[n - 1] == ' ')) {
+    n--;
+  }
+  if (n >= size) {
+    n = size - 1;
+  }
+  memcpy(dst, src, n);
+  dst[n] = 0;
+}
+
+/* True if params (the part after <url>) hold name="value" or name=value. */
+static bool has_param(const char *params, size_t n, const char *name,
+                      const char *value) {
+  char want1[96], want2[96];
+  snprintf(want1, sizeof(want1), "%s=\"%s\"", name, value);
+  snprintf(want2, sizeof(want2), "%s=%s", name, value);
+  char copy[1024];
+  copy_trimmed(copy, sizeof(copy), params, n);
+  for (char *c = copy; *c; c++) {
+    *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+  }
+  return strstr(copy, want1) || strstr(copy, want2);
+}
+
+/* Link: <a>; rel="alternate"; type="application/ld+json", <b>; rel=... */
+static void parse_link(Headers *h, const char *v, size_t n) {
+  const char *end = v + n;
+  while (v < end) {
+    const char *lt = memchr(v, '<', (size_t)(end - v));
+    const char *gt = lt ? memchr(lt, '>', (size_t)(end - lt)) : NULL;
+    if (!gt) {
+      return;
+    }
+    const char *next = memchr(gt, ',', (size_t)(end - gt));
+    const char *params_end = next ? next : end;
+    if (has_param(gt + 1, (size_t)(params_end - gt - 1), "rel", "alternate") &&
+        has_param(gt + 1, (size_t)(params_end - gt - 1), "type",
+                  "application/ld+json") &&
+        !h->alternate[0]) {
+      copy_trimmed(h->alternate, sizeof(h->alternate), lt + 1,
+                   (size_t)(gt - lt - 1));
+    }
+    v = params_end + (next ? 1 : 0);
+  }
+}
+
+static size_t on_header(char *buf, size_t size, size_t nitems, void *userdata) {
+  Headers *h = userdata;
+  size_t n = size * nitems;
+  if (n >= 5 && !strncasecmp(buf, "HTTP/", 5)) {
+    memset(h, 0, sizeof(*h)); /* a new hop: only the last one counts */
+  } else if (n > 13 && !strncasecmp(buf, "content-type:", 13)) {
+    copy_trimmed(h->content_type, sizeof(h->content_type), buf + 13, n - 13);
+  } else if (n > 5 && !strncasecmp(buf, "link:", 5)) {
+    parse_link(h, buf + 5, n - 5);
+  }
+  return n;
+}
+
+/* application/json, application/ld+json, anything/+json (parameters aside) */
+static bool is_json_type(const char *type) {
+  char t[128];
+  size_t n = strcspn(type, ";");
+  copy_trimmed(t, sizeof(t), type, n);
+  for (char *c = t; *c; c++) {
+    *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+  }
+  size_t l = strlen(t);
+  return !strcmp(t, "application/json") || (l > 5 && !strcmp(t + l - 5, "+json"));
+}
+
+static LwStatus http_fetch(const LwJsonldHttpOptions *o, const char *url,
+                           char **body, size_t *len, char **document_url,
+                           Headers *headers, LwError *err);
+
 LwStatus lw_jsonld_http_load(void *handle, const char *url, char **body,
                              size_t *len, char **document_url, LwError *err) {
   const LwJsonldHttpOptions *o = handle;
   LwJsonldHttpOptions d = {0};
-  if (!o) {
-    o = &d;
+  Headers h;
+  LwStatus st = http_fetch(o ? o : &d, url, body, len, document_url, &h, err);
+  /* JSON-LD 1.1 LoadDocumentCallback: a non-JSON answer (schema.org serves
+   * HTML) with a Link rel="alternate" type="application/ld+json" header
+   * points at the JSON-LD; follow it once */
+  if (st == LW_OK && h.content_type[0] && !is_json_type(h.content_type) &&
+      h.alternate[0]) {
+    char *next = lw_uri_resolve(*document_url, h.alternate);
+    free(*body);
+    free(*document_url);
+    *body = *document_url = NULL;
+    if (!next) {
+      return lw_error_set(err, LW_ERR_HTTP, "%s: bad alternate link '%s'", url,
+                          h.alternate);
+    }
+    Headers h2;
+    st = http_fetch(o ? o : &d, next, body, len, document_url, &h2, err);
+    free(next);
   }
+  return st;
+}
+
+static LwStatus http_fetch(const LwJsonldHttpOptions *o, const char *url,
+                           char **body, size_t *len, char **document_url,
+                           Headers *headers, LwError *err) {
+  memset(headers, 0, sizeof(*headers));
   if (strncasecmp(url, "http://", 7) && strncasecmp(url, "https://", 8)) {
     return lw_error_set(err, LW_ERR_REFUSED, "%s: only http and https", url);
   }
@@ -257,11 +367,13 @@ LwStatus lw_jsonld_http_load(void *handle, const char *url, char **body,
                    o->connect_timeout_seconds ? o->connect_timeout_seconds : 10L);
   curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
   curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)b.max);
-  struct curl_slist *headers = curl_slist_append(
+  struct curl_slist *request_headers = curl_slist_append(
       NULL, "Accept: application/ld+json, application/json;q=0.9, */*;q=0.1");
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, request_headers);
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_data);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &b);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, headers);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, "lodwash/" LODWASH_VERSION);
   CURLcode rc = curl_easy_perform(curl);
   long code = 0;
@@ -294,7 +406,7 @@ LwStatus lw_jsonld_http_load(void *handle, const char *url, char **body,
       st = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
     }
   }
-  curl_slist_free_all(headers);
+  curl_slist_free_all(request_headers);
   curl_easy_cleanup(curl);
   if (st != LW_OK) {
     free(b.data);

@@ -69,7 +69,7 @@ static LwStatus node_object(LwJld *p, json_t *element, json_t *map,
   /* 6.2, 6.3 */
   json_t *node = json_object_get(graph, id);
   if (!node) {
-    node = json_pack("{s:s}", "@id", id);
+    node = lw_jld_obj1("@id", json_string(id));
     json_object_set_new(graph, id, node);
   }
   LwStatus st = LW_OK;
@@ -78,7 +78,7 @@ static LwStatus node_object(LwJld *p, json_t *element, json_t *map,
     lw_jld_add_unique(node, property, json_incref(subject));
   } else if (property) {
     /* 6.5 */
-    json_t *ref = json_pack("{s:s}", "@id", id);
+    json_t *ref = lw_jld_obj1("@id", json_string(id));
     if (list) {
       json_array_append_new(json_object_get(list, "@list"), ref);
     } else if (subject_node) {
@@ -114,7 +114,7 @@ static LwStatus node_object(LwJld *p, json_t *element, json_t *map,
   /* 6.8 */
   json_t *reverse = json_object_get(element, "@reverse");
   if (reverse) {
-    json_t *ref = json_pack("{s:s}", "@id", id);
+    json_t *ref = lw_jld_obj1("@id", json_string(id));
     const char *rp;
     json_t *values;
     json_object_foreach(reverse, rp, values) {

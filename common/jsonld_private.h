@@ -43,6 +43,8 @@ typedef struct {
   json_t *bnode_map;        /* document label -> issued label */
   char fresh[32];           /* the last label issued for no document label */
   LwReadStats *stats;
+  size_t max_bytes;         /* document size cap */
+  unsigned err_line, err_column; /* where the fatal error is, 0 unknown */
   /* the context definition being processed, for terms defined on demand */
   const char *ctx_base_url;
   json_t *ctx_remotes;
@@ -71,6 +73,9 @@ int lw_jld_add_unique(json_t *obj, const char *key, json_t *v);
 json_t *lw_jld_as_array(json_t *v);
 bool lw_jld_array_has_string(const json_t *array, const char *s);
 char *lw_jld_strdup(const char *s);
+/* {key: value} with value stolen (json_pack is slow on hot paths); NULL
+ * when out of memory. */
+json_t *lw_jld_obj1(const char *key, json_t *value);
 char *lw_jld_concat(const char *a, const char *b);
 /* Resolves ref against base (RFC 3986); NULL base: ref copied. */
 char *lw_jld_resolve(const char *base, const char *ref);
@@ -114,6 +119,16 @@ const char *lw_jld_issue_bnode(LwJld *p, const char *old);
 
 /* ---- jsonld_rdf.c */
 LwStatus lw_jld_emit_node_map(LwJld *p, json_t *node_map);
+
+/* ---- jsonld_document.c, jsonld_stream.c */
+/* Expands, maps and emits one element (top: with the top-level rules). */
+LwStatus lw_jld_convert_element(LwJld *p, LwJldCtx *ctx,
+                                const char *active_property, json_t *element,
+                                bool top);
+/* Converts a whole parsed document (element by element where it can). */
+LwStatus lw_jld_convert_whole(LwJld *p, json_t *doc);
+/* Reads the document from in and converts it. */
+LwStatus lw_jld_read(LwJld *p, FILE *in);
 
 /* ---- jsonld_canon.c */
 /* JCS serialization of v; a new string the caller frees, NULL if no memory. */

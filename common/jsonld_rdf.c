@@ -20,7 +20,8 @@ static bool well_formed_iri(const char *s) {
   }
   int hashes = 0;
   for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-    if (*c <= 0x20 || strchr("<>\"{}|\\^`", *c)) {
+    if (*c <= 0x20 || *c == '<' || *c == '>' || *c == '"' || *c == '{' ||
+        *c == '}' || *c == '|' || *c == '\\' || *c == '^' || *c == '`') {
       return false;
     }
     hashes += *c == '#';
@@ -136,8 +137,7 @@ static LwStatus object_to_rdf(LwJld *p, json_t *item, const LwTerm *g, Obj *o,
     if (!json_is_string(id) || !well_formed_node(json_string_value(id))) {
       return LW_OK;
     }
-    o->owned[0] = strdup(json_string_value(id));
-    node_term(o->owned[0], &o->term);
+    node_term(json_string_value(id), &o->term); /* item outlives the term */
     *present = true;
     return LW_OK;
   }
@@ -159,6 +159,7 @@ static LwStatus object_to_rdf(LwJld *p, json_t *item, const LwTerm *g, Obj *o,
     return LW_OK;
   }
   char *lex = NULL;
+  const char *borrowed = NULL;
   size_t lex_len = (size_t)-1;
   if (datatype && !strcmp(datatype, "@json")) {
     lex = lw_jld_canonical(value);
@@ -187,14 +188,18 @@ static LwStatus object_to_rdf(LwJld *p, json_t *item, const LwTerm *g, Obj *o,
     /* NULL datatype: xsd:string or rdf:langString. The string may hold
      * NUL characters (\u0000): its length travels in LwTerm.len. */
     lex_len = json_string_length(value);
-    lex = malloc(lex_len + 1);
-    if (lex) {
-      memcpy(lex, json_string_value(value), lex_len + 1);
-    }
+    borrowed = json_string_value(value); /* item outlives the term */
   } else {
     return LW_OK;
   }
-  if (!lex) {
+  if (!lex && borrowed) {
+    /* the rdfDirection forms below print the value: give them a copy */
+    if (dir && p->opt->rdf_direction) {
+      lex = strdup(borrowed);
+      borrowed = NULL;
+    }
+  }
+  if (!lex && !borrowed) {
     return lw_jld_nomem(p);
   }
   const char *rdfdir = p->opt->rdf_direction;
@@ -245,14 +250,12 @@ static LwStatus object_to_rdf(LwJld *p, json_t *item, const LwTerm *g, Obj *o,
     return st;
   }
   o->owned[0] = lex;
-  o->term = (LwTerm){LW_TERM_LITERAL, lex,
-                     lex_len != (size_t)-1 ? lex_len : strlen(lex),
+  const char *text = lex ? lex : borrowed;
+  /* datatype and lang are static strings or live in item */
+  o->term = (LwTerm){LW_TERM_LITERAL, text,
+                     lex_len != (size_t)-1 ? lex_len : strlen(text),
                      datatype && strcmp(datatype, XSD "string") ? datatype : NULL,
                      datatype ? NULL : lang};
-  if (o->term.datatype) {
-    o->owned[1] = strdup(o->term.datatype);
-    o->term.datatype = o->owned[1];
-  }
   *present = true;
   return LW_OK;
 }

@@ -39,11 +39,12 @@ LwStatus lw_jld_nomem(LwJld *p) {
 }
 
 bool lw_jld_is_keyword(const char *s) {
-  if (!s || s[0] != '@') {
+  if (!s || s[0] != '@' || !s[1]) {
     return false;
   }
+  /* keywords are compared often: only those with the same second letter */
   for (const char *const *k = keywords; *k; k++) {
-    if (!strcmp(*k, s)) {
+    if ((*k)[1] == s[1] && !strcmp(*k, s)) {
       return true;
     }
   }
@@ -133,6 +134,16 @@ bool lw_jld_array_has_string(const json_t *array, const char *s) {
     }
   }
   return false;
+}
+
+json_t *lw_jld_obj1(const char *key, json_t *value) {
+  json_t *o = json_object();
+  if (!o || !value || json_object_set_new_nocheck(o, key, value)) {
+    json_decref(o);
+    json_decref(value);
+    return NULL;
+  }
+  return o;
 }
 
 char *lw_jld_strdup(const char *s) { return s ? strdup(s) : NULL; }

@@ -301,7 +301,7 @@ LwStatus lw_netguard_check_scheme(const char *url, LwError *err)
     return LW_OK;
   }
   return lw_error_set(err, LW_ERR_REFUSED,
-                      "refused: only http and https URLs are fetched: %.200s",
+                      "only http and https URLs are fetched: %.200s",
                       url ? url : "(null)");
 }
 
@@ -331,7 +331,7 @@ static LwStatus check_bytes(const LwNetGuard *g, const uint8_t a[16],
   }
   if (range) {
     return lw_error_set(err, LW_ERR_REFUSED,
-                        "refused: address %s port %u is %s and not on the "
+                        "address %s port %u is %s and not on the "
                         "allow list (--allow-net)",
                         text, port, range);
   }
@@ -353,7 +353,7 @@ LwStatus lw_netguard_check_sockaddr(const LwNetGuard *g,
     port = ntohs(in6->sin6_port);
   } else {
     return lw_error_set(err, LW_ERR_REFUSED,
-                        "refused: address family %d is not IPv4 or IPv6",
+                        "address family %d is not IPv4 or IPv6",
                         sa->sa_family);
   }
   return check_bytes(g, a, port, err);
@@ -365,7 +365,7 @@ LwStatus lw_netguard_check_ip(const LwNetGuard *g, const char *ip,
   uint8_t a[16];
   bool v4;
   if (!ip || !parse_ip(ip, a, &v4)) {
-    return lw_error_set(err, LW_ERR_REFUSED, "refused: \"%.100s\" is not a numeric address",
+    return lw_error_set(err, LW_ERR_REFUSED, "\"%.100s\" is not a numeric address",
                         ip ? ip : "(null)");
   }
   return check_bytes(g, a, port, err);

@@ -1,6 +1,7 @@
 #include "common/nq_sort.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,10 @@
 #define PATH_MAX_LEN 4096
 /* Open run files while merging: well below the usual 1024 descriptors. */
 #define MAX_FAN_IN 256
+/* Lines are sorted in segments of at least this many, on a thread of their
+ * own while more lines arrive; about SEGMENTS_PER_ARENA fill the arena. */
+#define MIN_SEGMENT 8192
+#define SEGMENTS_PER_ARENA 8
 
 /* One line in the arena. key caches 7 bytes of the line from the current
  * sort depth (big-endian, so integer order is byte order) and, in its low
@@ -40,6 +45,21 @@ struct LwSorter {
   size_t runs_cap;
   LwSortStats stats;
   char *tmp_dir;     /* owned copy of options.data_dir (or the default) */
+
+  /* Segments of the arena's entries, in insertion order: [start, start+len)
+   * of entry indices (entry i lives at the arena's end minus i + 1). The
+   * sorting thread sorts them in order; the last one, the main thread. */
+  size_t *seg_start;
+  size_t *seg_len;
+  size_t n_segs, segs_cap;
+  size_t submitted;    /* entries covered by segments */
+  size_t seg_target;   /* entries in the next segment */
+  size_t sorted_segs;  /* segments the thread has sorted */
+  bool thread_started;
+  bool stop;
+  pthread_t thread;
+  pthread_mutex_t mutex;
+  pthread_cond_t changed;
 };
 
 /* ---- keys and comparison ------------------------------------------------ */
@@ -207,6 +227,107 @@ static Entry *entries(const LwSorter *s)
   return (Entry *)(s->arena + s->arena_size) - s->count;
 }
 
+/* The entries of segment i (contiguous, the newest first). */
+static Entry *segment(const LwSorter *s, size_t start, size_t len)
+{
+  return (Entry *)(s->arena + s->arena_size) - (start + len);
+}
+
+static void *sort_main(void *arg)
+{
+  LwSorter *s = arg;
+  pthread_mutex_lock(&s->mutex);
+  for (;;) {
+    while (s->sorted_segs == s->n_segs && !s->stop) {
+      pthread_cond_wait(&s->changed, &s->mutex);
+    }
+    if (s->sorted_segs == s->n_segs) {
+      break;
+    }
+    size_t start = s->seg_start[s->sorted_segs];
+    size_t len = s->seg_len[s->sorted_segs];
+    pthread_mutex_unlock(&s->mutex);
+    mkqsort(s->arena, segment(s, start, len), len, 0, depth_limit(len));
+    pthread_mutex_lock(&s->mutex);
+    s->sorted_segs++;
+    pthread_cond_broadcast(&s->changed);
+  }
+  pthread_mutex_unlock(&s->mutex);
+  return NULL;
+}
+
+static bool add_segment(LwSorter *s, size_t start, size_t len)
+{
+  if (s->n_segs == s->segs_cap) {
+    size_t cap = s->segs_cap ? 2 * s->segs_cap : 16;
+    size_t *a = realloc(s->seg_start, cap * sizeof(*a));
+    if (!a) {
+      return false;
+    }
+    s->seg_start = a;
+    size_t *b = realloc(s->seg_len, cap * sizeof(*b));
+    if (!b) {
+      return false;
+    }
+    s->seg_len = b;
+    s->segs_cap = cap;
+  }
+  s->seg_start[s->n_segs] = start;
+  s->seg_len[s->n_segs] = len;
+  s->n_segs++;
+  return true;
+}
+
+/* Hands the entries added since the last segment to the sorting thread. */
+static void submit_segment(LwSorter *s)
+{
+  size_t len = s->count - s->submitted;
+  pthread_mutex_lock(&s->mutex);
+  bool ok = s->thread_started && add_segment(s, s->submitted, len);
+  if (ok) {
+    pthread_cond_broadcast(&s->changed);
+  }
+  pthread_mutex_unlock(&s->mutex);
+  if (!ok) {
+    return; /* no thread or no memory: these lines join the last segment */
+  }
+  s->submitted = s->count;
+  /* The next segment: about 1/SEGMENTS_PER_ARENA of what the arena holds at
+   * the lines' average size so far. */
+  size_t per_line = s->used / s->count + sizeof(Entry);
+  size_t target = s->arena_size / per_line / SEGMENTS_PER_ARENA;
+  s->seg_target = target > MIN_SEGMENT ? target : MIN_SEGMENT;
+}
+
+/* Sorts what is left in the main thread, waits for the sorting thread:
+ * afterwards every segment is sorted. */
+static bool sort_segments(LwSorter *s)
+{
+  size_t len = s->count - s->submitted;
+  if (len) {
+    Entry *e = segment(s, s->submitted, len);
+    mkqsort(s->arena, e, len, 0, depth_limit(len));
+  }
+  pthread_mutex_lock(&s->mutex);
+  while (s->sorted_segs < s->n_segs) {
+    pthread_cond_wait(&s->changed, &s->mutex);
+  }
+  bool ok = !len || add_segment(s, s->submitted, len);
+  if (ok && len) {
+    s->sorted_segs++;
+  }
+  pthread_mutex_unlock(&s->mutex);
+  s->submitted = s->count;
+  return ok;
+}
+
+static void clear_segments(LwSorter *s)
+{
+  s->n_segs = 0;
+  s->sorted_segs = 0;
+  s->submitted = 0;
+}
+
 LwSorter *lw_sorter_new(const LwSortOptions *options)
 {
   LwSorter *s = calloc(1, sizeof(*s));
@@ -216,6 +337,9 @@ LwSorter *lw_sorter_new(const LwSortOptions *options)
   if (options) {
     s->options = *options;
   }
+  /* Safe to destroy in lw_sorter_free even when set-up fails below. */
+  pthread_mutex_init(&s->mutex, NULL);
+  pthread_cond_init(&s->changed, NULL);
   size_t budget = s->options.memory_budget ? s->options.memory_budget
                                            : DEFAULT_BUDGET;
   if (budget < MIN_BUDGET) {
@@ -240,6 +364,8 @@ LwSorter *lw_sorter_new(const LwSortOptions *options)
     return NULL;
   }
   s->options.data_dir = s->tmp_dir;
+  s->seg_target = MIN_SEGMENT;
+  s->thread_started = pthread_create(&s->thread, NULL, sort_main, s) == 0;
   return s;
 }
 
@@ -248,6 +374,17 @@ void lw_sorter_free(LwSorter *s)
   if (!s) {
     return;
   }
+  if (s->thread_started) {
+    pthread_mutex_lock(&s->mutex);
+    s->stop = true;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->mutex);
+    pthread_join(s->thread, NULL);
+  }
+  pthread_mutex_destroy(&s->mutex);
+  pthread_cond_destroy(&s->changed);
+  free(s->seg_start);
+  free(s->seg_len);
   for (size_t i = 0; i < s->n_runs; ++i) {
     unlink(s->runs[i]);
     free(s->runs[i]);
@@ -299,31 +436,91 @@ static LwStatus run_close(FILE *f, const char *path, LwError *err)
   return LW_OK;
 }
 
-static void sort_arena(LwSorter *s)
+/* Sorts every segment of the arena (see sort_segments). */
+static LwStatus sort_arena(LwSorter *s, LwError *err)
 {
-  Entry *e = entries(s);
-  mkqsort(s->arena, e, s->count, 0, depth_limit(s->count));
+  if (!sort_segments(s)) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory sorting");
+  }
+  return LW_OK;
 }
 
-/* Hands the sorted arena's distinct lines to sink; returns lines given. */
+static inline bool same_line(const char *base, const Entry *a, const Entry *b)
+{
+  return a->len == b->len && !memcmp(base + a->off, base + b->off, a->len);
+}
+
+static inline int entry_cmp(const char *base, const Entry *a, const Entry *b)
+{
+  return compare_bytes(base + a->off, a->len, base + b->off, b->len);
+}
+
+typedef struct {
+  const Entry *cur, *end;
+} Cursor;
+
+static void cursor_down(const char *base, Cursor *h, size_t n, size_t i)
+{
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) {
+      return;
+    }
+    if (c + 1 < n && entry_cmp(base, h[c + 1].cur, h[c].cur) < 0) {
+      ++c;
+    }
+    if (entry_cmp(base, h[i].cur, h[c].cur) <= 0) {
+      return;
+    }
+    Cursor t = h[i];
+    h[i] = h[c];
+    h[c] = t;
+    i = c;
+  }
+}
+
+/* Hands the distinct lines of the sorted segments to sink, in order: a
+ * k-way merge of the segments in memory. */
 static LwStatus emit_arena(LwSorter *s, LwLineSink sink, void *handle,
                            unsigned long long *out_lines,
                            unsigned long long *out_bytes)
 {
-  Entry *e = entries(s);
-  const Entry *prev = NULL;
-  for (size_t i = 0; i < s->count; ++i) {
-    const Entry *cur = &e[i];
-    if (prev && prev->len == cur->len &&
-        !memcmp(s->arena + prev->off, s->arena + cur->off, cur->len)) {
-      continue;
-    }
-    LW_TRY(sink(handle, s->arena + cur->off, (size_t)cur->len + 1));
-    ++*out_lines;
-    *out_bytes += (size_t)cur->len + 1;
-    prev = cur;
+  size_t k = s->n_segs;
+  Cursor *h = malloc((k ? k : 1) * sizeof(*h));
+  if (!h) {
+    return LW_ERR_NOMEM;
   }
-  return LW_OK;
+  size_t live = 0;
+  for (size_t i = 0; i < k; ++i) {
+    const Entry *e = segment(s, s->seg_start[i], s->seg_len[i]);
+    if (s->seg_len[i]) {
+      h[live++] = (Cursor){e, e + s->seg_len[i]};
+    }
+  }
+  for (size_t i = live / 2; i-- > 0;) {
+    cursor_down(s->arena, h, live, i);
+  }
+  const Entry *prev = NULL;
+  LwStatus st = LW_OK;
+  while (live > 0) {
+    const Entry *cur = h[0].cur;
+    if (!prev || !same_line(s->arena, prev, cur)) {
+      st = sink(handle, s->arena + cur->off, (size_t)cur->len + 1);
+      if (st > LW_NOTHING) {
+        break;
+      }
+      st = LW_OK;
+      ++*out_lines;
+      *out_bytes += (size_t)cur->len + 1;
+      prev = cur;
+    }
+    if (++h[0].cur == h[0].end) {
+      h[0] = h[--live];
+    }
+    cursor_down(s->arena, h, live, 0);
+  }
+  free(h);
+  return st;
 }
 
 static LwStatus file_sink(void *handle, const char *line, size_t len)
@@ -337,7 +534,7 @@ static LwStatus spill(LwSorter *s, LwError *err)
   if (s->count == 0) {
     return LW_OK;
   }
-  sort_arena(s);
+  LW_TRY(sort_arena(s, err));
   FILE *f = NULL;
   LW_TRY(run_create(s, &f, err));
   unsigned long long lines = 0, bytes = 0;
@@ -351,6 +548,7 @@ static LwStatus spill(LwSorter *s, LwError *err)
   s->stats.runs++;
   s->used = 0;
   s->count = 0;
+  clear_segments(s);
   return LW_OK;
 }
 
@@ -392,6 +590,9 @@ LwStatus lw_sorter_add(LwSorter *s, const char *line, size_t len, LwError *err)
   e->len = (uint32_t)content;
   e->key = load_key(s->arena, e, 0);
   s->used += content + 1;
+  if (s->count - s->submitted >= s->seg_target) {
+    submit_segment(s);
+  }
   return LW_OK;
 }
 
@@ -590,7 +791,7 @@ LwStatus lw_sorter_finish(LwSorter *s, LwLineSink sink, void *handle,
 {
   LwSortStats *stats = &s->stats;
   if (s->n_runs == 0) {
-    sort_arena(s);
+    LW_TRY(sort_arena(s, err));
     LwStatus st = emit_arena(s, sink, handle, &stats->lines_out,
                              &stats->bytes_out);
     stats->duplicates = stats->lines_in - stats->lines_out;

@@ -1,5 +1,7 @@
 #include "common/rdf_prescan.h"
 
+#include <string.h>
+
 enum {
   S_NORMAL = 0,
   S_COMMENT,
@@ -12,28 +14,42 @@ enum {
   S_NESC    /* after a backslash outside strings (PN_LOCAL_ESC) */
 };
 
+#define NON_ASCII 0x80 /* what the state machine sees for any other char */
+#define FFFD "\xEF\xBF\xBD"
+
 void lw_scanner_init(LwScanner *s, bool long_strings, unsigned max_depth,
-                     size_t max_term_bytes, size_t max_line_bytes)
+                     size_t max_term_bytes, LwScanErrorFunc on_error,
+                     void *error_handle)
 {
   *s = (LwScanner){0};
   s->long_strings = long_strings;
   s->max_depth = max_depth;
   s->max_term_bytes = max_term_bytes;
-  s->max_line_bytes = max_line_bytes;
+  s->on_error = on_error;
+  s->error_handle = error_handle;
   s->state = S_NORMAL;
   s->line = 1;
 }
 
-static int hex_value(unsigned char c)
+void lw_scanner_sync(LwScanner *s)
+{
+  s->state = S_NORMAL;
+  s->term_len = 0;
+  s->quotes_seen = 0;
+  s->in_token = false;
+  s->dots = 0;
+}
+
+static int hex_value(unsigned c)
 {
   if (c >= '0' && c <= '9') {
-    return c - '0';
+    return (int)c - '0';
   }
   if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
+    return (int)c - 'a' + 10;
   }
   if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
+    return (int)c - 'A' + 10;
   }
   return -1;
 }
@@ -52,55 +68,117 @@ static bool bad_code_point(uint32_t cp, bool in_iri)
          cp == '}' || cp == '|' || cp == '^' || cp == '`' || cp == '\\';
 }
 
-static bool is_delimiter(unsigned char c)
+static bool is_delimiter(unsigned c)
 {
   switch (c) {
   case ' ': case '\t': case '\n': case '\r': case '<': case '"': case '\'':
   case '#': case '[': case ']': case '(': case ')': case '{': case '}':
-  case ',': case ';':
+  case ',': case ';': case 0:
     return true;
   default:
     return false;
   }
 }
 
-static bool is_term_state(int state)
+static bool is_token_char(unsigned c)
 {
-  return state == S_IRI || state == S_STR || state == S_LSTR ||
-         state == S_ESC || state == S_HEX || state == S_OPEN;
+  return c != '.' && !is_delimiter(c);
 }
 
-static LwScanResult stop(LwScanner *s, LwScanResult why, size_t i,
-                         size_t *used)
+/* The length of the UTF-8 character at s: complete (a valid character), or
+ * the maximal invalid subpart (at least 1), or 0 when avail bytes are a valid
+ * start that needs more bytes to decide. */
+static size_t utf8_subpart(const unsigned char *s, size_t avail, bool *complete)
 {
-  s->stop_line = s->line;
-  s->stop_column = s->column;
-  *used = i;
-  return why;
+  unsigned char c = s[0];
+  size_t n;
+  unsigned char lo = 0x80, hi = 0xBF;
+  *complete = false;
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    lo = c == 0xE0 ? 0xA0 : 0x80;
+    hi = c == 0xED ? 0x9F : 0xBF;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    lo = c == 0xF0 ? 0x90 : 0x80;
+    hi = c == 0xF4 ? 0x8F : 0xBF;
+  } else {
+    return 1;
+  }
+  for (size_t j = 1; j < n; ++j) {
+    if (j >= avail) {
+      return 0;
+    }
+    unsigned char b = s[j];
+    if (b < (j == 1 ? lo : 0x80) || b > (j == 1 ? hi : 0xBF)) {
+      return j;
+    }
+  }
+  *complete = true;
+  return n;
+}
+
+typedef struct {
+  char *o; /* where the next output byte goes (room reserved) */
+} Out;
+
+static void emit(Out *out, const char *bytes, size_t n)
+{
+  memcpy(out->o, bytes, n);
+  out->o += n;
+}
+
+static void emit_dots(LwScanner *s, Out *out, bool space)
+{
+  if (space) {
+    *out->o++ = ' ';
+  }
+  for (; s->dots; --s->dots) {
+    *out->o++ = '.';
+  }
 }
 
 /* The NORMAL state: whitespace, punctuation, brackets and bare tokens. */
-static LwScanResult scan_normal(LwScanner *s, unsigned char c)
+static LwScanResult normal(LwScanner *s, unsigned c, const char *bytes,
+                           size_t n, Out *out)
 {
+  if (c == '.' && (s->in_token || s->dots)) {
+    /* held back until we know whether the token goes on (a long run of
+     * dots is no token: let it go) */
+    if (++s->dots == 64) {
+      emit_dots(s, out, true);
+      s->in_token = false;
+    }
+    return LW_SCAN_OK;
+  }
+  if (s->dots) {
+    emit_dots(s, out, !is_token_char(c));
+  }
+  s->in_token = is_token_char(c);
+  if (!s->in_token) {
+    s->term_len = 0;
+  }
   switch (c) {
+  case 0:
+    emit(out, "\\u000Z", 6); /* a syntax error where serd stands */
+    return LW_SCAN_OK;
   case '#':
     s->state = S_COMMENT;
-    s->term_len = 0;
-    return LW_SCAN_OK;
+    break;
   case '<':
     s->state = S_IRI;
-    s->term_len = 0;
-    return LW_SCAN_OK;
+    break;
   case '"':
   case '\'':
     if (c == '\'' && !s->long_strings) {
       break;
     }
-    s->quote = c;
+    s->quote = (int)c;
     s->quotes_seen = 1;
     s->state = s->long_strings ? S_OPEN : S_STR;
-    s->term_len = 0;
-    return LW_SCAN_OK;
+    break;
   case '[': case '(': case '{':
     if (++s->depth > s->max_depth) {
       return LW_SCAN_DEPTH;
@@ -117,126 +195,265 @@ static LwScanResult scan_normal(LwScanner *s, unsigned char c)
   default:
     break;
   }
-  if (is_delimiter(c)) {
-    s->term_len = 0;
-  }
+  emit(out, bytes, n);
   return LW_SCAN_OK;
 }
 
-LwScanResult lw_scanner_feed(LwScanner *s, char *data, size_t len,
-                             size_t *used)
+/* One character (c: the ASCII byte, or NON_ASCII) whose bytes are given. */
+static LwScanResult step(LwScanner *s, unsigned c, const char *bytes, size_t n,
+                         Out *out)
 {
-  for (size_t i = 0; i < len; ++i) {
-    unsigned char c = (unsigned char)data[i];
+  if (s->state != S_NORMAL && s->state != S_COMMENT) {
+    s->term_len += n;
+  } else if (s->state == S_NORMAL && is_token_char(c)) {
+    s->term_len += n;
+  }
+  if (s->term_len > s->max_term_bytes) {
+    return LW_SCAN_TERM;
+  }
+again:
+  switch (s->state) {
+  case S_NORMAL:
+    return normal(s, c, bytes, n, out);
+  case S_COMMENT:
     if (c == '\n' || c == '\r') {
-      s->line_len = 0;
-    } else if (s->max_line_bytes && ++s->line_len > s->max_line_bytes) {
-      return stop(s, LW_SCAN_LINE, i, used);
-    }
-    if (is_term_state(s->state) || (s->state == S_NORMAL && !is_delimiter(c))) {
-      if (++s->term_len > s->max_term_bytes) {
-        return stop(s, LW_SCAN_TERM, i, used);
-      }
-    }
-  again:
-    switch (s->state) {
-    case S_NORMAL: {
-      LwScanResult r = scan_normal(s, c);
-      if (r != LW_SCAN_OK) {
-        return stop(s, r, i, used);
-      }
-      break;
-    }
-    case S_COMMENT:
-      if (c == '\n' || c == '\r') {
-        s->state = S_NORMAL;
-      }
-      break;
-    case S_NESC:
       s->state = S_NORMAL;
-      break;
-    case S_IRI:
-      if (c == '>' || c == '\n' || c == '\r') {
-        s->state = S_NORMAL;
-        s->term_len = 0;
-      } else if (c == '\\') {
-        s->ret_state = S_IRI;
-        s->state = S_ESC;
-      }
-      break;
-    case S_OPEN:
-      if (c == (unsigned char)s->quote) {
-        if (++s->quotes_seen == 3) {
-          s->state = S_LSTR;
-          s->quotes_seen = 0;
-        }
-        break;
-      }
-      s->state = s->quotes_seen == 1 ? S_STR : S_NORMAL; /* "" is empty */
-      if (s->state == S_NORMAL) {
-        s->term_len = 0;
-      }
-      goto again;
-    case S_STR:
-      if (c == (unsigned char)s->quote || c == '\n' || c == '\r') {
-        /* a short string cannot hold a line break: serd gives up on the
-         * line there too, so the scanner follows it */
-        s->state = S_NORMAL;
-        s->term_len = 0;
-      } else if (c == '\\') {
-        s->ret_state = S_STR;
-        s->state = S_ESC;
-      }
-      break;
-    case S_LSTR:
-      if (c == (unsigned char)s->quote) {
-        if (++s->quotes_seen == 3) {
-          s->state = S_NORMAL;
-          s->term_len = 0;
-        }
-        break;
-      }
-      s->quotes_seen = 0;
-      if (c == '\\') {
-        s->ret_state = S_LSTR;
-        s->state = S_ESC;
-      }
-      break;
-    case S_ESC:
-      if (c == 'u' || c == 'U') {
-        s->state = S_HEX;
-        s->esc_left = c == 'u' ? 4 : 8;
-        s->esc_value = 0;
-      } else {
-        s->state = s->ret_state;
-      }
-      break;
-    case S_HEX: {
-      int v = hex_value(c);
-      if (v < 0) { /* serd reports the short escape itself */
-        s->state = s->ret_state;
-        goto again;
-      }
-      s->esc_value = (s->esc_value << 4) | (uint32_t)v;
-      if (--s->esc_left == 0) {
-        if (bad_code_point(s->esc_value, s->ret_state == S_IRI)) {
-          data[i] = 'Z'; /* serd: "invalid hex escape", here */
-        }
-        s->state = s->ret_state;
-      }
-      break;
     }
-    default:
+    if (c == 0) {
+      return LW_SCAN_OK; /* dropped: harmless in a comment */
+    }
+    break;
+  case S_NESC:
+    s->state = S_NORMAL;
+    if (c == 0) {
+      emit(out, "Z", 1);
+      return LW_SCAN_OK;
+    }
+    break;
+  case S_IRI:
+    if (c == '>') {
       s->state = S_NORMAL;
+      s->term_len = 0;
+    } else if (c == '\\') {
+      s->ret_state = S_IRI;
+      s->state = S_ESC;
+    } else if (c == 0) {
+      emit(out, "\\u000Z", 6);
+      return LW_SCAN_OK;
+    }
+    break;
+  case S_OPEN:
+    if (c == (unsigned)s->quote) {
+      if (++s->quotes_seen == 3) {
+        s->state = S_LSTR;
+        s->quotes_seen = 0;
+      }
       break;
     }
-    if (c == '\n') {
-      ++s->line;
-      s->column = 0;
+    s->state = s->quotes_seen == 1 ? S_STR : S_NORMAL; /* "" is empty */
+    if (s->state == S_NORMAL) {
+      s->term_len = 0;
+      s->in_token = false;
+    }
+    goto again;
+  case S_STR:
+  case S_LSTR:
+    if (c == (unsigned)s->quote) {
+      if (s->state == S_STR || ++s->quotes_seen == 3) {
+        s->state = S_NORMAL;
+        s->term_len = 0;
+        s->in_token = false;
+      }
+      break;
+    }
+    s->quotes_seen = 0;
+    if (s->state == S_STR && (c == '\n' || c == '\r')) {
+      /* a short string cannot hold a line break: serd gives up on the
+       * line there too, so the scanner follows it */
+      s->state = S_NORMAL;
+      s->term_len = 0;
+      s->in_token = false;
+    } else if (c == '\\') {
+      s->ret_state = s->state;
+      s->state = S_ESC;
+    } else if (c == 0) {
+      emit(out, "\\u0000", 6); /* allowed in a literal */
+      return LW_SCAN_OK;
+    }
+    break;
+  case S_ESC:
+    if (c == 'u' || c == 'U') {
+      s->state = S_HEX;
+      s->esc_left = c == 'u' ? 4 : 8;
+      s->esc_value = 0;
     } else {
-      ++s->column;
+      s->state = s->ret_state;
+      if (c == 0) {
+        emit(out, "Z", 1);
+        return LW_SCAN_OK;
+      }
+    }
+    break;
+  case S_HEX: {
+    int v = hex_value(c);
+    if (v < 0) { /* serd reports the short escape itself */
+      s->state = s->ret_state;
+      goto again;
+    }
+    s->esc_value = (s->esc_value << 4) | (uint32_t)v;
+    if (--s->esc_left == 0) {
+      s->state = s->ret_state;
+      if (bad_code_point(s->esc_value, s->ret_state == S_IRI)) {
+        emit(out, "Z", 1); /* serd: "invalid hex escape", here */
+        return LW_SCAN_OK;
+      }
+    }
+    break;
+  }
+  default:
+    s->state = S_NORMAL;
+    break;
+  }
+  emit(out, bytes, n);
+  return LW_SCAN_OK;
+}
+
+static void advance(LwScanner *s, unsigned c, size_t n)
+{
+  if (c == '\n') {
+    ++s->line;
+    s->column = 0;
+  } else {
+    s->column += n;
+  }
+}
+
+/* One character from the input, valid UTF-8 or not. */
+static LwScanResult one_char(LwScanner *s, const unsigned char *p, size_t k,
+                             bool complete, Out *out)
+{
+  LwScanResult r;
+  if (complete) {
+    r = step(s, NON_ASCII, (const char *)p, k, out);
+  } else {
+    if (s->on_error) {
+      s->on_error(s->error_handle, s->line, s->column + 1,
+                  "invalid UTF-8, replaced by U+FFFD");
+    }
+    r = step(s, NON_ASCII, FFFD, 3, out);
+  }
+  if (r == LW_SCAN_OK) {
+    advance(s, NON_ASCII, k);
+  }
+  return r;
+}
+
+static LwScanResult stopped(LwScanner *s, LwScanResult r, LwBuf *out, Out *o,
+                            char *mark)
+{
+  s->stop_line = s->line;
+  s->stop_column = s->column + 1;
+  o->o = mark;
+  out->len = (size_t)(o->o - out->data);
+  out->data[out->len] = '\0';
+  return r;
+}
+
+/* Completes a UTF-8 sequence held over from the last block. Returns the
+ * input bytes used (*r set), or len when all went into the carry. */
+static size_t finish_carry(LwScanner *s, const unsigned char *in, size_t len,
+                           Out *o, LwScanResult *r)
+{
+  size_t used = 0;
+  *r = LW_SCAN_OK;
+  while (s->carry_len && used < len) {
+    unsigned char tmp[8];
+    size_t had = s->carry_len;
+    size_t add = len - used < 4 ? len - used : 4;
+    memcpy(tmp, s->carry, had);
+    memcpy(tmp + had, in + used, add);
+    bool complete;
+    size_t k = utf8_subpart(tmp, had + add, &complete);
+    if (k == 0) { /* still not enough: keep it all */
+      memcpy(s->carry, tmp, had + add);
+      s->carry_len = had + add;
+      return len;
+    }
+    if ((*r = one_char(s, tmp, k, complete, o)) != LW_SCAN_OK) {
+      return used;
+    }
+    if (k < had) {
+      memmove(s->carry, s->carry + k, had - k);
+      s->carry_len = had - k;
+    } else {
+      s->carry_len = 0;
+      used += k - had;
     }
   }
-  *used = len;
+  return used;
+}
+
+LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
+                             LwBuf *out)
+{
+  /* each input byte gives at most 6 output bytes (NUL -> \u0000) */
+  if (lw_buf_reserve(out, 6 * (len + sizeof(s->carry)) + 16) != LW_OK) {
+    return LW_SCAN_NOMEM;
+  }
+  Out o = {out->data + out->len};
+  const unsigned char *in = (const unsigned char *)data;
+  LwScanResult r;
+  size_t i = finish_carry(s, in, len, &o, &r);
+  char *mark = o.o;
+  if (r != LW_SCAN_OK) {
+    return stopped(s, r, out, &o, mark);
+  }
+  while (i < len) {
+    unsigned c = in[i];
+    mark = o.o;
+    if (c < 0x80) {
+      char byte = (char)c;
+      if ((r = step(s, c, &byte, 1, &o)) != LW_SCAN_OK) {
+        return stopped(s, r, out, &o, mark);
+      }
+      advance(s, c, 1);
+      ++i;
+      continue;
+    }
+    bool complete;
+    size_t k = utf8_subpart(in + i, len - i, &complete);
+    if (k == 0) { /* cut by the end of the block: keep it for the next */
+      memcpy(s->carry, in + i, len - i);
+      s->carry_len = len - i;
+      break;
+    }
+    if ((r = one_char(s, in + i, k, complete, &o)) != LW_SCAN_OK) {
+      return stopped(s, r, out, &o, mark);
+    }
+    i += k;
+  }
+  out->len = (size_t)(o.o - out->data);
+  out->data[out->len] = '\0';
+  return LW_SCAN_OK;
+}
+
+LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
+{
+  if (lw_buf_reserve(out, 16 + s->dots) != LW_OK) {
+    return LW_SCAN_NOMEM;
+  }
+  Out o = {out->data + out->len};
+  if (s->carry_len) { /* a sequence cut by the end of the input */
+    s->carry_len = 0;
+    LwScanResult r = one_char(s, s->carry, 1, false, &o);
+    if (r != LW_SCAN_OK) {
+      return stopped(s, r, out, &o, out->data + out->len);
+    }
+  }
+  if (s->dots) {
+    emit_dots(s, &o, true);
+  }
+  out->len = (size_t)(o.o - out->data);
+  out->data[out->len] = '\0';
   return LW_SCAN_OK;
 }

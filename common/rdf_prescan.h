@@ -1,18 +1,29 @@
 /*
- * A light scanner that sees the bytes of Turtle, TriG, N-Triples and N-Quads
- * before serd does, to keep serd 0.30 safe and strict where it is not:
+ * A light transducer that sees the bytes of Turtle, TriG, N-Triples and
+ * N-Quads before serd does, and hands serd a repaired copy, to keep serd
+ * 0.30 safe and correct where it is not:
  *
  *   - nesting: serd recurses once per [ ( { level and overflows the stack on
  *     deep input, so the scanner counts the open brackets outside strings,
  *     IRIs and comments and stops at max_depth;
  *   - size: an IRI, a literal or a bare token longer than max_term_bytes
- *     stops it, and so does a line longer than max_line_bytes (0: no line
- *     cap; used for the line-based syntaxes);
+ *     stops it;
  *   - escapes: serd writes invalid UTF-8 for \u / \U escapes of surrogates
  *     and of code points above U+10FFFF (and lets IRIs hold escaped
- *     characters IRIREF forbids), so the scanner overwrites the last hex digit
- *     of such an escape with 'Z': serd then reports the bad escape itself,
- *     at the right line and column, and recovers as from any syntax error.
+ *     characters IRIREF forbids), so the scanner writes 'Z' for the last hex
+ *     digit of such an escape: serd then reports the bad escape itself, at
+ *     its line and column, and recovers as from any syntax error;
+ *   - invalid UTF-8 becomes U+FFFD (the maximal bad subpart, one each), and
+ *     is reported through on_error: the output is always valid UTF-8;
+ *   - a NUL byte becomes \u0000 in a string (where it is allowed) and a bad
+ *     escape elsewhere (serd reads C strings and would stop at it);
+ *   - a bare token (a number, a prefixed name, a blank node label) followed
+ *     by '.' and then white space gets a space before the dot: "12." and
+ *     "_:b." end statements, and serd 0.30 gets them wrong (it drops the
+ *     datatype of "12." and takes the dot into the label).
+ *
+ * Repairs that add bytes shift serd's columns on the rest of that line; the
+ * scanner's own reports count columns in input bytes.
  *
  * The scanner works on any split of the input into blocks: its state carries
  * over from one call to the next.
@@ -24,19 +35,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/buf.h"
+
 typedef enum {
   LW_SCAN_OK = 0,
   LW_SCAN_DEPTH, /* nesting deeper than max_depth */
   LW_SCAN_TERM,  /* a term longer than max_term_bytes */
-  LW_SCAN_LINE   /* a line longer than max_line_bytes */
+  LW_SCAN_NOMEM
 } LwScanResult;
+
+/* Receives a problem the scanner repaired (1-based line and column). */
+typedef void (*LwScanErrorFunc)(void *handle, unsigned long line,
+                                unsigned long column, const char *message);
 
 typedef struct {
   /* configuration */
   bool long_strings;     /* Turtle/TriG: ' strings and """ / ''' */
   unsigned max_depth;
   size_t max_term_bytes;
-  size_t max_line_bytes; /* 0: none */
+  LwScanErrorFunc on_error;
+  void *error_handle;
   /* state */
   int state;
   int ret_state;         /* where an escape returns to */
@@ -44,10 +62,13 @@ typedef struct {
   int quotes_seen;       /* consecutive quotes (opening or closing) */
   int esc_left;          /* hex digits still expected in a \u escape */
   uint32_t esc_value;
+  bool in_token;         /* the last byte out was part of a bare token */
+  unsigned dots;         /* dots held back after a bare token */
   unsigned depth;
   size_t term_len;
-  size_t line_len;
-  /* position of the next byte (1-based line, 0-based column of bytes) */
+  unsigned char carry[4]; /* the start of a UTF-8 sequence cut by a block */
+  size_t carry_len;
+  /* position of the next input byte (1-based line, 0-based byte column) */
   unsigned long line;
   unsigned long column;
   /* what stopped it */
@@ -55,15 +76,23 @@ typedef struct {
   unsigned long stop_column;
 } LwScanner;
 
-/* Sets up a scanner. */
+/* Sets up a scanner. on_error may be NULL. */
 void lw_scanner_init(LwScanner *s, bool long_strings, unsigned max_depth,
-                     size_t max_term_bytes, size_t max_line_bytes);
+                     size_t max_term_bytes, LwScanErrorFunc on_error,
+                     void *error_handle);
 
-/* Scans len bytes of data (and may overwrite bad escapes in it, see above).
- * Returns LW_SCAN_OK, or the cap that was hit with *used set to the number
- * of bytes before the offending one (the caller hands only those on) and
- * stop_line/stop_column set. On LW_SCAN_OK *used is len. */
-LwScanResult lw_scanner_feed(LwScanner *s, char *data, size_t len,
-                             size_t *used);
+/* Forgets any open string, IRI or comment: the caller knows that a new
+ * statement starts here (the line-based syntaxes, at each line). */
+void lw_scanner_sync(LwScanner *s);
+
+/* Scans len bytes of data and appends the repaired bytes to out. Returns
+ * LW_SCAN_OK, or the cap that was hit (out then holds what came before the
+ * offending byte, and stop_line / stop_column say where it is). */
+LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
+                             LwBuf *out);
+
+/* At the end of the input (or of a line, for the line-based syntaxes):
+ * appends what the scanner still holds back. */
+LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out);
 
 #endif

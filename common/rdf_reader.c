@@ -4,11 +4,14 @@
  */
 #include "common/rdf_reader.h"
 
+#include "common/jsonld.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/rdf_reader_internal.h"
+#include "common/utf8.h"
 
 void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
                     const char *fmt, ...)
@@ -21,6 +24,14 @@ void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
   size_t len = strlen(message);
   while (len && (message[len - 1] == '\n' || message[len - 1] == ' ')) {
     message[--len] = '\0';
+  }
+  /* parsers quote the offending byte, which may be no UTF-8 at all */
+  for (size_t i = 0; i < len;) {
+    size_t ok = lw_utf8_valid_prefix(message + i, len - i);
+    i += ok;
+    if (i < len) {
+      message[i++] = '?';
+    }
   }
   ++ctx->stats->errors;
   if (ctx->options->on_error) {
@@ -35,6 +46,22 @@ LwStatus lw_read_emit(LwReadContext *ctx, const LwQuad *quad)
     ++ctx->stats->statements;
   }
   return st;
+}
+
+static LwStatus read_jsonld(FILE *in, const LwReadOptions *options, LwReadStats *stats,
+                           LwError *err)
+{
+  LwJsonldOptions jo = {
+    .base_iri = options->base_iri,
+    .load = options->load_document,
+    .load_handle = options->load_handle,
+    .on_quad = options->on_quad,
+    .quad_handle = options->quad_handle,
+    .on_error = options->on_error,
+    .error_handle = options->error_handle,
+    .max_depth = options->max_depth,
+  };
+  return lw_jsonld_to_rdf(in, &jo, stats, err);
 }
 
 LwStatus lw_rdf_read(FILE *in, const LwReadOptions *options,
@@ -68,8 +95,7 @@ LwStatus lw_rdf_read(FILE *in, const LwReadOptions *options,
   case LW_FORMAT_RDFA:
     return lw_rdf_read_raptor(in, &ctx);
   case LW_FORMAT_JSONLD:
-    /* JSON-LD: the jsonld processor plugs in here when it is merged. */
-    return lw_error_set(err, LW_ERR_FORMAT, "JSON-LD reader not linked");
+    return read_jsonld(in, options, stats, err);
   case LW_FORMAT_UNKNOWN:
     break;
   }

@@ -64,11 +64,20 @@ static unsigned char *make_bnodeid(void *handle, unsigned char *user_id)
 
 /* ---- errors ---- */
 
+/* raptor warns (rather than errs) when it drops part of the input: those
+ * warnings are syntax errors for us; the others are not. */
+static bool drops_input(const raptor_log_message *m)
+{
+  return m->level == RAPTOR_LOG_LEVEL_WARN && m->text &&
+         (strstr(m->text, "skipping") || strstr(m->text, "Ignoring RDFa triple"));
+}
+
 static void on_log(void *handle, raptor_log_message *m)
 {
   RaptorContext *c = handle;
-  if (m->level < RAPTOR_LOG_LEVEL_ERROR || c->stop != LW_OK) {
-    return; /* warnings are not syntax errors */
+  if ((m->level < RAPTOR_LOG_LEVEL_ERROR && !drops_input(m)) ||
+      c->stop != LW_OK) {
+    return;
   }
   int line = m->locator ? raptor_locator_line(m->locator) : -1;
   int column = m->locator ? raptor_locator_column(m->locator) : -1;

@@ -1,10 +1,18 @@
 /*
  * Turtle, TriG, N-Triples and N-Quads through serd 0.30, lax.
  *
- * serd reads pages from our own source function, which runs every byte
- * through the pre-scanner (common/rdf_prescan.h) first: nesting, term and
- * line caps stop the input before serd sees it, and bad \u escapes are
- * turned into syntax errors serd reports itself. serd hands on IRIs as
+ * Turtle and TriG: serd reads pages from our own source function, which runs
+ * every byte through the pre-scanner (common/rdf_prescan.h) first: nesting
+ * and term caps stop the input before serd sees it, and bad \u escapes are
+ * turned into syntax errors serd reports itself.
+ *
+ * N-Triples and N-Quads: we split the input into lines and give serd one
+ * line at a time (serd_reader_read_string), because serd 0.30's N-Quads
+ * reader gives up on the whole rest of the document at the first bad
+ * statement (sometimes without a word), and emits a statement before it
+ * has seen its final '.'. Line by line, a bad line is exactly one skipped
+ * statement, every error has its true line, and a statement goes out only
+ * when its line had no error. serd hands on IRIs as
  * written and prefixed names unexpanded: we resolve relative IRIs with our
  * own RFC 3986 code (common/uri.h) and expand prefixed names against the
  * prefixes, resolved when they are declared. Every string is checked to be
@@ -25,60 +33,120 @@
 
 #define PAGE_SIZE 65536
 
-enum { T_SUBJECT, T_PREDICATE, T_OBJECT, T_GRAPH, T_DATATYPE, T_COUNT };
+enum { T_SUBJECT, T_PREDICATE, T_OBJECT, T_GRAPH, T_DATATYPE, T_LANG, T_COUNT };
 
 typedef struct {
   LwReadContext *rc;
   FILE *in;
   bool line_based;     /* N-Triples, N-Quads: absolute IRIs only */
+  unsigned serd_errors; /* serd errors since the last statement */
   LwScanner scan;
   SerdEnv *env;        /* prefixes, bound to absolute IRIs where possible */
   char *base;          /* the current base IRI (absolute), or NULL */
   LwStatus stop;       /* set when reading must end: a cap, the sink, I/O */
   bool io_error;
   bool at_eof;
+  bool trailer_sent;
   LwBuf terms[T_COUNT];
+  /* line mode */
+  unsigned long line_no;
+  unsigned line_errors;     /* errors reported on the current line */
+  unsigned line_statements; /* statements serd gave for the current line */
+  LwQuad pending;           /* the line's statement, its strings in terms */
+  LwBuf out;                /* repaired bytes for serd */
+  size_t out_pos;           /* stream mode: bytes of out already handed on */
 } SerdContext;
 
 /* ---- the byte source: fread, then the pre-scanner ---- */
 
+/* Appended to every input. serd 0.30 in lax mode loops for ever when the
+ * input ends inside an IRI (it reads on past the end, one "invalid IRI
+ * character" after the other). Outside an IRI these bytes are a comment;
+ * inside one, '|' ends it with a syntax error (located at the end of the
+ * input, which is where the problem is) and the newline lets serd recover. */
+#define TRAILER "#|\n"
+#define TRAILER_LEN 3
+
+static void limit_hit(SerdContext *c, LwScanResult r)
+{
+  const LwScanner *s = &c->scan;
+  if (r == LW_SCAN_NOMEM) {
+    c->stop = LW_ERR_NOMEM;
+    return;
+  }
+  if (r == LW_SCAN_DEPTH) {
+    lw_error_set(c->rc->err, LW_ERR_LIMIT,
+                 "line %lu, column %lu: nesting deeper than %u levels",
+                 s->stop_line, s->stop_column, s->max_depth);
+  } else {
+    lw_error_set(c->rc->err, LW_ERR_LIMIT,
+                 "line %lu, column %lu: a term longer than %zu bytes",
+                 s->stop_line, s->stop_column, s->max_term_bytes);
+  }
+  c->stop = LW_ERR_LIMIT;
+}
+
+/* Fills c->out with repaired bytes until it holds want of them, or the
+ * input ends (then the trailer follows). */
+static void fill(SerdContext *c, size_t want)
+{
+  char block[PAGE_SIZE];
+  while (c->out.len - c->out_pos < want && !c->at_eof && c->stop == LW_OK) {
+    size_t got = fread(block, 1, sizeof(block), c->in);
+    LwScanResult r = LW_SCAN_OK;
+    if (got) {
+      r = lw_scanner_feed(&c->scan, block, got, &c->out);
+    } else if (ferror(c->in)) {
+      c->stop = LW_ERR_IO;
+      return;
+    } else {
+      c->at_eof = true;
+      r = lw_scanner_finish(&c->scan, &c->out);
+      if (r == LW_SCAN_OK &&
+          lw_buf_append(&c->out, TRAILER, TRAILER_LEN) != LW_OK) {
+        r = LW_SCAN_NOMEM;
+      }
+    }
+    if (r != LW_SCAN_OK) {
+      limit_hit(c, r);
+      c->at_eof = true;
+      /* serd may be inside an IRI: the trailer lets it end */
+      lw_buf_append(&c->out, TRAILER, TRAILER_LEN);
+    }
+  }
+}
+
 static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
 {
   SerdContext *c = stream;
-  if (c->stop != LW_OK) {
+  size_t want = size * nmemb;
+  if (c->stop != LW_OK && c->stop != LW_ERR_LIMIT) {
     return 0;
   }
-  size_t want = size * nmemb;
-  size_t n = 0;
-  while (n < want) {
-    size_t got = fread((char *)buf + n, 1, want - n, c->in);
-    if (got == 0) {
-      if (ferror(c->in)) {
-        c->io_error = true;
-        c->stop = LW_ERR_IO;
-      } else {
-        c->at_eof = true;
-      }
-      break;
-    }
-    n += got;
+  fill(c, want);
+  size_t avail = c->out.len - c->out_pos;
+  size_t n = avail < want ? avail : want;
+  memcpy(buf, c->out.data + c->out_pos, n);
+  c->out_pos += n;
+  if (c->out_pos == c->out.len) {
+    lw_buf_reset(&c->out);
+    c->out_pos = 0;
+  } else if (c->out_pos > PAGE_SIZE) { /* keep the buffer small */
+    memmove(c->out.data, c->out.data + c->out_pos, c->out.len - c->out_pos);
+    c->out.len -= c->out_pos;
+    c->out_pos = 0;
   }
-  size_t used = n;
-  LwScanResult r = lw_scanner_feed(&c->scan, buf, n, &used);
-  if (r != LW_SCAN_OK) {
-    const LwScanner *s = &c->scan;
-    const char *what = r == LW_SCAN_DEPTH  ? "nesting deeper than"
-                       : r == LW_SCAN_TERM ? "a term longer than"
-                                           : "a line longer than";
-    unsigned long long cap = r == LW_SCAN_DEPTH  ? s->max_depth
-                             : r == LW_SCAN_TERM ? s->max_term_bytes
-                                                 : s->max_line_bytes;
-    lw_error_set(c->rc->err, LW_ERR_LIMIT, "line %lu, column %lu: %s %llu%s",
-                 s->stop_line, s->stop_column + 1, what, cap,
-                 r == LW_SCAN_DEPTH ? " levels" : " bytes");
-    c->stop = LW_ERR_LIMIT;
+  return n;
+}
+
+static void scanner_error(void *handle, unsigned long line,
+                          unsigned long column, const char *message)
+{
+  SerdContext *c = handle;
+  if (c->line_based) {
+    line = c->line_no; /* a repair: the statement still goes out */
   }
-  return used;
+  lw_read_report(c->rc, (unsigned)line, (unsigned)column, "%s", message);
 }
 
 static int source_error(void *stream)
@@ -100,6 +168,12 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
   va_copy(args, *e->args);
   vsnprintf(message, sizeof(message), e->fmt, args);
   va_end(args);
+  if (c->line_based) { /* serd saw one line: its line 1 */
+    ++c->line_errors;
+    lw_read_report(c->rc, (unsigned)c->line_no, e->col, "%s", message);
+    return SERD_SUCCESS;
+  }
+  ++c->serd_errors;
   /* serd counts columns from 0 after the first line */
   unsigned column = e->line > 1 ? e->col + 1 : e->col;
   lw_read_report(c->rc, e->line, column, "%s", message);
@@ -117,6 +191,20 @@ static void set_term(LwTerm *t, LwTermType type, const LwBuf *b)
   t->lang = NULL;
 }
 
+/* IRIREF forbids controls, space and <>"{}|^`\ (serd's lax mode lets them
+ * through, with an error). */
+static bool iri_chars_ok(const char *s, size_t len)
+{
+  for (size_t i = 0; i < len; ++i) {
+    unsigned char ch = (unsigned char)s[i];
+    if (ch <= 0x20 || ch == '<' || ch == '>' || ch == '"' || ch == '{' ||
+        ch == '}' || ch == '|' || ch == '^' || ch == '`' || ch == '\\') {
+      return false;
+    }
+  }
+  return true;
+}
+
 /* Makes value (len bytes) an absolute IRI in b: as it is, or resolved
  * against the base. Returns a problem description, or NULL. */
 static const char *absolute_iri(SerdContext *c, const char *value, size_t len,
@@ -125,6 +213,9 @@ static const char *absolute_iri(SerdContext *c, const char *value, size_t len,
   lw_buf_reset(b);
   if (memchr(value, '\0', len)) {
     return "NUL in IRI";
+  }
+  if (!iri_chars_ok(value, len)) {
+    return "invalid character in IRI";
   }
   if (lw_uri_is_absolute(value)) {
     return lw_buf_append(b, value, len) == LW_OK ? NULL : "out of memory";
@@ -155,6 +246,9 @@ static const char *expand_curie(SerdContext *c, const SerdNode *n, LwBuf *b)
   if (lw_buf_append(b, prefix.buf, prefix.len) != LW_OK ||
       lw_buf_append(b, suffix.buf, suffix.len) != LW_OK) {
     return "out of memory";
+  }
+  if (!iri_chars_ok(b->data, b->len)) {
+    return "invalid character in IRI";
   }
   if (!lw_uri_is_absolute(b->data)) {
     return "prefix bound to a relative IRI and no base IRI";
@@ -223,7 +317,12 @@ static const char *literal_extras(SerdContext *c, const SerdNode *datatype,
     if (!lw_utf8_valid((const char *)lang->buf, lang->n_bytes)) {
       return "invalid UTF-8 in language tag";
     }
-    t->lang = (const char *)lang->buf;
+    LwBuf *b = &c->terms[T_LANG];
+    lw_buf_reset(b);
+    if (lw_buf_append(b, lang->buf, lang->n_bytes) != LW_OK) {
+      return "out of memory";
+    }
+    t->lang = b->data;
   }
   return NULL;
 }
@@ -258,9 +357,24 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
                    q.graph.type == LW_TERM_LITERAL)) {
     problem = "term of the wrong kind";
   }
+  if (c->line_based) {
+    if (problem) {
+      ++c->line_errors;
+      lw_read_report(c->rc, (unsigned)c->line_no, 0, "%s", problem);
+    } else if (++c->line_statements == 1) {
+      c->pending = q; /* goes out when the line is done, if it was good */
+    }
+    return SERD_SUCCESS;
+  }
+  unsigned serd_errors = c->serd_errors;
+  c->serd_errors = 0;
   if (problem) {
-    /* serd does not tell where the statement is: its location is unknown */
-    lw_read_report(c->rc, 0, 0, "%s, statement skipped", problem);
+    /* serd's lax mode hands on what it complained about (an IRI with a
+     * space, say): skip it, and count it once. serd does not say where a
+     * statement is, so our own reports have no location. */
+    if (!serd_errors) {
+      lw_read_report(c->rc, 0, 0, "%s, statement skipped", problem);
+    }
     return SERD_SUCCESS;
   }
   LwStatus st = lw_read_emit(c->rc, &q);
@@ -328,10 +442,13 @@ static LwStatus finish(SerdContext *c, SerdStatus st)
 {
   LwReadContext *rc = c->rc;
   if (c->stop == LW_ERR_LIMIT) {
-    return LW_ERR_LIMIT; /* message set by source_read */
+    return LW_ERR_LIMIT; /* message set where the cap was hit */
   }
   if (c->stop == LW_ERR_IO) {
     return lw_error_set(rc->err, LW_ERR_IO, "read error");
+  }
+  if (c->stop == LW_ERR_NOMEM) {
+    return lw_error_set(rc->err, LW_ERR_NOMEM, "out of memory");
   }
   if (c->stop != LW_OK) {
     return lw_error_set(rc->err, c->stop, "stopped by the statement sink");
@@ -343,15 +460,155 @@ static LwStatus finish(SerdContext *c, SerdStatus st)
   return LW_OK;
 }
 
+/* ---- N-Triples and N-Quads, line by line ---- */
+
+static bool blank_line(const char *line, size_t len)
+{
+  for (size_t i = 0; i < len; ++i) {
+    char ch = line[i];
+    if (ch == '#') {
+      return true;
+    }
+    if (ch != ' ' && ch != '\t' && ch != '\r') {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Reads one line (len bytes, no '\n'): repaired by the scanner, then given
+ * to serd. A statement goes out only when its line had no error. */
+static void read_line(SerdContext *c, SerdReader *reader, const char *line,
+                      size_t len)
+{
+  ++c->line_no;
+  if (c->line_no == 1 && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) {
+    line += 3, len -= 3; /* a byte order mark */
+  }
+  if (blank_line(line, len)) {
+    return;
+  }
+  c->line_errors = 0;
+  c->line_statements = 0;
+  lw_buf_reset(&c->out);
+  lw_scanner_sync(&c->scan);
+  c->scan.line = c->line_no;
+  c->scan.column = 0;
+  LwScanResult r = lw_scanner_feed(&c->scan, line, len, &c->out);
+  if (r == LW_SCAN_OK) {
+    r = lw_scanner_finish(&c->scan, &c->out);
+  }
+  if (r != LW_SCAN_OK) {
+    limit_hit(c, r);
+    return;
+  }
+  serd_reader_read_string(reader, (const uint8_t *)c->out.data);
+  if (c->stop != LW_OK || c->line_errors) {
+    return;
+  }
+  if (c->line_statements != 1) {
+    lw_read_report(c->rc, (unsigned)c->line_no, 1,
+                   c->line_statements ? "more than one statement on a line"
+                                      : "not a statement");
+    return;
+  }
+  LwStatus st = lw_read_emit(c->rc, &c->pending);
+  if (st > LW_NOTHING) {
+    c->stop = st;
+  }
+}
+
+/* The end of the line starting at p (LF, CRLF or a lone CR: EOL ::=
+ * [#xD#xA]+), with *next set to where the next line starts; NULL when more
+ * input is needed to tell. */
+static const char *line_end(const char *p, const char *end, bool at_eof,
+                            const char **next)
+{
+  const char *nl = memchr(p, '\n', (size_t)(end - p));
+  const char *cr = memchr(p, '\r', (size_t)((nl ? nl : end) - p));
+  if (cr) {
+    if (cr + 1 == end && !at_eof) {
+      return NULL; /* CR at the end of the block: maybe CRLF */
+    }
+    *next = cr + 1 < end && cr[1] == '\n' ? cr + 2 : cr + 1;
+    return cr;
+  }
+  if (nl) {
+    *next = nl + 1;
+    return nl;
+  }
+  if (at_eof && p < end) {
+    *next = end;
+    return end;
+  }
+  return NULL;
+}
+
+static LwStatus read_lines(SerdContext *c, SerdReader *reader)
+{
+  size_t max_line = 4 * c->rc->max_term_bytes + 4096;
+  LwBuf buf = LW_BUF_INIT; /* unread bytes: at most a line and a block */
+  size_t start = 0;        /* where the next line starts in buf */
+  while (c->stop == LW_OK) {
+    const char *p = buf.data ? buf.data + start : NULL;
+    const char *next = NULL;
+    const char *end = p ? line_end(p, buf.data + buf.len, c->at_eof, &next)
+                        : NULL;
+    if (end) {
+      read_line(c, reader, p, (size_t)(end - p));
+      start = (size_t)(next - buf.data);
+      continue;
+    }
+    if (c->at_eof) {
+      break;
+    }
+    if (buf.len - start > max_line) {
+      lw_error_set(c->rc->err, LW_ERR_LIMIT, "line %lu: longer than %zu bytes",
+                   c->line_no + 1, max_line);
+      c->stop = LW_ERR_LIMIT;
+      break;
+    }
+    /* move the partial line to the front, then read more */
+    if (start) {
+      memmove(buf.data, buf.data + start, buf.len - start);
+    }
+    buf.len -= start;
+    start = 0;
+    if (lw_buf_reserve(&buf, PAGE_SIZE) != LW_OK) {
+      c->stop = LW_ERR_NOMEM;
+      break;
+    }
+    size_t got = fread(buf.data + buf.len, 1, PAGE_SIZE, c->in);
+    buf.len += got;
+    buf.data[buf.len] = '\0';
+    if (got == 0) {
+      if (ferror(c->in)) {
+        c->stop = LW_ERR_IO;
+      }
+      c->at_eof = true;
+    }
+  }
+  lw_buf_free(&buf);
+  return finish(c, SERD_SUCCESS);
+}
+
+/* ---- Turtle and TriG, streamed ---- */
+
+static LwStatus read_stream(SerdContext *c, SerdReader *reader)
+{
+  SerdStatus st = serd_reader_read_source(reader, source_read, source_error,
+                                          c, (const uint8_t *)"input",
+                                          PAGE_SIZE);
+  return finish(c, st);
+}
+
 LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
 {
   const LwReadOptions *o = rc->options;
   SerdContext c = {.rc = rc, .in = in, .stop = LW_OK};
   c.line_based = o->format == LW_FORMAT_NTRIPLES || o->format == LW_FORMAT_NQUADS;
-  bool fancy = !c.line_based;
-  /* a line-based statement is at most four terms and some punctuation */
-  size_t max_line = c.line_based ? 4 * rc->max_term_bytes + 4096 : 0;
-  lw_scanner_init(&c.scan, fancy, rc->max_depth, rc->max_term_bytes, max_line);
+  lw_scanner_init(&c.scan, !c.line_based, rc->max_depth, rc->max_term_bytes,
+                  scanner_error, &c);
   if (o->base_iri && !lw_uri_is_absolute(o->base_iri)) {
     return lw_error_set(rc->err, LW_ERR_USAGE, "base IRI <%s> is not absolute",
                         o->base_iri);
@@ -368,17 +625,18 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
     free(c.base);
     return lw_error_set(rc->err, LW_ERR_NOMEM, "out of memory");
   }
-  serd_reader_set_strict(reader, false);
+  /* Line by line we recover ourselves, and serd's strict mode is the one
+   * that does not read on for ever at the end of a broken line. */
+  serd_reader_set_strict(reader, c.line_based);
   serd_reader_set_error_sink(reader, on_serd_error, &c);
-  SerdStatus st = serd_reader_read_source(reader, source_read, source_error,
-                                          &c, (const uint8_t *)"input",
-                                          PAGE_SIZE);
-  LwStatus result = finish(&c, st);
+  LwStatus result = c.line_based ? read_lines(&c, reader)
+                                 : read_stream(&c, reader);
   serd_reader_free(reader);
   serd_env_free(c.env);
   free(c.base);
   for (int i = 0; i < T_COUNT; ++i) {
     lw_buf_free(&c.terms[i]);
   }
+  lw_buf_free(&c.out);
   return result;
 }

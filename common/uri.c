@@ -4,6 +4,8 @@
  */
 #include "common/uri.h"
 
+#include "common/buf.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,36 +60,19 @@ void lw_uri_split(const char *uri, LwUriParts *parts)
   }
 }
 
-/* ---- a tiny string builder; every failure ends in NULL from the caller ---- */
+/* ---- a string builder whose first failure sticks: every put can be
+ * called unchecked, and finish says NULL at the end ---- */
 
 typedef struct {
-  char *data;
-  size_t len;
-  size_t cap;
+  LwBuf buf;
   bool failed;
 } Builder;
 
 static void put(Builder *b, const char *s, size_t n)
 {
-  if (b->failed) {
-    return;
+  if (!b->failed && lw_buf_append(&b->buf, s, n) != LW_OK) {
+    b->failed = true;
   }
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + n + 1) {
-      cap *= 2;
-    }
-    char *data = realloc(b->data, cap);
-    if (!data) {
-      b->failed = true;
-      return;
-    }
-    b->data = data;
-    b->cap = cap;
-  }
-  memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = '\0';
 }
 
 static void put_char(Builder *b, char c) { put(b, &c, 1); }
@@ -95,13 +80,10 @@ static void put_char(Builder *b, char c) { put(b, &c, 1); }
 static char *finish(Builder *b)
 {
   if (b->failed) {
-    free(b->data);
+    lw_buf_free(&b->buf);
     return NULL;
   }
-  if (!b->data) {
-    return strdup("");
-  }
-  return b->data;
+  return lw_buf_steal(&b->buf);
 }
 
 /* ---- dot segments (§5.2.4) ---- */
@@ -109,14 +91,15 @@ static char *finish(Builder *b)
 /* Removes the last segment and its preceding "/" (if any) from the output. */
 static void drop_last_segment(Builder *out)
 {
-  while (out->len > 0 && out->data[out->len - 1] != '/') {
-    --out->len;
+  LwBuf *b = &out->buf;
+  while (b->len > 0 && b->data[b->len - 1] != '/') {
+    --b->len;
   }
-  if (out->len > 0) {
-    --out->len;
+  if (b->len > 0) {
+    --b->len;
   }
-  if (out->data) {
-    out->data[out->len] = '\0';
+  if (b->data) {
+    b->data[b->len] = '\0';
   }
 }
 
@@ -254,7 +237,7 @@ char *lw_uri_normalize(const char *uri)
   put_normalized(&path, parts.path, false);
   char *path_str = finish(&path);
   if (!path_str) {
-    free(b.data);
+    lw_buf_free(&b.buf);
     return NULL;
   }
   if (parts.scheme.ptr) {
@@ -262,7 +245,7 @@ char *lw_uri_normalize(const char *uri)
     free(path_str);
     path_str = clean;
     if (!path_str) {
-      free(b.data);
+      lw_buf_free(&b.buf);
       return NULL;
     }
   }
@@ -373,7 +356,7 @@ char *lw_uri_resolve(const char *base, const char *ref)
         put_merged(&merged, &bp, r.path);
         char *m = finish(&merged);
         if (!m) {
-          free(t.data);
+          lw_buf_free(&t.buf);
           return NULL;
         }
         put_clean_path(&t, m, strlen(m));

@@ -69,7 +69,6 @@ static int fixed_digits(Scan *sc, size_t n)
 
 /* A bound on an integer value: NULL magnitude = unbounded on that side. */
 typedef struct {
-  const char *name;
   const char *min_mag;  /* magnitude of the minimum */
   bool min_neg;         /* the minimum is negative (or -0) */
   const char *max_mag;  /* magnitude of the maximum */
@@ -625,8 +624,8 @@ typedef struct {
   IntRange range;     /* for K_INTEGER */
 } Datatype;
 
-#define INT_TYPE(n, mn, mneg, mx, mxneg) {n, K_INTEGER, 0, {n, mn, mneg, mx, mxneg}}
-#define OTHER(n, k, sub) {n, k, sub, {NULL, NULL, false, NULL, false}}
+#define INT_TYPE(n, mn, mneg, mx, mxneg) {n, K_INTEGER, 0, {mn, mneg, mx, mxneg}}
+#define OTHER(n, k, sub) {n, k, sub, {NULL, false, NULL, false}}
 
 static const Datatype datatypes[] = {
   OTHER("NCName", K_NAME, NAME_NCNAME),

@@ -31,6 +31,14 @@
  * inflight:<id>           list    the jobs worker <id> holds right now
  * seed:<hash>             hash    a seed record (fields: queue/seed.h)
  * seeds                   hash    seed status -> number of seeds in it
+ * hostslots:<host>        zset    downloads from host now (member job id, score
+ *                                 lease expiry): the per-host limit
+ * cleanof:<content hash>  string  the clean record of content cleaned before
+ * harvest:<id>            hash    a harvest (scheduler/harvest.h, queue/harvest.h)
+ * provider:<name>         hash    what the scheduler knows of a provider
+ * counters                hash    bytes downloaded, triples cleaned and imported,
+ *                                 errors by kind (queue/report.h)
+ * context:<md5 of URL>    hash    a cached JSON-LD context (workers/context_cache.h)
  *
  * Other modules add their keys here too (harvest and scheduler keys).
  */
@@ -50,6 +58,8 @@
 #define LW_KEY_INFLIGHT "inflight:%s"
 #define LW_KEY_SEED "seed:%s"
 #define LW_KEY_SEED_COUNTS "seeds"
+#define LW_KEY_HOST_SLOTS "hostslots:%s" /* zset: download leases per host */
+#define LW_KEY_CLEAN_OF "cleanof:%s"  /* string: content hash -> clean record hash */
 
 /* Longest key lw_key builds; longer ones are truncated (never happens with
  * stage names, worker ids and hashes, which are short). */

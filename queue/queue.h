@@ -112,10 +112,12 @@ LwStatus lw_queue_promote(redisContext *c, const LwConfig *cfg, const char *stag
 LwStatus lw_queue_retry_dead(redisContext *c, const LwConfig *cfg, const char *stage,
                              const char *id, long long *moved, LwError *err);
 
-/* The dead jobs of every stage, newest first, as a JSON array of job
- * objects (caller decrefs). */
-LwStatus lw_queue_dead_list(redisContext *c, const LwConfig *cfg, json_t **out,
-                            LwError *err);
+/* The dead jobs of every stage, newest first, at most limit per stage
+ * (0: all), as a JSON array of job objects (an entry that is not JSON is
+ * kept as a string); caller decrefs. *total (may be NULL) gets the number
+ * of dead jobs in all. */
+LwStatus lw_queue_dead_list(redisContext *c, const LwConfig *cfg, long long limit,
+                            json_t **out, long long *total, LwError *err);
 
 /* Counts of one stage. */
 typedef struct {

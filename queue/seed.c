@@ -276,3 +276,27 @@ LwStatus lw_seed_get(redisContext *c, const char *prefix, const char *hash,
   *out = obj;
   return LW_OK;
 }
+
+LwStatus lw_seed_get_field(redisContext *c, const char *prefix, const char *hash,
+                           const char *field, char **out, LwError *err)
+{
+  *out = NULL;
+  redisReply *reply = lw_redis_cmd(c, err, "HGET", lw_key(prefix, LW_KEY_SEED, hash).s,
+                                   field, NULL);
+  if (!reply) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  LwStatus status = LW_NOTHING;
+  if (reply->type == REDIS_REPLY_STRING) {
+    *out = malloc(reply->len + 1);
+    if (!*out) {
+      status = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    } else {
+      memcpy(*out, reply->str, reply->len);
+      (*out)[reply->len] = '\0';
+      status = LW_OK;
+    }
+  }
+  freeReplyObject(reply);
+  return status;
+}

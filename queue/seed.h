@@ -89,6 +89,11 @@ LwStatus lw_seed_add(redisContext *c, const char *prefix, const char *uri,
 LwStatus lw_seed_get(redisContext *c, const char *prefix, const char *hash,
                      json_t **out, LwError *err);
 
+/* One field of seed <hash>: *out gets a copy (caller frees), or NULL and
+ * LW_NOTHING when the seed or the field is absent. */
+LwStatus lw_seed_get_field(redisContext *c, const char *prefix, const char *hash,
+                           const char *field, char **out, LwError *err);
+
 /* The seed hash named by text: text itself when it is 32 hex digits
  * (lower-cased), else the hash of text as a URI. */
 void lw_seed_hash_of(const char *text, char out[LW_HASH_HEX_LEN + 1]);

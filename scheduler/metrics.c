@@ -1,16 +1,19 @@
 #include "scheduler/metrics.h"
 
+#include <stdbool.h>
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
+
+/* The text being built; the first failure sticks (checked once, at the end). */
 typedef struct {
-  char *data;
-  size_t len;
-  size_t cap;
-  int failed;
+  LwBuf buf;
+  bool failed;
 } Out;
 
 static void emit(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -20,28 +23,12 @@ static void emit(Out *o, const char *fmt, ...)
   if (o->failed) {
     return;
   }
-  for (;;) {
-    va_list args;
-    va_start(args, fmt);
-    int n = vsnprintf(o->data + o->len, o->cap - o->len, fmt, args);
-    va_end(args);
-    if (n < 0) {
-      o->failed = 1;
-      return;
-    }
-    if ((size_t)n < o->cap - o->len) {
-      o->len += (size_t)n;
-      return;
-    }
-    size_t cap = (o->cap + (size_t)n + 1) * 2;
-    char *grown = realloc(o->data, cap);
-    if (!grown) {
-      o->failed = 1;
-      return;
-    }
-    o->data = grown;
-    o->cap = cap;
-  }
+  char line[1024];
+  va_list args;
+  va_start(args, fmt);
+  int n = vsnprintf(line, sizeof(line), fmt, args);
+  va_end(args);
+  o->failed = n < 0 || (size_t)n >= sizeof(line) || lw_buf_append(&o->buf, line, (size_t)n) != LW_OK;
 }
 
 /* A label value with \, " and newlines escaped, in a static buffer. */
@@ -153,7 +140,7 @@ static void render_providers(Out *o, const json_t *providers)
     const char *name = json_string_value(json_object_get(p, "name"));
     const char *state = json_string_value(json_object_get(p, "state"));
     if (name && state) {
-      char n[256];
+      char n[512];
       snprintf(n, sizeof(n), "%s", label(name));
       emit(o, "lodwash_provider_state{provider=\"%s\",state=\"%s\"} 1\n", n, label(state));
     }
@@ -181,8 +168,7 @@ static void render_providers(Out *o, const json_t *providers)
 
 char *lw_metrics_render(const json_t *status)
 {
-  Out o = {0};
-  emit(&o, "%s", "");
+  Out o = {LW_BUF_INIT, false};
   const json_t *stages = json_object_get(status, "stages");
   if (json_is_object(stages)) {
     render_stages(&o, stages);
@@ -204,8 +190,8 @@ char *lw_metrics_render(const json_t *status)
     render_providers(&o, providers);
   }
   if (o.failed) {
-    free(o.data);
+    lw_buf_free(&o.buf);
     return NULL;
   }
-  return o.data;
+  return lw_buf_steal(&o.buf);
 }

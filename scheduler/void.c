@@ -264,8 +264,9 @@ static void read_document(const char *data, size_t len, LwFormat format,
     r->status = lw_error_set(&r->err, LW_ERR_NOMEM, "out of memory");
     return;
   }
-  LwReadOptions options = {format, url, collect, &r->kept, on_syntax_error,
-                           &r->errors, 0, 0};
+  LwReadOptions options = {.format = format, .base_iri = url, .on_quad = collect,
+                           .quad_handle = &r->kept, .on_error = on_syntax_error,
+                           .error_handle = &r->errors};
   r->status = lw_rdf_read(f, &options, &r->stats, &r->err);
   fclose(f);
   if (r->kept.oom) {

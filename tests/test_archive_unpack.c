@@ -244,6 +244,9 @@ static void test_formats(void)
       {"a.tar.zst", "pax", "zstd", "tar", "zstd"},
       {"a.tar.bz2", "ustar", "bzip2", "tar", "bzip2"},
       {"a.cpio.lz4", "newc", "lz4", "cpio", "lz4"},
+      {"a.tar.Z", "ustar", "compress", "tar", "compress (.Z)"},
+      {"a.tar.lzma", "pax", "lzma", "tar", "lzma"},
+      {"a.xar", "xar", NULL, "xar", NULL},
       {"a.ar", "ar", NULL, "ar", NULL},
       {"a.iso", "iso9660", NULL, "ISO9660", NULL},
   };
@@ -510,6 +513,72 @@ static void test_unicode_names(void)
   }
 }
 
+/* A failed archive leaves no file behind: neither children nor tmp files. */
+static void check_nothing_left(void)
+{
+  int stray;
+  CHECK_INT_EQ(data_files(&stray), 0);
+}
+
+/* Sparse files (made by bsdtar from files with holes): the holes come out as
+ * zeros, and a 50 GB hole in a tar.gz of a few hundred bytes is a bomb the
+ * ratio cap stops. */
+static void test_sparse(void)
+{
+  char file[4096], archive[4096], cmd[12288];
+  snprintf(file, sizeof(file), "%s/sparse.bin", tmp);
+  snprintf(archive, sizeof(archive), "%s/sparse.tar.gz", tmp);
+  const uint64_t sizes[] = {3u << 20, 50ull << 30};
+  for (int i = 0; i < 2; ++i) {
+    FILE *f = fopen(file, "wb");
+    if (!f || ftruncate(fileno(f), (off_t)sizes[i]) != 0 || fseeko(f, 0, SEEK_END) != 0) {
+      lw_test_skip("cannot make a sparse file here");
+    }
+    fputs("tail\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof(cmd), "cd '%s' && bsdtar -czf '%s' sparse.bin", tmp, archive);
+    if (system(cmd) != 0) {
+      lw_test_skip("bsdtar failed to archive a sparse file");
+    }
+    unlink(file);
+    clear_data();
+    LwUnpackOptions o = options();
+    LwStatus st;
+    LwError err;
+    LwUnpackResult *r = unpack(archive, &o, &st, &err);
+    if (i == 0) {
+      CHECK_INT_EQ(st, LW_OK);
+      CHECK(r && r->n_entries == 1);
+      if (r && r->n_entries == 1) {
+        CHECK_INT_EQ(r->entries[0].bytes, sizes[0] + 5);
+        CHECK_INT_EQ(r->entries[0].content.number_of_lines, 1);
+        char full[8192];
+        snprintf(full, sizeof(full), "%s/%s", data, r->entries[0].relpath);
+        FILE *in = fopen(full, "rb");
+        char tail[6] = {0};
+        CHECK(in && fseeko(in, (off_t)sizes[0], SEEK_SET) == 0 && fread(tail, 1, 5, in) == 5);
+        CHECK_STR_EQ(tail, "tail\n");
+        if (in) {
+          fclose(in);
+        }
+      }
+    } else {
+      /* The declared size is over the entry cap: refused up front. */
+      CHECK_INT_EQ(st, LW_ERR_LIMIT);
+      CHECK(strstr(err.message, "max_entry_bytes") != NULL);
+      check_nothing_left();
+      /* Without that cap the ratio stops the stream of zeros. */
+      o.limits.max_entry_bytes = 0;
+      r = unpack(archive, &o, &st, &err);
+      CHECK_INT_EQ(st, LW_ERR_LIMIT);
+      CHECK(strstr(err.message, "ratio") != NULL);
+      fprintf(stderr, "sparse bomb: %s\n", err.message);
+      check_nothing_left();
+    }
+    lw_unpack_result_free(r);
+  }
+}
+
 /* An encrypted zip entry is skipped and recorded (there is no passphrase). */
 static void test_encrypted(void)
 {
@@ -545,12 +614,6 @@ static void test_encrypted(void)
   lw_unpack_result_free(r);
 }
 
-/* A failed archive leaves no file behind: neither children nor tmp files. */
-static void check_nothing_left(void)
-{
-  int stray;
-  CHECK_INT_EQ(data_files(&stray), 0);
-}
 
 static void test_gzip_bomb(void)
 {
@@ -837,6 +900,7 @@ int main(void)
   TIMED(test_nested);
   TIMED(test_hostile_names);
   TIMED(test_encrypted);
+  TIMED(test_sparse);
   TIMED(test_unicode_names);
   TIMED(test_gzip_bomb);
   TIMED(test_zip_bomb);

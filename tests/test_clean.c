@@ -17,8 +17,7 @@
 #include "common/clean.h"
 #include "common/hash.h"
 #include "tests/support/check.h"
-
-int lw_cmd_clean(int argc, char **argv);
+#include "tools/commands.h"
 
 #define XSD "http://www.w3.org/2001/XMLSchema#"
 
@@ -207,7 +206,7 @@ static void test_dirty(const char *dir)
     "<http://ex.org/s9> <http://ex.org/p> \"2021-02-30\"^^<" XSD "date> .\n" /* 9 literal */
     "<http://ex.org/s1> <http://ex.org/p> \"good 1\" .\n"                    /* 10 dup */
     "<http://ex.org/s11> <http://ex.org/p> \"300\"^^<" XSD "byte> .\n"       /* 11 literal */
-    "<http://ex.org/s12> \"not a predicate\" \"x\" .\n"                     /* 12 bad */
+    "<http://ex.org/s12> <http://ex.org/p> <http://ex.org/o 12> .\n"         /* 12 bad */
     "<http://ex.org/s13> <http://ex.org/p> \"good 13\" .\n");                /* 13 */
   const char *out = path_in(dir, "dirty.nq");
   LwCleanOptions o = {.output_path = out, .data_dir = dir, .max_errors = 100};
@@ -498,6 +497,139 @@ static void test_cross_format(const char *dir)
   }
 }
 
+/* ---- the fast path ------------------------------------------------------- */
+
+/* Cleans path with and without the N-Triples fast path; both must give the
+ * same bytes and the same counts. Returns false when they differ. */
+static bool same_both_ways(const char *path, const char *dir, LwFormat format)
+{
+  LwCleanReport r[2];
+  LwStatus st[2];
+  for (int slow = 0; slow < 2; ++slow) {
+    LwCleanOptions o = {.output_path = path_in(dir, slow ? "slow.nq" : "fast.nq"),
+                        .data_dir = dir, .format = format, .no_fast_path = slow,
+                        .base_iri = "http://base.example/"};
+    LwError err = {0};
+    st[slow] = lw_clean_file(path, &o, &r[slow], &err);
+  }
+  bool same = st[0] == st[1] && !strcmp(r[0].md5, r[1].md5) &&
+              r[0].triples == r[1].triples &&
+              r[0].duplicates == r[1].duplicates &&
+              r[0].statements == r[1].statements &&
+              r[0].literal_errors == r[1].literal_errors &&
+              (r[0].syntax_errors > 0) == (r[1].syntax_errors > 0);
+  if (!same) {
+    fprintf(stderr, "fast path differs on %s: md5 %s/%s triples %llu/%llu "
+            "syntax %llu/%llu literal %llu/%llu\n", path, r[0].md5, r[1].md5,
+            r[0].triples, r[1].triples, r[0].syntax_errors, r[1].syntax_errors,
+            r[0].literal_errors, r[1].literal_errors);
+  }
+  lw_clean_report_free(&r[0]);
+  lw_clean_report_free(&r[1]);
+  return same;
+}
+
+static void test_fast_path(const char *dir)
+{
+  /* Lines the fast path must take, and lines it must leave to the reader. */
+  const char *in = path_in(dir, "mixed.nq");
+  write_file(in,
+    "\xEF\xBB\xBF<http://ex.org/a> <http://ex.org/p> \"x\" .\r\n"
+    "<http://ex.org/a> <http://ex.org/p> \"x\"^^<" XSD "string> .\n"
+    "<http://ex.org/a>  <http://ex.org/p> \"x\" .\n"
+    "<http://ex.org/a> <http://ex.org/p> \"x\"@EN-us .\n"
+    "<http://ex.org/a> <http://ex.org/p> \"x\"@en-us <http://ex.org/g> .\n"
+    "<http://ex.org/a> <http://ex.org/p> \"tab\there\" .\n"
+    "<http://ex.org/a> <http://ex.org/p> \"raw\ttab\" .\n"
+    "<http://ex.org/a> <http://ex.org/p> _:b .\n"
+    "_:b <http://ex.org/p> \"\\u00E9t\\u00E9\" _:g .\n"
+    "<http://ex.org/\\u00E9> <http://ex.org/p> \"\xC3\xA9t\xC3\xA9\" .\n"
+    "<rel> <http://ex.org/p> \"x\" .\n"
+    "<http://ex.org/a> <http://ex.org/p> \"x\" . # comment\n"
+    "# only a comment\n"
+    "\n"
+    "<http://ex.org/a> <http://ex.org/p> \"bad \xC3\x28 utf8\" .\n"
+    "<http://ex.org/a> <http://ex.org/p> \"1.5\"^^<" XSD "integer> .\n"
+    "<http://ex.org/a> <http://ex.org/p> \"x\"@abcdefghi .\n"
+    "<http://ex.org/a> <http://ex.org/p> \"x\"");
+  LwCleanOptions o = {.output_path = path_in(dir, "mixed.out"), .data_dir = dir,
+                      .format = LW_FORMAT_NQUADS, .max_errors = 50};
+  LwCleanReport r;
+  LwError err = {0};
+  CHECK_INT_EQ(lw_clean_file(in, &o, &r, &err), LW_OK);
+  /* Every good statement kept, whichever path it took; the bad ones
+   * (a relative IRI on line 11, no " ." on line 18) located and skipped;
+   * invalid UTF-8 on line 15 located and repaired (U+FFFD), the statement
+   * kept. */
+  CHECK_INT_EQ(r.triples, 11);
+  CHECK_INT_EQ(r.duplicates, 3);
+  CHECK_INT_EQ(r.literal_errors, 2);
+  CHECK(has_error_at(&r, LW_CLEAN_ERROR_LITERAL, 16));
+  CHECK(has_error_at(&r, LW_CLEAN_ERROR_LANGTAG, 17));
+  CHECK(has_error_at(&r, LW_CLEAN_ERROR_SYNTAX, 11));
+  CHECK(has_error_at(&r, LW_CLEAN_ERROR_SYNTAX, 15));
+  CHECK(has_error_at(&r, LW_CLEAN_ERROR_SYNTAX, 18));
+  size_t len = 0;
+  char *text = slurp(path_in(dir, "mixed.out"), &len);
+  static const char *want[] = {
+      "<http://ex.org/a> <http://ex.org/p> \"x\" .\n",
+      "<http://ex.org/a> <http://ex.org/p> \"x\"@en-us .\n",
+      "<http://ex.org/a> <http://ex.org/p> \"x\"@en-us <http://ex.org/g> .\n",
+      "<http://ex.org/a> <http://ex.org/p> \"tab\\there\" .\n",
+      "<http://ex.org/a> <http://ex.org/p> \"raw\\ttab\" .\n",
+      "<http://ex.org/\xC3\xA9> <http://ex.org/p> \"\xC3\xA9t\xC3\xA9\" .\n",
+      "\"1.5\"^^<" XSD "integer> .\n",
+      "\"x\"@abcdefghi .\n",
+      "/b> <http://ex.org/p> \"\xC3\xA9t\xC3\xA9\" <https://lodwash.invalid/.well-known/genid/",
+  };
+  for (size_t i = 0; i < sizeof(want) / sizeof(*want); ++i) {
+    bool found = text && strstr(text, want[i]);
+    if (!found) {
+      fprintf(stderr, "missing: %s\n", want[i]);
+    }
+    CHECK(found);
+  }
+  CHECK(text && strstr(text, "\"bad \xEF\xBF\xBD( utf8\" ."));
+  CHECK(is_sorted_unique(text, len));
+  free(text);
+  lw_clean_report_free(&r);
+
+  const char *td = lw_test_testdata();
+  if (!td) {
+    return;
+  }
+  /* Every W3C N-Triples and N-Quads test file, and real vocabularies. */
+  static const char *suites[] = {"rdf-n-triples", "rdf-n-quads"};
+  int files = 0, same = 0;
+  for (int k = 0; k < 2; ++k) {
+    char cmd[8192];
+    snprintf(cmd, sizeof(cmd), "ls %s/w3c-rdf-tests/rdf/rdf11/%s/*.n[tq] 2>/dev/null",
+             td, suites[k]);
+    FILE *ls = popen(cmd, "r");
+    char path[4096];
+    while (ls && fgets(path, sizeof(path), ls)) {
+      path[strcspn(path, "\n")] = '\0';
+      bool nq = strstr(path, ".nq") != NULL;
+      ++files;
+      same += same_both_ways(path, dir, nq ? LW_FORMAT_NQUADS : LW_FORMAT_NTRIPLES);
+    }
+    if (ls) {
+      pclose(ls);
+    }
+  }
+  static const char *vocabs[] = {"skos", "schema", "owl", "dcat", "prov", "foaf"};
+  for (size_t i = 0; i < 6; ++i) {
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/zazuko-rdf-vocabularies-2023.1.19/ontologies/%s.nq",
+             td, vocabs[i]);
+    ++files;
+    same += same_both_ways(path, dir, LW_FORMAT_NQUADS);
+  }
+  printf("fast path = reader path on %d of %d files\n", same, files);
+  CHECK(files > 100);
+  CHECK_INT_EQ(same, files);
+}
+
 /* ---- memory ------------------------------------------------------------- */
 
 /* Child: cleans FILE with a budget, prints the sort runs it used. */
@@ -587,7 +719,7 @@ static void test_peak_memory(const char *dir)
   char tmp[4096];
   snprintf(tmp, sizeof(tmp), "%s/tmp", dir);
   CHECK(rmdir(tmp) == 0); /* empty: every run removed */
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   puts("(sanitizer build: RSS not checked)");
 #else
   /* The budget plus a small constant (the writer's chunks, zlib, buffers). */
@@ -601,7 +733,7 @@ static void test_peak_memory(const char *dir)
 int main(int argc, char **argv)
 {
   if (argc >= 2 && !strcmp(argv[1], "--cli")) {
-    return lw_cmd_clean(argc - 2, argv + 2);
+    return lw_cmd_clean(NULL, argc - 2, argv + 2);
   }
   if (argc == 5 && !strcmp(argv[1], "--clean-child")) {
     return clean_child(argv[2], argv[3], strtoull(argv[4], NULL, 10));
@@ -613,6 +745,7 @@ int main(int argc, char **argv)
   test_deterministic(dir);
   test_dirty(dir);
   test_failures(dir);
+  test_fast_path(dir);
   test_cross_format(dir);
   lw_test_rmtree(dir);
   free(dir);

@@ -131,6 +131,12 @@ static void test_errors(void)
   args_free(&none);
   unsetenv("LODWASH_LOG_LEVEL");
 
+  Args zero_ttl = args_of((const char *const[]){"prog", "--heartbeat-ttl", "0", NULL});
+  CHECK_INT_EQ(parse(&cfg, &err, &prog, 3, zero_ttl.argv, &first), LW_ERR_USAGE);
+  CHECK(strstr(err.message, "--heartbeat-ttl") != NULL);
+  lw_config_free(&cfg);
+  args_free(&zero_ttl);
+
   CHECK_INT_EQ(lw_config_set(&cfg, "nope", "1", &err), LW_ERR_USAGE);
   long long v;
   CHECK(lw_parse_size("10", &v) && v == 10);

@@ -266,6 +266,25 @@ static void test_invalid_utf8(void)
                "\xEF\xBF\xBD \xEF\xBF\xBD(\" .\n\xEF\xBF\xBD");
 }
 
+/* What glibc's iconv lets through (code points above U+10FFFF), surrogates,
+ * overlong forms and a cut sequence: each maximal ill-formed subpart is one
+ * U+FFFD, as the Unicode standard recommends. */
+static void test_utf8_subparts(void)
+{
+  const char data[] = "\xEF\xBB\xBF" "a\xF7\xBE\xBE\xBE" "b\xED\xA0\x80" "c\xC0\xAF" "d\xF0\x9F\x98" "x"
+                      "\xF0\x9F\x98\x80.";
+  LwStatus st;
+  LwEncodingResult r = settle(data, strlen(data), &st);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_STR_EQ(r.source, "bom");
+  CHECK_INT_EQ(r.replaced, 10);
+  const char *R = "\xEF\xBF\xBD";
+  char expected[256];
+  snprintf(expected, sizeof(expected), "a%s%s%s%sb%s%s%sc%s%sd%sx\xF0\x9F\x98\x80.", R, R, R, R,
+           R, R, R, R, R, R);
+  check_output(expected);
+}
+
 /* A file whose sample is pure ASCII and whose first accent (Latin-1) comes
  * after the sample: the second look recodes it as Latin-1, not as broken
  * UTF-8. */
@@ -333,6 +352,7 @@ int main(void)
   test_latin1();
   test_cp1252();
   test_invalid_utf8();
+  test_utf8_subparts();
   test_latin1_after_sample();
   test_in_place();
   test_errors();

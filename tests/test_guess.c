@@ -212,6 +212,35 @@ static void check_small_cases(void)
     }
   }
 
+  /* A long <head>: RDFa found with a 64 KB head, not with 16 KB. */
+  size_t big = LW_GUESS_HEAD_MAX;
+  char *html = malloc(big + 1);
+  size_t n = (size_t)snprintf(html, big, "<!DOCTYPE html>\n<html><head><style>");
+  for (; n < 40000; ++n) {
+    html[n] = n % 80 ? 'x' : '\n';
+  }
+  n += (size_t)snprintf(html + n, big - n, "</style></head><body><p property=\"dc:title\">T</p>");
+  CHECK_INT_EQ(lw_guess_format(html, LW_GUESS_HEAD_SIZE, NULL, NULL, &info), LW_FORMAT_UNKNOWN);
+  CHECK(info.partial);
+  CHECK(strstr(info.reason, "in the first 16384 bytes") != NULL);
+  CHECK_INT_EQ(lw_guess_format(html, n, NULL, NULL, &info), LW_FORMAT_RDFA);
+  free(html);
+
+  /* Nothing beyond LW_GUESS_HEAD_MAX is looked at. */
+  size_t line_len = strlen(nt) + 1;
+  size_t lines = LW_GUESS_HEAD_MAX / line_len + 100;
+  char *many = malloc(lines * line_len + 64);
+  n = 0;
+  for (size_t i = 0; i < lines; ++i) {
+    n += (size_t)sprintf(many + n, "%s\n", nt);
+  }
+  n += (size_t)sprintf(many + n, "<http://a/s> a <http://a/C> .\n");
+  CHECK_INT_EQ(lw_guess_format(many, n, NULL, NULL, &info), LW_FORMAT_NTRIPLES);
+  CHECK(info.partial);
+  CHECK_INT_EQ(lw_guess_format(many, n, NULL, "x.ttl", &info), LW_FORMAT_TURTLE);
+  CHECK(info.hint_used);
+  free(many);
+
   /* Hints on their own. */
   CHECK_INT_EQ(lw_guess_from_media_type("text/turtle; charset=utf-8"), LW_FORMAT_TURTLE);
   CHECK_INT_EQ(lw_guess_from_media_type("Application/N-Triples"), LW_FORMAT_NTRIPLES);

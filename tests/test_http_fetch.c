@@ -6,6 +6,7 @@
 #include "tests/support/check.h"
 #include "tests/support/http_server.h"
 
+#include <curl/curl.h>
 #include <dirent.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
@@ -540,6 +541,26 @@ static void test_resume(void)
   CHECK_STR_EQ(r.content.hash, md5);
   lw_fetch_result_clear(&r);
 
+  /* The resource shrank below the partial (a 416): the partial is dropped
+   * and the next attempt starts from byte 0. */
+  lw_test_server_clear(srv, "/resume");
+  LwTestResponse small_first = {.kind = LW_TEST_BODY_LINES, .size = size, .ranges = true,
+                                .etag = "\"s\"", .truncate_after = 100000};
+  LwTestResponse tiny = {.kind = LW_TEST_BODY_LINES, .size = 1000, .ranges = true,
+                         .etag = "\"s\""};
+  lw_test_server_add(srv, "/resume", &small_first);
+  lw_test_server_add(srv, "/resume", &tiny);
+  CHECK_INT_EQ(lw_fetch(url_of("/resume"), &o, &r, &err), LW_ERR_NET);
+  CHECK(r.partial_kept);
+  lw_fetch_result_clear(&r);
+  CHECK_INT_EQ(lw_fetch(url_of("/resume"), &o, &r, &err), LW_ERR_NET);
+  CHECK(strstr(err.message, "416") != NULL);
+  CHECK(!r.partial_kept && !exists(partial) && !exists(meta));
+  lw_fetch_result_clear(&r);
+  CHECK_INT_EQ(lw_fetch(url_of("/resume"), &o, &r, &err), LW_OK);
+  CHECK_INT_EQ(r.content.number_of_bytes, 1000);
+  lw_fetch_result_clear(&r);
+
   /* No Accept-Ranges: nothing is kept. */
   lw_test_server_add(srv, "/noranges", &(LwTestResponse){.kind = LW_TEST_BODY_LINES,
                                                          .size = size, .etag = "\"n\"",
@@ -723,6 +744,39 @@ static void test_encodings(void)
     fprintf(stderr, "no zstd program: Content-Encoding zstd not tested\n");
   }
 
+  /* dump.nt.gz labelled "Content-Encoding: gzip" (a common server
+   * misconfiguration): decoded when nothing is declared, kept as published
+   * when VoID declares the checksum of the .gz file. */
+  char gz[4096];
+  size_t gzlen = 0;
+  FILE *g = popen("printf '<s> <p> \"gz\" .\\n' | gzip -c -n", "r");
+  if (g) {
+    gzlen = fread(gz, 1, sizeof(gz), g);
+    pclose(g);
+  }
+  CHECK(gzlen > 10);
+  lw_test_server_add(srv, "/dump.nt.gz", &(LwTestResponse){.body = gz, .body_len = gzlen,
+                                                           .headers = "Content-Encoding: gzip\n"});
+  CHECK_INT_EQ(lw_fetch(url_of("/dump.nt.gz"), &o, &r, &err), LW_OK);
+  char *plain = slurp(r.path, NULL);
+  CHECK_STR_EQ(plain, "<s> <p> \"gz\" .\n");
+  free(plain);
+  unlink(r.path);
+  lw_fetch_result_clear(&r);
+  char gzmd5[33], declared[64];
+  lw_md5_hex(gz, gzlen, gzmd5);
+  snprintf(declared, sizeof(declared), "md5:%s", gzmd5);
+  o.checksum = declared;
+  CHECK_INT_EQ(lw_fetch(url_of("/dump.nt.gz"), &o, &r, &err), LW_OK);
+  CHECK_STR_EQ(r.content.hash, gzmd5);
+  CHECK_INT_EQ(r.content.number_of_bytes, gzlen);
+  char seen_ae[64];
+  CHECK(lw_test_server_request_header(srv, "/dump.nt.gz", "Accept-Encoding", seen_ae,
+                                      sizeof(seen_ae)) == NULL);
+  unlink(r.path);
+  lw_fetch_result_clear(&r);
+  o.checksum = NULL;
+
   /* A gzip bomb: 1 GB of zeros in about a megabyte, stopped at 10 MB of
    * decoded bytes. */
   lw_test_server_add(srv, "/bomb", &(LwTestResponse){.kind = LW_TEST_BODY_ZEROS,
@@ -770,6 +824,39 @@ static void test_small(void)
   lw_fetch_result_clear(&r);
 }
 
+static size_t sink(char *p, size_t size, size_t n, void *ud)
+{
+  (void)p;
+  (void)ud;
+  return size * n;
+}
+
+/* The test server itself, for the other tests that use it: uploads are
+ * read and kept, methods recorded, unknown paths 404. */
+static void test_server_uploads(void)
+{
+  lw_test_server_add(srv, "/upload", &(LwTestResponse){.status = 201, .body = "made\n"});
+  CURL *c = curl_easy_init();
+  char url[256];
+  curl_easy_setopt(c, CURLOPT_URL, lw_test_server_url(srv, "/upload", url, sizeof(url)));
+  curl_easy_setopt(c, CURLOPT_POSTFIELDS, "INSERT DATA { <a> <b> <c> }");
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink);
+  CHECK_INT_EQ(curl_easy_perform(c), CURLE_OK);
+  long code = 0;
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+  CHECK_INT_EQ(code, 201);
+  curl_easy_cleanup(c);
+  char method[16];
+  CHECK_STR_EQ(lw_test_server_request_method(srv, "/upload", method, sizeof(method)), "POST");
+  size_t len = 0;
+  char *body = lw_test_server_request_body(srv, "/upload", &len);
+  CHECK_STR_EQ(body, "INSERT DATA { <a> <b> <c> }");
+  CHECK_INT_EQ(len, strlen("INSERT DATA { <a> <b> <c> }"));
+  free(body);
+  CHECK(lw_test_server_request_body(srv, "/never", NULL) == NULL);
+  CHECK_INT_EQ(lw_test_server_hits(srv, "/upload"), 1);
+}
+
 int main(void)
 {
   srv = lw_test_server_start();
@@ -793,6 +880,7 @@ int main(void)
   test_checksums();
   test_encodings();
   test_small();
+  test_server_uploads();
   lw_netguard_free(guard);
   lw_test_server_stop(srv);
   lw_test_rmtree(dir);

@@ -291,7 +291,7 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c,
   const char *body = "";
   size_t len = 0;
   unsigned code = 200;
-  const char *location = NULL;
+  const char *location = NULL, *link = NULL, *type = "application/ld+json";
   if (!strcmp(url, "/ctx.jsonld")) {
     body = "{\"@context\": {\"name\": \"http://schema.org/name\"}}";
   } else if (!strcmp(url, "/moved")) {
@@ -307,6 +307,11 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c,
     memset(big, ' ', sizeof(big));
     body = big;
     len = sizeof(big);
+  } else if (!strcmp(url, "/page")) {
+    /* as schema.org does: HTML, with the JSON-LD as a Link alternate */
+    body = "<html>not JSON</html>";
+    link = "<ctx.jsonld>; rel=\"alternate\"; type=\"application/ld+json\"";
+    type = "text/html";
   } else if (!strcmp(url, "/error")) {
     code = 503;
   } else {
@@ -320,6 +325,10 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c,
   if (location) {
     MHD_add_response_header(r, "Location", location);
   }
+  if (link) {
+    MHD_add_response_header(r, "Link", link);
+  }
+  MHD_add_response_header(r, "Content-Type", type);
   enum MHD_Result ret = MHD_queue_response(c, code, r);
   MHD_destroy_response(r);
   return ret;
@@ -343,6 +352,13 @@ static void test_http_loader(void) {
   LwJsonldHttpOptions ho = {.max_bytes = 1 << 20, .timeout_seconds = 10};
 
   snprintf(url, sizeof(url), "http://127.0.0.1:%u/moved", port);
+  CHECK(lw_jsonld_http_load(&ho, url, &body, &len, &final, &err) == LW_OK);
+  CHECK(body && strstr(body, "schema.org") != NULL);
+  CHECK(final && strstr(final, "/ctx.jsonld") != NULL);
+  free(body);
+  free(final);
+
+  snprintf(url, sizeof(url), "http://127.0.0.1:%u/page", port);
   CHECK(lw_jsonld_http_load(&ho, url, &body, &len, &final, &err) == LW_OK);
   CHECK(body && strstr(body, "schema.org") != NULL);
   CHECK(final && strstr(final, "/ctx.jsonld") != NULL);
@@ -427,6 +443,98 @@ static void test_sink_stops(void) {
   CHECK_INT_EQ(stats.statements, 1);
 }
 
+/* ---- reading: streaming, fallbacks, positions ------------------------- */
+
+typedef struct {
+  unsigned long quads, bad;
+} Numbers;
+
+static LwStatus number_sink(void *handle, const LwQuad *q) {
+  Numbers *n = handle;
+  n->quads++;
+  if (strcmp(q->object.value, "1234567") && strcmp(q->object.value, "x\"y")) {
+    n->bad++;
+  }
+  return LW_OK;
+}
+
+static void test_streaming(const char *dir) {
+  /* 30000 elements, numbers and escaped strings straddling the 64 KiB
+   * window boundaries many times */
+  char path[2048];
+  snprintf(path, sizeof(path), "%s/many.jsonld", dir);
+  FILE *f = fopen(path, "w");
+  fputs("\xEF\xBB\xBF [\n", f);
+  for (int i = 0; i < 30000; i++) {
+    fprintf(f, "%s{\"@id\": \"http://ex.org/%d\", \"http://ex.org/n\": 1234567,"
+               " \"http://ex.org/s\": \"x\\\"y\"}\n", i ? "," : "", i);
+  }
+  fputs("]\n", f);
+  fclose(f);
+  Numbers n = {0, 0};
+  LwJsonldOptions opt = {0};
+  opt.on_quad = number_sink;
+  opt.quad_handle = &n;
+  LwError err;
+  f = fopen(path, "rb");
+  CHECK(lw_jsonld_to_rdf(f, &opt, NULL, &err) == LW_OK);
+  fclose(f);
+  CHECK_INT_EQ(n.quads, 60000);
+  CHECK_INT_EQ(n.bad, 0);
+  /* the same through a pipe (not seekable) */
+  char cmd[2200];
+  snprintf(cmd, sizeof(cmd), "cat '%s'", path);
+  n.quads = n.bad = 0;
+  f = popen(cmd, "r");
+  CHECK(lw_jsonld_to_rdf(f, &opt, NULL, &err) == LW_OK);
+  pclose(f);
+  CHECK_INT_EQ(n.quads, 60000);
+
+  /* @context after @graph: streamed with the context read first */
+  check_quads("{\"@graph\": [{\"@id\": \"a\", \"p\": \"1\"}],\n"
+              " \"@context\": {\"p\": \"http://ex.org/p\"}}",
+              "<http://example.org/a> <http://ex.org/p> \"1\" .\n");
+  /* a named graph at the top level is not streamed into the default graph */
+  check_quads("{\"@context\": {\"p\": \"http://ex.org/p\"},"
+              " \"@graph\": [{\"@id\": \"a\", \"p\": \"1\"}], \"@id\": \"g\"}",
+              "<http://example.org/a> <http://ex.org/p> \"1\" <http://example.org/g> .\n");
+  /* the same from a pipe: the bytes read to decide are replayed */
+  snprintf(path, sizeof(path), "%s/named.jsonld", dir);
+  write_file(path, "{\"@graph\": [{\"@id\": \"http://ex.org/a\", "
+                   "\"http://ex.org/p\": \"1\"}], \"@id\": \"http://ex.org/g\"}");
+  snprintf(cmd, sizeof(cmd), "cat '%s'", path);
+  LwNqSet *set = lw_nq_set_new();
+  LwJsonldOptions o2 = {0};
+  o2.on_quad = lw_nq_set_sink;
+  o2.quad_handle = set;
+  f = popen(cmd, "r");
+  CHECK(lw_jsonld_to_rdf(f, &o2, NULL, &err) == LW_OK);
+  pclose(f);
+  char *dump = lw_nq_set_dump(set);
+  CHECK_STR_EQ(dump, "<http://ex.org/a> <http://ex.org/p> \"1\" <http://ex.org/g> .\n");
+  free(dump);
+  lw_nq_set_free(set);
+
+  /* positions: a JSON error in the third element, a JSON-LD error in the
+   * second, a missing comma */
+  LwJsonldOptions o3 = {0};
+  check_fails("[{\"http://ex.org/p\": 1},\n {\"http://ex.org/p\": 2},\n"
+              "  {\"http://ex.org/p\": ]}]", &o3, LW_ERR_SYNTAX, "line 3, column ");
+  LwNqSet *s3 = lw_nq_set_new();
+  Errors errors = {0};
+  LwStatus st = convert("[{\"http://ex.org/p\": 1},\n {\"@id\": 5}]", &o3, s3,
+                        &err, &errors);
+  CHECK(st == LW_ERR_SYNTAX);
+  CHECK(!strncmp(err.message, "invalid @id value", 17));
+  CHECK_INT_EQ(errors.line, 2);
+  CHECK_INT_EQ(errors.column, 2);
+  lw_nq_set_free(s3);
+  check_fails("[{\"http://ex.org/p\": 1}\n {\"http://ex.org/p\": 2}]", &o3,
+              LW_ERR_SYNTAX, "line 2, column 2: ',' or ']' expected");
+  check_fails("[{\"http://ex.org/p\": 1}] x", &o3, LW_ERR_SYNTAX,
+              "line 1, column 26: end of file expected");
+}
+
 int main(void) {
   char *dir = lw_test_tmpdir();
   test_basic();
@@ -437,6 +545,7 @@ int main(void) {
   test_http_loader();
   test_canonical_json();
   test_sink_stops();
+  test_streaming(dir);
   lw_test_rmtree(dir);
   free(dir);
   return lw_test_finish();

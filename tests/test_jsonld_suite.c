@@ -14,7 +14,8 @@
  * list, and docs/jsonld.md, stay true).
  *
  * JSONLD_TEST=te001 runs one test and prints its quads; JSONLD_INCLUDE_10=1
- * runs the JSON-LD 1.0 tests too (in 1.1 mode), for information.
+ * runs the JSON-LD 1.0 tests too (in 1.1 mode), for information;
+ * JSONLD_VIA_PIPE=1 reads the inputs through pipes (the non-seekable path).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +95,15 @@ static Result run_test(const char *dir /* < 2048 bytes */, LwJsonldMap *map, jso
   opt.produce_generalized_rdf =
       json_is_true(json_object_get(option, "produceGeneralizedRdf"));
   LwError err;
-  FILE *in = fopen(path, "rb");
+  /* JSONLD_VIA_PIPE=1 reads every input through a pipe (not seekable) */
+  bool pipe = getenv("JSONLD_VIA_PIPE") != NULL;
+  char cmd[8300];
+  snprintf(cmd, sizeof(cmd), "cat '%s' 2>/dev/null", path);
+  FILE *probe = fopen(path, "rb");
+  FILE *in = probe && pipe ? popen(cmd, "r") : probe;
+  if (probe && pipe) {
+    fclose(probe);
+  }
   if (!in) {
     /* the manifest names a few inputs from other folders of the suite
      * (expand/) that the shared copy does not hold */
@@ -103,7 +112,11 @@ static Result run_test(const char *dir /* < 2048 bytes */, LwJsonldMap *map, jso
     return R_NA;
   }
   LwStatus st = lw_jsonld_to_rdf(in, &opt, NULL, &err);
-  fclose(in);
+  if (pipe) {
+    pclose(in);
+  } else {
+    fclose(in);
+  }
   if (verbose) {
     char *dump = lw_nq_set_dump(actual);
     printf("%s: status %s, message '%s'\n%s", id, lw_status_name(st),

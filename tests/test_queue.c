@@ -173,7 +173,9 @@ static void test_retries_and_dead(void)
   json_decref(rec);
 
   json_t *dead = NULL;
-  CHECK_INT_EQ(lw_queue_dead_list(c, &cfg, &dead, &err), LW_OK);
+  long long total = 0;
+  CHECK_INT_EQ(lw_queue_dead_list(c, &cfg, 0, &dead, &total, &err), LW_OK);
+  CHECK_INT_EQ(total, 1);
   json_t *entry = json_array_get(dead, 0);
   CHECK_STR_EQ(json_string_value(json_object_get(entry, "id")), id);
   CHECK_INT_EQ(json_integer_value(json_object_get(entry, "attempt")), 3);
@@ -328,6 +330,70 @@ static void test_ack_records_results(void)
   lw_txn_free(NULL);
 }
 
+static void test_ack_fetch_and_orphans(void)
+{
+  LwError err;
+  char a[17], b[17];
+  /* w1's heartbeat (1 s) expired long ago and the reaper dropped it */
+  CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, "w1", "af", &err), LW_OK);
+  CHECK_INT_EQ(push("af", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  CHECK_INT_EQ(push("af", "", LW_PRIORITY_NORMAL, b), LW_OK);
+  LwJob *first = fetch("w1", "af");
+  CHECK(first && !strcmp(first->id, a));
+  const char *stages[] = {"af"};
+  LwJob *next = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", first, NULL, stages, 1, &next, &err), LW_OK);
+  CHECK(next && !strcmp(next->id, b));
+  CHECK_INT_EQ(counts("af").done, 1);
+  CHECK_INT_EQ(counts("af").inflight, 1);
+  LwJob *none = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", next, NULL, stages, 1, &none, &err), LW_OK);
+  CHECK(none == NULL);
+  CHECK_INT_EQ(counts("af").done, 2);
+  CHECK_INT_EQ(counts("af").inflight, 0);
+  lw_job_free(first);
+  lw_job_free(next);
+
+  /* a job in the in-flight list the worker does not know about (its fetch
+   * reply was lost) is handed back; the one it holds stays */
+  CHECK_INT_EQ(push("af", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  CHECK_INT_EQ(push("af", "", LW_PRIORITY_NORMAL, b), LW_OK);
+  LwJob *held = fetch("w1", "af");
+  LwJob *lost = fetch("w1", "af");
+  long long released = 0;
+  CHECK_INT_EQ(lw_queue_release_orphans(c, &cfg, "w1", held, &released, &err), LW_OK);
+  CHECK_INT_EQ(released, 1);
+  CHECK_INT_EQ(counts("af").queued, 1);
+  CHECK_INT_EQ(counts("af").inflight, 1);
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", held, NULL, &err), LW_OK);
+  LwJob *again = fetch("w1", "af");
+  CHECK(again && lost && !strcmp(again->id, lost->id));
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", again, NULL, &err), LW_OK);
+  lw_job_free(held);
+  lw_job_free(lost);
+  lw_job_free(again);
+}
+
+static void test_bad_jobs_parked(void)
+{
+  LwError err;
+  char good[17];
+  CHECK_INT_EQ(push("junk", "", LW_PRIORITY_NORMAL, good), LW_OK);
+  LwKey queue = lw_key(cfg.prefix, LW_KEY_QUEUE, "junk");
+  redisReply *r = redisCommand(c, "RPUSH %s %s", queue.s, "not json at all");
+  freeReplyObject(r);
+  const char *stages[] = {"junk"};
+  LwJob *job = NULL;
+  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, "w1", stages, 1, &job, &err), LW_ERR_FORMAT);
+  CHECK(job == NULL);
+  CHECK_INT_EQ(lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_DEAD, "unknown").s, NULL), 1);
+  CHECK_INT_EQ(lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "w1").s, NULL), 0);
+  job = fetch("w1", "junk"); /* the queue goes on */
+  CHECK(job && !strcmp(job->id, good));
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", job, NULL, &err), LW_OK);
+  lw_job_free(job);
+}
+
 static void test_status_json(void)
 {
   LwError err;
@@ -367,6 +433,8 @@ int main(void)
   test_handback();
   test_reaper();
   test_ack_records_results();
+  test_ack_fetch_and_orphans();
+  test_bad_jobs_parked();
   test_status_json();
   lw_test_redis_cleanup(c, cfg.prefix);
   lw_config_free(&cfg);

@@ -104,6 +104,13 @@ static void test_records(void)
   CHECK(json_object_get(rec, "added") != NULL);
   json_decref(rec);
 
+  char *field = NULL;
+  CHECK_INT_EQ(lw_seed_get_field(c, cfg.prefix, hash, "provider", &field, &err), LW_OK);
+  CHECK_STR_EQ(field, "geo");
+  free(field);
+  CHECK_INT_EQ(lw_seed_get_field(c, cfg.prefix, hash, "nofield", &field, &err), LW_NOTHING);
+  CHECK(field == NULL);
+
   /* relative: recorded, never queued */
   char rel[LW_HASH_HEX_LEN + 1];
   CHECK_INT_EQ(lw_seed_add(c, cfg.prefix, "../data/x.ttl", NULL, NULL, rel, &queued, &err), LW_OK);

@@ -113,9 +113,15 @@ dead_json() {
   python3 -c "import json; d=json.load(open('$LW_SH_TMP/out')); assert len(d)==1 and d[0]['seed']=='s1' and d[0]['error_kind']=='format' and d[0]['attempt']==1, d"
 }
 lw_sh_check "dead job JSON" dead_json
+"$LODWASH" jobs push noop --count 2 '{"fail": "permanent"}' >/dev/null
+timeout 30 "$WORKER" --stages noop --exit-when-idle 2>/dev/null
+lw_sh_check "jobs dead --limit 1" expect_exit 0 jobs dead --limit 1
+lw_sh_check "limited to one job" [ "$(grep -c ' stage=noop ' "$LW_SH_TMP/out")" -eq 1 ]
+lw_sh_check "says how many in all" grep -q "(3 dead jobs in all" "$LW_SH_TMP/out"
+lw_sh_check "jobs dead --limit bad" expect_exit 2 jobs dead --limit many
 lw_sh_check "jobs retry unknown" expect_exit 1 jobs retry ffffffffffffffff
 lw_sh_check "jobs retry --all" expect_exit 0 jobs retry --all
-lw_sh_check "retried" grep -q "1 job queued again" "$LW_SH_TMP/out"
-lw_sh_check "back in the queue" [ "$(lw_sh_count noop queued)" = 1 ]
+lw_sh_check "retried" grep -q "3 jobs queued again" "$LW_SH_TMP/out"
+lw_sh_check "back in the queue" [ "$(lw_sh_count noop queued)" = 3 ]
 
 lw_sh_finish

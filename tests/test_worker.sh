@@ -28,16 +28,21 @@ lw_sh_check "idle worker exits 0" [ $? -eq 0 ]
 lw_sh_check "idle worker exits quickly" [ $((SECONDS - start)) -le 3 ]
 
 # --- SIGKILL: no job lost, none left in flight
-"$LODWASH" jobs push noop --count 4 '{"sleep_ms": 400}' >/dev/null
+# one long job (the victim holds it for seconds, however slow this machine
+# is when we look), then three short ones queued behind it
+"$LODWASH" jobs push noop '{"sleep_ms": 3000, "seed": "victim"}' >/dev/null
 lw_sh_start_worker killed --stages noop
 victim=$LW_SH_LAST_PID
-lw_sh_check "first worker takes a job" lw_sh_wait_for 10 count_is noop inflight 1
+lw_sh_check "first worker takes the job" lw_sh_wait_for 10 count_is noop inflight 1
 kill -9 "$victim"
 wait "$victim" 2>/dev/null
+"$LODWASH" jobs push noop --count 3 '{"sleep_ms": 100}' >/dev/null
 lw_sh_check "killed worker's job still in flight" count_is noop inflight 1
+lw_sh_check "killed worker did not finish it" [ "$(grep -c 'outcome=done' "$LW_SH_TMP/killed.log")" -eq 0 ]
 timeout 60 "$WORKER" --stages noop --exit-when-idle 2>"$LW_SH_TMP/rescuer.log"
 lw_sh_check "rescuer exits 0" [ $? -eq 0 ]
 lw_sh_check "rescuer reaped the job" grep -q "gave back jobs of dead workers" "$LW_SH_TMP/rescuer.log"
+lw_sh_check "rescuer finished the victim's job" grep -q "seed=victim .*outcome=done" "$LW_SH_TMP/rescuer.log"
 lw_sh_check "all 4 jobs done" count_is noop done 4
 lw_sh_check "none in flight" count_is noop inflight 0
 lw_sh_check "none queued" count_is noop queued 0
@@ -54,6 +59,8 @@ pid=$LW_SH_LAST_PID
 lw_sh_check "worker takes the long job" lw_sh_wait_for 10 count_is noop inflight 1
 lw_sh_check "status shows the worker's job" lw_sh_wait_for 5 \
   bash -c "'$LODWASH' status --json | grep -q '\"seed\": \"longjob\"'"
+lw_sh_check "status shows the stage's progress" lw_sh_wait_for 5 \
+  bash -c "'$LODWASH' status | grep -q 'progress=\"sleeping, '"
 start=$SECONDS
 kill -TERM "$pid"
 wait "$pid"

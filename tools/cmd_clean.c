@@ -36,6 +36,8 @@ static void usage(FILE *out)
         "  -m, --memory SIZE  sort memory, e.g. 64M, 1G (default 256M)\n"
         "  -t, --tmp DIR    data directory for sort runs (DIR/tmp; default $TMPDIR)\n"
         "  -e, --errors N   also print the first N errors to stderr\n"
+        "  --no-fast-path   N-Triples/N-Quads: parse every line with the full\n"
+        "                   reader (same output, slower; for checking)\n"
         "  -h, --help       this help\n"
         "\n"
         "A one-line summary goes to stderr. Exit status: 0 done (even with\n"
@@ -134,6 +136,8 @@ static int parse_args(int argc, char **argv, CleanArgs *a)
         return 2;
       }
       a->print_errors = (int)n;
+    } else if (!strcmp(arg, "--no-fast-path")) {
+      a->options.no_fast_path = true;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       fprintf(stderr, "lodwash clean: unknown option '%s'\n", arg);
       return 2;

@@ -106,12 +106,24 @@ static int jobs_push(LwTool *tool, int argc, char **argv)
   return code;
 }
 
+/* A string field for printing: "-" when absent or not a string. */
+static const char *field(const json_t *job, const char *key)
+{
+  const char *s = json_string_value(json_object_get(job, key));
+  return s ? s : "-";
+}
+
 static int jobs_dead(LwTool *tool, int argc, char **argv)
 {
   bool json = false;
+  long long limit = 100;
   for (int i = 2; i < argc; ++i) {
     if (!strcmp(argv[i], "--json")) {
       json = true;
+    } else if (!strcmp(argv[i], "--limit") && i + 1 < argc) {
+      if (!lw_parse_size(argv[++i], &limit)) {
+        return lw_tool_usage_error("jobs dead: --limit '%s' is not a number", argv[i]);
+      }
     } else {
       return lw_tool_usage_error("jobs dead: unexpected argument '%s'", argv[i]);
     }
@@ -121,8 +133,9 @@ static int jobs_dead(LwTool *tool, int argc, char **argv)
     return LW_EXIT_FAIL;
   }
   json_t *list = NULL;
+  long long total = 0;
   LwError err;
-  if (lw_queue_dead_list(c, tool->config, &list, &err) != LW_OK) {
+  if (lw_queue_dead_list(c, tool->config, limit, &list, &total, &err) != LW_OK) {
     return lw_tool_fail("jobs dead: %s", err.message);
   }
   if (json) {
@@ -131,15 +144,19 @@ static int jobs_dead(LwTool *tool, int argc, char **argv)
     size_t i;
     json_t *job;
     json_array_foreach(list, i, job) {
-      printf("%s stage=%s seed=%s attempt=%lld error=\"%s\"\n",
-             json_string_value(json_object_get(job, "id")),
-             json_string_value(json_object_get(job, "stage")),
-             json_string_value(json_object_get(job, "seed")),
+      if (!json_is_object(job)) { /* not a job at all: kept as it was */
+        printf("- not a job: %s\n", json_is_string(job) ? json_string_value(job) : "?");
+        continue;
+      }
+      printf("%s stage=%s seed=%s attempt=%lld error=\"%s\"\n", field(job, "id"),
+             field(job, "stage"), field(job, "seed"),
              (long long)json_integer_value(json_object_get(job, "attempt")),
-             json_string_value(json_object_get(job, "error")));
+             field(job, "error"));
     }
     if (!json_array_size(list)) {
       printf("no dead jobs\n");
+    } else if ((long long)json_array_size(list) < total) {
+      printf("(%lld dead jobs in all; --limit N shows more per stage, 0 all)\n", total);
     }
   }
   json_decref(list);

@@ -7,6 +7,13 @@
 #include "queue/queue.h"
 #include "tools/commands.h"
 
+/* A string field for printing: "-" when absent or not a string. */
+static const char *str(const json_t *obj, const char *key)
+{
+  const char *s = json_string_value(json_object_get(obj, key));
+  return s ? s : "-";
+}
+
 static void print_text(json_t *status)
 {
   printf("%-12s %9s %9s %9s %9s %9s %9s\n", "stage", "queued", "inflight", "delayed",
@@ -28,17 +35,17 @@ static void print_text(json_t *status)
   size_t i;
   json_t *w;
   json_array_foreach(workers, i, w) {
-    printf("  %s host=%s pid=%lld stages=%s", json_string_value(json_object_get(w, "id")),
-           json_string_value(json_object_get(w, "host")),
+    printf("  %s host=%s pid=%lld stages=%s", str(w, "id"),
+           str(w, "host"),
            (long long)json_integer_value(json_object_get(w, "pid")),
-           json_string_value(json_object_get(w, "stages")));
+           str(w, "stages"));
     json_t *job = json_object_get(w, "job");
     if (json_is_object(job)) {
       long long since = json_integer_value(json_object_get(w, "since"));
       printf(" job=%s stage=%s seed=%s for=%.1fs",
-             json_string_value(json_object_get(job, "id")),
-             json_string_value(json_object_get(job, "stage")),
-             json_string_value(json_object_get(job, "seed")), (double)(now - since) / 1000.0);
+             str(job, "id"),
+             str(job, "stage"),
+             str(job, "seed"), (double)(now - since) / 1000.0);
       const char *progress = json_string_value(json_object_get(w, "progress"));
       if (progress) {
         printf(" progress=\"%s\"", progress);

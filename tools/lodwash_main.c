@@ -18,7 +18,7 @@ static const LwCommand commands[] = {
   {"seed", lw_cmd_seed, "seed show URI|HASH [--json] | seed add URI",
    "show a seed record, or add a URI (and queue its download)"},
   {"jobs", lw_cmd_jobs,
-   "jobs push STAGE [--count N] [--priority high|normal] [JSON] | jobs dead [--json] | "
+   "jobs push STAGE [--count N] [--priority high|normal] [JSON] | jobs dead [--json] [--limit N] | "
    "jobs retry ID|--all",
    "queue jobs, list dead jobs, retry them"},
   {"providers", lw_cmd_providers, "providers [--json]",

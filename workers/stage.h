@@ -35,6 +35,11 @@
  *                         dead list, the seed gets `error` and `status failed`
  *                         (when its status allows: a working state).
  *
+ * A status transition in the txn that the seed machine refuses (see
+ * queue/seed.h) does not undo the rest: MULTI has no rollback. The job is
+ * acked anyway and the worker logs a warning, so check the seed's status
+ * before working (a seed already past your stage: return LW_NOTHING).
+ *
  * Rules for handlers:
  *   - Be idempotent: the queue is at-least-once, a job may run twice (its
  *     worker was thought dead, or died after doing the work but before the
@@ -97,7 +102,10 @@ bool lw_stage_stopping(const LwStageCtx *ctx);
 
 /* The stages (one function each, in their own files). */
 LwStatus lw_stage_noop_run(LwStageCtx *ctx);
+LwStatus lw_stage_download_run(LwStageCtx *ctx);
+LwStatus lw_stage_unpack_run(LwStageCtx *ctx);
 LwStatus lw_stage_guess_run(LwStageCtx *ctx);
+LwStatus lw_stage_parse_run(LwStageCtx *ctx);
 LwStatus lw_stage_import_run(LwStageCtx *ctx);
 LwStatus lw_stage_export_run(LwStageCtx *ctx);
 LwStatus lw_stage_status_run(LwStageCtx *ctx);

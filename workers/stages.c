@@ -7,7 +7,10 @@
 #include <string.h>
 
 const LwStage lw_stages[] = {
+  {"download", lw_stage_download_run, "fetch a seed over HTTP(S) into the data directory"},
+  {"unpack", lw_stage_unpack_run, "unpack an archive into child seeds, or settle a data file's encoding"},
   {"guess", lw_stage_guess_run, "tell which RDF serialization a file is"},
+  {"parse", lw_stage_parse_run, "clean a file into sorted canonical N-Quads"},
   {"import", lw_stage_import_run, "put a harvest's clean files into its provider's graph"},
   {"export", lw_stage_export_run, "write all graphs as one dump with a VoID description"},
   {"status", lw_stage_status_run, "write DATA/status.json and log a summary"},

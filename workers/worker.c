@@ -285,6 +285,7 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
   }
 
   const char *outcome_name = "done";
+  bool handed_back = false;
   LwError err;
   lw_error_clear(&err);
   LwFailOutcome outcome = LW_FAIL_DEAD;
@@ -300,6 +301,7 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
               job->seed, job->id, err.message);
     }
   } else if (stopping(w)) {
+    handed_back = true;
     outcome_name = "handed-back";
     fin = finish_job(w, FINISH_HANDBACK, job, NULL, NULL, NULL, NULL, NULL, &err);
   } else {
@@ -313,7 +315,7 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
     outcome_name = "lost-redis";
   }
   long long ms = lw_now_ms() - t0;
-  if (status <= LW_NOTHING || !strcmp(outcome_name, "handed-back")) {
+  if (status <= LW_NOTHING || handed_back) {
     lw_info("stage=%s seed=%s job=%s outcome=%s ms=%lld", job->stage, job->seed, job->id,
             outcome_name, ms);
   } else {

@@ -24,6 +24,9 @@ typedef struct {
   int count;
   int hits;
   char *last_headers; /* "name: value\n" lines of the latest request */
+  char *last_method;
+  char *last_body;    /* its body (uploads), NUL-terminated */
+  size_t last_body_len;
 } Route;
 
 struct LwTestServer {
@@ -139,6 +142,11 @@ static void route_clear(Route *route)
   route->hits = 0;
   free(route->last_headers);
   route->last_headers = NULL;
+  free(route->last_method);
+  route->last_method = NULL;
+  free(route->last_body);
+  route->last_body = NULL;
+  route->last_body_len = 0;
 }
 
 /* Callers hold the lock. */
@@ -209,6 +217,38 @@ const char *lw_test_server_request_header(LwTestServer *s, const char *path,
   }
   pthread_mutex_unlock(&s->lock);
   return found;
+}
+
+const char *lw_test_server_request_method(LwTestServer *s, const char *path, char *buf,
+                                          size_t size)
+{
+  const char *found = NULL;
+  pthread_mutex_lock(&s->lock);
+  Route *r = route_find(s, path, false);
+  if (r && r->last_method) {
+    snprintf(buf, size, "%s", r->last_method);
+    found = buf;
+  }
+  pthread_mutex_unlock(&s->lock);
+  return found;
+}
+
+char *lw_test_server_request_body(LwTestServer *s, const char *path, size_t *len)
+{
+  char *copy = NULL;
+  pthread_mutex_lock(&s->lock);
+  Route *r = route_find(s, path, false);
+  if (r && r->last_body) {
+    copy = malloc(r->last_body_len + 1);
+    if (copy) {
+      memcpy(copy, r->last_body, r->last_body_len + 1);
+      if (len) {
+        *len = r->last_body_len;
+      }
+    }
+  }
+  pthread_mutex_unlock(&s->lock);
+  return copy;
 }
 
 /* ---- serving ----------------------------------------------------------- */
@@ -378,6 +418,28 @@ typedef struct {
   size_t len;
 } HeaderLog;
 
+/* One request's upload, gathered before the answer. */
+typedef struct {
+  char *body;
+  size_t len;
+} Upload;
+
+#define MAX_UPLOAD (16 * 1024 * 1024)
+
+static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+  (void)cls;
+  (void)conn;
+  (void)toe;
+  Upload *up = *con_cls;
+  if (up) {
+    free(up->body);
+    free(up);
+    *con_cls = NULL;
+  }
+}
+
 static enum MHD_Result log_header(void *cls, enum MHD_ValueKind kind,
                                   const char *key, const char *value)
 {
@@ -391,7 +453,8 @@ static enum MHD_Result log_header(void *cls, enum MHD_ValueKind kind,
 
 /* Picks this request's response (a copy the caller frees) and logs it. */
 static bool next_response(LwTestServer *s, struct MHD_Connection *conn,
-                          const char *url, LwTestResponse *out)
+                          const char *url, const char *method, Upload *up,
+                          LwTestResponse *out)
 {
   HeaderLog log = {NULL, 0};
   MHD_get_connection_values(conn, MHD_HEADER_KIND, log_header, &log);
@@ -407,6 +470,13 @@ static bool next_response(LwTestServer *s, struct MHD_Connection *conn,
     free(r->last_headers);
     r->last_headers = log.text;
     log.text = NULL;
+    free(r->last_method);
+    r->last_method = strdup(method);
+    free(r->last_body);
+    r->last_body = up->body ? up->body : calloc(1, 1);
+    r->last_body_len = up->len;
+    up->body = NULL;
+    up->len = 0;
   }
   pthread_mutex_unlock(&s->lock);
   free(log.text);
@@ -448,20 +518,32 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
                               const char *version, const char *upload_data,
                               size_t *upload_size, void **con_cls)
 {
-  (void)method;
   (void)version;
-  (void)upload_data;
   LwTestServer *s = cls;
-  static int first_call_marker;
-  if (*con_cls == NULL) { /* headers only so far: answer on the next call */
-    *con_cls = &first_call_marker;
+  if (*con_cls == NULL) { /* headers only so far: answer once the upload is in */
+    *con_cls = calloc(1, sizeof(Upload));
+    return *con_cls ? MHD_YES : MHD_NO;
+  }
+  Upload *up = *con_cls;
+  if (*upload_size > 0) {
+    size_t n = *upload_size;
+    if (up->len + n <= MAX_UPLOAD) {
+      char *grown = realloc(up->body, up->len + n + 1);
+      if (!grown) {
+        return MHD_NO;
+      }
+      up->body = grown;
+      memcpy(up->body + up->len, upload_data, n);
+      up->len += n;
+      up->body[up->len] = '\0';
+    }
+    *upload_size = 0;
     return MHD_YES;
   }
-  *upload_size = 0;
   Reader *rd = calloc(1, sizeof(*rd));
   rd->server = s;
   rd->fd = -1;
-  if (!next_response(s, conn, url, &rd->r)) {
+  if (!next_response(s, conn, url, method, up, &rd->r)) {
     free(rd);
     return queue_simple(conn, MHD_HTTP_NOT_FOUND, "no route\n");
   }
@@ -574,6 +656,7 @@ LwTestServer *lw_test_server_start(void)
        * would fill the test output with expected complaints. */
       MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION,
       0, NULL, NULL, answer, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+      MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120, MHD_OPTION_END);
   if (!s->daemon) {
     fprintf(stderr, "test http server: cannot start libmicrohttpd: %s\n", strerror(errno));

@@ -30,8 +30,10 @@
  * N-Triples lines, see lw_test_lines_fill; LW_TEST_BODY_ZEROS: zero bytes,
  * for compression bombs), of any size.
  *
- * The server counts requests per path and keeps the headers of the latest
- * request to each path, so a test can assert what the client sent.
+ * The server counts requests per path and keeps the method, headers and
+ * body of the latest request to each path, so a test can assert what the
+ * client sent (any method is answered from the same script: a POST or PUT
+ * body is read whole first).
  */
 #ifndef LW_TEST_HTTP_SERVER_H
 #define LW_TEST_HTTP_SERVER_H
@@ -100,6 +102,16 @@ int lw_test_server_hits(LwTestServer *server, const char *path);
  * copied into buf; NULL when there was no such request or header. */
 const char *lw_test_server_request_header(LwTestServer *server, const char *path,
                                           const char *name, char *buf, size_t size);
+
+/* The method of the latest request to path ("GET", "POST", ...) copied
+ * into buf; NULL when there was none. */
+const char *lw_test_server_request_method(LwTestServer *server, const char *path,
+                                          char *buf, size_t size);
+
+/* A copy of the body of the latest request to path (uploads up to 16 MB
+ * are kept), NUL-terminated, its length in *len (may be NULL); NULL when
+ * there was no request. Caller frees. */
+char *lw_test_server_request_body(LwTestServer *server, const char *path, size_t *len);
 
 /* Generated test content: fixed-width N-Triples lines (72 bytes each,
  * "<http://example.org/s0000000001> <http://example.org/p> \"v0000000001\" .\n"),
