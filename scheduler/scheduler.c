@@ -250,8 +250,17 @@ static LwStatus record_visit(LwScheduler *s, const LwProvider *p, bool ok,
 static LwStatus get_void(LwScheduler *s, const LwProvider *p, const LwProviderState *st,
                          char **body, size_t *len, LwVoidFetchInfo *info, LwError *err)
 {
-  LwStatus rc = lw_void_fetch(p->void_url, s->cfg, st->etag, st->http_modified, body,
-                              len, info, err);
+  /* A Last-Modified within two seconds of our last visit is a weak
+   * validator (RFC 7232 2.2.2): the file may have changed again in that same
+   * second, and a server comparing whole seconds would answer 304 to a
+   * changed file. Then only the ETag (if any) makes the request conditional. */
+  const char *since = st->http_modified;
+  LwDateTime lm;
+  if (*since && lw_datetime_parse_http(since, &lm) &&
+      st->checked_ms - lm.usec / 1000 < 2000) {
+    since = NULL;
+  }
+  LwStatus rc = lw_void_fetch(p->void_url, s->cfg, st->etag, since, body, len, info, err);
   if (rc != LW_NOTHING) {
     return rc;
   }
