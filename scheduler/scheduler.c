@@ -505,20 +505,21 @@ static LwStatus requeue_if_stale(LwScheduler *s, const char *key, long long now,
                                  LwTxn *txn, long long *count, LwError *err)
 {
   redisReply *r = lw_redis_cmd(s->redis, err, "HMGET", key, "status", "processed",
-                               "interval", "parent", "relative", "harvest", NULL);
+                               "interval", "parent", "relative", NULL);
   if (!r) {
     return err ? err->status : LW_ERR_REDIS;
   }
   const char *status = str_at(r, 0), *processed = str_at(r, 1), *interval = str_at(r, 2);
-  const char *parent = str_at(r, 3), *relative = str_at(r, 4), *harvest = str_at(r, 5);
+  const char *parent = str_at(r, 3), *relative = str_at(r, 4);
   long long p = processed ? atoll(processed) : 0, i = interval ? atoll(interval) : 0;
   const char *hash = strrchr(key, ':');
   if (hash && p > 0 && i > 0 && p + i * 1000 < now && resting(status) &&
       !(parent && *parent) && !(relative && !strcmp(relative, "true"))) {
     ++hash;
+    /* Outside any harvest: the one it came with is over, and a provider's
+     * graph changes only through a harvest its VoID starts. */
     lw_txn_seed_status(txn, hash, "added");
-    lw_txn_push_job(txn, "download", hash, harvest ? harvest : "", LW_PRIORITY_NORMAL,
-                    NULL);
+    lw_txn_push_job(txn, "download", hash, "", LW_PRIORITY_NORMAL, NULL);
     ++*count;
   }
   freeReplyObject(r);
