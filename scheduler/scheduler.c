@@ -135,6 +135,14 @@ static long long poll_ms(const LwScheduler *s)
   return p < 500 ? 500 : p;
 }
 
+/* A VoID fetch must end well within the lease (renewed between providers):
+ * half of it, between 5 and 30 seconds. */
+static long fetch_timeout_ms(const LwScheduler *s)
+{
+  long long t = lease_ttl_ms(s) / 2;
+  return (long)(t < 5000 ? 5000 : t > 30000 ? 30000 : t);
+}
+
 LwStatus lw_scheduler_lease(LwScheduler *s, LwError *err)
 {
   LW_TRY(connect_redis(s, err));
@@ -260,7 +268,8 @@ static LwStatus get_void(LwScheduler *s, const LwProvider *p, const LwProviderSt
       st->checked_ms - lm.usec / 1000 < 2000) {
     since = NULL;
   }
-  LwStatus rc = lw_void_fetch(p->void_url, s->cfg, st->etag, since, body, len, info, err);
+  LwStatus rc = lw_void_fetch(p->void_url, s->cfg, fetch_timeout_ms(s), st->etag, since,
+                              body, len, info, err);
   if (rc != LW_NOTHING) {
     return rc;
   }
@@ -289,7 +298,8 @@ static LwStatus get_void(LwScheduler *s, const LwProvider *p, const LwProviderSt
     }
   } else {
     /* Nothing kept: ask again without validators. */
-    out = lw_void_fetch(p->void_url, s->cfg, NULL, NULL, body, len, info, err);
+    out = lw_void_fetch(p->void_url, s->cfg, fetch_timeout_ms(s), NULL, NULL, body, len,
+                        info, err);
   }
   freeReplyObject(r);
   return out;
