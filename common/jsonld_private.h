@@ -93,6 +93,13 @@ LwStatus lw_jld_process_context(LwJld *p, LwJldCtx *active, json_t *local,
                                 bool override_protected, bool propagate,
                                 bool validate_scoped, LwJldCtx **result);
 
+/* Create Term Definition (jsonld_term.c). */
+LwStatus lw_jld_create_term(LwJld *p, LwJldCtx *active, json_t *local,
+                            const char *term, json_t *defined,
+                            const char *base_url, bool protected_,
+                            bool override_protected, json_t *remote_contexts,
+                            bool validate_scoped);
+
 /* IRI Expansion. Returns a new string (the caller frees) or NULL for a null
  * result; *st is set on errors (local/defined may be NULL). */
 char *lw_jld_expand_iri(LwJld *p, LwJldCtx *active, const char *value,

@@ -543,8 +543,10 @@ LwStatus lw_jld_read(LwJld *p, FILE *in) {
   s.keep = true; /* until the path is chosen, so that a fallback can replay */
   LwStatus st = src_skip_ws(&s);
   int c = st == LW_OK ? src_peek(&s, &st) : -1;
+  bool bom = false;
   if (st == LW_OK && c == 0xEF && s.end - s.start >= 3 &&
       !memcmp(s.buf + s.start, "\xEF\xBB\xBF", 3)) {
+    bom = s.start == 0;
     src_advance(&s, 3); /* a UTF-8 byte order mark */
     s.col = 0;
     st = src_skip_ws(&s);
@@ -559,7 +561,7 @@ LwStatus lw_jld_read(LwJld *p, FILE *in) {
     Shape shape;
     if (c == '{' && scan_shape(in, origin, &shape)) {
       st = stream_object(p, in, &shape);
-    } else if (fseeko(in, origin, SEEK_SET) != 0) {
+    } else if (fseeko(in, origin + (bom ? 3 : 0), SEEK_SET) != 0) {
       st = lw_error_set(p->err, LW_ERR_IO, "seek failed");
     } else {
       st = read_whole(p, in, NULL);

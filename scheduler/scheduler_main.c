@@ -11,6 +11,7 @@
 
 #include "common/config.h"
 #include "common/log.h"
+#include "scheduler/observe.h"
 #include "scheduler/scheduler.h"
 
 static volatile sig_atomic_t stop_requested = 0;
@@ -24,9 +25,17 @@ static void on_signal(int sig)
 int main(int argc, char **argv)
 {
   bool once = false;
+  long long metrics_port = 0;
+  const char *metrics_bind = "127.0.0.1";
   const LwOption options[] = {
       {"once", LW_OPT_BOOL, &once, NULL,
        "run one cycle and exit (for scripts and tests)", "LODWASH_ONCE"},
+      {"metrics-port", LW_OPT_INT, &metrics_port, "PORT",
+       "serve /metrics, /status and /healthz over HTTP on this port (0: off)",
+       "LODWASH_METRICS_PORT"},
+      {"metrics-bind", LW_OPT_STRING, &metrics_bind, "ADDRESS",
+       "address the HTTP pages listen on (default 127.0.0.1; 0.0.0.0 in a container)",
+       "LODWASH_METRICS_BIND"},
   };
   const LwProgram prog = {
       "lodwash-scheduler", "[OPTIONS]",
@@ -64,9 +73,21 @@ int main(int argc, char **argv)
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGINT, &sa, NULL);
 
+  LwHttpService *pages = NULL;
+  if (metrics_port > 0) {
+    pages = lw_observe_start(&cfg, metrics_bind, (int)metrics_port, &err);
+    if (!pages) {
+      fprintf(stderr, "lodwash-scheduler: %s\n", err.message);
+      lw_config_free(&cfg);
+      return 1;
+    }
+    lw_info("scheduler pages=http://%s:%d/ paths=/metrics,/status,/healthz", metrics_bind,
+            lw_http_service_port(pages));
+  }
   LwScheduler *s = lw_scheduler_new(&cfg);
   if (!s) {
     fprintf(stderr, "lodwash-scheduler: out of memory\n");
+    lw_http_service_stop(pages);
     lw_config_free(&cfg);
     return 1;
   }
@@ -74,6 +95,7 @@ int main(int argc, char **argv)
           cfg.registry, cfg.interval_s, once ? "yes" : "no");
   int code = lw_scheduler_run(s, once, &stop_requested);
   lw_scheduler_free(s);
+  lw_http_service_stop(pages);
   lw_config_free(&cfg);
   return code;
 }

@@ -490,6 +490,9 @@ static void test_streaming(const char *dir) {
   pclose(f);
   CHECK_INT_EQ(n.quads, 60000);
 
+  /* a byte order mark before an object that is loaded whole */
+  check_quads("\xEF\xBB\xBF{\"@id\": \"a\", \"http://ex.org/p\": \"1\"}",
+              "<http://example.org/a> <http://ex.org/p> \"1\" .\n");
   /* @context after @graph: streamed with the context read first */
   check_quads("{\"@graph\": [{\"@id\": \"a\", \"p\": \"1\"}],\n"
               " \"@context\": {\"p\": \"http://ex.org/p\"}}",

@@ -6,8 +6,8 @@
  * current or last harvest and the last error.
  *
  * --json prints an array of objects with the keys name, void, modified,
- * void_modified, harvested, state, dumps (array of URLs) and error (null
- * where nothing is known).
+ * void_modified, harvested, state, dumps (array of URLs), error (null
+ * where nothing is known) and harvest (scheduler/provider_report.h).
  *
  * Exit codes: 0, 1 (registry or Redis unusable), 2 (bad usage). The
  * registry's own problems (bad entries) are printed to stderr first.
@@ -20,86 +20,43 @@
 #include "tools/commands.h"
 #include "queue/keys.h"
 #include "queue/redis.h"
-#include "scheduler/harvest.h"
+#include "scheduler/provider_report.h"
 #include "scheduler/registry.h"
-
-/* The string value of field in an HGETALL reply, or NULL. */
-static const char *field_of(const redisReply *r, const char *field)
-{
-  for (size_t i = 0; r && r->type == REDIS_REPLY_ARRAY && i + 1 < r->elements; i += 2) {
-    if (!strcmp(r->element[i]->str, field) && r->element[i + 1]->type == REDIS_REPLY_STRING) {
-      return r->element[i + 1]->str;
-    }
-  }
-  return NULL;
-}
-
-static json_t *string_or_null(const char *s)
-{
-  return s && *s ? json_string(s) : json_null();
-}
-
-/* The dumps of the current or last harvest, else those the VoID listed. */
-static json_t *dumps_of(redisContext *c, const char *prefix, const redisReply *state)
-{
-  const char *harvest = field_of(state, "harvest");
-  json_t *dumps = NULL;
-  if (harvest && *harvest) {
-    LwError err;
-    redisReply *r = lw_redis_cmd(c, &err, "HGET", lw_key(prefix, LW_KEY_HARVEST, harvest).s,
-                                 "dumps", NULL);
-    if (r && r->type == REDIS_REPLY_STRING) {
-      dumps = json_loads(r->str, 0, NULL);
-    }
-    freeReplyObject(r);
-  }
-  if (!json_is_array(dumps)) {
-    json_decref(dumps);
-    const char *listed = field_of(state, "void_dumps");
-    dumps = listed ? json_loads(listed, 0, NULL) : NULL;
-  }
-  if (!json_is_array(dumps)) {
-    json_decref(dumps);
-    dumps = json_array();
-  }
-  return dumps;
-}
-
-static json_t *provider_json(redisContext *c, const char *prefix, const LwProvider *p,
-                             LwError *err)
-{
-  /* Reading the state settles a harvest the import has ended. */
-  LwProviderState state_now;
-  if (lw_provider_state_read(c, prefix, p->name, &state_now, err) != LW_OK) {
-    return NULL;
-  }
-  redisReply *r = lw_redis_cmd(c, err, "HGETALL", lw_key(prefix, LW_KEY_PROVIDER, p->name).s,
-                               NULL);
-  if (!r) {
-    return NULL;
-  }
-  char modified[LW_DATETIME_BUF] = "";
-  if (p->has_modified) {
-    lw_datetime_format(&p->modified, modified);
-  }
-  const char *state = field_of(r, "state");
-  json_t *o = json_object();
-  json_object_set_new(o, "name", json_string(p->name));
-  json_object_set_new(o, "void", json_string(p->void_url));
-  json_object_set_new(o, "modified", string_or_null(modified));
-  json_object_set_new(o, "void_modified", string_or_null(field_of(r, "void_modified")));
-  json_object_set_new(o, "harvested", string_or_null(field_of(r, "harvested")));
-  json_object_set_new(o, "state", json_string(state && *state ? state : "idle"));
-  json_object_set_new(o, "dumps", dumps_of(c, prefix, r));
-  json_object_set_new(o, "error", string_or_null(field_of(r, "error")));
-  freeReplyObject(r);
-  return o;
-}
 
 static const char *text_of(json_t *o, const char *key)
 {
   const char *s = json_string_value(json_object_get(o, key));
   return s ? s : "-";
+}
+
+static long long int_of(json_t *o, const char *key)
+{
+  return json_integer_value(json_object_get(o, key));
+}
+
+/* "harvest ID: done, 3 files (1 failed), 27 triples (+6 -2)" and the failed files. */
+static void print_harvest(json_t *h)
+{
+  if (!json_is_object(h)) {
+    return;
+  }
+  printf("%-16s harvest %s: %s, %lld files", "", text_of(h, "id"), text_of(h, "status"),
+         int_of(h, "files"));
+  if (int_of(h, "pending") > 0) {
+    printf(" (%lld pending)", int_of(h, "pending"));
+  }
+  printf(", %lld triples (+%lld -%lld)", int_of(h, "triples"), int_of(h, "added"),
+         int_of(h, "removed"));
+  if (int_of(h, "foreign_graph") > 0) {
+    printf(", %lld quads named another graph", int_of(h, "foreign_graph"));
+  }
+  putchar('\n');
+  size_t i;
+  json_t *f;
+  json_array_foreach(json_object_get(h, "failed_files"), i, f) {
+    printf("%-16s failed: %s (seed %s): %s\n", "", text_of(f, "uri"), text_of(f, "seed"),
+           text_of(f, "error"));
+  }
 }
 
 static void print_table(json_t *list)
@@ -113,6 +70,7 @@ static void print_table(json_t *list)
     printf("%-16s %-11s %-22s %-22s %5zu  %s\n", text_of(o, "name"), text_of(o, "state"),
            text_of(o, "void_modified"), text_of(o, "harvested"),
            json_array_size(json_object_get(o, "dumps")), text_of(o, "void"));
+    print_harvest(json_object_get(o, "harvest"));
     const char *error = json_string_value(json_object_get(o, "error"));
     if (error) {
       printf("%-16s error: %s\n", "", error);
@@ -145,14 +103,10 @@ int lw_cmd_providers(LwTool *tool, int argc, char **argv)
   for (size_t i = 0; i < reg->problem_count; ++i) {
     fprintf(stderr, "%s\n", reg->problems[i].message);
   }
-  json_t *list = json_array();
+  json_t *list = NULL;
   int code = LW_EXIT_OK;
-  for (size_t i = 0; i < reg->count && code == LW_EXIT_OK; ++i) {
-    json_t *o = provider_json(c, cfg->prefix, &reg->providers[i], &err);
-    if (!o) {
-      code = lw_tool_fail("providers: %s", err.message);
-    }
-    json_array_append_new(list, o);
+  if (lw_providers_json(c, cfg->prefix, reg, &list, &err) != LW_OK) {
+    code = lw_tool_fail("providers: %s", err.message);
   }
   if (code == LW_EXIT_OK && as_json) {
     lw_tool_print_json(list);

@@ -5,6 +5,7 @@
 
 #include "queue/job.h"
 #include "queue/queue.h"
+#include "scheduler/status_report.h"
 #include "tools/commands.h"
 
 /* A string field for printing: "-" when absent or not a string. */
@@ -55,6 +56,23 @@ static void print_text(json_t *status)
     }
     printf("\n");
   }
+  size_t p;
+  json_t *prov;
+  json_array_foreach(json_object_get(status, "providers"), p, prov) {
+    if (p == 0) {
+      printf("\nproviders:\n");
+    }
+    json_t *h = json_object_get(prov, "harvest");
+    printf("  %s %s", str(prov, "name"), str(prov, "state"));
+    if (json_is_object(h)) {
+      printf(" harvest=%s status=%s pending=%lld failed=%lld triples=%lld",
+             str(h, "id"), str(h, "status"),
+             (long long)json_integer_value(json_object_get(h, "pending")),
+             (long long)json_integer_value(json_object_get(h, "failed")),
+             (long long)json_integer_value(json_object_get(h, "triples")));
+    }
+    printf("\n");
+  }
   printf("\nseeds:");
   json_t *n;
   json_object_foreach(json_object_get(status, "seeds"), name, n) {
@@ -79,7 +97,7 @@ int lw_cmd_status(LwTool *tool, int argc, char **argv)
   }
   json_t *status = NULL;
   LwError err;
-  if (lw_queue_status(c, tool->config, &status, &err) != LW_OK) {
+  if (lw_status_report(c, tool->config, &status, &err) != LW_OK) {
     return lw_tool_fail("status: %s", err.message);
   }
   if (json) {

@@ -1,11 +1,13 @@
 /*
  * Stage status (queued every cycle by the scheduler): writes the status
- * report (queue/report.h) to DATA/status.json and logs one summary line.
+ * report (scheduler/status_report.h) to DATA/status.json and logs one
+ * summary line.
  */
 #include <jansson.h>
 
 #include "common/log.h"
 #include "queue/report.h"
+#include "scheduler/status_report.h"
 #include "workers/stage.h"
 
 /* Sums one count over every stage. */
@@ -23,7 +25,7 @@ static long long total(const json_t *report, const char *count)
 LwStatus lw_stage_status_run(LwStageCtx *ctx)
 {
   json_t *report = NULL;
-  LW_TRY(lw_report_json(ctx->redis, ctx->config, &report, ctx->err));
+  LW_TRY(lw_status_report(ctx->redis, ctx->config, &report, ctx->err));
   LwStatus st = lw_report_write(ctx->config, report, ctx->err);
   if (st == LW_OK) {
     lw_info("stage=status queued=%lld inflight=%lld delayed=%lld dead=%lld workers=%zu",

@@ -1,0 +1,58 @@
+#include "scheduler/observe.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "queue/redis.h"
+#include "scheduler/metrics.h"
+#include "scheduler/status_report.h"
+
+static void page_text(LwHttpPage *page, int status, const char *text)
+{
+  page->status = status;
+  page->content_type = "text/plain; charset=utf-8";
+  page->body = strdup(text);
+}
+
+static void page(void *handle, const char *path, LwHttpPage *p)
+{
+  const LwConfig *cfg = handle;
+  bool metrics = !strcmp(path, "/metrics");
+  bool status = !strcmp(path, "/status");
+  bool health = !strcmp(path, "/healthz");
+  if (!metrics && !status && !health) {
+    return; /* 404 */
+  }
+  redisContext *c = NULL;
+  LwError err;
+  lw_error_clear(&err);
+  if (lw_redis_connect(cfg->redis_url, &c, &err) != LW_OK) {
+    page_text(p, 503, err.message);
+    return;
+  }
+  json_t *report = NULL;
+  if (health) {
+    page_text(p, 200, "ok\n");
+  } else if (lw_status_report(c, cfg, &report, &err) != LW_OK) {
+    page_text(p, 503, err.message);
+  } else if (metrics) {
+    p->status = 200;
+    p->content_type = "text/plain; version=0.0.4; charset=utf-8";
+    p->body = lw_metrics_render(report);
+  } else {
+    p->status = 200;
+    p->content_type = "application/json";
+    p->body = json_dumps(report, JSON_INDENT(2) | JSON_SORT_KEYS);
+  }
+  if (p->status == 200 && !p->body) {
+    page_text(p, 500, "out of memory\n");
+  }
+  json_decref(report);
+  redisFree(c);
+}
+
+LwHttpService *lw_observe_start(const LwConfig *cfg, const char *bind_address, int port,
+                                LwError *err)
+{
+  return lw_http_service_start(bind_address, port, page, (void *)cfg, err);
+}

@@ -1,0 +1,19 @@
+/*
+ * The scheduler's HTTP pages for operators (common/http_service.h):
+ *   /metrics  Prometheus text (scheduler/metrics.h)
+ *   /status   the status report as JSON (scheduler/status_report.h)
+ *   /healthz  "ok" when Redis answers, else 503
+ * Each request reads Redis afresh on a connection of its own (the service
+ * runs on its own thread; hiredis contexts are not shared between threads).
+ */
+#ifndef LW_SCHEDULER_OBSERVE_H
+#define LW_SCHEDULER_OBSERVE_H
+
+#include "common/config.h"
+#include "common/http_service.h"
+
+/* Starts the pages on bind_address:port for cfg (kept by reference). */
+LwHttpService *lw_observe_start(const LwConfig *cfg, const char *bind_address, int port,
+                                LwError *err);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * What lodwash knows about each provider of the registry, as JSON: the
+ * objects `lodwash providers --json` prints, and the "providers" part of the
+ * status report. Keys: name, void, modified (the registry's), void_modified
+ * (last seen in the VoID), harvested (last version harvested with every dump
+ * in), state (idle, harvesting, error), dumps (URLs of the current or last
+ * harvest), error, and harvest: the current or last harvest's progress and
+ * report (id, status, started, finished, pending files, failed files,
+ * files, triples, added, removed, foreign_graph, failed_files: [{seed, uri,
+ * error}]) or null.
+ */
+#ifndef LW_SCHEDULER_PROVIDER_REPORT_H
+#define LW_SCHEDULER_PROVIDER_REPORT_H
+
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "common/status.h"
+#include "scheduler/registry.h"
+
+/* One provider (caller decrefs *out). */
+LwStatus lw_provider_json(redisContext *c, const char *prefix, const LwProvider *p,
+                          json_t **out, LwError *err);
+
+/* Every provider of reg, in the registry's order (caller decrefs *out). */
+LwStatus lw_providers_json(redisContext *c, const char *prefix, const LwRegistry *reg,
+                           json_t **out, LwError *err);
+
+#endif

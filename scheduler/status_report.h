@@ -1,0 +1,20 @@
+/*
+ * The whole status report: the queue's part (queue/report.h: stages,
+ * workers, seeds, counters) and the providers of the registry with their
+ * harvests (scheduler/provider_report.h). What `lodwash status --json`
+ * prints, the status job writes to DATA/status.json and the scheduler serves
+ * at /status (and renders at /metrics). A registry that cannot be read leaves
+ * "providers" empty and says why in "providers_error".
+ */
+#ifndef LW_SCHEDULER_STATUS_REPORT_H
+#define LW_SCHEDULER_STATUS_REPORT_H
+
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "common/config.h"
+#include "common/status.h"
+
+LwStatus lw_status_report(redisContext *c, const LwConfig *cfg, json_t **out, LwError *err);
+
+#endif
