@@ -548,7 +548,8 @@ static void test_tools(void)
   if (a) {
     const char *keys[] = {"name", "void", "modified", "void_modified", "harvested",
                           "state", "dumps", "error"};
-    CHECK_INT_EQ(json_object_size(a), 8);
+    /* The keys, and the harvest's progress and report. */
+    CHECK(json_object_get(a, "harvest") != NULL);
     for (size_t i = 0; i < 8; ++i) {
       CHECK(json_object_get(a, keys[i]) != NULL);
     }
