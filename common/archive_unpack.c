@@ -100,6 +100,7 @@ typedef struct {
   pthread_t thread;
   pthread_mutex_t mu;
   pthread_cond_t cv;
+  bool inited;              /* mutex and condition exist */
   bool started;
   bool quit;
   char *slots[WRITER_SLOTS];
@@ -157,6 +158,7 @@ static bool writer_init(Writer *w)
   }
   pthread_mutex_init(&w->mu, NULL);
   pthread_cond_init(&w->cv, NULL);
+  w->inited = true;
   w->started = pthread_create(&w->thread, NULL, writer_main, w) == 0;
   return true;
 }
@@ -171,7 +173,7 @@ static void writer_stop(Writer *w)
     pthread_join(w->thread, NULL);
     w->started = false;
   }
-  if (w->slots[0]) {
+  if (w->inited) {
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->cv);
   }

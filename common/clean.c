@@ -1,11 +1,15 @@
+/* fopencookie: a gzip-compressed input read through a FILE. */
+#define _GNU_SOURCE
 #include "common/clean.h"
 
 #include <errno.h>
+#include <zlib.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/buf.h"
@@ -44,6 +48,7 @@ typedef struct {
   LwBuf batch;
   unsigned long *batch_lines;
   size_t batch_n, batch_cap;
+  bool in_batch;    /* the reader is reading the batch */
   LwBuf *pending;   /* when set, on_quad keeps lines here, not in the sort */
   LwBuf pending_buf;
 } CleanContext;
@@ -167,7 +172,10 @@ static void check_literal_parts(CleanContext *c, unsigned line,
 static void check_literal(CleanContext *c, const LwTerm *o)
 {
   if (o->type == LW_TERM_LITERAL) {
-    check_literal_parts(c, 0, o->value, o->len, o->datatype, o->lang,
+    /* The reader does not say where a statement was; a batch of one line
+     * does. */
+    unsigned line = c->in_batch && c->batch_n == 1 ? (unsigned)c->batch_lines[0] : 0;
+    check_literal_parts(c, line, o->value, o->len, o->datatype, o->lang,
                         o->lang ? strlen(o->lang) : 0);
   }
 }
@@ -259,6 +267,58 @@ static LwStatus guess(FILE *in, const char *path, const LwCleanOptions *o,
   return LW_OK;
 }
 
+/* ---- gzip-compressed input (the command line's convenience) ------------- */
+
+static ssize_t gz_read(void *cookie, char *buf, size_t size)
+{
+  int n = gzread((gzFile)cookie, buf, size > (1u << 30) ? (1u << 30) : (unsigned)size);
+  return n < 0 ? -1 : n;
+}
+
+static int gz_seek(void *cookie, off64_t *offset, int whence)
+{
+  /* Only rewinding after the guess is needed; zlib reads again from 0. */
+  z_off_t at = gzseek((gzFile)cookie, (z_off_t)*offset, whence);
+  if (at < 0) {
+    return -1;
+  }
+  *offset = at;
+  return 0;
+}
+
+static int gz_close(void *cookie)
+{
+  return gzclose((gzFile)cookie) == Z_OK ? 0 : -1;
+}
+
+/* Opens path; when options allow it and the file is gzip-compressed, the
+ * FILE reads its decompressed content. */
+static FILE *open_input(const char *path, bool gunzip)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f || !gunzip) {
+    return f;
+  }
+  unsigned char magic[2];
+  bool gz = fread(magic, 1, 2, f) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  if (!gz) {
+    rewind(f);
+    return f;
+  }
+  fclose(f);
+  gzFile g = gzopen(path, "rb");
+  if (!g) {
+    return NULL;
+  }
+  gzbuffer(g, 128 << 10);
+  cookie_io_functions_t io = {gz_read, NULL, gz_seek, gz_close};
+  f = fopencookie(g, "rb", io);
+  if (!f) {
+    gzclose(g);
+  }
+  return f;
+}
+
 /* ---- the whole file ------------------------------------------------------- */
 
 typedef struct {
@@ -319,7 +379,9 @@ static LwStatus read_buffer(CleanContext *c, char *data, size_t len,
   if (!m) {
     return lw_error_set(err, LW_ERR_NOMEM, "fmemopen: %s", strerror(errno));
   }
+  c->in_batch = true;
   LwStatus st = read_stream(c, m, base, on_batch_error, err);
+  c->in_batch = false;
   fclose(m);
   return st;
 }
@@ -515,7 +577,10 @@ static LwStatus write_output(CleanContext *c, CleanResources *res,
                           o->output_path, strerror(errno));
     }
     res->out_owned = true;
-    res->out_created = true;
+    /* Only a regular file is removed on failure: never a device such as
+     * /dev/null or /dev/stdout. */
+    struct stat sb;
+    res->out_created = fstat(fileno(res->out), &sb) == 0 && S_ISREG(sb.st_mode);
   } else {
     res->out = o->output ? o->output : stdout;
   }
@@ -526,7 +591,8 @@ static LwStatus write_output(CleanContext *c, CleanResources *res,
   LwError werr = {0};
   LwStatus wst = lw_gz_writer_close(res->writer, &gs, &werr);
   res->writer = NULL;
-  if (st == LW_OK && wst != LW_OK) {
+  if (wst != LW_OK) {
+    /* The writer knows best why output failed (disk full, ...). */
     *err = werr;
     st = wst;
   }
@@ -558,7 +624,7 @@ static LwStatus clean(const char *path, CleanContext *c, CleanResources *res,
                       LwError *err)
 {
   const LwCleanOptions *o = c->options;
-  res->in = fopen(path, "rb");
+  res->in = open_input(path, o->gunzip_input);
   if (!res->in) {
     return lw_error_set(err, LW_ERR_IO, "cannot open %s: %s", path,
                         strerror(errno));

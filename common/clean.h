@@ -62,6 +62,9 @@ typedef struct {
   int gzip_level;             /* 1..9; 0: 1 */
   bool no_fast_path;          /* N-Triples/N-Quads: send every line through
                                  the reader (for tests; same output) */
+  bool gunzip_input;          /* read a gzip-compressed input decompressed
+                                 (the command line; the worker's inputs are
+                                 unpacked, with caps, before) */
 } LwCleanOptions;
 
 typedef enum {

@@ -505,6 +505,19 @@ static LwStatus recode_file(const char *data_dir, FILE *in, long bom_len,
   return LW_OK;
 }
 
+static bool iconv_knows(const char *name)
+{
+  if (!strcmp(name, "UTF-8")) {
+    return true;
+  }
+  iconv_t cd = iconv_open("UTF-8", name);
+  if (cd == (iconv_t)-1) {
+    return false;
+  }
+  iconv_close(cd);
+  return true;
+}
+
 /* A second look for a file whose sample was ASCII but which is not UTF-8:
  * uchardet on the bytes from shortly before the first invalid one. */
 static void redetect_at(FILE *in, long long bad_at, unsigned char *buf,
@@ -556,6 +569,12 @@ static LwStatus settle_open(const char *data_dir, FILE *in, const char *out_path
       /* Not ASCII after all, and no better verdict: UTF-8 with repairs. */
       set_name(res->encoding, sizeof(res->encoding), "UTF-8");
     }
+  }
+  if (!iconv_knows(iconv_name(res->encoding))) {
+    /* A detector's name iconv does not know: repair as UTF-8 rather than
+     * fail the file (source says so). */
+    set_name(res->encoding, sizeof(res->encoding), "UTF-8");
+    set_name(res->source, sizeof(res->source), "fallback");
   }
   return recode_file(data_dir, in, (long)bom_len, iconv_name(res->encoding),
                      out_path, res, err);

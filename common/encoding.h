@@ -41,8 +41,11 @@ typedef struct {
   char encoding[LW_ENCODING_NAME_MAX]; /* the input's encoding, upper case:
                                           "ASCII", "UTF-8", "UTF-16LE",
                                           "WINDOWS-1252", "ISO-8859-1", ... */
-  char source[16];         /* how it was settled: "bom", "ascii", "uchardet",
-                              "default" (detector had no verdict: UTF-8) */
+  char source[16];         /* how it was settled: "bom", "ascii", "utf8"
+                              (mostly well-formed UTF-8), "uchardet",
+                              "default" (detector had no verdict: UTF-8),
+                              "fallback" (iconv does not know the detector's
+                              name: repaired as UTF-8) */
   bool bom;                /* the input started with a BOM (not copied) */
   bool recoded;            /* a UTF-8 file was written at out_path */
   uint64_t replaced;       /* invalid sequences replaced by U+FFFD */

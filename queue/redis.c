@@ -1,5 +1,7 @@
 #include "queue/redis.h"
 
+#include "queue/scripts.h"
+
 #include <ctype.h>
 #include <openssl/sha.h>
 #include <stdarg.h>
@@ -203,6 +205,13 @@ LwStatus lw_redis_connect(const char *url, redisContext **out, LwError *err)
                           u.db, sub.message);
     }
     freeReplyObject(reply);
+  }
+  /* The queue's scripts run by SHA inside MULTI; loading them now means a
+   * MULTI never meets NOSCRIPT halfway (its plain commands would then run
+   * twice when it is sent again). */
+  if (lw_scripts_load_all(c, &sub) != LW_OK) {
+    redisFree(c);
+    return lw_error_set(err, LW_ERR_REDIS, "cannot load scripts into Redis: %s", sub.message);
   }
   *out = c;
   return LW_OK;

@@ -24,7 +24,8 @@ static const struct {
 } machine[] = {
   {"added", {"", "failed", "filed", "depleted", "unarchived", "guessed", "parsed", NULL}},
   {"downloading", {"added", NULL}},
-  {"filed", {"", "downloading", NULL}},
+  /* "added": an archive entry that a re-harvest reset is filed again by unpack */
+  {"filed", {"", "added", "downloading", NULL}},
   {"failed", {"downloading", "unarchiving", "guessing", "parsing", NULL}},
   {"unarchiving", {"filed", NULL}},
   {"depleted", {"unarchiving", NULL}},

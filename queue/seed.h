@@ -7,6 +7,7 @@
  * record of a clean file). Then:
  *
  *   added --> downloading --> filed | failed
+ *   added --> filed   (an archive entry of a re-harvest, filed by unpack)
  *   filed --> unarchiving --> depleted (an archive) | unarchived (data)
  *   unarchived --> guessing --> guessed
  *   guessed --> parsing --> parsed

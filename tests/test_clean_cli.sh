@@ -50,6 +50,14 @@ run "$tmp/data.nt" --output="$tmp/plain.nq" 2> /dev/null
 check "-o plain is plain" cmp -s "$tmp/plain.nq" "$tmp/out.nq"
 check "md5 in summary = md5 of content" grep -q "md5=$(md5sum < "$tmp/out.nq" | cut -c1-32)" "$tmp/err"
 
+# devices as OUT: written to, never removed
+run "$tmp/data.nt" -o /dev/null 2> /dev/null; check "-o /dev/null exits 0" test $? -eq 0
+if [ -c /dev/full ]; then
+  run "$tmp/data.nt" -o /dev/full 2> "$tmp/err"; check "-o /dev/full (disk full) exits 1" test $? -eq 1
+  check "disk full says so" grep -q 'No space left' "$tmp/err"
+  check "/dev/full is still there" test -c /dev/full
+fi
+
 # --format and --base: a relative IRI in a file with a misleading name
 printf '@prefix ex: <http://ex.org/> .\n<thing> ex:p ex:o .\n' > "$tmp/rel.txt"
 run "$tmp/rel.txt" --format turtle --base http://base.example/dir/ > "$tmp/rel.nq" 2> "$tmp/err"
@@ -85,6 +93,18 @@ if [ -f "$real" ]; then
   check "budget does not change output" cmp -s "$tmp/small.nq" "$tmp/large.nq"
   check "real file has triples" test "$(wc -l < "$tmp/large.nq")" -gt 1000
   check "no sort runs left" test -z "$(ls -A "$tmp/tmp" 2>/dev/null)"
+fi
+
+# a gzip-compressed file (a real Turtle dump) reads like its content
+gz="$testdata/geolink/ec-geolink__design__data__chronos__NeptuneSamples.ttl.gz"
+if [ -f "$gz" ]; then
+  gzip -dc "$gz" > "$tmp/samples.ttl"
+  run "$gz" --base http://ex.org/ > "$tmp/from-gz.nq" 2> "$tmp/err"
+  check ".ttl.gz exits 0" test $? -eq 0
+  check ".ttl.gz read as Turtle" grep -q '^format=Turtle ' "$tmp/err"
+  run "$tmp/samples.ttl" --base http://ex.org/ > "$tmp/from-ttl.nq" 2> /dev/null
+  check ".ttl.gz = its content" cmp -s "$tmp/from-gz.nq" "$tmp/from-ttl.nq"
+  check ".ttl.gz has triples" test "$(wc -l < "$tmp/from-gz.nq")" -gt 100
 fi
 
 echo "$passed passed, $failed failed"

@@ -24,10 +24,11 @@ static void usage(FILE *out)
   fputs("usage: lodwash clean FILE [--format F] [--base IRI] [-o OUT]\n"
         "                         [--memory SIZE] [--tmp DIR] [--errors N]\n"
         "\n"
-        "Parses FILE (format guessed from its content unless --format names\n"
-        "it), skips and counts bad statements, counts invalid literals and\n"
-        "language tags, turns blank nodes into well-known IRIs, and writes\n"
-        "canonical N-Quads, sorted and without duplicates.\n"
+        "Parses FILE (gzip-compressed or not; format guessed from its content\n"
+        "unless --format names it), skips and counts bad statements, counts\n"
+        "invalid literals and language tags, turns blank nodes into\n"
+        "well-known IRIs, and writes canonical N-Quads, sorted and without\n"
+        "duplicates.\n"
         "\n"
         "  -f, --format F   jsonld, nquads, ntriples, rdfxml, rdfa, trig, turtle\n"
         "  -b, --base IRI   base IRI for relative IRIs (default: FILE's file:// URI)\n"
@@ -165,6 +166,7 @@ static int clean_main(int argc, char **argv)
     }
     return rc < 0 ? 0 : rc;
   }
+  a.options.gunzip_input = true; /* the user's own file: FILE.nt.gz works */
   if (a.print_errors > 0) {
     a.options.max_errors = a.print_errors;
   }
