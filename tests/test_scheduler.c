@@ -358,6 +358,15 @@ static void test_follow_up(LwScheduler *s)
   st = cycle(s);
   CHECK_INT_EQ(st.started, 0);
   CHECK_STR_EQ(hget(LW_KEY_PROVIDER, "a", "state"), "error");
+  CHECK_STR_EQ(hget(LW_KEY_PROVIDER, "a", "failures"), "1");
+  /* Once the backoff is over, the same version is harvested again. */
+  freeReplyObject(redisCommand(rc, "HSET %s retry_at 1", lw_key(prefix, LW_KEY_PROVIDER, "a").s));
+  st = cycle(s);
+  CHECK_INT_EQ(st.started, 1);
+  CHECK_STR_EQ(hget(LW_KEY_HARVEST, hget(LW_KEY_PROVIDER, "a", "harvest"), "modified"),
+               "2015-11-09T00:00:00Z");
+  finish("a", false);
+  CHECK_STR_EQ(hget(LW_KEY_PROVIDER, "a", "failures"), "2");
 }
 
 static void test_forced(LwScheduler *s)
