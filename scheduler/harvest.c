@@ -227,6 +227,10 @@ LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestSt
 {
   char now[LW_DATETIME_BUF];
   lw_datetime_format_usec(lw_now_ms() * 1000, now);
+  size_t n = strlen(now);
+  if (n > 4 && !strcmp(now + n - 4, "000Z")) {
+    strcpy(now + n - 4, "Z"); /* milliseconds are enough: ".638Z" */
+  }
   snprintf(id_out, LW_HARVEST_ID_MAX, "%s:%s", h->provider, now);
   LW_TRY(claim(c, prefix, h->provider, id_out, err));
   LwTxn *txn = lw_txn_new(prefix);

@@ -135,6 +135,14 @@ static long long poll_ms(const LwScheduler *s)
   return p < 500 ? 500 : p;
 }
 
+/* A VoID fetch must end well within the lease (renewed between providers):
+ * half of it, between 5 and 30 seconds. */
+static long fetch_timeout_ms(const LwScheduler *s)
+{
+  long long t = lease_ttl_ms(s) / 2;
+  return (long)(t < 5000 ? 5000 : t > 30000 ? 30000 : t);
+}
+
 LwStatus lw_scheduler_lease(LwScheduler *s, LwError *err)
 {
   LW_TRY(connect_redis(s, err));
@@ -250,8 +258,18 @@ static LwStatus record_visit(LwScheduler *s, const LwProvider *p, bool ok,
 static LwStatus get_void(LwScheduler *s, const LwProvider *p, const LwProviderState *st,
                          char **body, size_t *len, LwVoidFetchInfo *info, LwError *err)
 {
-  LwStatus rc = lw_void_fetch(p->void_url, s->cfg, st->etag, st->http_modified, body,
-                              len, info, err);
+  /* A Last-Modified within two seconds of our last visit is a weak
+   * validator (RFC 7232 2.2.2): the file may have changed again in that same
+   * second, and a server comparing whole seconds would answer 304 to a
+   * changed file. Then only the ETag (if any) makes the request conditional. */
+  const char *since = st->http_modified;
+  LwDateTime lm;
+  if (*since && lw_datetime_parse_http(since, &lm) &&
+      st->checked_ms - lm.usec / 1000 < 2000) {
+    since = NULL;
+  }
+  LwStatus rc = lw_void_fetch(p->void_url, s->cfg, fetch_timeout_ms(s), st->etag, since,
+                              body, len, info, err);
   if (rc != LW_NOTHING) {
     return rc;
   }
@@ -280,7 +298,8 @@ static LwStatus get_void(LwScheduler *s, const LwProvider *p, const LwProviderSt
     }
   } else {
     /* Nothing kept: ask again without validators. */
-    out = lw_void_fetch(p->void_url, s->cfg, NULL, NULL, body, len, info, err);
+    out = lw_void_fetch(p->void_url, s->cfg, fetch_timeout_ms(s), NULL, NULL, body, len,
+                        info, err);
   }
   freeReplyObject(r);
   return out;
@@ -496,20 +515,21 @@ static LwStatus requeue_if_stale(LwScheduler *s, const char *key, long long now,
                                  LwTxn *txn, long long *count, LwError *err)
 {
   redisReply *r = lw_redis_cmd(s->redis, err, "HMGET", key, "status", "processed",
-                               "interval", "parent", "relative", "harvest", NULL);
+                               "interval", "parent", "relative", NULL);
   if (!r) {
     return err ? err->status : LW_ERR_REDIS;
   }
   const char *status = str_at(r, 0), *processed = str_at(r, 1), *interval = str_at(r, 2);
-  const char *parent = str_at(r, 3), *relative = str_at(r, 4), *harvest = str_at(r, 5);
+  const char *parent = str_at(r, 3), *relative = str_at(r, 4);
   long long p = processed ? atoll(processed) : 0, i = interval ? atoll(interval) : 0;
   const char *hash = strrchr(key, ':');
   if (hash && p > 0 && i > 0 && p + i * 1000 < now && resting(status) &&
       !(parent && *parent) && !(relative && !strcmp(relative, "true"))) {
     ++hash;
+    /* Outside any harvest: the one it came with is over, and a provider's
+     * graph changes only through a harvest its VoID starts. */
     lw_txn_seed_status(txn, hash, "added");
-    lw_txn_push_job(txn, "download", hash, harvest ? harvest : "", LW_PRIORITY_NORMAL,
-                    NULL);
+    lw_txn_push_job(txn, "download", hash, "", LW_PRIORITY_NORMAL, NULL);
     ++*count;
   }
   freeReplyObject(r);

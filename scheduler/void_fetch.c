@@ -7,9 +7,9 @@
 #include "common/netguard.h"
 #include "scheduler/void.h"
 
-LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, const char *etag,
-                       const char *last_modified, char **body, size_t *len,
-                       LwVoidFetchInfo *info, LwError *err)
+LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, long timeout_ms,
+                       const char *etag, const char *last_modified, char **body,
+                       size_t *len, LwVoidFetchInfo *info, LwError *err)
 {
   *body = NULL;
   *len = 0;
@@ -21,7 +21,7 @@ LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, const char *etag,
   o.data_dir = cfg ? cfg->data_dir : NULL;
   o.guard = guard;
   o.connect_timeout_ms = 10000;
-  o.timeout_ms = 30000;
+  o.timeout_ms = timeout_ms > 0 ? timeout_ms : 30000;
   o.max_redirects = 5;
   o.contact = cfg && cfg->contact && *cfg->contact ? cfg->contact : NULL;
   o.accept = "text/turtle, application/rdf+xml;q=0.9, application/n-triples;q=0.8, "

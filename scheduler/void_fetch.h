@@ -3,7 +3,7 @@
  * stage's rules (common/http_fetch.h, lw_fetch_small): http and https only,
  * also for redirects (at most 5 here); the address connected to must be
  * public unless --allow-net lists it; connect timeout 10 s, whole fetch
- * 30 s, at most LW_VOID_MAX_BYTES decoded bytes; conditional GET
+ * (the caller's timeout), at most LW_VOID_MAX_BYTES decoded bytes; conditional GET
  * (If-None-Match / If-Modified-Since from the last visit); Content-Encoding
  * decoded.
  */
@@ -25,14 +25,14 @@ typedef struct {
   char final_url[2048];     /* after redirects: the base for relative IRIs */
 } LwVoidFetchInfo;
 
-/* Fetches url. etag / last_modified (may be NULL or "") make it
+/* Fetches url within timeout_ms (0: 30 s). etag / last_modified (may be NULL or "") make it
  * conditional. LW_OK: *body (NUL-terminated, caller frees) and *len set;
  * LW_NOTHING: 304 Not Modified, *body NULL. Errors: LW_ERR_NET (connect,
  * timeout, 5xx, 408, 429), LW_ERR_HTTP (other 4xx and odd answers),
  * LW_ERR_REFUSED (scheme or address), LW_ERR_LIMIT (too large or too many
  * redirects), LW_ERR_NOMEM; err says what HTTP or TCP said. */
-LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, const char *etag,
-                       const char *last_modified, char **body, size_t *len,
-                       LwVoidFetchInfo *info, LwError *err);
+LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, long timeout_ms,
+                       const char *etag, const char *last_modified, char **body,
+                       size_t *len, LwVoidFetchInfo *info, LwError *err);
 
 #endif
