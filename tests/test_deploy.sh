@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Deployment without a Docker engine: the compose file validates; every
+# command and LODWASH_* variable it uses exists in the programs' --help; and
+# scripts/run-local (the same topology as plain processes: redis, Virtuoso,
+# scheduler, workers) harvests the example providers for real, into a real
+# Virtuoso, ending with the same graphs in the store as in the files store.
+set -euo pipefail
+source "$(dirname "$0")/support/lib.sh"
+src="$LODWASH_SOURCE_DIR"
+bin="$LODWASH_BINARY_DIR"
+source "$src/scripts/lib/servers.sh"
+source "$src/scripts/lib/examples.sh"
+dir=$(mktemp -d)
+trap 'lw_servers_stop; rm -rf "$dir"' EXIT
+
+# --- the compose file
+compose="$src/docker/docker-compose.yml"
+if command -v docker-compose > /dev/null; then
+  expect_status "docker-compose config validates" 0 docker-compose -f "$compose" config -q
+else
+  echo "note: docker-compose not installed; compose validation not run"
+fi
+help="$dir/help"
+{ "$bin/lodwash-scheduler" --help; "$bin/lodwash-worker" --help; "$bin/lodwash" --help; } > "$help"
+for var in $(grep -oE 'LODWASH_[A-Z_]+' "$compose" | sort -u); do
+  expect_status "compose variable $var is in a program's --help" 0 grep -qF "[$var" "$help"
+done
+for flag in $(grep 'command: \["lodwash' "$compose" | grep -oE '"--[a-z-]+"' | tr -d '"' | sort -u); do
+  expect_status "compose flag $flag is a program flag" 0 grep -qE "^  $flag( |$)" "$help"
+done
+expect_match "compose runs the scheduler" "$(cat "$compose")" 'command: \["lodwash-scheduler"'
+expect_match "compose runs workers" "$(cat "$compose")" 'command: \["lodwash-worker"\]'
+for prog in lodwash lodwash-worker lodwash-scheduler; do
+  expect_match "the image installs $prog" "$(cat "$src/docker/Dockerfile")" "/build/$prog"
+done
+
+# --- scripts/run-local through a real harvest into Virtuoso
+port=$(lw_free_port)
+lw_publish_examples "$dir/web"
+lw_start_http "$port" "$dir/web"
+lw_example_registry "$dir/registry.yaml" "http://127.0.0.1:$port"
+LODWASH_BIN="$bin" timeout 600 bash "$src/scripts/run-local" --workers 2 --interval 2 \
+  --registry "$dir/registry.yaml" --data "$dir/data" --allow-net "127.0.0.1:$port" \
+  --report-idle > "$dir/run-local.log" 2>&1 &
+runner=$!
+# Once idle, ask its Virtuoso what it holds, then stop it all with SIGTERM.
+for _ in $(seq 1200); do
+  if grep -q 'run-local: idle' "$dir/run-local.log" 2>/dev/null || ! kill -0 "$runner" 2>/dev/null; then
+    break
+  fi
+  sleep 0.5
+done
+sparql=$(grep -oE 'http://127.0.0.1:[0-9]+/sparql ' "$dir/run-local.log" | head -1 | tr -d ' ' || true)
+count() {
+  curl -s --max-time 60 "$sparql" -H 'Accept: text/csv' --data-urlencode \
+    "query=SELECT (COUNT(*) AS ?n) WHERE { GRAPH <http://lodwash.example.org/graph/$1> { ?s ?p ?o } }" \
+    | tail -1 | tr -d '"\r'
+}
+declare -A in_store
+for g in library museum city; do in_store[$g]=$(count "$g" || true); done
+expect_match "run-local got idle" "$(cat "$dir/run-local.log")" 'run-local: idle'
+kill -TERM "$runner" 2>/dev/null || true
+code=0
+wait "$runner" || code=$?
+expect_eq "run-local stops on SIGTERM with 0" "$code" 0
+[ "$code" -eq 0 ] || cat "$dir/run-local.log"
+for g in library museum city; do
+  file="$dir/data/graphs/$g.nq.gz"
+  expect_eq "graph $g: Virtuoso holds the files store's triples" "${in_store[$g]}" "$(zcat "$file" 2>/dev/null | wc -l)"
+done
+expect_eq "library" "$(zcat "$dir/data/graphs/library.nq.gz" | wc -l)" 27
+expect_eq "museum (an archive of RDF/XML and JSON-LD)" "$(zcat "$dir/data/graphs/museum.nq.gz" | wc -l)" 18
+expect_eq "city (a broken statement skipped)" "$(zcat "$dir/data/graphs/city.nq.gz" | wc -l)" 10
+expect_eq "no quad of city outside its graph" "$(zcat "$dir/data/graphs/city.nq.gz" | grep -vc '<http://lodwash.example.org/graph/city> .$' || true)" 0
+expect_match "status.json written" "$(cat "$dir/data/status.json" 2>/dev/null)" '"providers"'
+lw_test_done
