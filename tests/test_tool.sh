@@ -68,7 +68,8 @@ shape() {
   python3 - "$LW_SH_TMP/out" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert set(d) == {"stages", "workers", "seeds"}, d.keys()
+assert {"stages", "workers", "seeds", "counters", "providers"} <= set(d), d.keys()
+assert isinstance(d["counters"], dict) and isinstance(d["providers"], list)
 noop = d["stages"]["noop"]
 assert set(noop) == {"queued", "inflight", "delayed", "dead", "done", "failed"}, noop
 assert all(isinstance(v, int) for v in noop.values())
