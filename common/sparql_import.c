@@ -3,41 +3,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "common/graph_merge.h"
-
-typedef struct {
-  char *data;
-  size_t len;
-  size_t cap;
-} Text;
 
 struct LwSparqlImport {
   LwSparqlStore *store;
   char *graph_iri;
   size_t delete_batch;
   size_t insert_batch;
-  Text subjects; /* "<s1> <s2> ..." for VALUES */
-  Text triples;  /* N-Triples */
+  LwBuf subjects; /* "<s1> <s2> ..." for VALUES */
+  LwBuf triples;  /* N-Triples */
   size_t subject_count;
   size_t triple_count;
   unsigned long long requests;
 };
 
-static bool text_put(Text *t, const char *s, size_t n)
+static bool text_put(LwBuf *t, const char *s, size_t n)
 {
-  if (t->len + n + 1 > t->cap) {
-    size_t cap = (t->len + n + 1) * 2;
-    char *grown = realloc(t->data, cap);
-    if (!grown) {
-      return false;
-    }
-    t->data = grown;
-    t->cap = cap;
-  }
-  memcpy(t->data + t->len, s, n);
-  t->len += n;
-  t->data[t->len] = '\0';
-  return true;
+  return lw_buf_append(t, s, n) == LW_OK;
 }
 
 LwSparqlImport *lw_sparql_import_new(LwSparqlStore *store, const char *graph_iri,
@@ -61,7 +44,7 @@ LwSparqlImport *lw_sparql_import_new(LwSparqlStore *store, const char *graph_iri
 static LwStatus flush(LwSparqlImport *im, LwError *err)
 {
   if (im->subject_count) {
-    Text q = {0};
+    LwBuf q = LW_BUF_INIT;
     const char *g = im->graph_iri;
     bool ok = text_put(&q, "DELETE { GRAPH <", 16) && text_put(&q, g, strlen(g)) &&
               text_put(&q, "> { ?s ?p ?o } } WHERE { GRAPH <", 32) &&
@@ -71,7 +54,7 @@ static LwStatus flush(LwSparqlImport *im, LwError *err)
               text_put(&q, "} } }", 5);
     LwStatus st = ok ? lw_sparql_update(im->store, q.data, err)
                      : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-    free(q.data);
+    lw_buf_free(&q);
     LW_TRY(st);
     ++im->requests;
   }
@@ -117,8 +100,8 @@ void lw_sparql_import_free(LwSparqlImport *im)
 {
   if (im) {
     free(im->graph_iri);
-    free(im->subjects.data);
-    free(im->triples.data);
+    lw_buf_free(&im->subjects);
+    lw_buf_free(&im->triples);
     free(im);
   }
 }

@@ -9,6 +9,7 @@
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/queue.h"
+#include "queue/record.h"
 #include "queue/scripts.h"
 #include "queue/txn.h"
 
@@ -252,30 +253,7 @@ LwStatus lw_seed_add(redisContext *c, const char *prefix, const char *uri,
 LwStatus lw_seed_get(redisContext *c, const char *prefix, const char *hash,
                      json_t **out, LwError *err)
 {
-  *out = NULL;
-  redisReply *reply = lw_redis_cmd(c, err, "HGETALL", lw_key(prefix, LW_KEY_SEED, hash).s,
-                                   NULL);
-  if (!reply) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
-  if (reply->type != REDIS_REPLY_ARRAY || reply->elements == 0) {
-    freeReplyObject(reply);
-    return LW_NOTHING;
-  }
-  json_t *obj = json_object();
-  for (size_t i = 0; obj && i + 1 < reply->elements; i += 2) {
-    redisReply *k = reply->element[i];
-    redisReply *v = reply->element[i + 1];
-    if (k->type == REDIS_REPLY_STRING && v->type == REDIS_REPLY_STRING) {
-      json_object_set_new(obj, k->str, json_stringn(v->str, v->len));
-    }
-  }
-  freeReplyObject(reply);
-  if (!obj) {
-    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-  }
-  *out = obj;
-  return LW_OK;
+  return lw_record_get(c, lw_key(prefix, LW_KEY_SEED, hash).s, out, err);
 }
 
 LwStatus lw_seed_get_field(redisContext *c, const char *prefix, const char *hash,
