@@ -393,6 +393,7 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
   ++m->report->harvest_subjects;
   LwStatus st = LW_OK;
   bool first = true;
+  const bool in_old_graph = old_live(m) && compare_subjects(&m->old.cur, &subject) == 0;
   for (;;) {
     bool in_new = !m->fresh.done && compare_subjects(&m->fresh.cur, &subject) == 0;
     bool in_old = old_live(m) && compare_subjects(&m->old.cur, &subject) == 0;
@@ -404,7 +405,7 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
       st = write_graph_line(m, &m->fresh.cur, err);
       if (st == LW_OK && m->options->on_harvest_line) {
         st = m->options->on_harvest_line(m->options->handle, m->fresh.cur.data,
-                                         m->fresh.cur.len, first, err);
+                                         m->fresh.cur.len, first, in_old_graph, err);
         first = false;
       }
       if (st == LW_OK && c < 0) {

@@ -33,10 +33,12 @@ typedef struct {
   const char *removed_path;    /* changeset: lines removed (gzip); NULL: none */
   size_t max_line;             /* longest line accepted; 0: 64 MiB */
   /* Called for every line of the harvest, in order, after it is written;
-   * first_of_subject is true on the first line of each subject. The sparql
-   * store pushes the harvest to the triple store from here. May be NULL. */
+   * first_of_subject is true on the first line of each subject, and
+   * subject_in_old says whether the old graph had triples about that
+   * subject. The sparql store pushes the harvest to the triple store from
+   * here. May be NULL. */
   LwStatus (*on_harvest_line)(void *handle, const char *line, size_t len,
-                              bool first_of_subject, LwError *err);
+                              bool first_of_subject, bool subject_in_old, LwError *err);
   void *handle;
 } LwGraphMergeOptions;
 

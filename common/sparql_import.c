@@ -68,7 +68,7 @@ static LwStatus flush(LwSparqlImport *im, LwError *err)
 }
 
 LwStatus lw_sparql_import_line(void *handle, const char *line, size_t len,
-                               bool first_of_subject, LwError *err)
+                               bool first_of_subject, bool subject_in_old, LwError *err)
 {
   LwSparqlImport *im = handle;
   size_t triple_len, gstart, glen;
@@ -79,11 +79,13 @@ LwStatus lw_sparql_import_line(void *handle, const char *line, size_t len,
     if (im->subject_count >= im->delete_batch || im->triple_count >= im->insert_batch) {
       LW_TRY(flush(im, err));
     }
-    size_t subject_len = (size_t)(memchr(line, ' ', len) ? (const char *)memchr(line, ' ', len) - line : 0);
-    if (!text_put(&im->subjects, line, subject_len + 1)) {
-      return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    const char *space = memchr(line, ' ', len);
+    if (subject_in_old && space) {
+      if (!text_put(&im->subjects, line, (size_t)(space - line) + 1)) {
+        return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+      }
+      ++im->subject_count;
     }
-    ++im->subject_count;
   }
   if (!text_put(&im->triples, line, triple_len) || !text_put(&im->triples, " .\n", 3)) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
