@@ -215,7 +215,7 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
   }
   p->parser = raptor_new_parser(p->world,
                                 format == LW_FORMAT_RDFA ? "rdfa" : "rdfxml");
-  p->guard = lw_xml_guard_new();
+  p->guard = lw_xml_guard_new(c->rc->max_depth);
   p->block = malloc(LW_XML_MAX_PROLOG_BYTES + BLOCK_SIZE);
   if (!p->parser || !p->guard || !p->block) {
     return LW_ERR_NOMEM;
