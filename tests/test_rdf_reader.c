@@ -241,6 +241,69 @@ static void test_errors_located(void)
   collected_free(&c);
 }
 
+static void test_rdfa(void)
+{
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  static const char *page =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<html xmlns=\"http://www.w3.org/1999/xhtml\" prefix=\"ex: http://example.org/\">\n"
+      "<head><title>t</title></head>\n"
+      "<body about=\"#me\">\n"
+      "  <span property=\"ex:name\" xml:lang=\"de\">Ich</span>\n"
+      "  <a rel=\"ex:knows\" href=\"friend\">f</a>\n"
+      "  <div typeof=\"ex:Thing\"><span property=\"ex:label\">x</span></div>\n"
+      "</body></html>\n";
+  LwStatus st = read_str(page, LW_FORMAT_RDFA, "http://doc.example/dir/page",
+                         &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.errors, 0);
+  const char *out = out_of(&c);
+  CHECK(strstr(out, "<http://doc.example/dir/page#me> <http://example.org/name> \"Ich\"@de .\n"));
+  CHECK(strstr(out, "<http://doc.example/dir/page#me> <http://example.org/knows> <http://doc.example/dir/friend> .\n"));
+  CHECK(strstr(out, "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/Thing> .\n"));
+  CHECK(strstr(out, "<http://example.org/label> \"x\" .\n"));
+  collected_free(&c);
+
+  /* without a base, the page's relative links cannot become IRIs */
+  c = (Collected){0};
+  st = read_str(page, LW_FORMAT_RDFA, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK(stats.errors >= 2);
+  CHECK(strstr(out_of(&c), "lodwash.invalid") == NULL);
+  collected_free(&c);
+}
+
+static void test_blank_labels(void)
+{
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  /* RDF/XML: a document's nodeID never meets a generated label */
+  LwStatus st = read_str(
+      "<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'"
+      " xmlns:e='http://e/'>"
+      "<rdf:Description rdf:nodeID='g1'><e:p rdf:nodeID='x'/></rdf:Description>"
+      "<rdf:Description><e:p><rdf:Description/></e:p></rdf:Description>"
+      "</rdf:RDF>",
+      LW_FORMAT_RDFXML, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_STR_EQ(out_of(&c), "_:gg1 <http://e/p> _:x .\n_:g1 <http://e/p> _:g2 .\n");
+  collected_free(&c);
+
+  /* Turtle: labels like serd's own generated ones stay apart from them */
+  c = (Collected){0};
+  st = read_str("_:b1 <http://e/p> [] .\n", LW_FORMAT_TURTLE, NULL, &c, &stats,
+                &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.statements, 1);
+  const char *out = out_of(&c);
+  const char *second = strstr(out + 2, "_:");
+  CHECK(second && strncmp(out, second, strcspn(second, " ")) != 0);
+  collected_free(&c);
+}
+
 static void test_sink_stops(void)
 {
   Collected c = {0};
@@ -282,6 +345,8 @@ int main(void)
   test_nquads_graphs();
   test_bad_escapes();
   test_errors_located();
+  test_rdfa();
+  test_blank_labels();
   test_sink_stops();
   test_formats();
   return lw_test_finish();
