@@ -236,8 +236,10 @@ static void test_errors_located(void)
                 "  <oops>\n"
                 "</rdf:Description></rdf:RDF>\n",
                 LW_FORMAT_RDFXML, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_ERR_SYNTAX); /* libxml2 reads no further */
   CHECK(stats.errors >= 1);
   CHECK(c.first_line >= 3 && c.first_line <= 4);
+  CHECK(strstr(err.message, "line ") == err.message);
   collected_free(&c);
 }
 
