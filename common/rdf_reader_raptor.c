@@ -127,6 +127,9 @@ static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t)
     if (!c->have_base && !strncmp(t->value, NO_BASE, strlen(NO_BASE))) {
       return "relative IRI and no base IRI";
     }
+    if (!lw_read_iri_ok(t->value, t->len)) {
+      return "not an IRI"; /* librdfa passes on what a bad prefix makes */
+    }
     break;
   case RAPTOR_TERM_TYPE_BLANK:
     t->type = LW_TERM_BLANK;
@@ -139,6 +142,9 @@ static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t)
     t->len = r->value.literal.string_len;
     if (r->value.literal.datatype) {
       t->datatype = (const char *)raptor_uri_as_string(r->value.literal.datatype);
+      if (!lw_read_iri_ok(t->datatype, strlen(t->datatype))) {
+        return "datatype not an IRI";
+      }
     }
     if (r->value.literal.language && r->value.literal.language_len) {
       t->lang = (const char *)r->value.literal.language;

@@ -191,20 +191,6 @@ static void set_term(LwTerm *t, LwTermType type, const LwBuf *b)
   t->lang = NULL;
 }
 
-/* IRIREF forbids controls, space and <>"{}|^`\ (serd's lax mode lets them
- * through, with an error). */
-static bool iri_chars_ok(const char *s, size_t len)
-{
-  for (size_t i = 0; i < len; ++i) {
-    unsigned char ch = (unsigned char)s[i];
-    if (ch <= 0x20 || ch == '<' || ch == '>' || ch == '"' || ch == '{' ||
-        ch == '}' || ch == '|' || ch == '^' || ch == '`' || ch == '\\') {
-      return false;
-    }
-  }
-  return true;
-}
-
 /* Makes value (len bytes) an absolute IRI in b: as it is, or resolved
  * against the base. Returns a problem description, or NULL. */
 static const char *absolute_iri(SerdContext *c, const char *value, size_t len,
@@ -214,7 +200,7 @@ static const char *absolute_iri(SerdContext *c, const char *value, size_t len,
   if (memchr(value, '\0', len)) {
     return "NUL in IRI";
   }
-  if (!iri_chars_ok(value, len)) {
+  if (!lw_read_iri_chars_ok(value, len)) {
     return "invalid character in IRI";
   }
   if (lw_uri_is_absolute(value)) {
@@ -247,7 +233,7 @@ static const char *expand_curie(SerdContext *c, const SerdNode *n, LwBuf *b)
       lw_buf_append(b, suffix.buf, suffix.len) != LW_OK) {
     return "out of memory";
   }
-  if (!iri_chars_ok(b->data, b->len)) {
+  if (!lw_read_iri_chars_ok(b->data, b->len)) {
     return "invalid character in IRI";
   }
   if (!lw_uri_is_absolute(b->data)) {
