@@ -4,6 +4,8 @@
  */
 #include "common/rdf_reader.h"
 
+#include "common/jsonld.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,6 +66,22 @@ LwStatus lw_read_emit(LwReadContext *ctx, const LwQuad *quad)
   return st;
 }
 
+static LwStatus read_jsonld(FILE *in, const LwReadOptions *options, LwReadStats *stats,
+                           LwError *err)
+{
+  LwJsonldOptions jo = {
+    .base_iri = options->base_iri,
+    .load = options->load_document,
+    .load_handle = options->load_handle,
+    .on_quad = options->on_quad,
+    .quad_handle = options->quad_handle,
+    .on_error = options->on_error,
+    .error_handle = options->error_handle,
+    .max_depth = options->max_depth,
+  };
+  return lw_jsonld_to_rdf(in, &jo, stats, err);
+}
+
 LwStatus lw_rdf_read(FILE *in, const LwReadOptions *options,
                      LwReadStats *stats, LwError *err)
 {
@@ -95,8 +113,7 @@ LwStatus lw_rdf_read(FILE *in, const LwReadOptions *options,
   case LW_FORMAT_RDFA:
     return lw_rdf_read_raptor(in, &ctx);
   case LW_FORMAT_JSONLD:
-    /* JSON-LD: the jsonld processor plugs in here when it is merged. */
-    return lw_error_set(err, LW_ERR_FORMAT, "JSON-LD reader not linked");
+    return read_jsonld(in, options, stats, err);
   case LW_FORMAT_UNKNOWN:
     break;
   }

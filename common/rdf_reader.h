@@ -44,6 +44,11 @@ typedef struct {
   void *error_handle;
   unsigned max_depth;          /* [ ( { nesting; 0: default (256) */
   size_t max_term_bytes;       /* one IRI, literal or tag; 0: default (16 MiB) */
+  /* JSON-LD only: fetches remote contexts (an LwJsonldLoadFn, see
+   * common/jsonld.h); NULL: a document naming a remote context fails. */
+  LwStatus (*load_document)(void *handle, const char *url, char **body, size_t *len,
+                            char **document_url, LwError *err);
+  void *load_handle;
 } LwReadOptions;
 
 typedef struct {

@@ -67,6 +67,17 @@ const char *lw_test_require_redis(void)
   return url;
 }
 
+const char *lw_test_require_sparql(const char **user, const char **password)
+{
+  const char *url = getenv("LODWASH_TEST_SPARQL");
+  if (!url || !*url) {
+    lw_test_skip("no test SPARQL store (LODWASH_TEST_SPARQL unset; run scripts/test)");
+  }
+  *user = getenv("LODWASH_TEST_SPARQL_USER");
+  *password = getenv("LODWASH_TEST_SPARQL_PASSWORD");
+  return url;
+}
+
 const char *lw_test_prefix(const char *test_name)
 {
   static char prefix[256];

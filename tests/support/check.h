@@ -54,6 +54,11 @@ const char *lw_test_require_testdata(void);
  * skips the test when unset. */
 const char *lw_test_require_redis(void);
 
+/* The SPARQL update endpoint of the test Virtuoso (LODWASH_TEST_SPARQL,
+ * with LODWASH_TEST_SPARQL_USER and _PASSWORD; set by scripts/test); skips
+ * the test when unset. */
+const char *lw_test_require_sparql(const char **user, const char **password);
+
 /* A key prefix unique to this test process, such as "lwtest:queue:1234:". */
 const char *lw_test_prefix(const char *test_name);
 

@@ -1,0 +1,147 @@
+/*
+ * Configuration shared by every lodwash program.
+ *
+ * Each setting has a default, which a LODWASH_* environment variable
+ * overrides (for docker), which a command-line flag overrides. The variable
+ * is named after the flag: --download-max-bytes <-> LODWASH_DOWNLOAD_MAX_BYTES
+ * (--redis <-> LODWASH_REDIS, --data <-> LODWASH_DATA). Sizes accept
+ * the suffixes k, M, G (powers of 1024).
+ *
+ * One parser (getopt_long) serves every program, so they all take the same
+ * flags and print the same --help; a program adds its own flags with an
+ * LwOption table:
+ *
+ *   static const char *stages = NULL; static bool idle = false;
+ *   LwOption opts[] = {
+ *     {"stages", LW_OPT_STRING, &stages, "LIST", "stages to serve", "LODWASH_STAGES"},
+ *     {"exit-when-idle", LW_OPT_BOOL, &idle, NULL, "exit once idle", NULL},
+ *   };
+ *   LwProgram prog = {"lodwash-worker", "[OPTIONS]", "Runs jobs.", opts, 2};
+ *   LwConfig cfg; int first;
+ *   LwStatus st = lw_config_parse(&cfg, argc, argv, &prog, &first, &err);
+ *   // LW_OK: go on; LW_NOTHING: --help or --version printed, exit 0;
+ *   // LW_ERR_USAGE: print err.message, exit 2.
+ *
+ * Parsing stops at the first non-option argument (argv[first]), so a tool can
+ * parse its sub-command's arguments afterwards.
+ */
+#ifndef LW_CONFIG_H
+#define LW_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "common/log.h"
+#include "common/status.h"
+
+typedef struct {
+  /* where things are */
+  char *redis_url;      /* --redis: redis://[[user]:password@]host[:port][/db] */
+  char *prefix;         /* --prefix: Redis key prefix, "lodwash:" */
+  char *data_dir;       /* --data: the shared data directory, "./data" */
+  char *registry;       /* --registry: "registry.yaml" */
+  char *store;          /* --store: "files" or a SPARQL 1.1 endpoint URL */
+  char *store_user;     /* --store-user: for the SPARQL endpoint ("" none) */
+  char *store_password; /* --store-password */
+  char *graph_base;     /* --graph-base: graph IRI = <graph_base>/<provider> */
+  char *allow_net;      /* --allow-net: comma-separated hosts or CIDR ranges
+                           that may be fetched although private, loopback or
+                           link-local ("" = none) */
+  char *contact;        /* --contact: URL put in the User-Agent ("" = none) */
+
+  /* download limits */
+  long long download_max_bytes; /* body size cap */
+  long long connect_timeout_s;
+  long long low_speed_limit;    /* bytes/s below which ... */
+  long long low_speed_time_s;   /* ... for this long, a download is aborted */
+  long long total_timeout_s;    /* whole transfer */
+  long long max_redirects;
+  long long per_host_concurrency; /* downloads at once per host */
+
+  /* archive limits */
+  long long archive_max_entries;
+  long long archive_max_bytes;  /* expanded bytes of one archive, in total */
+  long long archive_max_ratio;  /* expanded / compressed */
+  long long archive_max_depth;  /* nested archives */
+
+  /* parsing */
+  long long sort_memory_bytes;  /* external-sort memory budget */
+  long long max_errors_kept;    /* syntax errors recorded per file */
+
+  /* queue */
+  long long heartbeat_ttl_s;    /* a worker silent this long is dead */
+  long long retry_base_ms;      /* first retry delay; doubles per attempt */
+  long long retry_max_ms;       /* longest retry delay */
+  long long max_attempts;       /* runs of a job before it goes dead */
+  long long poll_max_ms;        /* longest sleep of an idle worker */
+
+  /* scheduler */
+  long long interval_s;         /* --interval: seconds between cycles */
+
+  /* logging */
+  LwLogLevel log_level;         /* --log-level error|warn|info|debug */
+  bool log_json;                /* --log-json: one JSON object per line */
+} LwConfig;
+
+/* A program-specific flag. target points at the variable it sets:
+ *   LW_OPT_STRING: const char * (points into argv or environ, not copied)
+ *   LW_OPT_INT:    long long   (size suffixes k, M, G accepted)
+ *   LW_OPT_BOOL:   bool        (flag without argument; env "1"/"0") */
+typedef enum { LW_OPT_STRING, LW_OPT_INT, LW_OPT_BOOL } LwOptType;
+
+typedef struct {
+  const char *name;  /* long flag without "--" */
+  LwOptType type;
+  void *target;
+  const char *arg;   /* argument name in --help ("LIST"); NULL for bool */
+  const char *help;  /* one line */
+  const char *env;   /* environment variable giving the default, or NULL */
+} LwOption;
+
+typedef struct {
+  const char *name;        /* "lodwash-worker" */
+  const char *synopsis;    /* "[OPTIONS]" */
+  const char *description; /* a paragraph shown by --help, or NULL */
+  const LwOption *options; /* program flags, may be NULL */
+  size_t n_options;
+} LwProgram;
+
+/* Fills cfg with the built-in defaults (allocates the strings). */
+void lw_config_init(LwConfig *cfg);
+
+/* Applies the LODWASH_* environment variables to cfg. LW_ERR_USAGE when a
+ * value is bad (message names the variable). */
+LwStatus lw_config_from_env(LwConfig *cfg, LwError *err);
+
+/* lw_config_init + lw_config_from_env + flags from argv (getopt_long, stops
+ * at the first non-option). *first_arg gets the index of the first argument
+ * left. Returns LW_OK, LW_NOTHING when --help or --version was printed to
+ * stdout (exit 0), or LW_ERR_USAGE with a one-line message (exit 2). On
+ * every return cfg must be freed with lw_config_free. */
+LwStatus lw_config_parse(LwConfig *cfg, int argc, char **argv,
+                         const LwProgram *prog, int *first_arg, LwError *err);
+
+/* Checks values that parse but make no sense (a heartbeat TTL of 0, an
+ * empty key prefix, ...). lw_config_parse calls it. LW_ERR_USAGE. */
+LwStatus lw_config_check(const LwConfig *cfg, LwError *err);
+
+/* Prints the --help text of prog (shared and program flags) to out. */
+void lw_config_usage(FILE *out, const LwProgram *prog);
+
+/* Sets one shared setting by flag name ("redis", "heartbeat-ttl-s", ...)
+ * from a string, as a flag would. LW_ERR_USAGE if unknown or bad. */
+LwStatus lw_config_set(LwConfig *cfg, const char *name, const char *value,
+                       LwError *err);
+
+/* The User-Agent header: "lodwash/VERSION (+CONTACT)". */
+void lw_config_user_agent(const LwConfig *cfg, char *buf, size_t size);
+
+/* Frees the strings cfg owns; safe on a zeroed or already freed cfg. */
+void lw_config_free(LwConfig *cfg);
+
+/* Parses a size or count: digits with an optional k/M/G suffix (1024-based).
+ * Returns false on anything else (negative, overflow, junk). */
+bool lw_parse_size(const char *text, long long *out);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * Imports one harvest into a provider's graph: the files store's merge
+ * (common/graph_merge.h) always runs, keeping DATA/graphs/NAME.nq.gz, its
+ * stats and the harvest's changeset; with a SPARQL store configured, the
+ * same pass pushes the harvest to the store (common/sparql_import.h) before
+ * the new graph file replaces the old one. So an import killed half way and
+ * run again sees the same old graph, computes the same result, and sends the
+ * same deletes and inserts: the store ends in the same graph.
+ */
+#ifndef LW_GRAPH_IMPORT_H
+#define LW_GRAPH_IMPORT_H
+
+#include <stddef.h>
+
+#include "common/graph_merge.h"
+#include "common/sparql_store.h"
+
+typedef struct {
+  const char *data_dir;
+  const char *provider;          /* [A-Za-z0-9]+ */
+  const char *graph_iri;
+  const char *harvest_id;        /* names the changeset files */
+  const char *const *clean_paths;/* the harvest's clean files */
+  size_t clean_count;
+  LwSparqlStore *store;          /* NULL: the files store only */
+} LwGraphImportOptions;
+
+typedef struct {
+  LwGraphMergeReport merge;
+  char added_path[4096];   /* DATA/changesets/NAME/HARVEST.added.nq.gz */
+  char removed_path[4096]; /* DATA/changesets/NAME/HARVEST.removed.nq.gz */
+  unsigned long long store_requests;
+} LwGraphImportReport;
+
+LwStatus lw_graph_import(const LwGraphImportOptions *options,
+                         LwGraphImportReport *report, LwError *err);
+
+#endif

@@ -1,0 +1,497 @@
+#include "common/graph_merge.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "common/line_reader.h"
+
+#define DEFAULT_MAX_LINE (64u * 1024 * 1024)
+
+/* ---- canonical line anatomy ---- */
+
+/* Skips a term without spaces (IRI or blank node) starting at i. */
+static size_t skip_plain_term(const char *line, size_t len, size_t i)
+{
+  while (i < len && line[i] != ' ') {
+    ++i;
+  }
+  return i;
+}
+
+/* Skips an object term (a literal may hold spaces) starting at i. */
+static size_t skip_object(const char *line, size_t len, size_t i)
+{
+  if (i >= len || line[i] != '"') {
+    return skip_plain_term(line, len, i);
+  }
+  for (++i; i < len && line[i] != '"'; ++i) {
+    if (line[i] == '\\') {
+      ++i;
+    }
+  }
+  if (i >= len) {
+    return len + 1; /* unterminated */
+  }
+  return skip_plain_term(line, len, i + 1); /* @lang or ^^<datatype> */
+}
+
+bool lw_nquads_split_line(const char *line, size_t len, size_t *triple_len,
+                          size_t *graph_start, size_t *graph_len)
+{
+  size_t i = skip_plain_term(line, len, 0);
+  if (i >= len) {
+    return false;
+  }
+  i = skip_plain_term(line, len, i + 1);
+  if (i >= len) {
+    return false;
+  }
+  i = skip_object(line, len, i + 1);
+  if (i >= len) {
+    return false;
+  }
+  *triple_len = i;
+  *graph_start = 0;
+  *graph_len = 0;
+  if (len - i == 2 && line[i + 1] == '.') {
+    return true;
+  }
+  size_t g = i + 1;
+  size_t g_end = skip_plain_term(line, len, g);
+  if (len - g_end != 2 || line[g_end + 1] != '.') {
+    return false;
+  }
+  *graph_start = g;
+  *graph_len = g_end - g;
+  return true;
+}
+
+/* ---- one input: a line reader and its current line, rewritten ---- */
+
+typedef struct {
+  char *data;
+  size_t len;
+  size_t cap;
+} Line;
+
+typedef struct {
+  LwLineReader *reader;
+  Line cur;   /* current line, with the provider's graph, no "\n" */
+  Line spare; /* the next line is built here, then swapped with cur */
+  bool done;
+  const char *path;
+} Source;
+
+static int compare(const char *a, size_t alen, const char *b, size_t blen)
+{
+  int c = memcmp(a, b, alen < blen ? alen : blen);
+  return c ? c : (alen > blen) - (alen < blen);
+}
+
+static int compare_lines(const Line *a, const Line *b)
+{
+  return compare(a->data, a->len, b->data, b->len);
+}
+
+static size_t subject_len(const Line *line)
+{
+  return skip_plain_term(line->data, line->len, 0) + 1; /* with its space */
+}
+
+static int compare_subjects(const Line *a, const Line *b)
+{
+  return compare(a->data, subject_len(a), b->data, subject_len(b));
+}
+
+/* Stores "TRIPLE GRAPH ." in line. */
+static LwStatus line_build(Line *line, const char *triple, size_t tlen,
+                           const char *graph_term, size_t glen, LwError *err)
+{
+  size_t need = tlen + 1 + glen + 2;
+  if (need > line->cap) {
+    char *grown = realloc(line->data, need * 2);
+    if (!grown) {
+      return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    }
+    line->data = grown;
+    line->cap = need * 2;
+  }
+  memcpy(line->data, triple, tlen);
+  line->data[tlen] = ' ';
+  memcpy(line->data + tlen + 1, graph_term, glen);
+  memcpy(line->data + tlen + 1 + glen, " .", 2);
+  line->len = need;
+  return LW_OK;
+}
+
+typedef struct {
+  const char *graph_term; /* "<IRI>" */
+  size_t graph_len;
+  unsigned long long *foreign;
+} Rewrite;
+
+/* Advances s to its next line, rewritten into the provider's graph, and
+ * checks that the input is sorted (the merge depends on it). */
+static LwStatus source_next(Source *s, const Rewrite *rw, LwError *err)
+{
+  const char *line;
+  size_t len;
+  LwStatus st = lw_line_reader_next(s->reader, &line, &len, err);
+  if (st == LW_NOTHING) {
+    s->done = true;
+    return LW_OK;
+  }
+  LW_TRY(st);
+  size_t tlen, gstart, glen;
+  if (!lw_nquads_split_line(line, len, &tlen, &gstart, &glen)) {
+    return lw_error_set(err, LW_ERR_FORMAT, "%s: not a canonical N-Quads line: %.80s",
+                        s->path, line);
+  }
+  if (glen && rw->foreign &&
+      (glen != rw->graph_len || memcmp(line + gstart, rw->graph_term, glen))) {
+    ++*rw->foreign;
+  }
+  LW_TRY(line_build(&s->spare, line, tlen, rw->graph_term, rw->graph_len, err));
+  if (s->cur.len && compare_lines(&s->cur, &s->spare) > 0) {
+    return lw_error_set(err, LW_ERR_FORMAT, "%s: lines are not sorted", s->path);
+  }
+  Line t = s->cur;
+  s->cur = s->spare;
+  s->spare = t;
+  return LW_OK;
+}
+
+static LwStatus source_open(Source *s, const char *path, size_t max_line,
+                            const Rewrite *rw, LwError *err)
+{
+  memset(s, 0, sizeof(*s));
+  s->path = path;
+  s->reader = lw_line_reader_open(path, max_line, err);
+  if (!s->reader) {
+    return err ? err->status : LW_ERR_IO;
+  }
+  return source_next(s, rw, err);
+}
+
+static void source_close(Source *s)
+{
+  lw_line_reader_close(s->reader);
+  free(s->cur.data);
+  free(s->spare.data);
+}
+
+/* ---- the harvest: a k-way merge of the clean files, without duplicates ---- */
+
+typedef struct {
+  Source *sources;
+  size_t count;
+  size_t *heap; /* indices of live sources, smallest current line first */
+  size_t heap_len;
+  Line cur;     /* the merged stream's current line */
+  bool done;
+  Rewrite rw;
+} Harvest;
+
+static bool heap_less(const Harvest *h, size_t a, size_t b)
+{
+  return compare_lines(&h->sources[h->heap[a]].cur, &h->sources[h->heap[b]].cur) < 0;
+}
+
+static void heap_swap(Harvest *h, size_t a, size_t b)
+{
+  size_t t = h->heap[a];
+  h->heap[a] = h->heap[b];
+  h->heap[b] = t;
+}
+
+static void heap_down(Harvest *h, size_t i)
+{
+  for (;;) {
+    size_t l = 2 * i + 1, r = l + 1, m = i;
+    if (l < h->heap_len && heap_less(h, l, m)) {
+      m = l;
+    }
+    if (r < h->heap_len && heap_less(h, r, m)) {
+      m = r;
+    }
+    if (m == i) {
+      return;
+    }
+    heap_swap(h, i, m);
+    i = m;
+  }
+}
+
+static LwStatus line_copy(Line *dst, const Line *src, LwError *err)
+{
+  if (src->len > dst->cap) {
+    char *grown = realloc(dst->data, src->len * 2);
+    if (!grown) {
+      return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    }
+    dst->data = grown;
+    dst->cap = src->len * 2;
+  }
+  memcpy(dst->data, src->data, src->len);
+  dst->len = src->len;
+  return LW_OK;
+}
+
+/* Pops the smallest line into h->cur; skips lines equal to the previous one. */
+static LwStatus harvest_next(Harvest *h, LwError *err)
+{
+  for (;;) {
+    if (h->heap_len == 0) {
+      h->done = true;
+      return LW_OK;
+    }
+    Source *top = &h->sources[h->heap[0]];
+    bool duplicate = h->cur.len && compare_lines(&h->cur, &top->cur) == 0;
+    if (!duplicate) {
+      LW_TRY(line_copy(&h->cur, &top->cur, err));
+    }
+    LW_TRY(source_next(top, &h->rw, err));
+    if (top->done) {
+      h->heap[0] = h->heap[--h->heap_len];
+    }
+    heap_down(h, 0);
+    if (!duplicate) {
+      return LW_OK;
+    }
+  }
+}
+
+static LwStatus harvest_open(Harvest *h, const LwGraphMergeOptions *o,
+                             size_t max_line, LwError *err)
+{
+  h->sources = calloc(o->new_count ? o->new_count : 1, sizeof(Source));
+  h->heap = calloc(o->new_count ? o->new_count : 1, sizeof(size_t));
+  if (!h->sources || !h->heap) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < o->new_count; ++i) {
+    h->count = i + 1; /* closed by harvest_close even if opening fails */
+    LW_TRY(source_open(&h->sources[i], o->new_paths[i], max_line, &h->rw, err));
+    if (!h->sources[i].done) {
+      h->heap[h->heap_len++] = i;
+    }
+  }
+  for (size_t i = h->heap_len / 2 + 1; i-- > 0;) {
+    heap_down(h, i);
+  }
+  return harvest_next(h, err);
+}
+
+static void harvest_close(Harvest *h)
+{
+  for (size_t i = 0; i < h->count; ++i) {
+    source_close(&h->sources[i]);
+  }
+  free(h->sources);
+  free(h->heap);
+  free(h->cur.data);
+}
+
+/* ---- outputs ---- */
+
+typedef struct {
+  gzFile graph;
+  gzFile added;
+  gzFile removed;
+} Outputs;
+
+static LwStatus put_line(gzFile file, const Line *line, LwError *err)
+{
+  if (!file) {
+    return LW_OK;
+  }
+  if (gzwrite(file, line->data, (unsigned)line->len) != (int)line->len ||
+      gzputc(file, '\n') < 0) {
+    int code = 0;
+    return lw_error_set(err, LW_ERR_IO, "write error: %s", gzerror(file, &code));
+  }
+  return LW_OK;
+}
+
+static gzFile open_out(const char *path, LwError *err)
+{
+  if (!path) {
+    return NULL;
+  }
+  gzFile f = gzopen(path, "wb1");
+  if (!f) {
+    lw_error_set(err, LW_ERR_IO, "cannot write %s", path);
+  } else {
+    gzbuffer(f, 256 * 1024);
+  }
+  return f;
+}
+
+static LwStatus close_out(gzFile f, const char *path, LwError *err)
+{
+  if (f && gzclose(f) != Z_OK) {
+    return lw_error_set(err, LW_ERR_IO, "cannot finish %s", path);
+  }
+  return LW_OK;
+}
+
+/* ---- the merge-join ---- */
+
+typedef struct {
+  Source old;
+  bool has_old;
+  Harvest fresh;
+  Outputs out;
+  LwGraphMergeReport *report;
+  Line last_subject; /* to count distinct subjects written */
+  const LwGraphMergeOptions *options;
+} Merge;
+
+static bool old_live(const Merge *m) { return m->has_old && !m->old.done; }
+
+static LwStatus write_graph_line(Merge *m, const Line *line, LwError *err)
+{
+  LW_TRY(put_line(m->out.graph, line, err));
+  ++m->report->triples;
+  size_t sl = subject_len(line);
+  if (!m->last_subject.len ||
+      compare(m->last_subject.data, m->last_subject.len, line->data, sl)) {
+    ++m->report->subjects;
+    Line subject = {line->data, sl, sl};
+    LW_TRY(line_copy(&m->last_subject, &subject, err));
+  }
+  return LW_OK;
+}
+
+/* Copies the old group of the current old subject unchanged. */
+static LwStatus keep_old_group(Merge *m, const Rewrite *rw, LwError *err)
+{
+  Line subject = {0};
+  LW_TRY(line_copy(&subject, &m->old.cur, err));
+  LwStatus st = LW_OK;
+  while (st == LW_OK && old_live(m) && compare_subjects(&m->old.cur, &subject) == 0) {
+    st = write_graph_line(m, &m->old.cur, err);
+    if (st == LW_OK) {
+      st = source_next(&m->old, rw, err);
+    }
+  }
+  free(subject.data);
+  return st;
+}
+
+/* Replaces the group of the harvest's current subject: the harvest's lines
+ * are written; old lines of that subject are dropped; the difference is the
+ * changeset. */
+static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
+{
+  Line subject = {0};
+  LW_TRY(line_copy(&subject, &m->fresh.cur, err));
+  ++m->report->harvest_subjects;
+  LwStatus st = LW_OK;
+  bool first = true;
+  for (;;) {
+    bool in_new = !m->fresh.done && compare_subjects(&m->fresh.cur, &subject) == 0;
+    bool in_old = old_live(m) && compare_subjects(&m->old.cur, &subject) == 0;
+    if (!in_new && !in_old) {
+      break;
+    }
+    int c = !in_new ? 1 : !in_old ? -1 : compare_lines(&m->fresh.cur, &m->old.cur);
+    if (c <= 0) {
+      st = write_graph_line(m, &m->fresh.cur, err);
+      if (st == LW_OK && m->options->on_harvest_line) {
+        st = m->options->on_harvest_line(m->options->handle, m->fresh.cur.data,
+                                         m->fresh.cur.len, first, err);
+        first = false;
+      }
+      if (st == LW_OK && c < 0) {
+        ++m->report->added;
+        st = put_line(m->out.added, &m->fresh.cur, err);
+      }
+      if (st == LW_OK) {
+        st = harvest_next(&m->fresh, err);
+      }
+    }
+    if (st == LW_OK && c >= 0) {
+      if (c > 0) {
+        ++m->report->removed;
+        st = put_line(m->out.removed, &m->old.cur, err);
+      }
+      if (st == LW_OK) {
+        st = source_next(&m->old, rw, err);
+      }
+    }
+    if (st != LW_OK) {
+      break;
+    }
+  }
+  free(subject.data);
+  return st;
+}
+
+static LwStatus merge_all(Merge *m, const Rewrite *rw, LwError *err)
+{
+  while (!m->fresh.done || old_live(m)) {
+    int c = m->fresh.done ? 1 : !old_live(m) ? -1
+                                              : compare_subjects(&m->fresh.cur, &m->old.cur);
+    if (c <= 0) {
+      LW_TRY(replace_group(m, rw, err));
+    } else {
+      LW_TRY(keep_old_group(m, rw, err));
+    }
+  }
+  return LW_OK;
+}
+
+LwStatus lw_graph_merge(const LwGraphMergeOptions *o, LwGraphMergeReport *report,
+                        LwError *err)
+{
+  memset(report, 0, sizeof(*report));
+  size_t max_line = o->max_line ? o->max_line : DEFAULT_MAX_LINE;
+  size_t glen = strlen(o->graph_iri) + 2;
+  char *graph_term = malloc(glen + 1);
+  if (!graph_term) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  snprintf(graph_term, glen + 1, "<%s>", o->graph_iri);
+
+  Merge m = {0};
+  m.report = report;
+  m.options = o;
+  m.fresh.rw = (Rewrite){graph_term, glen, &report->foreign_graph};
+  Rewrite old_rw = {graph_term, glen, NULL};
+  LwStatus st = LW_OK;
+  if (o->old_path && access(o->old_path, F_OK) == 0) {
+    m.has_old = true;
+    st = source_open(&m.old, o->old_path, max_line, &old_rw, err);
+  }
+  if (st == LW_OK) {
+    st = harvest_open(&m.fresh, o, max_line, err);
+  }
+  m.out.graph = open_out(o->out_path, err);
+  m.out.added = open_out(o->added_path, err);
+  m.out.removed = open_out(o->removed_path, err);
+  if (st == LW_OK && (!m.out.graph || (o->added_path && !m.out.added) ||
+                      (o->removed_path && !m.out.removed))) {
+    st = LW_ERR_IO;
+  }
+  if (st == LW_OK) {
+    st = merge_all(&m, &old_rw, err);
+  }
+  LwStatus cst = close_out(m.out.graph, o->out_path, err);
+  LwStatus ast = close_out(m.out.added, o->added_path, err);
+  LwStatus rst = close_out(m.out.removed, o->removed_path, err);
+  if (st == LW_OK) {
+    st = cst != LW_OK ? cst : ast != LW_OK ? ast : rst;
+  }
+  if (m.has_old) {
+    source_close(&m.old);
+  }
+  harvest_close(&m.fresh);
+  free(m.last_subject.data);
+  free(graph_term);
+  return st;
+}

@@ -1,0 +1,132 @@
+/*
+ * JSON-LD 1.1 to RDF (W3C JSON-LD 1.1 Processing Algorithms and API,
+ * "Deserialize JSON-LD to RDF"), built on jansson.
+ *
+ * lw_jsonld_to_rdf reads one JSON-LD document and hands every quad to an
+ * LwQuadSink, like the serd and raptor2 readers (common/rdf_reader.h). Blank
+ * nodes are handed on as LW_TERM_BLANK with document-scoped labels ("b0",
+ * "b1", ...); the cleaner skolemizes them. Relative IRIs are resolved with
+ * lodwash's RFC 3986 code (common/uri.h).
+ *
+ * Unlike the line-based formats, a JSON-LD error is fatal for the document
+ * (the specification aborts processing): the function returns LW_ERR_SYNTAX
+ * with the specification's error code first in err->message, such as
+ * "invalid @id value: ..." or "loading remote context failed: ...". A document
+ * that is not JSON fails with "line L, column C: ..." from jansson. Caps
+ * (nesting depth, remote contexts, document size) fail with LW_ERR_LIMIT.
+ *
+ * Memory: a top-level array (from any FILE), or a top-level object holding
+ * only @context and @graph (from a seekable FILE), is parsed, expanded and
+ * turned into quads one element at a time, so memory is bounded by the
+ * largest element. Other documents are loaded whole by jansson. Because of
+ * streaming, a document that fails has already passed the quads of its
+ * earlier elements to on_quad: discard them when the status is an error.
+ * A node described in several top-level elements may repeat identical
+ * quads (the set of quads is right; the cleaner removes duplicates).
+ *
+ * Literals may contain U+0000: their length is LwTerm.len.
+ *
+ * Remote contexts are fetched through a replaceable LwJsonldLoadFn: a map
+ * from URL prefixes to local files (tests, offline use), an HTTP loader on
+ * libcurl, or the two chained.
+ */
+#ifndef LW_JSONLD_H
+#define LW_JSONLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "common/rdf_reader.h"
+#include "common/rdf_term.h"
+#include "common/status.h"
+
+/* Fetches the document at url. On success *body (len bytes, NUL-terminated)
+ * and *document_url (the URL after redirects) are new strings the caller
+ * frees. Returns LW_OK, or an error with a message in err. */
+typedef LwStatus (*LwJsonldLoadFn)(void *handle, const char *url, char **body,
+                                   size_t *len, char **document_url,
+                                   LwError *err);
+
+typedef struct {
+  const char *base_iri;        /* the document's URL; NULL: none */
+  LwJsonldLoadFn load;         /* remote contexts; NULL: every fetch fails */
+  void *load_handle;
+  LwQuadSink on_quad;
+  void *quad_handle;
+  LwSyntaxErrorSink on_error;  /* may be NULL; told about the fatal error */
+  void *error_handle;
+  const char *rdf_direction;   /* NULL, "i18n-datatype", "compound-literal" */
+  bool produce_generalized_rdf; /* keep triples with blank node predicates */
+  unsigned max_depth;           /* JSON nesting; 0: default 512 */
+  unsigned max_context_depth;   /* nested context processing; 0: default 32 */
+  unsigned max_remote_contexts; /* remote contexts fetched per document;
+                                   0: default 64 */
+  size_t max_document_bytes;    /* 0: default 1 GiB */
+} LwJsonldOptions;
+
+/* Converts the JSON-LD document read from in to quads. stats (may be NULL)
+ * counts the quads passed to on_quad and the errors reported. Returns LW_OK,
+ * LW_ERR_SYNTAX (JSON or JSON-LD error), LW_ERR_LIMIT, LW_ERR_IO, or what
+ * on_quad returned when it stopped the conversion. */
+LwStatus lw_jsonld_to_rdf(FILE *in, const LwJsonldOptions *opt,
+                          LwReadStats *stats, LwError *err);
+
+/* The same for a document in memory (len bytes, need not be NUL-terminated). */
+LwStatus lw_jsonld_to_rdf_buffer(const char *json, size_t len,
+                                 const LwJsonldOptions *opt,
+                                 LwReadStats *stats, LwError *err);
+
+/* ---- Canonical JSON ------------------------------------------------------ */
+
+/* The JSON Canonicalization Scheme (RFC 8785) serialization of a JSON text,
+ * as used for @json literals. Returns a new string the caller frees, or NULL
+ * (with err set) when json is not valid JSON. */
+char *lw_jsonld_canonical_json(const char *json, LwError *err);
+
+/* ---- Document loaders ---------------------------------------------------- */
+
+/* A map loader: URL prefixes to local files or directories. A URL that
+ * starts with a mapped prefix is read from the file, or from the directory
+ * joined with the rest of the URL (".." segments refused). Unmapped URLs go
+ * to the fallback loader when one is set, else fail. */
+typedef struct LwJsonldMap LwJsonldMap;
+
+/* A new empty map the caller frees with lw_jsonld_map_free; NULL when out of
+ * memory. */
+LwJsonldMap *lw_jsonld_map_new(void);
+void lw_jsonld_map_free(LwJsonldMap *map); /* NULL-safe */
+
+/* Maps url_prefix to path (a file or a directory; copied). */
+LwStatus lw_jsonld_map_add(LwJsonldMap *map, const char *url_prefix,
+                           const char *path, LwError *err);
+
+/* The same from a "URL=PATH" string, as given to --context-map. */
+LwStatus lw_jsonld_map_add_spec(LwJsonldMap *map, const char *spec,
+                                LwError *err);
+
+/* Unmapped URLs go to fallback (for example lw_jsonld_http_load). */
+void lw_jsonld_map_set_fallback(LwJsonldMap *map, LwJsonldLoadFn fallback,
+                                void *fallback_handle);
+
+/* The LwJsonldLoadFn of a map; handle is the LwJsonldMap. */
+LwStatus lw_jsonld_map_load(void *handle, const char *url, char **body,
+                            size_t *len, char **document_url, LwError *err);
+
+/* An HTTP loader (libcurl): http and https only, redirects followed up to a
+ * limit (each hop again http or https), a size cap and timeouts. 4xx and
+ * other definitive answers fail with LW_ERR_HTTP, network trouble and 5xx
+ * with LW_ERR_NET. */
+typedef struct {
+  size_t max_bytes;     /* 0: default 10 MiB */
+  long timeout_seconds; /* whole transfer; 0: default 30 */
+  long connect_timeout_seconds; /* 0: default 10 */
+  long max_redirects;   /* 0: default 5 */
+} LwJsonldHttpOptions;
+
+/* The LwJsonldLoadFn over HTTP; handle is a const LwJsonldHttpOptions * or
+ * NULL for the defaults. */
+LwStatus lw_jsonld_http_load(void *handle, const char *url, char **body,
+                             size_t *len, char **document_url, LwError *err);
+
+#endif

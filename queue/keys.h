@@ -1,0 +1,74 @@
+/*
+ * Every Redis key lodwash uses, in one place, so that the scheduler, the
+ * workers and the tool agree. All keys live under a configurable prefix
+ * (LwConfig.prefix, default "lodwash:"), so several installations or test
+ * runs can share one Redis server.
+ *
+ * Build a key with lw_key(prefix, LW_KEY_QUEUE, "download").s; patterns take
+ * at most one "%s" argument (a stage name, a worker id or a seed hash).
+ *
+ * key (after the prefix)  type    contents
+ * ----------------------  ------  -------------------------------------------
+ * queue:<stage>           list    job JSON waiting to run. Normal jobs are
+ *                                 LPUSHed on the left, high-priority jobs and
+ *                                 handed-back jobs RPUSHed on the right, and
+ *                                 workers take from the right: high first.
+ * delayed:<stage>         zset    job JSON waiting for a retry; score = due
+ *                                 time (ms since the epoch, Redis clock)
+ * dead:<stage>            list    job JSON that failed for good, with the
+ *                                 fields error, error_kind, failed (ms),
+ *                                 first_failed (ms) and attempt added
+ * queued:<stage>          set     seed hashes with a job of this stage that is
+ *                                 queued, delayed or in flight (duplicate
+ *                                 suppression); dead jobs leave it
+ * stats:<stage>           hash    counters: done, failed (attempts that
+ *                                 failed), retried, reaped
+ * stages                  set     every stage name a job was ever queued for
+ * workers                 set     ids of the workers that registered
+ * worker:<id>             hash    heartbeat, with a TTL (heartbeat_ttl_s):
+ *                                 host, pid, stages, started, job, stage,
+ *                                 seed, since, progress; gone = worker dead
+ * inflight:<id>           list    the jobs worker <id> holds right now
+ * seed:<hash>             hash    a seed record (fields: queue/seed.h)
+ * seeds                   hash    seed status -> number of seeds in it
+ * cleanof:<content hash>  string  the clean record of content cleaned before
+ * harvest:<id>            hash    a harvest (scheduler/harvest.h, queue/harvest.h)
+ * provider:<name>         hash    what the scheduler knows of a provider
+ * counters                hash    bytes downloaded, triples cleaned and imported,
+ *                                 errors by kind (queue/report.h)
+ * context:<md5 of URL>    hash    a cached JSON-LD context (workers/context_cache.h)
+ *
+ * Other modules add their keys here too (harvest and scheduler keys).
+ */
+#ifndef LW_QUEUE_KEYS_H
+#define LW_QUEUE_KEYS_H
+
+#define LW_DEFAULT_PREFIX "lodwash:"
+
+#define LW_KEY_QUEUE "queue:%s"
+#define LW_KEY_DELAYED "delayed:%s"
+#define LW_KEY_DEAD "dead:%s"
+#define LW_KEY_QUEUED "queued:%s"
+#define LW_KEY_STATS "stats:%s"
+#define LW_KEY_STAGES "stages"
+#define LW_KEY_WORKERS "workers"
+#define LW_KEY_WORKER "worker:%s"
+#define LW_KEY_INFLIGHT "inflight:%s"
+#define LW_KEY_SEED "seed:%s"
+#define LW_KEY_SEED_COUNTS "seeds"
+#define LW_KEY_CLEAN_OF "cleanof:%s"  /* string: content hash -> clean record hash */
+
+/* Longest key lw_key builds; longer ones are truncated (never happens with
+ * stage names, worker ids and hashes, which are short). */
+#define LW_KEY_MAX 512
+
+typedef struct {
+  char s[LW_KEY_MAX];
+} LwKey;
+
+/* prefix + pattern with arg in place of "%s" (arg may be NULL when the
+ * pattern has none). Returned by value: use .s in the same expression or
+ * keep the LwKey. */
+LwKey lw_key(const char *prefix, const char *pattern, const char *arg);
+
+#endif

@@ -1,0 +1,151 @@
+/*
+ * The reliable job queue (at-least-once) on Redis. Key names: queue/keys.h;
+ * the job's life cycle: queue/job.h.
+ *
+ * Guarantees:
+ *   - a job is always in exactly one place: its queue, the delayed set, one
+ *     worker's in-flight list, the dead list, or gone after its ack; every
+ *     move between them is one atomic Lua script or MULTI/EXEC;
+ *   - fetch moves a job into the worker's in-flight list and marks the
+ *     worker's heartbeat in one round trip;
+ *   - ack removes it, records the stage's results and pushes the follow-up
+ *     jobs in one MULTI/EXEC round trip;
+ *   - a failure is retried after retry_base_ms * 2^(attempt-1) (capped at
+ *     retry_max_ms), up to max_attempts runs, then the job is dead; a
+ *     permanent error (!lw_status_retryable) is dead at once;
+ *   - the reaper gives back the jobs of workers whose heartbeat expired;
+ *   - (stage, seed) is queued at most once at a time: a second push while
+ *     the first is queued, delayed or in flight is suppressed (LW_NOTHING).
+ *
+ * All functions take a connected redisContext and return LW_ERR_REDIS (err
+ * set) when Redis fails; the caller reconnects.
+ */
+#ifndef LW_QUEUE_QUEUE_H
+#define LW_QUEUE_QUEUE_H
+
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/config.h"
+#include "common/status.h"
+#include "queue/job.h"
+#include "queue/txn.h"
+
+/* Queues job. LW_OK, or LW_NOTHING when a job of the same stage for the
+ * same seed is already queued, delayed or in flight. */
+LwStatus lw_queue_push(redisContext *c, const LwConfig *cfg, const LwJob *job,
+                       LwPriority priority, LwError *err);
+LwStatus lw_queue_push_prefix(redisContext *c, const char *prefix, const LwJob *job,
+                              LwPriority priority, LwError *err);
+
+/* Queues n jobs in pipelined batches (benchmarks, `jobs push --count`).
+ * *pushed (may be NULL) gets how many were not suppressed. */
+LwStatus lw_queue_push_many(redisContext *c, const LwConfig *cfg,
+                            LwJob *const *jobs, size_t n, LwPriority priority,
+                            size_t *pushed, LwError *err);
+
+/* Takes the next job of the first of stages[0..n) that has one (moving due
+ * retries of those stages into their queues first) into worker_id's
+ * in-flight list, and refreshes the worker's heartbeat. LW_OK with *out set
+ * (caller frees), or LW_NOTHING with *out NULL when all are empty. */
+LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                        const char *const *stages, size_t n, LwJob **out,
+                        LwError *err);
+
+/* Finishes job: in one MULTI/EXEC, removes it from the in-flight list,
+ * releases its (stage, seed) and counts it done, then runs txn (may be
+ * NULL). */
+LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                      const LwJob *job, LwTxn *txn, LwError *err);
+
+/* lw_queue_ack, and in the same round trip the fetch of the next job
+ * (lw_queue_fetch's semantics): *next gets it or NULL. The next job is
+ * fetched even when the ack fails; the caller owns it either way. */
+LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                            const LwJob *job, LwTxn *txn, const char *const *stages,
+                            size_t n, LwJob **next, LwError *err);
+
+/* Hands back every job in worker_id's in-flight list except `except` (may
+ * be NULL): after a reconnect, a job whose fetch reply was lost with the
+ * connection would otherwise sit there while the worker lives. */
+LwStatus lw_queue_release_orphans(redisContext *c, const LwConfig *cfg,
+                                  const char *worker_id, const LwJob *except,
+                                  long long *released, LwError *err);
+
+typedef enum {
+  LW_FAIL_RETRY, /* in the delayed set */
+  LW_FAIL_DEAD   /* in the dead list */
+} LwFailOutcome;
+
+/* Records that job failed with failure (its status and message): puts it in
+ * the delayed set (retryable, attempts left) or the dead list, and in the
+ * same MULTI/EXEC sets the seed's `error` and, when dead, moves the seed to
+ * `failed` if its status allows. *outcome and *delay_ms (may be NULL) say
+ * what happened. */
+LwStatus lw_queue_fail(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                       const LwJob *job, const LwError *failure,
+                       LwFailOutcome *outcome, long long *delay_ms, LwError *err);
+
+/* Puts job back at the front of its queue unchanged (SIGTERM). */
+LwStatus lw_queue_handback(redisContext *c, const LwConfig *cfg,
+                           const char *worker_id, const LwJob *job, LwError *err);
+
+/* The retry delay before run attempt+1 (attempt >= 1 failed runs). */
+long long lw_queue_backoff_ms(const LwConfig *cfg, long long attempt);
+
+/* The reaper: gives back every in-flight job of every registered worker
+ * whose heartbeat key expired, and forgets those workers. *returned (may be
+ * NULL) gets the number of jobs handled. The scheduler calls it each cycle;
+ * idle workers call it too. */
+LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned,
+                       LwError *err);
+
+/* Moves due retries of stage (NULL: every known stage) into their queues. */
+LwStatus lw_queue_promote(redisContext *c, const LwConfig *cfg, const char *stage,
+                          long long *moved, LwError *err);
+
+/* Moves dead jobs of stage (NULL: every stage) back to their queue with
+ * attempt 0: the one whose id is id, or all of them when id is NULL.
+ * *moved gets how many; LW_NOTHING when none matched. */
+LwStatus lw_queue_retry_dead(redisContext *c, const LwConfig *cfg, const char *stage,
+                             const char *id, long long *moved, LwError *err);
+
+/* The dead jobs of every stage, newest first, at most limit per stage
+ * (0: all), as a JSON array of job objects (an entry that is not JSON is
+ * kept as a string); caller decrefs. *total (may be NULL) gets the number
+ * of dead jobs in all. */
+LwStatus lw_queue_dead_list(redisContext *c, const LwConfig *cfg, long long limit,
+                            json_t **out, long long *total, LwError *err);
+
+/* Counts of one stage. */
+typedef struct {
+  long long queued, inflight, delayed, dead, done, failed;
+} LwStageCounts;
+
+/* The names of every stage a job was ever queued for, sorted, as a JSON
+ * array of strings (caller decrefs). */
+LwStatus lw_queue_stages(redisContext *c, const LwConfig *cfg, json_t **out,
+                         LwError *err);
+
+/* Counts of stage; inflight is counted over the in-flight lists. */
+LwStatus lw_queue_counts(redisContext *c, const LwConfig *cfg, const char *stage,
+                         LwStageCounts *out, LwError *err);
+
+/* The whole picture, as `lodwash status --json` prints it:
+ *   {"stages": {"<stage>": {"queued":N,"inflight":N,"delayed":N,"dead":N,
+ *                           "done":N,"failed":N}, ...},
+ *    "workers": [{"id":..,"host":..,"pid":N,"stages":"a,b","started":ms,
+ *                 "job":{..}|null,"since":ms|null,"progress":".."|null}, ...],
+ *    "seeds": {"<status>": N, ...}}
+ * Only live workers (heartbeat present) are listed. Caller decrefs. */
+LwStatus lw_queue_status(redisContext *c, const LwConfig *cfg, json_t **out,
+                         LwError *err);
+
+/* True when nothing of stages[0..n) is queued, delayed or in flight on any
+ * worker other than except_worker (NULL: none excepted). */
+LwStatus lw_queue_idle(redisContext *c, const LwConfig *cfg, const char *const *stages,
+                       size_t n, const char *except_worker, bool *idle, LwError *err);
+
+#endif

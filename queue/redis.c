@@ -1,0 +1,287 @@
+#include "queue/redis.h"
+
+#include <ctype.h>
+#include <openssl/sha.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Copies [s, s+len) into out, decoding %XX; false if it does not fit. */
+static bool copy_decoded(const char *s, size_t len, char *out, size_t size)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < len; ++i) {
+    char c = s[i];
+    if (c == '%' && i + 2 < len && isxdigit((unsigned char)s[i + 1]) &&
+        isxdigit((unsigned char)s[i + 2])) {
+      char hex[3] = {s[i + 1], s[i + 2], 0};
+      c = (char)strtol(hex, NULL, 16);
+      i += 2;
+    }
+    if (n + 1 >= size) {
+      return false;
+    }
+    out[n++] = c;
+  }
+  out[n] = '\0';
+  return true;
+}
+
+static bool parse_int(const char *s, size_t len, long max, int *out)
+{
+  if (len == 0 || len > 9) {
+    return false;
+  }
+  long v = 0;
+  for (size_t i = 0; i < len; ++i) {
+    if (!isdigit((unsigned char)s[i])) {
+      return false;
+    }
+    v = v * 10 + (s[i] - '0');
+  }
+  if (v > max) {
+    return false;
+  }
+  *out = (int)v;
+  return true;
+}
+
+LwStatus lw_redis_url_parse(const char *url, LwRedisUrl *out, LwError *err)
+{
+  memset(out, 0, sizeof(*out));
+  out->port = 6379;
+  if (!url || strncmp(url, "redis://", 8) != 0) {
+    return lw_error_set(err, LW_ERR_USAGE,
+                        "bad Redis URL '%s': expected redis://[[user]:password@]host[:port][/db]",
+                        url ? url : "");
+  }
+  const char *p = url + 8;
+  const char *end = p + strcspn(p, "/?#");
+  const char *at = NULL;
+  for (const char *q = p; q < end; ++q) {
+    if (*q == '@') {
+      at = q; /* the last '@' ends the user info */
+    }
+  }
+  if (at) {
+    const char *colon = memchr(p, ':', (size_t)(at - p));
+    bool ok;
+    if (colon) {
+      ok = copy_decoded(p, (size_t)(colon - p), out->user, sizeof(out->user)) &&
+           copy_decoded(colon + 1, (size_t)(at - colon - 1), out->password,
+                        sizeof(out->password));
+    } else {
+      /* redis://secret@host: a bare user info is the password */
+      ok = copy_decoded(p, (size_t)(at - p), out->password, sizeof(out->password));
+    }
+    if (!ok) {
+      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': user info too long", url);
+    }
+    p = at + 1;
+  }
+  const char *host_end;
+  const char *port_start = NULL;
+  if (*p == '[') { /* IPv6 literal */
+    const char *close = memchr(p, ']', (size_t)(end - p));
+    if (!close) {
+      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': unclosed '['", url);
+    }
+    if (!copy_decoded(p + 1, (size_t)(close - p - 1), out->host, sizeof(out->host))) {
+      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': host too long", url);
+    }
+    host_end = close + 1;
+    if (host_end < end && *host_end == ':') {
+      port_start = host_end + 1;
+    } else if (host_end != end) {
+      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s'", url);
+    }
+  } else {
+    const char *colon = memchr(p, ':', (size_t)(end - p));
+    host_end = colon ? colon : end;
+    if (!copy_decoded(p, (size_t)(host_end - p), out->host, sizeof(out->host))) {
+      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': host too long", url);
+    }
+    port_start = colon ? colon + 1 : NULL;
+  }
+  if (!out->host[0]) {
+    snprintf(out->host, sizeof(out->host), "127.0.0.1");
+  }
+  if (port_start && !parse_int(port_start, (size_t)(end - port_start), 65535, &out->port)) {
+    return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': bad port", url);
+  }
+  if (*end == '/' && end[1]) {
+    const char *db = end + 1;
+    size_t len = strcspn(db, "?#");
+    if (len && !parse_int(db, len, 100000, &out->db)) {
+      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': bad database number", url);
+    }
+  }
+  return LW_OK;
+}
+
+LwStatus lw_redis_reply_status(const redisReply *reply, LwError *err)
+{
+  if (reply->type != REDIS_REPLY_ERROR) {
+    return LW_OK;
+  }
+  if (!strncmp(reply->str, "LWSTATE ", 8)) {
+    return lw_error_set(err, LW_ERR_STATE, "%s", reply->str + 8);
+  }
+  return lw_error_set(err, LW_ERR_REDIS, "Redis: %s", reply->str);
+}
+
+redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv,
+                          const size_t *lens, LwError *err)
+{
+  if (!c || c->err) {
+    lw_error_set(err, LW_ERR_REDIS, "Redis connection lost%s%s", c ? ": " : "",
+                 c ? c->errstr : "");
+    return NULL;
+  }
+  redisReply *reply = redisCommandArgv(c, argc, argv, lens);
+  if (!reply) {
+    lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s",
+                 c->errstr[0] ? c->errstr : "no reply");
+    return NULL;
+  }
+  if (lw_redis_reply_status(reply, err) != LW_OK) {
+    freeReplyObject(reply);
+    return NULL;
+  }
+  return reply;
+}
+
+redisReply *lw_redis_cmd(redisContext *c, LwError *err, const char *arg0, ...)
+{
+  const char *argv[64];
+  int argc = 0;
+  va_list args;
+  va_start(args, arg0);
+  for (const char *a = arg0; a && argc < 64; a = va_arg(args, const char *)) {
+    argv[argc++] = a;
+  }
+  va_end(args);
+  return lw_redis_argv(c, argc, argv, NULL, err);
+}
+
+LwStatus lw_redis_connect(const char *url, redisContext **out, LwError *err)
+{
+  *out = NULL;
+  LwRedisUrl u;
+  LW_TRY(lw_redis_url_parse(url, &u, err));
+  struct timeval connect_tv = {2, 0};
+  redisContext *c = redisConnectWithTimeout(u.host, u.port, connect_tv);
+  if (!c || c->err) {
+    lw_error_set(err, LW_ERR_REDIS, "cannot connect to Redis at %s:%d: %s", u.host,
+                 u.port, c ? c->errstr : "out of memory");
+    redisFree(c);
+    return LW_ERR_REDIS;
+  }
+  struct timeval command_tv = {30, 0};
+  redisSetTimeout(c, command_tv);
+  redisEnableKeepAlive(c);
+  LwError sub;
+  redisReply *reply = NULL;
+  if (u.password[0]) {
+    reply = u.user[0] ? lw_redis_cmd(c, &sub, "AUTH", u.user, u.password, NULL)
+                      : lw_redis_cmd(c, &sub, "AUTH", u.password, NULL);
+    if (!reply) {
+      redisFree(c);
+      return lw_error_set(err, LW_ERR_REDIS, "cannot log in to Redis at %s:%d: %s",
+                          u.host, u.port, sub.message);
+    }
+    freeReplyObject(reply);
+  }
+  if (u.db) {
+    char db[16];
+    snprintf(db, sizeof(db), "%d", u.db);
+    reply = lw_redis_cmd(c, &sub, "SELECT", db, NULL);
+    if (!reply) {
+      redisFree(c);
+      return lw_error_set(err, LW_ERR_REDIS, "cannot select Redis database %d: %s",
+                          u.db, sub.message);
+    }
+    freeReplyObject(reply);
+  }
+  *out = c;
+  return LW_OK;
+}
+
+const char *lw_script_sha(LwScript *s)
+{
+  if (!s->sha[0]) {
+    unsigned char digest[SHA_DIGEST_LENGTH];
+    SHA1((const unsigned char *)s->source, strlen(s->source), digest);
+    char hex[41];
+    for (int i = 0; i < SHA_DIGEST_LENGTH; ++i) {
+      snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    }
+    memcpy(s->sha, hex, sizeof(hex));
+  }
+  return s->sha;
+}
+
+bool lw_reply_is_noscript(const redisReply *reply)
+{
+  return reply && reply->type == REDIS_REPLY_ERROR &&
+         !strncmp(reply->str, "NOSCRIPT", 8);
+}
+
+redisReply *lw_script_run(redisContext *c, LwScript *s, int nkeys, int argc,
+                          const char **argv, const size_t *lens, LwError *err)
+{
+  enum { MAX_ARGS = 256 };
+  if (argc + 3 > MAX_ARGS) {
+    lw_error_set(err, LW_ERR_INTERNAL, "too many script arguments");
+    return NULL;
+  }
+  const char *full[MAX_ARGS];
+  size_t full_lens[MAX_ARGS];
+  char numkeys[16];
+  snprintf(numkeys, sizeof(numkeys), "%d", nkeys);
+  full[0] = "EVALSHA";
+  full[1] = lw_script_sha(s);
+  full[2] = numkeys;
+  for (int i = 0; i < 3; ++i) {
+    full_lens[i] = strlen(full[i]);
+  }
+  for (int i = 0; i < argc; ++i) {
+    full[3 + i] = argv[i];
+    full_lens[3 + i] = lens ? lens[i] : strlen(argv[i]);
+  }
+  if (!c || c->err) {
+    lw_error_set(err, LW_ERR_REDIS, "Redis connection lost%s%s", c ? ": " : "",
+                 c ? c->errstr : "");
+    return NULL;
+  }
+  redisReply *reply = redisCommandArgv(c, argc + 3, full, full_lens);
+  if (lw_reply_is_noscript(reply)) {
+    freeReplyObject(reply);
+    full[0] = "EVAL";
+    full[1] = s->source;
+    full_lens[0] = 4;
+    full_lens[1] = strlen(s->source);
+    reply = redisCommandArgv(c, argc + 3, full, full_lens);
+  }
+  if (!reply) {
+    lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s",
+                 c->errstr[0] ? c->errstr : "no reply");
+    return NULL;
+  }
+  if (lw_redis_reply_status(reply, err) != LW_OK) {
+    freeReplyObject(reply);
+    return NULL;
+  }
+  return reply;
+}
+
+LwStatus lw_script_load(redisContext *c, LwScript *s, LwError *err)
+{
+  redisReply *reply = lw_redis_cmd(c, err, "SCRIPT", "LOAD", s->source, NULL);
+  if (!reply) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  freeReplyObject(reply);
+  return LW_OK;
+}

@@ -1,0 +1,61 @@
+#include "queue/report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/file_store.h"
+#include "queue/keys.h"
+#include "queue/queue.h"
+#include "queue/record.h"
+
+/* The counters hash with its values as integers. */
+static LwStatus counters_json(redisContext *c, const LwConfig *cfg, json_t **out,
+                              LwError *err)
+{
+  json_t *record = NULL;
+  LwStatus st = lw_record_get(c, lw_key(cfg->prefix, LW_KEY_COUNTERS, NULL).s, &record, err);
+  if (st > LW_NOTHING) {
+    return st;
+  }
+  *out = json_object();
+  const char *name;
+  json_t *value;
+  json_object_foreach(record, name, value) {
+    json_object_set_new(*out, name, json_integer(atoll(json_string_value(value))));
+  }
+  json_decref(record);
+  return LW_OK;
+}
+
+LwStatus lw_report_json(redisContext *c, const LwConfig *cfg, json_t **out, LwError *err)
+{
+  *out = NULL;
+  json_t *report = NULL;
+  LW_TRY(lw_queue_status(c, cfg, &report, err));
+  json_t *counters = NULL;
+  LwStatus st = counters_json(c, cfg, &counters, err);
+  if (st == LW_OK) {
+    json_object_set_new(report, "counters", counters);
+    *out = report;
+    return LW_OK;
+  }
+  json_decref(report);
+  return st;
+}
+
+LwStatus lw_report_write(const LwConfig *cfg, const json_t *report, LwError *err)
+{
+  char tmp[4096], path[4096];
+  FILE *f = NULL;
+  LW_TRY(lw_store_tmpfile(cfg->data_dir, tmp, sizeof(tmp), &f, err));
+  int rc = json_dumpf(report, f, JSON_INDENT(2) | JSON_SORT_KEYS);
+  if (fclose(f) != 0 || rc != 0) {
+    unlink(tmp);
+    return lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+  }
+  snprintf(path, sizeof(path), "%s/status.json", cfg->data_dir);
+  return lw_store_commit(tmp, path, err);
+}

@@ -1,0 +1,187 @@
+#include "queue/scripts.h"
+
+/* Redis time in ms: the one clock every worker and the scheduler share. */
+#define NOW_MS "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+
+/* KEYS: queue, queued set, stages set
+ * ARGV: job JSON, seed ("" = no duplicate check), "high"|"normal", stage
+ * Returns 1 queued, 0 suppressed (the seed already has a job of this stage). */
+LwScript lw_script_enqueue = {
+  "if ARGV[2] ~= '' and redis.call('SADD', KEYS[2], ARGV[2]) == 0 then return 0 end\n"
+  "if ARGV[3] == 'high' then redis.call('RPUSH', KEYS[1], ARGV[1])\n"
+  "else redis.call('LPUSH', KEYS[1], ARGV[1]) end\n"
+  "redis.call('SADD', KEYS[3], ARGV[4])\n"
+  "return 1\n", ""};
+
+/* KEYS: worker heartbeat, inflight, then per stage: queue, delayed
+ * ARGV: heartbeat TTL ms, "1" to move due retries first (the worker asks
+ *       at most every 100 ms: it is the costly part of a fetch)
+ * Moves due retries of each stage back to its queue, then takes the next job
+ * of the first stage that has one into the in-flight list, marks it on the
+ * heartbeat and refreshes the TTL. Returns the job JSON or nil. */
+LwScript lw_script_fetch = {
+  NOW_MS
+  "for i = 3, #KEYS, 2 do\n"
+  "  if ARGV[2] == '1' then\n"
+  "    local due = redis.call('ZRANGEBYSCORE', KEYS[i + 1], '-inf', now, 'LIMIT', 0, 100)\n"
+  "    for _, j in ipairs(due) do\n"
+  "      redis.call('ZREM', KEYS[i + 1], j)\n"
+  "      redis.call('LPUSH', KEYS[i], j)\n"
+  "    end\n"
+  "  end\n"
+  "  local job = redis.call('RPOP', KEYS[i])\n"
+  "  if job then\n"
+  "    redis.call('LPUSH', KEYS[2], job)\n"
+  "    redis.call('HSET', KEYS[1], 'job', job, 'since', now)\n"
+  "    redis.call('PEXPIRE', KEYS[1], ARGV[1])\n"
+  "    return job\n"
+  "  end\n"
+  "end\n"
+  "return false\n", ""};
+
+/* KEYS: inflight, queued set, stats, worker heartbeat
+ * ARGV: job JSON, seed
+ * Returns 1, or 0 when the job was no longer in flight (reaped meanwhile). */
+LwScript lw_script_ack = {
+  "if redis.call('LREM', KEYS[1], -1, ARGV[1]) == 0 then return 0 end\n"
+  "if ARGV[2] ~= '' then redis.call('SREM', KEYS[2], ARGV[2]) end\n"
+  "redis.call('HINCRBY', KEYS[3], 'done', 1)\n"
+  "redis.call('HDEL', KEYS[4], 'job', 'since', 'progress')\n"
+  "return 1\n", ""};
+
+/* KEYS: inflight, delayed, dead, queued set, stats, worker heartbeat, seed
+ * ARGV: old job JSON, new job JSON, "retry"|"dead", delay ms, seed, error
+ * Returns 1, or 0 when the job was no longer in flight. */
+LwScript lw_script_fail = {
+  NOW_MS
+  "if redis.call('LREM', KEYS[1], -1, ARGV[1]) == 0 then return 0 end\n"
+  "redis.call('HINCRBY', KEYS[5], 'failed', 1)\n"
+  "if ARGV[3] == 'retry' then\n"
+  "  redis.call('ZADD', KEYS[2], now + tonumber(ARGV[4]), ARGV[2])\n"
+  "  redis.call('HINCRBY', KEYS[5], 'retried', 1)\n"
+  "else\n"
+  "  redis.call('LPUSH', KEYS[3], ARGV[2])\n"
+  "  if ARGV[5] ~= '' then redis.call('SREM', KEYS[4], ARGV[5]) end\n"
+  "end\n"
+  "if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[7]) == 1 then\n"
+  "  redis.call('HSET', KEYS[7], 'error', ARGV[6])\n"
+  "end\n"
+  "redis.call('HDEL', KEYS[6], 'job', 'since', 'progress')\n"
+  "return 1\n", ""};
+
+/* KEYS: inflight, queue, worker heartbeat
+ * ARGV: job JSON
+ * Puts a job back at the front of its queue, unchanged. Returns 1 or 0. */
+LwScript lw_script_handback = {
+  "if redis.call('LREM', KEYS[1], -1, ARGV[1]) == 0 then return 0 end\n"
+  "redis.call('RPUSH', KEYS[2], ARGV[1])\n"
+  "redis.call('HDEL', KEYS[3], 'job', 'since', 'progress')\n"
+  "return 1\n", ""};
+
+/* KEYS: worker heartbeat, inflight, workers set
+ * ARGV: worker id, queue key head, stats key head, dead key head,
+ *       queued key head, max attempts
+ * If the heartbeat is gone, gives each in-flight job back to the front of
+ * its queue with "reaped" counted up; a job whose workers died max attempts
+ * times (it may be what kills them) goes to dead instead. Returns the number
+ * of jobs handled, or -1 when the worker is alive. */
+LwScript lw_script_reap = {
+  NOW_MS
+  "if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end\n"
+  "local n = 0\n"
+  "while true do\n"
+  "  local job = redis.call('RPOP', KEYS[2])\n"
+  "  if not job then break end\n"
+  "  n = n + 1\n"
+  "  local ok, obj = pcall(cjson.decode, job)\n"
+  "  if ok and type(obj) == 'table' and type(obj.stage) == 'string' then\n"
+  "    local stage = obj.stage\n"
+  "    obj.reaped = (tonumber(obj.reaped) or 0) + 1\n"
+  "    redis.call('HINCRBY', ARGV[3] .. stage, 'reaped', 1)\n"
+  "    if obj.reaped >= tonumber(ARGV[6]) then\n"
+  "      obj.error = 'its worker died ' .. obj.reaped .. ' times while running it'\n"
+  "      obj.error_kind = 'reaped'\n"
+  "      obj.failed = now\n"
+  "      redis.call('LPUSH', ARGV[4] .. stage, cjson.encode(obj))\n"
+  "      if type(obj.seed) == 'string' and obj.seed ~= '' then\n"
+  "        redis.call('SREM', ARGV[5] .. stage, obj.seed)\n"
+  "      end\n"
+  "    else\n"
+  "      redis.call('RPUSH', ARGV[2] .. stage, cjson.encode(obj))\n"
+  "    end\n"
+  "  else\n"
+  "    redis.call('LPUSH', ARGV[4] .. 'unknown', job)\n"
+  "  end\n"
+  "end\n"
+  "redis.call('SREM', KEYS[3], ARGV[1])\n"
+  "return n\n", ""};
+
+/* KEYS: seed, seed counts
+ * ARGV: new status, now ms, seed hash, "strict"|"soft", allowed current
+ *       statuses ("" = no record yet)...
+ * Moves the seed to the new status if its current one is allowed, keeping
+ * the per-status counts. Strict refusal is an error reply "LWSTATE ...";
+ * soft refusal returns false. Returns the old status ("" for new). */
+LwScript lw_script_transition = {
+  "local cur = redis.call('HGET', KEYS[1], 'status')\n"
+  "if not cur then cur = '' end\n"
+  "local ok = false\n"
+  "for i = 5, #ARGV do if ARGV[i] == cur then ok = true break end end\n"
+  "if not ok then\n"
+  "  if ARGV[4] == 'soft' then return false end\n"
+  "  return redis.error_reply('LWSTATE seed ' .. ARGV[3] .. ' is ' ..\n"
+  "    (cur == '' and 'not recorded' or cur) .. ': it cannot become ' .. ARGV[1])\n"
+  "end\n"
+  "if cur ~= ARGV[1] then\n"
+  "  redis.call('HSET', KEYS[1], 'status', ARGV[1], 'updated', ARGV[2])\n"
+  "  if cur ~= '' then redis.call('HINCRBY', KEYS[2], cur, -1) end\n"
+  "  redis.call('HINCRBY', KEYS[2], ARGV[1], 1)\n"
+  "end\n"
+  "return cur\n", ""};
+
+/* KEYS: dead, queue, queued set
+ * ARGV: job id ("" = every job)
+ * Moves dead jobs back to the front of their queue with attempt 0 (the
+ * last error stays in the job for reference). A job whose seed has been
+ * queued again meanwhile is just dropped. Returns the number of jobs
+ * taken from the dead list. */
+LwScript lw_script_retry_dead = {
+  "local jobs = redis.call('LRANGE', KEYS[1], 0, -1)\n"
+  "local n = 0\n"
+  "for _, job in ipairs(jobs) do\n"
+  "  local ok, obj = pcall(cjson.decode, job)\n"
+  "  if ok and type(obj) == 'table' and (ARGV[1] == '' or obj.id == ARGV[1]) then\n"
+  "    redis.call('LREM', KEYS[1], 1, job)\n"
+  "    obj.attempt = 0\n"
+  "    obj.reaped = nil\n"
+  "    local seed = type(obj.seed) == 'string' and obj.seed or ''\n"
+  "    if seed == '' or redis.call('SADD', KEYS[3], seed) == 1 then\n"
+  "      redis.call('RPUSH', KEYS[2], cjson.encode(obj))\n"
+  "    end\n"
+  "    n = n + 1\n"
+  "  end\n"
+  "end\n"
+  "return n\n", ""};
+
+/* KEYS: delayed, queue
+ * Moves every due job from delayed to its queue. Returns how many. */
+LwScript lw_script_promote = {
+  NOW_MS
+  "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)\n"
+  "for _, j in ipairs(due) do\n"
+  "  redis.call('ZREM', KEYS[1], j)\n"
+  "  redis.call('LPUSH', KEYS[2], j)\n"
+  "end\n"
+  "return #due\n", ""};
+
+LwStatus lw_scripts_load_all(redisContext *c, LwError *err)
+{
+  LwScript *all[] = {&lw_script_enqueue, &lw_script_fetch, &lw_script_ack,
+                     &lw_script_fail, &lw_script_handback, &lw_script_reap,
+                     &lw_script_transition, &lw_script_retry_dead,
+                     &lw_script_promote};
+  for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {
+    LW_TRY(lw_script_load(c, all[i], err));
+  }
+  return LW_OK;
+}

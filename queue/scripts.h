@@ -1,0 +1,26 @@
+/*
+ * The queue's Lua scripts (internal to queue/). Each runs atomically on the
+ * Redis server; the comment above each in scripts.c gives its KEYS and ARGV.
+ * Key names come from queue/keys.h: the C side builds them and passes them
+ * in (KEYS, or key heads such as "lodwash:queue:" for keys that depend on a
+ * job's stage).
+ */
+#ifndef LW_QUEUE_SCRIPTS_H
+#define LW_QUEUE_SCRIPTS_H
+
+#include "queue/redis.h"
+
+extern LwScript lw_script_enqueue;
+extern LwScript lw_script_fetch;
+extern LwScript lw_script_ack;
+extern LwScript lw_script_fail;
+extern LwScript lw_script_handback;
+extern LwScript lw_script_reap;
+extern LwScript lw_script_transition;
+extern LwScript lw_script_retry_dead;
+extern LwScript lw_script_promote;
+
+/* SCRIPT LOAD of every script above (after NOSCRIPT inside a MULTI). */
+LwStatus lw_scripts_load_all(redisContext *c, LwError *err);
+
+#endif

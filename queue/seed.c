@@ -1,0 +1,302 @@
+#include "queue/seed.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/uri.h"
+#include "queue/job.h"
+#include "queue/keys.h"
+#include "queue/queue.h"
+#include "queue/scripts.h"
+#include "queue/txn.h"
+
+const char *const lw_seed_statuses[] = {
+  "added", "downloading", "filed", "failed", "unarchiving", "depleted",
+  "unarchived", "guessing", "guessed", "parsing", "parsed", "cleaned", NULL};
+
+/* The machine: for each status, the statuses it may be reached from
+ * ("" = a new record). Same-status moves are added by the code. */
+static const struct {
+  const char *to;
+  const char *from[10];
+} machine[] = {
+  {"added", {"", "failed", "filed", "depleted", "unarchived", "guessed", "parsed", NULL}},
+  {"downloading", {"added", NULL}},
+  {"filed", {"", "downloading", NULL}},
+  {"failed", {"downloading", "unarchiving", "guessing", "parsing", NULL}},
+  {"unarchiving", {"filed", NULL}},
+  {"depleted", {"unarchiving", NULL}},
+  {"unarchived", {"unarchiving", NULL}},
+  {"guessing", {"unarchived", NULL}},
+  {"guessed", {"guessing", NULL}},
+  {"parsing", {"guessed", NULL}},
+  {"parsed", {"parsing", NULL}},
+  {"cleaned", {"", NULL}},
+};
+
+static int machine_row(const char *to)
+{
+  for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); ++i) {
+    if (!strcmp(machine[i].to, to)) {
+      return (int)i;
+    }
+  }
+  return -1;
+}
+
+bool lw_seed_status_valid(const char *status)
+{
+  return status && machine_row(status) >= 0;
+}
+
+bool lw_seed_transition_allowed(const char *from, const char *to)
+{
+  int row = to ? machine_row(to) : -1;
+  if (row < 0) {
+    return false;
+  }
+  from = from ? from : "";
+  if (!strcmp(from, to)) {
+    return true;
+  }
+  for (const char *const *f = machine[row].from; *f; ++f) {
+    if (!strcmp(*f, from)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+int lw_seed_transition_argv(const char *prefix, const char *hash,
+                            const char *status, bool strict, const char **argv,
+                            int max)
+{
+  int row = status ? machine_row(status) : -1;
+  if (row < 0 || max < 20) {
+    return -1;
+  }
+  char now[32];
+  snprintf(now, sizeof(now), "%lld", lw_now_ms());
+  int argc = 0;
+  argv[argc++] = strdup("EVALSHA");
+  argv[argc++] = strdup(lw_script_sha(&lw_script_transition));
+  argv[argc++] = strdup("2");
+  argv[argc++] = strdup(lw_key(prefix, LW_KEY_SEED, hash).s);
+  argv[argc++] = strdup(lw_key(prefix, LW_KEY_SEED_COUNTS, NULL).s);
+  argv[argc++] = strdup(status);
+  argv[argc++] = strdup(now);
+  argv[argc++] = strdup(hash);
+  argv[argc++] = strdup(strict ? "strict" : "soft");
+  argv[argc++] = strdup(status);
+  for (const char *const *f = machine[row].from; *f && argc < max; ++f) {
+    argv[argc++] = strdup(*f);
+  }
+  for (int i = 0; i < argc; ++i) {
+    if (!argv[i]) {
+      lw_seed_transition_argv_free(argv, argc);
+      return -1;
+    }
+  }
+  return argc;
+}
+
+void lw_seed_transition_argv_free(const char **argv, int argc)
+{
+  for (int i = 0; i < argc; ++i) {
+    free((char *)argv[i]);
+  }
+}
+
+LwStatus lw_seed_set_status(redisContext *c, const char *prefix, const char *hash,
+                            const char *status, LwError *err)
+{
+  const char *argv[32];
+  int argc = lw_seed_transition_argv(prefix, hash, status, true, argv, 32);
+  if (argc < 0) {
+    return lw_error_set(err, LW_ERR_STATE, "unknown seed status '%s'", status ? status : "");
+  }
+  /* argv[0..2] are EVALSHA, sha, numkeys: lw_script_run adds its own */
+  redisReply *reply = lw_script_run(c, &lw_script_transition, 2, argc - 3, argv + 3,
+                                    NULL, err);
+  lw_seed_transition_argv_free(argv, argc);
+  if (!reply) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  freeReplyObject(reply);
+  return LW_OK;
+}
+
+LwStatus lw_seed_set(redisContext *c, const char *prefix, const char *hash,
+                     const char *field, const char *value, LwError *err)
+{
+  redisReply *reply = lw_redis_cmd(c, err, "HSET", lw_key(prefix, LW_KEY_SEED, hash).s,
+                                   field, value, NULL);
+  if (!reply) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  freeReplyObject(reply);
+  return LW_OK;
+}
+
+void lw_seed_hash_of(const char *text, char out[LW_HASH_HEX_LEN + 1])
+{
+  size_t len = strlen(text);
+  bool hex = len == LW_HASH_HEX_LEN;
+  for (size_t i = 0; hex && i < len; ++i) {
+    hex = isxdigit((unsigned char)text[i]) != 0;
+  }
+  if (hex) {
+    for (size_t i = 0; i < len; ++i) {
+      out[i] = (char)tolower((unsigned char)text[i]);
+    }
+    out[len] = '\0';
+  } else {
+    lw_uri_hash(text, out);
+  }
+}
+
+LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,
+                        const char *provider, const char *harvest,
+                        char hash_out[LW_HASH_HEX_LEN + 1], LwError *err)
+{
+  if (!uri || !*uri) {
+    return lw_error_set(err, LW_ERR_USAGE, "empty URI");
+  }
+  lw_uri_hash(uri, hash_out);
+  LwTxn *txn = lw_txn_new(prefix);
+  if (!txn) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  /* One MULTI: the transition (soft, allowed only from "no record")
+   * creates the status; HSETNX keep whatever an existing record has, so
+   * running this twice changes nothing. */
+  LwKey seed = lw_key(prefix, LW_KEY_SEED, hash_out);
+  LwKey counts = lw_key(prefix, LW_KEY_SEED_COUNTS, NULL);
+  char now[32];
+  snprintf(now, sizeof(now), "%lld", lw_now_ms());
+  const char *create[] = {"EVALSHA", lw_script_sha(&lw_script_transition), "2",
+                          seed.s, counts.s, "added", now, hash_out, "soft", ""};
+  lw_txn_command(txn, 10, create, NULL);
+  const char *fields[][2] = {
+    {"uri", uri},
+    {"relative", lw_uri_is_absolute(uri) ? "false" : "true"},
+    {"added", now},
+    {"provider", provider},
+    {"harvest", harvest},
+  };
+  for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); ++i) {
+    if (fields[i][1]) {
+      const char *argv[] = {"HSETNX", seed.s, fields[i][0], fields[i][1]};
+      lw_txn_command(txn, 4, argv, NULL);
+    }
+  }
+  redisReply *exec = NULL;
+  LwStatus status = lw_txn_exec_with(c, NULL, txn, &exec, err);
+  lw_txn_free(txn);
+  if (status != LW_OK) {
+    return status;
+  }
+  /* the script answers "" when it created the record, nil when it existed */
+  bool created = exec->elements > 0 && exec->element[0]->type == REDIS_REPLY_STRING;
+  freeReplyObject(exec);
+  return created ? LW_OK : LW_NOTHING;
+}
+
+LwStatus lw_seed_add(redisContext *c, const char *prefix, const char *uri,
+                     const char *provider, const char *harvest,
+                     char hash_out[LW_HASH_HEX_LEN + 1], bool *queued,
+                     LwError *err)
+{
+  if (queued) {
+    *queued = false;
+  }
+  LwStatus status = lw_seed_record(c, prefix, uri, provider, harvest, hash_out, err);
+  if (status > LW_NOTHING) {
+    return status;
+  }
+  if (!lw_uri_is_absolute(uri)) {
+    return status; /* relative: recorded, never downloaded */
+  }
+  if (status == LW_NOTHING) {
+    /* an existing seed is queued again only while it waits to be fetched
+     * (its job may have been lost); re-harvests are the scheduler's */
+    redisReply *r = lw_redis_cmd(c, err, "HGET", lw_key(prefix, LW_KEY_SEED, hash_out).s,
+                                 "status", NULL);
+    if (!r) {
+      return err ? err->status : LW_ERR_REDIS;
+    }
+    bool waiting = r->type == REDIS_REPLY_STRING && !strcmp(r->str, "added");
+    freeReplyObject(r);
+    if (!waiting) {
+      return status;
+    }
+  }
+  LwJob *job = lw_job_new("download", hash_out, harvest, NULL, err);
+  if (!job) {
+    return err ? err->status : LW_ERR_NOMEM;
+  }
+  LwStatus pushed = lw_queue_push_prefix(c, prefix, job, LW_PRIORITY_NORMAL, err);
+  lw_job_free(job);
+  if (pushed > LW_NOTHING) {
+    return pushed;
+  }
+  if (queued) {
+    *queued = pushed == LW_OK;
+  }
+  return status;
+}
+
+LwStatus lw_seed_get(redisContext *c, const char *prefix, const char *hash,
+                     json_t **out, LwError *err)
+{
+  *out = NULL;
+  redisReply *reply = lw_redis_cmd(c, err, "HGETALL", lw_key(prefix, LW_KEY_SEED, hash).s,
+                                   NULL);
+  if (!reply) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  if (reply->type != REDIS_REPLY_ARRAY || reply->elements == 0) {
+    freeReplyObject(reply);
+    return LW_NOTHING;
+  }
+  json_t *obj = json_object();
+  for (size_t i = 0; obj && i + 1 < reply->elements; i += 2) {
+    redisReply *k = reply->element[i];
+    redisReply *v = reply->element[i + 1];
+    if (k->type == REDIS_REPLY_STRING && v->type == REDIS_REPLY_STRING) {
+      json_object_set_new(obj, k->str, json_stringn(v->str, v->len));
+    }
+  }
+  freeReplyObject(reply);
+  if (!obj) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  *out = obj;
+  return LW_OK;
+}
+
+LwStatus lw_seed_get_field(redisContext *c, const char *prefix, const char *hash,
+                           const char *field, char **out, LwError *err)
+{
+  *out = NULL;
+  redisReply *reply = lw_redis_cmd(c, err, "HGET", lw_key(prefix, LW_KEY_SEED, hash).s,
+                                   field, NULL);
+  if (!reply) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  LwStatus status = LW_NOTHING;
+  if (reply->type == REDIS_REPLY_STRING) {
+    *out = malloc(reply->len + 1);
+    if (!*out) {
+      status = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    } else {
+      memcpy(*out, reply->str, reply->len);
+      (*out)[reply->len] = '\0';
+      status = LW_OK;
+    }
+  }
+  freeReplyObject(reply);
+  return status;
+}

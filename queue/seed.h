@@ -1,0 +1,110 @@
+/*
+ * Seed records: PREFIXseed:<hash>, one Redis hash per URI to fetch and per
+ * file found in an archive (DESIGN.md, "Seeds").
+ *
+ * Status machine (the LOD Laundromat states). A seed is created as `added`
+ * (a URI), `filed` (an archive entry, already on disk) or `cleaned` (the
+ * record of a clean file). Then:
+ *
+ *   added --> downloading --> filed | failed
+ *   filed --> unarchiving --> depleted (an archive) | unarchived (data)
+ *   unarchived --> guessing --> guessed
+ *   guessed --> parsing --> parsed
+ *   downloading, unarchiving, guessing, parsing --> failed   (any working state)
+ *   failed, filed, depleted, unarchived, guessed, parsed --> added   (re-harvest)
+ *
+ * A status may also be set to itself (a job that runs again after a crash
+ * repeats its transitions). Anything else is refused with LW_ERR_STATE,
+ * checked atomically on the server (a Lua script), which also keeps the
+ * per-status counts in PREFIXseeds.
+ *
+ * Fields (all strings; JSON where noted), set by the stages:
+ *   status, updated (ms, last status change), uri, relative ("true"/"false"),
+ *   added (ms), processed (ms), interval (s), parent (hash), children (JSON
+ *   list of hashes), http (JSON list, one element per hop), content (JSON:
+ *   hash, newline, number_of_bytes, number_of_chars, number_of_lines),
+ *   archive (JSON entry metadata), encoding, format, clean (hash of the clean
+ *   record), dirty (hash of the dirty seed, on a clean record), error,
+ *   triples, duplicates, syntax_errors, literal_errors, provider, harvest,
+ *   file (the seed's current data file, relative to the data directory:
+ *   download sets the body's file, unpack an entry's file or the recoded
+ *   UTF-8 file; guess and parse read it; on a clean record, the clean file).
+ *
+ * Harvest fan-in (queue/harvest.h): a stage that finishes a file of a
+ * harvest puts lw_txn_harvest_file_done in its ack (parse when cleaned,
+ * download when the content is unchanged); unpack adds the entries it found
+ * (lw_txn_harvest_expect(txn, harvest, entries - 1)); a seed whose job goes
+ * dead is counted by the worker frame.
+ *
+ * Stages should look at a seed's status before working: a seed already past
+ * the stage (a job run twice) needs nothing done (return LW_NOTHING).
+ */
+#ifndef LW_QUEUE_SEED_H
+#define LW_QUEUE_SEED_H
+
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "common/hash.h"
+#include "common/status.h"
+
+/* Every status, in pipeline order, NULL-terminated. */
+extern const char *const lw_seed_statuses[];
+
+/* True if status is one of lw_seed_statuses. */
+bool lw_seed_status_valid(const char *status);
+
+/* True if a seed in status from (NULL or "" = no record yet) may move to to. */
+bool lw_seed_transition_allowed(const char *from, const char *to);
+
+/* Moves seed <hash> to status now; LW_ERR_STATE (message names both
+ * statuses) if the machine does not allow it, LW_ERR_REDIS if Redis fails. */
+LwStatus lw_seed_set_status(redisContext *c, const char *prefix, const char *hash,
+                            const char *status, LwError *err);
+
+/* Sets one field now (HSET). */
+LwStatus lw_seed_set(redisContext *c, const char *prefix, const char *hash,
+                     const char *field, const char *value, LwError *err);
+
+/* Records the seed of uri if it is not there yet: status added, uri,
+ * relative, added, and provider / harvest when not NULL. hash_out gets its
+ * hash. Relative URIs are recorded with relative "true" (and never queued
+ * by lw_seed_add). Returns LW_OK when created, LW_NOTHING when the record
+ * existed (left as it was). */
+LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,
+                        const char *provider, const char *harvest,
+                        char hash_out[LW_HASH_HEX_LEN + 1], LwError *err);
+
+/* lw_seed_record, then, for an absolute URI whose seed is (still or newly)
+ * `added`, a "download" job (duplicates suppressed). *queued (may be NULL)
+ * says whether a job was queued. */
+LwStatus lw_seed_add(redisContext *c, const char *prefix, const char *uri,
+                     const char *provider, const char *harvest,
+                     char hash_out[LW_HASH_HEX_LEN + 1], bool *queued,
+                     LwError *err);
+
+/* The record as a JSON object of strings (caller decrefs). LW_NOTHING and
+ * *out NULL when there is no such seed. */
+LwStatus lw_seed_get(redisContext *c, const char *prefix, const char *hash,
+                     json_t **out, LwError *err);
+
+/* One field of seed <hash>: *out gets a copy (caller frees), or NULL and
+ * LW_NOTHING when the seed or the field is absent. */
+LwStatus lw_seed_get_field(redisContext *c, const char *prefix, const char *hash,
+                           const char *field, char **out, LwError *err);
+
+/* The seed hash named by text: text itself when it is 32 hex digits
+ * (lower-cased), else the hash of text as a URI. */
+void lw_seed_hash_of(const char *text, char out[LW_HASH_HEX_LEN + 1]);
+
+/* For queue/txn.c: fills argv (at most max entries, strings owned by argv:
+ * free with lw_seed_transition_argv_free) with an EVALSHA of the transition
+ * script; returns argc, or -1 if status is unknown. strict: refusal is an
+ * error; else a silent no-op. */
+int lw_seed_transition_argv(const char *prefix, const char *hash,
+                            const char *status, bool strict, const char **argv,
+                            int max);
+void lw_seed_transition_argv_free(const char **argv, int argc);
+
+#endif

@@ -1,0 +1,330 @@
+#include "scheduler/harvest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "queue/job.h"
+#include "queue/keys.h"
+#include "queue/redis.h"
+#include "queue/seed.h"
+#include "queue/txn.h"
+
+/* KEYS: provider  ARGV: harvest id
+ * Marks the provider harvesting unless it already is. 1 claimed, 0 busy. */
+static LwScript claim_script = {
+    "if redis.call('HGET', KEYS[1], 'state') == 'harvesting' then return 0 end\n"
+    "redis.call('HSET', KEYS[1], 'state', 'harvesting', 'harvest', ARGV[1])\n"
+    "redis.call('HDEL', KEYS[1], 'pending', 'force')\n"
+    "return 1\n",
+    ""};
+
+/* KEYS: harvest, provider  ARGV: id, mode, error
+ * mode "done" / "failed": ends a running harvest with that status (the
+ * import stage writes the status itself; then mode "settle" only settles).
+ * Settling: if the provider is still harvesting this harvest, it becomes
+ * idle with `harvested` advanced (done), or error with a backoff (failed:
+ * not every dump got in). Returns 1 when the provider was settled. */
+static LwScript finish_script = {
+    "local t = redis.call('TIME')\n"
+    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+    "local status = redis.call('HGET', KEYS[1], 'status')\n"
+    "if ARGV[2] ~= 'settle' and status == 'running' then\n"
+    "  status = ARGV[2]\n"
+    "  redis.call('HSET', KEYS[1], 'status', status, 'finished', now, 'error', ARGV[3])\n"
+    "end\n"
+    "if status ~= 'done' and status ~= 'failed' then return 0 end\n"
+    "if redis.call('HGET', KEYS[2], 'harvest') ~= ARGV[1] or\n"
+    "   redis.call('HGET', KEYS[2], 'state') ~= 'harvesting' then return 0 end\n"
+    "if status == 'done' then\n"
+    "  local m = redis.call('HMGET', KEYS[1], 'modified', 'void_hash')\n"
+    "  redis.call('HSET', KEYS[2], 'state', 'idle', 'harvested', m[1] or '',\n"
+    "             'harvested_hash', m[2] or '', 'harvested_at', now,\n"
+    "             'failures', 0, 'retry_at', 0, 'error', '')\n"
+    "else\n"
+    "  local f = redis.call('HINCRBY', KEYS[2], 'failures', 1)\n"
+    "  local delay = math.min(60000 * 2 ^ math.min(f - 1, 20), 86400000)\n"
+    "  local e = redis.call('HGET', KEYS[1], 'error')\n"
+    "  if not e or e == '' then\n"
+    "    e = 'harvest ' .. ARGV[1] .. ' failed: not every dump got in (see failed_files)'\n"
+    "  end\n"
+    "  redis.call('HSET', KEYS[2], 'state', 'error', 'retry_at', now + delay, 'error', e)\n"
+    "end\n"
+    "return 1\n",
+    ""};
+
+static LwStatus run_finish(redisContext *c, const char *prefix, const char *id,
+                           const char *mode, const char *error, LwError *err);
+
+static void version_from_text(const char *time_text, const char *hash, LwVersion *v)
+{
+  memset(v, 0, sizeof(*v));
+  LwDateTime dt;
+  if (time_text && *time_text && lw_datetime_parse_str(time_text, &dt)) {
+    v->has_time = true;
+    v->usec = dt.usec;
+  }
+  if (hash) {
+    snprintf(v->hash, sizeof(v->hash), "%s", hash);
+  }
+}
+
+void lw_version_to_text(const LwVersion *v, char out[LW_DATETIME_BUF])
+{
+  if (v->has_time) {
+    lw_datetime_format_usec(v->usec, out);
+  } else {
+    out[0] = '\0';
+  }
+}
+
+/* The value of field in an HGETALL reply, or NULL. */
+static const char *field_of(const redisReply *r, const char *field)
+{
+  for (size_t i = 0; r && r->type == REDIS_REPLY_ARRAY && i + 1 < r->elements; i += 2) {
+    if (r->element[i]->type == REDIS_REPLY_STRING &&
+        !strcmp(r->element[i]->str, field) &&
+        r->element[i + 1]->type == REDIS_REPLY_STRING) {
+      return r->element[i + 1]->str;
+    }
+  }
+  return NULL;
+}
+
+static long long ll_of(const redisReply *r, const char *field)
+{
+  const char *s = field_of(r, field);
+  return s ? atoll(s) : 0;
+}
+
+static LwStatus state_read(redisContext *c, const char *prefix, const char *name,
+                           LwProviderState *out, char *status, size_t status_size,
+                           LwError *err)
+{
+  memset(out, 0, sizeof(*out));
+  status[0] = '\0';
+  redisReply *r = lw_redis_cmd(c, err, "HGETALL",
+                               lw_key(prefix, LW_KEY_PROVIDER, name).s, NULL);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  const char *state = field_of(r, "state");
+  const char *harvest = field_of(r, "harvest");
+  out->running = state && !strcmp(state, "harvesting");
+  snprintf(out->harvest, sizeof(out->harvest), "%s", harvest ? harvest : "");
+  const char *harvested = field_of(r, "harvested");
+  const char *harvested_hash = field_of(r, "harvested_hash");
+  out->has_harvested = (harvested && *harvested) || (harvested_hash && *harvested_hash);
+  version_from_text(harvested, harvested_hash, &out->harvested);
+  const char *force = field_of(r, "force");
+  out->forced = force && !strcmp(force, "1");
+  out->checked_ms = ll_of(r, "checked");
+  out->retry_at_ms = ll_of(r, "retry_at");
+  out->failures = ll_of(r, "failures");
+  const char *etag = field_of(r, "void_etag");
+  const char *lm = field_of(r, "void_http_modified");
+  snprintf(out->etag, sizeof(out->etag), "%s", etag ? etag : "");
+  snprintf(out->http_modified, sizeof(out->http_modified), "%s", lm ? lm : "");
+  freeReplyObject(r);
+  if (out->running && out->harvest[0]) {
+    r = lw_redis_cmd(c, err, "HMGET", lw_key(prefix, LW_KEY_HARVEST, out->harvest).s,
+                     "modified", "void_hash", "status", NULL);
+    if (!r) {
+      return err ? err->status : LW_ERR_REDIS;
+    }
+    if (r->type == REDIS_REPLY_ARRAY && r->elements == 3) {
+      if (r->element[2]->type == REDIS_REPLY_STRING) {
+        snprintf(status, status_size, "%s", r->element[2]->str);
+      }
+      version_from_text(r->element[0]->type == REDIS_REPLY_STRING ? r->element[0]->str : NULL,
+                        r->element[1]->type == REDIS_REPLY_STRING ? r->element[1]->str : NULL,
+                        &out->running_version);
+    }
+    freeReplyObject(r);
+  }
+  return LW_OK;
+}
+
+LwStatus lw_provider_state_read(redisContext *c, const char *prefix, const char *name,
+                                LwProviderState *out, LwError *err)
+{
+  char status[32];
+  LW_TRY(state_read(c, prefix, name, out, status, sizeof(status), err));
+  if (out->running && (!strcmp(status, "done") || !strcmp(status, "failed"))) {
+    /* The import ended the harvest: settle the provider, read again. */
+    LW_TRY(lw_harvest_settle(c, prefix, out->harvest, err));
+    LW_TRY(state_read(c, prefix, name, out, status, sizeof(status), err));
+  }
+  return LW_OK;
+}
+
+static LwStatus claim(redisContext *c, const char *prefix, const char *name,
+                      const char *id, LwError *err)
+{
+  LwKey key = lw_key(prefix, LW_KEY_PROVIDER, name);
+  const char *argv[] = {key.s, id};
+  redisReply *r = lw_script_run(c, &claim_script, 1, 2, argv, NULL, err);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  LwStatus st = r->type == REDIS_REPLY_INTEGER && r->integer == 1 ? LW_OK : LW_NOTHING;
+  freeReplyObject(r);
+  return st;
+}
+
+static char *json_text(json_t *j)
+{
+  char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+  json_decref(j);
+  return s;
+}
+
+/* The harvest record's fields, in the transaction. */
+static void record_harvest(LwTxn *txn, const char *prefix, const char *id,
+                           const LwHarvestStart *h, json_t *seeds)
+{
+  const LwVoid *v = h->v;
+  json_t *dumps = json_array();
+  json_t *features = json_array();
+  for (size_t i = 0; i < v->dump_count; ++i) {
+    json_array_append_new(dumps, json_string(v->dumps[i].url));
+  }
+  for (size_t i = 0; i < v->feature_count; ++i) {
+    json_array_append_new(features, json_string(v->features[i]));
+  }
+  char version[LW_DATETIME_BUF], started[32], pending[32];
+  lw_version_to_text(h->version, version);
+  snprintf(started, sizeof(started), "%lld", lw_now_ms());
+  snprintf(pending, sizeof(pending), "%zu", v->dump_count);
+  char *dumps_s = json_text(dumps);
+  char *features_s = json_text(features);
+  char *seeds_s = json_dumps(seeds, JSON_COMPACT);
+  LwKey key = lw_key(prefix, LW_KEY_HARVEST, id);
+  const char *argv[] = {"HSET", key.s,
+                        "id", id,
+                        "provider", h->provider,
+                        "void", h->void_url,
+                        "modified", version,
+                        "source", h->source ? h->source : "",
+                        "void_hash", h->version->hash,
+                        "kind", lw_dump_kind_name(v->kind),
+                        "features", features_s ? features_s : "[]",
+                        "dumps", dumps_s ? dumps_s : "[]",
+                        "seeds", seeds_s ? seeds_s : "[]",
+                        "started", started,
+                        "forced", h->forced ? "1" : "0",
+                        "status", "running",
+                        "pending", pending,
+                        "error", ""};
+  lw_txn_command(txn, (int)(sizeof(argv) / sizeof(*argv)), argv, NULL);
+  free(dumps_s);
+  free(features_s);
+  free(seeds_s);
+}
+
+LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestStart *h,
+                          char id_out[LW_HARVEST_ID_MAX], LwError *err)
+{
+  char now[LW_DATETIME_BUF];
+  lw_datetime_format_usec(lw_now_ms() * 1000, now);
+  snprintf(id_out, LW_HARVEST_ID_MAX, "%s:%s", h->provider, now);
+  LW_TRY(claim(c, prefix, h->provider, id_out, err));
+  LwTxn *txn = lw_txn_new(prefix);
+  json_t *seeds = json_array();
+  if (!txn || !seeds) {
+    lw_txn_free(txn);
+    json_decref(seeds);
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwStatus st = LW_OK;
+  for (size_t i = 0; i < h->v->dump_count && st <= LW_NOTHING; ++i) {
+    const LwVoidDump *d = &h->v->dumps[i];
+    char hash[LW_HASH_HEX_LEN + 1];
+    st = lw_seed_record(c, prefix, d->url, h->provider, id_out, hash, err);
+    if (st > LW_NOTHING) {
+      break;
+    }
+    st = LW_OK;
+    json_array_append_new(seeds, json_string(hash));
+    /* A seed from an earlier harvest starts again from `added`. */
+    lw_txn_seed_status(txn, hash, "added");
+    lw_txn_seed_set(txn, hash, "provider", h->provider);
+    lw_txn_seed_set(txn, hash, "harvest", id_out);
+    json_t *extra = NULL;
+    if (d->checksum_algorithm && d->checksum_value) {
+      char sum[512];
+      snprintf(sum, sizeof(sum), "%s:%s", d->checksum_algorithm, d->checksum_value);
+      extra = json_pack("{s:s}", "checksum", sum);
+    }
+    lw_txn_push_job(txn, "download", hash, id_out,
+                    h->forced ? LW_PRIORITY_HIGH : LW_PRIORITY_NORMAL, extra);
+    json_decref(extra);
+  }
+  if (st == LW_OK) {
+    record_harvest(txn, prefix, id_out, h, seeds);
+    st = lw_txn_exec(c, txn, err);
+    /* A seed still busy from an earlier harvest refuses `added`; the rest
+     * of the transaction ran, and its job is already queued or in flight. */
+    if (st == LW_ERR_STATE) {
+      st = LW_OK;
+    }
+  }
+  json_decref(seeds);
+  lw_txn_free(txn);
+  if (st > LW_NOTHING) {
+    /* Give the claim back so that the next cycle can try again. */
+    redisReply *r = lw_redis_cmd(c, NULL, "HSET",
+                                 lw_key(prefix, LW_KEY_PROVIDER, h->provider).s,
+                                 "state", "error", NULL);
+    freeReplyObject(r);
+  }
+  return st;
+}
+
+static LwStatus run_finish(redisContext *c, const char *prefix, const char *id,
+                           const char *mode, const char *error, LwError *err)
+{
+  LwKey hkey = lw_key(prefix, LW_KEY_HARVEST, id);
+  redisReply *r = lw_redis_cmd(c, err, "HGET", hkey.s, "provider", NULL);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  if (r->type != REDIS_REPLY_STRING) {
+    freeReplyObject(r);
+    return LW_NOTHING;
+  }
+  LwKey pkey = lw_key(prefix, LW_KEY_PROVIDER, r->str);
+  freeReplyObject(r);
+  const char *argv[] = {hkey.s, pkey.s, id, mode, error ? error : ""};
+  r = lw_script_run(c, &finish_script, 2, 5, argv, NULL, err);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  LwStatus st = r->type == REDIS_REPLY_INTEGER && r->integer == 1 ? LW_OK : LW_NOTHING;
+  freeReplyObject(r);
+  return st;
+}
+
+LwStatus lw_harvest_finish(redisContext *c, const char *prefix, const char *id, bool ok,
+                           const char *error, LwError *err)
+{
+  return run_finish(c, prefix, id, ok ? "done" : "failed", error, err);
+}
+
+LwStatus lw_harvest_settle(redisContext *c, const char *prefix, const char *id,
+                           LwError *err)
+{
+  return run_finish(c, prefix, id, "settle", NULL, err);
+}
+
+LwStatus lw_provider_request_force(redisContext *c, const char *prefix, const char *name,
+                                   LwError *err)
+{
+  redisReply *r = lw_redis_cmd(c, err, "HSET", lw_key(prefix, LW_KEY_PROVIDER, name).s,
+                               "force", "1", NULL);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  freeReplyObject(r);
+  return LW_OK;
+}

@@ -1,0 +1,133 @@
+/*
+ * Provider state and harvest records on Redis: what lodwash learns about a
+ * provider (the registry file itself is never written), and one record per
+ * harvest.
+ *
+ * Keys (after the prefix; to be folded into queue/keys.h):
+ *
+ *   provider:<name>  hash  the provider's state, written by the scheduler:
+ *       void            the VoID URL last visited
+ *       modified        the registry's `modified` (ISO 8601), "" if none
+ *       checked         ms of the last visit of the VoID
+ *       void_modified   the VoID's version at the last visit: its
+ *                       dcterms:modified, else its HTTP Last-Modified (ISO);
+ *                       "" when neither was there
+ *       void_source     where that came from: dataset, document,
+ *                       last-modified, content-hash
+ *       void_hash       MD5 of the VoID's content at the last visit
+ *       void_etag, void_http_modified   validators for the conditional GET
+ *       void_dumps      JSON array of the dumps the VoID listed
+ *       state           idle | harvesting | error
+ *       harvest         id of the current or last harvest
+ *       harvested       version of the last harvest that finished with every
+ *                       dump in (ISO), "" if only a hash was known
+ *       harvested_hash  VoID content hash of that harvest
+ *       harvested_at    ms when it finished
+ *       pending         version a follow-up harvest will take (the VoID
+ *                       moved while a harvest ran); absent when none
+ *       force           "1": `lodwash harvest NAME` asked for a harvest
+ *       failures        harvests in a row that did not get every dump in
+ *       retry_at        ms before which a failed harvest is not tried again
+ *       error           the last error ("" when the last visit was fine)
+ *       warnings        JSON array of the VoID's warnings at the last visit
+ *
+ *   harvest:<id>     hash  one harvest (id = "<name>:<start time ISO 8601>"):
+ *       id, provider, void (URL), modified (version ISO or ""), source,
+ *       void_hash, kind (full|partial|unstated), features (JSON array),
+ *       dumps (JSON array of URLs), seeds (JSON array of seed hashes),
+ *       started (ms), forced ("1"/"0"), status (running|done|failed),
+ *       pending (data files not yet cleaned or failed: starts at the number
+ *       of dumps; the stages that find archive entries add to it and the
+ *       stages that finish a file take from it; the import issue's fan-in),
+ *       finished (ms), error
+ *
+ *   scheduler:lease  string  the active scheduler's id, with a TTL
+ *
+ * A harvest starts only if the provider is not already harvesting: the
+ * claim is one Lua script, so a forced harvest from `lodwash harvest` and the
+ * scheduler never start two at once.
+ */
+#ifndef LW_SCHEDULER_HARVEST_H
+#define LW_SCHEDULER_HARVEST_H
+
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "common/status.h"
+#include "scheduler/decide.h"
+#include "scheduler/void.h"
+
+#include "queue/harvest.h" /* LW_KEY_HARVEST and the fan-in */
+
+#define LW_KEY_PROVIDER "provider:%s"
+#define LW_KEY_SCHEDULER_LEASE "scheduler:lease"
+
+/* Longest harvest id. */
+#define LW_HARVEST_ID_MAX 192
+
+/* The state of one provider as read from Redis. */
+typedef struct {
+  bool running;             /* state == harvesting */
+  char harvest[LW_HARVEST_ID_MAX]; /* current or last harvest, "" if none */
+  LwVersion running_version; /* the running harvest's version */
+  bool has_harvested;
+  LwVersion harvested;
+  bool forced;              /* a forced harvest is asked for */
+  long long checked_ms;     /* 0 if never */
+  long long retry_at_ms;    /* 0 if none */
+  long long failures;
+  char etag[256];           /* validators of the last VoID response */
+  char http_modified[64];
+} LwProviderState;
+
+/* Reads provider:<name> (and the running harvest's version). A provider
+ * never seen reads as all zero. */
+LwStatus lw_provider_state_read(redisContext *c, const char *prefix, const char *name,
+                                LwProviderState *out, LwError *err);
+
+/* A version as stored: ISO 8601 of the time, or "" (hash kept apart). */
+void lw_version_to_text(const LwVersion *v, char out[LW_DATETIME_BUF]);
+
+/* What a new harvest is made of. */
+typedef struct {
+  const char *provider;
+  const char *void_url;
+  const LwVersion *version;
+  const char *source;       /* dataset, document, last-modified, content-hash */
+  const LwVoid *v;          /* the dumps, kind and features */
+  bool forced;              /* queue the downloads at high priority */
+} LwHarvestStart;
+
+/* Claims the provider (fails with LW_NOTHING if a harvest is running), then
+ * creates the harvest record and one seed per dump (status added, provider
+ * and harvest set; a seed known from an earlier harvest is moved back to
+ * added) and queues their download jobs, and marks the provider harvesting.
+ * id_out gets the harvest id. */
+LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestStart *h,
+                          char id_out[LW_HARVEST_ID_MAX], LwError *err);
+
+/* Ends a running harvest id: status done (ok) or failed (with error),
+ * finished now; then settles its provider: if it is still the provider's
+ * current harvest, the provider becomes idle. Only a harvest with every dump
+ * in (ok) advances `harvested`; a failed one counts a failure and sets
+ * retry_at (backoff: 1 min doubling up to a day), after which the scheduler
+ * tries again. (The import stage writes status done|failed itself; the
+ * scheduler then settles the provider at its next visit.) LW_NOTHING if
+ * there was nothing to settle. */
+LwStatus lw_harvest_finish(redisContext *c, const char *prefix, const char *id, bool ok,
+                           const char *error, LwError *err);
+
+/* Settles the provider of harvest id once the import stage has set the
+ * harvest's status to done or failed (lw_provider_state_read does this
+ * whenever it finds such a harvest still marked as running on its
+ * provider). LW_NOTHING when there was nothing to settle. */
+LwStatus lw_harvest_settle(redisContext *c, const char *prefix, const char *id,
+                           LwError *err);
+
+/* Asks for a forced harvest of name at the next visit (`lodwash harvest`
+ * when the scheduler should do it). */
+LwStatus lw_provider_request_force(redisContext *c, const char *prefix, const char *name,
+                                   LwError *err);
+
+#endif

@@ -1,0 +1,697 @@
+#include "scheduler/scheduler.h"
+
+#include <curl/curl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/hash.h"
+#include "common/log.h"
+#include "queue/heartbeat.h"
+#include "queue/job.h"
+#include "queue/keys.h"
+#include "queue/queue.h"
+#include "queue/redis.h"
+#include "queue/txn.h"
+#include "scheduler/decide.h"
+#include "scheduler/harvest.h"
+#include "scheduler/void.h"
+#include "scheduler/void_fetch.h"
+
+/* A VoID body larger than this is not kept in Redis (and then not fetched
+ * conditionally, since a 304 would leave nothing to read). */
+#define VOID_CACHE_MAX (1024 * 1024)
+/* Seed keys looked at per cycle for staleness (SCAN COUNT steps). */
+#define STALE_SCAN_STEPS 10
+#define STALE_SCAN_COUNT "1000"
+
+struct LwScheduler {
+  const LwConfig *cfg;
+  redisContext *redis;
+  LwRegistry *registry; /* the last good one */
+  char id[128];
+  bool holds_lease;
+  char stale_cursor[32];
+};
+
+/* KEYS: lease  ARGV: id, ttl ms
+ * Takes the lease if free, renews it if ours. 1 held, 0 someone else's. */
+static LwScript lease_script = {
+    "local v = redis.call('GET', KEYS[1])\n"
+    "if v and v ~= ARGV[1] then return 0 end\n"
+    "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])\n"
+    "return 1\n",
+    ""};
+
+/* KEYS: lease  ARGV: id.  Deletes the lease if ours. */
+static LwScript release_script = {
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
+    "  return redis.call('DEL', KEYS[1])\n"
+    "end\n"
+    "return 0\n",
+    ""};
+
+/* KEYS: provider  ARGV: "1" visit ok / "0" failed, error, field, value, ...
+ * Records a visit; the state moves to idle (ok, no failed harvest pending)
+ * or error, but never away from harvesting, which only the claim and the
+ * end of a harvest change. */
+static LwScript visit_script = {
+    "for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end\n"
+    "local state = redis.call('HGET', KEYS[1], 'state')\n"
+    "local failures = tonumber(redis.call('HGET', KEYS[1], 'failures') or '0')\n"
+    "if ARGV[1] == '1' then\n"
+    "  if failures == 0 then redis.call('HSET', KEYS[1], 'error', '') end\n"
+    "  if state ~= 'harvesting' then\n"
+    "    redis.call('HSET', KEYS[1], 'state', failures > 0 and 'error' or 'idle')\n"
+    "  end\n"
+    "else\n"
+    "  redis.call('HSET', KEYS[1], 'error', ARGV[2])\n"
+    "  if state ~= 'harvesting' then redis.call('HSET', KEYS[1], 'state', 'error') end\n"
+    "end\n"
+    "return 1\n",
+    ""};
+
+LwScheduler *lw_scheduler_new(const LwConfig *cfg)
+{
+  LwScheduler *s = calloc(1, sizeof(*s));
+  if (!s) {
+    return NULL;
+  }
+  s->cfg = cfg;
+  lw_worker_id_new(s->id, sizeof(s->id));
+  snprintf(s->stale_cursor, sizeof(s->stale_cursor), "0");
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  return s;
+}
+
+void lw_scheduler_free(LwScheduler *s)
+{
+  if (!s) {
+    return;
+  }
+  lw_scheduler_release(s);
+  if (s->redis) {
+    redisFree(s->redis);
+  }
+  lw_registry_free(s->registry);
+  free(s);
+}
+
+const char *lw_scheduler_id(const LwScheduler *s)
+{
+  return s->id;
+}
+
+const LwRegistry *lw_scheduler_registry(const LwScheduler *s)
+{
+  return s->registry;
+}
+
+/* A connection, made again after a failure (hiredis contexts are not
+ * reusable after an I/O error). */
+static LwStatus connect_redis(LwScheduler *s, LwError *err)
+{
+  if (s->redis && !s->redis->err) {
+    return LW_OK;
+  }
+  if (s->redis) {
+    redisFree(s->redis);
+    s->redis = NULL;
+  }
+  return lw_redis_connect(s->cfg->redis_url, &s->redis, err);
+}
+
+static long long lease_ttl_ms(const LwScheduler *s)
+{
+  long long ttl = s->cfg->interval_s * 1000 * 2 / 3;
+  return ttl < 2000 ? 2000 : ttl;
+}
+
+static long long poll_ms(const LwScheduler *s)
+{
+  long long p = s->cfg->interval_s * 1000 / 3;
+  return p < 500 ? 500 : p;
+}
+
+LwStatus lw_scheduler_lease(LwScheduler *s, LwError *err)
+{
+  LW_TRY(connect_redis(s, err));
+  LwKey key = lw_key(s->cfg->prefix, LW_KEY_SCHEDULER_LEASE, NULL);
+  char ttl[32];
+  snprintf(ttl, sizeof(ttl), "%lld", lease_ttl_ms(s));
+  const char *argv[] = {key.s, s->id, ttl};
+  redisReply *r = lw_script_run(s->redis, &lease_script, 1, 3, argv, NULL, err);
+  if (!r) {
+    s->holds_lease = false;
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  s->holds_lease = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+  freeReplyObject(r);
+  return s->holds_lease ? LW_OK : LW_NOTHING;
+}
+
+void lw_scheduler_release(LwScheduler *s)
+{
+  if (!s->holds_lease || !s->redis || s->redis->err) {
+    return;
+  }
+  LwKey key = lw_key(s->cfg->prefix, LW_KEY_SCHEDULER_LEASE, NULL);
+  const char *argv[] = {key.s, s->id};
+  freeReplyObject(lw_script_run(s->redis, &release_script, 1, 2, argv, NULL, NULL));
+  s->holds_lease = false;
+}
+
+static void log_registry_problems(const LwRegistry *reg)
+{
+  for (size_t i = 0; i < reg->problem_count; ++i) {
+    const LwRegistryProblem *p = &reg->problems[i];
+    lw_log(p->warning ? LW_LOG_WARN : LW_LOG_ERROR, "registry=%s msg=\"%s\"", reg->path,
+           p->message);
+  }
+}
+
+LwStatus lw_scheduler_reload(LwScheduler *s, LwError *err)
+{
+  LwRegistry *reg = NULL;
+  LwStatus st = lw_registry_load(s->cfg->registry, &reg, err);
+  if (st != LW_OK) {
+    lw_error("registry=%s outcome=error keeping=%s msg=\"%s\"", s->cfg->registry,
+             s->registry ? "last-good" : "none", err ? err->message : "");
+    return st;
+  }
+  log_registry_problems(reg);
+  lw_registry_free(s->registry);
+  s->registry = reg;
+  return LW_OK;
+}
+
+/* ---- one provider ---- */
+
+static char *warnings_json(const LwVoid *v, const char *extra)
+{
+  json_t *a = json_array();
+  for (size_t i = 0; v && i < v->warning_count; ++i) {
+    json_array_append_new(a, json_string(v->warnings[i]));
+  }
+  if (extra) {
+    json_array_append_new(a, json_string(extra));
+  }
+  char *s = json_dumps(a, JSON_COMPACT);
+  json_decref(a);
+  return s;
+}
+
+static char *dumps_json(const LwVoid *v)
+{
+  json_t *a = json_array();
+  for (size_t i = 0; v && i < v->dump_count; ++i) {
+    json_array_append_new(a, json_string(v->dumps[i].url));
+  }
+  char *s = json_dumps(a, JSON_COMPACT);
+  json_decref(a);
+  return s;
+}
+
+/* Writes what the visit learned onto provider:<name>. */
+static LwStatus record_visit(LwScheduler *s, const LwProvider *p, bool ok,
+                             const char *error, const char *const *fields, size_t n,
+                             LwError *err)
+{
+  LwKey key = lw_key(s->cfg->prefix, LW_KEY_PROVIDER, p->name);
+  char checked[32], modified[LW_DATETIME_BUF] = "";
+  snprintf(checked, sizeof(checked), "%lld", lw_now_ms());
+  if (p->has_modified) {
+    lw_datetime_format(&p->modified, modified);
+  }
+  const char *argv[64];
+  size_t argc = 0;
+  argv[argc++] = key.s;
+  argv[argc++] = ok ? "1" : "0";
+  argv[argc++] = error ? error : "";
+  const char *base[] = {"void", p->void_url, "modified", modified, "checked", checked};
+  for (size_t i = 0; i < 6; ++i) {
+    argv[argc++] = base[i];
+  }
+  for (size_t i = 0; i < n && argc < 64; ++i) {
+    argv[argc++] = fields[i];
+  }
+  redisReply *r = lw_script_run(s->redis, &visit_script, 1, (int)argc, argv, NULL, err);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  freeReplyObject(r);
+  return LW_OK;
+}
+
+/* The VoID's content: fetched, or the copy kept from the last visit when the
+ * server says 304. On success *body is the caller's. */
+static LwStatus get_void(LwScheduler *s, const LwProvider *p, const LwProviderState *st,
+                         char **body, size_t *len, LwVoidFetchInfo *info, LwError *err)
+{
+  LwStatus rc = lw_void_fetch(p->void_url, s->cfg, st->etag, st->http_modified, body,
+                              len, info, err);
+  if (rc != LW_NOTHING) {
+    return rc;
+  }
+  /* 304: the kept copy, with the validators of the last visit. */
+  snprintf(info->etag, sizeof(info->etag), "%s", st->etag);
+  snprintf(info->last_modified, sizeof(info->last_modified), "%s", st->http_modified);
+  redisReply *r = lw_redis_cmd(s->redis, err, "HMGET",
+                               lw_key(s->cfg->prefix, LW_KEY_PROVIDER, p->name).s,
+                               "void_body", "void_type", NULL);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  LwStatus out = LW_OK;
+  if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+      r->element[0]->type == REDIS_REPLY_STRING) {
+    *len = r->element[0]->len;
+    *body = malloc(*len + 1);
+    if (*body) {
+      memcpy(*body, r->element[0]->str, *len);
+      (*body)[*len] = '\0';
+      if (r->element[1]->type == REDIS_REPLY_STRING) {
+        snprintf(info->content_type, sizeof(info->content_type), "%s", r->element[1]->str);
+      }
+    } else {
+      out = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    }
+  } else {
+    /* Nothing kept: ask again without validators. */
+    out = lw_void_fetch(p->void_url, s->cfg, NULL, NULL, body, len, info, err);
+  }
+  freeReplyObject(r);
+  return out;
+}
+
+/* The version the VoID shows and where it came from. */
+static const char *version_of(const LwVoid *v, const LwVoidFetchInfo *info,
+                              const char *body, size_t len, LwVersion *out)
+{
+  memset(out, 0, sizeof(*out));
+  lw_md5_hex(body, len, out->hash);
+  if (v->modified_source != LW_MODIFIED_NONE) {
+    out->has_time = true;
+    out->usec = v->modified.usec;
+    return v->modified_source == LW_MODIFIED_DATASET ? "dataset" : "document";
+  }
+  LwDateTime dt;
+  if (lw_datetime_parse_http(info->last_modified, &dt)) {
+    out->has_time = true;
+    out->usec = dt.usec;
+    return "last-modified";
+  }
+  return "content-hash";
+}
+
+static void visit_error(LwScheduler *s, const LwProvider *p, const char *message,
+                        LwVisit *out)
+{
+  out->outcome = "error";
+  snprintf(out->error, sizeof(out->error), "%s", message);
+  LwError e;
+  lw_error_clear(&e);
+  record_visit(s, p, false, message, NULL, 0, &e);
+  lw_error("provider=%s outcome=error void=%s msg=\"%s\"", p->name, p->void_url, message);
+}
+
+static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *st,
+                    const LwDecideResult *d, const LwVoid *v, const char *source,
+                    bool forced, LwVisit *out, LwError *err)
+{
+  char version[LW_DATETIME_BUF];
+  lw_version_to_text(&d->version, version);
+  const char *shown = version[0] ? version : d->version.hash;
+  LwKey key = lw_key(s->cfg->prefix, LW_KEY_PROVIDER, p->name);
+  switch (d->decision) {
+  case LW_DECIDE_START: {
+    LwHarvestStart h = {p->name, p->void_url, &d->version, source, v, forced};
+    LwStatus rc = lw_harvest_start(s->redis, s->cfg->prefix, &h, out->harvest, err);
+    if (rc == LW_NOTHING) {
+      /* Someone else (lodwash harvest) started one a moment ago. */
+      out->outcome = "busy";
+      lw_info("provider=%s outcome=busy msg=\"a harvest started meanwhile\"", p->name);
+      return LW_OK;
+    }
+    LW_TRY(rc);
+    out->outcome = "started";
+    out->dumps = v->dump_count;
+    lw_info("provider=%s outcome=started harvest=%s dumps=%zu modified=%s source=%s "
+            "kind=%s forced=%s reason=\"%s\"",
+            p->name, out->harvest, v->dump_count, shown, source,
+            lw_dump_kind_name(v->kind), forced ? "yes" : "no", d->reason);
+    return LW_OK;
+  }
+  case LW_DECIDE_BUSY: {
+    out->outcome = "busy";
+    out->follow_up = d->follow_up;
+    snprintf(out->harvest, sizeof(out->harvest), "%s", st->harvest);
+    if (d->follow_up) {
+      /* One pending slot: the newest version overwrites an older one. */
+      redisReply *r = forced ? lw_redis_cmd(s->redis, err, "HSET", key.s, "pending", shown,
+                                            "force", "1", NULL)
+                             : lw_redis_cmd(s->redis, err, "HSET", key.s, "pending", shown,
+                                            NULL);
+      if (!r) {
+        return err ? err->status : LW_ERR_REDIS;
+      }
+      freeReplyObject(r);
+    }
+    lw_info("provider=%s outcome=busy harvest=%s follow_up=%s modified=%s", p->name,
+            st->harvest, d->follow_up ? "pending" : "none", shown);
+    return LW_OK;
+  }
+  case LW_DECIDE_UNCHANGED:
+    out->outcome = "unchanged";
+    lw_info("provider=%s outcome=unchanged modified=%s source=%s reason=\"%s\"", p->name,
+            shown, source, d->reason);
+    return LW_OK;
+  case LW_DECIDE_SKIP:
+    out->outcome = "disabled";
+    lw_info("provider=%s outcome=disabled", p->name);
+    return LW_OK;
+  case LW_DECIDE_ERROR:
+    break;
+  }
+  out->outcome = "error";
+  return LW_OK;
+}
+
+LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced,
+                            LwVisit *out, LwError *err)
+{
+  memset(out, 0, sizeof(*out));
+  LW_TRY(connect_redis(s, err));
+  LwProviderState st;
+  LW_TRY(lw_provider_state_read(s->redis, s->cfg->prefix, p->name, &st, err));
+  forced = forced || st.forced;
+  const long long now_ms = lw_now_ms();
+  if (!forced && !p->enabled) {
+    out->outcome = "disabled";
+    lw_info("provider=%s outcome=disabled", p->name);
+    return LW_OK;
+  }
+  if (!forced && !lw_decide_due(p, st.checked_ms > 0, st.checked_ms * 1000, now_ms * 1000)) {
+    out->outcome = "not-due";
+    lw_debug("provider=%s outcome=not-due interval=%ld", p->name, p->interval);
+    return LW_OK;
+  }
+  char *body = NULL;
+  size_t len = 0;
+  LwVoidFetchInfo info;
+  LwError ferr;
+  lw_error_clear(&ferr);
+  LwStatus rc = get_void(s, p, &st, &body, &len, &info, &ferr);
+  if (rc == LW_ERR_REDIS) {
+    return lw_error_set(err, rc, "%s", ferr.message);
+  }
+  if (rc != LW_OK) {
+    visit_error(s, p, ferr.message, out);
+    return LW_OK;
+  }
+  LwVoid *v = NULL;
+  rc = lw_void_parse(body, len, info.final_url[0] ? info.final_url : p->void_url,
+                     info.content_type, &v, &ferr);
+  if (rc != LW_OK) {
+    char msg[LW_ERROR_MESSAGE_MAX * 2 + 64];
+    snprintf(msg, sizeof(msg), "VoID %.500s: %s", p->void_url, ferr.message);
+    visit_error(s, p, msg, out);
+    free(body);
+    return rc == LW_ERR_NOMEM ? lw_error_set(err, rc, "out of memory") : LW_OK;
+  }
+  LwVersion version;
+  const char *source = version_of(v, &info, body, len, &version);
+  const char *fallback = NULL;
+  if (!strcmp(source, "last-modified")) {
+    fallback = "no dcterms:modified in the VoID: its HTTP Last-Modified is used";
+  } else if (!strcmp(source, "content-hash")) {
+    fallback = "no dcterms:modified in the VoID and no Last-Modified: a change of "
+               "its content starts a harvest";
+  }
+  if (fallback) {
+    lw_warn("provider=%s msg=\"%s\"", p->name, fallback);
+  }
+  for (size_t i = 0; i < v->warning_count; ++i) {
+    lw_warn("provider=%s void=%s msg=\"%s\"", p->name, p->void_url, v->warnings[i]);
+  }
+
+  LwDecideInput in = {p, true, version, st.has_harvested, st.harvested, st.running,
+                      st.running_version, forced, now_ms * 1000, st.retry_at_ms * 1000};
+  LwDecideResult d;
+  lw_decide(&in, &d);
+
+  char vtext[LW_DATETIME_BUF];
+  lw_version_to_text(&version, vtext);
+  char *warnings = warnings_json(v, fallback);
+  char *dumps = dumps_json(v);
+  bool keep = len <= VOID_CACHE_MAX;
+  const char *fields[] = {"void_modified", vtext,
+                          "void_source", source,
+                          "void_hash", version.hash,
+                          "void_etag", keep ? info.etag : "",
+                          "void_http_modified", keep ? info.last_modified : "",
+                          "void_type", info.content_type,
+                          "void_body", keep ? body : "",
+                          "void_dumps", dumps ? dumps : "[]",
+                          "warnings", warnings ? warnings : "[]"};
+  rc = record_visit(s, p, true, NULL, fields, sizeof(fields) / sizeof(*fields), err);
+  free(warnings);
+  free(dumps);
+  if (rc == LW_OK) {
+    rc = act(s, p, &st, &d, v, source, forced, out, err);
+  }
+  lw_void_free(v);
+  free(body);
+  return rc;
+}
+
+/* ---- periodic duties ---- */
+
+static bool resting(const char *status)
+{
+  static const char *const ok[] = {"failed", "filed", "depleted", "unarchived",
+                                   "guessed", "parsed"};
+  for (size_t i = 0; status && i < sizeof(ok) / sizeof(*ok); ++i) {
+    if (!strcmp(status, ok[i])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+static const char *str_at(const redisReply *r, size_t i)
+{
+  return r->type == REDIS_REPLY_ARRAY && i < r->elements &&
+                 r->element[i]->type == REDIS_REPLY_STRING
+             ? r->element[i]->str
+             : NULL;
+}
+
+/* A downloaded seed whose time is up (processed + interval < now), with no
+ * parent (not an archive entry) and not relative, goes back to added with a
+ * download job. */
+static LwStatus requeue_if_stale(LwScheduler *s, const char *key, long long now,
+                                 LwTxn *txn, long long *count, LwError *err)
+{
+  redisReply *r = lw_redis_cmd(s->redis, err, "HMGET", key, "status", "processed",
+                               "interval", "parent", "relative", "harvest", NULL);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  const char *status = str_at(r, 0), *processed = str_at(r, 1), *interval = str_at(r, 2);
+  const char *parent = str_at(r, 3), *relative = str_at(r, 4), *harvest = str_at(r, 5);
+  long long p = processed ? atoll(processed) : 0, i = interval ? atoll(interval) : 0;
+  const char *hash = strrchr(key, ':');
+  if (hash && p > 0 && i > 0 && p + i * 1000 < now && resting(status) &&
+      !(parent && *parent) && !(relative && !strcmp(relative, "true"))) {
+    ++hash;
+    lw_txn_seed_status(txn, hash, "added");
+    lw_txn_push_job(txn, "download", hash, harvest ? harvest : "", LW_PRIORITY_NORMAL,
+                    NULL);
+    ++*count;
+  }
+  freeReplyObject(r);
+  return LW_OK;
+}
+
+static LwStatus requeue_stale(LwScheduler *s, long long *count, LwError *err)
+{
+  char pattern[LW_KEY_MAX];
+  snprintf(pattern, sizeof(pattern), "%s", lw_key(s->cfg->prefix, LW_KEY_SEED, "*").s);
+  const long long now = lw_now_ms();
+  LwTxn *txn = lw_txn_new(s->cfg->prefix);
+  if (!txn) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwStatus st = LW_OK;
+  for (int step = 0; step < STALE_SCAN_STEPS && st == LW_OK; ++step) {
+    redisReply *r = lw_redis_cmd(s->redis, err, "SCAN", s->stale_cursor, "MATCH", pattern,
+                                 "COUNT", STALE_SCAN_COUNT, NULL);
+    if (!r) {
+      st = err ? err->status : LW_ERR_REDIS;
+      break;
+    }
+    if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
+      snprintf(s->stale_cursor, sizeof(s->stale_cursor), "%s", r->element[0]->str);
+      const redisReply *keys = r->element[1];
+      for (size_t i = 0; i < keys->elements && st == LW_OK; ++i) {
+        st = requeue_if_stale(s, keys->element[i]->str, now, txn, count, err);
+      }
+    }
+    freeReplyObject(r);
+    if (!strcmp(s->stale_cursor, "0")) {
+      break; /* a full pass is done; the next cycle starts another */
+    }
+  }
+  if (st == LW_OK && lw_txn_count(txn) > 0) {
+    st = lw_txn_exec(s->redis, txn, err);
+    if (st == LW_ERR_STATE) {
+      st = LW_OK; /* a seed moved on meanwhile: it is not stale any more */
+    }
+  }
+  lw_txn_free(txn);
+  return st;
+}
+
+/* Queues a periodic job for stage unless one is still waiting or running. */
+static LwStatus queue_periodic(LwScheduler *s, const char *stage, LwError *err)
+{
+  LwStageCounts counts;
+  LW_TRY(lw_queue_counts(s->redis, s->cfg, stage, &counts, err));
+  if (counts.queued + counts.delayed + counts.inflight > 0) {
+    return LW_NOTHING;
+  }
+  LwJob *job = lw_job_new(stage, NULL, NULL, NULL, err);
+  if (!job) {
+    return err ? err->status : LW_ERR_NOMEM;
+  }
+  LwStatus st = lw_queue_push(s->redis, s->cfg, job, LW_PRIORITY_NORMAL, err);
+  lw_job_free(job);
+  return st;
+}
+
+LwStatus lw_scheduler_duties(LwScheduler *s, LwCycleStats *stats, LwError *err)
+{
+  LW_TRY(connect_redis(s, err));
+  LW_TRY(lw_queue_reap(s->redis, s->cfg, &stats->reaped, err));
+  LW_TRY(lw_queue_promote(s->redis, s->cfg, NULL, &stats->promoted, err));
+  LW_TRY(requeue_stale(s, &stats->stale, err));
+  LW_TRY(queue_periodic(s, "export", err));
+  LW_TRY(queue_periodic(s, "status", err));
+  return LW_OK;
+}
+
+LwStatus lw_scheduler_cycle(LwScheduler *s, LwCycleStats *stats, LwError *err)
+{
+  memset(stats, 0, sizeof(*stats));
+  LW_TRY(connect_redis(s, err));
+  LwError rerr;
+  lw_error_clear(&rerr);
+  if (lw_scheduler_reload(s, &rerr) != LW_OK) {
+    stats->registry_error = true;
+  }
+  const LwRegistry *reg = s->registry;
+  for (size_t i = 0; reg && i < reg->count; ++i) {
+    /* Between providers: still ours? A scheduler that lost its lease (it
+     * stalled longer than the TTL) stops at once. */
+    LwStatus lease = lw_scheduler_lease(s, err);
+    if (lease != LW_OK) {
+      return lease == LW_NOTHING
+                 ? lw_error_set(err, LW_ERR_STATE, "lease lost to another scheduler")
+                 : lease;
+    }
+    ++stats->providers;
+    LwVisit visit;
+    LW_TRY(lw_scheduler_visit(s, &reg->providers[i], false, &visit, err));
+    const char *o = visit.outcome ? visit.outcome : "";
+    stats->started += !strcmp(o, "started");
+    stats->unchanged += !strcmp(o, "unchanged");
+    stats->busy += !strcmp(o, "busy");
+    stats->errors += !strcmp(o, "error");
+    stats->skipped += !strcmp(o, "disabled") || !strcmp(o, "not-due");
+  }
+  LW_TRY(lw_scheduler_duties(s, stats, err));
+  lw_info("cycle=done providers=%d started=%d unchanged=%d busy=%d errors=%d skipped=%d "
+          "reaped=%lld retries=%lld stale=%lld registry=%s",
+          stats->providers, stats->started, stats->unchanged, stats->busy, stats->errors,
+          stats->skipped, stats->reaped, stats->promoted, stats->stale,
+          stats->registry_error ? "last-good" : "ok");
+  return LW_OK;
+}
+
+/* ---- the loop ---- */
+
+static void sleep_ms(long long ms)
+{
+  struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+/* Sleeps about ms, in short steps so that a signal or a lost lease is seen
+ * soon; renews the lease every poll period when held. */
+static void wait_renewing(LwScheduler *s, long long ms, volatile sig_atomic_t *stop)
+{
+  const long long step = 100;
+  long long since_renew = 0;
+  for (long long slept = 0; slept < ms && !*stop; slept += step) {
+    sleep_ms(step);
+    since_renew += step;
+    if (s->holds_lease && since_renew >= poll_ms(s)) {
+      since_renew = 0;
+      LwError e;
+      if (lw_scheduler_lease(s, &e) != LW_OK) {
+        lw_warn("scheduler=%s role=standby msg=\"lease lost\"", s->id);
+        return;
+      }
+    }
+  }
+}
+
+int lw_scheduler_run(LwScheduler *s, bool once, volatile sig_atomic_t *stop)
+{
+  bool was_active = false;
+  long long waited = 0;
+  while (!*stop) {
+    LwError err;
+    lw_error_clear(&err);
+    LwStatus st = lw_scheduler_lease(s, &err);
+    if (st == LW_OK) {
+      if (!was_active) {
+        lw_info("scheduler=%s role=active interval=%lld", s->id, s->cfg->interval_s);
+        was_active = true;
+      }
+      LwCycleStats stats;
+      const long long began = lw_now_ms();
+      st = lw_scheduler_cycle(s, &stats, &err);
+      if (st != LW_OK) {
+        lw_error("scheduler=%s cycle=failed msg=\"%s\"", s->id, err.message);
+      }
+      if (once) {
+        return st == LW_OK ? 0 : 1;
+      }
+      long long left = s->cfg->interval_s * 1000 - (lw_now_ms() - began);
+      wait_renewing(s, left > 0 ? left : 0, stop);
+      continue;
+    }
+    if (was_active) {
+      lw_warn("scheduler=%s role=standby msg=\"another scheduler holds the lease\"", s->id);
+      was_active = false;
+    }
+    if (st == LW_NOTHING) {
+      lw_debug("scheduler=%s role=standby", s->id);
+    } else {
+      lw_error("scheduler=%s msg=\"%s\"", s->id, err.message);
+    }
+    if (once && waited > lease_ttl_ms(s) + poll_ms(s)) {
+      lw_error("scheduler=%s msg=\"another scheduler is active; --once gave up\"", s->id);
+      return 3;
+    }
+    wait_renewing(s, poll_ms(s), stop);
+    waited += poll_ms(s);
+  }
+  lw_scheduler_release(s);
+  lw_info("scheduler=%s outcome=stopped", s->id);
+  return 0;
+}

@@ -1,0 +1,43 @@
+#include "scheduler/void_fetch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/http_fetch.h"
+#include "common/netguard.h"
+#include "scheduler/void.h"
+
+LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, const char *etag,
+                       const char *last_modified, char **body, size_t *len,
+                       LwVoidFetchInfo *info, LwError *err)
+{
+  *body = NULL;
+  *len = 0;
+  memset(info, 0, sizeof(*info));
+  LwNetGuard *guard = NULL;
+  LW_TRY(lw_netguard_new(cfg && cfg->allow_net ? cfg->allow_net : "", &guard, err));
+  LwFetchOptions o;
+  memset(&o, 0, sizeof(o));
+  o.data_dir = cfg ? cfg->data_dir : NULL;
+  o.guard = guard;
+  o.connect_timeout_ms = 10000;
+  o.timeout_ms = 30000;
+  o.max_redirects = 5;
+  o.contact = cfg && cfg->contact && *cfg->contact ? cfg->contact : NULL;
+  o.accept = "text/turtle, application/rdf+xml;q=0.9, application/n-triples;q=0.8, "
+             "*/*;q=0.1";
+  o.etag = etag && *etag ? etag : NULL;
+  o.last_modified = last_modified && *last_modified ? last_modified : NULL;
+  LwFetchResult r;
+  memset(&r, 0, sizeof(r));
+  LwStatus st = lw_fetch_small(url, &o, LW_VOID_MAX_BYTES, body, len, &r, err);
+  info->status = r.status;
+  info->not_modified = st == LW_NOTHING;
+  snprintf(info->etag, sizeof(info->etag), "%s", r.etag);
+  snprintf(info->last_modified, sizeof(info->last_modified), "%s", r.last_modified);
+  snprintf(info->content_type, sizeof(info->content_type), "%s", r.content_type);
+  snprintf(info->final_url, sizeof(info->final_url), "%s", r.final_url ? r.final_url : url);
+  lw_fetch_result_clear(&r);
+  lw_netguard_free(guard);
+  return st;
+}

@@ -1,0 +1,38 @@
+/*
+ * Fetching a VoID file: one small document over HTTP(S), with the download
+ * stage's rules (common/http_fetch.h, lw_fetch_small): http and https only,
+ * also for redirects (at most 5 here); the address connected to must be
+ * public unless --allow-net lists it; connect timeout 10 s, whole fetch
+ * 30 s, at most LW_VOID_MAX_BYTES decoded bytes; conditional GET
+ * (If-None-Match / If-Modified-Since from the last visit); Content-Encoding
+ * decoded.
+ */
+#ifndef LW_SCHEDULER_VOID_FETCH_H
+#define LW_SCHEDULER_VOID_FETCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/config.h"
+#include "common/status.h"
+
+typedef struct {
+  long status;              /* HTTP status of the last response, 0 if none */
+  bool not_modified;        /* 304 */
+  char etag[256];           /* of the last response, "" if none */
+  char last_modified[64];   /* Last-Modified header, "" if none */
+  char content_type[256];
+  char final_url[2048];     /* after redirects: the base for relative IRIs */
+} LwVoidFetchInfo;
+
+/* Fetches url. etag / last_modified (may be NULL or "") make it
+ * conditional. LW_OK: *body (NUL-terminated, caller frees) and *len set;
+ * LW_NOTHING: 304 Not Modified, *body NULL. Errors: LW_ERR_NET (connect,
+ * timeout, 5xx, 408, 429), LW_ERR_HTTP (other 4xx and odd answers),
+ * LW_ERR_REFUSED (scheme or address), LW_ERR_LIMIT (too large or too many
+ * redirects), LW_ERR_NOMEM; err says what HTTP or TCP said. */
+LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, const char *etag,
+                       const char *last_modified, char **body, size_t *len,
+                       LwVoidFetchInfo *info, LwError *err);
+
+#endif

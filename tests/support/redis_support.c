@@ -1,0 +1,75 @@
+#include "tests/support/redis_support.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "queue/redis.h"
+#include "tests/support/check.h"
+
+redisContext *lw_test_redis(void)
+{
+  const char *url = lw_test_require_redis();
+  redisContext *c = NULL;
+  LwError err;
+  if (lw_redis_connect(url, &c, &err) != LW_OK) {
+    fprintf(stderr, "test Redis unreachable: %s\n", err.message);
+    exit(1);
+  }
+  return c;
+}
+
+void lw_test_redis_config(LwConfig *cfg, const char *name)
+{
+  lw_config_init(cfg);
+  lw_config_set(cfg, "redis", lw_test_require_redis(), NULL);
+  lw_config_set(cfg, "prefix", lw_test_prefix(name), NULL);
+  cfg->retry_base_ms = 100;
+  cfg->retry_max_ms = 1000;
+  cfg->max_attempts = 3;
+  cfg->heartbeat_ttl_s = 1;
+}
+
+void lw_test_redis_cleanup(redisContext *c, const char *prefix)
+{
+  char pattern[512];
+  snprintf(pattern, sizeof(pattern), "%s*", prefix);
+  char cursor[32] = "0";
+  do {
+    redisReply *r = redisCommand(c, "SCAN %s MATCH %s COUNT 1000", cursor, pattern);
+    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
+      freeReplyObject(r);
+      return;
+    }
+    snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
+    for (size_t i = 0; i < r->element[1]->elements; ++i) {
+      redisReply *d = redisCommand(c, "UNLINK %s", r->element[1]->element[i]->str);
+      freeReplyObject(d);
+    }
+    freeReplyObject(r);
+  } while (strcmp(cursor, "0") != 0);
+}
+
+long long lw_test_redis_int(redisContext *c, const char *arg0, ...)
+{
+  const char *argv[32];
+  int argc = 0;
+  va_list args;
+  va_start(args, arg0);
+  for (const char *a = arg0; a && argc < 32; a = va_arg(args, const char *)) {
+    argv[argc++] = a;
+  }
+  va_end(args);
+  redisReply *r = redisCommandArgv(c, argc, argv, NULL);
+  long long v = -1;
+  if (r && r->type == REDIS_REPLY_INTEGER) {
+    v = r->integer;
+  } else if (r && r->type == REDIS_REPLY_STRING) {
+    v = strtoll(r->str, NULL, 10);
+  } else if (r && r->type == REDIS_REPLY_NIL) {
+    v = 0;
+  }
+  freeReplyObject(r);
+  return v;
+}

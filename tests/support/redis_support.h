@@ -1,0 +1,29 @@
+/*
+ * Redis for the C tests: a connection to the shared test server
+ * (LODWASH_TEST_REDIS; the test is skipped when unset) and clean-up of the
+ * keys under a test's prefix. Never FLUSHALL: tests share the server.
+ */
+#ifndef LW_TEST_REDIS_SUPPORT_H
+#define LW_TEST_REDIS_SUPPORT_H
+
+#include <hiredis/hiredis.h>
+
+#include "common/config.h"
+
+/* Connects to the test Redis (skips the test when there is none; exits 1
+ * when it is set but unreachable). Caller frees with redisFree. */
+redisContext *lw_test_redis(void);
+
+/* Fills cfg for a test: defaults, the test Redis URL, prefix from
+ * lw_test_prefix(name), short retry delays. Free with lw_config_free. */
+void lw_test_redis_config(LwConfig *cfg, const char *name);
+
+/* Deletes every key under prefix (SCAN + UNLINK). */
+void lw_test_redis_cleanup(redisContext *c, const char *prefix);
+
+/* The integer value of a command's reply (LLEN, ZCARD, SCARD, HGET...),
+ * -1 on error. Arguments NULL-terminated. */
+long long lw_test_redis_int(redisContext *c, const char *arg0, ...)
+    __attribute__((sentinel));
+
+#endif

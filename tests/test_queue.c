@@ -1,0 +1,443 @@
+/* The job queue against a real Redis: priorities, duplicate suppression,
+ * ack with results, retries with backoff, the dead list, hand-back, the
+ * reaper, counts and the status JSON. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "queue/heartbeat.h"
+#include "queue/keys.h"
+#include "queue/queue.h"
+#include "queue/seed.h"
+#include "tests/support/check.h"
+#include "tests/support/redis_support.h"
+
+static redisContext *c;
+static LwConfig cfg;
+
+static void sleep_ms(long ms)
+{
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+static LwJob *job_for(const char *stage, const char *seed, const char *extra_json)
+{
+  json_t *extra = extra_json ? json_loads(extra_json, 0, NULL) : NULL;
+  LwError err;
+  LwJob *job = lw_job_new(stage, seed, "h1", extra, &err);
+  json_decref(extra);
+  return job;
+}
+
+static LwStatus push(const char *stage, const char *seed, LwPriority prio, char *id_out)
+{
+  LwJob *job = job_for(stage, seed, NULL);
+  LwError err;
+  LwStatus st = lw_queue_push(c, &cfg, job, prio, &err);
+  if (id_out) {
+    strcpy(id_out, job->id);
+  }
+  lw_job_free(job);
+  return st;
+}
+
+static LwJob *fetch(const char *worker, const char *stage)
+{
+  const char *stages[] = {stage};
+  LwJob *job = NULL;
+  LwError err;
+  LwStatus st = lw_queue_fetch(c, &cfg, worker, stages, 1, &job, &err);
+  CHECK(st == LW_OK || st == LW_NOTHING);
+  return job;
+}
+
+static LwStageCounts counts(const char *stage)
+{
+  LwStageCounts n;
+  LwError err;
+  CHECK_INT_EQ(lw_queue_counts(c, &cfg, stage, &n, &err), LW_OK);
+  return n;
+}
+
+static void test_priorities_and_ack(void)
+{
+  char a[17], b[17], h[17];
+  CHECK_INT_EQ(push("prio", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  CHECK_INT_EQ(push("prio", "", LW_PRIORITY_NORMAL, b), LW_OK);
+  CHECK_INT_EQ(push("prio", "", LW_PRIORITY_HIGH, h), LW_OK);
+  CHECK_INT_EQ(counts("prio").queued, 3);
+
+  LwError err;
+  CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, "w1", "prio", &err), LW_OK);
+  LwJob *first = fetch("w1", "prio");
+  CHECK(first && !strcmp(first->id, h)); /* high first */
+  CHECK_INT_EQ(counts("prio").inflight, 1);
+  CHECK_INT_EQ(counts("prio").queued, 2);
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", first, NULL, &err), LW_OK);
+  LwJob *second = fetch("w1", "prio");
+  CHECK(second && !strcmp(second->id, a)); /* then normal jobs in order */
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", second, NULL, &err), LW_OK);
+  LwJob *third = fetch("w1", "prio");
+  CHECK(third && !strcmp(third->id, b));
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", third, NULL, &err), LW_OK);
+  CHECK(fetch("w1", "prio") == NULL);
+
+  LwStageCounts n = counts("prio");
+  CHECK_INT_EQ(n.done, 3);
+  CHECK_INT_EQ(n.inflight, 0);
+  CHECK_INT_EQ(n.queued, 0);
+  CHECK_INT_EQ(lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "w1").s, NULL), 0);
+  lw_job_free(first);
+  lw_job_free(second);
+  lw_job_free(third);
+}
+
+static void test_duplicates(void)
+{
+  CHECK_INT_EQ(push("dup", "seedA", LW_PRIORITY_NORMAL, NULL), LW_OK);
+  CHECK_INT_EQ(push("dup", "seedA", LW_PRIORITY_NORMAL, NULL), LW_NOTHING);
+  CHECK_INT_EQ(push("dup", "seedA", LW_PRIORITY_HIGH, NULL), LW_NOTHING);
+  CHECK_INT_EQ(push("other", "seedA", LW_PRIORITY_NORMAL, NULL), LW_OK); /* other stage */
+  CHECK_INT_EQ(counts("dup").queued, 1);
+  LwJob *job = fetch("w1", "dup");
+  CHECK(job != NULL);
+  /* still in flight: still suppressed */
+  CHECK_INT_EQ(push("dup", "seedA", LW_PRIORITY_NORMAL, NULL), LW_NOTHING);
+  LwError err;
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", job, NULL, &err), LW_OK);
+  CHECK_INT_EQ(push("dup", "seedA", LW_PRIORITY_NORMAL, NULL), LW_OK);
+  lw_job_free(job);
+
+  /* push_many: jobs without a seed are never suppressed */
+  LwJob *many[50];
+  for (int i = 0; i < 50; ++i) {
+    many[i] = job_for("many", i < 40 ? "" : "same", NULL);
+  }
+  size_t pushed = 0;
+  CHECK_INT_EQ(lw_queue_push_many(c, &cfg, many, 50, LW_PRIORITY_NORMAL, &pushed, &err), LW_OK);
+  CHECK_INT_EQ(pushed, 41);
+  CHECK_INT_EQ(counts("many").queued, 41);
+  for (int i = 0; i < 50; ++i) {
+    lw_job_free(many[i]);
+  }
+}
+
+static void test_retries_and_dead(void)
+{
+  LwError err;
+  char seed[LW_HASH_HEX_LEN + 1];
+  CHECK_INT_EQ(lw_seed_record(c, cfg.prefix, "http://example.org/flaky", NULL, NULL, seed, &err),
+               LW_OK);
+  CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, seed, "downloading", &err), LW_OK);
+  char id[17];
+  CHECK_INT_EQ(push("retry", seed, LW_PRIORITY_NORMAL, id), LW_OK);
+
+  LwError failure;
+  lw_error_set(&failure, LW_ERR_NET, "connection refused");
+  long long expected_delay[] = {100, 200};
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    LwJob *job = fetch("w1", "retry");
+    CHECK(job != NULL);
+    if (!job) {
+      return;
+    }
+    CHECK_STR_EQ(job->id, id);
+    CHECK_INT_EQ(job->attempt, attempt - 1);
+    LwFailOutcome outcome;
+    long long delay = -1;
+    CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", job, &failure, &outcome, &delay, &err), LW_OK);
+    lw_job_free(job);
+    if (attempt < 3) {
+      CHECK_INT_EQ(outcome, LW_FAIL_RETRY);
+      CHECK_INT_EQ(delay, expected_delay[attempt - 1]);
+      CHECK_INT_EQ(counts("retry").delayed, 1);
+      CHECK(fetch("w1", "retry") == NULL); /* not due yet */
+      /* while delayed the seed still counts as queued */
+      CHECK_INT_EQ(push("retry", seed, LW_PRIORITY_NORMAL, NULL), LW_NOTHING);
+      sleep_ms(delay + 60);
+    } else {
+      CHECK_INT_EQ(outcome, LW_FAIL_DEAD);
+    }
+  }
+  LwStageCounts n = counts("retry");
+  CHECK_INT_EQ(n.dead, 1);
+  CHECK_INT_EQ(n.failed, 3);
+  CHECK_INT_EQ(n.delayed, 0);
+  CHECK_INT_EQ(n.inflight, 0);
+
+  json_t *rec = NULL;
+  CHECK_INT_EQ(lw_seed_get(c, cfg.prefix, seed, &rec, &err), LW_OK);
+  CHECK_STR_EQ(json_string_value(json_object_get(rec, "status")), "failed");
+  CHECK_STR_EQ(json_string_value(json_object_get(rec, "error")), "net: connection refused");
+  json_decref(rec);
+
+  json_t *dead = NULL;
+  long long total = 0;
+  CHECK_INT_EQ(lw_queue_dead_list(c, &cfg, 0, &dead, &total, &err), LW_OK);
+  CHECK_INT_EQ(total, 1);
+  json_t *entry = json_array_get(dead, 0);
+  CHECK_STR_EQ(json_string_value(json_object_get(entry, "id")), id);
+  CHECK_INT_EQ(json_integer_value(json_object_get(entry, "attempt")), 3);
+  CHECK_STR_EQ(json_string_value(json_object_get(entry, "error")), "connection refused");
+  CHECK_STR_EQ(json_string_value(json_object_get(entry, "error_kind")), "net");
+  CHECK(json_integer_value(json_object_get(entry, "first_failed")) > 0);
+  CHECK(json_integer_value(json_object_get(entry, "failed")) >=
+        json_integer_value(json_object_get(entry, "first_failed")));
+  json_decref(dead);
+
+  /* retry an unknown id: nothing; the right id: back in the queue */
+  long long moved = -1;
+  CHECK_INT_EQ(lw_queue_retry_dead(c, &cfg, NULL, "0000000000000000", &moved, &err), LW_NOTHING);
+  CHECK_INT_EQ(moved, 0);
+  CHECK_INT_EQ(lw_queue_retry_dead(c, &cfg, NULL, id, &moved, &err), LW_OK);
+  CHECK_INT_EQ(moved, 1);
+  n = counts("retry");
+  CHECK_INT_EQ(n.dead, 0);
+  CHECK_INT_EQ(n.queued, 1);
+  LwJob *again = fetch("w1", "retry");
+  CHECK(again && again->attempt == 0 && !strcmp(again->id, id));
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", again, NULL, &err), LW_OK);
+  lw_job_free(again);
+
+  /* permanent errors skip the retries */
+  CHECK_INT_EQ(push("perm", "p1", LW_PRIORITY_NORMAL, NULL), LW_OK);
+  LwJob *job = fetch("w1", "perm");
+  lw_error_set(&failure, LW_ERR_SYNTAX, "bad Turtle at line 3");
+  LwFailOutcome outcome;
+  CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", job, &failure, &outcome, NULL, &err), LW_OK);
+  CHECK_INT_EQ(outcome, LW_FAIL_DEAD);
+  CHECK_INT_EQ(counts("perm").dead, 1);
+  CHECK_INT_EQ(counts("perm").delayed, 0);
+  lw_job_free(job);
+  /* a dead job releases its seed */
+  CHECK_INT_EQ(push("perm", "p1", LW_PRIORITY_NORMAL, NULL), LW_OK);
+
+  CHECK_INT_EQ(lw_queue_backoff_ms(&cfg, 1), 100);
+  CHECK_INT_EQ(lw_queue_backoff_ms(&cfg, 4), 800);
+  CHECK_INT_EQ(lw_queue_backoff_ms(&cfg, 60), 1000); /* capped */
+}
+
+static void test_handback(void)
+{
+  char a[17];
+  CHECK_INT_EQ(push("hb", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  CHECK_INT_EQ(push("hb", "", LW_PRIORITY_NORMAL, NULL), LW_OK);
+  LwJob *job = fetch("w1", "hb");
+  CHECK(job && !strcmp(job->id, a));
+  LwError err;
+  CHECK_INT_EQ(lw_queue_handback(c, &cfg, "w1", job, &err), LW_OK);
+  CHECK_INT_EQ(counts("hb").inflight, 0);
+  CHECK_INT_EQ(counts("hb").failed, 0);
+  LwJob *again = fetch("w1", "hb");
+  CHECK(again && !strcmp(again->id, a) && again->attempt == 0); /* front, unchanged */
+  CHECK_STR_EQ(again->raw, job->raw);
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", again, NULL, &err), LW_OK);
+  lw_job_free(job);
+  lw_job_free(again);
+}
+
+static void test_reaper(void)
+{
+  LwError err;
+  char id[17];
+  CHECK_INT_EQ(push("reap", "r1", LW_PRIORITY_NORMAL, id), LW_OK);
+  CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, "doomed", "reap", &err), LW_OK);
+  LwJob *job = fetch("doomed", "reap");
+  CHECK(job != NULL);
+  long long returned = -1;
+  CHECK_INT_EQ(lw_queue_reap(c, &cfg, &returned, &err), LW_OK);
+  CHECK_INT_EQ(returned, 0); /* alive: nothing taken */
+  CHECK_INT_EQ(counts("reap").inflight, 1);
+  sleep_ms(1300); /* heartbeat TTL is 1 s and nobody beats */
+  CHECK_INT_EQ(lw_queue_reap(c, &cfg, &returned, &err), LW_OK);
+  CHECK_INT_EQ(returned, 1);
+  LwStageCounts n = counts("reap");
+  CHECK_INT_EQ(n.inflight, 0);
+  CHECK_INT_EQ(n.queued, 1);
+  CHECK_INT_EQ(lw_test_redis_int(c, "SISMEMBER", lw_key(cfg.prefix, LW_KEY_WORKERS, NULL).s,
+                                 "doomed", NULL), 0);
+  CHECK_INT_EQ(lw_test_redis_int(c, "EXISTS", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "doomed").s,
+                                 NULL), 0);
+  /* the doomed worker's late ack changes nothing */
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "doomed", job, NULL, &err), LW_OK);
+  CHECK_INT_EQ(counts("reap").done, 0);
+  CHECK_INT_EQ(counts("reap").queued, 1);
+  lw_job_free(job);
+
+  LwJob *back = fetch("w1", "reap");
+  CHECK(back && !strcmp(back->id, id));
+  CHECK_INT_EQ(lw_job_get_int(back, "reaped", 0), 1);
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", back, NULL, &err), LW_OK);
+  lw_job_free(back);
+  /* a job that keeps killing its workers ends up dead */
+  CHECK_INT_EQ(push("reap", "r2", LW_PRIORITY_NORMAL, NULL), LW_OK);
+  for (int i = 0; i < 3; ++i) {
+    CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, "doomed2", "reap", &err), LW_OK);
+    LwJob *j = fetch("doomed2", "reap");
+    CHECK(j != NULL);
+    lw_job_free(j);
+    redisReply *r = redisCommand(c, "DEL %s", lw_key(cfg.prefix, LW_KEY_WORKER, "doomed2").s);
+    freeReplyObject(r);
+    CHECK_INT_EQ(lw_queue_reap(c, &cfg, &returned, &err), LW_OK);
+    CHECK_INT_EQ(returned, 1);
+  }
+  CHECK_INT_EQ(counts("reap").dead, 1);
+  CHECK_INT_EQ(counts("reap").queued, 0);
+}
+
+static void test_ack_records_results(void)
+{
+  LwError err;
+  char seed[LW_HASH_HEX_LEN + 1];
+  CHECK_INT_EQ(lw_seed_record(c, cfg.prefix, "http://example.org/data.ttl", "geo", "h1", seed,
+                              &err),
+               LW_OK);
+  CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, seed, "downloading", &err), LW_OK);
+  CHECK_INT_EQ(push("dl", seed, LW_PRIORITY_NORMAL, NULL), LW_OK);
+  LwJob *job = fetch("w1", "dl");
+  CHECK(job != NULL);
+  LwTxn *txn = lw_txn_new(cfg.prefix);
+  lw_txn_seed_set(txn, seed, "format", "turtle");
+  lw_txn_seed_status(txn, seed, "filed");
+  lw_txn_push_job(txn, "next", seed, "h1", LW_PRIORITY_NORMAL, NULL);
+  lw_txn_push_job(txn, "next", seed, "h1", LW_PRIORITY_NORMAL, NULL); /* suppressed */
+  CHECK_INT_EQ(lw_txn_count(txn), 4);
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", job, txn, &err), LW_OK);
+  lw_txn_free(txn);
+  lw_job_free(job);
+
+  json_t *rec = NULL;
+  CHECK_INT_EQ(lw_seed_get(c, cfg.prefix, seed, &rec, &err), LW_OK);
+  CHECK_STR_EQ(json_string_value(json_object_get(rec, "status")), "filed");
+  CHECK_STR_EQ(json_string_value(json_object_get(rec, "format")), "turtle");
+  CHECK_STR_EQ(json_string_value(json_object_get(rec, "provider")), "geo");
+  json_decref(rec);
+  CHECK_INT_EQ(counts("next").queued, 1);
+  CHECK_INT_EQ(counts("dl").done, 1);
+
+  /* a refused transition fails the exec with LW_ERR_STATE */
+  txn = lw_txn_new(cfg.prefix);
+  lw_txn_seed_status(txn, seed, "parsed");
+  CHECK_INT_EQ(lw_txn_exec(c, txn, &err), LW_ERR_STATE);
+  CHECK(strstr(err.message, "filed") && strstr(err.message, "parsed"));
+  lw_txn_free(txn);
+  /* bad input to a txn is reported at exec */
+  txn = lw_txn_new(cfg.prefix);
+  lw_txn_push_job(txn, "bad stage!", seed, NULL, LW_PRIORITY_NORMAL, NULL);
+  CHECK_INT_EQ(lw_txn_exec(c, txn, &err), LW_ERR_USAGE);
+  lw_txn_free(txn);
+  lw_txn_free(NULL);
+}
+
+static void test_ack_fetch_and_orphans(void)
+{
+  LwError err;
+  char a[17], b[17];
+  /* w1's heartbeat (1 s) expired long ago and the reaper dropped it */
+  CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, "w1", "af", &err), LW_OK);
+  CHECK_INT_EQ(push("af", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  CHECK_INT_EQ(push("af", "", LW_PRIORITY_NORMAL, b), LW_OK);
+  LwJob *first = fetch("w1", "af");
+  CHECK(first && !strcmp(first->id, a));
+  const char *stages[] = {"af"};
+  LwJob *next = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", first, NULL, stages, 1, &next, &err), LW_OK);
+  CHECK(next && !strcmp(next->id, b));
+  CHECK_INT_EQ(counts("af").done, 1);
+  CHECK_INT_EQ(counts("af").inflight, 1);
+  LwJob *none = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", next, NULL, stages, 1, &none, &err), LW_OK);
+  CHECK(none == NULL);
+  CHECK_INT_EQ(counts("af").done, 2);
+  CHECK_INT_EQ(counts("af").inflight, 0);
+  lw_job_free(first);
+  lw_job_free(next);
+
+  /* a job in the in-flight list the worker does not know about (its fetch
+   * reply was lost) is handed back; the one it holds stays */
+  CHECK_INT_EQ(push("af", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  CHECK_INT_EQ(push("af", "", LW_PRIORITY_NORMAL, b), LW_OK);
+  LwJob *held = fetch("w1", "af");
+  LwJob *lost = fetch("w1", "af");
+  long long released = 0;
+  CHECK_INT_EQ(lw_queue_release_orphans(c, &cfg, "w1", held, &released, &err), LW_OK);
+  CHECK_INT_EQ(released, 1);
+  CHECK_INT_EQ(counts("af").queued, 1);
+  CHECK_INT_EQ(counts("af").inflight, 1);
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", held, NULL, &err), LW_OK);
+  LwJob *again = fetch("w1", "af");
+  CHECK(again && lost && !strcmp(again->id, lost->id));
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", again, NULL, &err), LW_OK);
+  lw_job_free(held);
+  lw_job_free(lost);
+  lw_job_free(again);
+}
+
+static void test_bad_jobs_parked(void)
+{
+  LwError err;
+  char good[17];
+  CHECK_INT_EQ(push("junk", "", LW_PRIORITY_NORMAL, good), LW_OK);
+  LwKey queue = lw_key(cfg.prefix, LW_KEY_QUEUE, "junk");
+  redisReply *r = redisCommand(c, "RPUSH %s %s", queue.s, "not json at all");
+  freeReplyObject(r);
+  const char *stages[] = {"junk"};
+  LwJob *job = NULL;
+  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, "w1", stages, 1, &job, &err), LW_ERR_FORMAT);
+  CHECK(job == NULL);
+  CHECK_INT_EQ(lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_DEAD, "unknown").s, NULL), 1);
+  CHECK_INT_EQ(lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "w1").s, NULL), 0);
+  job = fetch("w1", "junk"); /* the queue goes on */
+  CHECK(job && !strcmp(job->id, good));
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", job, NULL, &err), LW_OK);
+  lw_job_free(job);
+}
+
+static void test_status_json(void)
+{
+  LwError err;
+  json_t *status = NULL;
+  CHECK_INT_EQ(lw_queue_status(c, &cfg, &status, &err), LW_OK);
+  json_t *stages = json_object_get(status, "stages");
+  CHECK(json_is_object(stages));
+  json_t *next = json_object_get(stages, "next");
+  const char *keys[] = {"queued", "inflight", "delayed", "dead", "done", "failed"};
+  for (int i = 0; i < 6; ++i) {
+    CHECK(json_is_integer(json_object_get(next, keys[i])));
+  }
+  CHECK_INT_EQ(json_integer_value(json_object_get(next, "queued")), 1);
+  CHECK(json_is_array(json_object_get(status, "workers")));
+  json_t *seeds = json_object_get(status, "seeds");
+  CHECK_INT_EQ(json_integer_value(json_object_get(seeds, "filed")), 1);
+  CHECK_INT_EQ(json_integer_value(json_object_get(seeds, "failed")), 1);
+  json_decref(status);
+
+  bool idle = true;
+  const char *busy[] = {"next"};
+  CHECK_INT_EQ(lw_queue_idle(c, &cfg, busy, 1, NULL, &idle, &err), LW_OK);
+  CHECK(!idle);
+  const char *quiet[] = {"prio", "dl"};  /* "hb" still has a job queued */
+  CHECK_INT_EQ(lw_queue_idle(c, &cfg, quiet, 2, NULL, &idle, &err), LW_OK);
+  CHECK(idle);
+}
+
+int main(void)
+{
+  c = lw_test_redis();
+  lw_test_redis_config(&cfg, "queue");
+  lw_test_redis_cleanup(c, cfg.prefix);
+  test_priorities_and_ack();
+  test_duplicates();
+  test_retries_and_dead();
+  test_handback();
+  test_reaper();
+  test_ack_records_results();
+  test_ack_fetch_and_orphans();
+  test_bad_jobs_parked();
+  test_status_json();
+  lw_test_redis_cleanup(c, cfg.prefix);
+  lw_config_free(&cfg);
+  redisFree(c);
+  return lw_test_finish();
+}

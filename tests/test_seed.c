@@ -1,0 +1,170 @@
+/* Seed records: the status machine (every allowed and refused transition),
+ * recording URIs (relative ones too), counts per status, and refusal of
+ * illegal transitions on a real Redis. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/uri.h"
+#include "queue/keys.h"
+#include "queue/queue.h"
+#include "queue/seed.h"
+#include "tests/support/check.h"
+#include "tests/support/redis_support.h"
+
+/* The allowed moves, written out independently of the code's table. */
+static const char *const allowed[][2] = {
+  {"", "added"}, {"", "filed"}, {"", "cleaned"},
+  {"added", "downloading"}, {"downloading", "filed"}, {"downloading", "failed"},
+  {"filed", "unarchiving"}, {"unarchiving", "depleted"}, {"unarchiving", "unarchived"},
+  {"unarchiving", "failed"}, {"unarchived", "guessing"}, {"guessing", "guessed"},
+  {"guessing", "failed"}, {"guessed", "parsing"}, {"parsing", "parsed"},
+  {"parsing", "failed"},
+  {"failed", "added"}, {"filed", "added"}, {"depleted", "added"}, {"unarchived", "added"},
+  {"guessed", "added"}, {"parsed", "added"},
+};
+
+static bool in_allowed(const char *from, const char *to)
+{
+  if (!strcmp(from, to)) {
+    return true;
+  }
+  for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); ++i) {
+    if (!strcmp(allowed[i][0], from) && !strcmp(allowed[i][1], to)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+static void test_machine(void)
+{
+  const char *from_all[16] = {""};
+  int n = 1;
+  for (const char *const *s = lw_seed_statuses; *s; ++s) {
+    from_all[n++] = *s;
+  }
+  CHECK_INT_EQ(n, 13);
+  for (int i = 0; i < n; ++i) {
+    for (const char *const *to = lw_seed_statuses; *to; ++to) {
+      bool expect = in_allowed(from_all[i], *to);
+      bool got = lw_seed_transition_allowed(from_all[i], *to);
+      if (expect != got) {
+        fprintf(stderr, "transition %s -> %s: expected %d\n", from_all[i], *to, expect);
+      }
+      CHECK(expect == got);
+    }
+  }
+  CHECK(lw_seed_transition_allowed(NULL, "added"));
+  CHECK(!lw_seed_transition_allowed("added", "bogus"));
+  CHECK(!lw_seed_transition_allowed("added", NULL));
+  CHECK(lw_seed_status_valid("parsed"));
+  CHECK(!lw_seed_status_valid("Parsed"));
+
+  char hash[LW_HASH_HEX_LEN + 1];
+  lw_seed_hash_of("0123456789ABCDEF0123456789abcdef", hash);
+  CHECK_STR_EQ(hash, "0123456789abcdef0123456789abcdef");
+  char expected[LW_HASH_HEX_LEN + 1];
+  lw_uri_hash("http://Example.org/a", expected);
+  lw_seed_hash_of("http://Example.org/a", hash);
+  CHECK_STR_EQ(hash, expected);
+}
+
+static void test_records(void)
+{
+  redisContext *c = lw_test_redis();
+  LwConfig cfg;
+  lw_test_redis_config(&cfg, "seed");
+  lw_test_redis_cleanup(c, cfg.prefix);
+  LwError err;
+
+  char hash[LW_HASH_HEX_LEN + 1];
+  bool queued = false;
+  CHECK_INT_EQ(lw_seed_add(c, cfg.prefix, "HTTP://Example.ORG/a/./b", "geo", "h1", hash,
+                           &queued, &err),
+               LW_OK);
+  CHECK(queued);
+  char expected[LW_HASH_HEX_LEN + 1];
+  lw_uri_hash("http://example.org/a/b", expected);
+  CHECK_STR_EQ(hash, expected);
+  /* twice: the record stays, no second download */
+  CHECK_INT_EQ(lw_seed_add(c, cfg.prefix, "http://example.org/a/b", NULL, NULL, hash, &queued,
+                           &err),
+               LW_NOTHING);
+  CHECK(!queued);
+  LwStageCounts n;
+  CHECK_INT_EQ(lw_queue_counts(c, &cfg, "download", &n, &err), LW_OK);
+  CHECK_INT_EQ(n.queued, 1);
+
+  json_t *rec = NULL;
+  CHECK_INT_EQ(lw_seed_get(c, cfg.prefix, hash, &rec, &err), LW_OK);
+  CHECK_STR_EQ(json_string_value(json_object_get(rec, "status")), "added");
+  CHECK_STR_EQ(json_string_value(json_object_get(rec, "uri")), "HTTP://Example.ORG/a/./b");
+  CHECK_STR_EQ(json_string_value(json_object_get(rec, "relative")), "false");
+  CHECK_STR_EQ(json_string_value(json_object_get(rec, "provider")), "geo");
+  CHECK(json_object_get(rec, "added") != NULL);
+  json_decref(rec);
+
+  char *field = NULL;
+  CHECK_INT_EQ(lw_seed_get_field(c, cfg.prefix, hash, "provider", &field, &err), LW_OK);
+  CHECK_STR_EQ(field, "geo");
+  free(field);
+  CHECK_INT_EQ(lw_seed_get_field(c, cfg.prefix, hash, "nofield", &field, &err), LW_NOTHING);
+  CHECK(field == NULL);
+
+  /* relative: recorded, never queued */
+  char rel[LW_HASH_HEX_LEN + 1];
+  CHECK_INT_EQ(lw_seed_add(c, cfg.prefix, "../data/x.ttl", NULL, NULL, rel, &queued, &err), LW_OK);
+  CHECK(!queued);
+  CHECK_INT_EQ(lw_seed_get(c, cfg.prefix, rel, &rec, &err), LW_OK);
+  CHECK_STR_EQ(json_string_value(json_object_get(rec, "relative")), "true");
+  json_decref(rec);
+  CHECK_INT_EQ(lw_queue_counts(c, &cfg, "download", &n, &err), LW_OK);
+  CHECK_INT_EQ(n.queued, 1);
+
+  /* a walk through the machine, with illegal moves refused on the way */
+  CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, hash, "filed", &err), LW_ERR_STATE);
+  CHECK(strstr(err.message, "added") && strstr(err.message, "filed"));
+  const char *walk[] = {"downloading", "downloading", "filed", "unarchiving", "unarchived",
+                        "guessing", "guessed", "parsing", "parsed", "added"};
+  for (size_t i = 0; i < sizeof(walk) / sizeof(walk[0]); ++i) {
+    CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, hash, walk[i], &err), LW_OK);
+  }
+  CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, hash, "parsed", &err), LW_ERR_STATE);
+  CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, hash, "cleaned", &err), LW_ERR_STATE);
+  CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, hash, "failed", &err), LW_ERR_STATE);
+  CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, hash, "nonsense", &err), LW_ERR_STATE);
+  CHECK_INT_EQ(lw_seed_get(c, cfg.prefix, hash, &rec, &err), LW_OK);
+  CHECK_STR_EQ(json_string_value(json_object_get(rec, "status")), "added");
+  json_decref(rec);
+  /* a record that does not exist cannot be moved along */
+  CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, "00000000000000000000000000000000",
+                                  "downloading", &err),
+               LW_ERR_STATE);
+  CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, "11111111111111111111111111111111",
+                                  "cleaned", &err),
+               LW_OK);
+  CHECK_INT_EQ(lw_seed_get(c, cfg.prefix, "22222222222222222222222222222222", &rec, &err),
+               LW_NOTHING);
+  CHECK(rec == NULL);
+
+  /* the per-status counts follow every move */
+  LwKey counts = lw_key(cfg.prefix, LW_KEY_SEED_COUNTS, NULL);
+  CHECK_INT_EQ(lw_test_redis_int(c, "HGET", counts.s, "added", NULL), 2);
+  CHECK_INT_EQ(lw_test_redis_int(c, "HGET", counts.s, "parsed", NULL), 0);
+  CHECK_INT_EQ(lw_test_redis_int(c, "HGET", counts.s, "cleaned", NULL), 1);
+
+  lw_test_redis_cleanup(c, cfg.prefix);
+  lw_config_free(&cfg);
+  redisFree(c);
+}
+
+int main(void)
+{
+  test_machine();
+  if (getenv("LODWASH_TEST_REDIS") && *getenv("LODWASH_TEST_REDIS")) {
+    test_records();
+  } else {
+    printf("(no LODWASH_TEST_REDIS: Redis part not run)\n");
+  }
+  return lw_test_finish();
+}

@@ -1,0 +1,124 @@
+/* The sparql store against a real Virtuoso: a harvest replaces exactly the
+ * triples of its subjects, in batches, and running it again changes nothing;
+ * the store ends equal to the files store's graph. */
+#include "common/graph_merge.h"
+#include "common/sparql_import.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "tests/support/check.h"
+
+static char *dir;
+static LwSparqlStore *store;
+static char graph[256];
+
+static void write_file(const char *path, const char *text)
+{
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+}
+
+static unsigned long long count(const char *where)
+{
+  char q[1024];
+  snprintf(q, sizeof(q), "SELECT COUNT(*) WHERE { GRAPH <%s> { %s } }", graph, where);
+  unsigned long long n = 0;
+  LwError err;
+  if (lw_sparql_count(store, q, &n, &err) != LW_OK) {
+    fprintf(stderr, "count: %s\n", err.message);
+    return (unsigned long long)-1;
+  }
+  return n;
+}
+
+/* Merges the harvest file into the graph file and pushes it to the store. */
+static LwStatus import(const char *harvest, const char *old, const char *out,
+                       size_t delete_batch, LwGraphMergeReport *report)
+{
+  LwError err;
+  LwSparqlImport *im = lw_sparql_import_new(store, graph, delete_batch, 50);
+  const char *news[] = {harvest};
+  LwGraphMergeOptions o = {.graph_iri = graph, .old_path = old, .new_paths = news,
+                           .new_count = 1, .out_path = out,
+                           .on_harvest_line = lw_sparql_import_line, .handle = im};
+  LwStatus st = lw_graph_merge(&o, report, &err);
+  if (st == LW_OK) {
+    st = lw_sparql_import_finish(im, &err);
+  }
+  if (st != LW_OK) {
+    fprintf(stderr, "import: %s\n", err.message);
+  }
+  lw_sparql_import_free(im);
+  return st;
+}
+
+static void test_replace_by_subject(void)
+{
+  char h1[4096], h2[4096], g1[4096], g2[4096];
+  snprintf(h1, sizeof(h1), "%s/h1.nq", dir);
+  snprintf(h2, sizeof(h2), "%s/h2.nq", dir);
+  snprintf(g1, sizeof(g1), "%s/g1.nq.gz", dir);
+  snprintf(g2, sizeof(g2), "%s/g2.nq.gz", dir);
+  write_file(h1, "<http://x/a> <http://p> \"a1\" .\n"
+                 "<http://x/b> <http://p> \"b1\" .\n"
+                 "<http://x/b> <http://p> \"b2\"@en .\n"
+                 "<http://x/c> <http://p> <http://x/a> <http://other/graph> .\n");
+  write_file(h2, "<http://x/b> <http://p> \"b3\" .\n"
+                 "<http://x/d> <http://p> \"d1\"^^<http://www.w3.org/2001/XMLSchema#string> .\n");
+  LwGraphMergeReport r;
+  CHECK_INT_EQ(import(h1, NULL, g1, 0, &r), LW_OK);
+  CHECK_INT_EQ(count("?s ?p ?o"), 4);
+  CHECK_INT_EQ(import(h2, g1, g2, 0, &r), LW_OK);
+  CHECK_INT_EQ(count("?s ?p ?o"), 4); /* a1, b3, c, d1 */
+  CHECK_INT_EQ(count("<http://x/b> ?p ?o"), 1);
+  CHECK_INT_EQ(count("<http://x/b> <http://p> \"b3\""), 1);
+  CHECK_INT_EQ(count("<http://x/a> <http://p> \"a1\""), 1);
+  CHECK_INT_EQ(count("<http://x/c> <http://p> <http://x/a>"), 1);
+  CHECK_INT_EQ(r.triples, 4);
+  /* Again: the same graph. */
+  CHECK_INT_EQ(import(h2, g2, g1, 0, &r), LW_OK);
+  CHECK_INT_EQ(count("?s ?p ?o"), 4);
+}
+
+/* 2,500 subjects deleted and inserted in batches of 100 subjects. */
+static void test_batches(void)
+{
+  char h[4096], g1[4096], g2[4096];
+  snprintf(h, sizeof(h), "%s/big.nq", dir);
+  snprintf(g1, sizeof(g1), "%s/big1.nq.gz", dir);
+  snprintf(g2, sizeof(g2), "%s/big2.nq.gz", dir);
+  FILE *f = fopen(h, "w");
+  for (int i = 10000; i < 12500; ++i) {
+    fprintf(f, "<http://y/%d> <http://p> \"%d\" .\n", i, i);
+  }
+  fclose(f);
+  LwGraphMergeReport r;
+  CHECK_INT_EQ(import(h, NULL, g1, 100, &r), LW_OK);
+  CHECK_INT_EQ(count("?s <http://p> ?o FILTER(STRSTARTS(STR(?s), \"http://y/\"))"), 2500);
+  CHECK_INT_EQ(import(h, g1, g2, 100, &r), LW_OK);
+  CHECK_INT_EQ(count("?s <http://p> ?o FILTER(STRSTARTS(STR(?s), \"http://y/\"))"), 2500);
+  CHECK_INT_EQ(r.added, 0);
+}
+
+int main(void)
+{
+  const char *user, *password;
+  const char *url = lw_test_require_sparql(&user, &password);
+  LwError err;
+  LwSparqlOptions o = {.update_url = url, .user = user, .password = password};
+  store = lw_sparql_open(&o, &err);
+  CHECK(store != NULL);
+  snprintf(graph, sizeof(graph), "http://lodwash.test/graph/t%ld", (long)getpid());
+  dir = lw_test_tmpdir();
+  test_replace_by_subject();
+  test_batches();
+  char clear[512];
+  snprintf(clear, sizeof(clear), "CLEAR SILENT GRAPH <%s>", graph);
+  CHECK_INT_EQ(lw_sparql_update(store, clear, &err), LW_OK);
+  lw_sparql_close(store);
+  lw_test_rmtree(dir);
+  free(dir);
+  return lw_test_finish();
+}

@@ -1,0 +1,274 @@
+/* The download stage handler against real Redis and real HTTP on loopback:
+ * seed states, the records it writes, the follow-up unpack job, unchanged
+ * revisits counted by the harvest, failures recorded, the per-host slots.
+ * The handler is called as the worker frame calls it, and its transaction
+ * is executed as the frame's ack would. */
+#include "common/config.h"
+#include "common/file_store.h"
+#include "queue/harvest.h"
+#include "queue/job.h"
+#include "queue/keys.h"
+#include "queue/record.h"
+#include "queue/seed.h"
+#include "queue/txn.h"
+#include "tests/support/check.h"
+#include "tests/support/http_server.h"
+#include "tests/support/redis_support.h"
+#include "workers/stage.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+LwStatus lw_stage_download_run(LwStageCtx *ctx);
+
+static redisContext *redis;
+static LwConfig cfg;
+static LwTestServer *srv;
+static char *dir;
+
+static void set(const char *name, const char *value)
+{
+  LwError err;
+  LwStatus st = lw_config_set(&cfg, name, value, &err);
+  lw_test_report(st == LW_OK, __FILE__, __LINE__, name, err.message);
+}
+
+/* Adds the seed of the test server's path; hash_out gets its hash. */
+static void add_seed(const char *path, char hash[LW_HASH_HEX_LEN + 1])
+{
+  char url[256];
+  lw_test_server_url(srv, path, url, sizeof(url));
+  LwError err;
+  CHECK_INT_EQ(lw_seed_record(redis, cfg.prefix, url, "prov", "h1", hash, &err), LW_OK);
+}
+
+/* Runs one download job for hash like the worker frame: the transaction is
+ * executed only when the handler succeeded. */
+static LwStatus run(const char *hash, const json_t *extra, LwError *err)
+{
+  LwJob *job = lw_job_new("download", hash, "h1", extra, err);
+  LwTxn *txn = lw_txn_new(cfg.prefix);
+  lw_error_clear(err);
+  LwStageCtx ctx = {&cfg, redis, job, txn, err, NULL};
+  LwStatus st = lw_stage_download_run(&ctx);
+  if (st <= LW_NOTHING) {
+    LwError exec_err;
+    LwStatus ex = lw_txn_exec(redis, txn, &exec_err);
+    lw_test_report(ex == LW_OK, __FILE__, __LINE__, "txn exec", exec_err.message);
+  }
+  lw_txn_free(txn);
+  lw_job_free(job);
+  return st;
+}
+
+static json_t *seed_of(const char *hash)
+{
+  json_t *seed = NULL;
+  LwError err;
+  lw_seed_get(redis, cfg.prefix, hash, &seed, &err);
+  return seed;
+}
+
+static long long queue_len(const char *stage)
+{
+  return lw_test_redis_int(redis, "LLEN", lw_key(cfg.prefix, LW_KEY_QUEUE, stage).s, NULL);
+}
+
+static void test_download_and_revisit(void)
+{
+  const char *body = "<http://x/a> <http://p> \"a\" .\n<http://x/b> <http://p> \"b\" .\n";
+  lw_test_server_add(srv, "/old", &(LwTestResponse){.status = 301, .location = "/dump.nt"});
+  lw_test_server_add(srv, "/dump.nt", &(LwTestResponse){.body = body, .etag = "\"e1\"",
+                                                        .content_type = "application/n-triples"});
+  char hash[LW_HASH_HEX_LEN + 1];
+  add_seed("/old", hash);
+  LwError err;
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_OK);
+  json_t *seed = seed_of(hash);
+  CHECK_STR_EQ(lw_record_str(seed, "status", ""), "filed");
+  CHECK_STR_EQ(lw_record_str(seed, "unchanged", ""), "false");
+  CHECK_STR_EQ(lw_record_str(seed, "etag", ""), "\"e1\"");
+  CHECK_STR_EQ(lw_record_str(seed, "content_type", ""), "application/n-triples");
+  json_t *http = json_loads(lw_record_str(seed, "http", "null"), 0, NULL);
+  CHECK_INT_EQ(json_array_size(http), 2);
+  CHECK_INT_EQ(json_integer_value(json_object_get(json_array_get(http, 0), "status")), 301);
+  CHECK_INT_EQ(json_integer_value(json_object_get(json_array_get(http, 1), "status")), 200);
+  json_decref(http);
+  json_t *content = json_loads(lw_record_str(seed, "content", "null"), 0, NULL);
+  CHECK_INT_EQ(json_integer_value(json_object_get(content, "number_of_lines")), 2);
+  CHECK_STR_EQ(json_string_value(json_object_get(content, "newline")), "LF");
+  json_decref(content);
+  json_t *ts = json_loads(lw_record_str(seed, "timestamp", "null"), 0, NULL);
+  CHECK(json_real_value(json_object_get(ts, "end")) >= json_real_value(json_object_get(ts, "begin")));
+  json_decref(ts);
+  char path[4096], rel[512];
+  lw_store_relpath("raw", hash, NULL, rel, sizeof(rel));
+  CHECK_STR_EQ(lw_record_str(seed, "file", ""), rel);
+  lw_store_path(dir, "raw", hash, NULL, path, sizeof(path));
+  struct stat st;
+  CHECK(stat(path, &st) == 0 && (size_t)st.st_size == strlen(body));
+  json_decref(seed);
+  CHECK_INT_EQ(queue_len("unpack"), 1);
+
+  /* The same job again: already filed, nothing fetched. */
+  int hits = lw_test_server_hits(srv, "/dump.nt");
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_NOTHING);
+  CHECK_INT_EQ(lw_test_server_hits(srv, "/dump.nt"), hits);
+
+  /* A re-harvest after the file was parsed: the 304 leaves it unchanged,
+   * no unpack job, and the harvest counts the file as done. */
+  LwKey harvest = lw_key(cfg.prefix, LW_KEY_HARVEST, "h1");
+  redisReply *reply = redisCommand(redis, "HSET %s pending 1 provider prov", harvest.s);
+  freeReplyObject(reply);
+  lw_seed_set(redis, cfg.prefix, hash, "clean", "0123456789abcdef0123456789abcdef", &err);
+  lw_seed_set(redis, cfg.prefix, hash, "status", "parsed", &err);
+  CHECK_INT_EQ(lw_seed_set_status(redis, cfg.prefix, hash, "added", &err), LW_OK);
+  reply = redisCommand(redis, "DEL %s", lw_key(cfg.prefix, LW_KEY_QUEUE, "unpack").s);
+  freeReplyObject(reply);
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_NOTHING);
+  seed = seed_of(hash);
+  CHECK_STR_EQ(lw_record_str(seed, "status", ""), "filed");
+  CHECK_STR_EQ(lw_record_str(seed, "unchanged", ""), "true");
+  http = json_loads(lw_record_str(seed, "http", "null"), 0, NULL);
+  CHECK_INT_EQ(json_integer_value(json_object_get(json_array_get(http, 1), "status")), 304);
+  json_decref(http);
+  json_decref(seed);
+  CHECK_INT_EQ(queue_len("unpack"), 0);
+  CHECK_INT_EQ(lw_test_redis_int(redis, "HGET", harvest.s, "pending", NULL), 0);
+  CHECK_INT_EQ(queue_len("import"), 1);
+  char want[64];
+  CHECK_STR_EQ(lw_test_server_request_header(srv, "/dump.nt", "If-None-Match", want, sizeof(want)),
+               "\"e1\"");
+}
+
+static void test_failures(void)
+{
+  char hash[LW_HASH_HEX_LEN + 1];
+  LwError err;
+  add_seed("/missing", hash);
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_ERR_HTTP);
+  CHECK(strstr(err.message, "HTTP 404") != NULL);
+  json_t *seed = seed_of(hash);
+  CHECK_STR_EQ(lw_record_str(seed, "status", ""), "downloading"); /* the frame fails it */
+  json_t *http = json_loads(lw_record_str(seed, "http", "null"), 0, NULL);
+  CHECK_INT_EQ(json_integer_value(json_object_get(json_array_get(http, 0), "status")), 404);
+  json_decref(http);
+  json_decref(seed);
+
+  /* A retry after a 429 notes Retry-After on the seed. */
+  lw_test_server_add(srv, "/busy", &(LwTestResponse){.status = 429, .headers = "Retry-After: 30\n"});
+  lw_test_server_add(srv, "/busy", &(LwTestResponse){.body = "ok\n"});
+  add_seed("/busy", hash);
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_ERR_NET);
+  seed = seed_of(hash);
+  CHECK_STR_EQ(lw_record_str(seed, "retry_after", ""), "30");
+  json_decref(seed);
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_OK); /* the retry: downloading -> filed */
+  seed = seed_of(hash);
+  CHECK_STR_EQ(lw_record_str(seed, "status", ""), "filed");
+  CHECK_STR_EQ(lw_record_str(seed, "retry_after", "gone"), "gone");
+  json_decref(seed);
+
+  /* A redirect to a refused address. */
+  char other[128];
+  snprintf(other, sizeof(other), "http://127.0.0.2:%u/x", lw_test_server_port(srv));
+  lw_test_server_add(srv, "/evil", &(LwTestResponse){.location = other});
+  add_seed("/evil", hash);
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_ERR_REFUSED);
+
+  /* A declared checksum (job field) that does not match. */
+  lw_test_server_add(srv, "/sum", &(LwTestResponse){.body = "data\n"});
+  add_seed("/sum", hash);
+  json_t *extra = json_pack("{s:s}", "checksum", "md5:00000000000000000000000000000000");
+  CHECK_INT_EQ(run(hash, extra, &err), LW_ERR_CHECKSUM);
+  CHECK(strstr(err.message, "VoID spdx:checksum") != NULL);
+  json_decref(extra);
+
+  /* A job for a seed that is not there, and one whose seed is no hash
+   * (it would name a file). */
+  CHECK_INT_EQ(run("ffffffffffffffffffffffffffffffff", NULL, &err), LW_ERR_STATE);
+  CHECK_INT_EQ(run("../../../../etc/passwd", NULL, &err), LW_ERR_USAGE);
+}
+
+/* A broken transfer is resumed by the retry, and the record says so. */
+static void test_resume(void)
+{
+  const uint64_t size = 2 * 1024 * 1024;
+  LwTestResponse cut = {.kind = LW_TEST_BODY_LINES, .size = size, .ranges = true,
+                        .etag = "\"big\"", .truncate_after = 700000};
+  LwTestResponse rest = cut;
+  rest.truncate_after = 0;
+  lw_test_server_add(srv, "/big.nt", &cut);
+  lw_test_server_add(srv, "/big.nt", &rest);
+  char hash[LW_HASH_HEX_LEN + 1];
+  add_seed("/big.nt", hash);
+  LwError err;
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_ERR_NET);
+  char partial[4096];
+  lw_store_path(dir, "partial", hash, NULL, partial, sizeof(partial));
+  struct stat st;
+  CHECK(stat(partial, &st) == 0 && st.st_size > 0);
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_OK);
+  json_t *seed = seed_of(hash);
+  CHECK_STR_EQ(lw_record_str(seed, "status", ""), "filed");
+  CHECK(lw_record_int(seed, "resumed_from", 0) == st.st_size);
+  json_t *content = json_loads(lw_record_str(seed, "content", "null"), 0, NULL);
+  char md5[33];
+  lw_test_lines_md5(size, md5);
+  CHECK_STR_EQ(json_string_value(json_object_get(content, "hash")), md5);
+  json_decref(content);
+  json_decref(seed);
+  CHECK(stat(partial, &st) != 0);
+}
+
+static void test_host_slots(void)
+{
+  set("per-host-concurrency", "1");
+  set("total-timeout", "1");
+  lw_test_server_add(srv, "/slot", &(LwTestResponse){.body = "slot\n"});
+  char hash[LW_HASH_HEX_LEN + 1];
+  add_seed("/slot", hash);
+  /* Another worker holds the only slot for 127.0.0.1 (lease far ahead). */
+  LwKey key = lw_key(cfg.prefix, "hostslots:%s", "127.0.0.1");
+  redisReply *reply = redisCommand(redis, "ZADD %s 99999999999999 other-job", key.s);
+  freeReplyObject(reply);
+  LwError err;
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_ERR_NET);
+  CHECK(strstr(err.message, "host busy") != NULL);
+  CHECK_INT_EQ(lw_test_server_hits(srv, "/slot"), 0);
+  /* The slot is free again: the download runs and gives its lease back. */
+  reply = redisCommand(redis, "ZREM %s other-job", key.s);
+  freeReplyObject(reply);
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_OK);
+  CHECK_INT_EQ(lw_test_redis_int(redis, "ZCARD", key.s, NULL), 0);
+  set("per-host-concurrency", "2");
+  set("total-timeout", "60");
+}
+
+int main(void)
+{
+  redis = lw_test_redis();
+  srv = lw_test_server_start();
+  if (!srv) {
+    lw_test_skip("libmicrohttpd cannot start a server");
+  }
+  dir = lw_test_tmpdir();
+  lw_test_redis_config(&cfg, "download");
+  lw_test_redis_cleanup(redis, cfg.prefix);
+  set("data", dir);
+  set("allow-net", lw_test_server_allow(srv));
+  set("contact", "https://example.org/lodwash-test");
+  test_download_and_revisit();
+  test_failures();
+  test_resume();
+  test_host_slots();
+  lw_test_redis_cleanup(redis, cfg.prefix);
+  lw_config_free(&cfg);
+  redisFree(redis);
+  lw_test_server_stop(srv);
+  lw_test_rmtree(dir);
+  free(dir);
+  return lw_test_finish();
+}

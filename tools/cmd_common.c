@@ -1,0 +1,51 @@
+/* Helpers shared by the tool's commands (tools/commands.h). */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "queue/redis.h"
+#include "tools/commands.h"
+
+redisContext *lw_tool_redis(LwTool *tool)
+{
+  if (!tool->redis) {
+    LwError err;
+    if (lw_redis_connect(tool->config->redis_url, &tool->redis, &err) != LW_OK) {
+      fprintf(stderr, "lodwash: %s (set --redis or LODWASH_REDIS)\n", err.message);
+      return NULL;
+    }
+  }
+  return tool->redis;
+}
+
+int lw_tool_usage_error(const char *fmt, ...)
+{
+  va_list args;
+  va_start(args, fmt);
+  fputs("lodwash: ", stderr);
+  vfprintf(stderr, fmt, args);
+  fputc('\n', stderr);
+  va_end(args);
+  return LW_EXIT_USAGE;
+}
+
+int lw_tool_fail(const char *fmt, ...)
+{
+  va_list args;
+  va_start(args, fmt);
+  fputs("lodwash: ", stderr);
+  vfprintf(stderr, fmt, args);
+  fputc('\n', stderr);
+  va_end(args);
+  return LW_EXIT_FAIL;
+}
+
+void lw_tool_print_json(const void *json)
+{
+  char *text = json_dumps((const json_t *)json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  if (text) {
+    puts(text);
+    free(text);
+  }
+}

@@ -1,0 +1,55 @@
+/*
+ * `lodwash harvest NAME`: harvests provider NAME now, whatever its VoID's
+ * dcterms:modified says, with its download jobs at high priority (they run
+ * before the normal queue). It visits the VoID itself, the way the scheduler
+ * does, so the harvest starts at once. If a harvest of NAME is running, the
+ * forced one is kept as its follow-up and starts when that one ends. A
+ * provider disabled in the registry is harvested too: it was named.
+ *
+ * Exit codes: 0 started or kept as the follow-up, 1 failed (the VoID could
+ * not be read, Redis down, ...), 2 bad usage or no such provider.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/config.h"
+#include "scheduler/registry.h"
+#include "scheduler/scheduler.h"
+#include "tools/commands.h"
+
+int lw_cmd_harvest(LwTool *tool, int argc, char **argv)
+{
+  if (argc != 2 || argv[1][0] == '-') {
+    return lw_tool_usage_error("usage: lodwash harvest NAME");
+  }
+  const char *name = argv[1];
+  LwError err;
+  lw_error_clear(&err);
+  LwScheduler *s = lw_scheduler_new(tool->config);
+  if (!s) {
+    return lw_tool_fail("harvest: out of memory");
+  }
+  int code = LW_EXIT_FAIL;
+  const LwProvider *p = NULL;
+  LwVisit visit;
+  if (lw_scheduler_reload(s, &err) != LW_OK) {
+    lw_tool_fail("harvest: %s", err.message);
+  } else if (!(p = lw_registry_find(lw_scheduler_registry(s), name))) {
+    code = lw_tool_usage_error("harvest: no provider '%s' in %s", name,
+                               tool->config->registry);
+  } else if (lw_scheduler_visit(s, p, true, &visit, &err) != LW_OK) {
+    lw_tool_fail("harvest: %s: %s", name, err.message);
+  } else if (!strcmp(visit.outcome, "started")) {
+    printf("%s: harvest %s started with %zu dump%s at high priority\n", name,
+           visit.harvest, visit.dumps, visit.dumps == 1 ? "" : "s");
+    code = LW_EXIT_OK;
+  } else if (!strcmp(visit.outcome, "busy")) {
+    printf("%s: harvest %s is running; the forced harvest starts when it ends\n", name,
+           visit.harvest);
+    code = LW_EXIT_OK;
+  } else {
+    lw_tool_fail("harvest: %s: %s", name, visit.error[0] ? visit.error : visit.outcome);
+  }
+  lw_scheduler_free(s);
+  return code;
+}

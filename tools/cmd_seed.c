@@ -1,0 +1,125 @@
+/* lodwash seed show URI|HASH [--json], lodwash seed add URI. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/uri.h"
+#include "queue/seed.h"
+#include "tools/commands.h"
+
+static int compare_keys(const void *a, const void *b)
+{
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void print_seed(const char *hash, json_t *seed)
+{
+  printf("%-16s %s\n", "hash", hash);
+  const char *first[] = {"status", "uri", "error"};
+  for (size_t i = 0; i < 3; ++i) {
+    const char *v = json_string_value(json_object_get(seed, first[i]));
+    if (v) {
+      printf("%-16s %s\n", first[i], v);
+    }
+  }
+  size_t n = json_object_size(seed);
+  const char **keys = calloc(n ? n : 1, sizeof(char *));
+  size_t k = 0;
+  const char *key;
+  json_t *value;
+  json_object_foreach(seed, key, value) {
+    if (strcmp(key, "status") && strcmp(key, "uri") && strcmp(key, "error")) {
+      keys[k++] = key;
+    }
+  }
+  qsort(keys, k, sizeof(char *), compare_keys);
+  for (size_t i = 0; i < k; ++i) {
+    printf("%-16s %s\n", keys[i], json_string_value(json_object_get(seed, keys[i])));
+  }
+  free(keys);
+}
+
+static int seed_show(LwTool *tool, int argc, char **argv)
+{
+  const char *what = NULL;
+  bool json = false;
+  for (int i = 2; i < argc; ++i) {
+    if (!strcmp(argv[i], "--json")) {
+      json = true;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return lw_tool_usage_error("seed show: unknown option '%s'", argv[i]);
+    } else if (what) {
+      return lw_tool_usage_error("seed show: give one URI or hash");
+    } else {
+      what = argv[i];
+    }
+  }
+  if (!what) {
+    return lw_tool_usage_error("seed show: give a URI or a hash");
+  }
+  redisContext *c = lw_tool_redis(tool);
+  if (!c) {
+    return LW_EXIT_FAIL;
+  }
+  char hash[LW_HASH_HEX_LEN + 1];
+  lw_seed_hash_of(what, hash);
+  json_t *seed = NULL;
+  LwError err;
+  LwStatus st = lw_seed_get(c, tool->config->prefix, hash, &seed, &err);
+  if (st > LW_NOTHING) {
+    return lw_tool_fail("seed show: %s", err.message);
+  }
+  if (st == LW_NOTHING) {
+    return lw_tool_fail("no seed %s (%s)", hash, what);
+  }
+  if (json) {
+    json_object_set_new(seed, "hash", json_string(hash));
+    lw_tool_print_json(seed);
+  } else {
+    print_seed(hash, seed);
+  }
+  json_decref(seed);
+  return LW_EXIT_OK;
+}
+
+static int seed_add(LwTool *tool, int argc, char **argv)
+{
+  if (argc != 3 || (argv[2][0] == '-' && argv[2][1])) {
+    return lw_tool_usage_error("seed add: give exactly one URI");
+  }
+  redisContext *c = lw_tool_redis(tool);
+  if (!c) {
+    return LW_EXIT_FAIL;
+  }
+  char hash[LW_HASH_HEX_LEN + 1];
+  bool queued = false;
+  LwError err;
+  LwStatus st = lw_seed_add(c, tool->config->prefix, argv[2], NULL, NULL, hash, &queued,
+                            &err);
+  if (st > LW_NOTHING) {
+    return lw_tool_fail("seed add: %s", err.message);
+  }
+  if (!lw_uri_is_absolute(argv[2])) {
+    printf("%s %s (relative URI: recorded, never downloaded)\n", hash,
+           st == LW_OK ? "added" : "already recorded");
+  } else {
+    printf("%s %s%s\n", hash, st == LW_OK ? "added" : "already recorded",
+           queued ? ", download queued" : ", download already queued");
+  }
+  return LW_EXIT_OK;
+}
+
+int lw_cmd_seed(LwTool *tool, int argc, char **argv)
+{
+  if (argc < 2) {
+    return lw_tool_usage_error("seed: expected 'show' or 'add'");
+  }
+  if (!strcmp(argv[1], "show")) {
+    return seed_show(tool, argc, argv);
+  }
+  if (!strcmp(argv[1], "add")) {
+    return seed_add(tool, argc, argv);
+  }
+  return lw_tool_usage_error("seed: unknown sub-command '%s' (show, add)", argv[1]);
+}

@@ -1,0 +1,92 @@
+/* lodwash status [--json]: queues, workers and seeds at a glance. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "queue/job.h"
+#include "queue/queue.h"
+#include "tools/commands.h"
+
+/* A string field for printing: "-" when absent or not a string. */
+static const char *str(const json_t *obj, const char *key)
+{
+  const char *s = json_string_value(json_object_get(obj, key));
+  return s ? s : "-";
+}
+
+static void print_text(json_t *status)
+{
+  printf("%-12s %9s %9s %9s %9s %9s %9s\n", "stage", "queued", "inflight", "delayed",
+         "dead", "done", "failed");
+  const char *name;
+  json_t *s;
+  json_object_foreach(json_object_get(status, "stages"), name, s) {
+    printf("%-12s %9lld %9lld %9lld %9lld %9lld %9lld\n", name,
+           (long long)json_integer_value(json_object_get(s, "queued")),
+           (long long)json_integer_value(json_object_get(s, "inflight")),
+           (long long)json_integer_value(json_object_get(s, "delayed")),
+           (long long)json_integer_value(json_object_get(s, "dead")),
+           (long long)json_integer_value(json_object_get(s, "done")),
+           (long long)json_integer_value(json_object_get(s, "failed")));
+  }
+  json_t *workers = json_object_get(status, "workers");
+  printf("\nworkers alive: %zu\n", json_array_size(workers));
+  long long now = lw_now_ms();
+  size_t i;
+  json_t *w;
+  json_array_foreach(workers, i, w) {
+    printf("  %s host=%s pid=%lld stages=%s", str(w, "id"),
+           str(w, "host"),
+           (long long)json_integer_value(json_object_get(w, "pid")),
+           str(w, "stages"));
+    json_t *job = json_object_get(w, "job");
+    if (json_is_object(job)) {
+      long long since = json_integer_value(json_object_get(w, "since"));
+      printf(" job=%s stage=%s seed=%s for=%.1fs",
+             str(job, "id"),
+             str(job, "stage"),
+             str(job, "seed"), (double)(now - since) / 1000.0);
+      const char *progress = json_string_value(json_object_get(w, "progress"));
+      if (progress) {
+        printf(" progress=\"%s\"", progress);
+      }
+    } else {
+      printf(" idle");
+    }
+    printf("\n");
+  }
+  printf("\nseeds:");
+  json_t *n;
+  json_object_foreach(json_object_get(status, "seeds"), name, n) {
+    printf(" %s=%lld", name, (long long)json_integer_value(n));
+  }
+  printf("\n");
+}
+
+int lw_cmd_status(LwTool *tool, int argc, char **argv)
+{
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--json")) {
+      json = true;
+    } else {
+      return lw_tool_usage_error("status: unexpected argument '%s'", argv[i]);
+    }
+  }
+  redisContext *c = lw_tool_redis(tool);
+  if (!c) {
+    return LW_EXIT_FAIL;
+  }
+  json_t *status = NULL;
+  LwError err;
+  if (lw_queue_status(c, tool->config, &status, &err) != LW_OK) {
+    return lw_tool_fail("status: %s", err.message);
+  }
+  if (json) {
+    lw_tool_print_json(status);
+  } else {
+    print_text(status);
+  }
+  json_decref(status);
+  return LW_EXIT_OK;
+}

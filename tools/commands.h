@@ -1,0 +1,60 @@
+/*
+ * The commands of the `lodwash` tool. Each command group is one file,
+ * tools/cmd_<group>.c, with one function of type LwCommandFn; the table in
+ * tools/lodwash_main.c maps the command name to it. Adding a command is
+ * adding a file, a declaration here and a row there.
+ *
+ * A command gets argv[0] = its own name and the arguments after it, and
+ * returns the exit code: 0 success, 1 failure (Redis unreachable, no such
+ * seed, ...), 2 bad arguments (print one line with lw_tool_usage_error).
+ * It reaches Redis through lw_tool_redis(tool), which connects on first use
+ * and prints a clear message when Redis is unreachable (then return 1).
+ */
+#ifndef LW_TOOLS_COMMANDS_H
+#define LW_TOOLS_COMMANDS_H
+
+#include <hiredis/hiredis.h>
+#include <stdbool.h>
+
+#include "common/config.h"
+
+enum { LW_EXIT_OK = 0, LW_EXIT_FAIL = 1, LW_EXIT_USAGE = 2 };
+
+typedef struct {
+  const LwConfig *config;
+  redisContext *redis; /* NULL until lw_tool_redis connects */
+} LwTool;
+
+typedef int (*LwCommandFn)(LwTool *tool, int argc, char **argv);
+
+typedef struct {
+  const char *name;
+  LwCommandFn run;
+  const char *usage; /* "status [--json]": shown by `lodwash --help` */
+  const char *doc;   /* one line */
+} LwCommand;
+
+/* The Redis connection, connected on first use; NULL (message printed to
+ * stderr) when Redis is unreachable. */
+redisContext *lw_tool_redis(LwTool *tool);
+
+/* Prints "lodwash: <message>" (printf-style) to stderr; returns
+ * LW_EXIT_USAGE. */
+int lw_tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "lodwash: <message>" to stderr; returns LW_EXIT_FAIL. */
+int lw_tool_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints a JSON value to stdout, indented, with a newline. */
+void lw_tool_print_json(const void *json);
+
+int lw_cmd_hash(LwTool *tool, int argc, char **argv);
+int lw_cmd_status(LwTool *tool, int argc, char **argv);
+int lw_cmd_seed(LwTool *tool, int argc, char **argv);
+int lw_cmd_jobs(LwTool *tool, int argc, char **argv);
+int lw_cmd_providers(LwTool *tool, int argc, char **argv);
+int lw_cmd_harvest(LwTool *tool, int argc, char **argv);
+int lw_cmd_export(LwTool *tool, int argc, char **argv);
+int lw_cmd_clean(LwTool *tool, int argc, char **argv);
+
+#endif

@@ -1,0 +1,447 @@
+/*
+ * Stage download: a seed URI becomes a file in the data directory
+ * (docs/download.md). The fetching itself is common/http_fetch.h; this file
+ * is the glue to the queue:
+ *
+ *   added --> downloading --> filed (+ an unpack job)
+ *                         --> filed, unchanged "true" (304 or same MD5:
+ *                             no new file, no unpack; the harvest counts it)
+ *                         --> an error: the frame retries (net) or fails the
+ *                             seed (http, refused, limit, checksum)
+ *
+ * Job: {"stage":"download","seed":"<hash>","harvest":"<id>"[,"checksum":
+ * "sha256:HEX"]}. The seed may carry `checksum` instead (from VoID
+ * spdx:checksum); either is verified.
+ *
+ * Seed fields written: http (hops), timestamp {begin, end}, content,
+ * processed (ms), file ("raw/ab/cd/<hash>"), etag and last_modified (for
+ * the next visit), content_type, unchanged, resumed_from; on a failure http,
+ * timestamp and retry_after (seconds, when the server sent Retry-After) are
+ * written at once, since the frame drops the transaction of a failed job.
+ *
+ * Politeness: at most per_host_concurrency downloads per host of the seed
+ * URI at once across all workers: a Redis sorted set of leases
+ * (PREFIXhostslots:<host>, member = job id, score = lease expiry in Redis
+ * time), taken and refreshed by one Lua script, dropped when the download
+ * ends; a dead worker's lease expires by itself. A worker waits for a slot
+ * (up to the total timeout) rather than burning a retry.
+ *
+ * Files: the body goes to DATA/raw/ab/cd/<seed hash> only when complete and
+ * verified; a broken transfer that can be resumed waits in
+ * DATA/partial/ab/cd/<seed hash> for the retry.
+ */
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/file_store.h"
+#include "common/http_fetch.h"
+#include "common/log.h"
+#include "common/netguard.h"
+#include "queue/harvest.h"
+#include "queue/job.h"
+#include "queue/keys.h"
+#include "queue/record.h"
+#include "queue/redis.h"
+#include "queue/seed.h"
+#include "workers/stage.h"
+
+/* Not in queue/keys.h yet: the per-host download leases. */
+#define LW_KEY_HOST_SLOTS "hostslots:%s"
+
+/* Declared here until workers/stage.h lists it. */
+LwStatus lw_stage_download_run(LwStageCtx *ctx);
+
+#define SLOT_WAIT_STEP_MS 250
+#define SLOT_REFRESH_MS 10000
+
+/* KEYS[1] the host's lease set; ARGV: holder, limit, lease ms. Drops
+ * expired leases, then takes (or refreshes) the holder's. 1 = got it. */
+static LwScript slot_script = {
+    "local t = redis.call('TIME')\n"
+    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+    "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)\n"
+    "if redis.call('ZSCORE', KEYS[1], ARGV[1]) or\n"
+    "   redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then\n"
+    "  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])\n"
+    "  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))\n"
+    "  return 1\n"
+    "end\n"
+    "return 0\n",
+    ""};
+
+typedef struct {
+  LwStageCtx *ctx;
+  char slot_key[LW_KEY_MAX];
+  bool have_slot;
+  long long lease_ms;
+  long long refreshed_ms;
+} Download;
+
+static long long lease_ms(const LwConfig *cfg)
+{
+  long long ms = cfg->heartbeat_ttl_s * 3000;
+  return ms < 60000 ? 60000 : ms;
+}
+
+/* Takes or refreshes the slot: 1 got it, 0 busy, -1 Redis failed. */
+static int slot_try(Download *d, LwError *err)
+{
+  const LwConfig *cfg = d->ctx->config;
+  char limit[32], lease[32];
+  long long n = cfg->per_host_concurrency > 0 ? cfg->per_host_concurrency : 1;
+  snprintf(limit, sizeof(limit), "%lld", n);
+  snprintf(lease, sizeof(lease), "%lld", d->lease_ms);
+  const char *argv[] = {d->slot_key, d->ctx->job->id, limit, lease};
+  redisReply *reply = lw_script_run(d->ctx->redis, &slot_script, 1, 4, argv, NULL, err);
+  if (!reply) {
+    return -1;
+  }
+  int got = reply->type == REDIS_REPLY_INTEGER && reply->integer == 1;
+  freeReplyObject(reply);
+  if (got) {
+    d->refreshed_ms = lw_now_ms();
+  }
+  return got;
+}
+
+static void slot_release(Download *d)
+{
+  if (!d->have_slot) {
+    return;
+  }
+  LwError err;
+  redisReply *reply =
+      lw_redis_cmd(d->ctx->redis, &err, "ZREM", d->slot_key, d->ctx->job->id, NULL);
+  if (reply) {
+    freeReplyObject(reply);
+  }
+  d->have_slot = false;
+}
+
+/* Waits for a download slot on host, at most max_wait_ms. */
+static LwStatus slot_acquire(Download *d, const char *host, long long max_wait_ms)
+{
+  LwStageCtx *ctx = d->ctx;
+  LwKey key = lw_key(ctx->config->prefix, LW_KEY_HOST_SLOTS, host);
+  snprintf(d->slot_key, sizeof(d->slot_key), "%s", key.s);
+  d->lease_ms = lease_ms(ctx->config);
+  long long start = lw_now_ms();
+  for (;;) {
+    int got = slot_try(d, ctx->err);
+    if (got < 0) {
+      return ctx->err->status ? ctx->err->status : LW_ERR_REDIS;
+    }
+    if (got) {
+      d->have_slot = true;
+      return LW_OK;
+    }
+    if (lw_stage_stopping(ctx)) {
+      return lw_error_set(ctx->err, LW_ERR_NET, "stopping while waiting for a slot on %s",
+                          host);
+    }
+    if (lw_now_ms() - start >= max_wait_ms) {
+      return lw_error_set(ctx->err, LW_ERR_NET,
+                          "host busy: %lld downloads from %s already running "
+                          "(per-host-concurrency)",
+                          ctx->config->per_host_concurrency, host);
+    }
+    lw_stage_progress(ctx, "waiting for a download slot on %s", host);
+    struct timespec ts = {0, SLOT_WAIT_STEP_MS * 1000000L};
+    nanosleep(&ts, NULL);
+  }
+}
+
+static bool on_progress(void *user, uint64_t bytes, uint64_t total)
+{
+  Download *d = user;
+  if (total) {
+    lw_stage_progress(d->ctx, "%.1f MB of %.1f MB", (double)bytes / 1e6, (double)total / 1e6);
+  } else {
+    lw_stage_progress(d->ctx, "%.1f MB", (double)bytes / 1e6);
+  }
+  if (d->have_slot && lw_now_ms() - d->refreshed_ms > SLOT_REFRESH_MS) {
+    LwError err;
+    slot_try(d, &err); /* a failed refresh is not worth a failed download */
+  }
+  return !lw_stage_stopping(d->ctx);
+}
+
+/* The lower-cased host of uri into buf; false if it has none. */
+static bool uri_host(const char *uri, char *buf, size_t size)
+{
+  CURLU *u = curl_url();
+  char *host = NULL;
+  bool ok = u && curl_url_set(u, CURLUPART_URL, uri, 0) == CURLUE_OK &&
+            curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK && host;
+  if (ok) {
+    snprintf(buf, size, "%s", host);
+    for (char *p = buf; *p; ++p) {
+      *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+    }
+  }
+  curl_free(host);
+  curl_url_cleanup(u);
+  return ok;
+}
+
+static bool file_exists(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Moves the seed into `downloading`. LW_NOTHING: already past this stage. */
+static LwStatus enter_downloading(LwStageCtx *ctx, const json_t *seed)
+{
+  const char *prefix = ctx->config->prefix;
+  const char *hash = ctx->job->seed;
+  const char *status = lw_record_str(seed, "status", "");
+  if (!strcmp(lw_record_str(seed, "relative", "false"), "true")) {
+    return lw_error_set(ctx->err, LW_ERR_STATE, "a relative URI is never downloaded");
+  }
+  if (!strcmp(status, "downloading")) {
+    return LW_OK; /* a retry, or a run after a crash */
+  }
+  if (!strcmp(status, "failed")) {
+    /* a dead job retried by hand (lodwash jobs retry) */
+    LW_TRY(lw_seed_set_status(ctx->redis, prefix, hash, "added", ctx->err));
+    status = "added";
+  }
+  if (!strcmp(status, "cleaned") || !lw_seed_status_valid(status)) {
+    return lw_error_set(ctx->err, LW_ERR_STATE, "seed %s is \"%s\", not a download", hash,
+                        status);
+  }
+  if (strcmp(status, "added") != 0) {
+    return LW_NOTHING; /* past this stage already: the job ran twice */
+  }
+  return lw_seed_set_status(ctx->redis, prefix, hash, "downloading", ctx->err);
+}
+
+typedef struct {
+  char raw_path[4096];
+  char raw_rel[512];
+  char partial_path[4096];
+  const char *etag;
+  const char *last_modified;
+  char previous_hash[LW_HASH_HEX_LEN + 1];
+  const char *checksum;
+} Paths;
+
+/* What the last visit left: validators and the content hash count only
+ * when its file is still there and it went all the way (clean file or
+ * children), else a changed-or-not answer would leave nothing to use. */
+static void last_visit(const LwStageCtx *ctx, const json_t *seed, Paths *p)
+{
+  const char *hash = ctx->job->seed;
+  const char *data = ctx->config->data_dir;
+  lw_store_path(data, "raw", hash, NULL, p->raw_path, sizeof(p->raw_path));
+  lw_store_relpath("raw", hash, NULL, p->raw_rel, sizeof(p->raw_rel));
+  lw_store_path(data, "partial", hash, NULL, p->partial_path, sizeof(p->partial_path));
+  p->checksum = lw_job_get_string(ctx->job, "checksum", lw_record_str(seed, "checksum", NULL));
+  bool complete = lw_record_str(seed, "clean", NULL) || lw_record_str(seed, "children", NULL);
+  if (!complete || !file_exists(p->raw_path)) {
+    return;
+  }
+  p->etag = lw_record_str(seed, "etag", NULL);
+  p->last_modified = lw_record_str(seed, "last_modified", NULL);
+  json_t *content = json_loads(lw_record_str(seed, "content", "{}"), 0, NULL);
+  const char *h = json_string_value(json_object_get(content, "hash"));
+  if (h && strlen(h) == LW_HASH_HEX_LEN) {
+    memcpy(p->previous_hash, h, LW_HASH_HEX_LEN + 1);
+  }
+  json_decref(content);
+}
+
+static void fetch_options(const LwStageCtx *ctx, const Paths *p, const LwNetGuard *guard,
+                          Download *d, LwFetchOptions *o)
+{
+  const LwConfig *cfg = ctx->config;
+  memset(o, 0, sizeof(*o));
+  o->data_dir = cfg->data_dir;
+  o->dest_path = p->raw_path;
+  o->partial_path = p->partial_path;
+  o->guard = guard;
+  o->connect_timeout_ms = cfg->connect_timeout_s * 1000;
+  o->timeout_ms = cfg->total_timeout_s * 1000;
+  o->low_speed_limit = (long)cfg->low_speed_limit;
+  o->low_speed_time = (long)cfg->low_speed_time_s;
+  o->max_bytes = cfg->download_max_bytes > 0 ? (uint64_t)cfg->download_max_bytes : 0;
+  o->max_redirects = cfg->max_redirects > 0 ? (int)cfg->max_redirects : -1;
+  o->contact = cfg->contact;
+  o->etag = p->etag;
+  o->last_modified = p->last_modified;
+  o->previous_hash = p->previous_hash[0] ? p->previous_hash : NULL;
+  o->checksum = p->checksum;
+  o->checksum_source = "declared (VoID spdx:checksum)";
+  o->progress = on_progress;
+  o->progress_user = d;
+}
+
+static void txn_json(LwTxn *txn, const char *seed, const char *field, json_t *value)
+{
+  char *text = value ? json_dumps(value, JSON_COMPACT) : NULL;
+  if (text) {
+    lw_txn_seed_set(txn, seed, field, text);
+  }
+  free(text);
+  json_decref(value);
+}
+
+static void now_ms_text(char *buf, size_t size)
+{
+  snprintf(buf, size, "%lld", lw_now_ms());
+}
+
+/* The results of a download that worked (or found the file unchanged). */
+static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult *r,
+                           LwStatus st)
+{
+  LwTxn *txn = ctx->txn;
+  const char *seed = ctx->job->seed;
+  const char *harvest = ctx->job->harvest;
+  char now[32];
+  now_ms_text(now, sizeof(now));
+  txn_json(txn, seed, "http", json_incref(r->http));
+  txn_json(txn, seed, "timestamp", lw_fetch_timestamp_json(r));
+  if (r->have_content) {
+    txn_json(txn, seed, "content", lw_content_meta_json(&r->content));
+  }
+  lw_txn_seed_set(txn, seed, "processed", now);
+  if (st == LW_OK) { /* unchanged: `file` may name unpack's UTF-8 copy */
+    lw_txn_seed_set(txn, seed, "file", p->raw_rel);
+  }
+  LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_SEED, seed);
+  /* The validators for the next visit; a 304 may omit them (keep ours). */
+  if (r->etag[0]) {
+    lw_txn_seed_set(txn, seed, "etag", r->etag);
+  } else if (!r->not_modified) {
+    lw_txn_command(txn, 3, (const char *[]){"HDEL", key.s, "etag"}, NULL);
+  }
+  if (r->last_modified[0]) {
+    lw_txn_seed_set(txn, seed, "last_modified", r->last_modified);
+  } else if (!r->not_modified) {
+    lw_txn_command(txn, 3, (const char *[]){"HDEL", key.s, "last_modified"}, NULL);
+  }
+  if (r->content_type[0]) {
+    lw_txn_seed_set(txn, seed, "content_type", r->content_type);
+  }
+  char resumed[32];
+  snprintf(resumed, sizeof(resumed), "%llu", (unsigned long long)r->resumed_from);
+  lw_txn_seed_set(txn, seed, "resumed_from", resumed);
+  lw_txn_seed_set(txn, seed, "unchanged", st == LW_NOTHING ? "true" : "false");
+  lw_txn_command(txn, 4, (const char *[]){"HDEL", key.s, "error", "retry_after"}, NULL);
+  lw_txn_seed_status(txn, seed, "filed");
+  if (st == LW_NOTHING) {
+    if (harvest[0]) {
+      lw_txn_harvest_file_done(txn, harvest, false);
+    }
+  } else {
+    lw_txn_push_job(txn, "unpack", seed, harvest, LW_PRIORITY_NORMAL, NULL);
+  }
+}
+
+/* A failed job's transaction is dropped: what HTTP said goes on now. */
+static void record_failure(LwStageCtx *ctx, const LwFetchResult *r)
+{
+  const char *prefix = ctx->config->prefix;
+  const char *seed = ctx->job->seed;
+  LwError ignored;
+  char *http = json_dumps(r->http, JSON_COMPACT);
+  json_t *ts = lw_fetch_timestamp_json(r);
+  char *tstext = ts ? json_dumps(ts, JSON_COMPACT) : NULL;
+  if (http) {
+    lw_seed_set(ctx->redis, prefix, seed, "http", http, &ignored);
+  }
+  if (tstext) {
+    lw_seed_set(ctx->redis, prefix, seed, "timestamp", tstext, &ignored);
+  }
+  if (r->retry_after >= 0) {
+    char secs[32];
+    snprintf(secs, sizeof(secs), "%ld", r->retry_after);
+    lw_seed_set(ctx->redis, prefix, seed, "retry_after", secs, &ignored);
+  }
+  free(http);
+  free(tstext);
+  json_decref(ts);
+}
+
+static LwStatus fetch_seed(LwStageCtx *ctx, const json_t *seed, const char *uri)
+{
+  Paths p;
+  memset(&p, 0, sizeof(p));
+  last_visit(ctx, seed, &p);
+  LwNetGuard *guard = NULL;
+  LW_TRY(lw_netguard_new(ctx->config->allow_net, &guard, ctx->err));
+  Download d;
+  memset(&d, 0, sizeof(d));
+  d.ctx = ctx;
+  char host[512];
+  LwStatus st = LW_OK;
+  if (!uri_host(uri, host, sizeof(host))) {
+    st = lw_error_set(ctx->err, LW_ERR_USAGE, "not a URL with a host: %.300s", uri);
+  }
+  if (st == LW_OK) {
+    long long wait = ctx->config->total_timeout_s > 0 ? ctx->config->total_timeout_s * 1000
+                                                      : 600000;
+    st = slot_acquire(&d, host, wait);
+  }
+  if (st == LW_OK) {
+    LwFetchOptions o;
+    fetch_options(ctx, &p, guard, &d, &o);
+    LwFetchResult r;
+    st = lw_fetch(uri, &o, &r, ctx->err);
+    slot_release(&d);
+    if (st <= LW_NOTHING) {
+      record_success(ctx, &p, &r, st);
+      lw_info("stage=download seed=%s status=%ld bytes=%llu hops=%zu unchanged=%s "
+              "resumed_from=%llu ms=%.0f",
+              ctx->job->seed, r.status, (unsigned long long)r.content.number_of_bytes,
+              json_array_size(r.http), st == LW_NOTHING ? "true" : "false",
+              (unsigned long long)r.resumed_from, (r.end - r.begin) * 1000);
+    } else {
+      record_failure(ctx, &r);
+    }
+    lw_fetch_result_clear(&r);
+  }
+  slot_release(&d);
+  lw_netguard_free(guard);
+  return st;
+}
+
+/* The seed hash names files: 32 hex digits, nothing else. */
+static bool is_hash(const char *s)
+{
+  size_t n = 0;
+  for (; s[n]; ++n) {
+    if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f'))) {
+      return false;
+    }
+  }
+  return n == LW_HASH_HEX_LEN;
+}
+
+LwStatus lw_stage_download_run(LwStageCtx *ctx)
+{
+  if (!is_hash(ctx->job->seed)) {
+    return lw_error_set(ctx->err, LW_ERR_USAGE, "download job without a seed hash: \"%.64s\"",
+                        ctx->job->seed);
+  }
+  json_t *seed = NULL;
+  LwStatus st = lw_seed_get(ctx->redis, ctx->config->prefix, ctx->job->seed, &seed, ctx->err);
+  if (st == LW_NOTHING) {
+    return lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", ctx->job->seed);
+  }
+  if (st == LW_OK) {
+    st = enter_downloading(ctx, seed);
+  }
+  if (st == LW_OK) {
+    st = fetch_seed(ctx, seed, lw_record_str(seed, "uri", ""));
+  }
+  json_decref(seed);
+  return st;
+}

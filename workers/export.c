@@ -1,0 +1,19 @@
+/*
+ * Stage export (queued every cycle by the scheduler): when any graph changed
+ * since the last export, all graphs as one dump with its VoID description
+ * (common/export.h). Nothing changed: nothing written.
+ */
+#include "common/export.h"
+#include "common/log.h"
+#include "workers/stage.h"
+
+LwStatus lw_stage_export_run(LwStageCtx *ctx)
+{
+  LwExportReport report;
+  LwStatus st = lw_export(ctx->config->data_dir, false, &report, ctx->err);
+  if (st == LW_OK) {
+    lw_info("stage=export graphs=%u triples=%llu bytes=%llu", report.graphs, report.triples,
+            report.bytes);
+  }
+  return st;
+}

@@ -1,0 +1,116 @@
+/*
+ * Stage guess: `unarchived` -> `guessing` -> `guessed` with `format`, from
+ * the content's first KB (common/guess.h); the media type of the last HTTP
+ * hop and the file name are hints only. Not RDF: the seed fails with the
+ * reason (a permanent error: the frame marks it failed).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/guess.h"
+#include "common/log.h"
+#include "queue/record.h"
+#include "queue/seed.h"
+#include "workers/stage.h"
+
+/* The Content-Type of the last hop of the seed's `http` record, or NULL;
+ * the caller frees. */
+static char *media_type_of(const json_t *seed)
+{
+  json_t *hops = json_loads(lw_record_str(seed, "http", "[]"), 0, NULL);
+  char *type = NULL;
+  size_t n = json_is_array(hops) ? json_array_size(hops) : 0;
+  if (n > 0) {
+    json_t *headers = json_object_get(json_array_get(hops, n - 1), "headers");
+    const char *key;
+    json_t *value;
+    json_object_foreach(headers, key, value) {
+      if (!strcasecmp(key, "content-type") && json_is_string(value)) {
+        type = strdup(json_string_value(value));
+        break;
+      }
+    }
+  }
+  json_decref(hops);
+  return type;
+}
+
+/* A name to take the extension from: the archive entry's path, else the URI. */
+static char *file_name_of(const json_t *seed)
+{
+  json_t *archive = json_loads(lw_record_str(seed, "archive", "{}"), 0, NULL);
+  const char *path = json_string_value(json_object_get(archive, "path"));
+  char *name = strdup(path ? path : lw_record_str(seed, "uri", ""));
+  json_decref(archive);
+  return name;
+}
+
+static LwStatus read_head(const LwStageCtx *ctx, const char *file, char *head,
+                          size_t *len)
+{
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/%s", ctx->config->data_dir, file);
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    return lw_error_set(ctx->err, LW_ERR_IO, "cannot read %s", path);
+  }
+  *len = fread(head, 1, LW_GUESS_HEAD_MAX, f);
+  bool failed = ferror(f);
+  fclose(f);
+  return failed ? lw_error_set(ctx->err, LW_ERR_IO, "read error on %s", path) : LW_OK;
+}
+
+static LwStatus guess_seed(LwStageCtx *ctx, const json_t *seed)
+{
+  const char *hash = ctx->job->seed;
+  const char *file = lw_record_str(seed, "file", NULL);
+  if (!file) {
+    return lw_error_set(ctx->err, LW_ERR_STATE, "seed %s has no file", hash);
+  }
+  LW_TRY(lw_seed_set_status(ctx->redis, ctx->config->prefix, hash, "guessing", ctx->err));
+  char *head = malloc(LW_GUESS_HEAD_MAX);
+  if (!head) {
+    return lw_error_set(ctx->err, LW_ERR_NOMEM, "out of memory");
+  }
+  size_t len = 0;
+  LwStatus st = read_head(ctx, file, head, &len);
+  char *media = media_type_of(seed);
+  char *name = file_name_of(seed);
+  LwGuessInfo info;
+  LwFormat format = st == LW_OK ? lw_guess_format(head, len, media, name, &info)
+                                : LW_FORMAT_UNKNOWN;
+  if (st == LW_OK && format == LW_FORMAT_UNKNOWN) {
+    st = lw_error_set(ctx->err, LW_ERR_FORMAT, "not RDF: %s", info.reason);
+  }
+  if (st == LW_OK) {
+    lw_txn_seed_set(ctx->txn, hash, "format", lw_format_name(format));
+    lw_txn_seed_set(ctx->txn, hash, "guess", info.reason);
+    lw_txn_seed_status(ctx->txn, hash, "guessed");
+    lw_txn_push_job(ctx->txn, "parse", hash, ctx->job->harvest, LW_PRIORITY_NORMAL, NULL);
+  }
+  free(head);
+  free(media);
+  free(name);
+  return st;
+}
+
+LwStatus lw_stage_guess_run(LwStageCtx *ctx)
+{
+  json_t *seed = NULL;
+  LwStatus st = lw_seed_get(ctx->redis, ctx->config->prefix, ctx->job->seed, &seed, ctx->err);
+  if (st != LW_OK) {
+    return st == LW_NOTHING
+               ? lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", ctx->job->seed)
+               : st;
+  }
+  const char *status = lw_record_str(seed, "status", "");
+  if (!strcmp(status, "unarchived") || !strcmp(status, "guessing")) {
+    st = guess_seed(ctx, seed);
+  } else {
+    st = LW_NOTHING; /* past this stage already: the job ran twice */
+  }
+  json_decref(seed);
+  return st;
+}

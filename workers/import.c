@@ -1,0 +1,225 @@
+/*
+ * Stage import: a harvest whose files are all cleaned (or failed) goes into
+ * its provider's graph. S = the subjects of every clean file reachable from
+ * the harvest's dumps (archives through their children; dumps that were
+ * unchanged keep their clean files from the last harvest, so they count);
+ * their triples are replaced, others kept (common/graph_import.h). Files that
+ * failed are left out and listed on the harvest.
+ *
+ * Job: {"stage":"import","seed":"<harvest id>","harvest":"<harvest id>"}.
+ * Harvest fields read: provider, seeds (JSON array of dump seed hashes),
+ * status, pending; written: the report, status done|failed, finished.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/graph_import.h"
+#include "common/log.h"
+#include "queue/harvest.h"
+#include "queue/keys.h"
+#include "queue/record.h"
+#include "queue/redis.h"
+#include "queue/report.h"
+#include "workers/stage.h"
+
+#define MAX_DEPTH 64
+
+typedef struct {
+  char **paths;     /* clean files (absolute) */
+  size_t count;
+  size_t cap;
+  json_t *failed;   /* [{seed, uri, error}] */
+} Collected;
+
+static LwStatus add_path(Collected *c, const char *path, LwError *err)
+{
+  if (c->count == c->cap) {
+    size_t cap = c->cap ? c->cap * 2 : 16;
+    char **grown = realloc(c->paths, cap * sizeof(char *));
+    if (!grown) {
+      return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    }
+    c->paths = grown;
+    c->cap = cap;
+  }
+  c->paths[c->count] = strdup(path);
+  return c->paths[c->count++] ? LW_OK : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+}
+
+static LwStatus note_failed(Collected *c, const char *hash, const json_t *seed)
+{
+  json_array_append_new(c->failed,
+                        json_pack("{s:s, s:s, s:s}", "seed", hash, "uri",
+                                  lw_record_str(seed, "uri", lw_record_str(seed, "archive", "")),
+                                  "error", lw_record_str(seed, "error", "")));
+  return LW_OK;
+}
+
+/* Adds the clean files under seed hash (recursing into archive entries). */
+static LwStatus collect(LwStageCtx *ctx, const char *hash, unsigned depth, Collected *c)
+{
+  if (depth > MAX_DEPTH) {
+    return lw_error_set(ctx->err, LW_ERR_LIMIT, "archives nested deeper than %d", MAX_DEPTH);
+  }
+  const char *prefix = ctx->config->prefix;
+  json_t *seed = NULL;
+  LwStatus st = lw_record_get(ctx->redis, lw_key(prefix, LW_KEY_SEED, hash).s, &seed, ctx->err);
+  if (st != LW_OK) {
+    return st == LW_NOTHING ? lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", hash) : st;
+  }
+  json_t *children = json_loads(lw_record_str(seed, "children", "[]"), 0, NULL);
+  const char *clean = lw_record_str(seed, "clean", NULL);
+  if (json_is_array(children) && json_array_size(children) > 0) {
+    size_t i;
+    json_t *child;
+    json_array_foreach(children, i, child) {
+      if (st == LW_OK && json_is_string(child)) {
+        st = collect(ctx, json_string_value(child), depth + 1, c);
+      }
+    }
+  } else if (clean) {
+    json_t *record = NULL;
+    st = lw_record_get(ctx->redis, lw_key(prefix, LW_KEY_SEED, clean).s, &record, ctx->err);
+    const char *file = record ? lw_record_str(record, "file", NULL) : NULL;
+    if (st == LW_OK && file) {
+      char path[4096];
+      snprintf(path, sizeof(path), "%s/%s", ctx->config->data_dir, file);
+      st = add_path(c, path, ctx->err);
+    } else if (st <= LW_NOTHING) {
+      st = lw_error_set(ctx->err, LW_ERR_STATE, "clean record %s of seed %s has no file",
+                        clean, hash);
+    }
+    json_decref(record);
+  } else if (!strcmp(lw_record_str(seed, "status", ""), "failed")) {
+    st = note_failed(c, hash, seed);
+  }
+  json_decref(children);
+  json_decref(seed);
+  return st;
+}
+
+static void collected_free(Collected *c)
+{
+  for (size_t i = 0; i < c->count; ++i) {
+    free(c->paths[i]);
+  }
+  free(c->paths);
+  json_decref(c->failed);
+}
+
+static LwSparqlStore *open_store(const LwConfig *cfg, LwError *err)
+{
+  if (!strcmp(cfg->store, "files")) {
+    return NULL;
+  }
+  LwSparqlOptions o = {.update_url = cfg->store,
+                       .user = *cfg->store_user ? cfg->store_user : NULL,
+                       .password = cfg->store_password};
+  return lw_sparql_open(&o, err);
+}
+
+/* Records the import's report on the harvest and ends it. Written at once,
+ * not in the ack: once the harvest is ended a second run of this job does
+ * nothing, so the report must be there before. */
+static LwStatus record_report(LwStageCtx *ctx, const char *harvest,
+                              const LwGraphImportReport *r, const Collected *c)
+{
+  LwTxn *txn = lw_txn_new(ctx->config->prefix);
+  if (!txn) {
+    return lw_error_set(ctx->err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwKey key = lw_key(ctx->config->prefix, LW_KEY_HARVEST, harvest);
+  char buf[64];
+  const struct { const char *field; unsigned long long value; } counts[] = {
+    {"triples", r->merge.triples}, {"subjects", r->merge.subjects},
+    {"harvest_subjects", r->merge.harvest_subjects}, {"added", r->merge.added},
+    {"removed", r->merge.removed}, {"foreign_graph", r->merge.foreign_graph},
+    {"files", c->count}, {"finished", (unsigned long long)lw_now_ms()},
+  };
+  for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); ++i) {
+    snprintf(buf, sizeof(buf), "%llu", counts[i].value);
+    lw_txn_hset(txn, key.s, counts[i].field, buf);
+  }
+  char *failed = json_dumps(c->failed, JSON_COMPACT);
+  lw_txn_hset(txn, key.s, "failed_files", failed ? failed : "[]");
+  free(failed);
+  lw_txn_hset(txn, key.s, "changeset_added", r->added_path);
+  lw_txn_hset(txn, key.s, "changeset_removed", r->removed_path);
+  lw_txn_hset(txn, key.s, "status", json_array_size(c->failed) ? "failed" : "done");
+  snprintf(buf, sizeof(buf), "%llu", r->merge.added);
+  const char *argv[] = {"HINCRBY", lw_key(ctx->config->prefix, LW_KEY_COUNTERS, NULL).s,
+                        "triples_imported", buf};
+  lw_txn_command(txn, 4, argv, NULL);
+  LwStatus st = lw_txn_exec(ctx->redis, txn, ctx->err);
+  lw_txn_free(txn);
+  return st;
+}
+
+static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *harvest)
+{
+  const char *provider = lw_record_str(harvest, "provider", "");
+  json_t *dumps = json_loads(lw_record_str(harvest, "seeds", "[]"), 0, NULL);
+  Collected c = {.failed = json_array()};
+  LwStatus st = json_is_array(dumps) && c.failed
+                    ? LW_OK
+                    : lw_error_set(ctx->err, LW_ERR_FORMAT, "harvest %s: bad dumps", id);
+  size_t i;
+  json_t *dump;
+  json_array_foreach(dumps, i, dump) {
+    if (st == LW_OK && json_is_string(dump)) {
+      st = collect(ctx, json_string_value(dump), 0, &c);
+    }
+  }
+  LwSparqlStore *store = st == LW_OK ? open_store(ctx->config, ctx->err) : NULL;
+  if (st == LW_OK && strcmp(ctx->config->store, "files") && !store) {
+    st = ctx->err->status;
+  }
+  char graph[2048];
+  snprintf(graph, sizeof(graph), "%s/%s", ctx->config->graph_base, provider);
+  LwGraphImportReport report;
+  if (st == LW_OK) {
+    LwGraphImportOptions o = {.data_dir = ctx->config->data_dir, .provider = provider,
+                              .graph_iri = graph, .harvest_id = id,
+                              .clean_paths = (const char *const *)c.paths,
+                              .clean_count = c.count, .store = store};
+    st = lw_graph_import(&o, &report, ctx->err);
+  }
+  if (st == LW_OK) {
+    st = record_report(ctx, id, &report, &c);
+  }
+  if (st == LW_OK) {
+    lw_info("stage=import provider=%s harvest=%s files=%zu failed=%zu triples=%llu "
+            "added=%llu removed=%llu foreign_graph=%llu",
+            provider, id, c.count, json_array_size(c.failed), report.merge.triples,
+            report.merge.added, report.merge.removed, report.merge.foreign_graph);
+  }
+  lw_sparql_close(store);
+  collected_free(&c);
+  json_decref(dumps);
+  return st;
+}
+
+LwStatus lw_stage_import_run(LwStageCtx *ctx)
+{
+  const char *id = ctx->job->harvest;
+  json_t *harvest = NULL;
+  LwStatus st = lw_record_get(ctx->redis, lw_key(ctx->config->prefix, LW_KEY_HARVEST, id).s,
+                              &harvest, ctx->err);
+  if (st != LW_OK) {
+    return st == LW_NOTHING ? lw_error_set(ctx->err, LW_ERR_STATE, "no harvest %s", id) : st;
+  }
+  const char *state = lw_record_str(harvest, "status", "");
+  if (!strcmp(state, "done") || !strcmp(state, "failed")) {
+    st = LW_NOTHING; /* imported already: this job ran twice */
+  } else if (lw_record_int(harvest, "pending", 0) > 0) {
+    /* Queued by hand too early; the last file will queue it again. */
+    lw_warn("stage=import harvest=%s msg=\"still waiting for %lld files\"", id,
+            lw_record_int(harvest, "pending", 0));
+    st = LW_NOTHING;
+  } else {
+    st = import_harvest(ctx, id, harvest);
+  }
+  json_decref(harvest);
+  return st;
+}

@@ -1,0 +1,112 @@
+/*
+ * The stage contract: how a pipeline stage (download, unpack, guess, parse,
+ * import, export, status, noop) plugs into lodwash-worker.
+ *
+ * A stage is one source file under workers/ with one run function, and one
+ * row in the table in workers/stages.c:
+ *
+ *   { "download", lw_stage_download_run, "fetch a seed over HTTP(S)" },
+ *
+ * The worker frame (workers/worker.c) takes a job from the stage's queue and
+ * calls run(ctx) with:
+ *
+ *   ctx->config  the settings (data dir, limits, store, ...), read only
+ *   ctx->redis   a connection to Redis: read what you need (the seed record:
+ *                lw_seed_get), and write intermediate state that must be
+ *                visible at once (lw_seed_set_status(..., "downloading"))
+ *   ctx->job     the job (ctx->job->seed, ->harvest, ->attempt, extra fields
+ *                with lw_job_get_int / lw_job_get_string), read only
+ *   ctx->txn     where the RESULT goes: seed fields, the final status, new
+ *                child seeds, follow-up jobs (queue/txn.h). The frame runs
+ *                these commands in the same MULTI/EXEC that removes the job
+ *                from the in-flight list, and only if run returns success.
+ *   ctx->err     where an error message goes (lw_error_set)
+ *
+ * run returns:
+ *   LW_OK or LW_NOTHING   success (LW_NOTHING: nothing to do, e.g. content
+ *                         unchanged); the txn is committed with the ack.
+ *   a retryable error     (lw_status_retryable: net, redis, io, store, ...)
+ *                         the txn is dropped; the job is retried later with
+ *                         exponential backoff, and after max_attempts it goes
+ *                         to the dead list. The seed gets `error` set to the
+ *                         message, and `status failed` once the job is dead.
+ *   a permanent error     (syntax, http 4xx, limit, format, refused, ...)
+ *                         the txn is dropped; the job goes straight to the
+ *                         dead list, the seed gets `error` and `status failed`
+ *                         (when its status allows: a working state).
+ *
+ * A status transition in the txn that the seed machine refuses (see
+ * queue/seed.h) does not undo the rest: MULTI has no rollback. The job is
+ * acked anyway and the worker logs a warning, so check the seed's status
+ * before working (a seed already past your stage: return LW_NOTHING).
+ *
+ * Rules for handlers:
+ *   - Be idempotent: the queue is at-least-once, a job may run twice (its
+ *     worker was thought dead, or died after doing the work but before the
+ *     ack). Running twice must end in the same records and files.
+ *   - Write files to a temporary file and rename (common/file_store.h);
+ *     never leave half files under their final name.
+ *   - Keep no state between jobs; everything lives in Redis and the data dir.
+ *   - Long work: call lw_stage_stopping(ctx) now and then and return an
+ *     error (any) when it is true; the frame then hands the job back to its
+ *     queue unchanged (SIGTERM), instead of counting a failure. Report
+ *     progress with lw_stage_progress (shown by `lodwash status`); it is
+ *     cheap to call often (rate-limited to one write a second).
+ *   - Redis replies and your own allocations are yours to free.
+ */
+#ifndef LW_WORKERS_STAGE_H
+#define LW_WORKERS_STAGE_H
+
+#include <hiredis/hiredis.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/config.h"
+#include "common/status.h"
+#include "queue/job.h"
+#include "queue/txn.h"
+
+typedef struct LwWorker LwWorker;
+
+typedef struct {
+  const LwConfig *config;
+  redisContext *redis;
+  const LwJob *job;
+  LwTxn *txn;
+  LwError *err;
+  LwWorker *worker; /* the frame's; use through the functions below */
+} LwStageCtx;
+
+typedef LwStatus (*LwStageRunFn)(LwStageCtx *ctx);
+
+typedef struct {
+  const char *name;   /* queue name: [a-z0-9_-]+ */
+  LwStageRunFn run;
+  const char *doc;    /* one line, shown by lodwash-worker --help */
+} LwStage;
+
+/* The table (workers/stages.c) and its length. */
+extern const LwStage lw_stages[];
+extern const size_t lw_stage_count;
+
+/* The row for name, or NULL. */
+const LwStage *lw_stage_find(const char *name);
+
+/* Records a short progress note ("12 MB of 40 MB") in the worker's
+ * heartbeat. Cheap: written at most once a second. */
+void lw_stage_progress(LwStageCtx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* True once the worker was asked to stop (SIGTERM/SIGINT). */
+bool lw_stage_stopping(const LwStageCtx *ctx);
+
+/* The stages (one function each, in their own files). */
+LwStatus lw_stage_noop_run(LwStageCtx *ctx);
+LwStatus lw_stage_unpack_run(LwStageCtx *ctx);
+LwStatus lw_stage_guess_run(LwStageCtx *ctx);
+LwStatus lw_stage_parse_run(LwStageCtx *ctx);
+LwStatus lw_stage_import_run(LwStageCtx *ctx);
+LwStatus lw_stage_export_run(LwStageCtx *ctx);
+LwStatus lw_stage_status_run(LwStageCtx *ctx);
+
+#endif

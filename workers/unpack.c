@@ -1,0 +1,338 @@
+/*
+ * The unpack stage: a `filed` seed is either an archive, whose entries become
+ * child seeds, or data, whose encoding is settled.
+ *
+ *   archive: filed -> unarchiving -> depleted, with `children` (hashes),
+ *            `skipped` (links, devices, ... as JSON), `format`... and per
+ *            entry a child seed: status filed, parent, archive (entry JSON),
+ *            content, file, depth, provider, harvest; plus an unpack job per
+ *            child. The harvest expects n - 1 more files (the archive is
+ *            replaced by its n entries).
+ *   data:    filed -> unarchiving -> unarchived, with `encoding`,
+ *            `encoding_source`, `encoding_replaced`, and when the data was
+ *            recoded `file` pointing at the UTF-8 copy (`original_file` keeps
+ *            the bytes as they came), with its `utf8_content`; then a guess
+ *            job.
+ *
+ * Where a seed's bytes are: its `file` field (relative to the data
+ * directory), else DATA/raw/ab/cd/<hash> (where the download stage puts a
+ * body). Children are written to DATA/raw/ab/cd/<child hash>; UTF-8 copies
+ * to DATA/utf8/ab/cd/<hash>.
+ *
+ * Caps come from the configuration (--archive-max-*). The harvest's budget:
+ * when the harvest record has `max_expanded_bytes`, an archive may expand at
+ * most what is left of it (`expanded_bytes` counts what its archives
+ * expanded so far, added in each job's ack).
+ *
+ * Everything recorded rides in the job's ack (ctx->txn), so a job that runs
+ * twice records once; files are written by tmp + rename and land at the same
+ * hashed paths. A seed already past this stage is left alone (LW_NOTHING).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/archive_unpack.h"
+#include "common/encoding.h"
+#include "common/file_store.h"
+#include "common/log.h"
+#include "queue/harvest.h"
+#include "queue/keys.h"
+#include "queue/record.h"
+#include "queue/seed.h"
+#include "workers/stage.h"
+
+/* Statuses that mean this stage's work is done already. */
+static bool past_unpack(const char *status)
+{
+  static const char *const past[] = {"depleted", "unarchived", "guessing", "guessed",
+                                     "parsing", "parsed", NULL};
+  for (size_t i = 0; past[i]; ++i) {
+    if (!strcmp(status, past[i])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The seed's file, relative to the data directory, into rel. */
+static LwStatus seed_file(const json_t *seed, const char *hash, char *rel, size_t size)
+{
+  const char *file = lw_record_str(seed, "file", NULL);
+  if (file && *file) {
+    return snprintf(rel, size, "%s", file) < (int)size ? LW_OK : LW_ERR_LIMIT;
+  }
+  return lw_store_relpath("raw", hash, "", rel, size);
+}
+
+/* A name for a compressed single file's entry: the archive entry's path for
+ * a child, else the last segment of the URI without query or fragment. */
+static void seed_name(const json_t *seed, char *out, size_t size)
+{
+  out[0] = '\0';
+  json_t *archive = json_loads(lw_record_str(seed, "archive", "{}"), 0, NULL);
+  const char *path = json_string_value(json_object_get(archive, "path"));
+  if (path) {
+    snprintf(out, size, "%s", path);
+  } else {
+    snprintf(out, size, "%s", lw_record_str(seed, "uri", ""));
+    out[strcspn(out, "?#")] = '\0';
+  }
+  json_decref(archive);
+}
+
+static bool on_progress(void *data, uint64_t bytes)
+{
+  LwStageCtx *ctx = data;
+  lw_stage_progress(ctx, "%llu MB expanded", (unsigned long long)(bytes >> 20));
+  return !lw_stage_stopping(ctx);
+}
+
+/* The harvest's budget of expanded bytes (0: none); LW_ERR_LIMIT when it is
+ * used up already. */
+static LwStatus harvest_budget(LwStageCtx *ctx, const char *harvest, uint64_t *budget)
+{
+  *budget = 0;
+  if (!*harvest) {
+    return LW_OK;
+  }
+  json_t *rec = NULL;
+  LwStatus st = lw_record_get(ctx->redis, lw_key(ctx->config->prefix, LW_KEY_HARVEST, harvest).s,
+                              &rec, ctx->err);
+  if (st > LW_NOTHING) {
+    return st;
+  }
+  long long max = lw_record_int(rec, "max_expanded_bytes", 0);
+  long long used = lw_record_int(rec, "expanded_bytes", 0);
+  json_decref(rec);
+  if (max <= 0) {
+    return LW_OK;
+  }
+  if (used >= max) {
+    return lw_error_set(ctx->err, LW_ERR_LIMIT,
+                        "harvest %s expanded %lld bytes of its %lld already (max_expanded_bytes)",
+                        harvest, used, max);
+  }
+  *budget = (uint64_t)(max - used);
+  return LW_OK;
+}
+
+static char *json_text(json_t *j)
+{
+  char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+  return s;
+}
+
+static void txn_seed_json(LwTxn *txn, const char *seed, const char *field, json_t *value)
+{
+  char *text = json_text(value);
+  if (text) {
+    lw_txn_seed_set(txn, seed, field, text);
+    free(text);
+  }
+}
+
+static void txn_seed_int(LwTxn *txn, const char *seed, const char *field, long long v)
+{
+  char text[32];
+  snprintf(text, sizeof(text), "%lld", v);
+  lw_txn_seed_set(txn, seed, field, text);
+}
+
+/* How a child's record gets to `filed`: "" (new, or filed already), or
+ * "added" when an earlier harvest of the same dump left it further on and it
+ * must start again (added, then filed). LW_ERR_STATE when the seed machine
+ * cannot take it there: checked for every child before anything is added to
+ * the ack, since a refused move in a MULTI does not undo the others. */
+static LwStatus child_reset(LwStageCtx *ctx, const char *hash, bool *reset)
+{
+  *reset = false;
+  json_t *old = NULL;
+  LwStatus st = lw_record_get(ctx->redis, lw_key(ctx->config->prefix, LW_KEY_SEED, hash).s,
+                              &old, ctx->err);
+  if (st != LW_OK) {
+    return st == LW_NOTHING ? LW_OK : st;
+  }
+  const char *status = lw_record_str(old, "status", "");
+  if (lw_seed_transition_allowed(status, "filed")) {
+    st = LW_OK;
+  } else if (lw_seed_transition_allowed(status, "added") &&
+             lw_seed_transition_allowed("added", "filed")) {
+    *reset = true;
+  } else {
+    st = lw_error_set(ctx->err, LW_ERR_STATE,
+                      "entry seed %s (from an earlier harvest) is %s and cannot be filed "
+                      "again (the seed machine needs added -> filed)",
+                      hash, status);
+  }
+  json_decref(old);
+  return st;
+}
+
+/* A child seed, its record and its unpack job. */
+static void record_child(LwStageCtx *ctx, const json_t *parent, const char *parent_hash,
+                         unsigned depth, const LwUnpackEntry *e, bool reset)
+{
+  LwTxn *txn = ctx->txn;
+  const char *harvest = ctx->job->harvest;
+  if (reset) {
+    lw_txn_seed_status(txn, e->hash, "added");
+  }
+  lw_txn_seed_status(txn, e->hash, "filed");
+  lw_txn_seed_set(txn, e->hash, "parent", parent_hash);
+  lw_txn_seed_set(txn, e->hash, "file", e->relpath);
+  txn_seed_json(txn, e->hash, "archive", e->archive);
+  json_t *content = lw_content_meta_json(&e->content);
+  txn_seed_json(txn, e->hash, "content", content);
+  json_decref(content);
+  txn_seed_int(txn, e->hash, "depth", (long long)depth + 1);
+  txn_seed_int(txn, e->hash, "added", lw_now_ms());
+  const char *provider = lw_record_str(parent, "provider", NULL);
+  if (provider) {
+    lw_txn_seed_set(txn, e->hash, "provider", provider);
+  }
+  if (*harvest) {
+    lw_txn_seed_set(txn, e->hash, "harvest", harvest);
+  }
+  lw_txn_push_job(txn, "unpack", e->hash, harvest, LW_PRIORITY_NORMAL, NULL);
+}
+
+static LwStatus record_archive(LwStageCtx *ctx, const json_t *seed, const char *hash,
+                               unsigned depth, const LwUnpackResult *r)
+{
+  LwTxn *txn = ctx->txn;
+  json_t *children = json_array();
+  if (!children) {
+    return lw_error_set(ctx->err, LW_ERR_NOMEM, "out of memory");
+  }
+  bool *reset = calloc(r->n_entries + 1, sizeof(*reset));
+  if (!reset) {
+    json_decref(children);
+    return lw_error_set(ctx->err, LW_ERR_NOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < r->n_entries; ++i) {
+    LwStatus st = child_reset(ctx, r->entries[i].hash, &reset[i]);
+    if (st) {
+      free(reset);
+      json_decref(children);
+      return st;
+    }
+  }
+  for (size_t i = 0; i < r->n_entries; ++i) {
+    record_child(ctx, seed, hash, depth, &r->entries[i], reset[i]);
+    json_array_append_new(children, json_string(r->entries[i].hash));
+  }
+  free(reset);
+  txn_seed_json(txn, hash, "children", children);
+  json_decref(children);
+  txn_seed_json(txn, hash, "skipped", r->skipped);
+  json_t *fmt = json_pack("{s:s, s:O}", "format", r->format, "filters", r->filters);
+  txn_seed_json(txn, hash, "archive_format", fmt);
+  json_decref(fmt);
+  txn_seed_int(txn, hash, "processed", lw_now_ms());
+  lw_txn_seed_status(txn, hash, "depleted");
+  const char *harvest = ctx->job->harvest;
+  if (*harvest) {
+    /* The archive is replaced by its entries; an empty one is a file done. */
+    if (r->n_entries == 0) {
+      lw_txn_harvest_file_done(txn, harvest, false);
+    } else if (r->n_entries > 1) {
+      lw_txn_harvest_expect(txn, harvest, (long long)r->n_entries - 1);
+    }
+    char bytes[32];
+    snprintf(bytes, sizeof(bytes), "%llu", (unsigned long long)r->bytes_expanded);
+    LwKey key = lw_key(ctx->config->prefix, LW_KEY_HARVEST, harvest);
+    lw_txn_command(txn, 4, (const char *[]){"HINCRBY", key.s, "expanded_bytes", bytes}, NULL);
+  }
+  lw_info("stage=unpack seed=%s outcome=depleted entries=%zu skipped=%zu bytes=%llu format=\"%s\"",
+          hash, r->n_entries, json_array_size(r->skipped),
+          (unsigned long long)r->bytes_expanded, r->format);
+  return LW_OK;
+}
+
+static LwStatus settle_data(LwStageCtx *ctx, const char *hash, const char *rel)
+{
+  const char *data = ctx->config->data_dir;
+  char in[4096], out_rel[1024], out[4096];
+  LW_TRY(lw_store_relpath("utf8", hash, "", out_rel, sizeof(out_rel)));
+  if (snprintf(in, sizeof(in), "%s/%s", data, rel) >= (int)sizeof(in) ||
+      snprintf(out, sizeof(out), "%s/%s", data, out_rel) >= (int)sizeof(out)) {
+    return lw_error_set(ctx->err, LW_ERR_LIMIT, "data directory path too long");
+  }
+  LwEncodingResult enc;
+  LW_TRY(lw_encoding_settle(data, in, out, &enc, ctx->err));
+  LwTxn *txn = ctx->txn;
+  lw_txn_seed_set(txn, hash, "encoding", enc.encoding);
+  lw_txn_seed_set(txn, hash, "encoding_source", enc.source);
+  txn_seed_int(txn, hash, "encoding_replaced", (long long)enc.replaced);
+  if (enc.recoded) {
+    lw_txn_seed_set(txn, hash, "original_file", rel);
+    lw_txn_seed_set(txn, hash, "file", out_rel);
+    json_t *content = lw_content_meta_json(&enc.content);
+    txn_seed_json(txn, hash, "utf8_content", content);
+    json_decref(content);
+  } else {
+    lw_txn_seed_set(txn, hash, "file", rel);
+  }
+  txn_seed_int(txn, hash, "processed", lw_now_ms());
+  lw_txn_seed_status(txn, hash, "unarchived");
+  lw_txn_push_job(txn, "guess", hash, ctx->job->harvest, LW_PRIORITY_NORMAL, NULL);
+  lw_info("stage=unpack seed=%s outcome=unarchived encoding=%s source=%s recoded=%s replaced=%llu",
+          hash, enc.encoding, enc.source, enc.recoded ? "true" : "false",
+          (unsigned long long)enc.replaced);
+  return LW_OK;
+}
+
+static LwStatus unpack_seed(LwStageCtx *ctx, const json_t *seed, const char *hash)
+{
+  const LwConfig *cfg = ctx->config;
+  char rel[1024], path[4096], name[1024];
+  if (seed_file(seed, hash, rel, sizeof(rel)) ||
+      snprintf(path, sizeof(path), "%s/%s", cfg->data_dir, rel) >= (int)sizeof(path)) {
+    return lw_error_set(ctx->err, LW_ERR_LIMIT, "seed file path too long");
+  }
+  seed_name(seed, name, sizeof(name));
+  long long depth = lw_record_int(seed, "depth", 0);
+  LwUnpackOptions o;
+  memset(&o, 0, sizeof(o));
+  o.data_dir = cfg->data_dir;
+  o.parent_hash = hash;
+  o.name = name;
+  o.depth = depth > 0 ? (unsigned)depth : 0;
+  o.limits = lw_unpack_limits_default();
+  o.limits.max_entries = cfg->archive_max_entries > 0 ? (uint64_t)cfg->archive_max_entries : 0;
+  o.limits.max_archive_bytes = cfg->archive_max_bytes > 0 ? (uint64_t)cfg->archive_max_bytes : 0;
+  o.limits.max_entry_bytes = o.limits.max_archive_bytes;
+  o.limits.max_ratio = cfg->archive_max_ratio > 0 ? (uint64_t)cfg->archive_max_ratio : 0;
+  o.limits.max_depth = cfg->archive_max_depth > 0 ? (unsigned)cfg->archive_max_depth : 0;
+  o.progress = on_progress;
+  o.progress_data = ctx;
+  LW_TRY(harvest_budget(ctx, ctx->job->harvest, &o.budget));
+  LwUnpackResult *r = NULL;
+  LW_TRY(lw_archive_unpack(path, &o, &r, ctx->err));
+  LwStatus st = r->kind == LW_UNPACK_ARCHIVE ? record_archive(ctx, seed, hash, o.depth, r)
+                                             : settle_data(ctx, hash, rel);
+  lw_unpack_result_free(r);
+  return st;
+}
+
+LwStatus lw_stage_unpack_run(LwStageCtx *ctx)
+{
+  const char *hash = ctx->job->seed;
+  const char *prefix = ctx->config->prefix;
+  json_t *seed = NULL;
+  LwStatus st = lw_record_get(ctx->redis, lw_key(prefix, LW_KEY_SEED, hash).s, &seed, ctx->err);
+  if (st != LW_OK) {
+    return st == LW_NOTHING ? lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", hash) : st;
+  }
+  const char *status = lw_record_str(seed, "status", "");
+  if (past_unpack(status)) {
+    json_decref(seed);
+    return LW_NOTHING; /* a job run twice: done already */
+  }
+  st = lw_seed_set_status(ctx->redis, prefix, hash, "unarchiving", ctx->err);
+  if (st == LW_OK) {
+    st = unpack_seed(ctx, seed, hash);
+  }
+  json_decref(seed);
+  return st;
+}

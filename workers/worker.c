@@ -1,0 +1,432 @@
+#include "workers/worker.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/log.h"
+#include "queue/harvest.h"
+#include "queue/heartbeat.h"
+#include "queue/queue.h"
+#include "queue/redis.h"
+#include "workers/stage.h"
+
+struct LwWorker {
+  const LwWorkerOptions *opts;
+  const LwConfig *cfg;
+  char id[256];
+  char stages_csv[1024];
+  redisContext *redis;
+  long long progress_ms; /* last progress write */
+
+  /* the heartbeat thread */
+  pthread_t beat_thread;
+  pthread_mutex_t beat_lock;
+  pthread_cond_t beat_cond;
+  bool beat_quit;
+};
+
+static bool stopping(const LwWorker *w) { return w->opts->stop && *w->opts->stop; }
+
+/* Sleeps ms, waking early when asked to stop. */
+static void nap(const LwWorker *w, long long ms)
+{
+  while (ms > 0 && !stopping(w)) {
+    long long step = ms < 50 ? ms : 50;
+    struct timespec ts = {(time_t)(step / 1000), (long)(step % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+    ms -= step;
+  }
+}
+
+size_t lw_worker_parse_stages(const char *list, const char **names, size_t max,
+                              LwError *err)
+{
+  size_t n = 0;
+  if (!list || !*list || !strcmp(list, "all")) {
+    for (size_t i = 0; i < lw_stage_count && n < max; ++i) {
+      names[n++] = lw_stages[i].name;
+    }
+    return n;
+  }
+  const char *p = list;
+  while (*p) {
+    size_t len = strcspn(p, ",");
+    char name[128];
+    snprintf(name, sizeof(name), "%.*s", (int)(len < 127 ? len : 127), p);
+    const LwStage *stage = lw_stage_find(name);
+    if (!stage) {
+      lw_error_set(err, LW_ERR_USAGE, "unknown stage '%s' (known: see --help)", name);
+      return 0;
+    }
+    bool dup = false;
+    for (size_t i = 0; i < n; ++i) {
+      dup = dup || names[i] == stage->name;
+    }
+    if (!dup && n < max) {
+      names[n++] = stage->name;
+    }
+    p += len;
+    if (*p == ',') {
+      ++p;
+    }
+  }
+  if (!n) {
+    lw_error_set(err, LW_ERR_USAGE, "no stage given");
+  }
+  return n;
+}
+
+/* (Re)connects and registers, retrying with backoff until it works or the
+ * worker is stopped. Jobs in the worker's in-flight list other than holding
+ * (the one it is finishing, may be NULL) are handed back: their fetch
+ * replies were lost with the old connection. */
+static bool connect_redis(LwWorker *w, const LwJob *holding)
+{
+  redisFree(w->redis);
+  w->redis = NULL;
+  long long backoff = 100;
+  bool warned = false;
+  while (!stopping(w)) {
+    LwError err;
+    if (lw_redis_connect(w->cfg->redis_url, &w->redis, &err) == LW_OK &&
+        lw_heartbeat_register(w->redis, w->cfg, w->id, w->stages_csv, &err) == LW_OK &&
+        lw_queue_release_orphans(w->redis, w->cfg, w->id, holding, NULL, &err) == LW_OK) {
+      if (warned) {
+        lw_info("msg=\"reconnected to Redis\" worker=%s", w->id);
+      }
+      return true;
+    }
+    redisFree(w->redis);
+    w->redis = NULL;
+    lw_warn("msg=\"Redis unavailable, retrying\" error=\"%s\" retry_ms=%lld", err.message,
+            backoff);
+    warned = true;
+    nap(w, backoff);
+    backoff = backoff * 2 < 5000 ? backoff * 2 : 5000;
+  }
+  return false;
+}
+
+static void *beat_main(void *arg)
+{
+  LwWorker *w = arg;
+  redisContext *c = NULL;
+  long long period_ms = w->cfg->heartbeat_ttl_s * 1000 / 3;
+  if (period_ms < 100) {
+    period_ms = 100;
+  }
+  pthread_mutex_lock(&w->beat_lock);
+  while (!w->beat_quit) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += period_ms / 1000;
+    until.tv_nsec += (period_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+      until.tv_sec += 1;
+      until.tv_nsec -= 1000000000L;
+    }
+    int rc = 0;
+    while (!w->beat_quit && rc != ETIMEDOUT) {
+      rc = pthread_cond_timedwait(&w->beat_cond, &w->beat_lock, &until);
+    }
+    if (w->beat_quit) {
+      break;
+    }
+    pthread_mutex_unlock(&w->beat_lock);
+    LwError err;
+    if (!c || c->err) {
+      redisFree(c);
+      c = NULL;
+      if (lw_redis_connect(w->cfg->redis_url, &c, &err) != LW_OK) {
+        lw_debug("msg=\"heartbeat: Redis unavailable\" error=\"%s\"", err.message);
+      }
+    }
+    if (c && lw_heartbeat_beat(c, w->cfg, w->id, w->stages_csv, &err) != LW_OK) {
+      lw_debug("msg=\"heartbeat failed\" error=\"%s\"", err.message);
+    }
+    pthread_mutex_lock(&w->beat_lock);
+  }
+  pthread_mutex_unlock(&w->beat_lock);
+  redisFree(c);
+  return NULL;
+}
+
+static bool beat_start(LwWorker *w)
+{
+  pthread_mutex_init(&w->beat_lock, NULL);
+  pthread_cond_init(&w->beat_cond, NULL);
+  w->beat_quit = false;
+  /* signals go to the main thread, which owns the stop flag */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  int rc = pthread_create(&w->beat_thread, NULL, beat_main, w);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return rc == 0;
+}
+
+static void beat_stop(LwWorker *w)
+{
+  pthread_mutex_lock(&w->beat_lock);
+  w->beat_quit = true;
+  pthread_cond_signal(&w->beat_cond);
+  pthread_mutex_unlock(&w->beat_lock);
+  pthread_join(w->beat_thread, NULL);
+  pthread_cond_destroy(&w->beat_cond);
+  pthread_mutex_destroy(&w->beat_lock);
+}
+
+void lw_stage_progress(LwStageCtx *ctx, const char *fmt, ...)
+{
+  LwWorker *w = ctx->worker;
+  long long now = lw_now_ms();
+  if (!w || now - w->progress_ms < 1000) {
+    return;
+  }
+  w->progress_ms = now;
+  char note[256];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(note, sizeof(note), fmt, args);
+  va_end(args);
+  lw_heartbeat_progress(ctx->redis, w->cfg, w->id, note, NULL);
+}
+
+bool lw_stage_stopping(const LwStageCtx *ctx)
+{
+  return ctx->worker && stopping(ctx->worker);
+}
+
+typedef enum { FINISH_ACK, FINISH_FAIL, FINISH_HANDBACK } Finish;
+
+/* Sends the job's outcome, reconnecting as often as needed: a job's result
+ * must not be lost because Redis restarted meanwhile. Gives up only when the
+ * worker is stopped while Redis is away (the reaper then returns the job). */
+static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn,
+                           const LwError *failure, LwFailOutcome *outcome,
+                           long long *delay, LwJob **next, LwError *err)
+{
+  for (;;) {
+    LwStatus st;
+    if (how == FINISH_ACK && next) {
+      /* the next job comes back in the same round trip as the ack */
+      st = lw_queue_ack_fetch(w->redis, w->cfg, w->id, job, txn, w->opts->stages,
+                              w->opts->n_stages, next, err);
+    } else if (how == FINISH_ACK) {
+      st = lw_queue_ack(w->redis, w->cfg, w->id, job, txn, err);
+    } else if (how == FINISH_FAIL) {
+      st = lw_queue_fail(w->redis, w->cfg, w->id, job, failure, outcome, delay, err);
+    } else {
+      st = lw_queue_handback(w->redis, w->cfg, w->id, job, err);
+    }
+    if (st != LW_ERR_REDIS || !w->redis || !w->redis->err) {
+      return st; /* done, or Redis answered with an error: not a lost link */
+    }
+    lw_warn("msg=\"lost Redis while finishing a job\" job=%s error=\"%s\"", job->id,
+            err->message);
+    if (!connect_redis(w, job)) {
+      return st;
+    }
+  }
+}
+
+/* A file of a harvest that failed for good still counts for the harvest's
+ * fan-in, so the import of the rest is not held up (queue/harvest.h). Not in
+ * the fail's transaction: if this is lost, `lodwash jobs retry` redoes it. */
+static void count_failed_file(LwWorker *w, const LwJob *job)
+{
+  static const char *const file_stages[] = {"download", "unpack", "guess", "parse"};
+  if (!*job->harvest || !*job->seed) {
+    return;
+  }
+  for (size_t i = 0; i < sizeof(file_stages) / sizeof(file_stages[0]); ++i) {
+    if (!strcmp(job->stage, file_stages[i])) {
+      LwError err;
+      if (lw_harvest_file_done_now(w->redis, w->cfg->prefix, job->harvest, true, &err)) {
+        lw_warn("harvest=%s seed=%s msg=\"cannot count the failed file\" error=\"%s\"",
+                job->harvest, job->seed, err.message);
+      }
+      return;
+    }
+  }
+}
+
+/* Runs job and sends its outcome; returns the next job when it came with
+ * the ack (caller frees), else NULL. */
+static LwJob *run_job(LwWorker *w, LwJob *job)
+{
+  LwJob *next = NULL;
+  long long t0 = lw_now_ms();
+  const LwStage *stage = lw_stage_find(job->stage);
+  LwError failure;
+  lw_error_clear(&failure);
+  LwTxn *txn = lw_txn_new(w->cfg->prefix);
+  LwStatus status;
+  if (!txn) {
+    status = lw_error_set(&failure, LW_ERR_NOMEM, "out of memory");
+  } else if (!stage) {
+    status = lw_error_set(&failure, LW_ERR_USAGE, "no stage '%s' in this worker", job->stage);
+  } else {
+    LwStageCtx ctx = {w->cfg, w->redis, job, txn, &failure, w};
+    status = stage->run(&ctx);
+    if (status > LW_NOTHING && failure.status == LW_OK) {
+      lw_error_set(&failure, status, "%s", lw_status_name(status));
+    }
+    failure.status = status;
+  }
+  /* the handler may have broken the connection: make sure it is usable */
+  if (!w->redis || w->redis->err) {
+    connect_redis(w, job);
+  }
+
+  const char *outcome_name = "done";
+  bool handed_back = false;
+  LwError err;
+  lw_error_clear(&err);
+  LwFailOutcome outcome = LW_FAIL_DEAD;
+  long long delay = 0;
+  LwStatus fin;
+  if (status <= LW_NOTHING) {
+    fin = finish_job(w, FINISH_ACK, job, txn, NULL, NULL, NULL, stopping(w) ? NULL : &next,
+                     &err);
+    if (fin == LW_ERR_STATE || (fin > LW_NOTHING && fin != LW_ERR_REDIS)) {
+      /* the results were refused (an illegal seed transition): a bug in the
+       * handler or a race with a re-harvest; the job is done regardless */
+      lw_warn("stage=%s seed=%s job=%s msg=\"results refused\" error=\"%s\"", job->stage,
+              job->seed, job->id, err.message);
+    }
+  } else if (stopping(w)) {
+    handed_back = true;
+    outcome_name = "handed-back";
+    fin = finish_job(w, FINISH_HANDBACK, job, NULL, NULL, NULL, NULL, NULL, &err);
+  } else {
+    fin = finish_job(w, FINISH_FAIL, job, NULL, &failure, &outcome, &delay, NULL, &err);
+    outcome_name = outcome == LW_FAIL_RETRY ? "retry" : "dead";
+    if (fin == LW_OK && outcome == LW_FAIL_DEAD) {
+      count_failed_file(w, job);
+    }
+  }
+  if (fin == LW_ERR_REDIS) {
+    outcome_name = "lost-redis";
+  }
+  long long ms = lw_now_ms() - t0;
+  if (status <= LW_NOTHING || handed_back) {
+    lw_info("stage=%s seed=%s job=%s outcome=%s ms=%lld", job->stage, job->seed, job->id,
+            outcome_name, ms);
+  } else {
+    lw_warn("stage=%s seed=%s job=%s outcome=%s ms=%lld attempt=%lld retry_ms=%lld "
+            "error_kind=%s error=\"%s\"",
+            job->stage, job->seed, job->id, outcome_name, ms, job->attempt + 1, delay,
+            lw_status_name(failure.status), failure.message);
+  }
+  lw_txn_free(txn);
+  return next;
+}
+
+/* Waits for work: returns false when the worker should exit (idle with
+ * --exit-when-idle). */
+static bool idle_round(LwWorker *w, long long *sleep_ms, long long *last_reap)
+{
+  LwError err;
+  long long now = lw_now_ms();
+  bool reap_due = w->opts->exit_when_idle ||
+                  now - *last_reap >= w->cfg->heartbeat_ttl_s * 1000;
+  if (reap_due) {
+    long long returned = 0;
+    if (lw_queue_reap(w->redis, w->cfg, &returned, &err) == LW_OK && returned) {
+      lw_info("msg=\"gave back jobs of dead workers\" jobs=%lld", returned);
+      *sleep_ms = 1;
+      return true;
+    }
+    *last_reap = now;
+  }
+  if (w->opts->exit_when_idle) {
+    bool idle = false;
+    if (lw_queue_idle(w->redis, w->cfg, w->opts->stages, w->opts->n_stages, w->id, &idle,
+                      &err) == LW_OK &&
+        idle) {
+      return false;
+    }
+  }
+  nap(w, *sleep_ms);
+  *sleep_ms = *sleep_ms * 2 < w->cfg->poll_max_ms ? *sleep_ms * 2 : w->cfg->poll_max_ms;
+  if (*sleep_ms < 1) {
+    *sleep_ms = 1;
+  }
+  return true;
+}
+
+int lw_worker_run(const LwWorkerOptions *opts)
+{
+  LwWorker w;
+  memset(&w, 0, sizeof(w));
+  w.opts = opts;
+  w.cfg = opts->config;
+  lw_worker_id_new(w.id, sizeof(w.id));
+  size_t n = 0;
+  for (size_t i = 0; i < opts->n_stages; ++i) {
+    n += (size_t)snprintf(w.stages_csv + n, sizeof(w.stages_csv) - n, "%s%s",
+                          i ? "," : "", opts->stages[i]);
+    if (n >= sizeof(w.stages_csv)) {
+      break;
+    }
+  }
+  if (!connect_redis(&w, NULL)) {
+    return 0; /* stopped before Redis came */
+  }
+  if (!beat_start(&w)) {
+    lw_error("msg=\"cannot start the heartbeat thread\"");
+    redisFree(w.redis);
+    return 1;
+  }
+  lw_info("msg=\"worker started\" worker=%s stages=%s", w.id, w.stages_csv);
+
+  long long sleep_ms = 1;
+  long long last_reap = 0;
+  long long jobs = 0;
+  LwJob *job = NULL; /* a job that came with the previous ack */
+  while (!stopping(&w)) {
+    LwError err;
+    LwStatus st = LW_OK;
+    if (!job) {
+      st = lw_queue_fetch(w.redis, w.cfg, w.id, opts->stages, opts->n_stages, &job, &err);
+    }
+    if (st == LW_OK && job) {
+      sleep_ms = 1;
+      LwJob *next = run_job(&w, job);
+      lw_job_free(job);
+      job = next;
+      ++jobs;
+    } else if (st == LW_NOTHING) {
+      if (!idle_round(&w, &sleep_ms, &last_reap)) {
+        break;
+      }
+    } else if (w.redis && !w.redis->err) {
+      lw_warn("msg=\"fetch failed\" error=\"%s\"", err.message); /* e.g. a bad job */
+      nap(&w, 100);
+    } else {
+      lw_warn("msg=\"lost Redis\" error=\"%s\"", err.message);
+      connect_redis(&w, NULL);
+    }
+  }
+  if (job) { /* fetched with the last ack, then told to stop */
+    LwError err;
+    if (lw_queue_handback(w.redis, w.cfg, w.id, job, &err) == LW_OK) {
+      lw_info("stage=%s seed=%s job=%s outcome=handed-back ms=0", job->stage, job->seed,
+              job->id);
+    }
+    lw_job_free(job);
+  }
+  beat_stop(&w);
+  if (w.redis && !w.redis->err) {
+    lw_heartbeat_unregister(w.redis, w.cfg, w.id, NULL);
+  }
+  redisFree(w.redis);
+  lw_info("msg=\"worker stopped\" worker=%s jobs=%lld", w.id, jobs);
+  return 0;
+}
