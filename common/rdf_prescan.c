@@ -33,6 +33,7 @@ void lw_scanner_init(LwScanner *s, bool long_strings, unsigned max_depth,
 
 void lw_scanner_sync(LwScanner *s)
 {
+  s->reported_line = 0;
   s->state = S_NORMAL;
   s->term_len = 0;
   s->quotes_seen = 0;
@@ -335,12 +336,18 @@ static LwScanResult one_char(LwScanner *s, const unsigned char *p, size_t k,
   LwScanResult r;
   if (complete) {
     r = step(s, NON_ASCII, (const char *)p, k, out);
+  } else if (s->state == S_COMMENT) {
+    r = step(s, NON_ASCII, FFFD, 3, out); /* harmless there */
   } else {
-    if (s->on_error) {
-      s->on_error(s->error_handle, s->line, s->column + 1,
-                  "invalid UTF-8, replaced by U+FFFD");
+    /* a bad statement: make serd skip it as it skips any syntax error */
+    if (s->on_error && s->reported_line != s->line) {
+      s->on_error(s->error_handle, s->line, s->column + 1, "invalid UTF-8");
+      s->reported_line = s->line;
     }
-    r = step(s, NON_ASCII, FFFD, 3, out);
+    bool in_escape = s->state == S_ESC || s->state == S_HEX ||
+                     s->state == S_NESC;
+    r = in_escape ? step(s, NON_ASCII, "Z", 1, out)
+                  : step(s, NON_ASCII, "\\Z", 2, out);
   }
   if (r == LW_SCAN_OK) {
     advance(s, NON_ASCII, k);
@@ -445,6 +452,10 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
   Out o = {out->data + out->len};
   if (s->carry_len) { /* a sequence cut by the end of the input */
     s->carry_len = 0;
+    if (lw_buf_reserve(out, 16 + s->dots) != LW_OK) {
+      return LW_SCAN_NOMEM;
+    }
+    o.o = out->data + out->len;
     LwScanResult r = one_char(s, s->carry, 1, false, &o);
     if (r != LW_SCAN_OK) {
       return stopped(s, r, out, &o, out->data + out->len);

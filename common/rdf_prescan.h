@@ -13,8 +13,10 @@
  *     characters IRIREF forbids), so the scanner writes 'Z' for the last hex
  *     digit of such an escape: serd then reports the bad escape itself, at
  *     its line and column, and recovers as from any syntax error;
- *   - invalid UTF-8 becomes U+FFFD (the maximal bad subpart, one each), and
- *     is reported through on_error: the output is always valid UTF-8;
+ *   - invalid UTF-8 (each maximal bad subpart) is reported through on_error
+ *     and becomes a bad escape ("\\Z"), so that serd skips the statement as
+ *     it skips any syntax error (in a comment it becomes U+FFFD): the output
+ *     is always valid UTF-8;
  *   - a NUL byte becomes \u0000 in a string (where it is allowed) and a bad
  *     escape elsewhere (serd reads C strings and would stop at it);
  *   - a bare token (a number, a prefixed name, a blank node label) followed
@@ -66,6 +68,7 @@ typedef struct {
   unsigned dots;         /* dots held back after a bare token */
   unsigned depth;
   size_t term_len;
+  unsigned long reported_line; /* one report per line is enough */
   unsigned char carry[4]; /* the start of a UTF-8 sequence cut by a block */
   size_t carry_len;
   /* position of the next input byte (1-based line, 0-based byte column) */

@@ -9,9 +9,9 @@
  * resolved against base_iri with lodwash's own RFC 3986 code.
  *
  * What the readers guarantee (docs/parse.md has the details):
- *   - every string handed on is valid UTF-8 (invalid bytes in the input
- *     become U+FFFD, reported as an error); IRIs are absolute and hold none
- *     of the characters IRIREF forbids;
+ *   - every string handed on is valid UTF-8 (a statement with invalid UTF-8
+ *     is skipped and reported); IRIs are absolute and hold none of the
+ *     characters IRIREF forbids;
  *   - blank node labels are the document's (serd turns a Turtle label
  *     "b<digit>..." into "B<digit>..."; raptor's RDF/XML labels starting with
  *     'g' get another 'g'), generated ones never collide with them within a

@@ -54,6 +54,11 @@ typedef struct {
   unsigned line_statements; /* statements serd gave for the current line */
   LwQuad pending;           /* the line's statement, its strings in terms */
   LwBuf out;                /* repaired bytes for serd */
+  /* stream mode: where errors were reported, to leave out serd's cascades */
+  LwBuf seen;               /* SeenAt entries, a queue */
+  size_t seen_first;        /* the first entry still in the queue */
+  unsigned long serd_line;  /* where serd's last reported error was */
+  unsigned long serd_column;
   size_t out_pos;           /* stream mode: bytes of out already handed on */
 } SerdContext;
 
@@ -139,12 +144,60 @@ static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
   return n;
 }
 
+/* Stream mode: serd reports one problem several times at one place ("invalid
+ * hex digit", "invalid escape", "expected ']'"), and the scanner reports a
+ * problem before serd stumbles on it. The scanner's reports are queued (it
+ * runs ahead of serd, in line order); a serd error on the same line at or
+ * after a queued column, or after serd's own last error on that line, is the
+ * same problem. */
+typedef struct {
+  unsigned long line;
+  unsigned long column;
+} SeenAt;
+
+static void remember(SerdContext *c, unsigned long line, unsigned long column)
+{
+  SeenAt at = {line, column};
+  if (c->seen_first > 4096 && c->seen_first * 2 * sizeof(SeenAt) > c->seen.len) {
+    size_t used = c->seen_first * sizeof(SeenAt); /* drop what serd passed */
+    memmove(c->seen.data, c->seen.data + used, c->seen.len - used);
+    c->seen.len -= used;
+    c->seen_first = 0;
+  }
+  lw_buf_append(&c->seen, &at, sizeof(at)); /* out of memory: a double count */
+}
+
+static bool cascade(SerdContext *c, unsigned long line, unsigned long column)
+{
+  size_t n = c->seen.len / sizeof(SeenAt);
+  SeenAt at;
+  for (; c->seen_first < n; ++c->seen_first) { /* behind serd now */
+    memcpy(&at, c->seen.data + c->seen_first * sizeof(SeenAt), sizeof(at));
+    if (at.line >= line) {
+      break;
+    }
+  }
+  for (size_t i = c->seen_first; i < n; ++i) {
+    memcpy(&at, c->seen.data + i * sizeof(SeenAt), sizeof(at));
+    if (at.line != line) {
+      break;
+    }
+    if (column >= at.column) {
+      return true;
+    }
+  }
+  return false;
+}
+
 static void scanner_error(void *handle, unsigned long line,
                           unsigned long column, const char *message)
 {
   SerdContext *c = handle;
   if (c->line_based) {
-    line = c->line_no; /* a repair: the statement still goes out */
+    ++c->line_errors; /* the line is skipped, serd does not see it */
+    line = c->line_no;
+  } else {
+    remember(c, line, column);
   }
   lw_read_report(c->rc, (unsigned)line, (unsigned)column, "%s", message);
 }
@@ -176,6 +229,12 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
   ++c->serd_errors;
   /* serd counts columns from 0 after the first line */
   unsigned column = e->line > 1 ? e->col + 1 : e->col;
+  if (cascade(c, e->line, column) ||
+      (e->line == c->serd_line && column >= c->serd_column)) {
+    return SERD_SUCCESS;
+  }
+  c->serd_line = e->line;
+  c->serd_column = column;
   lw_read_report(c->rc, e->line, column, "%s", message);
   return SERD_SUCCESS;
 }
@@ -488,6 +547,9 @@ static void read_line(SerdContext *c, SerdReader *reader, const char *line,
     limit_hit(c, r);
     return;
   }
+  if (c->line_errors) {
+    return; /* the scanner reported it (invalid UTF-8) */
+  }
   serd_reader_read_string(reader, (const uint8_t *)c->out.data);
   if (c->stop != LW_OK || c->line_errors) {
     return;
@@ -624,5 +686,6 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
     lw_buf_free(&c.terms[i]);
   }
   lw_buf_free(&c.out);
+  lw_buf_free(&c.seen);
   return result;
 }

@@ -87,6 +87,11 @@ static const char *known_failure(const char *test)
   } known[] = {
     {"#test-boolish-prefix>", "serd 0.30 reads 'false.ish:' as the boolean false"},
     {"#test-quote-escapes>", "serd 0.30 ends \"\"\"...\\\"\"\"\"\" too early"},
+    /* we skip a statement with invalid UTF-8 (newer serd keeps it with
+     * U+FFFD); serd 0.30's lax Turtle goes on at the next line, so the rest
+     * of that statement is lost too */
+    {"lax/manifest.ttl#test-bad-uri-ttl>", "rest of a bad Turtle statement lost"},
+    {"lax/manifest.ttl#test-bad-uri-trig>", "rest of a bad TriG statement lost"},
   };
   for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); ++i) {
     size_t n = strlen(test), k = strlen(known[i].name);
