@@ -1,22 +1,25 @@
 /*
  * Turtle, TriG, N-Triples and N-Quads through serd 0.30, lax.
  *
- * Turtle and TriG: serd reads pages from our own source function, which runs
- * every byte through the pre-scanner (common/rdf_prescan.h) first: nesting
- * and term caps stop the input before serd sees it, and bad \u escapes are
- * turned into syntax errors serd reports itself.
+ * Every byte goes through the pre-scanner (common/rdf_prescan.h) before
+ * serd sees it: nesting and term caps stop the input, bad \u escapes and
+ * invalid UTF-8 become syntax errors serd reports itself.
+ *
+ * Turtle and TriG: serd reads pages from our own source function, in its lax
+ * mode (it recovers at the next line after an error).
  *
  * N-Triples and N-Quads: we split the input into lines and give serd one
- * line at a time (serd_reader_read_string), because serd 0.30's N-Quads
- * reader gives up on the whole rest of the document at the first bad
- * statement (sometimes without a word), and emits a statement before it
- * has seen its final '.'. Line by line, a bad line is exactly one skipped
+ * line at a time (serd_reader_read_string, strict mode), because serd 0.30's
+ * N-Quads reader gives up on the whole rest of the document at the first bad
+ * statement (sometimes without a word), and emits a statement before it has
+ * seen its final '.'. Line by line, a bad line is exactly one skipped
  * statement, every error has its true line, and a statement goes out only
- * when its line had no error. serd hands on IRIs as
- * written and prefixed names unexpanded: we resolve relative IRIs with our
- * own RFC 3986 code (common/uri.h) and expand prefixed names against the
- * prefixes, resolved when they are declared. Every string is checked to be
- * valid UTF-8 before it goes out.
+ * when its line had no error.
+ *
+ * serd hands on IRIs as written and prefixed names unexpanded: we resolve
+ * relative IRIs with our own RFC 3986 code (common/uri.h) and expand
+ * prefixed names against the prefixes, resolved when they are declared.
+ * Every string is checked to be valid UTF-8 before it goes out.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -44,9 +47,8 @@ typedef struct {
   SerdEnv *env;        /* prefixes, bound to absolute IRIs where possible */
   char *base;          /* the current base IRI (absolute), or NULL */
   LwStatus stop;       /* set when reading must end: a cap, the sink, I/O */
-  bool io_error;
   bool at_eof;
-  bool trailer_sent;
+  bool trailer_sent;   /* after a stop: serd got the trailer to end on */
   LwBuf terms[T_COUNT];
   /* line mode */
   unsigned long line_no;
@@ -126,7 +128,14 @@ static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
   SerdContext *c = stream;
   size_t want = size * nmemb;
   if (c->stop != LW_OK && c->stop != LW_ERR_LIMIT) {
-    return 0;
+    /* stopped (sink, I/O): nothing more to read, but serd may be inside an
+     * IRI, where a plain end of input would keep it reading for ever */
+    if (c->trailer_sent || want < TRAILER_LEN) {
+      return 0;
+    }
+    c->trailer_sent = true;
+    memcpy(buf, TRAILER, TRAILER_LEN);
+    return TRAILER_LEN;
   }
   fill(c, want);
   size_t avail = c->out.len - c->out_pos;
@@ -205,7 +214,7 @@ static void scanner_error(void *handle, unsigned long line,
 static int source_error(void *stream)
 {
   const SerdContext *c = stream;
-  return c->io_error;
+  return c->stop == LW_ERR_IO;
 }
 
 /* ---- errors ---- */

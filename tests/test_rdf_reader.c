@@ -318,6 +318,23 @@ static void test_sink_stops(void)
   CHECK_INT_EQ(st, LW_ERR_IO);
   CHECK_INT_EQ(stats.statements, 2);
   collected_free(&c);
+
+  /* stopped while serd's page ends inside a long IRI: serd must still end */
+  LwBuf doc = LW_BUF_INIT;
+  lw_buf_append_str(&doc, "<http://a> <http://b> <http://c> .\n"
+                          "<http://a> <http://b> <http://c> .\n"
+                          "<http://a> <http://b> <http://");
+  for (int i = 0; i < 100000; ++i) {
+    lw_buf_append_char(&doc, 'x');
+  }
+  lw_buf_append_str(&doc, "> .\n");
+  c = (Collected){0};
+  c.stop_after = 1;
+  st = read_mem(doc.data, doc.len, LW_FORMAT_TURTLE, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_ERR_IO);
+  CHECK_INT_EQ(stats.statements, 1);
+  collected_free(&c);
+  lw_buf_free(&doc);
 }
 
 static void test_formats(void)
