@@ -19,6 +19,11 @@
  *     is always valid UTF-8;
  *   - a NUL byte becomes \u0000 in a string (where it is allowed) and a bad
  *     escape elsewhere (serd reads C strings and would stop at it);
+ *   - Turtle / TriG blank node labels: serd 0.30 renames a document's
+ *     "_:b<digit>..." to "B<digit>..." (its own labels are "b<digit>"), so
+ *     that "_:B1" and "_:b1" would meet (or clash, with an error); the
+ *     scanner writes one more 'B' in front of a label "B...B<digit>...",
+ *     which keeps all labels apart;
  *   - a bare token (a number, a prefixed name, a blank node label) followed
  *     by '.' and then white space gets a space before the dot: "12." and
  *     "_:b." end statements, and serd 0.30 gets them wrong (it drops the
@@ -66,6 +71,8 @@ typedef struct {
   uint32_t esc_value;
   bool in_token;         /* the last byte out was part of a bare token */
   unsigned dots;         /* dots held back after a bare token */
+  int label_state;       /* where in "_:B...B<digit>" we are */
+  unsigned held_b;       /* 'B's held back after "_:" */
   unsigned depth;
   size_t term_len;
   unsigned long reported_line; /* one report per line is enough */

@@ -12,10 +12,12 @@
  *   - every string handed on is valid UTF-8 (a statement with invalid UTF-8
  *     is skipped and reported); IRIs are absolute and hold none of the
  *     characters IRIREF forbids;
- *   - blank node labels are the document's (serd turns a Turtle label
- *     "b<digit>..." into "B<digit>..."; raptor's RDF/XML labels starting with
- *     'g' get another 'g'), generated ones never collide with them within a
- *     document; skolemize with common/skolem.h;
+ *   - blank node labels are the document's, except that in Turtle / TriG a
+ *     label "b<digit>..." comes out as "B<digit>..." and "B...B<digit>..."
+ *     with one more 'B' (serd 0.30's renaming, made collision-free), and in
+ *     RDF/XML an rdf:nodeID starting with 'g' gets another 'g'; labels the
+ *     libraries generate never equal a document's label; skolemize with
+ *     common/skolem.h;
  *   - an error has the line and column where the parser noticed it; 0 when
  *     unknown (a statement serd read but that we refuse, such as a relative
  *     IRI without a base, has no location in serd 0.30);

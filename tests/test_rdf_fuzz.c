@@ -3,7 +3,8 @@
  * flips, cut-offs, inserted syntax characters, doubled or dropped bytes) go
  * through lw_rdf_read. Nothing may crash, hang or hand on invalid UTF-8 or a
  * relative IRI. Seeds: small documents here, plus the W3C suites' files when
- * the shared test data is there. LW_FUZZ_ROUNDS sets the number of rounds.
+ * the shared test data is there. LW_FUZZ_ROUNDS sets the number of rounds,
+ * LW_FUZZ_SEED the random seed.
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -210,6 +211,10 @@ int main(void)
                dirs[i].dir);
       add_dir(dir, dirs[i].ext, dirs[i].format);
     }
+  }
+  const char *seed_env = getenv("LW_FUZZ_SEED");
+  if (seed_env && atoll(seed_env)) {
+    rng = (uint64_t)atoll(seed_env);
   }
   const char *env = getenv("LW_FUZZ_ROUNDS");
   long rounds = env ? atol(env) : 3000;

@@ -294,6 +294,17 @@ static void test_blank_labels(void)
   CHECK_STR_EQ(out_of(&c), "_:gg1 <http://e/p> _:x .\n_:g1 <http://e/p> _:g2 .\n");
   collected_free(&c);
 
+  /* Turtle: _:b1 (serd makes it B1), _:B1 and _:BB1 stay three nodes */
+  c = (Collected){0};
+  st = read_str("_:B1 <http://e/p> _:b1 .\n_:b1 <http://e/p> _:BB1 .\n"
+                "_:BB1 <http://e/p> _:B1 .\n", LW_FORMAT_TURTLE, NULL, &c,
+                &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.errors, 0);
+  CHECK_STR_EQ(out_of(&c), "_:BB1 <http://e/p> _:B1 .\n_:B1 <http://e/p> _:BBB1 .\n"
+                           "_:BBB1 <http://e/p> _:BB1 .\n");
+  collected_free(&c);
+
   /* Turtle: labels like serd's own generated ones stay apart from them */
   c = (Collected){0};
   st = read_str("_:b1 <http://e/p> [] .\n", LW_FORMAT_TURTLE, NULL, &c, &stats,
