@@ -211,6 +211,21 @@ int main(void)
                dirs[i].dir);
       add_dir(dir, dirs[i].ext, dirs[i].format);
     }
+    /* RDF/XML: one folder per topic */
+    char xml[4096];
+    snprintf(xml, sizeof(xml), "%.2000s/w3c-rdf-tests/rdf/rdf11/rdf-xml", data);
+    DIR *d = opendir(xml);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+      if (e->d_name[0] != '.') {
+        char sub[4096];
+        snprintf(sub, sizeof(sub), "%.2000s/%.1000s", xml, e->d_name);
+        add_dir(sub, ".rdf", LW_FORMAT_RDFXML);
+      }
+    }
+    if (d) {
+      closedir(d);
+    }
   }
   const char *seed_env = getenv("LW_FUZZ_SEED");
   if (seed_env && atoll(seed_env)) {
