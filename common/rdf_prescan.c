@@ -33,11 +33,14 @@ void lw_scanner_init(LwScanner *s, bool long_strings, unsigned max_depth,
 
 void lw_scanner_sync(LwScanner *s)
 {
+  s->reported_line = 0;
   s->state = S_NORMAL;
   s->term_len = 0;
   s->quotes_seen = 0;
   s->in_token = false;
   s->dots = 0;
+  s->label_state = 0;
+  s->held_b = 0;
 }
 
 static int hex_value(unsigned c)
@@ -140,10 +143,49 @@ static void emit_dots(LwScanner *s, Out *out, bool space)
   }
 }
 
+static void emit_held_b(LwScanner *s, Out *out, bool extra)
+{
+  if (extra) {
+    *out->o++ = 'B';
+  }
+  for (; s->held_b; --s->held_b) {
+    *out->o++ = 'B';
+  }
+}
+
+/* Blank node labels in Turtle / TriG: "_:" then 'B's held back until we see
+ * whether a digit follows. Returns true when c was held. */
+static bool blank_label(LwScanner *s, unsigned c, Out *out)
+{
+  switch (s->label_state) {
+  case 1: /* after '_' */
+    s->label_state = c == ':' ? 2 : 0;
+    return false;
+  case 2: /* after "_:" */
+  case 3: /* after "_:B..." */
+    if (c == 'B') { /* bounded by max_term_bytes */
+      ++s->held_b;
+      s->label_state = 3;
+      return true;
+    }
+    emit_held_b(s, out, s->held_b && c >= '0' && c <= '9');
+    s->label_state = 0;
+    return false;
+  default:
+    if (c == '_' && !s->in_token && s->long_strings) {
+      s->label_state = 1;
+    }
+    return false;
+  }
+}
+
 /* The NORMAL state: whitespace, punctuation, brackets and bare tokens. */
 static LwScanResult normal(LwScanner *s, unsigned c, const char *bytes,
                            size_t n, Out *out)
 {
+  if (blank_label(s, c, out)) {
+    return LW_SCAN_OK;
+  }
   if (c == '.' && (s->in_token || s->dots)) {
     /* held back until we know whether the token goes on (a long run of
      * dots is no token: let it go) */
@@ -335,12 +377,18 @@ static LwScanResult one_char(LwScanner *s, const unsigned char *p, size_t k,
   LwScanResult r;
   if (complete) {
     r = step(s, NON_ASCII, (const char *)p, k, out);
+  } else if (s->state == S_COMMENT) {
+    r = step(s, NON_ASCII, FFFD, 3, out); /* harmless there */
   } else {
-    if (s->on_error) {
-      s->on_error(s->error_handle, s->line, s->column + 1,
-                  "invalid UTF-8, replaced by U+FFFD");
+    /* a bad statement: make serd skip it as it skips any syntax error */
+    if (s->on_error && s->reported_line != s->line) {
+      s->on_error(s->error_handle, s->line, s->column + 1, "invalid UTF-8");
+      s->reported_line = s->line;
     }
-    r = step(s, NON_ASCII, FFFD, 3, out);
+    bool in_escape = s->state == S_ESC || s->state == S_HEX ||
+                     s->state == S_NESC;
+    r = in_escape ? step(s, NON_ASCII, "Z", 1, out)
+                  : step(s, NON_ASCII, "\\Z", 2, out);
   }
   if (r == LW_SCAN_OK) {
     advance(s, NON_ASCII, k);
@@ -397,7 +445,8 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
                              LwBuf *out)
 {
   /* each input byte gives at most 6 output bytes (NUL -> \u0000) */
-  if (lw_buf_reserve(out, 6 * (len + sizeof(s->carry)) + 16) != LW_OK) {
+  if (lw_buf_reserve(out, 6 * (len + sizeof(s->carry)) + 16 + s->dots +
+                              s->held_b) != LW_OK) {
     return LW_SCAN_NOMEM;
   }
   Out o = {out->data + out->len};
@@ -439,17 +488,23 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
 
 LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
 {
-  if (lw_buf_reserve(out, 16 + s->dots) != LW_OK) {
+  if (lw_buf_reserve(out, 16 + s->dots + s->held_b) != LW_OK) {
     return LW_SCAN_NOMEM;
   }
   Out o = {out->data + out->len};
   if (s->carry_len) { /* a sequence cut by the end of the input */
     s->carry_len = 0;
+    if (lw_buf_reserve(out, 16 + s->dots) != LW_OK) {
+      return LW_SCAN_NOMEM;
+    }
+    o.o = out->data + out->len;
     LwScanResult r = one_char(s, s->carry, 1, false, &o);
     if (r != LW_SCAN_OK) {
       return stopped(s, r, out, &o, out->data + out->len);
     }
   }
+  emit_held_b(s, &o, false);
+  s->label_state = 0;
   if (s->dots) {
     emit_dots(s, &o, true);
   }

@@ -13,10 +13,17 @@
  *     characters IRIREF forbids), so the scanner writes 'Z' for the last hex
  *     digit of such an escape: serd then reports the bad escape itself, at
  *     its line and column, and recovers as from any syntax error;
- *   - invalid UTF-8 becomes U+FFFD (the maximal bad subpart, one each), and
- *     is reported through on_error: the output is always valid UTF-8;
+ *   - invalid UTF-8 (each maximal bad subpart) is reported through on_error
+ *     and becomes a bad escape ("\\Z"), so that serd skips the statement as
+ *     it skips any syntax error (in a comment it becomes U+FFFD): the output
+ *     is always valid UTF-8;
  *   - a NUL byte becomes \u0000 in a string (where it is allowed) and a bad
  *     escape elsewhere (serd reads C strings and would stop at it);
+ *   - Turtle / TriG blank node labels: serd 0.30 renames a document's
+ *     "_:b<digit>..." to "B<digit>..." (its own labels are "b<digit>"), so
+ *     that "_:B1" and "_:b1" would meet (or clash, with an error); the
+ *     scanner writes one more 'B' in front of a label "B...B<digit>...",
+ *     which keeps all labels apart;
  *   - a bare token (a number, a prefixed name, a blank node label) followed
  *     by '.' and then white space gets a space before the dot: "12." and
  *     "_:b." end statements, and serd 0.30 gets them wrong (it drops the
@@ -64,8 +71,11 @@ typedef struct {
   uint32_t esc_value;
   bool in_token;         /* the last byte out was part of a bare token */
   unsigned dots;         /* dots held back after a bare token */
+  int label_state;       /* where in "_:B...B<digit>" we are */
+  unsigned held_b;       /* 'B's held back after "_:" */
   unsigned depth;
   size_t term_len;
+  unsigned long reported_line; /* one report per line is enough */
   unsigned char carry[4]; /* the start of a UTF-8 sequence cut by a block */
   size_t carry_len;
   /* position of the next input byte (1-based line, 0-based byte column) */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/rdf_reader_internal.h"
+#include "common/uri.h"
 #include "common/utf8.h"
 
 void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
@@ -37,6 +38,23 @@ void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
   if (ctx->options->on_error) {
     ctx->options->on_error(ctx->options->error_handle, line, column, message);
   }
+}
+
+bool lw_read_iri_chars_ok(const char *s, size_t len)
+{
+  for (size_t i = 0; i < len; ++i) {
+    unsigned char ch = (unsigned char)s[i];
+    if (ch <= 0x20 || ch == '<' || ch == '>' || ch == '"' || ch == '{' ||
+        ch == '}' || ch == '|' || ch == '^' || ch == '`' || ch == '\\') {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool lw_read_iri_ok(const char *s, size_t len)
+{
+  return lw_read_iri_chars_ok(s, len) && lw_uri_is_absolute(s);
 }
 
 LwStatus lw_read_emit(LwReadContext *ctx, const LwQuad *quad)

@@ -5,6 +5,8 @@
 #ifndef LW_RDF_READER_INTERNAL_H
 #define LW_RDF_READER_INTERNAL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "common/rdf_reader.h"
@@ -26,6 +28,13 @@ void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
 
 /* Hands one statement to options->on_quad and counts it. */
 LwStatus lw_read_emit(LwReadContext *ctx, const LwQuad *quad);
+
+/* True when s (len bytes) may go out as an IRI: absolute, and none of the
+ * characters IRIREF forbids (controls, space, <>"{}|^`\). */
+bool lw_read_iri_ok(const char *s, size_t len);
+
+/* True when s holds none of the characters IRIREF forbids. */
+bool lw_read_iri_chars_ok(const char *s, size_t len);
 
 /* Turtle, TriG, N-Triples, N-Quads (serd). */
 LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *ctx);

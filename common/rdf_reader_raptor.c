@@ -34,6 +34,7 @@ typedef struct {
   bool fatal;
   char fatal_message[256];
   unsigned long long next_id;
+  raptor_parser *parser;  /* for the location of libxml2's errors */
 } RaptorContext;
 
 /* ---- blank node labels ---- */
@@ -81,13 +82,24 @@ static void on_log(void *handle, raptor_log_message *m)
   }
   int line = m->locator ? raptor_locator_line(m->locator) : -1;
   int column = m->locator ? raptor_locator_column(m->locator) : -1;
+  if (line <= 0 && c->parser) {
+    /* libxml2's messages come without a location: take where the parser
+     * is (the line of the last element it saw) */
+    raptor_locator *at = raptor_parser_get_locator(c->parser);
+    line = at ? raptor_locator_line(at) : -1;
+    column = -1;
+  }
   lw_read_report(c->rc, line > 0 ? (unsigned)line : 0,
                  column > 0 ? (unsigned)column : 0, "%s",
                  m->text ? m->text : "error");
-  if (m->level == RAPTOR_LOG_LEVEL_FATAL && !c->fatal) {
+  /* libxml2 reads nothing more after a well-formedness error */
+  bool ends = m->level == RAPTOR_LOG_LEVEL_FATAL ||
+              (m->text && !strncmp(m->text, "XML parser error", 16));
+  if (ends && !c->fatal) {
     c->fatal = true;
-    snprintf(c->fatal_message, sizeof(c->fatal_message), "line %d: %s", line,
-             m->text ? m->text : "fatal error");
+    snprintf(c->fatal_message, sizeof(c->fatal_message), "%s%.*d%s%s",
+             line > 0 ? "line " : "", line > 0 ? 1 : 0, line > 0 ? line : 0,
+             line > 0 ? ": " : "", m->text ? m->text : "fatal error");
   }
 }
 
@@ -115,6 +127,9 @@ static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t)
     if (!c->have_base && !strncmp(t->value, NO_BASE, strlen(NO_BASE))) {
       return "relative IRI and no base IRI";
     }
+    if (!lw_read_iri_ok(t->value, t->len)) {
+      return "not an IRI"; /* librdfa passes on what a bad prefix makes */
+    }
     break;
   case RAPTOR_TERM_TYPE_BLANK:
     t->type = LW_TERM_BLANK;
@@ -127,6 +142,9 @@ static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t)
     t->len = r->value.literal.string_len;
     if (r->value.literal.datatype) {
       t->datatype = (const char *)raptor_uri_as_string(r->value.literal.datatype);
+      if (!lw_read_iri_ok(t->datatype, strlen(t->datatype))) {
+        return "datatype not an IRI";
+      }
     }
     if (r->value.literal.language && r->value.literal.language_len) {
       t->lang = (const char *)r->value.literal.language;
@@ -215,7 +233,7 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
   }
   p->parser = raptor_new_parser(p->world,
                                 format == LW_FORMAT_RDFA ? "rdfa" : "rdfxml");
-  p->guard = lw_xml_guard_new();
+  p->guard = lw_xml_guard_new(c->rc->max_depth);
   p->block = malloc(LW_XML_MAX_PROLOG_BYTES + BLOCK_SIZE);
   if (!p->parser || !p->guard || !p->block) {
     return LW_ERR_NOMEM;
@@ -226,6 +244,7 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
                            NULL, 0);
   raptor_parser_set_uri_filter(p->parser, refuse_uri, c);
   raptor_parser_set_statement_handler(p->parser, c, on_statement);
+  c->parser = p->parser;
   return LW_OK;
 }
 

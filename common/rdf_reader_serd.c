@@ -1,22 +1,25 @@
 /*
  * Turtle, TriG, N-Triples and N-Quads through serd 0.30, lax.
  *
- * Turtle and TriG: serd reads pages from our own source function, which runs
- * every byte through the pre-scanner (common/rdf_prescan.h) first: nesting
- * and term caps stop the input before serd sees it, and bad \u escapes are
- * turned into syntax errors serd reports itself.
+ * Every byte goes through the pre-scanner (common/rdf_prescan.h) before
+ * serd sees it: nesting and term caps stop the input, bad \u escapes and
+ * invalid UTF-8 become syntax errors serd reports itself.
+ *
+ * Turtle and TriG: serd reads pages from our own source function, in its lax
+ * mode (it recovers at the next line after an error).
  *
  * N-Triples and N-Quads: we split the input into lines and give serd one
- * line at a time (serd_reader_read_string), because serd 0.30's N-Quads
- * reader gives up on the whole rest of the document at the first bad
- * statement (sometimes without a word), and emits a statement before it
- * has seen its final '.'. Line by line, a bad line is exactly one skipped
+ * line at a time (serd_reader_read_string, strict mode), because serd 0.30's
+ * N-Quads reader gives up on the whole rest of the document at the first bad
+ * statement (sometimes without a word), and emits a statement before it has
+ * seen its final '.'. Line by line, a bad line is exactly one skipped
  * statement, every error has its true line, and a statement goes out only
- * when its line had no error. serd hands on IRIs as
- * written and prefixed names unexpanded: we resolve relative IRIs with our
- * own RFC 3986 code (common/uri.h) and expand prefixed names against the
- * prefixes, resolved when they are declared. Every string is checked to be
- * valid UTF-8 before it goes out.
+ * when its line had no error.
+ *
+ * serd hands on IRIs as written and prefixed names unexpanded: we resolve
+ * relative IRIs with our own RFC 3986 code (common/uri.h) and expand
+ * prefixed names against the prefixes, resolved when they are declared.
+ * Every string is checked to be valid UTF-8 before it goes out.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -44,9 +47,8 @@ typedef struct {
   SerdEnv *env;        /* prefixes, bound to absolute IRIs where possible */
   char *base;          /* the current base IRI (absolute), or NULL */
   LwStatus stop;       /* set when reading must end: a cap, the sink, I/O */
-  bool io_error;
   bool at_eof;
-  bool trailer_sent;
+  bool trailer_sent;   /* after a stop: serd got the trailer to end on */
   LwBuf terms[T_COUNT];
   /* line mode */
   unsigned long line_no;
@@ -54,6 +56,11 @@ typedef struct {
   unsigned line_statements; /* statements serd gave for the current line */
   LwQuad pending;           /* the line's statement, its strings in terms */
   LwBuf out;                /* repaired bytes for serd */
+  /* stream mode: where errors were reported, to leave out serd's cascades */
+  LwBuf seen;               /* SeenAt entries, a queue */
+  size_t seen_first;        /* the first entry still in the queue */
+  unsigned long serd_line;  /* where serd's last reported error was */
+  unsigned long serd_column;
   size_t out_pos;           /* stream mode: bytes of out already handed on */
 } SerdContext;
 
@@ -121,7 +128,14 @@ static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
   SerdContext *c = stream;
   size_t want = size * nmemb;
   if (c->stop != LW_OK && c->stop != LW_ERR_LIMIT) {
-    return 0;
+    /* stopped (sink, I/O): nothing more to read, but serd may be inside an
+     * IRI, where a plain end of input would keep it reading for ever */
+    if (c->trailer_sent || want < TRAILER_LEN) {
+      return 0;
+    }
+    c->trailer_sent = true;
+    memcpy(buf, TRAILER, TRAILER_LEN);
+    return TRAILER_LEN;
   }
   fill(c, want);
   size_t avail = c->out.len - c->out_pos;
@@ -139,12 +153,60 @@ static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
   return n;
 }
 
+/* Stream mode: serd reports one problem several times at one place ("invalid
+ * hex digit", "invalid escape", "expected ']'"), and the scanner reports a
+ * problem before serd stumbles on it. The scanner's reports are queued (it
+ * runs ahead of serd, in line order); a serd error on the same line at or
+ * after a queued column, or after serd's own last error on that line, is the
+ * same problem. */
+typedef struct {
+  unsigned long line;
+  unsigned long column;
+} SeenAt;
+
+static void remember(SerdContext *c, unsigned long line, unsigned long column)
+{
+  SeenAt at = {line, column};
+  if (c->seen_first > 4096 && c->seen_first * 2 * sizeof(SeenAt) > c->seen.len) {
+    size_t used = c->seen_first * sizeof(SeenAt); /* drop what serd passed */
+    memmove(c->seen.data, c->seen.data + used, c->seen.len - used);
+    c->seen.len -= used;
+    c->seen_first = 0;
+  }
+  lw_buf_append(&c->seen, &at, sizeof(at)); /* out of memory: a double count */
+}
+
+static bool cascade(SerdContext *c, unsigned long line, unsigned long column)
+{
+  size_t n = c->seen.len / sizeof(SeenAt);
+  SeenAt at;
+  for (; c->seen_first < n; ++c->seen_first) { /* behind serd now */
+    memcpy(&at, c->seen.data + c->seen_first * sizeof(SeenAt), sizeof(at));
+    if (at.line >= line) {
+      break;
+    }
+  }
+  for (size_t i = c->seen_first; i < n; ++i) {
+    memcpy(&at, c->seen.data + i * sizeof(SeenAt), sizeof(at));
+    if (at.line != line) {
+      break;
+    }
+    if (column >= at.column) {
+      return true;
+    }
+  }
+  return false;
+}
+
 static void scanner_error(void *handle, unsigned long line,
                           unsigned long column, const char *message)
 {
   SerdContext *c = handle;
   if (c->line_based) {
-    line = c->line_no; /* a repair: the statement still goes out */
+    ++c->line_errors; /* the line is skipped, serd does not see it */
+    line = c->line_no;
+  } else {
+    remember(c, line, column);
   }
   lw_read_report(c->rc, (unsigned)line, (unsigned)column, "%s", message);
 }
@@ -152,7 +214,7 @@ static void scanner_error(void *handle, unsigned long line,
 static int source_error(void *stream)
 {
   const SerdContext *c = stream;
-  return c->io_error;
+  return c->stop == LW_ERR_IO;
 }
 
 /* ---- errors ---- */
@@ -176,6 +238,12 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
   ++c->serd_errors;
   /* serd counts columns from 0 after the first line */
   unsigned column = e->line > 1 ? e->col + 1 : e->col;
+  if (cascade(c, e->line, column) ||
+      (e->line == c->serd_line && column >= c->serd_column)) {
+    return SERD_SUCCESS;
+  }
+  c->serd_line = e->line;
+  c->serd_column = column;
   lw_read_report(c->rc, e->line, column, "%s", message);
   return SERD_SUCCESS;
 }
@@ -191,20 +259,6 @@ static void set_term(LwTerm *t, LwTermType type, const LwBuf *b)
   t->lang = NULL;
 }
 
-/* IRIREF forbids controls, space and <>"{}|^`\ (serd's lax mode lets them
- * through, with an error). */
-static bool iri_chars_ok(const char *s, size_t len)
-{
-  for (size_t i = 0; i < len; ++i) {
-    unsigned char ch = (unsigned char)s[i];
-    if (ch <= 0x20 || ch == '<' || ch == '>' || ch == '"' || ch == '{' ||
-        ch == '}' || ch == '|' || ch == '^' || ch == '`' || ch == '\\') {
-      return false;
-    }
-  }
-  return true;
-}
-
 /* Makes value (len bytes) an absolute IRI in b: as it is, or resolved
  * against the base. Returns a problem description, or NULL. */
 static const char *absolute_iri(SerdContext *c, const char *value, size_t len,
@@ -214,7 +268,7 @@ static const char *absolute_iri(SerdContext *c, const char *value, size_t len,
   if (memchr(value, '\0', len)) {
     return "NUL in IRI";
   }
-  if (!iri_chars_ok(value, len)) {
+  if (!lw_read_iri_chars_ok(value, len)) {
     return "invalid character in IRI";
   }
   if (lw_uri_is_absolute(value)) {
@@ -247,7 +301,7 @@ static const char *expand_curie(SerdContext *c, const SerdNode *n, LwBuf *b)
       lw_buf_append(b, suffix.buf, suffix.len) != LW_OK) {
     return "out of memory";
   }
-  if (!iri_chars_ok(b->data, b->len)) {
+  if (!lw_read_iri_chars_ok(b->data, b->len)) {
     return "invalid character in IRI";
   }
   if (!lw_uri_is_absolute(b->data)) {
@@ -502,6 +556,9 @@ static void read_line(SerdContext *c, SerdReader *reader, const char *line,
     limit_hit(c, r);
     return;
   }
+  if (c->line_errors) {
+    return; /* the scanner reported it (invalid UTF-8) */
+  }
   serd_reader_read_string(reader, (const uint8_t *)c->out.data);
   if (c->stop != LW_OK || c->line_errors) {
     return;
@@ -638,5 +695,6 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
     lw_buf_free(&c.terms[i]);
   }
   lw_buf_free(&c.out);
+  lw_buf_free(&c.seen);
   return result;
 }

@@ -13,9 +13,30 @@ typedef struct {
   size_t value_len;
 } Entity;
 
+typedef enum {
+  X_TEXT,
+  X_LT,        /* after '<' */
+  X_BANG,      /* after "<!" */
+  X_COMMENT,   /* in <!-- --> */
+  X_CDATA,     /* in <![CDATA[ ]]> */
+  X_DECL,      /* in another <! > */
+  X_PI,        /* in <? ?> */
+  X_START_TAG, /* in <name ...> */
+  X_ATTR,      /* in a quoted attribute value */
+  X_END_TAG    /* in </name> */
+} XmlState;
+
 struct LwXmlGuard {
   Entity entities[LW_XML_MAX_ENTITIES];
   size_t n_entities;
+  /* nesting */
+  unsigned max_depth;
+  unsigned depth;
+  XmlState state;
+  char quote;
+  int run;           /* closing characters seen: "--", "]]", '?', '/' */
+  char name[12];     /* the start of the tag's name, lower-cased */
+  size_t name_len;
   /* body watching */
   bool in_ref;
   char ref[MAX_NAME + 1];
@@ -24,9 +45,13 @@ struct LwXmlGuard {
   unsigned long long expanded;
 };
 
-LwXmlGuard *lw_xml_guard_new(void)
+LwXmlGuard *lw_xml_guard_new(unsigned max_depth)
 {
-  return calloc(1, sizeof(LwXmlGuard));
+  LwXmlGuard *g = calloc(1, sizeof(LwXmlGuard));
+  if (g) {
+    g->max_depth = max_depth;
+  }
+  return g;
 }
 
 void lw_xml_guard_free(LwXmlGuard *guard)
@@ -275,15 +300,138 @@ static size_t entity_size(const LwXmlGuard *g, const char *name, size_t len)
   return 0;
 }
 
+static bool void_element(const LwXmlGuard *g)
+{
+  static const char *const names[] = {
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+    "meta", "param", "source", "track", "wbr", "basefont", "frame", "keygen",
+  };
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
+    if (g->name_len == strlen(names[i]) && !memcmp(g->name, names[i], g->name_len)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+static bool name_char(char ch)
+{
+  return !is_space(ch) && ch != '/' && ch != '>' && ch != '"' && ch != '\'';
+}
+
+/* One byte of markup; false when the depth is exceeded. */
+static bool markup(LwXmlGuard *g, char ch)
+{
+  switch (g->state) {
+  case X_TEXT:
+    if (ch == '<') {
+      g->state = X_LT;
+    }
+    break;
+  case X_LT:
+    g->run = 0;
+    if (ch == '/') {
+      g->state = X_END_TAG;
+    } else if (ch == '!') {
+      g->state = X_BANG;
+    } else if (ch == '?') {
+      g->state = X_PI;
+    } else if (name_char(ch)) {
+      g->state = X_START_TAG;
+      g->name[0] = (char)(ch | 0x20);
+      g->name_len = 1;
+      if (++g->depth > g->max_depth) {
+        return false;
+      }
+    } else {
+      g->state = X_TEXT;
+    }
+    break;
+  case X_BANG:
+    g->state = ch == '-' ? X_COMMENT : ch == '[' ? X_CDATA : X_DECL;
+    g->run = 0;
+    break;
+  case X_COMMENT:
+    if (ch == '>' && g->run >= 2) {
+      g->state = X_TEXT;
+    }
+    g->run = ch == '-' ? g->run + 1 : 0;
+    break;
+  case X_CDATA:
+    if (ch == '>' && g->run >= 2) {
+      g->state = X_TEXT;
+    }
+    g->run = ch == ']' ? g->run + 1 : 0;
+    break;
+  case X_DECL:
+    if (ch == '>') {
+      g->state = X_TEXT;
+    }
+    break;
+  case X_PI:
+    if (ch == '>' && g->run) {
+      g->state = X_TEXT;
+    }
+    g->run = ch == '?';
+    break;
+  case X_START_TAG:
+    if (g->name_len && name_char(ch)) {
+      if (g->name_len < sizeof(g->name) - 1) {
+        g->name[g->name_len++] = (char)(ch | 0x20);
+      }
+      break;
+    }
+    if (g->name_len) {
+      g->name[g->name_len] = '\0';
+      if (void_element(g)) {
+        --g->depth; /* <br> never opens anything */
+        g->run = -1; /* and must not be closed twice */
+      }
+      g->name_len = 0;
+    }
+    if (ch == '"' || ch == '\'') {
+      g->quote = ch;
+      g->state = X_ATTR;
+    } else if (ch == '>') {
+      if (g->run == 1 && g->depth > 0) {
+        --g->depth; /* <empty/> */
+      }
+      g->state = X_TEXT;
+    } else if (g->run != -1) {
+      g->run = ch == '/';
+    }
+    break;
+  case X_ATTR:
+    if (ch == g->quote) {
+      g->state = X_START_TAG;
+    }
+    break;
+  case X_END_TAG:
+    if (ch == '>') {
+      if (g->depth > 0) {
+        --g->depth;
+      }
+      g->state = X_TEXT;
+    }
+    break;
+  }
+  return true;
+}
+
 LwStatus lw_xml_guard_feed(LwXmlGuard *g, const char *data, size_t len,
                            LwError *err)
 {
   g->fed += len;
-  if (g->n_entities == 0) {
-    return LW_OK;
-  }
   for (size_t i = 0; i < len; ++i) {
     char ch = data[i];
+    if (!markup(g, ch)) {
+      return lw_error_set(err, LW_ERR_LIMIT,
+                          "XML elements nested deeper than %u levels",
+                          g->max_depth);
+    }
+    if (g->n_entities == 0) {
+      continue;
+    }
     if (ch == '&') {
       g->in_ref = true;
       g->ref_len = 0;

@@ -10,7 +10,10 @@
  * namespaces with entities (&rdf; &xsd; ...) readable and refuses billion
  * laughs and external entities outright. The body is then watched for
  * references to the declared entities: their expanded size may not exceed
- * 16 MiB plus 8 times the bytes read (quadratic blowup).
+ * 16 MiB plus 8 times the bytes read (quadratic blowup); and for element
+ * nesting, which may not go deeper than max_depth (raptor slows down
+ * quadratically with depth). HTML's void elements (<br>, <img>, ...) do not
+ * count as open.
  */
 #ifndef LW_XML_GUARD_H
 #define LW_XML_GUARD_H
@@ -27,7 +30,7 @@
 typedef struct LwXmlGuard LwXmlGuard;
 
 /* A new guard, or NULL when out of memory. lw_xml_guard_free(NULL) is safe. */
-LwXmlGuard *lw_xml_guard_new(void);
+LwXmlGuard *lw_xml_guard_new(unsigned max_depth);
 void lw_xml_guard_free(LwXmlGuard *guard);
 
 /* Checks the prolog in data (len bytes; the start of the document). Returns
@@ -40,8 +43,8 @@ LwStatus lw_xml_guard_prolog(LwXmlGuard *guard, const char *data, size_t len,
                              bool at_eof, LwError *err);
 
 /* Watches the next len bytes of the document (all of it, from the start,
- * once the prolog was accepted) for entity references. LW_ERR_LIMIT when the
- * expansion budget is exceeded. */
+ * once the prolog was accepted) for entity references and nesting.
+ * LW_ERR_LIMIT when the expansion budget or the depth is exceeded. */
 LwStatus lw_xml_guard_feed(LwXmlGuard *guard, const char *data, size_t len,
                            LwError *err);
 

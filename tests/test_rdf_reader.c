@@ -236,8 +236,84 @@ static void test_errors_located(void)
                 "  <oops>\n"
                 "</rdf:Description></rdf:RDF>\n",
                 LW_FORMAT_RDFXML, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_ERR_SYNTAX); /* libxml2 reads no further */
   CHECK(stats.errors >= 1);
   CHECK(c.first_line >= 3 && c.first_line <= 4);
+  CHECK(strstr(err.message, "line ") == err.message);
+  collected_free(&c);
+}
+
+static void test_rdfa(void)
+{
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  static const char *page =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<html xmlns=\"http://www.w3.org/1999/xhtml\" prefix=\"ex: http://example.org/\">\n"
+      "<head><title>t</title></head>\n"
+      "<body about=\"#me\">\n"
+      "  <span property=\"ex:name\" xml:lang=\"de\">Ich</span>\n"
+      "  <a rel=\"ex:knows\" href=\"friend\">f</a>\n"
+      "  <div typeof=\"ex:Thing\"><span property=\"ex:label\">x</span></div>\n"
+      "</body></html>\n";
+  LwStatus st = read_str(page, LW_FORMAT_RDFA, "http://doc.example/dir/page",
+                         &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.errors, 0);
+  const char *out = out_of(&c);
+  CHECK(strstr(out, "<http://doc.example/dir/page#me> <http://example.org/name> \"Ich\"@de .\n"));
+  CHECK(strstr(out, "<http://doc.example/dir/page#me> <http://example.org/knows> <http://doc.example/dir/friend> .\n"));
+  CHECK(strstr(out, "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/Thing> .\n"));
+  CHECK(strstr(out, "<http://example.org/label> \"x\" .\n"));
+  collected_free(&c);
+
+  /* without a base, the page's relative links cannot become IRIs */
+  c = (Collected){0};
+  st = read_str(page, LW_FORMAT_RDFA, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK(stats.errors >= 2);
+  CHECK(strstr(out_of(&c), "lodwash.invalid") == NULL);
+  collected_free(&c);
+}
+
+static void test_blank_labels(void)
+{
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  /* RDF/XML: a document's nodeID never meets a generated label */
+  LwStatus st = read_str(
+      "<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'"
+      " xmlns:e='http://e/'>"
+      "<rdf:Description rdf:nodeID='g1'><e:p rdf:nodeID='x'/></rdf:Description>"
+      "<rdf:Description><e:p><rdf:Description/></e:p></rdf:Description>"
+      "</rdf:RDF>",
+      LW_FORMAT_RDFXML, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_STR_EQ(out_of(&c), "_:gg1 <http://e/p> _:x .\n_:g1 <http://e/p> _:g2 .\n");
+  collected_free(&c);
+
+  /* Turtle: _:b1 (serd makes it B1), _:B1 and _:BB1 stay three nodes */
+  c = (Collected){0};
+  st = read_str("_:B1 <http://e/p> _:b1 .\n_:b1 <http://e/p> _:BB1 .\n"
+                "_:BB1 <http://e/p> _:B1 .\n", LW_FORMAT_TURTLE, NULL, &c,
+                &stats, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.errors, 0);
+  CHECK_STR_EQ(out_of(&c), "_:BB1 <http://e/p> _:B1 .\n_:B1 <http://e/p> _:BBB1 .\n"
+                           "_:BBB1 <http://e/p> _:BB1 .\n");
+  collected_free(&c);
+
+  /* Turtle: labels like serd's own generated ones stay apart from them */
+  c = (Collected){0};
+  st = read_str("_:b1 <http://e/p> [] .\n", LW_FORMAT_TURTLE, NULL, &c, &stats,
+                &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.statements, 1);
+  const char *out = out_of(&c);
+  const char *second = strstr(out + 2, "_:");
+  CHECK(second && strncmp(out, second, strcspn(second, " ")) != 0);
   collected_free(&c);
 }
 
@@ -253,6 +329,23 @@ static void test_sink_stops(void)
   CHECK_INT_EQ(st, LW_ERR_IO);
   CHECK_INT_EQ(stats.statements, 2);
   collected_free(&c);
+
+  /* stopped while serd's page ends inside a long IRI: serd must still end */
+  LwBuf doc = LW_BUF_INIT;
+  lw_buf_append_str(&doc, "<http://a> <http://b> <http://c> .\n"
+                          "<http://a> <http://b> <http://c> .\n"
+                          "<http://a> <http://b> <http://");
+  for (int i = 0; i < 100000; ++i) {
+    lw_buf_append_char(&doc, 'x');
+  }
+  lw_buf_append_str(&doc, "> .\n");
+  c = (Collected){0};
+  c.stop_after = 1;
+  st = read_mem(doc.data, doc.len, LW_FORMAT_TURTLE, NULL, &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_ERR_IO);
+  CHECK_INT_EQ(stats.statements, 1);
+  collected_free(&c);
+  lw_buf_free(&doc);
 }
 
 static void test_formats(void)
@@ -283,6 +376,8 @@ int main(void)
   test_nquads_graphs();
   test_bad_escapes();
   test_errors_located();
+  test_rdfa();
+  test_blank_labels();
   test_sink_stops();
   test_formats();
   return lw_test_finish();

@@ -4,7 +4,8 @@
  *   - good: no error; where the manifest gives a result, the statements are
  *     isomorphic to it;
  *   - bad and eof: at least one error (or a syntax / limit status), and no
- *     hang (the eof cases end inside every kind of token);
+ *     hang (the eof cases end inside every kind of token); except
+ *     bad-id-clash, valid Turtle that only serd 0.30 itself cannot read;
  *   - lax: at least one error, every good statement of serd's lax result
  *     recovered (those whose line has no "bad" in it), and nothing that is
  *     not in serd's lax result. Skipped when the shared test data is absent.
@@ -87,6 +88,11 @@ static const char *known_failure(const char *test)
   } known[] = {
     {"#test-boolish-prefix>", "serd 0.30 reads 'false.ish:' as the boolean false"},
     {"#test-quote-escapes>", "serd 0.30 ends \"\"\"...\\\"\"\"\"\" too early"},
+    /* we skip a statement with invalid UTF-8 (newer serd keeps it with
+     * U+FFFD); serd 0.30's lax Turtle goes on at the next line, so the rest
+     * of that statement is lost too */
+    {"lax/manifest.ttl#test-bad-uri-ttl>", "rest of a bad Turtle statement lost"},
+    {"lax/manifest.ttl#test-bad-uri-trig>", "rest of a bad TriG statement lost"},
   };
   for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); ++i) {
     size_t n = strlen(test), k = strlen(known[i].name);
@@ -227,6 +233,15 @@ static bool run_test(const char *root, const char *dir, const LwTestGraph *m,
       ok = lw_test_graph_load(&want, rpath, why, why_len) &&
            lw_test_graph_isomorphic(&got, &want, why, why_len);
       lw_test_graph_free(&want);
+    }
+  } else if (strstr(test, "#bad-id-clash>")) {
+    /* valid Turtle that serd 0.30 cannot read (it renames _:b1 to B1, and
+     * then _:B1 clashes); lodwash keeps the labels apart and reads it */
+    ok = st == LW_OK && e.errors == 0 && got.n == 2 &&
+         strcmp(got.quads[0].s, got.quads[1].o) != 0;
+    if (!ok) {
+      snprintf(why, why_len, "status %s, %u errors, %zu statements",
+               lw_status_name(st), e.errors, got.n);
     }
   } else {
     if (e.errors == 0 && st != LW_ERR_SYNTAX && st != LW_ERR_LIMIT) {
