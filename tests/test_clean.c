@@ -557,11 +557,10 @@ static void test_fast_path(const char *dir)
   LwCleanReport r;
   LwError err = {0};
   CHECK_INT_EQ(lw_clean_file(in, &o, &r, &err), LW_OK);
-  /* Every good statement kept, whichever path it took; the bad ones
-   * (a relative IRI on line 11, no " ." on line 18) located and skipped;
-   * invalid UTF-8 on line 15 located and repaired (U+FFFD), the statement
-   * kept. */
-  CHECK_INT_EQ(r.triples, 11);
+  /* Every good statement kept, whichever path it took; the bad ones (a
+   * relative IRI on line 11, invalid UTF-8 on line 15, no " ." on line 18)
+   * located and skipped, on the fast path and the reader's alike. */
+  CHECK_INT_EQ(r.triples, 10);
   CHECK_INT_EQ(r.duplicates, 3);
   CHECK_INT_EQ(r.literal_errors, 2);
   CHECK(has_error_at(&r, LW_CLEAN_ERROR_LITERAL, 16));
@@ -589,7 +588,7 @@ static void test_fast_path(const char *dir)
     }
     CHECK(found);
   }
-  CHECK(text && strstr(text, "\"bad \xEF\xBF\xBD( utf8\" ."));
+  CHECK(text && !strstr(text, "utf8"));
   CHECK(is_sorted_unique(text, len));
   free(text);
   lw_clean_report_free(&r);
