@@ -9,6 +9,7 @@ LwStatus lw_error_set(LwError *err, LwStatus status, const char *fmt, ...)
     va_list args;
     va_start(args, fmt);
     err->status = status;
+    err->retry_after_ms = 0;
     vsnprintf(err->message, sizeof(err->message), fmt, args);
     va_end(args);
   }
@@ -20,6 +21,7 @@ void lw_error_clear(LwError *err)
   if (err) {
     err->status = LW_OK;
     err->message[0] = '\0';
+    err->retry_after_ms = 0;
   }
 }
 

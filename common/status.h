@@ -41,6 +41,10 @@ typedef enum {
 typedef struct {
   LwStatus status;
   char message[LW_ERROR_MESSAGE_MAX];
+  /* A retryable error may say how long to wait (an HTTP Retry-After), in
+   * milliseconds; 0: the queue's own backoff. lw_error_set and
+   * lw_error_clear reset it: set it after the message. */
+  long long retry_after_ms;
 } LwError;
 
 /* Records status and a printf-style message in err (err may be NULL) and

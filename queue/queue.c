@@ -274,6 +274,11 @@ LwStatus lw_queue_fail(redisContext *c, const LwConfig *cfg, const char *worker_
   long long attempt = job->attempt + 1;
   bool retry = lw_status_retryable(failure->status) && attempt < cfg->max_attempts;
   long long delay = retry ? lw_queue_backoff_ms(cfg, attempt) : 0;
+  /* A server's Retry-After wins over a shorter backoff (capped like it). */
+  if (retry && failure->retry_after_ms > delay) {
+    delay = failure->retry_after_ms < cfg->retry_max_ms ? failure->retry_after_ms
+                                                         : cfg->retry_max_ms;
+  }
   long long now = lw_now_ms();
 
   json_t *changes = json_pack("{s:I, s:s, s:s, s:I}", "attempt", (json_int_t)attempt,

@@ -200,6 +200,19 @@ static void test_retries_and_dead(void)
   CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", again, NULL, &err), LW_OK);
   lw_job_free(again);
 
+  /* a server's Retry-After beats a shorter backoff, capped by retry_max_ms */
+  CHECK_INT_EQ(push("later", "l1", LW_PRIORITY_NORMAL, NULL), LW_OK);
+  LwJob *slow = fetch("w1", "later");
+  lw_error_set(&failure, LW_ERR_NET, "HTTP 429, Retry-After: 2");
+  failure.retry_after_ms = 2000;
+  LwFailOutcome later_outcome;
+  long long later_delay = -1;
+  CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", slow, &failure, &later_outcome, &later_delay, &err),
+               LW_OK);
+  CHECK_INT_EQ(later_outcome, LW_FAIL_RETRY);
+  CHECK_INT_EQ(later_delay, cfg.retry_max_ms < 2000 ? cfg.retry_max_ms : 2000);
+  lw_job_free(slow);
+
   /* permanent errors skip the retries */
   CHECK_INT_EQ(push("perm", "p1", LW_PRIORITY_NORMAL, NULL), LW_OK);
   LwJob *job = fetch("w1", "perm");

@@ -355,6 +355,7 @@ static void record_failure(LwStageCtx *ctx, const LwFetchResult *r)
     lw_seed_set(ctx->redis, prefix, seed, "timestamp", tstext, &ignored);
   }
   if (r->retry_after >= 0) {
+    ctx->err->retry_after_ms = (long long)r->retry_after * 1000; /* the queue waits that long */
     char secs[32];
     snprintf(secs, sizeof(secs), "%ld", r->retry_after);
     lw_seed_set(ctx->redis, prefix, seed, "retry_after", secs, &ignored);
