@@ -180,10 +180,18 @@ static void check_literal(CleanContext *c, const LwTerm *o)
   }
 }
 
+/* Counts a statement read; tells the caller now and then (progress). */
+static void count_statement(CleanContext *c)
+{
+  if ((++c->report->statements & 0xFFFF) == 0 && c->options->progress) {
+    c->options->progress(c->options->progress_handle, c->report->statements);
+  }
+}
+
 static LwStatus on_quad(void *handle, const LwQuad *quad)
 {
   CleanContext *c = handle;
-  c->report->statements++;
+  count_statement(c);
   check_literal(c, &quad->object);
   LwQuad q = *quad;
   LwStatus st = LW_OK;
@@ -472,7 +480,7 @@ static LwStatus take_line(CleanContext *c, const char *line, size_t len,
   if (c->options->no_fast_path || !lw_nt_fast_check(line, len, quads, &o)) {
     return batch_add(c, line, len, line_no, base, err);
   }
-  c->report->statements++;
+  count_statement(c);
   if (o.lang || o.datatype) {
     char dt[DATATYPE_MAX + 1];
     const char *datatype = NULL;

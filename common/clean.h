@@ -55,6 +55,9 @@ typedef struct {
   FILE *output;               /* ... or, when output_path is NULL, this stream
                                  (the caller's; flushed, not closed) */
   LwCleanCompress compress;
+  /* Told the number of statements read every 65,536 statements; may be NULL. */
+  void (*progress)(void *handle, unsigned long long statements);
+  void *progress_handle;
   /* JSON-LD: fetches remote contexts (see LwReadOptions.load_document). */
   LwStatus (*load_document)(void *handle, const char *url, char **body, size_t *len,
                             char **document_url, LwError *err);

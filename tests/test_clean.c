@@ -729,6 +729,33 @@ static void test_peak_memory(const char *dir)
   remove(path_in(dir, "big.nq.gz"));
 }
 
+static void count_progress(void *handle, unsigned long long statements)
+{
+  unsigned long long *last = handle;
+  CHECK(statements > *last);
+  *last = statements;
+}
+
+/* Long work shows progress: the statements read so far, now and then. */
+static void test_progress(const char *dir)
+{
+  char *in = path_in(dir, "progress.nt");
+  FILE *f = fopen(in, "w");
+  for (int i = 0; i < 200000; ++i) {
+    fprintf(f, "<http://ex.org/s%d> <http://ex.org/p> \"%d\" .\n", i, i);
+  }
+  fclose(f);
+  unsigned long long last = 0;
+  LwCleanOptions o = {.output_path = path_in(dir, "progress.out"), .data_dir = dir,
+                      .progress = count_progress, .progress_handle = &last};
+  LwCleanReport r;
+  LwError err = {0};
+  CHECK_INT_EQ(lw_clean_file(in, &o, &r, &err), LW_OK);
+  CHECK_INT_EQ(last, 196608); /* 3 x 65536 */
+  CHECK_INT_EQ(r.triples, 200000);
+  lw_clean_report_free(&r);
+}
+
 int main(int argc, char **argv)
 {
   if (argc >= 2 && !strcmp(argv[1], "--cli")) {
@@ -746,6 +773,7 @@ int main(int argc, char **argv)
   test_failures(dir);
   test_fast_path(dir);
   test_cross_format(dir);
+  test_progress(dir);
   lw_test_rmtree(dir);
   free(dir);
   return lw_test_finish();

@@ -187,12 +187,12 @@ static int clean_main(const LwConfig *cfg, int argc, char **argv)
    * download stage's rules. */
   LwNetGuard *guard = NULL;
   LwError gerr;
-  if (lw_netguard_new(cfg->allow_net, &guard, &gerr) != LW_OK) {
+  if (lw_netguard_new(cfg ? cfg->allow_net : NULL, &guard, &gerr) != LW_OK) {
     fprintf(stderr, "lodwash clean: %s\n", gerr.message);
     lw_jsonld_map_free(a.contexts);
     return 2;
   }
-  LwDocumentLoader loader = {.guard = guard, .contact = cfg->contact};
+  LwDocumentLoader loader = {.guard = guard, .contact = cfg ? cfg->contact : NULL};
   if (a.contexts) {
     lw_jsonld_map_set_fallback(a.contexts, lw_document_load, &loader);
     a.options.load_document = lw_jsonld_map_load;
@@ -242,5 +242,5 @@ static int clean_main(const LwConfig *cfg, int argc, char **argv)
 /* `clean` needs no Redis, only the configuration (--allow-net, --contact). */
 int lw_cmd_clean(LwTool *tool, int argc, char **argv)
 {
-  return clean_main(tool->config, argc, argv);
+  return clean_main(tool ? tool->config : NULL, argc, argv);
 }

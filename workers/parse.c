@@ -156,6 +156,12 @@ static void record(LwStageCtx *ctx, const char *relpath, const char *content_has
   }
 }
 
+/* Shown by `lodwash status` for the job in flight. */
+static void report_progress(void *handle, unsigned long long statements)
+{
+  lw_stage_progress(handle, "%llu statements read", statements);
+}
+
 /* Cleans the seed's file into DATA/tmp, then renames it to its content name. */
 static LwStatus clean_file(LwStageCtx *ctx, const json_t *seed, LwCleanReport *r,
                            char *relpath, size_t size)
@@ -186,6 +192,8 @@ static LwStatus clean_file(LwStageCtx *ctx, const json_t *seed, LwCleanReport *r
     .compress = LW_CLEAN_GZIP_ON,
     .load_document = lw_document_load,
     .load_handle = &loader,
+    .progress = report_progress,
+    .progress_handle = ctx,
   };
   LwStatus st = lw_clean_file(input, &o, r, ctx->err);
   lw_netguard_free(guard);
