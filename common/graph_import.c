@@ -1,5 +1,6 @@
 #include "common/graph_import.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -32,12 +33,35 @@ static LwStatus paths(const LwGraphImportOptions *o, LwGraphImportReport *r,
   return lw_store_mkparents(r->added_path, err);
 }
 
+/* Removes what an import of this provider killed half way left behind.
+ * One import per provider runs at a time (one harvest at a time, one import
+ * job per harvest), so any such file is an orphan. */
+static void remove_orphans(const char *data_dir, const char *provider)
+{
+  char dir_path[4096], prefix[512];
+  snprintf(dir_path, sizeof(dir_path), "%s/graphs", data_dir);
+  int n = snprintf(prefix, sizeof(prefix), "%s.nq.gz.importing.", provider);
+  DIR *dir = opendir(dir_path);
+  struct dirent *e;
+  while (dir && (e = readdir(dir)) != NULL) {
+    if (!strncmp(e->d_name, prefix, (size_t)n)) {
+      char path[4096 + 512];
+      snprintf(path, sizeof(path), "%s/%s", dir_path, e->d_name);
+      unlink(path);
+    }
+  }
+  if (dir) {
+    closedir(dir);
+  }
+}
+
 LwStatus lw_graph_import(const LwGraphImportOptions *o, LwGraphImportReport *r,
                          LwError *err)
 {
   memset(r, 0, sizeof(*r));
   char graph[4096], tmp[4096], stats_path[4096];
   LW_TRY(paths(o, r, graph, tmp, stats_path, sizeof(graph), err));
+  remove_orphans(o->data_dir, o->provider);
 
   LwSparqlImport *push = NULL;
   if (o->store) {
