@@ -243,19 +243,5 @@ static LwStatus parse_seed(LwStageCtx *ctx, const json_t *seed)
 
 LwStatus lw_stage_parse_run(LwStageCtx *ctx)
 {
-  json_t *seed = NULL;
-  LwStatus st = lw_seed_get(ctx->redis, ctx->config->prefix, ctx->job->seed, &seed, ctx->err);
-  if (st != LW_OK) {
-    return st == LW_NOTHING
-               ? lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", ctx->job->seed)
-               : st;
-  }
-  const char *status = lw_record_str(seed, "status", "");
-  if (!strcmp(status, "guessed") || !strcmp(status, "parsing")) {
-    st = parse_seed(ctx, seed);
-  } else {
-    st = LW_NOTHING; /* past this stage already: the job ran twice */
-  }
-  json_decref(seed);
-  return st;
+  return lw_stage_on_seed(ctx, "guessed", "parsing", parse_seed);
 }

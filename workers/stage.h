@@ -58,6 +58,7 @@
 #define LW_WORKERS_STAGE_H
 
 #include <hiredis/hiredis.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -99,6 +100,15 @@ void lw_stage_progress(LwStageCtx *ctx, const char *fmt, ...)
 
 /* True once the worker was asked to stop (SIGTERM/SIGINT). */
 bool lw_stage_stopping(const LwStageCtx *ctx);
+
+/* Works on the job's seed (read whole, as JSON strings). */
+typedef LwStatus (*LwStageSeedFn)(LwStageCtx *ctx, const json_t *seed);
+
+/* Reads the job's seed and calls work when its status is input_status or
+ * working_status (a job run again after a crash); LW_NOTHING when the seed
+ * is past them (the job ran twice); LW_ERR_STATE when there is no seed. */
+LwStatus lw_stage_on_seed(LwStageCtx *ctx, const char *input_status,
+                          const char *working_status, LwStageSeedFn work);
 
 /* The stages (one function each, in their own files). */
 LwStatus lw_stage_noop_run(LwStageCtx *ctx);

@@ -1,0 +1,30 @@
+/*
+ * The common frame of a stage that works on one seed: read the job's seed,
+ * work when it is in the stage's input (or working) status, and do nothing
+ * when it is already past them (the job ran twice).
+ */
+#include <string.h>
+
+#include "queue/record.h"
+#include "queue/seed.h"
+#include "workers/stage.h"
+
+LwStatus lw_stage_on_seed(LwStageCtx *ctx, const char *input_status,
+                          const char *working_status, LwStageSeedFn work)
+{
+  json_t *seed = NULL;
+  LwStatus st = lw_seed_get(ctx->redis, ctx->config->prefix, ctx->job->seed, &seed, ctx->err);
+  if (st != LW_OK) {
+    return st == LW_NOTHING
+               ? lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", ctx->job->seed)
+               : st;
+  }
+  const char *status = lw_record_str(seed, "status", "");
+  if (!strcmp(status, input_status) || !strcmp(status, working_status)) {
+    st = work(ctx, seed);
+  } else {
+    st = LW_NOTHING; /* past this stage already: the job ran twice */
+  }
+  json_decref(seed);
+  return st;
+}
