@@ -268,7 +268,8 @@ static const char *absolute_iri(SerdContext *c, const char *value, size_t len,
   if (memchr(value, '\0', len)) {
     return "NUL in IRI";
   }
-  if (!lw_read_iri_chars_ok(value, len)) {
+  /* serd's strict mode (line by line) refuses such IRIs itself */
+  if (!c->line_based && !lw_read_iri_chars_ok(value, len)) {
     return "invalid character in IRI";
   }
   if (lw_uri_is_absolute(value)) {
