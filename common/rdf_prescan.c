@@ -441,6 +441,70 @@ static size_t finish_carry(LwScanner *s, const unsigned char *in, size_t len,
   return used;
 }
 
+/* Byte classes for the fast path: which bytes change no state. */
+enum {
+  P_IRI = 1,     /* plain in an IRI */
+  P_DQ = 2,      /* plain in a "string" */
+  P_SQ = 4,      /* plain in a 'string' */
+  P_COMMENT = 8, /* plain in a comment */
+  P_TOKEN = 16   /* plain in a bare token (not '.', '_', 'B', '#', '\') */
+};
+
+/* generated from the rules above: printable ASCII minus the bytes that end
+ * the state (the tab only for comments) */
+static const unsigned char plain[256] = {
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  8,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+  15, 15, 13, 15, 15, 31, 15, 11, 15, 15, 15, 31, 15, 31, 15, 31,
+  31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 15, 15, 15, 14, 15,
+  15, 31, 15, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+  31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 15,  8, 15, 15, 15,
+  15, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+  31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 15, 15, 15, 15, 15,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/* How many bytes from in[0] on are plain content of the current string,
+ * IRI, comment or bare token: ASCII that changes no state (the common case,
+ * copied as one run). */
+static size_t plain_run(const LwScanner *s, const unsigned char *in,
+                        size_t len)
+{
+  unsigned char mask;
+  switch (s->state) {
+  case S_IRI:
+    mask = P_IRI;
+    break;
+  case S_STR:
+  case S_LSTR:
+    mask = s->quote == '"' ? P_DQ : P_SQ;
+    break;
+  case S_COMMENT:
+    mask = P_COMMENT;
+    break;
+  case S_NORMAL:
+    if (!s->in_token || s->dots || s->label_state) {
+      return 0;
+    }
+    mask = P_TOKEN;
+    break;
+  default:
+    return 0;
+  }
+  size_t j = 0;
+  while (j < len && (plain[in[j]] & mask)) {
+    ++j;
+  }
+  return j;
+}
+
 LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
                              LwBuf *out)
 {
@@ -458,6 +522,22 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
     return stopped(s, r, out, &o, mark);
   }
   while (i < len) {
+    size_t run = plain_run(s, in + i, len - i);
+    if (run) {
+      if (s->state != S_COMMENT) {
+        size_t room = s->max_term_bytes - s->term_len; /* step() stops past it */
+        run = run < room ? run : room;
+        s->term_len += run;
+      }
+      if (run) {
+        memcpy(o.o, in + i, run);
+        o.o += run;
+        s->column += run;
+        s->quotes_seen = 0;
+        i += run;
+        continue;
+      }
+    }
     unsigned c = in[i];
     mark = o.o;
     if (c < 0x80) {

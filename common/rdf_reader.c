@@ -40,12 +40,22 @@ void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
   }
 }
 
+/* 1 for the bytes IRIREF forbids */
+static const unsigned char iri_forbidden[256] = {
+  [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1,
+  [0x06] = 1, [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0A] = 1, [0x0B] = 1,
+  [0x0C] = 1, [0x0D] = 1, [0x0E] = 1, [0x0F] = 1, [0x10] = 1, [0x11] = 1,
+  [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1,
+  [0x18] = 1, [0x19] = 1, [0x1A] = 1, [0x1B] = 1, [0x1C] = 1, [0x1D] = 1,
+  [0x1E] = 1, [0x1F] = 1, [' '] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1,
+  ['{'] = 1, ['}'] = 1, ['|'] = 1, ['^'] = 1, ['`'] = 1, ['\\'] = 1,
+};
+
 bool lw_read_iri_chars_ok(const char *s, size_t len)
 {
+  const unsigned char *u = (const unsigned char *)s;
   for (size_t i = 0; i < len; ++i) {
-    unsigned char ch = (unsigned char)s[i];
-    if (ch <= 0x20 || ch == '<' || ch == '>' || ch == '"' || ch == '{' ||
-        ch == '}' || ch == '|' || ch == '^' || ch == '`' || ch == '\\') {
+    if (iri_forbidden[u[i]]) {
       return false;
     }
   }

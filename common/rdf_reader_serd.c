@@ -43,6 +43,7 @@ typedef struct {
   FILE *in;
   bool line_based;     /* N-Triples, N-Quads: absolute IRIs only */
   unsigned serd_errors; /* serd errors since the last statement */
+  const SerdNode *problem_node; /* the node node_to_term looked at last */
   LwScanner scan;
   SerdEnv *env;        /* prefixes, bound to absolute IRIs where possible */
   char *base;          /* the current base IRI (absolute), or NULL */
@@ -268,7 +269,8 @@ static const char *absolute_iri(SerdContext *c, const char *value, size_t len,
   if (memchr(value, '\0', len)) {
     return "NUL in IRI";
   }
-  if (!lw_read_iri_chars_ok(value, len)) {
+  /* serd's strict mode (line by line) refuses such IRIs itself */
+  if (!c->line_based && !lw_read_iri_chars_ok(value, len)) {
     return "invalid character in IRI";
   }
   if (lw_uri_is_absolute(value)) {
@@ -318,6 +320,7 @@ static const char *node_to_term(SerdContext *c, const SerdNode *n, LwBuf *b,
   const char *value = (const char *)n->buf;
   const char *problem = NULL;
   LwTermType type = LW_TERM_NONE;
+  c->problem_node = n; /* what a report quotes */
   switch (n->type) {
   case SERD_URI:
     type = LW_TERM_IRI;
@@ -414,7 +417,8 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
   if (c->line_based) {
     if (problem) {
       ++c->line_errors;
-      lw_read_report(c->rc, (unsigned)c->line_no, 0, "%s", problem);
+      lw_read_report(c->rc, (unsigned)c->line_no, 0, "%s: %.80s", problem,
+                     (const char *)c->problem_node->buf);
     } else if (++c->line_statements == 1) {
       c->pending = q; /* goes out when the line is done, if it was good */
     }
@@ -427,7 +431,8 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
      * space, say): skip it, and count it once. serd does not say where a
      * statement is, so our own reports have no location. */
     if (!serd_errors) {
-      lw_read_report(c->rc, 0, 0, "%s, statement skipped", problem);
+      lw_read_report(c->rc, 0, 0, "%s: %.80s, statement skipped", problem,
+                     (const char *)c->problem_node->buf);
     }
     return SERD_SUCCESS;
   }

@@ -1,5 +1,7 @@
 #include "common/utf8.h"
 
+#include <string.h>
+
 size_t lw_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 {
   if (len == 0) {
@@ -43,8 +45,15 @@ size_t lw_utf8_valid_prefix(const char *s, size_t len)
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0;
   while (i < len) {
-    if (u[i] < 0x80) { /* ASCII runs are the common case */
-      ++i;
+    if (u[i] < 0x80) { /* ASCII runs are the common case: 8 bytes a step */
+      uint64_t word;
+      while (i + 8 <= len &&
+             (memcpy(&word, u + i, 8), (word & 0x8080808080808080ull) == 0)) {
+        i += 8;
+      }
+      while (i < len && u[i] < 0x80) {
+        ++i;
+      }
       continue;
     }
     uint32_t cp;

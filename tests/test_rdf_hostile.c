@@ -9,6 +9,7 @@
 
 #include "common/buf.h"
 #include "common/rdf_reader.h"
+#include "common/xml_guard.h"
 #include "tests/support/check.h"
 
 typedef struct {
@@ -298,5 +299,6 @@ int main(void)
   test_xml_entities();
   printf("%s\n", "test_deep_xml");
   test_deep_xml();
+  lw_xml_guard_free(NULL); /* safe */
   return lw_test_finish();
 }
