@@ -37,7 +37,13 @@ static LwStatus convert(const char *json, LwJsonldOptions *opt, LwNqSet *set,
   opt->quad_handle = set;
   opt->on_error = on_error;
   opt->error_handle = errors;
-  return lw_jsonld_to_rdf_buffer(json, strlen(json), opt, NULL, err);
+  LwStatus st = lw_jsonld_to_rdf_buffer(json, strlen(json), opt, NULL, err);
+  /* errors lives in the caller's frame: opt must not keep pointing at it */
+  opt->on_error = NULL;
+  opt->error_handle = NULL;
+  opt->on_quad = NULL;
+  opt->quad_handle = NULL;
+  return st;
 }
 
 /* Converts json and checks the result is isomorphic to the N-Quads nq. */
