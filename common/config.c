@@ -47,7 +47,7 @@ static const Setting settings[] = {
    "http://lodwash.example.org/graph", "IRI",
    "graph IRI of a provider is IRI/NAME"},
   {"allow-net", NULL, KIND_STRING, OFF(allow_net), "", "LIST",
-   "hosts or CIDR ranges that may be fetched although private or loopback"},
+   "addresses or CIDR blocks, each optionally with :PORT, that may be fetched although private or loopback"},
   {"contact", NULL, KIND_STRING, OFF(contact), "", "URL",
    "contact URL sent in the User-Agent"},
   {"download-max-bytes", NULL, KIND_INT, OFF(download_max_bytes), "2G", "BYTES",

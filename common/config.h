@@ -45,7 +45,7 @@ typedef struct {
   char *store_user;     /* --store-user: for the SPARQL endpoint ("" none) */
   char *store_password; /* --store-password */
   char *graph_base;     /* --graph-base: graph IRI = <graph_base>/<provider> */
-  char *allow_net;      /* --allow-net: comma-separated hosts or CIDR ranges
+  char *allow_net;      /* --allow-net: comma-separated addresses or CIDR blocks, each optionally with :PORT,
                            that may be fetched although private, loopback or
                            link-local ("" = none) */
   char *contact;        /* --contact: URL put in the User-Agent ("" = none) */
