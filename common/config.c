@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/netguard.h"
+
 #ifndef LODWASH_VERSION
 #define LODWASH_VERSION "0"
 #endif
@@ -395,6 +397,13 @@ LwStatus lw_config_check(const LwConfig *cfg, LwError *err)
   if (!cfg->prefix || !*cfg->prefix) {
     return lw_error_set(err, LW_ERR_USAGE, "--prefix must not be empty");
   }
+  /* A bad allow list would fail every download: say so at start instead. */
+  LwNetGuard *guard = NULL;
+  LwError gerr;
+  if (lw_netguard_new(cfg->allow_net, &guard, &gerr) != LW_OK) {
+    return lw_error_set(err, LW_ERR_USAGE, "--allow-net: %s", gerr.message);
+  }
+  lw_netguard_free(guard);
   return LW_OK;
 }
 

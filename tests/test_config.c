@@ -118,6 +118,17 @@ static void test_errors(void)
   lw_config_free(&cfg);
   args_free(&bad_number);
 
+  /* a host name is not an address: refused at start, not at every download */
+  Args bad_allow = args_of((const char *const[]){"prog", "--allow-net", "example.org", NULL});
+  CHECK_INT_EQ(parse(&cfg, &err, &prog, 3, bad_allow.argv, &first), LW_ERR_USAGE);
+  CHECK(strstr(err.message, "--allow-net") != NULL);
+  lw_config_free(&cfg);
+  args_free(&bad_allow);
+  Args good_allow = args_of((const char *const[]){"prog", "--allow-net", "127.0.0.1:8080,10.0.0.0/8", NULL});
+  CHECK_INT_EQ(parse(&cfg, &err, &prog, 3, good_allow.argv, &first), LW_OK);
+  lw_config_free(&cfg);
+  args_free(&good_allow);
+
   Args missing = args_of((const char *const[]){"prog", "--redis", NULL});
   CHECK_INT_EQ(parse(&cfg, &err, &prog, 2, missing.argv, &first), LW_ERR_USAGE);
   lw_config_free(&cfg);
