@@ -206,12 +206,13 @@ LwStatus lw_queue_release_orphans(redisContext *c, const LwConfig *cfg,
   return status;
 }
 
-LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_id,
-                      const LwJob *job, LwTxn *txn, LwError *err)
+/* The ack's own part: the job leaves the in-flight list, its (stage, seed)
+ * is released and it counts as done (lw_script_ack). NULL: out of memory. */
+static LwTxn *ack_txn(const LwConfig *cfg, const char *worker_id, const LwJob *job)
 {
   LwTxn *core = lw_txn_new(cfg->prefix);
   if (!core) {
-    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    return NULL;
   }
   LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
   LwKey queued = lw_key(cfg->prefix, LW_KEY_QUEUED, job->stage);
@@ -220,6 +221,16 @@ LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_i
   const char *argv[] = {"EVALSHA", lw_script_sha(&lw_script_ack), "4", inflight.s,
                         queued.s, stats.s, worker.s, job->raw, job->seed};
   lw_txn_command(core, 9, argv, NULL);
+  return core;
+}
+
+LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                      const LwJob *job, LwTxn *txn, LwError *err)
+{
+  LwTxn *core = ack_txn(cfg, worker_id, job);
+  if (!core) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
   LwStatus status = lw_txn_exec_with(c, core, txn, NULL, err);
   lw_txn_free(core);
   return status;
@@ -232,17 +243,10 @@ LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *wo
   *next = NULL;
   FetchArgs f;
   LW_TRY(fetch_args(cfg, worker_id, stages, n, &f, err));
-  LwTxn *core = lw_txn_new(cfg->prefix);
+  LwTxn *core = ack_txn(cfg, worker_id, job);
   if (!core) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
-  LwKey queued = lw_key(cfg->prefix, LW_KEY_QUEUED, job->stage);
-  LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
-  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
-  const char *argv[] = {"EVALSHA", lw_script_sha(&lw_script_ack), "4", inflight.s,
-                        queued.s, stats.s, worker.s, job->raw, job->seed};
-  lw_txn_command(core, 9, argv, NULL);
   redisReply *after = NULL;
   LwStatus status = lw_txn_exec_then(c, core, txn, NULL, f.argc, f.argv, NULL, &after, err);
   lw_txn_free(core);
