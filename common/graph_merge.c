@@ -1,12 +1,13 @@
 #include "common/graph_merge.h"
 
+#include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include "common/gz_writer.h"
 #include "common/line_reader.h"
 
 #define DEFAULT_MAX_LINE (64u * 1024 * 1024)
@@ -296,47 +297,67 @@ static void harvest_close(Harvest *h)
   free(h->cur.data);
 }
 
-/* ---- outputs ---- */
+/* ---- outputs: gzip on threads of their own (common/gz_writer.h), so
+ * compression does not sit on the merge's thread ---- */
 
 typedef struct {
-  gzFile graph;
-  gzFile added;
-  gzFile removed;
+  FILE *file;
+  LwGzWriter *gz;
+} Out;
+
+typedef struct {
+  Out graph;
+  Out added;
+  Out removed;
 } Outputs;
 
-static LwStatus put_line(gzFile file, const Line *line, LwError *err)
+static LwStatus put_line(Out *out, const Line *line, LwError *err)
 {
-  if (!file) {
+  if (!out->gz) {
     return LW_OK;
   }
-  if (gzwrite(file, line->data, (unsigned)line->len) != (int)line->len ||
-      gzputc(file, '\n') < 0) {
-    int code = 0;
-    return lw_error_set(err, LW_ERR_IO, "write error: %s", gzerror(file, &code));
-  }
-  return LW_OK;
+  LW_TRY(lw_gz_writer_write(out->gz, line->data, line->len, err));
+  return lw_gz_writer_write(out->gz, "\n", 1, err);
 }
 
-static gzFile open_out(const char *path, LwError *err)
+/* Opens path (NULL: no output) with threads compression threads. */
+static LwStatus open_out(Out *out, const char *path, unsigned threads, LwError *err)
 {
+  out->file = NULL;
+  out->gz = NULL;
   if (!path) {
-    return NULL;
+    return LW_OK;
   }
-  gzFile f = gzopen(path, "wb1");
-  if (!f) {
-    lw_error_set(err, LW_ERR_IO, "cannot write %s", path);
-  } else {
-    gzbuffer(f, 256 * 1024);
+  out->file = fopen(path, "wb");
+  if (!out->file) {
+    return lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", path, strerror(errno));
   }
-  return f;
+  LwGzOptions o = {.gzip = true, .level = 1, .threads = threads};
+  LwStatus st = lw_gz_writer_open(out->file, &o, &out->gz, err);
+  if (st != LW_OK) {
+    fclose(out->file);
+    out->file = NULL;
+  }
+  return st;
 }
 
-static LwStatus close_out(gzFile f, const char *path, LwError *err)
+/* Finishes the output; on failure (ok false) only releases it. */
+static LwStatus close_out(Out *out, const char *path, bool ok, LwError *err)
 {
-  if (f && gzclose(f) != Z_OK) {
-    return lw_error_set(err, LW_ERR_IO, "cannot finish %s", path);
+  LwStatus st = LW_OK;
+  if (out->gz) {
+    if (ok) {
+      st = lw_gz_writer_close(out->gz, NULL, err);
+    } else {
+      lw_gz_writer_free(out->gz);
+    }
   }
-  return LW_OK;
+  if (out->file && fclose(out->file) != 0 && st == LW_OK && ok) {
+    st = lw_error_set(err, LW_ERR_IO, "cannot finish %s: %s", path, strerror(errno));
+  }
+  out->file = NULL;
+  out->gz = NULL;
+  return st;
 }
 
 /* ---- the merge-join ---- */
@@ -355,7 +376,7 @@ static bool old_live(const Merge *m) { return m->has_old && !m->old.done; }
 
 static LwStatus write_graph_line(Merge *m, const Line *line, LwError *err)
 {
-  LW_TRY(put_line(m->out.graph, line, err));
+  LW_TRY(put_line(&m->out.graph, line, err));
   ++m->report->triples;
   size_t sl = subject_len(line);
   if (!m->last_subject.len ||
@@ -410,7 +431,7 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
       }
       if (st == LW_OK && c < 0) {
         ++m->report->added;
-        st = put_line(m->out.added, &m->fresh.cur, err);
+        st = put_line(&m->out.added, &m->fresh.cur, err);
       }
       if (st == LW_OK) {
         st = harvest_next(&m->fresh, err);
@@ -419,7 +440,7 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
     if (st == LW_OK && c >= 0) {
       if (c > 0) {
         ++m->report->removed;
-        st = put_line(m->out.removed, &m->old.cur, err);
+        st = put_line(&m->out.removed, &m->old.cur, err);
       }
       if (st == LW_OK) {
         st = source_next(&m->old, rw, err);
@@ -472,19 +493,21 @@ LwStatus lw_graph_merge(const LwGraphMergeOptions *o, LwGraphMergeReport *report
   if (st == LW_OK) {
     st = harvest_open(&m.fresh, o, max_line, err);
   }
-  m.out.graph = open_out(o->out_path, err);
-  m.out.added = open_out(o->added_path, err);
-  m.out.removed = open_out(o->removed_path, err);
-  if (st == LW_OK && (!m.out.graph || (o->added_path && !m.out.added) ||
-                      (o->removed_path && !m.out.removed))) {
-    st = LW_ERR_IO;
+  if (st == LW_OK) {
+    st = open_out(&m.out.graph, o->out_path, 2, err);
+  }
+  if (st == LW_OK) {
+    st = open_out(&m.out.added, o->added_path, 1, err);
+  }
+  if (st == LW_OK) {
+    st = open_out(&m.out.removed, o->removed_path, 1, err);
   }
   if (st == LW_OK) {
     st = merge_all(&m, &old_rw, err);
   }
-  LwStatus cst = close_out(m.out.graph, o->out_path, err);
-  LwStatus ast = close_out(m.out.added, o->added_path, err);
-  LwStatus rst = close_out(m.out.removed, o->removed_path, err);
+  LwStatus cst = close_out(&m.out.graph, o->out_path, st == LW_OK, err);
+  LwStatus ast = close_out(&m.out.added, o->added_path, st == LW_OK, err);
+  LwStatus rst = close_out(&m.out.removed, o->removed_path, st == LW_OK, err);
   if (st == LW_OK) {
     st = cst != LW_OK ? cst : ast != LW_OK ? ast : rst;
   }
