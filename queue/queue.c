@@ -400,6 +400,17 @@ LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned
   return status;
 }
 
+/* [stage], or every stage a job was ever queued for when stage is NULL. */
+static LwStatus stages_or_all(redisContext *c, const LwConfig *cfg, const char *stage,
+                              json_t **out, LwError *err)
+{
+  if (!stage) {
+    return lw_queue_stages(c, cfg, out, err);
+  }
+  *out = json_pack("[s]", stage);
+  return *out ? LW_OK : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+}
+
 LwStatus lw_queue_promote(redisContext *c, const LwConfig *cfg, const char *stage,
                           long long *moved, LwError *err)
 {
@@ -407,11 +418,7 @@ LwStatus lw_queue_promote(redisContext *c, const LwConfig *cfg, const char *stag
     *moved = 0;
   }
   json_t *stages = NULL;
-  if (stage) {
-    stages = json_pack("[s]", stage);
-  } else {
-    LW_TRY(lw_queue_stages(c, cfg, &stages, err));
-  }
+  LW_TRY(stages_or_all(c, cfg, stage, &stages, err));
   LwStatus status = LW_OK;
   size_t i;
   json_t *name;
@@ -438,11 +445,7 @@ LwStatus lw_queue_retry_dead(redisContext *c, const LwConfig *cfg, const char *s
 {
   long long total = 0;
   json_t *stages = NULL;
-  if (stage) {
-    stages = json_pack("[s]", stage);
-  } else {
-    LW_TRY(lw_queue_stages(c, cfg, &stages, err));
-  }
+  LW_TRY(stages_or_all(c, cfg, stage, &stages, err));
   LwStatus status = LW_OK;
   size_t i;
   json_t *name;

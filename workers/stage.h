@@ -84,6 +84,8 @@ typedef struct {
   const char *name;   /* queue name: [a-z0-9_-]+ */
   LwStageRunFn run;
   const char *doc;    /* one line, shown by lodwash-worker --help */
+  bool harvest_file;  /* works on one file of a harvest: a job of it that goes
+                         dead still counts for the harvest's fan-in */
 } LwStage;
 
 /* The table (workers/stages.c) and its length. */

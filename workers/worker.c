@@ -240,19 +240,14 @@ static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn
  * the fail's transaction: if this is lost, `lodwash jobs retry` redoes it. */
 static void count_failed_file(LwWorker *w, const LwJob *job)
 {
-  static const char *const file_stages[] = {"download", "unpack", "guess", "parse"};
-  if (!*job->harvest || !*job->seed) {
+  const LwStage *stage = lw_stage_find(job->stage);
+  if (!*job->harvest || !*job->seed || !stage || !stage->harvest_file) {
     return;
   }
-  for (size_t i = 0; i < sizeof(file_stages) / sizeof(file_stages[0]); ++i) {
-    if (!strcmp(job->stage, file_stages[i])) {
-      LwError err;
-      if (lw_harvest_file_done_now(w->redis, w->cfg->prefix, job->harvest, true, &err)) {
-        lw_warn("harvest=%s seed=%s msg=\"cannot count the failed file\" error=\"%s\"",
-                job->harvest, job->seed, err.message);
-      }
-      return;
-    }
+  LwError err;
+  if (lw_harvest_file_done_now(w->redis, w->cfg->prefix, job->harvest, true, &err)) {
+    lw_warn("harvest=%s seed=%s msg=\"cannot count the failed file\" error=\"%s\"",
+            job->harvest, job->seed, err.message);
   }
 }
 
