@@ -21,9 +21,9 @@
 #include <hiredis/hiredis.h>
 
 #include "common/status.h"
+#include "queue/keys.h"
 #include "queue/txn.h"
 
-#define LW_KEY_HARVEST "harvest:%s"
 
 /* Adds delta (may be negative) to the harvest's pending files. */
 void lw_txn_harvest_expect(LwTxn *txn, const char *harvest, long long delta);

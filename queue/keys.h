@@ -39,8 +39,8 @@
  * counters                hash    bytes downloaded, triples cleaned and imported,
  *                                 errors by kind (queue/report.h)
  * context:<md5 of URL>    hash    a cached JSON-LD context (workers/context_cache.h)
+ * scheduler:lease         string  the active scheduler's id, with a TTL
  *
- * Other modules add their keys here too (harvest and scheduler keys).
  */
 #ifndef LW_QUEUE_KEYS_H
 #define LW_QUEUE_KEYS_H
@@ -60,6 +60,11 @@
 #define LW_KEY_SEED_COUNTS "seeds"
 #define LW_KEY_HOST_SLOTS "hostslots:%s" /* zset: download leases per host */
 #define LW_KEY_CLEAN_OF "cleanof:%s"  /* string: content hash -> clean record hash */
+#define LW_KEY_HARVEST "harvest:%s"
+#define LW_KEY_PROVIDER "provider:%s"
+#define LW_KEY_SCHEDULER_LEASE "scheduler:lease"
+#define LW_KEY_COUNTERS "counters"
+#define LW_KEY_CONTEXT "context:%s"
 
 /* Longest key lw_key builds; longer ones are truncated (never happens with
  * stage names, worker ids and hashes, which are short). */

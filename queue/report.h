@@ -14,8 +14,8 @@
 
 #include "common/config.h"
 #include "common/status.h"
+#include "queue/keys.h"
 
-#define LW_KEY_COUNTERS "counters"
 
 /* Builds the report (caller decrefs *out). */
 LwStatus lw_report_json(redisContext *c, const LwConfig *cfg, json_t **out, LwError *err);

@@ -3,7 +3,7 @@
  * provider (the registry file itself is never written), and one record per
  * harvest.
  *
- * Keys (after the prefix; to be folded into queue/keys.h):
+ * Keys (after the prefix; defined in queue/keys.h):
  *
  *   provider:<name>  hash  the provider's state, written by the scheduler:
  *       void            the VoID URL last visited
@@ -55,13 +55,12 @@
 #include <stdbool.h>
 
 #include "common/status.h"
+#include "queue/keys.h"
 #include "scheduler/decide.h"
 #include "scheduler/void.h"
 
-#include "queue/harvest.h" /* LW_KEY_HARVEST and the fan-in */
+#include "queue/harvest.h" /* the fan-in */
 
-#define LW_KEY_PROVIDER "provider:%s"
-#define LW_KEY_SCHEDULER_LEASE "scheduler:lease"
 
 /* Longest harvest id. */
 #define LW_HARVEST_ID_MAX 192

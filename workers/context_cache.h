@@ -10,8 +10,8 @@
 #include <stddef.h>
 
 #include "common/status.h"
+#include "queue/keys.h"
 
-#define LW_KEY_CONTEXT "context:%s"
 #define LW_CONTEXT_CACHE_TTL_S 86400
 
 typedef struct {
