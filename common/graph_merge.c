@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/buf.h"
 #include "common/gz_writer.h"
 #include "common/line_reader.h"
 
@@ -73,11 +74,8 @@ bool lw_nquads_split_line(const char *line, size_t len, size_t *triple_len,
 
 /* ---- one input: a line reader and its current line, rewritten ---- */
 
-typedef struct {
-  char *data;
-  size_t len;
-  size_t cap;
-} Line;
+/* A line without its "\n". */
+typedef LwBuf Line;
 
 typedef struct {
   LwLineReader *reader;
@@ -112,20 +110,11 @@ static int compare_subjects(const Line *a, const Line *b)
 static LwStatus line_build(Line *line, const char *triple, size_t tlen,
                            const char *graph_term, size_t glen, LwError *err)
 {
-  size_t need = tlen + 1 + glen + 2;
-  if (need > line->cap) {
-    char *grown = realloc(line->data, need * 2);
-    if (!grown) {
-      return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-    }
-    line->data = grown;
-    line->cap = need * 2;
+  lw_buf_reset(line);
+  if (lw_buf_append(line, triple, tlen) || lw_buf_append_char(line, ' ') ||
+      lw_buf_append(line, graph_term, glen) || lw_buf_append(line, " .", 2)) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  memcpy(line->data, triple, tlen);
-  line->data[tlen] = ' ';
-  memcpy(line->data + tlen + 1, graph_term, glen);
-  memcpy(line->data + tlen + 1 + glen, " .", 2);
-  line->len = need;
   return LW_OK;
 }
 
@@ -229,17 +218,10 @@ static void heap_down(Harvest *h, size_t i)
 
 static LwStatus line_copy(Line *dst, const Line *src, LwError *err)
 {
-  if (src->len > dst->cap) {
-    char *grown = realloc(dst->data, src->len * 2);
-    if (!grown) {
-      return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-    }
-    dst->data = grown;
-    dst->cap = src->len * 2;
-  }
-  memcpy(dst->data, src->data, src->len);
-  dst->len = src->len;
-  return LW_OK;
+  lw_buf_reset(dst);
+  return lw_buf_append(dst, src->data, src->len)
+             ? lw_error_set(err, LW_ERR_NOMEM, "out of memory")
+             : LW_OK;
 }
 
 /* Pops the smallest line into h->cur; skips lines equal to the previous one. */

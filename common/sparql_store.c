@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
+
 struct LwSparqlStore {
   char *update_url;
   char *gsp_url;
@@ -12,12 +14,8 @@ struct LwSparqlStore {
   long timeout;
 };
 
-/* A response body, kept up to a small cap: it is read for errors and counts. */
-typedef struct {
-  char *data;
-  size_t len;
-  size_t cap;
-} Body;
+/* A response body, kept up to a cap: it is read for errors and counts. */
+typedef LwBuf Body;
 
 #define BODY_CAP (64u * 1024 * 1024)
 
@@ -25,21 +23,9 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *userdata)
 {
   Body *b = userdata;
   size_t n = size * nmemb;
-  if (b->len + n + 1 > BODY_CAP) {
-    return 0;
+  if (b->len + n > BODY_CAP || lw_buf_append(b, ptr, n) != LW_OK) {
+    return 0; /* curl stops the transfer */
   }
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = (b->len + n + 1) * 2;
-    char *grown = realloc(b->data, cap);
-    if (!grown) {
-      return 0;
-    }
-    b->data = grown;
-    b->cap = cap;
-  }
-  memcpy(b->data + b->len, ptr, n);
-  b->len += n;
-  b->data[b->len] = '\0';
   return n;
 }
 
@@ -164,7 +150,7 @@ LwStatus lw_sparql_update(LwSparqlStore *s, const char *update, LwError *err)
   if (!body) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  Body answer = {0};
+  Body answer = LW_BUF_INIT;
   LwStatus st = post(s, s->update_url, "application/x-www-form-urlencoded",
                      "*/*", body, strlen(body), &answer, err);
   free(body);
@@ -184,7 +170,7 @@ LwStatus lw_sparql_post(LwSparqlStore *s, const char *graph_iri,
   LwStatus st = LW_ERR_NOMEM;
   if (url) {
     snprintf(url, n, "%s?graph=%s", s->gsp_url, graph);
-    Body answer = {0};
+    Body answer = LW_BUF_INIT;
     st = post(s, url, "application/n-triples", "*/*", ntriples, len, &answer, err);
     free(answer.data);
     free(url);
@@ -202,7 +188,7 @@ LwStatus lw_sparql_select_csv(LwSparqlStore *s, const char *query, char **csv,
   if (!body) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  Body answer = {0};
+  Body answer = LW_BUF_INIT;
   LwStatus st = post(s, s->query_url, "application/x-www-form-urlencoded",
                      "text/csv", body, strlen(body), &answer, err);
   free(body);
