@@ -405,6 +405,17 @@ LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced,
   LW_TRY(connect_redis(s, err));
   LwProviderState st;
   LW_TRY(lw_provider_state_read(s->redis, s->cfg->prefix, p->name, &st, err));
+  if (st.running) {
+    bool timed_out = false;
+    LW_TRY(lw_harvest_check_timeout(s->redis, s->cfg->prefix, st.harvest,
+                                    s->cfg->harvest_timeout_s * 1000, &timed_out, err));
+    if (timed_out) {
+      lw_warn("provider=%s harvest=%s outcome=timed-out msg=\"no progress for %llds: "
+              "the harvest failed, the provider is tried again later\"",
+              p->name, st.harvest, s->cfg->harvest_timeout_s);
+      LW_TRY(lw_provider_state_read(s->redis, s->cfg->prefix, p->name, &st, err));
+    }
+  }
   forced = forced || st.forced;
   const long long now_ms = lw_now_ms();
   if (!forced && !p->enabled) {

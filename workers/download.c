@@ -42,7 +42,6 @@
 #include "common/http_fetch.h"
 #include "common/log.h"
 #include "common/netguard.h"
-#include "queue/harvest.h"
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/record.h"
@@ -330,11 +329,7 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
   lw_txn_seed_set(txn, seed, "unchanged", st == LW_NOTHING ? "true" : "false");
   lw_txn_command(txn, 4, (const char *[]){"HDEL", key.s, "error", "retry_after"}, NULL);
   lw_txn_seed_status(txn, seed, "filed");
-  if (st == LW_NOTHING) {
-    if (harvest[0]) {
-      lw_txn_harvest_file_done(txn, harvest, false);
-    }
-  } else {
+  if (st != LW_NOTHING) { /* unchanged: the file is finished */
     lw_txn_push_job(txn, "unpack", seed, harvest, LW_PRIORITY_NORMAL, NULL);
   }
 }

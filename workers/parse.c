@@ -18,7 +18,6 @@
 #include "common/file_store.h"
 #include "common/log.h"
 #include "common/uri.h"
-#include "queue/harvest.h"
 #include "queue/keys.h"
 #include "queue/record.h"
 #include "queue/redis.h"
@@ -68,11 +67,16 @@ static void skolem_base_of(const LwConfig *cfg, char *out, size_t size)
            (int)parts.authority.len, parts.authority.ptr);
 }
 
+/* The name of the seed's content for PREFIXcleanof: its hash, and its
+ * provider, since blank nodes are named after the seed that was cleaned
+ * (common/skolem.h) and one provider's graph must not name another's. */
 static const char *content_hash_of(const json_t *seed, char *out, size_t size)
 {
   json_t *content = json_loads(lw_record_str(seed, "content", "{}"), 0, NULL);
   const char *hash = json_string_value(json_object_get(content, "hash"));
-  snprintf(out, size, "%s", hash ? hash : "");
+  const char *provider = lw_record_str(seed, "provider", "");
+  snprintf(out, size, "%s%s%s", hash ? hash : "", hash && *provider ? " " : "",
+           hash ? provider : "");
   json_decref(content);
   return *out ? out : NULL;
 }
@@ -151,9 +155,6 @@ static void record(LwStageCtx *ctx, const char *relpath, const char *content_has
   count(ctx, "triples_cleaned", r->triples);
   count(ctx, "errors:syntax", r->syntax_errors);
   count(ctx, "errors:literal", r->literal_errors);
-  if (*ctx->job->harvest) {
-    lw_txn_harvest_file_done(ctx->txn, ctx->job->harvest, false);
-  }
 }
 
 /* Shown by `lodwash status` for the job in flight. */
@@ -214,14 +215,12 @@ static LwStatus clean_file(LwStageCtx *ctx, const json_t *seed, LwCleanReport *r
 static LwStatus parse_seed(LwStageCtx *ctx, const json_t *seed)
 {
   const char *hash = ctx->job->seed;
-  char content_hash[LW_HASH_HEX_LEN + 1], clean[LW_HASH_HEX_LEN + 1];
+  char content_hash[LW_HASH_HEX_LEN + 256], clean[LW_HASH_HEX_LEN + 1];
   const char *chash = content_hash_of(seed, content_hash, sizeof(content_hash));
   if (chash && already_cleaned(ctx, chash, clean)) {
     lw_txn_seed_set(ctx->txn, hash, "clean", clean);
+    lw_txn_seed_status(ctx->txn, hash, "parsing"); /* the machine's way to parsed */
     lw_txn_seed_status(ctx->txn, hash, "parsed");
-    if (*ctx->job->harvest) {
-      lw_txn_harvest_file_done(ctx->txn, ctx->job->harvest, false);
-    }
     lw_info("stage=parse seed=%s clean=%s msg=\"content cleaned before\"", hash, clean);
     return LW_OK;
   }

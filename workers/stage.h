@@ -92,8 +92,25 @@ typedef struct {
 extern const LwStage lw_stages[];
 extern const size_t lw_stage_count;
 
+/* The stage of the job queued once every file of a harvest is finished
+ * (queue/harvest.h): the harvest's own job, about the harvest. */
+extern const char *const lw_stage_harvest_follow_up;
+
 /* The row for name, or NULL. */
 const LwStage *lw_stage_find(const char *name);
+
+/* The harvest's fan-in of a file job that succeeded, added to its txn by
+ * the frame (workers/fan_in.c): the results apply only while the seed is
+ * still the job's harvest's; seeds the txn queues jobs for are new files
+ * of the harvest (an archive's entries); when it queues nothing for the
+ * job's own seed, that file is finished. Nothing for other jobs, or when
+ * the txn is empty (the job found its work done). */
+void lw_stage_fan_in(const LwJob *job, LwTxn *txn);
+
+/* The results of a failed file job (caller frees; NULL for other jobs):
+ * the same guard, and when the failure is final the file is finished as
+ * failed, in the same script as the job's move to the dead list. */
+LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError *failure);
 
 /* Records a short progress note ("12 MB of 40 MB") in the worker's
  * heartbeat. Cheap: written at most once a second. */

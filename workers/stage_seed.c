@@ -20,7 +20,10 @@ LwStatus lw_stage_on_seed(LwStageCtx *ctx, const char *input_status,
                : st;
   }
   const char *status = lw_record_str(seed, "status", "");
-  if (!strcmp(status, input_status) || !strcmp(status, working_status)) {
+  const char *owner = lw_record_str(seed, "harvest", "");
+  if (*ctx->job->harvest && *owner && strcmp(owner, ctx->job->harvest)) {
+    st = LW_NOTHING; /* a job of an older harvest: the seed is another's now */
+  } else if (!strcmp(status, input_status) || !strcmp(status, working_status)) {
     st = work(ctx, seed);
   } else {
     st = LW_NOTHING; /* past this stage already: the job ran twice */

@@ -18,6 +18,8 @@ const LwStage lw_stages[] = {
   {"noop", lw_stage_noop_run, "does nothing (sleeps sleep_ms from the job): tests and benchmarks", false},
 };
 
+const char *const lw_stage_harvest_follow_up = "import";
+
 const size_t lw_stage_count = sizeof(lw_stages) / sizeof(lw_stages[0]);
 
 const LwStage *lw_stage_find(const char *name)
