@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# A worker frozen (SIGSTOP) past its heartbeat while it downloads a dump of
-# a harvest: the reaper gives its job to another worker, which finishes the
-# harvest; then the frozen worker thaws (SIGCONT) and acks late. Its ack
+# A worker frozen (SIGSTOP) past its heartbeat while it parses a file of a
+# harvest (waiting for the JSON-LD context, served slowly): the reaper gives
+# its job to another worker, which finishes the harvest; then the frozen
+# worker thaws (SIGCONT), finishes its parse and acks late. Its ack
 # must change nothing: it logs that it lost the job, the harvest's sets and
 # counters, the stage counts and the graph stay those of an undisturbed run.
 set -euo pipefail
@@ -22,30 +23,39 @@ trap cleanup EXIT
 r() { redis-cli -u "$LODWASH_TEST_REDIS" "$@"; }
 mkdir -p "$dir/calm" "$dir/frozen" "$dir/www/slow"
 hv_init "$dir"
-hv_dump slow/big 30
-hv_dump slow/small 10
-hv_provider "$dir/reg.yaml" p slow/big slow/small
+cat > "$dir/www/slow/ctx.jsonld" <<'JSON'
+{"@context": {"name": "http://schema.org/name",
+              "knows": {"@id": "http://schema.org/knows", "@type": "@id"}}}
+JSON
+cat > "$dir/www/doc.jsonld" <<JSON
+{"@context": "$HV_BASE/slow/ctx.jsonld", "@id": "http://example.org/j", "name": "J",
+ "knows": {"name": "someone"}}
+JSON
+hv_provider "$dir/reg.yaml" p doc
+sed -i 's|/doc.nt>|/doc.jsonld>|' "$dir/www/p-void.ttl"
 
 # undisturbed
 hv_sched "$prefix:calm:" "$dir/reg.yaml" "$dir/calm" 2>> "$dir/sched.log"
 hv_workers "$prefix:calm:" "$dir/calm" 2
 expect_eq "undisturbed: done" "$(hv_harvest "$prefix:calm:" p status)" done
 
-# disturbed: one worker takes a slow download, and is frozen
+# disturbed: the file is downloaded and guessed; one worker takes its parse
+# (slow: the context), and is frozen
 P="$prefix:frozen:"
 hv_sched "$P" "$dir/reg.yaml" "$dir/frozen" 2>> "$dir/sched.log"
+hv_workers "$P" "$dir/frozen" 1 --stages download,unpack,guess
 # shellcheck disable=SC2046
-"$LODWASH_BINARY_DIR/lodwash-worker" $(hv_worker_args "$P" "$dir/frozen") --stages download \
+"$LODWASH_BINARY_DIR/lodwash-worker" $(hv_worker_args "$P" "$dir/frozen") --stages parse \
   2> "$dir/frozen.log" &
 frozen=$!
 held=""
 for _ in $(seq 200); do
   held=$(r --scan --pattern "${P}inflight:*" | while read -r k; do r LRANGE "$k" 0 -1; done |
-         grep -c '"stage":"download"' || true)
+         grep -c '"stage":"parse"' || true)
   [ "$held" -gt 0 ] && break
   sleep 0.02
 done
-expect_eq "the worker holds a slow download" "$held" 1
+expect_eq "the worker holds the parse" "$held" 1
 kill -STOP "$frozen"
 # its heartbeat (TTL 2 s) runs out while it is stopped
 for _ in $(seq 100); do
@@ -61,7 +71,10 @@ snapshot() {
   id=$(r HGET "${P}provider:p" harvest)
   echo "pending=$(r HGET "${P}harvest:$id" pending) failed=$(r HGET "${P}harvest:$id" failed)"
   echo "finished=$(r SMEMBERS "${P}harvest:$id:finished" | sort | tr '\n' ' ')"
-  for s in download unpack guess parse import; do echo "$s=$(r HGET "${P}stats:$s" done)"; done
+  for s in download unpack guess parse import; do
+    echo "$s done=$(r HGET "${P}stats:$s" done) queued=$(r LLEN "${P}queue:$s")"
+  done
+  r HGETALL "${P}seeds" | paste - - | sort
   echo "imports=$(r LLEN "${P}queue:import") $(r SCARD "${P}queued:import")"
   r HGET "${P}counters" triples_imported
   hv_graph "$dir/frozen" p | md5sum
@@ -75,5 +88,6 @@ expect_match "it says it lost the job" "$(cat "$dir/frozen.log")" 'lost the job'
 expect_eq "its late ack changed nothing" "$(snapshot)" "$before"
 expect_eq "the graph of the undisturbed run" \
   "$(hv_graph "$dir/frozen" p | md5sum)" "$(hv_graph "$dir/calm" p | md5sum)"
-expect_eq "downloads counted once each" "$(r HGET "${P}stats:download" done)" 2
+expect_eq "the parse counted once" "$(r HGET "${P}stats:parse" done)" 1
+expect_match "the blank node is there" "$(hv_graph "$dir/frozen" p)" 'genid/.*schema.org/name> "someone"' 
 lw_test_done
