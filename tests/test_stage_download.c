@@ -50,10 +50,10 @@ static LwStatus run(const char *hash, const json_t *extra, LwError *err)
   LwJob *job = lw_job_new("download", hash, "h1", extra, err);
   LwTxn *txn = lw_txn_new(cfg.prefix);
   lw_error_clear(err);
-  LwStageCtx ctx = {&cfg, redis, job, txn, err, NULL};
+  LwStageCtx ctx = {&cfg, redis, job, txn, err, NULL, LW_STAGE_DONE};
   LwStatus st = lw_stage_download_run(&ctx);
   if (st <= LW_NOTHING) {
-    lw_stage_fan_in(job, txn);
+    lw_stage_results(&ctx, st);
     LwError exec_err;
     LwStatus ex = lw_txn_exec(redis, txn, &exec_err);
     lw_test_report(ex == LW_OK, __FILE__, __LINE__, "txn exec", exec_err.message);
@@ -133,7 +133,7 @@ static void test_download_and_revisit(void)
   CHECK_INT_EQ(lw_seed_set_status(redis, cfg.prefix, hash, "added", &err), LW_OK);
   reply = redisCommand(redis, "DEL %s", lw_key(cfg.prefix, LW_KEY_QUEUE, "unpack").s);
   freeReplyObject(reply);
-  CHECK_INT_EQ(run(hash, NULL, &err), LW_NOTHING);
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_OK);
   seed = seed_of(hash);
   CHECK_STR_EQ(lw_record_str(seed, "status", ""), "filed");
   CHECK_STR_EQ(lw_record_str(seed, "unchanged", ""), "true");

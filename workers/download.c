@@ -296,7 +296,6 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
 {
   LwTxn *txn = ctx->txn;
   const char *seed = ctx->job->seed;
-  const char *harvest = ctx->job->harvest;
   char now[32];
   now_ms_text(now, sizeof(now));
   txn_json(txn, seed, "http", json_incref(r->http));
@@ -328,9 +327,8 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
   lw_txn_seed_set(txn, seed, "resumed_from", resumed);
   lw_txn_seed_set(txn, seed, "unchanged", st == LW_NOTHING ? "true" : "false");
   lw_txn_command(txn, 4, (const char *[]){"HDEL", key.s, "error", "retry_after"}, NULL);
-  lw_txn_seed_status(txn, seed, "filed");
-  if (st != LW_NOTHING) { /* unchanged: the file is finished */
-    lw_txn_push_job(txn, "unpack", seed, harvest, LW_PRIORITY_NORMAL, NULL);
+  if (st == LW_NOTHING) {
+    lw_stage_other(ctx); /* unchanged: filed, nothing to unpack again */
   }
 }
 
@@ -388,6 +386,7 @@ static LwStatus fetch_seed(LwStageCtx *ctx, const json_t *seed, const char *uri)
     slot_release(&d);
     if (st <= LW_NOTHING) {
       record_success(ctx, &p, &r, st);
+      /* unchanged is a result too (lw_stage_other): the frame records it */
       lw_info("stage=download seed=%s status=%ld bytes=%llu hops=%zu unchanged=%s "
               "resumed_from=%llu ms=%.0f",
               ctx->job->seed, r.status, (unsigned long long)r.content.number_of_bytes,
@@ -400,7 +399,7 @@ static LwStatus fetch_seed(LwStageCtx *ctx, const json_t *seed, const char *uri)
   }
   slot_release(&d);
   lw_netguard_free(guard);
-  return st;
+  return st == LW_NOTHING ? LW_OK : st;
 }
 
 /* The seed hash names files: 32 hex digits, nothing else. */

@@ -146,7 +146,6 @@ static void record(LwStageCtx *ctx, const char *relpath, const char *content_has
   char now[32];
   snprintf(now, sizeof(now), "%lld", lw_now_ms());
   lw_txn_seed_set(ctx->txn, dirty, "processed", now);
-  lw_txn_seed_status(ctx->txn, dirty, "parsed");
   if (content_hash) {
     const char *argv[] = {"SET", lw_key(ctx->config->prefix, LW_KEY_CLEAN_OF, content_hash).s,
                           clean};
@@ -219,12 +218,9 @@ static LwStatus parse_seed(LwStageCtx *ctx, const json_t *seed)
   const char *chash = content_hash_of(seed, content_hash, sizeof(content_hash));
   if (chash && already_cleaned(ctx, chash, clean)) {
     lw_txn_seed_set(ctx->txn, hash, "clean", clean);
-    lw_txn_seed_status(ctx->txn, hash, "parsing"); /* the machine's way to parsed */
-    lw_txn_seed_status(ctx->txn, hash, "parsed");
     lw_info("stage=parse seed=%s clean=%s msg=\"content cleaned before\"", hash, clean);
     return LW_OK;
   }
-  LW_TRY(lw_seed_set_status(ctx->redis, ctx->config->prefix, hash, "parsing", ctx->err));
   LwCleanReport report;
   memset(&report, 0, sizeof(report));
   char relpath[1024];
@@ -242,5 +238,5 @@ static LwStatus parse_seed(LwStageCtx *ctx, const json_t *seed)
 
 LwStatus lw_stage_parse_run(LwStageCtx *ctx)
 {
-  return lw_stage_on_seed(ctx, "guessed", "parsing", parse_seed);
+  return lw_stage_on_own_seed(ctx, parse_seed);
 }

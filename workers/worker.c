@@ -245,12 +245,12 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
   lw_error_clear(&failure);
   LwTxn *txn = lw_txn_new(w->cfg->prefix);
   LwStatus status;
+  LwStageCtx ctx = {w->cfg, w->redis, job, txn, &failure, w, LW_STAGE_DONE};
   if (!txn) {
     status = lw_error_set(&failure, LW_ERR_NOMEM, "out of memory");
   } else if (!stage) {
     status = lw_error_set(&failure, LW_ERR_USAGE, "no stage '%s' in this worker", job->stage);
   } else {
-    LwStageCtx ctx = {w->cfg, w->redis, job, txn, &failure, w};
     status = stage->run(&ctx);
     if (status > LW_NOTHING && failure.status == LW_OK) {
       lw_error_set(&failure, status, "%s", lw_status_name(status));
@@ -270,7 +270,7 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
   long long delay = 0;
   LwStatus fin;
   if (status <= LW_NOTHING) {
-    lw_stage_fan_in(job, txn);
+    lw_stage_results(&ctx, status);
     fin = finish_job(w, FINISH_ACK, job, txn, NULL, NULL, NULL, stopping(w) ? NULL : &next,
                      &err);
     if (fin == LW_ERR_STATE || (fin > LW_NOTHING && fin != LW_ERR_REDIS)) {

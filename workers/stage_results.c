@@ -1,6 +1,8 @@
 /*
- * The harvest's fan-in, derived by the worker frame from what a file job
- * did (queue/harvest.h), so that no stage has to know about it.
+ * What the worker frame adds to a job's results, from the stage table: the
+ * seed's moves and the next job (the pipeline as data), and the harvest's
+ * fan-in, derived from what a file job did (queue/harvest.h). No stage has
+ * to know about either.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,4 +58,25 @@ LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError
     }
   }
   return txn;
+}
+
+void lw_stage_other(LwStageCtx *ctx) { ctx->outcome = LW_STAGE_OTHER; }
+
+void lw_stage_results(LwStageCtx *ctx, LwStatus st)
+{
+  const LwJob *job = ctx->job;
+  const LwStage *stage = lw_stage_find(job->stage);
+  if (st == LW_OK && stage && stage->frame_moves && stage->takes && *job->seed) {
+    const LwStageOutcome *o = ctx->outcome == LW_STAGE_OTHER && stage->other.status
+                                  ? &stage->other
+                                  : &stage->done;
+    /* from the working status, which a job may not have entered itself
+     * (its work was found done): the machine's way */
+    lw_txn_seed_status(ctx->txn, job->seed, stage->working);
+    lw_txn_seed_status(ctx->txn, job->seed, o->status);
+    if (o->next) {
+      lw_txn_push_job(ctx->txn, o->next, job->seed, job->harvest, LW_PRIORITY_NORMAL, NULL);
+    }
+  }
+  lw_stage_fan_in(job, ctx->txn);
 }
