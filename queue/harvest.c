@@ -44,7 +44,15 @@ void lw_txn_harvest_finish_file(LwTxn *txn, const char *harvest, const char *fil
 void lw_txn_harvest_owns(LwTxn *txn, const char *harvest, const char *seed)
 {
   LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_SEED, seed);
-  lw_txn_op(txn, "owner", 2, (const char *[]){key.s, harvest});
+  lw_txn_op(txn, "guard", 4,
+            (const char *[]){key.s, "harvest", harvest, "the seed belongs to another harvest"});
+}
+
+void lw_txn_harvest_running(LwTxn *txn, const char *harvest)
+{
+  LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_HARVEST, harvest);
+  lw_txn_op(txn, "guard", 4,
+            (const char *[]){key.s, "status", "running", "the harvest is over"});
 }
 
 void lw_txn_harvest_expect(LwTxn *txn, const char *harvest, long long delta)

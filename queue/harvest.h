@@ -46,6 +46,10 @@ void lw_txn_harvest_finish_file(LwTxn *txn, const char *harvest, const char *fil
  * harvest): else the txn is refused, nothing of it applied. */
 void lw_txn_harvest_owns(LwTxn *txn, const char *harvest, const char *seed);
 
+/* The harvest is still running (not ended, e.g. timed out): else the txn
+ * is refused, nothing of it applied. */
+void lw_txn_harvest_running(LwTxn *txn, const char *harvest);
+
 /* Kept for stages not yet moved to the frame's fan-in: they do nothing, the
  * worker frame derives the fan-in from the ack (workers/worker.c). */
 void lw_txn_harvest_expect(LwTxn *txn, const char *harvest, long long delta);

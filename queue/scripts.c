@@ -46,13 +46,15 @@ LwScript lw_script_fetch = {
  * (the caller still holds it): returns {0, ""}. The core ops (the job's own
  * move: leaving the in-flight list, counters) then always apply; the result
  * ops are first checked (strict seed transitions against the machine,
- * `owner` guards) and applied all or none. Returns {1, ""} or {1, refusal}.
+ * guards) and applied all or none. Returns {1, ""} or {1, refusal}.
  * Ops:
  *   call    a Redis command
  *   hsetx   key field value: HSET when the key exists
  *   delay   zset, ms, member: ZADD member scored now + ms (Redis clock)
  *   status  seed key, counts key, status, now, hash, strict|soft, allowed...
- *   owner   seed key, harvest: the seed still belongs to that harvest
+ *   guard   key, field, value, message: refuses the results unless the
+ *           hash's field has that value (a seed still belongs to the job's
+ *           harvest, a harvest is still running)
  *   push    queue, queued set, stages set, job JSON, member ("" = no
  *           duplicate check), high|normal, stage
  *   expect  record key, expected set, finished set, files...
@@ -88,10 +90,10 @@ LwScript lw_script_apply = {
   "        ': it cannot become ' .. a[3]\n"
   "      break\n"
   "    end\n"
-  "  elseif name == 'owner' then\n"
-  "    local h = redis.call('HGET', a[1], 'harvest') or ''\n"
-  "    if h ~= a[2] then\n"
-  "      refused = 'LWSTALE the seed belongs to harvest ' .. h .. ' now, not ' .. a[2]\n"
+  "  elseif name == 'guard' then\n"
+  "    local v = redis.call('HGET', a[1], a[2]) or ''\n"
+  "    if v ~= a[3] then\n"
+  "      refused = 'LWSTALE ' .. a[4] .. ' (' .. a[2] .. ' is ' .. v .. ', not ' .. a[3] .. ')'\n"
   "      break\n"
   "    end\n"
   "  end\n"

@@ -119,16 +119,14 @@ static LwSparqlStore *open_store(const LwConfig *cfg, LwError *err)
   return lw_sparql_open(&o, err);
 }
 
-/* Records the import's report on the harvest and ends it. Written at once,
- * not in the ack: once the harvest is ended a second run of this job does
- * nothing, so the report must be there before. */
+/* Records the import's report on the harvest and ends it, in the job's
+ * fenced ack (queue/txn.h): the report and the end come together, once, and
+ * only while the harvest is still running (not timed out meanwhile). */
 static LwStatus record_report(LwStageCtx *ctx, const char *harvest,
                               const LwGraphImportReport *r, const Collected *c)
 {
-  LwTxn *txn = lw_txn_new(ctx->config->prefix);
-  if (!txn) {
-    return lw_error_set(ctx->err, LW_ERR_NOMEM, "out of memory");
-  }
+  LwTxn *txn = ctx->txn;
+  lw_txn_harvest_running(txn, harvest);
   LwKey key = lw_key(ctx->config->prefix, LW_KEY_HARVEST, harvest);
   char buf[64];
   const struct { const char *field; unsigned long long value; } counts[] = {
@@ -151,9 +149,7 @@ static LwStatus record_report(LwStageCtx *ctx, const char *harvest,
   const char *argv[] = {"HINCRBY", lw_key(ctx->config->prefix, LW_KEY_COUNTERS, NULL).s,
                         "triples_imported", buf};
   lw_txn_command(txn, 4, argv, NULL);
-  LwStatus st = lw_txn_exec(ctx->redis, txn, ctx->err);
-  lw_txn_free(txn);
-  return st;
+  return LW_OK;
 }
 
 static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *harvest)
