@@ -413,19 +413,27 @@ static redisReply *members(redisContext *c, const char *key, LwError *err)
   return reply;
 }
 
-LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned,
-                       LwError *err)
+LwStatus lw_queue_reap_files(redisContext *c, const LwConfig *cfg,
+                             const LwReapFanIn *fan_in, long long *returned, LwError *err)
 {
   if (returned) {
     *returned = 0;
   }
+  size_t n_files = fan_in ? fan_in->n_file_stages : 0;
+  if (n_files > 32) {
+    return lw_error_set(err, LW_ERR_USAGE, "too many file stages");
+  }
   LwKey workers = lw_key(cfg->prefix, LW_KEY_WORKERS, NULL);
   redisReply *ids = members(c, workers.s, err);
   LW_TRY(reply_status(ids, err));
-  LwKey heads[4] = {lw_key(cfg->prefix, LW_KEY_QUEUE, ""),
+  LwKey heads[6] = {lw_key(cfg->prefix, LW_KEY_QUEUE, ""),
                     lw_key(cfg->prefix, LW_KEY_STATS, ""),
                     lw_key(cfg->prefix, LW_KEY_DEAD, ""),
-                    lw_key(cfg->prefix, LW_KEY_QUEUED, "")};
+                    lw_key(cfg->prefix, LW_KEY_QUEUED, ""),
+                    lw_key(cfg->prefix, LW_KEY_HARVEST, ""),
+                    lw_key(cfg->prefix, LW_KEY_SEED, "")};
+  LwKey counts = lw_key(cfg->prefix, LW_KEY_SEED_COUNTS, NULL);
+  LwKey stages = lw_key(cfg->prefix, LW_KEY_STAGES, NULL);
   char max_attempts[32];
   snprintf(max_attempts, sizeof(max_attempts), "%lld", cfg->max_attempts);
   LwStatus status = LW_OK;
@@ -433,9 +441,15 @@ LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned
     const char *id = ids->element[i]->str;
     LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, id);
     LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, id);
-    const char *argv[] = {worker.s, inflight.s, workers.s, id, heads[0].s,
-                          heads[1].s, heads[2].s, heads[3].s, max_attempts};
-    redisReply *reply = lw_script_run(c, &lw_script_reap, 3, 9, argv, NULL, err);
+    const char *argv[14 + 32] = {worker.s, inflight.s, workers.s, id, heads[0].s,
+                                 heads[1].s, heads[2].s, heads[3].s, max_attempts,
+                                 heads[4].s, heads[5].s, counts.s,
+                                 fan_in ? fan_in->follow_up : "", stages.s};
+    for (size_t k = 0; k < n_files; ++k) {
+      argv[14 + k] = fan_in->file_stages[k];
+    }
+    redisReply *reply = lw_script_run(c, &lw_script_reap, 3, (int)(14 + n_files), argv, NULL,
+                                      err);
     status = reply_status(reply, err);
     if (reply && reply->type == REDIS_REPLY_INTEGER && reply->integer > 0 && returned) {
       *returned += reply->integer;
@@ -444,6 +458,12 @@ LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned
   }
   freeReplyObject(ids);
   return status;
+}
+
+LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned,
+                       LwError *err)
+{
+  return lw_queue_reap_files(c, cfg, NULL, returned, err);
 }
 
 /* [stage], or every stage a job was ever queued for when stage is NULL. */

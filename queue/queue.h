@@ -113,6 +113,21 @@ long long lw_queue_backoff_ms(const LwConfig *cfg, long long attempt);
 LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned,
                        LwError *err);
 
+/* What the reaper needs to finish, as failed, the file of a harvest whose
+ * job it sends to the dead list (queue/harvest.h): the stages that work on
+ * files of a harvest, and the stage of the job queued when a harvest's
+ * files are all finished. */
+typedef struct {
+  const char *const *file_stages;
+  size_t n_file_stages;
+  const char *follow_up;
+} LwReapFanIn;
+
+/* lw_queue_reap with the harvest fan-in of dead file jobs (fan_in may be
+ * NULL: none; workers/stage.h has lw_stage_reap, from the stage table). */
+LwStatus lw_queue_reap_files(redisContext *c, const LwConfig *cfg,
+                             const LwReapFanIn *fan_in, long long *returned, LwError *err);
+
 /* Moves due retries of stage (NULL: every known stage) into their queues. */
 LwStatus lw_queue_promote(redisContext *c, const LwConfig *cfg, const char *stage,
                           long long *moved, LwError *err);

@@ -39,6 +39,24 @@ LwScript lw_script_fetch = {
   "end\n"
   "return false\n", ""};
 
+/* The fan-in's finish of a file (queue/harvest.h), for the apply and reap
+ * scripts: harvest record, expected, finished and failed sets, the file,
+ * whether it failed, now. True when the follow-up job is due (once). */
+#define FINISH_FILE \
+  "local function finish_file(hk, ek, fk, xk, file, failed, now)\n" \
+  "  if redis.call('EXISTS', hk) == 0 then return false end\n" \
+  "  if failed and redis.call('SADD', xk, file) == 1 then\n" \
+  "    redis.call('HINCRBY', hk, 'failed', 1)\n" \
+  "  end\n" \
+  "  if redis.call('SADD', fk, file) == 1 and redis.call('SISMEMBER', ek, file) == 1 then\n" \
+  "    redis.call('HINCRBY', hk, 'pending', -1)\n" \
+  "  end\n" \
+  "  redis.call('HSET', hk, 'progress', now)\n" \
+  "  return (tonumber(redis.call('HGET', hk, 'pending')) or 0) <= 0 and\n" \
+  "    redis.call('HGET', hk, 'status') == 'running' and\n" \
+  "    redis.call('HSETNX', hk, 'follow_up_queued', now) == 1\n" \
+  "end\n"
+
 /* The one script every transition of the records runs through (queue/txn.h).
  * ARGV: fence list ("" = no fence), job JSON, number of core ops, then ops:
  *       name, number of arguments, arguments...
@@ -66,6 +84,7 @@ LwScript lw_script_fetch = {
  * running it twice changes nothing. */
 LwScript lw_script_apply = {
   NOW_MS
+  FINISH_FILE
   "local fence, ncore = ARGV[1], tonumber(ARGV[3])\n"
   "if fence ~= '' and not redis.call('LPOS', fence, ARGV[2]) then return {0, ''} end\n"
   "local ops, i = {}, 4\n"
@@ -125,17 +144,8 @@ LwScript lw_script_apply = {
   "        end\n"
   "      end\n"
   "      redis.call('HSET', a[1], 'progress', now)\n"
-  "    elseif name == 'finish' and redis.call('EXISTS', a[1]) == 1 then\n"
-  "      if a[6] == '1' and redis.call('SADD', a[4], a[5]) == 1 then\n"
-  "        redis.call('HINCRBY', a[1], 'failed', 1)\n"
-  "      end\n"
-  "      if redis.call('SADD', a[3], a[5]) == 1 and redis.call('SISMEMBER', a[2], a[5]) == 1 then\n"
-  "        redis.call('HINCRBY', a[1], 'pending', -1)\n"
-  "      end\n"
-  "      redis.call('HSET', a[1], 'progress', now)\n"
-  "      if (tonumber(redis.call('HGET', a[1], 'pending')) or 0) <= 0 and\n"
-  "         redis.call('HGET', a[1], 'status') == 'running' and\n"
-  "         redis.call('HSETNX', a[1], 'follow_up_queued', now) == 1 then\n"
+  "    elseif name == 'finish' then\n"
+  "      if finish_file(a[1], a[2], a[3], a[4], a[5], a[6] == '1', now) then\n"
   "        push({unpack(a, 7, 13)})\n"
   "      end\n"
   "    end\n"
@@ -164,14 +174,47 @@ LwScript lw_script_handback = {
 
 /* KEYS: worker heartbeat, inflight, workers set
  * ARGV: worker id, queue key head, stats key head, dead key head,
- *       queued key head, max attempts
+ *       queued key head, max attempts, harvest key head, seed key head,
+ *       seed counts key, the harvest's follow-up stage, stages set key,
+ *       then the stages that work on files of a harvest
  * If the heartbeat is gone, gives each in-flight job back to the front of
  * its queue with "reaped" counted up; a job whose workers died max attempts
- * times (it may be what kills them) goes to dead instead. Returns the number
- * of jobs handled, or -1 when the worker is alive. */
+ * times (it may be what kills them) goes to dead instead, and a file job
+ * is then finished as failed for its harvest. Returns the number of jobs
+ * handled, or -1 when the worker is alive. */
 LwScript lw_script_reap = {
   NOW_MS
   MEMBER
+  FINISH_FILE
+  "local function file_stage(stage)\n"
+  "  for i = 12, #ARGV do if ARGV[i] == stage then return true end end\n"
+  "  return false\n"
+  "end\n"
+  /* a file job that goes dead here is finished as failed, as lw_queue_fail
+   * does: its seed (while still the job's harvest's) fails, and the last
+   * file of the harvest queues the follow-up */
+  "local function reap_file(obj)\n"
+  "  local h, seed = obj.harvest, obj.seed\n"
+  "  if type(h) ~= 'string' or h == '' or type(seed) ~= 'string' or seed == '' then return end\n"
+  "  local sk = ARGV[8] .. seed\n"
+  "  if redis.call('HGET', sk, 'harvest') ~= h then return end\n"
+  "  local cur = redis.call('HGET', sk, 'status')\n"
+  "  if cur == 'downloading' or cur == 'unarchiving' or cur == 'guessing' or cur == 'parsing' then\n"
+  "    redis.call('HSET', sk, 'status', 'failed', 'updated', now, 'error', obj.error)\n"
+  "    redis.call('HINCRBY', ARGV[9], cur, -1)\n"
+  "    redis.call('HINCRBY', ARGV[9], 'failed', 1)\n"
+  "  end\n"
+  "  local hk = ARGV[7] .. h\n"
+  "  if finish_file(hk, hk .. ':expected', hk .. ':finished', hk .. ':failed', seed, true, now) then\n"
+  "    local follow = ARGV[10]\n"
+  "    local job = cjson.encode({id = string.sub(redis.sha1hex(h .. now), 1, 16), stage = follow,\n"
+  "                              seed = h, harvest = h, attempt = 0, queued = now})\n"
+  "    if redis.call('SADD', ARGV[5] .. follow, h .. ' ' .. h) == 1 then\n"
+  "      redis.call('LPUSH', ARGV[2] .. follow, job)\n"
+  "      redis.call('SADD', ARGV[11], follow)\n"
+  "    end\n"
+  "  end\n"
+  "end\n"
   "if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end\n"
   "local n = 0\n"
   "while true do\n"
@@ -190,6 +233,7 @@ LwScript lw_script_reap = {
   "      redis.call('LPUSH', ARGV[4] .. stage, cjson.encode(obj))\n"
   "      local m = member(obj)\n"
   "      if m ~= '' then redis.call('SREM', ARGV[5] .. stage, m) end\n"
+  "      if file_stage(stage) then reap_file(obj) end\n"
   "    else\n"
   "      redis.call('RPUSH', ARGV[2] .. stage, cjson.encode(obj))\n"
   "    end\n"

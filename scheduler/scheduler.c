@@ -17,6 +17,7 @@
 #include "queue/txn.h"
 #include "scheduler/decide.h"
 #include "scheduler/harvest.h"
+#include "workers/stage.h"
 #include "scheduler/void.h"
 #include "scheduler/void_fetch.h"
 
@@ -606,7 +607,7 @@ static LwStatus queue_periodic(LwScheduler *s, const char *stage, LwError *err)
 LwStatus lw_scheduler_duties(LwScheduler *s, LwCycleStats *stats, LwError *err)
 {
   LW_TRY(connect_redis(s, err));
-  LW_TRY(lw_queue_reap(s->redis, s->cfg, &stats->reaped, err));
+  LW_TRY(lw_stage_reap(s->redis, s->cfg, &stats->reaped, err));
   LW_TRY(lw_queue_promote(s->redis, s->cfg, NULL, &stats->promoted, err));
   LW_TRY(requeue_stale(s, &stats->stale, err));
   LW_TRY(queue_periodic(s, "export", err));

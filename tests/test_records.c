@@ -2,7 +2,8 @@
  * to break a harvest's fan-in caused on purpose: the script cache flushed
  * right before an ack (NOSCRIPT), an ack sent twice (its reply lost), the
  * late ack of a worker whose job was reaped and done by another, a file job
- * that goes dead (and its fail sent twice), refused and stale results. Each
+ * that goes dead (and its fail sent twice), one whose workers keep dying
+ * (the reaper buries it), refused and stale results. Each
  * time the harvest's sets, counters and follow-up job are checked. */
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,38 @@ static void test_dead_file_counted_once(void)
   CHECK_INT_EQ(llen(LW_KEY_QUEUE, "import"), imports + 1);
 }
 
+static void test_reaped_to_death(void)
+{
+  harvest("h5", (const char *[]){"m1"}, 1);
+  LwError err;
+  LwJob *job = take("killed0", "m1", "h5");
+  long long imports = llen(LW_KEY_QUEUE, "import");
+  for (long long i = 0; job; ++i) {
+    /* its worker dies each time it runs it */
+    char worker[32];
+    snprintf(worker, sizeof(worker), "killed%lld", i);
+    cmd("DEL", lw_key(cfg.prefix, LW_KEY_WORKER, worker).s, NULL, NULL, NULL);
+    long long returned = 0;
+    CHECK_INT_EQ(lw_stage_reap(c, &cfg, &returned, &err), LW_OK);
+    lw_job_free(job);
+    job = NULL;
+    snprintf(worker, sizeof(worker), "killed%lld", i + 1);
+    CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, worker, "parse", &err), LW_OK);
+    const char *stages[] = {"parse"};
+    if (i < cfg.max_attempts) {
+      lw_queue_fetch(c, &cfg, worker, stages, 1, &job, &err);
+    }
+  }
+  CHECK_INT_EQ(llen(LW_KEY_DEAD, "parse"), 2);
+  CHECK_INT_EQ(hint("h5", "failed"), 1);
+  CHECK_INT_EQ(hint("h5", "pending"), 0);
+  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "import"), imports + 1);
+  char *status = NULL;
+  CHECK_INT_EQ(lw_seed_get_field(c, cfg.prefix, "m1", "status", &status, &err), LW_OK);
+  CHECK_STR_EQ(status, "failed");
+  free(status);
+}
+
 static void test_results_all_or_nothing(void)
 {
   harvest("h3", (const char *[]){"k1"}, 1);
@@ -227,6 +260,7 @@ int main(void)
   test_noscript_and_resent_ack();
   test_late_ack_of_a_reaped_worker();
   test_dead_file_counted_once();
+  test_reaped_to_death();
   test_results_all_or_nothing();
   lw_test_redis_cleanup(c, cfg.prefix);
   redisFree(c);

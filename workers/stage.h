@@ -139,6 +139,12 @@ void lw_stage_fan_in(const LwJob *job, LwTxn *txn);
  * failed, in the same script as the job's move to the dead list. */
 LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError *failure);
 
+/* The reaper (lw_queue_reap_files) with the fan-in of the stage table: a
+ * file job that goes dead because its workers keep dying is finished as
+ * failed for its harvest. The workers and the scheduler reap with it. */
+LwStatus lw_stage_reap(redisContext *c, const LwConfig *cfg, long long *returned,
+                       LwError *err);
+
 /* Records a short progress note ("12 MB of 40 MB") in the worker's
  * heartbeat. Cheap: written at most once a second. */
 void lw_stage_progress(LwStageCtx *ctx, const char *fmt, ...)

@@ -80,3 +80,16 @@ void lw_stage_results(LwStageCtx *ctx, LwStatus st)
   }
   lw_stage_fan_in(job, ctx->txn);
 }
+
+LwStatus lw_stage_reap(redisContext *c, const LwConfig *cfg, long long *returned, LwError *err)
+{
+  const char *files[32];
+  size_t n = 0;
+  for (size_t i = 0; i < lw_stage_count && n < 32; ++i) {
+    if (lw_stages[i].harvest_file) {
+      files[n++] = lw_stages[i].name;
+    }
+  }
+  LwReapFanIn fan_in = {files, n, lw_stage_harvest_follow_up};
+  return lw_queue_reap_files(c, cfg, &fan_in, returned, err);
+}
