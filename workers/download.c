@@ -45,6 +45,7 @@
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/record.h"
+#include "queue/records.h"
 #include "queue/redis.h"
 #include "queue/seed.h"
 #include "workers/stage.h"
@@ -307,17 +308,16 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
   if (st == LW_OK) { /* unchanged: `file` may name unpack's UTF-8 copy */
     lw_txn_seed_set(txn, seed, "file", p->raw_rel);
   }
-  LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_SEED, seed);
   /* The validators for the next visit; a 304 may omit them (keep ours). */
   if (r->etag[0]) {
     lw_txn_seed_set(txn, seed, "etag", r->etag);
   } else if (!r->not_modified) {
-    lw_txn_command(txn, 3, (const char *[]){"HDEL", key.s, "etag"}, NULL);
+    lw_txn_seed_unset(txn, seed, "etag");
   }
   if (r->last_modified[0]) {
     lw_txn_seed_set(txn, seed, "last_modified", r->last_modified);
   } else if (!r->not_modified) {
-    lw_txn_command(txn, 3, (const char *[]){"HDEL", key.s, "last_modified"}, NULL);
+    lw_txn_seed_unset(txn, seed, "last_modified");
   }
   if (r->content_type[0]) {
     lw_txn_seed_set(txn, seed, "content_type", r->content_type);
@@ -326,7 +326,8 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
   snprintf(resumed, sizeof(resumed), "%llu", (unsigned long long)r->resumed_from);
   lw_txn_seed_set(txn, seed, "resumed_from", resumed);
   lw_txn_seed_set(txn, seed, "unchanged", st == LW_NOTHING ? "true" : "false");
-  lw_txn_command(txn, 4, (const char *[]){"HDEL", key.s, "error", "retry_after"}, NULL);
+  lw_txn_seed_unset(txn, seed, "error");
+  lw_txn_seed_unset(txn, seed, "retry_after");
   if (st == LW_NOTHING) {
     lw_stage_other(ctx); /* unchanged: filed, nothing to unpack again */
   }

@@ -20,6 +20,7 @@
 #include "common/uri.h"
 #include "queue/keys.h"
 #include "queue/record.h"
+#include "queue/records.h"
 #include "queue/redis.h"
 #include "queue/report.h"
 #include "queue/seed.h"
@@ -85,24 +86,19 @@ static const char *content_hash_of(const json_t *seed, char *out, size_t size)
 static bool already_cleaned(LwStageCtx *ctx, const char *content_hash, char *clean_out)
 {
   LwError err;
-  redisReply *r = lw_redis_cmd(ctx->redis, &err, "GET",
-                               lw_key(ctx->config->prefix, LW_KEY_CLEAN_OF, content_hash).s,
-                               NULL);
+  if (lw_records_clean_of(ctx->redis, ctx->config->prefix, content_hash, clean_out, &err) !=
+      LW_OK) {
+    return false;
+  }
+  json_t *record = NULL;
   bool found = false;
-  if (r && r->type == REDIS_REPLY_STRING && r->len == LW_HASH_HEX_LEN) {
-    json_t *record = NULL;
-    if (lw_seed_get(ctx->redis, ctx->config->prefix, r->str, &record, &err) == LW_OK) {
-      char path[4096];
-      snprintf(path, sizeof(path), "%s/%s", ctx->config->data_dir,
-               lw_record_str(record, "file", ""));
-      found = access(path, R_OK) == 0;
-      memcpy(clean_out, r->str, LW_HASH_HEX_LEN + 1);
-    }
-    json_decref(record);
+  if (lw_seed_get(ctx->redis, ctx->config->prefix, clean_out, &record, &err) == LW_OK) {
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", ctx->config->data_dir,
+             lw_record_str(record, "file", ""));
+    found = access(path, R_OK) == 0;
   }
-  if (r) {
-    freeReplyObject(r);
-  }
+  json_decref(record);
   return found;
 }
 
@@ -115,11 +111,7 @@ static void set_count(LwTxn *txn, const char *seed, const char *field, unsigned 
 
 static void count(LwStageCtx *ctx, const char *field, unsigned long long n)
 {
-  char buf[32];
-  snprintf(buf, sizeof(buf), "%llu", n);
-  const char *argv[] = {"HINCRBY", lw_key(ctx->config->prefix, LW_KEY_COUNTERS, NULL).s,
-                        field, buf};
-  lw_txn_command(ctx->txn, 4, argv, NULL);
+  lw_txn_counter_add(ctx->txn, field, (long long)n);
 }
 
 /* The results, in the ack: the clean record, the dirty seed, the counters. */
@@ -147,9 +139,7 @@ static void record(LwStageCtx *ctx, const char *relpath, const char *content_has
   snprintf(now, sizeof(now), "%lld", lw_now_ms());
   lw_txn_seed_set(ctx->txn, dirty, "processed", now);
   if (content_hash) {
-    const char *argv[] = {"SET", lw_key(ctx->config->prefix, LW_KEY_CLEAN_OF, content_hash).s,
-                          clean};
-    lw_txn_command(ctx->txn, 3, argv, NULL);
+    lw_txn_clean_of_set(ctx->txn, content_hash, clean);
   }
   count(ctx, "triples_cleaned", r->triples);
   count(ctx, "errors:syntax", r->syntax_errors);
