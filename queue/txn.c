@@ -230,14 +230,12 @@ static LwStatus build_call(const char *fence_list, const char *fence_job, LwTxn 
                            LwError *err)
 {
   size_t total = 6;
-  size_t nops = lw_txn_count(core) + lw_txn_count(txn);
   LwTxn *parts[2] = {core, txn};
   for (int p = 0; p < 2; ++p) {
     for (size_t i = 0; parts[p] && i < parts[p]->n; ++i) {
       total += (size_t)parts[p]->ops[i].argc + 1;
     }
   }
-  (void)nops;
   call->argv = calloc(total, sizeof(char *));
   call->lens = calloc(total, sizeof(size_t));
   if (!call->argv || !call->lens) {

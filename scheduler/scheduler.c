@@ -540,7 +540,9 @@ static LwStatus requeue_if_stale(LwScheduler *s, const char *key, long long now,
     ++hash;
     /* Outside any harvest: the one it came with is over, and a provider's
      * graph changes only through a harvest its VoID starts. */
-    lw_txn_seed_status(txn, hash, "added");
+    /* soft: a seed that moved on meanwhile is not stale any more (its
+     * download job then finds nothing to do) */
+    lw_txn_seed_status_soft(txn, hash, "added");
     lw_txn_push_job(txn, "download", hash, "", LW_PRIORITY_NORMAL, NULL);
     ++*count;
   }
@@ -579,9 +581,6 @@ static LwStatus requeue_stale(LwScheduler *s, long long *count, LwError *err)
   }
   if (st == LW_OK && lw_txn_count(txn) > 0) {
     st = lw_txn_exec(s->redis, txn, err);
-    if (st == LW_ERR_STATE) {
-      st = LW_OK; /* a seed moved on meanwhile: it is not stale any more */
-    }
   }
   lw_txn_free(txn);
   return st;
