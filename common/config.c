@@ -86,6 +86,8 @@ static const Setting settings[] = {
    "longest retry delay"},
   {"max-attempts", NULL, KIND_INT, OFF(max_attempts), "5", "N",
    "runs of a job before it goes to the dead list"},
+  {"harvest-timeout", NULL, KIND_INT, OFF(harvest_timeout_s), "3600", "SECONDS",
+   "a harvest with no file finished for this long fails (and is tried again later)"},
   {"poll-max-ms", NULL, KIND_INT, OFF(poll_max_ms), "200", "MS",
    "longest sleep of an idle worker between queue checks"},
   {"interval", NULL, KIND_INT, OFF(interval_s), "60", "SECONDS",

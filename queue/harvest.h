@@ -1,39 +1,58 @@
 /*
- * Harvest records: PREFIXharvest:<id>, one Redis hash per harvest of a
- * provider, and the fan-in that queues its import.
+ * The harvest fan-in: which files a harvest waits for, and the one job
+ * queued when all of them are finished.
  *
- * A harvest waits for files: `pending` starts at the number of dumps, grows
- * by n-1 when unpack finds an archive of n entries (the archive is replaced
- * by its entries), and shrinks by one when a file is cleaned, found
- * unchanged, or fails for good. The change that brings it to zero queues
- * exactly one `import` job (a Lua script: decrement, then HSETNX
- * import_queued), even when several workers finish at the same moment.
- * Every change rides in the job's ack (LwTxn), so a job that runs twice
- * counts once.
+ * Records (after the prefix; keys in queue/keys.h):
+ *   harvest:<id>            hash  the harvest (scheduler/harvest.h lists its
+ *                                 fields); the fan-in keeps `pending`
+ *                                 (expected files not finished), `failed`
+ *                                 (files that failed), `progress` (ms of the
+ *                                 last change) and `follow_up_queued` (ms)
+ *   harvest:<id>:expected   set   seed hashes of the files it waits for: its
+ *                                 dumps, and the entries of its archives
+ *   harvest:<id>:finished   set   those of them that are finished: cleaned,
+ *                                 found unchanged, an archive unpacked, or
+ *                                 failed for good
+ *   harvest:<id>:failed     set   those that failed for good
  *
- * The record itself is made by the scheduler (scheduler/harvest.h lists
- * its fields); the fan-in adds `failed` (files that failed) and
- * `import_queued`, and the import adds its report.
+ * Both changes are set additions inside the job's fenced ack (queue/txn.h),
+ * so a job that runs twice, or an ack sent twice, counts once. When the
+ * finished set covers the expected set and the harvest is still running,
+ * the follow-up job (the worker frame names its stage from the stage
+ * table) is queued, exactly once (HSETNX follow_up_queued in the same
+ * script). A file whose job goes dead is finished as failed in the same
+ * script that moves the job to the dead list.
  */
 #ifndef LW_QUEUE_HARVEST_H
 #define LW_QUEUE_HARVEST_H
 
-#include <hiredis/hiredis.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "common/status.h"
 #include "queue/keys.h"
 #include "queue/txn.h"
 
+/* The harvest waits for files[0..n) too. */
+void lw_txn_harvest_expect_files(LwTxn *txn, const char *harvest,
+                                 const char *const *files, size_t n);
 
-/* Adds delta (may be negative) to the harvest's pending files. */
+/* File (a seed hash) of the harvest is finished (failed: for good); the last
+ * one queues a job of follow_up_stage about the harvest. */
+void lw_txn_harvest_finish_file(LwTxn *txn, const char *harvest, const char *file,
+                                bool failed, const char *follow_up_stage);
+
+/* The seed still belongs to harvest (re-harvests move seeds to their new
+ * harvest): else the txn is refused, nothing of it applied. */
+void lw_txn_harvest_owns(LwTxn *txn, const char *harvest, const char *seed);
+
+/* The harvest is still running (not ended, e.g. timed out): else the txn
+ * is refused, nothing of it applied. */
+void lw_txn_harvest_running(LwTxn *txn, const char *harvest);
+
+/* Kept for stages not yet moved to the frame's fan-in: they do nothing, the
+ * worker frame derives the fan-in from the ack (workers/worker.c). */
 void lw_txn_harvest_expect(LwTxn *txn, const char *harvest, long long delta);
-
-/* One file of the harvest is finished (cleaned, unchanged or failed: failed
- * also counts it in `failed`); the last one queues the import job. */
 void lw_txn_harvest_file_done(LwTxn *txn, const char *harvest, bool failed);
-
-/* The same, now, outside a job's ack (for a seed whose job went dead). */
-LwStatus lw_harvest_file_done_now(redisContext *c, const char *prefix,
-                                  const char *harvest, bool failed, LwError *err);
 
 #endif

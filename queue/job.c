@@ -208,3 +208,12 @@ void lw_job_free(LwJob *job)
   json_decref(job->obj);
   free(job);
 }
+
+void lw_job_member(const LwJob *job, char out[LW_JOB_MEMBER_MAX])
+{
+  if (!*job->seed || !*job->harvest) {
+    snprintf(out, LW_JOB_MEMBER_MAX, "%s", job->seed);
+  } else {
+    snprintf(out, LW_JOB_MEMBER_MAX, "%s %s", job->seed, job->harvest);
+  }
+}

@@ -9,7 +9,8 @@
  *   id       16 hex digits, random, unique enough to name the job in `jobs`
  *   stage    the stage that runs it (a row of workers/stages.c)
  *   seed     the seed hash it is about ("" for jobs about no seed, such as
- *            export); (stage, seed) is queued at most once at a time
+ *            export); (stage, seed, harvest) is queued at most once at a
+ *            time (lw_job_member)
  *   harvest  the harvest it belongs to ("" if none)
  *   attempt  runs that failed so far (0 on the first run)
  *   queued   when it was first queued, ms since the epoch
@@ -81,6 +82,13 @@ LwJob *lw_job_with(const LwJob *job, const json_t *changes, LwError *err);
 long long lw_job_get_int(const LwJob *job, const char *field, long long def);
 const char *lw_job_get_string(const LwJob *job, const char *field,
                               const char *def);
+
+/* The job's duplicate-suppression member of queued:<stage>: "seed harvest",
+ * or the seed when the job has no harvest, "" when it has no seed (never
+ * suppressed). Two providers' harvests, or two harvests of one provider,
+ * never suppress each other's jobs. */
+#define LW_JOB_MEMBER_MAX 512
+void lw_job_member(const LwJob *job, char out[LW_JOB_MEMBER_MAX]);
 
 /* A fresh random job id (16 lowercase hex digits and a NUL). */
 void lw_job_new_id(char out[17]);

@@ -18,9 +18,9 @@
  * dead:<stage>            list    job JSON that failed for good, with the
  *                                 fields error, error_kind, failed (ms),
  *                                 first_failed (ms) and attempt added
- * queued:<stage>          set     seed hashes with a job of this stage that is
- *                                 queued, delayed or in flight (duplicate
- *                                 suppression); dead jobs leave it
+ * queued:<stage>          set     "seed harvest" (lw_job_member) of the jobs of
+ *                                 this stage queued, delayed or in flight
+ *                                 (duplicate suppression); dead jobs leave it
  * stats:<stage>           hash    counters: done, failed (attempts that
  *                                 failed), retried, reaped
  * stages                  set     every stage name a job was ever queued for
@@ -35,6 +35,9 @@
  *                                 lease expiry): the per-host limit
  * cleanof:<content hash>  string  the clean record of content cleaned before
  * harvest:<id>            hash    a harvest (scheduler/harvest.h, queue/harvest.h)
+ * harvest:<id>:expected   set     its fan-in: files it waits for, ...
+ * harvest:<id>:finished   set     ... those finished ...
+ * harvest:<id>:failed     set     ... and those failed (queue/harvest.h)
  * provider:<name>         hash    what the scheduler knows of a provider
  * counters                hash    bytes downloaded, triples cleaned and imported,
  *                                 errors by kind (queue/report.h)
@@ -61,6 +64,9 @@
 #define LW_KEY_HOST_SLOTS "hostslots:%s" /* zset: download leases per host */
 #define LW_KEY_CLEAN_OF "cleanof:%s"  /* string: content hash -> clean record hash */
 #define LW_KEY_HARVEST "harvest:%s"
+#define LW_KEY_HARVEST_EXPECTED "harvest:%s:expected" /* set: files waited for */
+#define LW_KEY_HARVEST_FINISHED "harvest:%s:finished" /* set: files finished */
+#define LW_KEY_HARVEST_FAILED "harvest:%s:failed"     /* set: files failed */
 #define LW_KEY_PROVIDER "provider:%s"
 #define LW_KEY_SCHEDULER_LEASE "scheduler:lease"
 #define LW_KEY_COUNTERS "counters"

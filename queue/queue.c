@@ -19,8 +19,10 @@ static LwStatus reply_status(redisReply *reply, LwError *err)
 }
 
 static void enqueue_argv(const char *prefix, const LwJob *job, LwPriority priority,
-                         LwKey keys[3], const char *argv[7])
+                         LwKey keys[3], char member[LW_JOB_MEMBER_MAX],
+                         const char *argv[7])
 {
+  lw_job_member(job, member);
   keys[0] = lw_key(prefix, LW_KEY_QUEUE, job->stage);
   keys[1] = lw_key(prefix, LW_KEY_QUEUED, job->stage);
   keys[2] = lw_key(prefix, LW_KEY_STAGES, NULL);
@@ -28,7 +30,7 @@ static void enqueue_argv(const char *prefix, const LwJob *job, LwPriority priori
   argv[1] = keys[1].s;
   argv[2] = keys[2].s;
   argv[3] = job->raw;
-  argv[4] = job->seed;
+  argv[4] = member;
   argv[5] = priority == LW_PRIORITY_HIGH ? "high" : "normal";
   argv[6] = job->stage;
 }
@@ -37,8 +39,9 @@ LwStatus lw_queue_push_prefix(redisContext *c, const char *prefix, const LwJob *
                               LwPriority priority, LwError *err)
 {
   LwKey keys[3];
+  char member[LW_JOB_MEMBER_MAX];
   const char *argv[7];
-  enqueue_argv(prefix, job, priority, keys, argv);
+  enqueue_argv(prefix, job, priority, keys, member, argv);
   redisReply *reply = lw_script_run(c, &lw_script_enqueue, 3, 7, argv, NULL, err);
   LW_TRY(reply_status(reply, err));
   LwStatus status = reply->integer == 1 ? LW_OK : LW_NOTHING;
@@ -63,8 +66,9 @@ LwStatus lw_queue_push_many(redisContext *c, const LwConfig *cfg,
     size_t end = start + BATCH < n ? start + BATCH : n;
     for (size_t i = start; i < end; ++i) {
       LwKey keys[3];
+      char member[LW_JOB_MEMBER_MAX];
       const char *argv[10] = {"EVALSHA", lw_script_sha(&lw_script_enqueue), "3"};
-      enqueue_argv(cfg->prefix, jobs[i], priority, keys, argv + 3);
+      enqueue_argv(cfg->prefix, jobs[i], priority, keys, member, argv + 3);
       redisAppendCommandArgv(c, 10, argv, NULL);
     }
     LwStatus status = LW_OK;
@@ -206,9 +210,10 @@ LwStatus lw_queue_release_orphans(redisContext *c, const LwConfig *cfg,
   return status;
 }
 
-/* The ack's own part: the job leaves the in-flight list, its (stage, seed)
- * is released and it counts as done (lw_script_ack). NULL: out of memory. */
-static LwTxn *ack_txn(const LwConfig *cfg, const char *worker_id, const LwJob *job)
+/* The ack's own part, applied once the fence holds: the job leaves the
+ * in-flight list, its (stage, seed, harvest) is released and it counts as
+ * done. NULL: out of memory. */
+static LwTxn *ack_core(const LwConfig *cfg, const char *worker_id, const LwJob *job)
 {
   LwTxn *core = lw_txn_new(cfg->prefix);
   if (!core) {
@@ -218,20 +223,27 @@ static LwTxn *ack_txn(const LwConfig *cfg, const char *worker_id, const LwJob *j
   LwKey queued = lw_key(cfg->prefix, LW_KEY_QUEUED, job->stage);
   LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
   LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
-  const char *argv[] = {"EVALSHA", lw_script_sha(&lw_script_ack), "4", inflight.s,
-                        queued.s, stats.s, worker.s, job->raw, job->seed};
-  lw_txn_command(core, 9, argv, NULL);
+  char member[LW_JOB_MEMBER_MAX];
+  lw_job_member(job, member);
+  lw_txn_command(core, 4, (const char *[]){"LREM", inflight.s, "-1", job->raw}, NULL);
+  if (*member) {
+    lw_txn_command(core, 3, (const char *[]){"SREM", queued.s, member}, NULL);
+  }
+  lw_txn_command(core, 4, (const char *[]){"HINCRBY", stats.s, "done", "1"}, NULL);
+  lw_txn_command(core, 5, (const char *[]){"HDEL", worker.s, "job", "since", "progress"},
+                 NULL);
   return core;
 }
 
 LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_id,
                       const LwJob *job, LwTxn *txn, LwError *err)
 {
-  LwTxn *core = ack_txn(cfg, worker_id, job);
+  LwTxn *core = ack_core(cfg, worker_id, job);
   if (!core) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  LwStatus status = lw_txn_exec_with(c, core, txn, NULL, err);
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  LwStatus status = lw_txn_apply(c, inflight.s, job->raw, core, txn, NULL, err);
   lw_txn_free(core);
   return status;
 }
@@ -243,12 +255,14 @@ LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *wo
   *next = NULL;
   FetchArgs f;
   LW_TRY(fetch_args(cfg, worker_id, stages, n, &f, err));
-  LwTxn *core = ack_txn(cfg, worker_id, job);
+  LwTxn *core = ack_core(cfg, worker_id, job);
   if (!core) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   redisReply *after = NULL;
-  LwStatus status = lw_txn_exec_then(c, core, txn, NULL, f.argc, f.argv, NULL, &after, err);
+  LwTxnTrailer trailer = {f.argc, f.argv, NULL, &after};
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  LwStatus status = lw_txn_apply(c, inflight.s, job->raw, core, txn, &trailer, err);
   lw_txn_free(core);
   if (after) {
     /* the fetch ran whatever the ack's fate; a NOSCRIPT or other error
@@ -271,20 +285,16 @@ long long lw_queue_backoff_ms(const LwConfig *cfg, long long attempt)
   return delay < cfg->retry_max_ms ? delay : cfg->retry_max_ms;
 }
 
-LwStatus lw_queue_fail(redisContext *c, const LwConfig *cfg, const char *worker_id,
-                       const LwJob *job, const LwError *failure,
-                       LwFailOutcome *outcome, long long *delay_ms, LwError *err)
+bool lw_queue_fail_final(const LwConfig *cfg, const LwJob *job, const LwError *failure)
 {
-  long long attempt = job->attempt + 1;
-  bool retry = lw_status_retryable(failure->status) && attempt < cfg->max_attempts;
-  long long delay = retry ? lw_queue_backoff_ms(cfg, attempt) : 0;
-  /* A server's Retry-After wins over a shorter backoff (capped like it). */
-  if (retry && failure->retry_after_ms > delay) {
-    delay = failure->retry_after_ms < cfg->retry_max_ms ? failure->retry_after_ms
-                                                         : cfg->retry_max_ms;
-  }
-  long long now = lw_now_ms();
+  return !lw_status_retryable(failure->status) || job->attempt + 1 >= cfg->max_attempts;
+}
 
+/* The failed job as it goes to the delayed set or the dead list. */
+static LwJob *failed_job(const LwJob *job, const LwError *failure, long long attempt,
+                         LwError *err)
+{
+  long long now = lw_now_ms();
   json_t *changes = json_pack("{s:I, s:s, s:s, s:I}", "attempt", (json_int_t)attempt,
                               "error", failure->message, "error_kind",
                               lw_status_name(failure->status), "failed", (json_int_t)now);
@@ -293,43 +303,79 @@ LwStatus lw_queue_fail(redisContext *c, const LwConfig *cfg, const char *worker_
   }
   LwJob *next = changes ? lw_job_with(job, changes, err) : NULL;
   json_decref(changes);
-  if (!next) {
-    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-  }
+  return next;
+}
 
-  LwTxn *txn = lw_txn_new(cfg->prefix);
-  if (!txn) {
-    lw_job_free(next);
-    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-  }
-  LwKey k[7] = {lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id),
-                lw_key(cfg->prefix, LW_KEY_DELAYED, job->stage),
-                lw_key(cfg->prefix, LW_KEY_DEAD, job->stage),
-                lw_key(cfg->prefix, LW_KEY_QUEUED, job->stage),
-                lw_key(cfg->prefix, LW_KEY_STATS, job->stage),
-                lw_key(cfg->prefix, LW_KEY_WORKER, worker_id),
-                lw_key(cfg->prefix, LW_KEY_SEED, job->seed)};
-  char delay_text[32];
-  snprintf(delay_text, sizeof(delay_text), "%lld", delay);
-  char message[LW_ERROR_MESSAGE_MAX + 32];
-  snprintf(message, sizeof(message), "%s: %s", lw_status_name(failure->status),
-           failure->message);
-  const char *argv[] = {"EVALSHA", lw_script_sha(&lw_script_fail), "7",
-                        k[0].s, k[1].s, k[2].s, k[3].s, k[4].s, k[5].s, k[6].s,
-                        job->raw, next->raw, retry ? "retry" : "dead", delay_text,
-                        job->seed, message};
-  lw_txn_command(txn, 16, argv, NULL);
-  if (!retry && job->seed[0]) {
-    /* soft: a seed that is not in a working state keeps its status */
-    const char *targv[32];
-    int targc = lw_seed_transition_argv(cfg->prefix, job->seed, "failed", false, targv, 32);
-    if (targc > 0) {
-      lw_txn_command(txn, targc, targv, NULL);
-      lw_seed_transition_argv_free(targv, targc);
+/* The fail's own part: the job moves to delayed (retry) or dead. */
+static void fail_core(LwTxn *core, const LwConfig *cfg, const char *worker_id,
+                      const LwJob *job, const LwJob *next, bool retry, long long delay)
+{
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
+  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
+  lw_txn_command(core, 4, (const char *[]){"LREM", inflight.s, "-1", job->raw}, NULL);
+  lw_txn_command(core, 4, (const char *[]){"HINCRBY", stats.s, "failed", "1"}, NULL);
+  if (retry) {
+    char ms[32];
+    snprintf(ms, sizeof(ms), "%lld", delay);
+    LwKey delayed = lw_key(cfg->prefix, LW_KEY_DELAYED, job->stage);
+    lw_txn_op(core, "delay", 3, (const char *[]){delayed.s, ms, next->raw});
+    lw_txn_command(core, 4, (const char *[]){"HINCRBY", stats.s, "retried", "1"}, NULL);
+  } else {
+    LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, job->stage);
+    LwKey queued = lw_key(cfg->prefix, LW_KEY_QUEUED, job->stage);
+    char member[LW_JOB_MEMBER_MAX];
+    lw_job_member(job, member);
+    lw_txn_command(core, 3, (const char *[]){"LPUSH", dead.s, next->raw}, NULL);
+    if (*member) {
+      lw_txn_command(core, 3, (const char *[]){"SREM", queued.s, member}, NULL);
     }
   }
-  LwStatus status = lw_txn_exec(c, txn, err);
-  lw_txn_free(txn);
+  lw_txn_command(core, 5, (const char *[]){"HDEL", worker.s, "job", "since", "progress"},
+                 NULL);
+}
+
+LwStatus lw_queue_fail(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                       const LwJob *job, const LwError *failure, LwTxn *results,
+                       LwFailOutcome *outcome, long long *delay_ms, LwError *err)
+{
+  long long attempt = job->attempt + 1;
+  bool retry = !lw_queue_fail_final(cfg, job, failure);
+  long long delay = retry ? lw_queue_backoff_ms(cfg, attempt) : 0;
+  /* A server's Retry-After wins over a shorter backoff (capped like it). */
+  if (retry && failure->retry_after_ms > delay) {
+    delay = failure->retry_after_ms < cfg->retry_max_ms ? failure->retry_after_ms
+                                                         : cfg->retry_max_ms;
+  }
+  LwJob *next = failed_job(job, failure, attempt, err);
+  LwTxn *core = next ? lw_txn_new(cfg->prefix) : NULL;
+  LwTxn *own = results ? NULL : lw_txn_new(cfg->prefix);
+  LwTxn *res = results ? results : own;
+  if (!next || !core || !res) {
+    lw_job_free(next);
+    lw_txn_free(core);
+    lw_txn_free(own);
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  fail_core(core, cfg, worker_id, job, next, retry, delay);
+  if (job->seed[0]) {
+    char message[LW_ERROR_MESSAGE_MAX + 32];
+    snprintf(message, sizeof(message), "%s: %s", lw_status_name(failure->status),
+             failure->message);
+    LwKey seed = lw_key(cfg->prefix, LW_KEY_SEED, job->seed);
+    lw_txn_op(res, "hsetx", 3, (const char *[]){seed.s, "error", message});
+    if (!retry) {
+      /* soft: a seed that is not in a working state keeps its status */
+      lw_txn_seed_status_soft(res, job->seed, "failed");
+    }
+  }
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  LwStatus status = lw_txn_apply(c, inflight.s, job->raw, core, res, NULL, err);
+  if (status == LW_ERR_STATE) {
+    status = LW_OK; /* the job's move applied; its seed is another harvest's now */
+  }
+  lw_txn_free(core);
+  lw_txn_free(own);
   lw_job_free(next);
   if (status == LW_OK) {
     if (outcome) {
@@ -367,19 +413,27 @@ static redisReply *members(redisContext *c, const char *key, LwError *err)
   return reply;
 }
 
-LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned,
-                       LwError *err)
+LwStatus lw_queue_reap_files(redisContext *c, const LwConfig *cfg,
+                             const LwReapFanIn *fan_in, long long *returned, LwError *err)
 {
   if (returned) {
     *returned = 0;
   }
+  size_t n_files = fan_in ? fan_in->n_file_stages : 0;
+  if (n_files > 32) {
+    return lw_error_set(err, LW_ERR_USAGE, "too many file stages");
+  }
   LwKey workers = lw_key(cfg->prefix, LW_KEY_WORKERS, NULL);
   redisReply *ids = members(c, workers.s, err);
   LW_TRY(reply_status(ids, err));
-  LwKey heads[4] = {lw_key(cfg->prefix, LW_KEY_QUEUE, ""),
+  LwKey heads[6] = {lw_key(cfg->prefix, LW_KEY_QUEUE, ""),
                     lw_key(cfg->prefix, LW_KEY_STATS, ""),
                     lw_key(cfg->prefix, LW_KEY_DEAD, ""),
-                    lw_key(cfg->prefix, LW_KEY_QUEUED, "")};
+                    lw_key(cfg->prefix, LW_KEY_QUEUED, ""),
+                    lw_key(cfg->prefix, LW_KEY_HARVEST, ""),
+                    lw_key(cfg->prefix, LW_KEY_SEED, "")};
+  LwKey counts = lw_key(cfg->prefix, LW_KEY_SEED_COUNTS, NULL);
+  LwKey stages = lw_key(cfg->prefix, LW_KEY_STAGES, NULL);
   char max_attempts[32];
   snprintf(max_attempts, sizeof(max_attempts), "%lld", cfg->max_attempts);
   LwStatus status = LW_OK;
@@ -387,9 +441,15 @@ LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned
     const char *id = ids->element[i]->str;
     LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, id);
     LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, id);
-    const char *argv[] = {worker.s, inflight.s, workers.s, id, heads[0].s,
-                          heads[1].s, heads[2].s, heads[3].s, max_attempts};
-    redisReply *reply = lw_script_run(c, &lw_script_reap, 3, 9, argv, NULL, err);
+    const char *argv[14 + 32] = {worker.s, inflight.s, workers.s, id, heads[0].s,
+                                 heads[1].s, heads[2].s, heads[3].s, max_attempts,
+                                 heads[4].s, heads[5].s, counts.s,
+                                 fan_in ? fan_in->follow_up : "", stages.s};
+    for (size_t k = 0; k < n_files; ++k) {
+      argv[14 + k] = fan_in->file_stages[k];
+    }
+    redisReply *reply = lw_script_run(c, &lw_script_reap, 3, (int)(14 + n_files), argv, NULL,
+                                      err);
     status = reply_status(reply, err);
     if (reply && reply->type == REDIS_REPLY_INTEGER && reply->integer > 0 && returned) {
       *returned += reply->integer;
@@ -398,6 +458,12 @@ LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned
   }
   freeReplyObject(ids);
   return status;
+}
+
+LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned,
+                       LwError *err)
+{
+  return lw_queue_reap_files(c, cfg, NULL, returned, err);
 }
 
 /* [stage], or every stage a job was ever queued for when stage is NULL. */

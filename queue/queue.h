@@ -5,17 +5,19 @@
  * Guarantees:
  *   - a job is always in exactly one place: its queue, the delayed set, one
  *     worker's in-flight list, the dead list, or gone after its ack; every
- *     move between them is one atomic Lua script or MULTI/EXEC;
+ *     move between them is one atomic Lua script;
  *   - fetch moves a job into the worker's in-flight list and marks the
  *     worker's heartbeat in one round trip;
  *   - ack removes it, records the stage's results and pushes the follow-up
- *     jobs in one MULTI/EXEC round trip;
+ *     jobs in one fenced script call (nothing applies if the job is no
+ *     longer the worker's), in one round trip;
  *   - a failure is retried after retry_base_ms * 2^(attempt-1) (capped at
  *     retry_max_ms), up to max_attempts runs, then the job is dead; a
  *     permanent error (!lw_status_retryable) is dead at once;
  *   - the reaper gives back the jobs of workers whose heartbeat expired;
- *   - (stage, seed) is queued at most once at a time: a second push while
- *     the first is queued, delayed or in flight is suppressed (LW_NOTHING).
+ *   - (stage, seed, harvest) is queued at most once at a time: a second
+ *     push while the first is queued, delayed or in flight is suppressed
+ *     (LW_NOTHING); see lw_job_member.
  *
  * All functions take a connected redisContext and return LW_ERR_REDIS (err
  * set) when Redis fails; the caller reconnects.
@@ -54,9 +56,12 @@ LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker
                         const char *const *stages, size_t n, LwJob **out,
                         LwError *err);
 
-/* Finishes job: in one MULTI/EXEC, removes it from the in-flight list,
- * releases its (stage, seed) and counts it done, then runs txn (may be
- * NULL). */
+/* Finishes job: in one fenced script call (queue/txn.h), removes it from
+ * the in-flight list, releases its (stage, seed, harvest) and counts it
+ * done, and applies txn (may be NULL) all or nothing. LW_NOTHING: the job
+ * was no longer this worker's (reaped, or this ack already applied and its
+ * reply was lost): nothing was applied. LW_ERR_STATE: the job is done but
+ * txn's results were refused (err says why). */
 LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_id,
                       const LwJob *job, LwTxn *txn, LwError *err);
 
@@ -79,13 +84,19 @@ typedef enum {
   LW_FAIL_DEAD   /* in the dead list */
 } LwFailOutcome;
 
+/* True when a failure of job goes to the dead list (permanent, or the last
+ * attempt). */
+bool lw_queue_fail_final(const LwConfig *cfg, const LwJob *job, const LwError *failure);
+
 /* Records that job failed with failure (its status and message): puts it in
- * the delayed set (retryable, attempts left) or the dead list, and in the
- * same MULTI/EXEC sets the seed's `error` and, when dead, moves the seed to
- * `failed` if its status allows. *outcome and *delay_ms (may be NULL) say
- * what happened. */
+ * the delayed set (retryable, attempts left) or the dead list, in one
+ * fenced script call with results (may be NULL: the caller's ops, e.g. the
+ * harvest's fan-in, to which the seed's `error` and, when dead, its move to
+ * `failed` if its status allows are added). LW_NOTHING: the job was no
+ * longer this worker's, nothing applied. *outcome and *delay_ms (may be
+ * NULL) say what happened. */
 LwStatus lw_queue_fail(redisContext *c, const LwConfig *cfg, const char *worker_id,
-                       const LwJob *job, const LwError *failure,
+                       const LwJob *job, const LwError *failure, LwTxn *results,
                        LwFailOutcome *outcome, long long *delay_ms, LwError *err);
 
 /* Puts job back at the front of its queue unchanged (SIGTERM). */
@@ -101,6 +112,21 @@ long long lw_queue_backoff_ms(const LwConfig *cfg, long long attempt);
  * idle workers call it too. */
 LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned,
                        LwError *err);
+
+/* What the reaper needs to finish, as failed, the file of a harvest whose
+ * job it sends to the dead list (queue/harvest.h): the stages that work on
+ * files of a harvest, and the stage of the job queued when a harvest's
+ * files are all finished. */
+typedef struct {
+  const char *const *file_stages;
+  size_t n_file_stages;
+  const char *follow_up;
+} LwReapFanIn;
+
+/* lw_queue_reap with the harvest fan-in of dead file jobs (fan_in may be
+ * NULL: none; workers/stage.h has lw_stage_reap, from the stage table). */
+LwStatus lw_queue_reap_files(redisContext *c, const LwConfig *cfg,
+                             const LwReapFanIn *fan_in, long long *returned, LwError *err);
 
 /* Moves due retries of stage (NULL: every known stage) into their queues. */
 LwStatus lw_queue_promote(redisContext *c, const LwConfig *cfg, const char *stage,

@@ -39,35 +39,120 @@ LwScript lw_script_fetch = {
   "end\n"
   "return false\n", ""};
 
-/* KEYS: inflight, queued set, stats, worker heartbeat
- * ARGV: job JSON, seed
- * Returns 1, or 0 when the job was no longer in flight (reaped meanwhile). */
-LwScript lw_script_ack = {
-  "if redis.call('LREM', KEYS[1], -1, ARGV[1]) == 0 then return 0 end\n"
-  "if ARGV[2] ~= '' then redis.call('SREM', KEYS[2], ARGV[2]) end\n"
-  "redis.call('HINCRBY', KEYS[3], 'done', 1)\n"
-  "redis.call('HDEL', KEYS[4], 'job', 'since', 'progress')\n"
-  "return 1\n", ""};
+/* The fan-in's finish of a file (queue/harvest.h), for the apply and reap
+ * scripts: harvest record, expected, finished and failed sets, the file,
+ * whether it failed, now. True when the follow-up job is due (once). */
+#define FINISH_FILE \
+  "local function finish_file(hk, ek, fk, xk, file, failed, now)\n" \
+  "  if redis.call('EXISTS', hk) == 0 then return false end\n" \
+  "  if failed and redis.call('SADD', xk, file) == 1 then\n" \
+  "    redis.call('HINCRBY', hk, 'failed', 1)\n" \
+  "  end\n" \
+  "  if redis.call('SADD', fk, file) == 1 and redis.call('SISMEMBER', ek, file) == 1 then\n" \
+  "    redis.call('HINCRBY', hk, 'pending', -1)\n" \
+  "  end\n" \
+  "  redis.call('HSET', hk, 'progress', now)\n" \
+  "  return (tonumber(redis.call('HGET', hk, 'pending')) or 0) <= 0 and\n" \
+  "    redis.call('HGET', hk, 'status') == 'running' and\n" \
+  "    redis.call('HSETNX', hk, 'follow_up_queued', now) == 1\n" \
+  "end\n"
 
-/* KEYS: inflight, delayed, dead, queued set, stats, worker heartbeat, seed
- * ARGV: old job JSON, new job JSON, "retry"|"dead", delay ms, seed, error
- * Returns 1, or 0 when the job was no longer in flight. */
-LwScript lw_script_fail = {
+/* The one script every transition of the records runs through (queue/txn.h).
+ * ARGV: fence list ("" = no fence), job JSON, number of core ops, then ops:
+ *       name, number of arguments, arguments...
+ * With a fence, nothing at all is applied unless the job is in that list
+ * (the caller still holds it): returns {0, ""}. The core ops (the job's own
+ * move: leaving the in-flight list, counters) then always apply; the result
+ * ops are first checked (strict seed transitions against the machine,
+ * guards) and applied all or none. Returns {1, ""} or {1, refusal}.
+ * Ops:
+ *   call    a Redis command
+ *   hsetx   key field value: HSET when the key exists
+ *   delay   zset, ms, member: ZADD member scored now + ms (Redis clock)
+ *   status  seed key, counts key, status, now, hash, strict|soft, allowed...
+ *   guard   key, field, value, message: refuses the results unless the
+ *           hash's field has that value (a seed still belongs to the job's
+ *           harvest, a harvest is still running)
+ *   push    queue, queued set, stages set, job JSON, member ("" = no
+ *           duplicate check), high|normal, stage
+ *   expect  record key, expected set, finished set, files...
+ *   finish  record key, expected set, finished set, failed set, file,
+ *           "1" failed | "0", then the 7 push arguments of the follow-up job,
+ *           queued once when every expected file is finished
+ * The fan-in (expect/finish) keeps `pending` = |expected \ finished| and
+ * `failed` = |failed set| on the record, counted only when a set changes:
+ * running it twice changes nothing. */
+LwScript lw_script_apply = {
   NOW_MS
-  "if redis.call('LREM', KEYS[1], -1, ARGV[1]) == 0 then return 0 end\n"
-  "redis.call('HINCRBY', KEYS[5], 'failed', 1)\n"
-  "if ARGV[3] == 'retry' then\n"
-  "  redis.call('ZADD', KEYS[2], now + tonumber(ARGV[4]), ARGV[2])\n"
-  "  redis.call('HINCRBY', KEYS[5], 'retried', 1)\n"
-  "else\n"
-  "  redis.call('LPUSH', KEYS[3], ARGV[2])\n"
-  "  if ARGV[5] ~= '' then redis.call('SREM', KEYS[4], ARGV[5]) end\n"
+  FINISH_FILE
+  "local fence, ncore = ARGV[1], tonumber(ARGV[3])\n"
+  "if fence ~= '' and not redis.call('LPOS', fence, ARGV[2]) then return {0, ''} end\n"
+  "local ops, i = {}, 4\n"
+  "while i <= #ARGV do\n"
+  "  local n = tonumber(ARGV[i + 1])\n"
+  "  ops[#ops + 1] = {ARGV[i], {unpack(ARGV, i + 2, i + 1 + n)}}\n"
+  "  i = i + 2 + n\n"
   "end\n"
-  "if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[7]) == 1 then\n"
-  "  redis.call('HSET', KEYS[7], 'error', ARGV[6])\n"
+  "local function allowed(a, cur)\n"
+  "  for j = 7, #a do if a[j] == cur then return true end end\n"
+  "  return false\n"
   "end\n"
-  "redis.call('HDEL', KEYS[6], 'job', 'since', 'progress')\n"
-  "return 1\n", ""};
+  "local sim, refused = {}, nil\n"
+  "for k = ncore + 1, #ops do\n"
+  "  local name, a = ops[k][1], ops[k][2]\n"
+  "  if name == 'status' then\n"
+  "    if sim[a[1]] == nil then sim[a[1]] = redis.call('HGET', a[1], 'status') or '' end\n"
+  "    local cur = sim[a[1]]\n"
+  "    if allowed(a, cur) then sim[a[1]] = a[3]\n"
+  "    elseif a[6] == 'strict' then\n"
+  "      refused = 'LWSTATE seed ' .. a[5] .. ' is ' .. (cur == '' and 'not recorded' or cur) ..\n"
+  "        ': it cannot become ' .. a[3]\n"
+  "      break\n"
+  "    end\n"
+  "  elseif name == 'guard' then\n"
+  "    local v = redis.call('HGET', a[1], a[2]) or ''\n"
+  "    if v ~= a[3] then\n"
+  "      refused = 'LWSTALE ' .. a[4] .. ' (' .. a[2] .. ' is ' .. v .. ', not ' .. a[3] .. ')'\n"
+  "      break\n"
+  "    end\n"
+  "  end\n"
+  "end\n"
+  "local function push(a)\n"
+  "  if a[5] ~= '' and redis.call('SADD', a[2], a[5]) == 0 then return end\n"
+  "  if a[6] == 'high' then redis.call('RPUSH', a[1], a[4]) else redis.call('LPUSH', a[1], a[4]) end\n"
+  "  redis.call('SADD', a[3], a[7])\n"
+  "end\n"
+  "for k = 1, #ops do\n"
+  "  local name, a = ops[k][1], ops[k][2]\n"
+  "  if k <= ncore or not refused then\n"
+  "    if name == 'call' then redis.call(unpack(a))\n"
+  "    elseif name == 'hsetx' then\n"
+  "      if redis.call('EXISTS', a[1]) == 1 then redis.call('HSET', a[1], a[2], a[3]) end\n"
+  "    elseif name == 'status' then\n"
+  "      local cur = redis.call('HGET', a[1], 'status') or ''\n"
+  "      if cur ~= a[3] and allowed(a, cur) then\n"
+  "        redis.call('HSET', a[1], 'status', a[3], 'updated', a[4])\n"
+  "        if cur ~= '' then redis.call('HINCRBY', a[2], cur, -1) end\n"
+  "        redis.call('HINCRBY', a[2], a[3], 1)\n"
+  "      end\n"
+  "    elseif name == 'delay' then redis.call('ZADD', a[1], now + tonumber(a[2]), a[3])\n"
+  "    elseif name == 'push' then push(a)\n"
+  "    elseif name == 'expect' and redis.call('EXISTS', a[1]) == 1 then\n"
+  "      for j = 4, #a do\n"
+  "        if redis.call('SADD', a[2], a[j]) == 1 and redis.call('SISMEMBER', a[3], a[j]) == 0 then\n"
+  "          redis.call('HINCRBY', a[1], 'pending', 1)\n"
+  "        end\n"
+  "      end\n"
+  "      redis.call('HSET', a[1], 'progress', now)\n"
+  "    elseif name == 'finish' then\n"
+  "      if finish_file(a[1], a[2], a[3], a[4], a[5], a[6] == '1', now) then\n"
+  "        push({unpack(a, 7, 13)})\n"
+  "      end\n"
+  "    end\n"
+  "  end\n"
+  "end\n"
+  "return {1, refused or ''}\n"
+  , ""};
 
 /* KEYS: inflight, queue, worker heartbeat
  * ARGV: job JSON
@@ -78,15 +163,58 @@ LwScript lw_script_handback = {
   "redis.call('HDEL', KEYS[3], 'job', 'since', 'progress')\n"
   "return 1\n", ""};
 
+/* The duplicate-suppression member of a decoded job (lw_job_member). */
+#define MEMBER \
+  "local function member(obj)\n" \
+  "  local seed = type(obj.seed) == 'string' and obj.seed or ''\n" \
+  "  local harvest = type(obj.harvest) == 'string' and obj.harvest or ''\n" \
+  "  if seed == '' or harvest == '' then return seed end\n" \
+  "  return seed .. ' ' .. harvest\n" \
+  "end\n"
+
 /* KEYS: worker heartbeat, inflight, workers set
  * ARGV: worker id, queue key head, stats key head, dead key head,
- *       queued key head, max attempts
+ *       queued key head, max attempts, harvest key head, seed key head,
+ *       seed counts key, the harvest's follow-up stage, stages set key,
+ *       then the stages that work on files of a harvest
  * If the heartbeat is gone, gives each in-flight job back to the front of
  * its queue with "reaped" counted up; a job whose workers died max attempts
- * times (it may be what kills them) goes to dead instead. Returns the number
- * of jobs handled, or -1 when the worker is alive. */
+ * times (it may be what kills them) goes to dead instead, and a file job
+ * is then finished as failed for its harvest. Returns the number of jobs
+ * handled, or -1 when the worker is alive. */
 LwScript lw_script_reap = {
   NOW_MS
+  MEMBER
+  FINISH_FILE
+  "local function file_stage(stage)\n"
+  "  for i = 12, #ARGV do if ARGV[i] == stage then return true end end\n"
+  "  return false\n"
+  "end\n"
+  /* a file job that goes dead here is finished as failed, as lw_queue_fail
+   * does: its seed (while still the job's harvest's) fails, and the last
+   * file of the harvest queues the follow-up */
+  "local function reap_file(obj)\n"
+  "  local h, seed = obj.harvest, obj.seed\n"
+  "  if type(h) ~= 'string' or h == '' or type(seed) ~= 'string' or seed == '' then return end\n"
+  "  local sk = ARGV[8] .. seed\n"
+  "  if redis.call('HGET', sk, 'harvest') ~= h then return end\n"
+  "  local cur = redis.call('HGET', sk, 'status')\n"
+  "  if cur == 'downloading' or cur == 'unarchiving' or cur == 'guessing' or cur == 'parsing' then\n"
+  "    redis.call('HSET', sk, 'status', 'failed', 'updated', now, 'error', obj.error)\n"
+  "    redis.call('HINCRBY', ARGV[9], cur, -1)\n"
+  "    redis.call('HINCRBY', ARGV[9], 'failed', 1)\n"
+  "  end\n"
+  "  local hk = ARGV[7] .. h\n"
+  "  if finish_file(hk, hk .. ':expected', hk .. ':finished', hk .. ':failed', seed, true, now) then\n"
+  "    local follow = ARGV[10]\n"
+  "    local job = cjson.encode({id = string.sub(redis.sha1hex(h .. now), 1, 16), stage = follow,\n"
+  "                              seed = h, harvest = h, attempt = 0, queued = now})\n"
+  "    if redis.call('SADD', ARGV[5] .. follow, h .. ' ' .. h) == 1 then\n"
+  "      redis.call('LPUSH', ARGV[2] .. follow, job)\n"
+  "      redis.call('SADD', ARGV[11], follow)\n"
+  "    end\n"
+  "  end\n"
+  "end\n"
   "if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end\n"
   "local n = 0\n"
   "while true do\n"
@@ -103,9 +231,9 @@ LwScript lw_script_reap = {
   "      obj.error_kind = 'reaped'\n"
   "      obj.failed = now\n"
   "      redis.call('LPUSH', ARGV[4] .. stage, cjson.encode(obj))\n"
-  "      if type(obj.seed) == 'string' and obj.seed ~= '' then\n"
-  "        redis.call('SREM', ARGV[5] .. stage, obj.seed)\n"
-  "      end\n"
+  "      local m = member(obj)\n"
+  "      if m ~= '' then redis.call('SREM', ARGV[5] .. stage, m) end\n"
+  "      if file_stage(stage) then reap_file(obj) end\n"
   "    else\n"
   "      redis.call('RPUSH', ARGV[2] .. stage, cjson.encode(obj))\n"
   "    end\n"
@@ -146,6 +274,7 @@ LwScript lw_script_transition = {
  * queued again meanwhile is just dropped. Returns the number of jobs
  * taken from the dead list. */
 LwScript lw_script_retry_dead = {
+  MEMBER
   "local jobs = redis.call('LRANGE', KEYS[1], 0, -1)\n"
   "local n = 0\n"
   "for _, job in ipairs(jobs) do\n"
@@ -154,8 +283,8 @@ LwScript lw_script_retry_dead = {
   "    redis.call('LREM', KEYS[1], 1, job)\n"
   "    obj.attempt = 0\n"
   "    obj.reaped = nil\n"
-  "    local seed = type(obj.seed) == 'string' and obj.seed or ''\n"
-  "    if seed == '' or redis.call('SADD', KEYS[3], seed) == 1 then\n"
+  "    local m = member(obj)\n"
+  "    if m == '' or redis.call('SADD', KEYS[3], m) == 1 then\n"
   "      redis.call('RPUSH', KEYS[2], cjson.encode(obj))\n"
   "    end\n"
   "    n = n + 1\n"
@@ -176,8 +305,8 @@ LwScript lw_script_promote = {
 
 LwStatus lw_scripts_load_all(redisContext *c, LwError *err)
 {
-  LwScript *all[] = {&lw_script_enqueue, &lw_script_fetch, &lw_script_ack,
-                     &lw_script_fail, &lw_script_handback, &lw_script_reap,
+  LwScript *all[] = {&lw_script_enqueue, &lw_script_fetch, &lw_script_apply,
+                     &lw_script_handback, &lw_script_reap,
                      &lw_script_transition, &lw_script_retry_dead,
                      &lw_script_promote};
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {

@@ -12,8 +12,7 @@
 
 extern LwScript lw_script_enqueue;
 extern LwScript lw_script_fetch;
-extern LwScript lw_script_ack;
-extern LwScript lw_script_fail;
+extern LwScript lw_script_apply;
 extern LwScript lw_script_handback;
 extern LwScript lw_script_reap;
 extern LwScript lw_script_transition;

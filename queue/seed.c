@@ -159,6 +159,39 @@ void lw_seed_hash_of(const char *text, char out[LW_HASH_HEX_LEN + 1])
   }
 }
 
+void lw_seed_hash_for(const char *uri, const char *provider,
+                      char out[LW_HASH_HEX_LEN + 1])
+{
+  if (!provider || !*provider) {
+    lw_uri_hash(uri, out);
+    return;
+  }
+  char *normal = lw_uri_normalize(uri);
+  const char *u = normal ? normal : uri;
+  LwMd5 *md5 = lw_md5_new();
+  if (!md5) {
+    lw_uri_hash(uri, out); /* out of memory: unscoped, still a valid hash */
+    free(normal);
+    return;
+  }
+  lw_md5_update(md5, provider, strlen(provider));
+  lw_md5_update(md5, " ", 1);
+  lw_md5_update(md5, u, strlen(u));
+  lw_md5_finish(md5, out);
+  lw_md5_free(md5);
+  free(normal);
+}
+
+/* KEYS: seed, seed counts  ARGV: now, then field, value pairs
+ * Creates the record as `added` with the fields unless it exists.
+ * Returns 1 created, 0 existed. */
+static LwScript record_script = {
+  "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end\n"
+  "redis.call('HSET', KEYS[1], 'status', 'added', 'updated', ARGV[1])\n"
+  "redis.call('HINCRBY', KEYS[2], 'added', 1)\n"
+  "for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end\n"
+  "return 1\n", ""};
+
 LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,
                         const char *provider, const char *harvest,
                         char hash_out[LW_HASH_HEX_LEN + 1], LwError *err)
@@ -166,43 +199,28 @@ LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,
   if (!uri || !*uri) {
     return lw_error_set(err, LW_ERR_USAGE, "empty URI");
   }
-  lw_uri_hash(uri, hash_out);
-  LwTxn *txn = lw_txn_new(prefix);
-  if (!txn) {
-    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-  }
-  /* One MULTI: the transition (soft, allowed only from "no record")
-   * creates the status; HSETNX keep whatever an existing record has, so
-   * running this twice changes nothing. */
+  lw_seed_hash_for(uri, provider, hash_out);
   LwKey seed = lw_key(prefix, LW_KEY_SEED, hash_out);
   LwKey counts = lw_key(prefix, LW_KEY_SEED_COUNTS, NULL);
   char now[32];
   snprintf(now, sizeof(now), "%lld", lw_now_ms());
-  const char *create[] = {"EVALSHA", lw_script_sha(&lw_script_transition), "2",
-                          seed.s, counts.s, "added", now, hash_out, "soft", ""};
-  lw_txn_command(txn, 10, create, NULL);
-  const char *fields[][2] = {
-    {"uri", uri},
-    {"relative", lw_uri_is_absolute(uri) ? "false" : "true"},
-    {"added", now},
-    {"provider", provider},
-    {"harvest", harvest},
-  };
-  for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); ++i) {
-    if (fields[i][1]) {
-      const char *argv[] = {"HSETNX", seed.s, fields[i][0], fields[i][1]};
-      lw_txn_command(txn, 4, argv, NULL);
-    }
+  const char *argv[16] = {seed.s, counts.s, now, "uri", uri, "relative",
+                          lw_uri_is_absolute(uri) ? "false" : "true", "added", now};
+  int argc = 9;
+  if (provider) {
+    argv[argc++] = "provider";
+    argv[argc++] = provider;
   }
-  redisReply *exec = NULL;
-  LwStatus status = lw_txn_exec_with(c, NULL, txn, &exec, err);
-  lw_txn_free(txn);
-  if (status != LW_OK) {
-    return status;
+  if (harvest) {
+    argv[argc++] = "harvest";
+    argv[argc++] = harvest;
   }
-  /* the script answers "" when it created the record, nil when it existed */
-  bool created = exec->elements > 0 && exec->element[0]->type == REDIS_REPLY_STRING;
-  freeReplyObject(exec);
+  redisReply *r = lw_script_run(c, &record_script, 2, argc, argv, NULL, err);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  bool created = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+  freeReplyObject(r);
   return created ? LW_OK : LW_NOTHING;
 }
 

@@ -31,11 +31,10 @@
  *   download sets the body's file, unpack an entry's file or the recoded
  *   UTF-8 file; guess and parse read it; on a clean record, the clean file).
  *
- * Harvest fan-in (queue/harvest.h): a stage that finishes a file of a
- * harvest puts lw_txn_harvest_file_done in its ack (parse when cleaned,
- * download when the content is unchanged); unpack adds the entries it found
- * (lw_txn_harvest_expect(txn, harvest, entries - 1)); a seed whose job goes
- * dead is counted by the worker frame.
+ * Harvest fan-in (queue/harvest.h): the worker frame derives it from each
+ * ack of a file stage: seeds the job pushes jobs for are new files of the
+ * harvest, and a seed whose job pushes no job for itself is finished; a
+ * seed whose job goes dead is finished as failed in the fail's script.
  *
  * Stages should look at a seed's status before working: a seed already past
  * the stage (a job run twice) needs nothing done (return LW_NOTHING).
@@ -68,9 +67,16 @@ LwStatus lw_seed_set_status(redisContext *c, const char *prefix, const char *has
 LwStatus lw_seed_set(redisContext *c, const char *prefix, const char *hash,
                      const char *field, const char *value, LwError *err);
 
-/* Records the seed of uri if it is not there yet: status added, uri,
- * relative, added, and provider / harvest when not NULL. hash_out gets its
- * hash. Relative URIs are recorded with relative "true" (and never queued
+/* The hash of the seed of uri listed by provider: MD5 of "PROVIDER URI"
+ * (the URI normalized), so that a dump listed by two providers is a seed of
+ * each (their harvests never share a seed, nor a blank node's name); with
+ * no provider (NULL or ""), lw_uri_hash(uri). */
+void lw_seed_hash_for(const char *uri, const char *provider,
+                      char out[LW_HASH_HEX_LEN + 1]);
+
+/* Records the seed of uri (lw_seed_hash_for) if it is not there yet:
+ * status added, uri, relative, added, and provider / harvest when not NULL.
+ * hash_out gets its hash. Relative URIs are recorded with relative "true" (and never queued
  * by lw_seed_add). Returns LW_OK when created, LW_NOTHING when the record
  * existed (left as it was). */
 LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,

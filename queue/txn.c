@@ -8,16 +8,19 @@
 #include "queue/scripts.h"
 #include "queue/seed.h"
 
+/* One op of lw_script_apply: argv[0] is the op's name. */
 typedef struct {
   int argc;
   char **argv;
   size_t *lens;
-} Command;
+} Op;
 
 struct LwTxn {
   char *prefix;
-  Command *cmds;
+  Op *ops;
   size_t n, cap;
+  char **pushed; /* seeds of pushed jobs */
+  size_t n_pushed, cap_pushed;
   LwError first_error; /* the first error while adding; LW_OK if none */
 };
 
@@ -31,13 +34,13 @@ LwTxn *lw_txn_new(const char *prefix)
   return txn;
 }
 
-static void command_free(Command *cmd)
+static void op_free(Op *op)
 {
-  for (int i = 0; i < cmd->argc; ++i) {
-    free(cmd->argv[i]);
+  for (int i = 0; i < op->argc; ++i) {
+    free(op->argv[i]);
   }
-  free(cmd->argv);
-  free(cmd->lens);
+  free(op->argv);
+  free(op->lens);
 }
 
 void lw_txn_free(LwTxn *txn)
@@ -46,9 +49,13 @@ void lw_txn_free(LwTxn *txn)
     return;
   }
   for (size_t i = 0; i < txn->n; ++i) {
-    command_free(&txn->cmds[i]);
+    op_free(&txn->ops[i]);
   }
-  free(txn->cmds);
+  for (size_t i = 0; i < txn->n_pushed; ++i) {
+    free(txn->pushed[i]);
+  }
+  free(txn->pushed);
+  free(txn->ops);
   free(txn->prefix);
   free(txn);
 }
@@ -57,6 +64,10 @@ const char *lw_txn_prefix(const LwTxn *txn) { return txn->prefix; }
 
 size_t lw_txn_count(const LwTxn *txn) { return txn ? txn->n : 0; }
 
+size_t lw_txn_pushed_count(const LwTxn *txn) { return txn ? txn->n_pushed : 0; }
+
+const char *lw_txn_pushed_seed(const LwTxn *txn, size_t i) { return txn->pushed[i]; }
+
 static void remember(LwTxn *txn, LwStatus status, const char *message)
 {
   if (txn->first_error.status == LW_OK) {
@@ -64,41 +75,54 @@ static void remember(LwTxn *txn, LwStatus status, const char *message)
   }
 }
 
-void lw_txn_command(LwTxn *txn, int argc, const char **argv,
-                    const size_t *argvlen)
+/* Adds op name with argc arguments (lens NULL: NUL-terminated). */
+static void add_op(LwTxn *txn, const char *name, int argc, const char **argv,
+                   const size_t *lens)
 {
   if (txn->n == txn->cap) {
     size_t cap = txn->cap ? txn->cap * 2 : 8;
-    Command *cmds = realloc(txn->cmds, cap * sizeof(*cmds));
-    if (!cmds) {
+    Op *ops = realloc(txn->ops, cap * sizeof(*ops));
+    if (!ops) {
       remember(txn, LW_ERR_NOMEM, "out of memory");
       return;
     }
-    txn->cmds = cmds;
+    txn->ops = ops;
     txn->cap = cap;
   }
-  Command cmd = {0, calloc((size_t)argc, sizeof(char *)),
-                 calloc((size_t)argc, sizeof(size_t))};
-  if (!cmd.argv || !cmd.lens) {
-    command_free(&cmd);
+  Op op = {0, calloc((size_t)argc + 1, sizeof(char *)),
+           calloc((size_t)argc + 1, sizeof(size_t))};
+  if (!op.argv || !op.lens) {
+    op_free(&op);
     remember(txn, LW_ERR_NOMEM, "out of memory");
     return;
   }
-  for (int i = 0; i < argc; ++i) {
-    size_t len = argvlen ? argvlen[i] : strlen(argv[i]);
-    cmd.argv[i] = malloc(len + 1);
-    if (!cmd.argv[i]) {
-      cmd.argc = i;
-      command_free(&cmd);
+  for (int i = 0; i <= argc; ++i) {
+    const char *s = i ? argv[i - 1] : name;
+    size_t len = i && lens ? lens[i - 1] : strlen(s);
+    op.argv[i] = malloc(len + 1);
+    if (!op.argv[i]) {
+      op.argc = i;
+      op_free(&op);
       remember(txn, LW_ERR_NOMEM, "out of memory");
       return;
     }
-    memcpy(cmd.argv[i], argv[i], len);
-    cmd.argv[i][len] = '\0';
-    cmd.lens[i] = len;
+    memcpy(op.argv[i], s, len);
+    op.argv[i][len] = '\0';
+    op.lens[i] = len;
   }
-  cmd.argc = argc;
-  txn->cmds[txn->n++] = cmd;
+  op.argc = argc + 1;
+  txn->ops[txn->n++] = op;
+}
+
+void lw_txn_command(LwTxn *txn, int argc, const char **argv,
+                    const size_t *argvlen)
+{
+  add_op(txn, "call", argc, argv, argvlen);
+}
+
+void lw_txn_op(LwTxn *txn, const char *op, int argc, const char **argv)
+{
+  add_op(txn, op, argc, argv, NULL);
 }
 
 void lw_txn_hset(LwTxn *txn, const char *key, const char *field,
@@ -114,18 +138,62 @@ void lw_txn_seed_set(LwTxn *txn, const char *seed, const char *field,
   lw_txn_hset(txn, lw_key(txn->prefix, LW_KEY_SEED, seed).s, field, value);
 }
 
-void lw_txn_seed_status(LwTxn *txn, const char *seed, const char *status)
+static void seed_status(LwTxn *txn, const char *seed, const char *status, bool strict)
 {
   const char *argv[64];
-  int argc = lw_seed_transition_argv(txn->prefix, seed, status, true, argv, 64);
+  int argc = lw_seed_transition_argv(txn->prefix, seed, status, strict, argv, 64);
   if (argc < 0) {
     char message[160];
     snprintf(message, sizeof(message), "unknown seed status '%s'", status);
     remember(txn, LW_ERR_STATE, message);
     return;
   }
-  lw_txn_command(txn, argc, argv, NULL);
+  /* the transition script's arguments, without EVALSHA, its sha and "2" */
+  lw_txn_op(txn, "status", argc - 3, argv + 3);
   lw_seed_transition_argv_free(argv, argc);
+}
+
+void lw_txn_seed_status(LwTxn *txn, const char *seed, const char *status)
+{
+  seed_status(txn, seed, status, true);
+}
+
+void lw_txn_seed_status_soft(LwTxn *txn, const char *seed, const char *status)
+{
+  seed_status(txn, seed, status, false);
+}
+
+void lw_txn_seed_reset(LwTxn *txn, const char *seed, const char *status)
+{
+  LwKey key = lw_key(txn->prefix, LW_KEY_SEED, seed);
+  LwKey counts = lw_key(txn->prefix, LW_KEY_SEED_COUNTS, NULL);
+  char now[32];
+  snprintf(now, sizeof(now), "%lld", lw_now_ms());
+  const char *argv[64] = {key.s, counts.s, status, now, seed, "soft", ""};
+  int argc = 7;
+  for (size_t i = 0; lw_seed_statuses[i] && argc < 64; ++i) {
+    argv[argc++] = lw_seed_statuses[i];
+  }
+  lw_txn_op(txn, "status", argc, argv);
+}
+
+static void remember_push(LwTxn *txn, const char *seed)
+{
+  if (txn->n_pushed == txn->cap_pushed) {
+    size_t cap = txn->cap_pushed ? txn->cap_pushed * 2 : 8;
+    char **grown = realloc(txn->pushed, cap * sizeof(*grown));
+    if (!grown) {
+      remember(txn, LW_ERR_NOMEM, "out of memory");
+      return;
+    }
+    txn->pushed = grown;
+    txn->cap_pushed = cap;
+  }
+  if (!(txn->pushed[txn->n_pushed] = strdup(seed))) {
+    remember(txn, LW_ERR_NOMEM, "out of memory");
+    return;
+  }
+  ++txn->n_pushed;
 }
 
 void lw_txn_push_job(LwTxn *txn, const char *stage, const char *seed,
@@ -141,145 +209,163 @@ void lw_txn_push_job(LwTxn *txn, const char *stage, const char *seed,
   LwKey queue = lw_key(txn->prefix, LW_KEY_QUEUE, stage);
   LwKey queued = lw_key(txn->prefix, LW_KEY_QUEUED, stage);
   LwKey stages = lw_key(txn->prefix, LW_KEY_STAGES, NULL);
-  const char *argv[] = {"EVALSHA", lw_script_sha(&lw_script_enqueue), "3",
-                        queue.s, queued.s, stages.s, job->raw, job->seed,
+  char member[LW_JOB_MEMBER_MAX];
+  lw_job_member(job, member);
+  const char *argv[] = {queue.s, queued.s, stages.s, job->raw, member,
                         priority == LW_PRIORITY_HIGH ? "high" : "normal", stage};
-  lw_txn_command(txn, 10, argv, NULL);
+  lw_txn_op(txn, "push", 7, argv);
+  remember_push(txn, job->seed);
   lw_job_free(job);
 }
 
-/* A command sent after EXEC in the same round trip. */
+/* The whole call as one argv: EVALSHA sha 0 fence job ncore ops... */
 typedef struct {
-  int argc;
   const char **argv;
-  const size_t *lens;
-  redisReply **reply;
-} Trailer;
+  size_t *lens;
+  int argc;
+} Call;
 
-/* Appends MULTI, the commands, EXEC and the trailer (if any); reads the
- * replies. *exec_out gets EXEC's reply (NULL on connection loss, with err
- * set), *trailer->reply the trailer's. */
-static LwStatus run_once(redisContext *c, LwTxn *prelude, LwTxn *txn,
-                         const Trailer *trailer, redisReply **exec_out, LwError *err)
+static LwStatus build_call(const char *fence_list, const char *fence_job, LwTxn *core,
+                           LwTxn *txn, Call *call, char ncore[32], char counts[][16],
+                           LwError *err)
 {
-  *exec_out = NULL;
-  if (!c || c->err) {
-    return lw_error_set(err, LW_ERR_REDIS, "Redis connection lost%s%s",
-                        c ? ": " : "", c ? c->errstr : "");
-  }
-  LwTxn *parts[2] = {prelude, txn};
-  size_t sent = 0;
-  redisAppendCommand(c, "MULTI");
-  ++sent;
+  size_t total = 6;
+  LwTxn *parts[2] = {core, txn};
   for (int p = 0; p < 2; ++p) {
     for (size_t i = 0; parts[p] && i < parts[p]->n; ++i) {
-      Command *cmd = &parts[p]->cmds[i];
-      redisAppendCommandArgv(c, cmd->argc, (const char **)cmd->argv, cmd->lens);
-      ++sent;
+      total += (size_t)parts[p]->ops[i].argc + 1;
     }
   }
-  redisAppendCommand(c, "EXEC");
-  ++sent;
-  size_t exec_index = sent - 1;
+  call->argv = calloc(total, sizeof(char *));
+  call->lens = calloc(total, sizeof(size_t));
+  if (!call->argv || !call->lens) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  snprintf(ncore, 32, "%zu", lw_txn_count(core));
+  int a = 0;
+  call->argv[a++] = "EVALSHA";
+  call->argv[a++] = lw_script_sha(&lw_script_apply);
+  call->argv[a++] = "0";
+  call->argv[a++] = fence_list ? fence_list : "";
+  call->argv[a++] = fence_job ? fence_job : "";
+  call->argv[a++] = ncore;
+  for (int i = 0; i < a; ++i) {
+    call->lens[i] = strlen(call->argv[i]);
+  }
+  size_t k = 0;
+  for (int p = 0; p < 2; ++p) {
+    for (size_t i = 0; parts[p] && i < parts[p]->n; ++i, ++k) {
+      Op *op = &parts[p]->ops[i];
+      snprintf(counts[k], 16, "%d", op->argc - 1);
+      call->argv[a] = op->argv[0];
+      call->lens[a++] = op->lens[0];
+      call->argv[a] = counts[k];
+      call->lens[a++] = strlen(counts[k]);
+      for (int j = 1; j < op->argc; ++j) {
+        call->argv[a] = op->argv[j];
+        call->lens[a++] = op->lens[j];
+      }
+    }
+  }
+  call->argc = a;
+  return LW_OK;
+}
+
+/* Sends the call (and the trailer), reads the replies. */
+static redisReply *send_call(redisContext *c, Call *call, const LwTxnTrailer *trailer,
+                             LwError *err)
+{
+  redisAppendCommandArgv(c, call->argc, call->argv, call->lens);
   if (trailer) {
     redisAppendCommandArgv(c, trailer->argc, trailer->argv, trailer->lens);
-    ++sent;
   }
-  LwStatus status = LW_OK;
-  for (size_t i = 0; i < sent; ++i) {
-    redisReply *reply = NULL;
-    if (redisGetReply(c, (void **)&reply) != REDIS_OK || !reply) {
-      freeReplyObject(*exec_out);
-      *exec_out = NULL;
-      return lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s",
-                          c->errstr[0] ? c->errstr : "no reply");
-    }
-    if (i == exec_index + 1) {
-      *trailer->reply = reply;
-    } else if (i == exec_index) {
-      *exec_out = reply;
-    } else {
-      if (reply->type == REDIS_REPLY_ERROR && status == LW_OK) {
-        /* a command refused while queuing: EXEC will abort the lot */
-        status = lw_error_set(err, LW_ERR_REDIS, "Redis refused a command: %s", reply->str);
-      }
-      freeReplyObject(reply);
+  redisReply *reply = NULL;
+  if (redisGetReply(c, (void **)&reply) != REDIS_OK || !reply) {
+    lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s",
+                 c->errstr[0] ? c->errstr : "no reply");
+    return NULL;
+  }
+  if (trailer) {
+    redisReply *after = NULL;
+    if (redisGetReply(c, (void **)&after) == REDIS_OK) {
+      *trailer->reply = after;
     }
   }
-  if (status == LW_OK && (*exec_out)->type != REDIS_REPLY_ARRAY) {
-    status = lw_redis_reply_status(*exec_out, err);
-    if (status == LW_OK) {
-      status = lw_error_set(err, LW_ERR_REDIS, "transaction aborted");
-    }
-  }
-  return status;
+  return reply;
 }
 
-LwStatus lw_txn_exec_with(redisContext *c, LwTxn *prelude, LwTxn *txn,
-                          redisReply **exec_out, LwError *err)
+static LwStatus outcome(const redisReply *reply, LwError *err)
 {
-  return lw_txn_exec_then(c, prelude, txn, exec_out, 0, NULL, NULL, NULL, err);
-}
-
-LwStatus lw_txn_exec_then(redisContext *c, LwTxn *prelude, LwTxn *txn,
-                          redisReply **exec_out, int argc, const char **argv,
-                          const size_t *lens, redisReply **after, LwError *err)
-{
-  if (exec_out) {
-    *exec_out = NULL;
+  if (reply->type == REDIS_REPLY_ERROR) {
+    return lw_redis_reply_status(reply, err);
   }
-  if (after) {
-    *after = NULL;
+  if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2 ||
+      reply->element[0]->type != REDIS_REPLY_INTEGER) {
+    return lw_error_set(err, LW_ERR_REDIS, "unexpected reply to a transition");
   }
-  Trailer trailer = {argc, argv, lens, after};
-  for (int p = 0; p < 2; ++p) {
-    LwTxn *t = p ? txn : prelude;
-    if (t && t->first_error.status != LW_OK) {
-      return lw_error_set(err, t->first_error.status, "%s", t->first_error.message);
-    }
+  if (reply->element[0]->integer == 0) {
+    return LW_NOTHING;
   }
-  for (int round = 0; round < 2; ++round) {
-    redisReply *exec = NULL;
-    /* the trailer goes with the first round only: it is not idempotent */
-    LwStatus status = run_once(c, prelude, txn, round == 0 && argc > 0 ? &trailer : NULL,
-                               &exec, err);
-    if (status != LW_OK) {
-      freeReplyObject(exec);
-      return status;
-    }
-    bool noscript = false;
-    LwStatus first = LW_OK;
-    for (size_t i = 0; i < exec->elements; ++i) {
-      redisReply *r = exec->element[i];
-      if (lw_reply_is_noscript(r)) {
-        noscript = true;
-      } else if (r->type == REDIS_REPLY_ERROR && first == LW_OK) {
-        first = lw_redis_reply_status(r, err);
-      }
-    }
-    if (noscript && round == 0) {
-      freeReplyObject(exec);
-      /* Redis restarted or its script cache was flushed: every command is
-       * idempotent or guarded (the ack checks the in-flight list, pushes are
-       * deduplicated), so load the scripts and run it all again. */
-      LW_TRY(lw_scripts_load_all(c, err));
-      continue;
-    }
-    if (noscript) {
-      freeReplyObject(exec);
-      return lw_error_set(err, LW_ERR_REDIS, "Redis keeps forgetting the queue's scripts");
-    }
-    if (exec_out && first == LW_OK) {
-      *exec_out = exec;
-    } else {
-      freeReplyObject(exec);
-    }
-    return first;
+  const redisReply *refusal = reply->element[1];
+  if (refusal->type == REDIS_REPLY_STRING && refusal->len > 0) {
+    const char *text = refusal->str;
+    /* "LWSTATE ..." / "LWSTALE ...": the message follows the tag */
+    return lw_error_set(err, LW_ERR_STATE, "%s", strlen(text) > 8 ? text + 8 : text);
   }
   return LW_OK;
 }
 
+LwStatus lw_txn_apply(redisContext *c, const char *fence_list, const char *fence_job,
+                      LwTxn *core, LwTxn *txn, const LwTxnTrailer *trailer,
+                      LwError *err)
+{
+  if (trailer) {
+    *trailer->reply = NULL;
+  }
+  LwTxn *parts[2] = {core, txn};
+  for (int p = 0; p < 2; ++p) {
+    if (parts[p] && parts[p]->first_error.status != LW_OK) {
+      return lw_error_set(err, parts[p]->first_error.status, "%s",
+                          parts[p]->first_error.message);
+    }
+  }
+  if (!c || c->err) {
+    return lw_error_set(err, LW_ERR_REDIS, "Redis connection lost%s%s", c ? ": " : "",
+                        c ? c->errstr : "");
+  }
+  size_t nops = lw_txn_count(core) + lw_txn_count(txn);
+  char ncore[32];
+  char (*counts)[16] = calloc(nops + 1, sizeof(*counts));
+  Call call = {0};
+  LwStatus st = counts ? build_call(fence_list, fence_job, core, txn, &call, ncore, counts, err)
+                       : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  redisReply *reply = st == LW_OK ? send_call(c, &call, trailer, err) : NULL;
+  if (st == LW_OK && !reply) {
+    st = err->status;
+  }
+  if (st == LW_OK && lw_reply_is_noscript(reply)) {
+    /* Redis restarted or its scripts were flushed: nothing ran, so the
+     * same call goes again with the body (the trailer does not). */
+    freeReplyObject(reply);
+    call.argv[0] = "EVAL";
+    call.lens[0] = 4;
+    call.argv[1] = lw_script_apply.source;
+    call.lens[1] = strlen(lw_script_apply.source);
+    reply = send_call(c, &call, NULL, err);
+    st = reply ? LW_OK : err->status;
+  }
+  if (st == LW_OK) {
+    st = outcome(reply, err);
+  }
+  freeReplyObject(reply);
+  free(call.argv);
+  free(call.lens);
+  free(counts);
+  return st;
+}
+
 LwStatus lw_txn_exec(redisContext *c, LwTxn *txn, LwError *err)
 {
-  return lw_txn_exec_with(c, NULL, txn, NULL, err);
+  LwStatus st = lw_txn_apply(c, NULL, NULL, NULL, txn, NULL, err);
+  return st == LW_NOTHING ? LW_OK : st;
 }

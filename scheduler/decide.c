@@ -64,6 +64,12 @@ void lw_decide(const LwDecideInput *in, LwDecideResult *r)
     set(r, LW_DECIDE_START, "forced");
     return;
   }
+  /* A failed harvest (a dump missing, or timed out) backs off, a first
+   * harvest too: retry_at is only set after a failure. */
+  if (in->retry_at_usec && in->now_usec < in->retry_at_usec) {
+    set(r, LW_DECIDE_UNCHANGED, "waiting to retry after a failed harvest");
+    return;
+  }
   LwVersion baseline = {0};
   const char *newer = "VoID modified is newer than the last harvest";
   if (in->has_harvested) {
@@ -83,10 +89,6 @@ void lw_decide(const LwDecideInput *in, LwDecideResult *r)
     return;
   }
   if (lw_version_compare(&in->current, &baseline) > 0) {
-    if (in->retry_at_usec && in->now_usec < in->retry_at_usec) {
-      set(r, LW_DECIDE_UNCHANGED, "waiting to retry after a failed harvest");
-      return;
-    }
     set(r, LW_DECIDE_START, in->current.has_time && baseline.has_time
                                 ? newer
                                 : "VoID content changed");

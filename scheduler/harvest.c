@@ -195,7 +195,7 @@ static void record_harvest(LwTxn *txn, const char *prefix, const char *id,
   char version[LW_DATETIME_BUF], started[32], pending[32];
   lw_version_to_text(h->version, version);
   snprintf(started, sizeof(started), "%lld", lw_now_ms());
-  snprintf(pending, sizeof(pending), "%zu", v->dump_count);
+  snprintf(pending, sizeof(pending), "0"); /* the fan-in counts the dumps in */
   char *dumps_s = json_text(dumps);
   char *features_s = json_text(features);
   char *seeds_s = json_dumps(seeds, JSON_COMPACT);
@@ -250,8 +250,9 @@ LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestSt
     }
     st = LW_OK;
     json_array_append_new(seeds, json_string(hash));
-    /* A seed from an earlier harvest starts again from `added`. */
-    lw_txn_seed_status(txn, hash, "added");
+    /* A seed from an earlier harvest starts again from `added`, whatever
+     * it was doing: that harvest's jobs are refused by the owner guard. */
+    lw_txn_seed_reset(txn, hash, "added");
     lw_txn_seed_set(txn, hash, "provider", h->provider);
     lw_txn_seed_set(txn, hash, "harvest", id_out);
     json_t *extra = NULL;
@@ -266,12 +267,18 @@ LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestSt
   }
   if (st == LW_OK) {
     record_harvest(txn, prefix, id_out, h, seeds);
-    st = lw_txn_exec(c, txn, err);
-    /* A seed still busy from an earlier harvest refuses `added`; the rest
-     * of the transaction ran, and its job is already queued or in flight. */
-    if (st == LW_ERR_STATE) {
-      st = LW_OK;
+    size_t count = json_array_size(seeds);
+    const char **files = calloc(count + 1, sizeof(char *));
+    for (size_t i = 0; files && i < count; ++i) {
+      files[i] = json_string_value(json_array_get(seeds, i));
     }
+    if (files) {
+      lw_txn_harvest_expect_files(txn, id_out, files, count);
+      st = lw_txn_exec(c, txn, err);
+    } else {
+      st = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    }
+    free(files);
   }
   json_decref(seeds);
   lw_txn_free(txn);
@@ -319,6 +326,46 @@ LwStatus lw_harvest_settle(redisContext *c, const char *prefix, const char *id,
                            LwError *err)
 {
   return run_finish(c, prefix, id, "settle", NULL, err);
+}
+
+/* KEYS: harvest, provider  ARGV: id, timeout ms
+ * Ends a running harvest whose last progress (or start) is older than the
+ * timeout as failed, with its reason, and settles its provider (as
+ * finish_script). Returns 1 when it timed out. */
+static LwScript timeout_script = {
+    "local t = redis.call('TIME')\n"
+    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+    "local h = redis.call('HMGET', KEYS[1], 'status', 'progress', 'started', 'pending')\n"
+    "if h[1] ~= 'running' then return 0 end\n"
+    "local last = math.max(tonumber(h[2]) or 0, tonumber(h[3]) or 0)\n"
+    "if now - last < tonumber(ARGV[2]) then return 0 end\n"
+    "local e = 'no progress for ' .. math.floor((now - last) / 1000) .. ' s (' ..\n"
+    "  (h[4] or '?') .. ' files pending): the harvest timed out'\n"
+    "redis.call('HSET', KEYS[1], 'status', 'failed', 'finished', now, 'error', e)\n"
+    "return 1\n",
+    ""};
+
+LwStatus lw_harvest_check_timeout(redisContext *c, const char *prefix, const char *id,
+                                  long long timeout_ms, bool *timed_out, LwError *err)
+{
+  *timed_out = false;
+  if (timeout_ms <= 0 || !id || !*id) {
+    return LW_OK;
+  }
+  LwKey hkey = lw_key(prefix, LW_KEY_HARVEST, id);
+  char ms[32];
+  snprintf(ms, sizeof(ms), "%lld", timeout_ms);
+  const char *argv[] = {hkey.s, id, ms};
+  redisReply *r = lw_script_run(c, &timeout_script, 1, 3, argv, NULL, err);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  *timed_out = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+  freeReplyObject(r);
+  if (*timed_out && lw_harvest_settle(c, prefix, id, err) > LW_NOTHING) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  return LW_OK;
 }
 
 LwStatus lw_provider_request_force(redisContext *c, const char *prefix, const char *name,

@@ -36,10 +36,9 @@
  *       void_hash, kind (full|partial|unstated), features (JSON array),
  *       dumps (JSON array of URLs), seeds (JSON array of seed hashes),
  *       started (ms), forced ("1"/"0"), status (running|done|failed),
- *       pending (data files not yet cleaned or failed: starts at the number
- *       of dumps; the stages that find archive entries add to it and the
- *       stages that finish a file take from it; the import issue's fan-in),
- *       finished (ms), error
+ *       pending (files expected and not yet finished: the fan-in of
+ *       queue/harvest.h, with its sets harvest:<id>:expected|finished|failed),
+ *       progress (ms of the fan-in's last change), finished (ms), error
  *
  *   scheduler:lease  string  the active scheduler's id, with a TTL
  *
@@ -123,6 +122,14 @@ LwStatus lw_harvest_finish(redisContext *c, const char *prefix, const char *id, 
  * provider). LW_NOTHING when there was nothing to settle. */
 LwStatus lw_harvest_settle(redisContext *c, const char *prefix, const char *id,
                            LwError *err);
+
+/* Ends harvest id as failed when it is running and made no progress (a file
+ * expected or finished, queue/harvest.h) for timeout_ms, with the reason in
+ * its `error`, and settles its provider (failures counted, retry_at backed
+ * off: the provider is harvested again later). *timed_out says whether it
+ * did. timeout_ms <= 0: never. */
+LwStatus lw_harvest_check_timeout(redisContext *c, const char *prefix, const char *id,
+                                  long long timeout_ms, bool *timed_out, LwError *err);
 
 /* Asks for a forced harvest of name at the next visit (`lodwash harvest`
  * when the scheduler should do it). */

@@ -17,6 +17,7 @@
 #include "queue/txn.h"
 #include "scheduler/decide.h"
 #include "scheduler/harvest.h"
+#include "workers/stage.h"
 #include "scheduler/void.h"
 #include "scheduler/void_fetch.h"
 
@@ -405,6 +406,17 @@ LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced,
   LW_TRY(connect_redis(s, err));
   LwProviderState st;
   LW_TRY(lw_provider_state_read(s->redis, s->cfg->prefix, p->name, &st, err));
+  if (st.running) {
+    bool timed_out = false;
+    LW_TRY(lw_harvest_check_timeout(s->redis, s->cfg->prefix, st.harvest,
+                                    s->cfg->harvest_timeout_s * 1000, &timed_out, err));
+    if (timed_out) {
+      lw_warn("provider=%s harvest=%s outcome=timed-out msg=\"no progress for %llds: "
+              "the harvest failed, the provider is tried again later\"",
+              p->name, st.harvest, s->cfg->harvest_timeout_s);
+      LW_TRY(lw_provider_state_read(s->redis, s->cfg->prefix, p->name, &st, err));
+    }
+  }
   forced = forced || st.forced;
   const long long now_ms = lw_now_ms();
   if (!forced && !p->enabled) {
@@ -528,7 +540,9 @@ static LwStatus requeue_if_stale(LwScheduler *s, const char *key, long long now,
     ++hash;
     /* Outside any harvest: the one it came with is over, and a provider's
      * graph changes only through a harvest its VoID starts. */
-    lw_txn_seed_status(txn, hash, "added");
+    /* soft: a seed that moved on meanwhile is not stale any more (its
+     * download job then finds nothing to do) */
+    lw_txn_seed_status_soft(txn, hash, "added");
     lw_txn_push_job(txn, "download", hash, "", LW_PRIORITY_NORMAL, NULL);
     ++*count;
   }
@@ -567,9 +581,6 @@ static LwStatus requeue_stale(LwScheduler *s, long long *count, LwError *err)
   }
   if (st == LW_OK && lw_txn_count(txn) > 0) {
     st = lw_txn_exec(s->redis, txn, err);
-    if (st == LW_ERR_STATE) {
-      st = LW_OK; /* a seed moved on meanwhile: it is not stale any more */
-    }
   }
   lw_txn_free(txn);
   return st;
@@ -595,7 +606,7 @@ static LwStatus queue_periodic(LwScheduler *s, const char *stage, LwError *err)
 LwStatus lw_scheduler_duties(LwScheduler *s, LwCycleStats *stats, LwError *err)
 {
   LW_TRY(connect_redis(s, err));
-  LW_TRY(lw_queue_reap(s->redis, s->cfg, &stats->reaped, err));
+  LW_TRY(lw_stage_reap(s->redis, s->cfg, &stats->reaped, err));
   LW_TRY(lw_queue_promote(s->redis, s->cfg, NULL, &stats->promoted, err));
   LW_TRY(requeue_stale(s, &stats->stale, err));
   LW_TRY(queue_periodic(s, "export", err));

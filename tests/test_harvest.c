@@ -1,5 +1,6 @@
-/* The harvest fan-in on a real Redis: the file that brings `pending` to zero
- * queues exactly one import job, whoever finishes first. */
+/* The harvest fan-in on a real Redis: the expected and finished files are
+ * sets; the file that completes the finished set queues exactly one import
+ * job, whoever finishes first, and finishing a file twice counts once. */
 #include "queue/harvest.h"
 
 #include <stdlib.h>
@@ -28,10 +29,19 @@ static long long int_reply(redisContext *c, const char *a, const char *b, const 
   return v;
 }
 
-static void file_done(redisContext *c, const char *harvest, bool failed)
+static void finish(redisContext *c, const char *harvest, const char *file, bool failed)
 {
   LwTxn *txn = lw_txn_new(prefix);
-  lw_txn_harvest_file_done(txn, harvest, failed);
+  lw_txn_harvest_finish_file(txn, harvest, file, failed, "import");
+  LwError err;
+  CHECK_INT_EQ(lw_txn_exec(c, txn, &err), LW_OK);
+  lw_txn_free(txn);
+}
+
+static void expect(redisContext *c, const char *harvest, const char *const *files, size_t n)
+{
+  LwTxn *txn = lw_txn_new(prefix);
+  lw_txn_harvest_expect_files(txn, harvest, files, n);
   LwError err;
   CHECK_INT_EQ(lw_txn_exec(c, txn, &err), LW_OK);
   lw_txn_free(txn);
@@ -49,18 +59,21 @@ int main(void)
   }
   LwKey h = lw_key(prefix, LW_KEY_HARVEST, "h1");
   LwKey queue = lw_key(prefix, LW_KEY_QUEUE, "import");
-  freeReplyObject(lw_redis_cmd(c, &err, "HSET", h.s, "pending", "3", "state", "running", NULL));
+  freeReplyObject(lw_redis_cmd(c, &err, "HSET", h.s, "pending", "0", "status", "running", NULL));
+  expect(c, "h1", (const char *[]){"a", "b", "c"}, 3);
+  expect(c, "h1", (const char *[]){"a"}, 1); /* again: a set */
+  CHECK_INT_EQ(int_reply(c, "HGET", h.s, "pending"), 3);
 
-  file_done(c, "h1", false);
-  file_done(c, "h1", true);
+  finish(c, "h1", "a", false);
+  finish(c, "h1", "b", true);
+  finish(c, "h1", "b", true); /* an ack sent twice counts once */
   CHECK_INT_EQ(int_reply(c, "HGET", h.s, "pending"), 1);
+  CHECK_INT_EQ(int_reply(c, "HGET", h.s, "failed"), 1);
   CHECK_INT_EQ(int_reply(c, "LLEN", queue.s, NULL), 0);
 
-  /* unpack found an archive of three entries in place of one file */
-  LwTxn *txn = lw_txn_new(prefix);
-  lw_txn_harvest_expect(txn, "h1", 2);
-  CHECK_INT_EQ(lw_txn_exec(c, txn, &err), LW_OK);
-  lw_txn_free(txn);
+  /* c is an archive of three entries: they are expected, c is finished */
+  expect(c, "h1", (const char *[]){"c1", "c2", "c3"}, 3);
+  finish(c, "h1", "c", false);
   CHECK_INT_EQ(int_reply(c, "HGET", h.s, "pending"), 3);
 
   /* three workers finish at once */
@@ -68,8 +81,9 @@ int main(void)
     if (fork() == 0) {
       redisContext *cc = NULL;
       lw_redis_connect(url, &cc, &err);
+      const char *file[] = {"c1", "c2", "c3"};
       LwTxn *t = lw_txn_new(prefix);
-      lw_txn_harvest_file_done(t, "h1", false);
+      lw_txn_harvest_finish_file(t, "h1", file[i], false, "import");
       int rc = lw_txn_exec(cc, t, &err) == LW_OK ? 0 : 1;
       lw_txn_free(t);
       redisFree(cc);
@@ -84,17 +98,26 @@ int main(void)
   CHECK_INT_EQ(int_reply(c, "HGET", h.s, "pending"), 0);
   CHECK_INT_EQ(int_reply(c, "HGET", h.s, "failed"), 1);
   CHECK_INT_EQ(int_reply(c, "LLEN", queue.s, NULL), 1);
-  CHECK_INT_EQ(int_reply(c, "HGET", h.s, "import_queued"), 1);
+  CHECK(int_reply(c, "HGET", h.s, "follow_up_queued") > 0);
   redisReply *job = lw_redis_cmd(c, &err, "LINDEX", queue.s, "0", NULL);
   CHECK(job && job->str && strstr(job->str, "\"stage\":\"import\""));
   CHECK(job && job->str && strstr(job->str, "\"harvest\":\"h1\""));
   freeReplyObject(job);
 
   /* a late duplicate (a job run twice) does not queue a second import */
-  CHECK_INT_EQ(lw_harvest_file_done_now(c, prefix, "h1", false, &err), LW_OK);
+  finish(c, "h1", "c2", false);
   CHECK_INT_EQ(int_reply(c, "LLEN", queue.s, NULL), 1);
+  CHECK_INT_EQ(int_reply(c, "HGET", h.s, "pending"), 0);
   /* no such harvest: nothing happens */
-  CHECK_INT_EQ(lw_harvest_file_done_now(c, prefix, "nope", false, &err), LW_OK);
+  finish(c, "nope", "x", false);
+  CHECK_INT_EQ(int_reply(c, "LLEN", queue.s, NULL), 1);
+  CHECK_INT_EQ(int_reply(c, "EXISTS", lw_key(prefix, LW_KEY_HARVEST, "nope").s, NULL), 0);
+
+  /* a harvest that is over (timed out) queues no import */
+  LwKey h2 = lw_key(prefix, LW_KEY_HARVEST, "h2");
+  freeReplyObject(lw_redis_cmd(c, &err, "HSET", h2.s, "pending", "0", "status", "failed", NULL));
+  expect(c, "h2", (const char *[]){"z"}, 1);
+  finish(c, "h2", "z", false);
   CHECK_INT_EQ(int_reply(c, "LLEN", queue.s, NULL), 1);
 
   /* clean up this test's keys */

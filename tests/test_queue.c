@@ -146,7 +146,7 @@ static void test_retries_and_dead(void)
     CHECK_INT_EQ(job->attempt, attempt - 1);
     LwFailOutcome outcome;
     long long delay = -1;
-    CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", job, &failure, &outcome, &delay, &err), LW_OK);
+    CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", job, &failure, NULL, &outcome, &delay, &err), LW_OK);
     lw_job_free(job);
     if (attempt < 3) {
       CHECK_INT_EQ(outcome, LW_FAIL_RETRY);
@@ -207,7 +207,7 @@ static void test_retries_and_dead(void)
   failure.retry_after_ms = 2000;
   LwFailOutcome later_outcome;
   long long later_delay = -1;
-  CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", slow, &failure, &later_outcome, &later_delay, &err),
+  CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", slow, &failure, NULL, &later_outcome, &later_delay, &err),
                LW_OK);
   CHECK_INT_EQ(later_outcome, LW_FAIL_RETRY);
   CHECK_INT_EQ(later_delay, cfg.retry_max_ms < 2000 ? cfg.retry_max_ms : 2000);
@@ -218,7 +218,7 @@ static void test_retries_and_dead(void)
   LwJob *job = fetch("w1", "perm");
   lw_error_set(&failure, LW_ERR_SYNTAX, "bad Turtle at line 3");
   LwFailOutcome outcome;
-  CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", job, &failure, &outcome, NULL, &err), LW_OK);
+  CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", job, &failure, NULL, &outcome, NULL, &err), LW_OK);
   CHECK_INT_EQ(outcome, LW_FAIL_DEAD);
   CHECK_INT_EQ(counts("perm").dead, 1);
   CHECK_INT_EQ(counts("perm").delayed, 0);
@@ -272,8 +272,8 @@ static void test_reaper(void)
                                  "doomed", NULL), 0);
   CHECK_INT_EQ(lw_test_redis_int(c, "EXISTS", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "doomed").s,
                                  NULL), 0);
-  /* the doomed worker's late ack changes nothing */
-  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "doomed", job, NULL, &err), LW_OK);
+  /* the doomed worker's late ack changes nothing: it lost the job */
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "doomed", job, NULL, &err), LW_NOTHING);
   CHECK_INT_EQ(counts("reap").done, 0);
   CHECK_INT_EQ(counts("reap").queued, 1);
   lw_job_free(job);

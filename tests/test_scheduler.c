@@ -11,6 +11,7 @@
 #include "common/uri.h"
 #include "queue/keys.h"
 #include "queue/redis.h"
+#include "queue/seed.h"
 #include "scheduler/harvest.h"
 #include "scheduler/scheduler.h"
 #include "tests/support/check.h"
@@ -227,10 +228,10 @@ static LwCycleStats cycle(LwScheduler *s)
   return st;
 }
 
-static char *seed_of(const char *url)
+static char *seed_of(const char *url, const char *provider)
 {
   static char hash[LW_HASH_HEX_LEN + 1];
-  lw_uri_hash(url, hash);
+  lw_seed_hash_for(url, provider, hash);
   return hash;
 }
 
@@ -258,7 +259,7 @@ static void test_first_cycle(LwScheduler *s)
   CHECK_INT_EQ(llen(LW_KEY_QUEUE, "download"), 4);
   char url[512];
   snprintf(url, sizeof(url), "%s/b/dumps/b2.nt", base);
-  const char *hash = seed_of(url);
+  const char *hash = seed_of(url, "b");
   CHECK_STR_EQ(hget(LW_KEY_SEED, hash, "status"), "added");
   CHECK_STR_EQ(hget(LW_KEY_SEED, hash, "provider"), "b");
   CHECK_STR_EQ(hget(LW_KEY_SEED, hash, "uri"), url);
@@ -491,7 +492,7 @@ static void test_last_modified(LwScheduler *s)
 static void test_stale(LwScheduler *s)
 {
   const char *uri = "http://127.0.0.1:1/stale.nt";
-  const char *hash = seed_of(uri);
+  const char *hash = seed_of(uri, NULL);
   char processed[32];
   snprintf(processed, sizeof(processed), "%lld", (long long)time(NULL) * 1000 - 10000);
   freeReplyObject(redisCommand(rc, "HSET %s status parsed uri %s processed %s interval 5",

@@ -84,10 +84,13 @@ static void test_records(void)
                LW_OK);
   CHECK(queued);
   char expected[LW_HASH_HEX_LEN + 1];
-  lw_uri_hash("http://example.org/a/b", expected);
+  lw_seed_hash_for("http://example.org/a/b", "geo", expected);
   CHECK_STR_EQ(hash, expected);
+  /* a provider's seed is its own: not the seed of the bare URI */
+  lw_uri_hash("http://example.org/a/b", expected);
+  CHECK(strcmp(hash, expected) != 0);
   /* twice: the record stays, no second download */
-  CHECK_INT_EQ(lw_seed_add(c, cfg.prefix, "http://example.org/a/b", NULL, NULL, hash, &queued,
+  CHECK_INT_EQ(lw_seed_add(c, cfg.prefix, "http://example.org/a/b", "geo", "h1", hash, &queued,
                            &err),
                LW_NOTHING);
   CHECK(!queued);

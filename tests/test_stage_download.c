@@ -50,9 +50,10 @@ static LwStatus run(const char *hash, const json_t *extra, LwError *err)
   LwJob *job = lw_job_new("download", hash, "h1", extra, err);
   LwTxn *txn = lw_txn_new(cfg.prefix);
   lw_error_clear(err);
-  LwStageCtx ctx = {&cfg, redis, job, txn, err, NULL};
+  LwStageCtx ctx = {&cfg, redis, job, txn, err, NULL, LW_STAGE_DONE};
   LwStatus st = lw_stage_download_run(&ctx);
   if (st <= LW_NOTHING) {
+    lw_stage_results(&ctx, st);
     LwError exec_err;
     LwStatus ex = lw_txn_exec(redis, txn, &exec_err);
     lw_test_report(ex == LW_OK, __FILE__, __LINE__, "txn exec", exec_err.message);
@@ -119,14 +120,20 @@ static void test_download_and_revisit(void)
   /* A re-harvest after the file was parsed: the 304 leaves it unchanged,
    * no unpack job, and the harvest counts the file as done. */
   LwKey harvest = lw_key(cfg.prefix, LW_KEY_HARVEST, "h1");
-  redisReply *reply = redisCommand(redis, "HSET %s pending 1 provider prov", harvest.s);
+  redisReply *reply = redisCommand(redis, "HSET %s pending 0 provider prov status running",
+                                   harvest.s);
   freeReplyObject(reply);
+  LwTxn *expect = lw_txn_new(cfg.prefix);
+  lw_txn_harvest_expect_files(expect, "h1", (const char *[]){hash}, 1);
+  CHECK_INT_EQ(lw_txn_exec(redis, expect, &err), LW_OK);
+  lw_txn_free(expect);
+  CHECK_INT_EQ(lw_test_redis_int(redis, "HGET", harvest.s, "pending", NULL), 1);
   lw_seed_set(redis, cfg.prefix, hash, "clean", "0123456789abcdef0123456789abcdef", &err);
   lw_seed_set(redis, cfg.prefix, hash, "status", "parsed", &err);
   CHECK_INT_EQ(lw_seed_set_status(redis, cfg.prefix, hash, "added", &err), LW_OK);
   reply = redisCommand(redis, "DEL %s", lw_key(cfg.prefix, LW_KEY_QUEUE, "unpack").s);
   freeReplyObject(reply);
-  CHECK_INT_EQ(run(hash, NULL, &err), LW_NOTHING);
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_OK);
   seed = seed_of(hash);
   CHECK_STR_EQ(lw_record_str(seed, "status", ""), "filed");
   CHECK_STR_EQ(lw_record_str(seed, "unchanged", ""), "true");

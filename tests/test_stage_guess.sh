@@ -18,6 +18,7 @@ r HSET "${prefix}seed:s1" status unarchived file raw/t1 uri http://x/data.rdf ha
   http '[{"status":200,"headers":{"Content-Type":"text/plain"}}]' > /dev/null
 r HSET "${prefix}seed:s2" status unarchived file raw/p1 uri http://x/data.ttl harvest h1 > /dev/null
 r HSET "${prefix}harvest:h1" provider geo status running pending 2 seeds '["s1","s2"]' > /dev/null
+r SADD "${prefix}harvest:h1:expected" s1 s2 > /dev/null
 
 lw "$prefix" jobs push guess '{"seed":"s1","harvest":"h1"}' > /dev/null
 lw "$prefix" jobs push guess '{"seed":"s2","harvest":"h1"}' > /dev/null

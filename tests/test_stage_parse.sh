@@ -42,6 +42,7 @@ done
 # t2 has the same content as t1 (the content hash says so)
 r HSET "${prefix}seed:t2" content '{"hash":"hash-of-t1"}' > /dev/null
 r HSET "${prefix}harvest:h1" provider geo status running pending 4 seeds '["t1","t2","j1","j2"]' > /dev/null
+r SADD "${prefix}harvest:h1:expected" t1 t2 j1 j2 > /dev/null
 
 worker() {
   "$LODWASH_BINARY_DIR/lodwash-worker" --redis "$LODWASH_TEST_REDIS" --prefix "$prefix" \

@@ -42,10 +42,10 @@
 #include "common/http_fetch.h"
 #include "common/log.h"
 #include "common/netguard.h"
-#include "queue/harvest.h"
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/record.h"
+#include "queue/records.h"
 #include "queue/redis.h"
 #include "queue/seed.h"
 #include "workers/stage.h"
@@ -297,7 +297,6 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
 {
   LwTxn *txn = ctx->txn;
   const char *seed = ctx->job->seed;
-  const char *harvest = ctx->job->harvest;
   char now[32];
   now_ms_text(now, sizeof(now));
   txn_json(txn, seed, "http", json_incref(r->http));
@@ -309,17 +308,16 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
   if (st == LW_OK) { /* unchanged: `file` may name unpack's UTF-8 copy */
     lw_txn_seed_set(txn, seed, "file", p->raw_rel);
   }
-  LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_SEED, seed);
   /* The validators for the next visit; a 304 may omit them (keep ours). */
   if (r->etag[0]) {
     lw_txn_seed_set(txn, seed, "etag", r->etag);
   } else if (!r->not_modified) {
-    lw_txn_command(txn, 3, (const char *[]){"HDEL", key.s, "etag"}, NULL);
+    lw_txn_seed_unset(txn, seed, "etag");
   }
   if (r->last_modified[0]) {
     lw_txn_seed_set(txn, seed, "last_modified", r->last_modified);
   } else if (!r->not_modified) {
-    lw_txn_command(txn, 3, (const char *[]){"HDEL", key.s, "last_modified"}, NULL);
+    lw_txn_seed_unset(txn, seed, "last_modified");
   }
   if (r->content_type[0]) {
     lw_txn_seed_set(txn, seed, "content_type", r->content_type);
@@ -328,14 +326,10 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
   snprintf(resumed, sizeof(resumed), "%llu", (unsigned long long)r->resumed_from);
   lw_txn_seed_set(txn, seed, "resumed_from", resumed);
   lw_txn_seed_set(txn, seed, "unchanged", st == LW_NOTHING ? "true" : "false");
-  lw_txn_command(txn, 4, (const char *[]){"HDEL", key.s, "error", "retry_after"}, NULL);
-  lw_txn_seed_status(txn, seed, "filed");
+  lw_txn_seed_unset(txn, seed, "error");
+  lw_txn_seed_unset(txn, seed, "retry_after");
   if (st == LW_NOTHING) {
-    if (harvest[0]) {
-      lw_txn_harvest_file_done(txn, harvest, false);
-    }
-  } else {
-    lw_txn_push_job(txn, "unpack", seed, harvest, LW_PRIORITY_NORMAL, NULL);
+    lw_stage_other(ctx); /* unchanged: filed, nothing to unpack again */
   }
 }
 
@@ -393,6 +387,7 @@ static LwStatus fetch_seed(LwStageCtx *ctx, const json_t *seed, const char *uri)
     slot_release(&d);
     if (st <= LW_NOTHING) {
       record_success(ctx, &p, &r, st);
+      /* unchanged is a result too (lw_stage_other): the frame records it */
       lw_info("stage=download seed=%s status=%ld bytes=%llu hops=%zu unchanged=%s "
               "resumed_from=%llu ms=%.0f",
               ctx->job->seed, r.status, (unsigned long long)r.content.number_of_bytes,
@@ -405,7 +400,7 @@ static LwStatus fetch_seed(LwStageCtx *ctx, const json_t *seed, const char *uri)
   }
   slot_release(&d);
   lw_netguard_free(guard);
-  return st;
+  return st == LW_NOTHING ? LW_OK : st;
 }
 
 /* The seed hash names files: 32 hex digits, nothing else. */

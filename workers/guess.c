@@ -69,7 +69,6 @@ static LwStatus guess_seed(LwStageCtx *ctx, const json_t *seed)
   if (!file) {
     return lw_error_set(ctx->err, LW_ERR_STATE, "seed %s has no file", hash);
   }
-  LW_TRY(lw_seed_set_status(ctx->redis, ctx->config->prefix, hash, "guessing", ctx->err));
   char *head = malloc(LW_GUESS_HEAD_MAX);
   if (!head) {
     return lw_error_set(ctx->err, LW_ERR_NOMEM, "out of memory");
@@ -87,8 +86,6 @@ static LwStatus guess_seed(LwStageCtx *ctx, const json_t *seed)
   if (st == LW_OK) {
     lw_txn_seed_set(ctx->txn, hash, "format", lw_format_name(format));
     lw_txn_seed_set(ctx->txn, hash, "guess", info.reason);
-    lw_txn_seed_status(ctx->txn, hash, "guessed");
-    lw_txn_push_job(ctx->txn, "parse", hash, ctx->job->harvest, LW_PRIORITY_NORMAL, NULL);
   }
   free(head);
   free(media);
@@ -98,5 +95,5 @@ static LwStatus guess_seed(LwStageCtx *ctx, const json_t *seed)
 
 LwStatus lw_stage_guess_run(LwStageCtx *ctx)
 {
-  return lw_stage_on_seed(ctx, "unarchived", "guessing", guess_seed);
+  return lw_stage_on_own_seed(ctx, guess_seed);
 }

@@ -19,6 +19,8 @@
 #include "queue/harvest.h"
 #include "queue/keys.h"
 #include "queue/record.h"
+#include "queue/records.h"
+#include "queue/seed.h"
 #include "queue/redis.h"
 #include "queue/report.h"
 #include "workers/stage.h"
@@ -64,7 +66,7 @@ static LwStatus collect(LwStageCtx *ctx, const char *hash, unsigned depth, Colle
   }
   const char *prefix = ctx->config->prefix;
   json_t *seed = NULL;
-  LwStatus st = lw_record_get(ctx->redis, lw_key(prefix, LW_KEY_SEED, hash).s, &seed, ctx->err);
+  LwStatus st = lw_seed_get(ctx->redis, prefix, hash, &seed, ctx->err);
   if (st != LW_OK) {
     return st == LW_NOTHING ? lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", hash) : st;
   }
@@ -80,7 +82,7 @@ static LwStatus collect(LwStageCtx *ctx, const char *hash, unsigned depth, Colle
     }
   } else if (clean) {
     json_t *record = NULL;
-    st = lw_record_get(ctx->redis, lw_key(prefix, LW_KEY_SEED, clean).s, &record, ctx->err);
+    st = lw_seed_get(ctx->redis, prefix, clean, &record, ctx->err);
     const char *file = record ? lw_record_str(record, "file", NULL) : NULL;
     if (st == LW_OK && file) {
       char path[4096];
@@ -119,17 +121,14 @@ static LwSparqlStore *open_store(const LwConfig *cfg, LwError *err)
   return lw_sparql_open(&o, err);
 }
 
-/* Records the import's report on the harvest and ends it. Written at once,
- * not in the ack: once the harvest is ended a second run of this job does
- * nothing, so the report must be there before. */
+/* Records the import's report on the harvest and ends it, in the job's
+ * fenced ack (queue/txn.h): the report and the end come together, once, and
+ * only while the harvest is still running (not timed out meanwhile). */
 static LwStatus record_report(LwStageCtx *ctx, const char *harvest,
                               const LwGraphImportReport *r, const Collected *c)
 {
-  LwTxn *txn = lw_txn_new(ctx->config->prefix);
-  if (!txn) {
-    return lw_error_set(ctx->err, LW_ERR_NOMEM, "out of memory");
-  }
-  LwKey key = lw_key(ctx->config->prefix, LW_KEY_HARVEST, harvest);
+  LwTxn *txn = ctx->txn;
+  lw_txn_harvest_running(txn, harvest);
   char buf[64];
   const struct { const char *field; unsigned long long value; } counts[] = {
     {"triples", r->merge.triples}, {"subjects", r->merge.subjects},
@@ -139,21 +138,16 @@ static LwStatus record_report(LwStageCtx *ctx, const char *harvest,
   };
   for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); ++i) {
     snprintf(buf, sizeof(buf), "%llu", counts[i].value);
-    lw_txn_hset(txn, key.s, counts[i].field, buf);
+    lw_txn_harvest_set(txn, harvest, counts[i].field, buf);
   }
   char *failed = json_dumps(c->failed, JSON_COMPACT);
-  lw_txn_hset(txn, key.s, "failed_files", failed ? failed : "[]");
+  lw_txn_harvest_set(txn, harvest, "failed_files", failed ? failed : "[]");
   free(failed);
-  lw_txn_hset(txn, key.s, "changeset_added", r->added_path);
-  lw_txn_hset(txn, key.s, "changeset_removed", r->removed_path);
-  lw_txn_hset(txn, key.s, "status", json_array_size(c->failed) ? "failed" : "done");
-  snprintf(buf, sizeof(buf), "%llu", r->merge.added);
-  const char *argv[] = {"HINCRBY", lw_key(ctx->config->prefix, LW_KEY_COUNTERS, NULL).s,
-                        "triples_imported", buf};
-  lw_txn_command(txn, 4, argv, NULL);
-  LwStatus st = lw_txn_exec(ctx->redis, txn, ctx->err);
-  lw_txn_free(txn);
-  return st;
+  lw_txn_harvest_set(txn, harvest, "changeset_added", r->added_path);
+  lw_txn_harvest_set(txn, harvest, "changeset_removed", r->removed_path);
+  lw_txn_harvest_set(txn, harvest, "status", json_array_size(c->failed) ? "failed" : "done");
+  lw_txn_counter_add(txn, "triples_imported", (long long)r->merge.added);
+  return LW_OK;
 }
 
 static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *harvest)
@@ -204,8 +198,8 @@ LwStatus lw_stage_import_run(LwStageCtx *ctx)
 {
   const char *id = ctx->job->harvest;
   json_t *harvest = NULL;
-  LwStatus st = lw_record_get(ctx->redis, lw_key(ctx->config->prefix, LW_KEY_HARVEST, id).s,
-                              &harvest, ctx->err);
+  LwStatus st = lw_records_harvest_get(ctx->redis, ctx->config->prefix, id, &harvest,
+                                      ctx->err);
   if (st != LW_OK) {
     return st == LW_NOTHING ? lw_error_set(ctx->err, LW_ERR_STATE, "no harvest %s", id) : st;
   }

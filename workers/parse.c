@@ -18,9 +18,9 @@
 #include "common/file_store.h"
 #include "common/log.h"
 #include "common/uri.h"
-#include "queue/harvest.h"
 #include "queue/keys.h"
 #include "queue/record.h"
+#include "queue/records.h"
 #include "queue/redis.h"
 #include "queue/report.h"
 #include "queue/seed.h"
@@ -68,11 +68,16 @@ static void skolem_base_of(const LwConfig *cfg, char *out, size_t size)
            (int)parts.authority.len, parts.authority.ptr);
 }
 
+/* The name of the seed's content for PREFIXcleanof: its hash, and its
+ * provider, since blank nodes are named after the seed that was cleaned
+ * (common/skolem.h) and one provider's graph must not name another's. */
 static const char *content_hash_of(const json_t *seed, char *out, size_t size)
 {
   json_t *content = json_loads(lw_record_str(seed, "content", "{}"), 0, NULL);
   const char *hash = json_string_value(json_object_get(content, "hash"));
-  snprintf(out, size, "%s", hash ? hash : "");
+  const char *provider = lw_record_str(seed, "provider", "");
+  snprintf(out, size, "%s%s%s", hash ? hash : "", hash && *provider ? " " : "",
+           hash ? provider : "");
   json_decref(content);
   return *out ? out : NULL;
 }
@@ -81,24 +86,19 @@ static const char *content_hash_of(const json_t *seed, char *out, size_t size)
 static bool already_cleaned(LwStageCtx *ctx, const char *content_hash, char *clean_out)
 {
   LwError err;
-  redisReply *r = lw_redis_cmd(ctx->redis, &err, "GET",
-                               lw_key(ctx->config->prefix, LW_KEY_CLEAN_OF, content_hash).s,
-                               NULL);
+  if (lw_records_clean_of(ctx->redis, ctx->config->prefix, content_hash, clean_out, &err) !=
+      LW_OK) {
+    return false;
+  }
+  json_t *record = NULL;
   bool found = false;
-  if (r && r->type == REDIS_REPLY_STRING && r->len == LW_HASH_HEX_LEN) {
-    json_t *record = NULL;
-    if (lw_seed_get(ctx->redis, ctx->config->prefix, r->str, &record, &err) == LW_OK) {
-      char path[4096];
-      snprintf(path, sizeof(path), "%s/%s", ctx->config->data_dir,
-               lw_record_str(record, "file", ""));
-      found = access(path, R_OK) == 0;
-      memcpy(clean_out, r->str, LW_HASH_HEX_LEN + 1);
-    }
-    json_decref(record);
+  if (lw_seed_get(ctx->redis, ctx->config->prefix, clean_out, &record, &err) == LW_OK) {
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", ctx->config->data_dir,
+             lw_record_str(record, "file", ""));
+    found = access(path, R_OK) == 0;
   }
-  if (r) {
-    freeReplyObject(r);
-  }
+  json_decref(record);
   return found;
 }
 
@@ -111,11 +111,7 @@ static void set_count(LwTxn *txn, const char *seed, const char *field, unsigned 
 
 static void count(LwStageCtx *ctx, const char *field, unsigned long long n)
 {
-  char buf[32];
-  snprintf(buf, sizeof(buf), "%llu", n);
-  const char *argv[] = {"HINCRBY", lw_key(ctx->config->prefix, LW_KEY_COUNTERS, NULL).s,
-                        field, buf};
-  lw_txn_command(ctx->txn, 4, argv, NULL);
+  lw_txn_counter_add(ctx->txn, field, (long long)n);
 }
 
 /* The results, in the ack: the clean record, the dirty seed, the counters. */
@@ -142,18 +138,12 @@ static void record(LwStageCtx *ctx, const char *relpath, const char *content_has
   char now[32];
   snprintf(now, sizeof(now), "%lld", lw_now_ms());
   lw_txn_seed_set(ctx->txn, dirty, "processed", now);
-  lw_txn_seed_status(ctx->txn, dirty, "parsed");
   if (content_hash) {
-    const char *argv[] = {"SET", lw_key(ctx->config->prefix, LW_KEY_CLEAN_OF, content_hash).s,
-                          clean};
-    lw_txn_command(ctx->txn, 3, argv, NULL);
+    lw_txn_clean_of_set(ctx->txn, content_hash, clean);
   }
   count(ctx, "triples_cleaned", r->triples);
   count(ctx, "errors:syntax", r->syntax_errors);
   count(ctx, "errors:literal", r->literal_errors);
-  if (*ctx->job->harvest) {
-    lw_txn_harvest_file_done(ctx->txn, ctx->job->harvest, false);
-  }
 }
 
 /* Shown by `lodwash status` for the job in flight. */
@@ -214,18 +204,13 @@ static LwStatus clean_file(LwStageCtx *ctx, const json_t *seed, LwCleanReport *r
 static LwStatus parse_seed(LwStageCtx *ctx, const json_t *seed)
 {
   const char *hash = ctx->job->seed;
-  char content_hash[LW_HASH_HEX_LEN + 1], clean[LW_HASH_HEX_LEN + 1];
+  char content_hash[LW_HASH_HEX_LEN + 256], clean[LW_HASH_HEX_LEN + 1];
   const char *chash = content_hash_of(seed, content_hash, sizeof(content_hash));
   if (chash && already_cleaned(ctx, chash, clean)) {
     lw_txn_seed_set(ctx->txn, hash, "clean", clean);
-    lw_txn_seed_status(ctx->txn, hash, "parsed");
-    if (*ctx->job->harvest) {
-      lw_txn_harvest_file_done(ctx->txn, ctx->job->harvest, false);
-    }
     lw_info("stage=parse seed=%s clean=%s msg=\"content cleaned before\"", hash, clean);
     return LW_OK;
   }
-  LW_TRY(lw_seed_set_status(ctx->redis, ctx->config->prefix, hash, "parsing", ctx->err));
   LwCleanReport report;
   memset(&report, 0, sizeof(report));
   char relpath[1024];
@@ -243,5 +228,5 @@ static LwStatus parse_seed(LwStageCtx *ctx, const json_t *seed)
 
 LwStatus lw_stage_parse_run(LwStageCtx *ctx)
 {
-  return lw_stage_on_seed(ctx, "guessed", "parsing", parse_seed);
+  return lw_stage_on_own_seed(ctx, parse_seed);
 }

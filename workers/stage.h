@@ -7,6 +7,11 @@
  *
  *   { "download", lw_stage_download_run, "fetch a seed over HTTP(S)" },
  *
+ * The row also says, for a stage on a seed, the status it takes, its working
+ * status and how it may end (status and next stage): the frame makes those
+ * moves and queues the next job, so a stage computes results and never
+ * names another stage (unpack, which queues its entries, still does).
+ *
  * The worker frame (workers/worker.c) takes a job from the stage's queue and
  * calls run(ctx) with:
  *
@@ -69,6 +74,10 @@
 
 typedef struct LwWorker LwWorker;
 
+/* How a stage ended, when it ends well: the row's `done` (the default) or
+ * its `other` outcome (lw_stage_other). */
+typedef enum { LW_STAGE_DONE = 0, LW_STAGE_OTHER = 1 } LwStageOutcomeKind;
+
 typedef struct {
   const LwConfig *config;
   redisContext *redis;
@@ -76,9 +85,17 @@ typedef struct {
   LwTxn *txn;
   LwError *err;
   LwWorker *worker; /* the frame's; use through the functions below */
+  LwStageOutcomeKind outcome;
 } LwStageCtx;
 
 typedef LwStatus (*LwStageRunFn)(LwStageCtx *ctx);
+
+/* One way a stage on a seed ends: the seed's status then, and the stage
+ * queued next for the seed (NULL: the file's pipeline ends here). */
+typedef struct {
+  const char *status;
+  const char *next;
+} LwStageOutcome;
 
 typedef struct {
   const char *name;   /* queue name: [a-z0-9_-]+ */
@@ -86,14 +103,47 @@ typedef struct {
   const char *doc;    /* one line, shown by lodwash-worker --help */
   bool harvest_file;  /* works on one file of a harvest: a job of it that goes
                          dead still counts for the harvest's fan-in */
+  /* The pipeline as data, for a stage that works on a seed (takes NULL:
+   * not about a seed). The seed machine (queue/seed.h) must allow each
+   * move; test_stages checks it. */
+  const char *takes;     /* the seed status it works on */
+  const char *working;   /* the status while it works */
+  LwStageOutcome done;   /* how it usually ends */
+  LwStageOutcome other;  /* the other way it may end ({NULL}: none) */
+  bool frame_moves;      /* the frame makes the moves above (set working is
+                            lw_stage_on_own_seed's); false: the stage still
+                            does them itself */
 } LwStage;
 
 /* The table (workers/stages.c) and its length. */
 extern const LwStage lw_stages[];
 extern const size_t lw_stage_count;
 
+/* The stage of the job queued once every file of a harvest is finished
+ * (queue/harvest.h): the harvest's own job, about the harvest. */
+extern const char *const lw_stage_harvest_follow_up;
+
 /* The row for name, or NULL. */
 const LwStage *lw_stage_find(const char *name);
+
+/* The harvest's fan-in of a file job that succeeded, added to its txn by
+ * the frame (workers/fan_in.c): the results apply only while the seed is
+ * still the job's harvest's; seeds the txn queues jobs for are new files
+ * of the harvest (an archive's entries); when it queues nothing for the
+ * job's own seed, that file is finished. Nothing for other jobs, or when
+ * the txn is empty (the job found its work done). */
+void lw_stage_fan_in(const LwJob *job, LwTxn *txn);
+
+/* The results of a failed file job (caller frees; NULL for other jobs):
+ * the same guard, and when the failure is final the file is finished as
+ * failed, in the same script as the job's move to the dead list. */
+LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError *failure);
+
+/* The reaper (lw_queue_reap_files) with the fan-in of the stage table: a
+ * file job that goes dead because its workers keep dying is finished as
+ * failed for its harvest. The workers and the scheduler reap with it. */
+LwStatus lw_stage_reap(redisContext *c, const LwConfig *cfg, long long *returned,
+                       LwError *err);
 
 /* Records a short progress note ("12 MB of 40 MB") in the worker's
  * heartbeat. Cheap: written at most once a second. */
@@ -103,8 +153,21 @@ void lw_stage_progress(LwStageCtx *ctx, const char *fmt, ...)
 /* True once the worker was asked to stop (SIGTERM/SIGINT). */
 bool lw_stage_stopping(const LwStageCtx *ctx);
 
+/* The stage ended the row's other way (e.g. download: unchanged). */
+void lw_stage_other(LwStageCtx *ctx);
+
+/* For the frame, after run succeeded (st LW_OK or LW_NOTHING): adds to
+ * ctx->txn the seed's move to the outcome's status and the job queued next
+ * (when the row says the frame moves, and st is LW_OK), then the harvest's
+ * fan-in (lw_stage_fan_in). */
+void lw_stage_results(LwStageCtx *ctx, LwStatus st);
+
 /* Works on the job's seed (read whole, as JSON strings). */
 typedef LwStatus (*LwStageSeedFn)(LwStageCtx *ctx, const json_t *seed);
+
+/* lw_stage_on_seed with the row's takes and working statuses, moving the
+ * seed to working (visible at once) before work. */
+LwStatus lw_stage_on_own_seed(LwStageCtx *ctx, LwStageSeedFn work);
 
 /* Reads the job's seed and calls work when its status is input_status or
  * working_status (a job run again after a crash); LW_NOTHING when the seed

@@ -20,11 +20,27 @@ LwStatus lw_stage_on_seed(LwStageCtx *ctx, const char *input_status,
                : st;
   }
   const char *status = lw_record_str(seed, "status", "");
-  if (!strcmp(status, input_status) || !strcmp(status, working_status)) {
-    st = work(ctx, seed);
+  const char *owner = lw_record_str(seed, "harvest", "");
+  if (*ctx->job->harvest && *owner && strcmp(owner, ctx->job->harvest)) {
+    st = LW_NOTHING; /* a job of an older harvest: the seed is another's now */
+  } else if (!strcmp(status, input_status) || !strcmp(status, working_status)) {
+    st = lw_seed_set_status(ctx->redis, ctx->config->prefix, ctx->job->seed, working_status,
+                            ctx->err);
+    if (st == LW_OK) {
+      st = work(ctx, seed);
+    }
   } else {
     st = LW_NOTHING; /* past this stage already: the job ran twice */
   }
   json_decref(seed);
   return st;
+}
+
+LwStatus lw_stage_on_own_seed(LwStageCtx *ctx, LwStageSeedFn work)
+{
+  const LwStage *stage = lw_stage_find(ctx->job->stage);
+  if (!stage || !stage->takes) {
+    return lw_error_set(ctx->err, LW_ERR_USAGE, "stage %s works on no seed", ctx->job->stage);
+  }
+  return lw_stage_on_seed(ctx, stage->takes, stage->working, work);
 }

@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "common/log.h"
-#include "queue/harvest.h"
 #include "queue/heartbeat.h"
 #include "queue/queue.h"
 #include "queue/redis.h"
@@ -220,7 +219,7 @@ static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn
     } else if (how == FINISH_ACK) {
       st = lw_queue_ack(w->redis, w->cfg, w->id, job, txn, err);
     } else if (how == FINISH_FAIL) {
-      st = lw_queue_fail(w->redis, w->cfg, w->id, job, failure, outcome, delay, err);
+      st = lw_queue_fail(w->redis, w->cfg, w->id, job, failure, txn, outcome, delay, err);
     } else {
       st = lw_queue_handback(w->redis, w->cfg, w->id, job, err);
     }
@@ -235,22 +234,6 @@ static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn
   }
 }
 
-/* A file of a harvest that failed for good still counts for the harvest's
- * fan-in, so the import of the rest is not held up (queue/harvest.h). Not in
- * the fail's transaction: if this is lost, `lodwash jobs retry` redoes it. */
-static void count_failed_file(LwWorker *w, const LwJob *job)
-{
-  const LwStage *stage = lw_stage_find(job->stage);
-  if (!*job->harvest || !*job->seed || !stage || !stage->harvest_file) {
-    return;
-  }
-  LwError err;
-  if (lw_harvest_file_done_now(w->redis, w->cfg->prefix, job->harvest, true, &err)) {
-    lw_warn("harvest=%s seed=%s msg=\"cannot count the failed file\" error=\"%s\"",
-            job->harvest, job->seed, err.message);
-  }
-}
-
 /* Runs job and sends its outcome; returns the next job when it came with
  * the ack (caller frees), else NULL. */
 static LwJob *run_job(LwWorker *w, LwJob *job)
@@ -262,12 +245,12 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
   lw_error_clear(&failure);
   LwTxn *txn = lw_txn_new(w->cfg->prefix);
   LwStatus status;
+  LwStageCtx ctx = {w->cfg, w->redis, job, txn, &failure, w, LW_STAGE_DONE};
   if (!txn) {
     status = lw_error_set(&failure, LW_ERR_NOMEM, "out of memory");
   } else if (!stage) {
     status = lw_error_set(&failure, LW_ERR_USAGE, "no stage '%s' in this worker", job->stage);
   } else {
-    LwStageCtx ctx = {w->cfg, w->redis, job, txn, &failure, w};
     status = stage->run(&ctx);
     if (status > LW_NOTHING && failure.status == LW_OK) {
       lw_error_set(&failure, status, "%s", lw_status_name(status));
@@ -287,6 +270,7 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
   long long delay = 0;
   LwStatus fin;
   if (status <= LW_NOTHING) {
+    lw_stage_results(&ctx, status);
     fin = finish_job(w, FINISH_ACK, job, txn, NULL, NULL, NULL, stopping(w) ? NULL : &next,
                      &err);
     if (fin == LW_ERR_STATE || (fin > LW_NOTHING && fin != LW_ERR_REDIS)) {
@@ -300,14 +284,19 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
     outcome_name = "handed-back";
     fin = finish_job(w, FINISH_HANDBACK, job, NULL, NULL, NULL, NULL, NULL, &err);
   } else {
-    fin = finish_job(w, FINISH_FAIL, job, NULL, &failure, &outcome, &delay, NULL, &err);
+    LwTxn *results = lw_stage_fail_fan_in(w->cfg, job, &failure);
+    fin = finish_job(w, FINISH_FAIL, job, results, &failure, &outcome, &delay, NULL, &err);
+    lw_txn_free(results);
     outcome_name = outcome == LW_FAIL_RETRY ? "retry" : "dead";
-    if (fin == LW_OK && outcome == LW_FAIL_DEAD) {
-      count_failed_file(w, job);
-    }
   }
   if (fin == LW_ERR_REDIS) {
     outcome_name = "lost-redis";
+  } else if (fin == LW_NOTHING) {
+    /* reaped while it ran (and given to another worker), or this outcome
+     * already applied and its reply was lost: nothing was applied now */
+    outcome_name = "lost";
+    lw_warn("stage=%s seed=%s job=%s msg=\"lost the job: it is no longer this worker's, "
+            "nothing recorded\"", job->stage, job->seed, job->id);
   }
   long long ms = lw_now_ms() - t0;
   if (status <= LW_NOTHING || handed_back) {
@@ -333,7 +322,7 @@ static bool idle_round(LwWorker *w, long long *sleep_ms, long long *last_reap)
                   now - *last_reap >= w->cfg->heartbeat_ttl_s * 1000;
   if (reap_due) {
     long long returned = 0;
-    if (lw_queue_reap(w->redis, w->cfg, &returned, &err) == LW_OK && returned) {
+    if (lw_stage_reap(w->redis, w->cfg, &returned, &err) == LW_OK && returned) {
       lw_info("msg=\"gave back jobs of dead workers\" jobs=%lld", returned);
       *sleep_ms = 1;
       return true;

@@ -1,0 +1,41 @@
+/*
+ * Typed changes of the records that stages make, so that no stage builds a
+ * key: each adds an op to a txn (queue/txn.h, applied with the job's fenced
+ * ack) or reads one record. The seed record has queue/seed.h, the harvest
+ * fan-in queue/harvest.h, the jobs queue/queue.h; key names queue/keys.h.
+ */
+#ifndef LW_QUEUE_RECORDS_H
+#define LW_QUEUE_RECORDS_H
+
+#include <hiredis/hiredis.h>
+#include <jansson.h>
+
+#include "common/hash.h"
+#include "common/status.h"
+#include "queue/txn.h"
+
+/* Removes field from the seed's record. */
+void lw_txn_seed_unset(LwTxn *txn, const char *seed, const char *field);
+
+/* Adds n to a global counter (queue/report.h: bytes downloaded, triples
+ * cleaned and imported, errors by kind). */
+void lw_txn_counter_add(LwTxn *txn, const char *counter, long long n);
+
+/* Sets one field of the harvest's record (the import's report). */
+void lw_txn_harvest_set(LwTxn *txn, const char *harvest, const char *field,
+                        const char *value);
+
+/* Content (named by content_key) is cleaned into the clean record clean. */
+void lw_txn_clean_of_set(LwTxn *txn, const char *content_key, const char *clean);
+
+/* The clean record of content_key: LW_OK with out set, LW_NOTHING when the
+ * content was never cleaned. */
+LwStatus lw_records_clean_of(redisContext *c, const char *prefix, const char *content_key,
+                             char out[LW_HASH_HEX_LEN + 1], LwError *err);
+
+/* The harvest's record as JSON strings (caller decrefs); LW_NOTHING and
+ * *out NULL when there is none. */
+LwStatus lw_records_harvest_get(redisContext *c, const char *prefix, const char *harvest,
+                                json_t **out, LwError *err);
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * What the worker frame adds to a job's results, from the stage table: the
+ * seed's moves and the next job (the pipeline as data), and the harvest's
+ * fan-in, derived from what a file job did (queue/harvest.h). No stage has
+ * to know about either.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "queue/harvest.h"
+#include "queue/queue.h"
+#include "workers/stage.h"
+
+/* True when job works on one file of its harvest. */
+static bool harvest_file_job(const LwJob *job)
+{
+  const LwStage *stage = lw_stage_find(job->stage);
+  return stage && stage->harvest_file && *job->harvest && *job->seed;
+}
+
+void lw_stage_fan_in(const LwJob *job, LwTxn *txn)
+{
+  if (!harvest_file_job(job) || lw_txn_count(txn) == 0) {
+    return; /* not a file of a harvest, or nothing done (the job ran twice) */
+  }
+  lw_txn_harvest_owns(txn, job->harvest, job->seed);
+  bool continues = false;
+  size_t n = lw_txn_pushed_count(txn);
+  const char **found = calloc(n + 1, sizeof(char *));
+  size_t n_found = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const char *seed = lw_txn_pushed_seed(txn, i);
+    if (!strcmp(seed, job->seed)) {
+      continues = true;
+    } else if (found) {
+      found[n_found++] = seed;
+    }
+  }
+  lw_txn_harvest_expect_files(txn, job->harvest, found, n_found);
+  free(found);
+  if (!continues) {
+    lw_txn_harvest_finish_file(txn, job->harvest, job->seed, false,
+                               lw_stage_harvest_follow_up);
+  }
+}
+
+LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError *failure)
+{
+  if (!harvest_file_job(job)) {
+    return NULL;
+  }
+  LwTxn *txn = lw_txn_new(cfg->prefix);
+  if (txn) {
+    lw_txn_harvest_owns(txn, job->harvest, job->seed);
+    if (lw_queue_fail_final(cfg, job, failure)) {
+      lw_txn_harvest_finish_file(txn, job->harvest, job->seed, true,
+                                 lw_stage_harvest_follow_up);
+    }
+  }
+  return txn;
+}
+
+void lw_stage_other(LwStageCtx *ctx) { ctx->outcome = LW_STAGE_OTHER; }
+
+void lw_stage_results(LwStageCtx *ctx, LwStatus st)
+{
+  const LwJob *job = ctx->job;
+  const LwStage *stage = lw_stage_find(job->stage);
+  if (st == LW_OK && stage && stage->frame_moves && stage->takes && *job->seed) {
+    const LwStageOutcome *o = ctx->outcome == LW_STAGE_OTHER && stage->other.status
+                                  ? &stage->other
+                                  : &stage->done;
+    /* from the working status, which a job may not have entered itself
+     * (its work was found done): the machine's way */
+    lw_txn_seed_status(ctx->txn, job->seed, stage->working);
+    lw_txn_seed_status(ctx->txn, job->seed, o->status);
+    if (o->next) {
+      lw_txn_push_job(ctx->txn, o->next, job->seed, job->harvest, LW_PRIORITY_NORMAL, NULL);
+    }
+  }
+  lw_stage_fan_in(job, ctx->txn);
+}
+
+LwStatus lw_stage_reap(redisContext *c, const LwConfig *cfg, long long *returned, LwError *err)
+{
+  const char *files[32];
+  size_t n = 0;
+  for (size_t i = 0; i < lw_stage_count && n < 32; ++i) {
+    if (lw_stages[i].harvest_file) {
+      files[n++] = lw_stages[i].name;
+    }
+  }
+  LwReapFanIn fan_in = {files, n, lw_stage_harvest_follow_up};
+  return lw_queue_reap_files(c, cfg, &fan_in, returned, err);
+}
