@@ -206,9 +206,9 @@ LwStatus lw_redis_connect(const char *url, redisContext **out, LwError *err)
     }
     freeReplyObject(reply);
   }
-  /* The queue's scripts run by SHA inside MULTI; loading them now means a
-   * MULTI never meets NOSCRIPT halfway (its plain commands would then run
-   * twice when it is sent again). */
+  /* The queue's scripts run by SHA; loading them now saves the NOSCRIPT
+   * round trip of the first call (which would then be sent with its body:
+   * a NOSCRIPT reply means nothing ran). */
   if (lw_scripts_load_all(c, &sub) != LW_OK) {
     redisFree(c);
     return lw_error_set(err, LW_ERR_REDIS, "cannot load scripts into Redis: %s", sub.message);

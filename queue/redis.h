@@ -66,7 +66,7 @@ const char *lw_script_sha(LwScript *s);
 redisReply *lw_script_run(redisContext *c, LwScript *s, int nkeys, int argc,
                           const char **argv, const size_t *lens, LwError *err);
 
-/* SCRIPT LOAD s (used before pipelines that EVALSHA inside MULTI). */
+/* SCRIPT LOAD s (used before pipelines of EVALSHA). */
 LwStatus lw_script_load(redisContext *c, LwScript *s, LwError *err);
 
 /* True if reply is a NOSCRIPT error. */

@@ -19,7 +19,7 @@ extern LwScript lw_script_transition;
 extern LwScript lw_script_retry_dead;
 extern LwScript lw_script_promote;
 
-/* SCRIPT LOAD of every script above (after NOSCRIPT inside a MULTI). */
+/* SCRIPT LOAD of every script above (on connecting). */
 LwStatus lw_scripts_load_all(redisContext *c, LwError *err);
 
 #endif

@@ -10,6 +10,7 @@
 #include "queue/keys.h"
 #include "queue/queue.h"
 #include "queue/record.h"
+#include "queue/redis.h"
 #include "queue/scripts.h"
 #include "queue/txn.h"
 
@@ -296,4 +297,55 @@ LwStatus lw_seed_get_field(redisContext *c, const char *prefix, const char *hash
   }
   freeReplyObject(reply);
   return status;
+}
+
+/* The seed of uri listed by one of the providers known to Redis. */
+static LwStatus find_provider_seed(redisContext *c, const char *prefix, const char *uri,
+                                   char hash_out[LW_HASH_HEX_LEN + 1], json_t **out,
+                                   LwError *err)
+{
+  LwKey pattern = lw_key(prefix, LW_KEY_PROVIDER, "*");
+  size_t head = strlen(pattern.s) - 1;
+  char cursor[32] = "0";
+  LwStatus st = LW_NOTHING;
+  do {
+    redisReply *r = lw_redis_cmd(c, err, "SCAN", cursor, "MATCH", pattern.s, "COUNT", "100",
+                                 NULL);
+    if (!r) {
+      return err ? err->status : LW_ERR_REDIS;
+    }
+    if (r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
+      freeReplyObject(r);
+      return lw_error_set(err, LW_ERR_REDIS, "unexpected reply to SCAN");
+    }
+    snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
+    const redisReply *keys = r->element[1];
+    for (size_t i = 0; i < keys->elements && st == LW_NOTHING; ++i) {
+      char hash[LW_HASH_HEX_LEN + 1];
+      lw_seed_hash_for(uri, keys->element[i]->str + head, hash);
+      st = lw_seed_get(c, prefix, hash, out, err);
+      if (st == LW_OK) {
+        memcpy(hash_out, hash, sizeof(hash));
+      }
+    }
+    freeReplyObject(r);
+  } while (st == LW_NOTHING && strcmp(cursor, "0"));
+  return st;
+}
+
+LwStatus lw_seed_find(redisContext *c, const char *prefix, const char *text,
+                      char hash_out[LW_HASH_HEX_LEN + 1], json_t **out, LwError *err)
+{
+  *out = NULL;
+  lw_seed_hash_of(text, hash_out);
+  LwStatus st = lw_seed_get(c, prefix, hash_out, out, err);
+  if (st != LW_NOTHING || !lw_uri_is_absolute(text)) {
+    return st;
+  }
+  char found[LW_HASH_HEX_LEN + 1];
+  st = find_provider_seed(c, prefix, text, found, out, err);
+  if (st == LW_OK) {
+    memcpy(hash_out, found, sizeof(found));
+  }
+  return st;
 }

@@ -105,6 +105,13 @@ LwStatus lw_seed_get_field(redisContext *c, const char *prefix, const char *hash
  * (lower-cased), else the hash of text as a URI. */
 void lw_seed_hash_of(const char *text, char out[LW_HASH_HEX_LEN + 1]);
 
+/* The seed named by text (a hash, or a URI: the seed of the URI added
+ * without a provider, else the seed of the first provider that lists it,
+ * providers as known to Redis). LW_OK with hash_out and *out (caller
+ * decrefs) set; LW_NOTHING when there is none (hash_out: the URI's own). */
+LwStatus lw_seed_find(redisContext *c, const char *prefix, const char *text,
+                      char hash_out[LW_HASH_HEX_LEN + 1], json_t **out, LwError *err);
+
 /* For queue/txn.c: fills argv (at most max entries, strings owned by argv:
  * free with lw_seed_transition_argv_free) with an EVALSHA of the transition
  * script; returns argc, or -1 if status is unknown. strict: refusal is an

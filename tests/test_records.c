@@ -222,6 +222,31 @@ static void test_reaped_to_death(void)
   free(status);
 }
 
+/* An archive of many entries: one ack of thousands of ops. */
+static void test_large_ack(void)
+{
+  harvest("h6", (const char *[]){"big"}, 1);
+  LwJob *job = take("w1", "big", "h6");
+  LwTxn *txn = lw_txn_new(cfg.prefix);
+  enum { N = 5000 };
+  for (int i = 0; i < N; ++i) {
+    char child[32];
+    snprintf(child, sizeof(child), "entry%d", i);
+    lw_txn_seed_status(txn, child, "filed");
+    lw_txn_seed_set(txn, child, "harvest", "h6");
+    lw_txn_push_job(txn, "unpack", child, "h6", LW_PRIORITY_NORMAL, NULL);
+  }
+  lw_stage_fan_in(job, txn);
+  LwError err;
+  cmd("SCRIPT", "FLUSH", NULL, NULL, NULL);
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", job, txn, &err), LW_OK);
+  lw_txn_free(txn);
+  lw_job_free(job);
+  CHECK_INT_EQ(hint("h6", "pending"), N);
+  CHECK_INT_EQ(finished("h6"), 1);
+  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "unpack"), N);
+}
+
 static void test_results_all_or_nothing(void)
 {
   harvest("h3", (const char *[]){"k1"}, 1);
@@ -261,6 +286,7 @@ int main(void)
   test_late_ack_of_a_reaped_worker();
   test_dead_file_counted_once();
   test_reaped_to_death();
+  test_large_ack();
   test_results_all_or_nothing();
   lw_test_redis_cleanup(c, cfg.prefix);
   redisFree(c);

@@ -7,6 +7,7 @@
 #include "common/uri.h"
 #include "queue/keys.h"
 #include "queue/queue.h"
+#include "queue/redis.h"
 #include "queue/seed.h"
 #include "tests/support/check.h"
 #include "tests/support/redis_support.h"
@@ -106,6 +107,17 @@ static void test_records(void)
   CHECK_STR_EQ(json_string_value(json_object_get(rec, "provider")), "geo");
   CHECK(json_object_get(rec, "added") != NULL);
   json_decref(rec);
+
+  /* found by its URI through its provider */
+  freeReplyObject(lw_redis_cmd(c, &err, "HSET", lw_key(cfg.prefix, LW_KEY_PROVIDER, "geo").s,
+                               "state", "idle", NULL));
+  char found[LW_HASH_HEX_LEN + 1];
+  CHECK_INT_EQ(lw_seed_find(c, cfg.prefix, "http://example.org/a/b", found, &rec, &err), LW_OK);
+  CHECK_STR_EQ(found, hash);
+  json_decref(rec);
+  CHECK_INT_EQ(lw_seed_find(c, cfg.prefix, "http://example.org/none", found, &rec, &err),
+               LW_NOTHING);
+  CHECK(rec == NULL);
 
   char *field = NULL;
   CHECK_INT_EQ(lw_seed_get_field(c, cfg.prefix, hash, "provider", &field, &err), LW_OK);

@@ -63,10 +63,9 @@ static int seed_show(LwTool *tool, int argc, char **argv)
     return LW_EXIT_FAIL;
   }
   char hash[LW_HASH_HEX_LEN + 1];
-  lw_seed_hash_of(what, hash);
   json_t *seed = NULL;
   LwError err;
-  LwStatus st = lw_seed_get(c, tool->config->prefix, hash, &seed, &err);
+  LwStatus st = lw_seed_find(c, tool->config->prefix, what, hash, &seed, &err);
   if (st > LW_NOTHING) {
     return lw_tool_fail("seed show: %s", err.message);
   }

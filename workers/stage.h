@@ -21,15 +21,20 @@
  *                visible at once (lw_seed_set_status(..., "downloading"))
  *   ctx->job     the job (ctx->job->seed, ->harvest, ->attempt, extra fields
  *                with lw_job_get_int / lw_job_get_string), read only
- *   ctx->txn     where the RESULT goes: seed fields, the final status, new
- *                child seeds, follow-up jobs (queue/txn.h). The frame runs
- *                these commands in the same MULTI/EXEC that removes the job
- *                from the in-flight list, and only if run returns success.
+ *   ctx->txn     where the RESULT goes: seed fields, new child seeds
+ *                (queue/txn.h); the frame adds the final status, the next
+ *                job and the harvest's fan-in from the table. It applies
+ *                them with the ack that removes the job from the in-flight
+ *                list, in one fenced script call (nothing if the job is no
+ *                longer this worker's), and only if run returns success.
  *   ctx->err     where an error message goes (lw_error_set)
  *
  * run returns:
- *   LW_OK or LW_NOTHING   success (LW_NOTHING: nothing to do, e.g. content
- *                         unchanged); the txn is committed with the ack.
+ *   LW_OK                 success: the txn and the row's outcome (done, or
+ *                         other after lw_stage_other) are applied with the
+ *                         ack.
+ *   LW_NOTHING            nothing to do (the job ran twice): the txn, if
+ *                         any, is applied, but no move and no next job.
  *   a retryable error     (lw_status_retryable: net, redis, io, store, ...)
  *                         the txn is dropped; the job is retried later with
  *                         exponential backoff, and after max_attempts it goes
@@ -41,9 +46,11 @@
  *                         (when its status allows: a working state).
  *
  * A status transition in the txn that the seed machine refuses (see
- * queue/seed.h) does not undo the rest: MULTI has no rollback. The job is
- * acked anyway and the worker logs a warning, so check the seed's status
- * before working (a seed already past your stage: return LW_NOTHING).
+ * queue/seed.h), or a seed that belongs to another harvest by now, refuses
+ * all the results: nothing of them is applied. The job is acked anyway and
+ * the worker logs a warning, so check the seed's status before working (a
+ * seed already past your stage: return LW_NOTHING; lw_stage_on_own_seed
+ * does).
  *
  * Rules for handlers:
  *   - Be idempotent: the queue is at-least-once, a job may run twice (its
