@@ -27,7 +27,13 @@ static void page(void *handle, const char *path, LwHttpPage *p)
   LwError err;
   lw_error_clear(&err);
   if (lw_redis_connect(cfg->redis_url, &c, &err) != LW_OK) {
-    page_text(p, 503, err.message);
+    if (metrics) { /* a scrape still answers: lodwash_redis_up 0 */
+      p->status = 200;
+      p->content_type = "text/plain; version=0.0.4; charset=utf-8";
+      p->body = lw_metrics_render(NULL);
+    } else {
+      page_text(p, 503, err.message);
+    }
     return;
   }
   json_t *report = NULL;

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/datetime.h"
+#include "queue/controls.h"
 #include "queue/keys.h"
 #include "queue/record.h"
 #include "scheduler/harvest.h"
@@ -18,6 +20,14 @@ static json_t *int_or_null(const json_t *record, const char *field)
   return v >= 0 ? json_integer(v) : json_null();
 }
 
+/* A time stored as ms since the epoch, as ISO 8601 (UTC), or null. */
+static json_t *time_or_null(const json_t *record, const char *field)
+{
+  long long ms = lw_record_int(record, field, 0);
+  char iso[LW_DATETIME_BUF];
+  return ms > 0 ? json_string(lw_datetime_format_ms(ms, iso)) : json_null();
+}
+
 /* The progress and report of harvest id, or null. */
 static json_t *harvest_json(redisContext *c, const char *prefix, const char *id)
 {
@@ -27,12 +37,26 @@ static json_t *harvest_json(redisContext *c, const char *prefix, const char *id)
       lw_record_get(c, lw_key(prefix, LW_KEY_HARVEST, id).s, &h, &err) != LW_OK) {
     return json_null();
   }
-  json_t *o = json_pack("{s:s, s:s}", "id", id, "status", lw_record_str(h, "status", ""));
-  static const char *const counts[] = {"started", "finished", "pending", "failed", "files",
-                                       "triples", "added", "removed", "foreign_graph"};
+  json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o}", "id", id, "status",
+                        lw_record_str(h, "status", ""), "kind", lw_record_str(h, "kind", ""),
+                        "void_modified", string_or_null(lw_record_str(h, "modified", NULL)),
+                        "error", string_or_null(lw_record_str(h, "error", NULL)));
+  static const char *const counts[] = {"pending", "failed", "files", "triples",
+                                       "added", "removed", "foreign_graph"};
   for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); ++i) {
     json_object_set_new(o, counts[i], int_or_null(h, counts[i]));
   }
+  json_object_set_new(o, "started", time_or_null(h, "started"));
+  json_object_set_new(o, "finished", time_or_null(h, "finished"));
+  long long started = lw_record_int(h, "started", 0);
+  long long finished = lw_record_int(h, "finished", 0);
+  json_object_set_new(o, "duration_s", started > 0 && finished >= started
+                                           ? json_real((double)(finished - started) / 1000.0)
+                                           : json_null());
+  json_object_set_new(o, "changeset_added",
+                      string_or_null(lw_record_str(h, "changeset_added", NULL)));
+  json_object_set_new(o, "changeset_removed",
+                      string_or_null(lw_record_str(h, "changeset_removed", NULL)));
   json_t *failed = json_loads(lw_record_str(h, "failed_files", "[]"), 0, NULL);
   json_object_set_new(o, "failed_files", json_is_array(failed) ? failed : json_array());
   if (!json_is_array(failed)) {
@@ -88,7 +112,20 @@ LwStatus lw_provider_json(redisContext *c, const char *prefix, const LwProvider 
   json_object_set_new(o, "modified", string_or_null(modified));
   json_object_set_new(o, "void_modified", string_or_null(lw_record_str(state, "void_modified", NULL)));
   json_object_set_new(o, "harvested", string_or_null(lw_record_str(state, "harvested", NULL)));
-  json_object_set_new(o, "state", json_string(*s ? s : "idle"));
+  json_object_set_new(o, "harvested_at", time_or_null(state, "harvested_at"));
+  json_object_set_new(o, "checked", time_or_null(state, "checked"));
+  bool held = false;
+  LwStatus hst = lw_controls_provider_held(c, prefix, p->name, &held, err);
+  if (hst != LW_OK) {
+    json_decref(o);
+    json_decref(state);
+    return hst;
+  }
+  /* held shows as the state, unless a harvest still runs to its end */
+  json_object_set_new(o, "state", json_string(held && strcmp(s, "harvesting") ? "held"
+                                              : *s                           ? s
+                                                                             : "idle"));
+  json_object_set_new(o, "held", json_boolean(held));
   json_object_set_new(o, "dumps", dumps_of(c, prefix, state));
   json_object_set_new(o, "error", string_or_null(lw_record_str(state, "error", NULL)));
   json_object_set_new(o, "harvest", harvest_json(c, prefix, lw_record_str(state, "harvest", NULL)));

@@ -32,7 +32,6 @@ static void print_text(json_t *status)
   }
   json_t *workers = json_object_get(status, "workers");
   printf("\nworkers alive: %zu\n", json_array_size(workers));
-  long long now = lw_now_ms();
   size_t i;
   json_t *w;
   json_array_foreach(workers, i, w) {
@@ -42,11 +41,9 @@ static void print_text(json_t *status)
            str(w, "stages"));
     json_t *job = json_object_get(w, "job");
     if (json_is_object(job)) {
-      long long since = json_integer_value(json_object_get(w, "since"));
-      printf(" job=%s stage=%s seed=%s for=%.1fs",
-             str(job, "id"),
-             str(job, "stage"),
-             str(job, "seed"), (double)(now - since) / 1000.0);
+      printf(" job=%s stage=%s seed=%s since=%s for=%.1fs", str(job, "id"), str(job, "stage"),
+             str(job, "seed"), str(w, "since"),
+             json_number_value(json_object_get(w, "job_seconds")));
       const char *progress = json_string_value(json_object_get(w, "progress"));
       if (progress) {
         printf(" progress=\"%s\"", progress);
