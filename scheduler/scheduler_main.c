@@ -60,6 +60,12 @@ int main(int argc, char **argv)
     lw_config_free(&cfg);
     return 2;
   }
+  if (metrics_port > 65535) {
+    fprintf(stderr, "lodwash-scheduler: --metrics-port %lld is not a port (1 to 65535; 0: off)\n",
+            metrics_port);
+    lw_config_free(&cfg);
+    return 2;
+  }
   if (cfg.interval_s < 1) {
     fprintf(stderr, "lodwash-scheduler: --interval must be at least 1 second\n");
     lw_config_free(&cfg);
@@ -79,7 +85,7 @@ int main(int argc, char **argv)
     if (!pages) {
       fprintf(stderr, "lodwash-scheduler: %s\n", err.message);
       lw_config_free(&cfg);
-      return 1;
+      return err.status == LW_ERR_USAGE ? 2 : 1;
     }
     lw_info("scheduler pages=http://%s:%d/ paths=/metrics,/status,/healthz", metrics_bind,
             lw_http_service_port(pages));

@@ -109,6 +109,11 @@ static void workers_readable(json_t *workers)
     }
     iso_in_place(w, "started");
     iso_in_place(w, "since");
+    json_t *job = json_object_get(w, "job");
+    if (json_is_object(job)) {
+      iso_in_place(job, "queued");
+      iso_in_place(job, "first_failed");
+    }
   }
 }
 

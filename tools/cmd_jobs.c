@@ -138,20 +138,24 @@ static int jobs_dead(LwTool *tool, int argc, char **argv)
   if (lw_queue_dead_list(c, tool->config, limit, &list, &total, &err) != LW_OK) {
     return lw_tool_fail("jobs dead: %s", err.message);
   }
+  size_t i;
+  json_t *job;
+  json_array_foreach(list, i, job) {
+    static const char *const times[] = {"failed", "first_failed", "queued", NULL};
+    lw_tool_times_readable(job, times);
+  }
   if (json) {
     lw_tool_print_json(list);
   } else {
-    size_t i;
-    json_t *job;
     json_array_foreach(list, i, job) {
       if (!json_is_object(job)) { /* not a job at all: kept as it was */
         printf("- not a job: %s\n", json_is_string(job) ? json_string_value(job) : "?");
         continue;
       }
-      printf("%s stage=%s seed=%s attempt=%lld error=\"%s\"\n", field(job, "id"),
+      printf("%s stage=%s seed=%s attempt=%lld failed=%s error=\"%s\"\n", field(job, "id"),
              field(job, "stage"), field(job, "seed"),
              (long long)json_integer_value(json_object_get(job, "attempt")),
-             field(job, "error"));
+             field(job, "failed"), field(job, "error"));
     }
     if (!json_array_size(list)) {
       printf("no dead jobs\n");

@@ -45,6 +45,11 @@ int lw_tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2
 /* Prints "lodwash: <message>" to stderr; returns LW_EXIT_FAIL. */
 int lw_tool_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Rewrites the fields of obj that hold a time as milliseconds since the
+ * epoch (an integer, or a string of digits) as ISO 8601 in UTC, for people;
+ * fields is NULL-terminated. */
+void lw_tool_times_readable(void *obj, const char *const *fields);
+
 /* Prints a JSON value to stdout, indented, with a newline. */
 void lw_tool_print_json(const void *json);
 
