@@ -2,7 +2,10 @@
 
 #include <string.h>
 
+#include "queue/harvest.h"
+#include "queue/job.h"
 #include "queue/keys.h"
+#include "queue/queue.h"
 #include "queue/redis.h"
 
 static LwStatus reply_error(LwError *err)
@@ -88,4 +91,179 @@ LwStatus lw_controls_provider_held(redisContext *c, const char *prefix, const ch
   *held = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
   freeReplyObject(r);
   return LW_OK;
+}
+
+/* Runs MULTI, cmds..., EXEC and returns EXEC's reply (caller frees). */
+static redisReply *transaction(redisContext *c, const char *const *cmds, const char *key,
+                               size_t n, LwError *err)
+{
+  redisAppendCommand(c, "MULTI");
+  for (size_t i = 0; i < n; ++i) {
+    redisAppendCommand(c, cmds[i], key);
+  }
+  redisAppendCommand(c, "EXEC");
+  redisReply *exec = NULL;
+  for (size_t i = 0; i < n + 2; ++i) {
+    redisReply *r = NULL;
+    if (redisGetReply(c, (void **)&r) != REDIS_OK || !r) {
+      freeReplyObject(exec);
+      lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s", c->errstr);
+      return NULL;
+    }
+    if (i == n + 1 && r->type == REDIS_REPLY_ARRAY && r->elements == n) {
+      exec = r;
+    } else {
+      freeReplyObject(r);
+    }
+  }
+  if (!exec) {
+    lw_error_set(err, LW_ERR_REDIS, "a transaction on %s failed", key);
+  }
+  return exec;
+}
+
+/* A purged or dropped job leaves its (stage, seed) free to be queued again,
+ * and when it works on a file of a harvest (its seed is the file's; the
+ * import's seed is the harvest id itself) the file counts as failed, so the
+ * harvest's fan-in still ends. */
+static void forget_job(redisContext *c, const char *prefix, const char *raw, size_t len,
+                       bool harvest_files)
+{
+  LwJob *job = NULL;
+  if (lw_job_parse(raw, len, &job, NULL) != LW_OK) {
+    return;
+  }
+  LwError err;
+  freeReplyObject(
+      lw_redis_cmd(c, &err, "SREM", lw_key(prefix, LW_KEY_QUEUED, job->stage).s, job->seed, NULL));
+  if (harvest_files && *job->harvest && *job->seed && strcmp(job->seed, job->harvest)) {
+    lw_harvest_file_done_now(c, prefix, job->harvest, true, &err);
+  }
+  lw_job_free(job);
+}
+
+static long long take_all(redisContext *c, const char *prefix, const char *key,
+                          const char *const *cmds, bool harvest_files, LwError *err)
+{
+  redisReply *exec = transaction(c, cmds, key, 2, err);
+  if (!exec) {
+    return -1;
+  }
+  redisReply *jobs = exec->element[0];
+  long long n = 0;
+  for (size_t i = 0; jobs->type == REDIS_REPLY_ARRAY && i < jobs->elements; ++i, ++n) {
+    forget_job(c, prefix, jobs->element[i]->str, jobs->element[i]->len, harvest_files);
+  }
+  freeReplyObject(exec);
+  return n;
+}
+
+LwStatus lw_controls_purge(redisContext *c, const LwConfig *cfg, const char *stage,
+                           long long *purged, LwError *err)
+{
+  *purged = 0;
+  static const char *const list[] = {"LRANGE %s 0 -1", "DEL %s"};
+  static const char *const zset[] = {"ZRANGE %s 0 -1", "DEL %s"};
+  long long a = take_all(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_QUEUE, stage).s, list,
+                         true, err);
+  long long b = a < 0 ? -1
+                      : take_all(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_DELAYED, stage).s,
+                                 zset, true, err);
+  if (a < 0 || b < 0) {
+    return reply_error(err);
+  }
+  *purged = a + b;
+  return *purged ? LW_OK : LW_NOTHING;
+}
+
+/* Removes from the list or zset key every member whose job matches (id or
+ * harvest); forgets the jobs when forget. */
+static LwStatus remove_matching(redisContext *c, const char *prefix, const char *key, bool zset,
+                                const char *id, const char *harvest, bool forget,
+                                long long *removed, LwError *err)
+{
+  redisReply *r = lw_redis_cmd(c, err, zset ? "ZRANGE" : "LRANGE", key, "0", "-1", NULL);
+  if (!r) {
+    return reply_error(err);
+  }
+  for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i < r->elements; ++i) {
+    redisReply *e = r->element[i];
+    LwJob *job = NULL;
+    if (lw_job_parse(e->str, e->len, &job, NULL) != LW_OK) {
+      continue;
+    }
+    bool match = id ? !strcmp(job->id, id) : !strcmp(job->harvest, harvest);
+    lw_job_free(job);
+    if (!match) {
+      continue;
+    }
+    /* the member exactly as stored: ZREM key member / LREM key 1 member */
+    const char *argv[] = {zset ? "ZREM" : "LREM", key, zset ? e->str : "1", e->str};
+    size_t lens[] = {4, strlen(key), zset ? e->len : 1, e->len};
+    redisReply *del = lw_redis_argv(c, zset ? 3 : 4, argv, lens, err);
+    if (del && del->type == REDIS_REPLY_INTEGER && del->integer > 0) {
+      ++*removed; /* else another took it meanwhile */
+      if (forget) {
+        forget_job(c, prefix, e->str, e->len, false);
+      }
+    }
+    freeReplyObject(del);
+  }
+  freeReplyObject(r);
+  return LW_OK;
+}
+
+LwStatus lw_controls_dead_delete(redisContext *c, const LwConfig *cfg, const char *id,
+                                 long long *deleted, LwError *err)
+{
+  *deleted = 0;
+  json_t *stages = NULL;
+  LW_TRY(lw_queue_stages(c, cfg, &stages, err));
+  json_array_append_new(stages, json_string("unknown"));
+  LwStatus st = LW_OK;
+  size_t i;
+  json_t *name;
+  json_array_foreach(stages, i, name) {
+    LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, json_string_value(name));
+    if (id) {
+      st = remove_matching(c, cfg->prefix, dead.s, false, id, NULL, false, deleted, err);
+    } else {
+      static const char *const cmds[] = {"LLEN %s", "DEL %s"};
+      redisReply *exec = transaction(c, cmds, dead.s, 2, err);
+      st = exec ? LW_OK : reply_error(err);
+      *deleted += exec ? exec->element[0]->integer : 0;
+      freeReplyObject(exec);
+    }
+    if (st != LW_OK) {
+      break;
+    }
+  }
+  json_decref(stages);
+  LW_TRY(st);
+  return *deleted ? LW_OK : LW_NOTHING;
+}
+
+LwStatus lw_controls_drop_harvest(redisContext *c, const LwConfig *cfg, const char *id,
+                                  long long *dropped, LwError *err)
+{
+  *dropped = 0;
+  json_t *stages = NULL;
+  LW_TRY(lw_queue_stages(c, cfg, &stages, err));
+  LwStatus st = LW_OK;
+  size_t i;
+  json_t *name;
+  json_array_foreach(stages, i, name) {
+    const char *stage = json_string_value(name);
+    st = remove_matching(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_QUEUE, stage).s, false,
+                         NULL, id, true, dropped, err);
+    if (st == LW_OK) {
+      st = remove_matching(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_DELAYED, stage).s, true,
+                           NULL, id, true, dropped, err);
+    }
+    if (st != LW_OK) {
+      break;
+    }
+  }
+  json_decref(stages);
+  return st;
 }

@@ -10,6 +10,15 @@
  *                   registry stays the source of providers: holding one that
  *                   is not in it is refused by the callers.
  *
+ *   purge           the waiting jobs of a stage (queued and delayed) are
+ *                   dropped; the ones of a harvest count as failed files, so
+ *                   the harvest still ends (queue/harvest.h).
+ *   delete dead     dead jobs are dropped for good (`jobs retry` is the other
+ *                   way out of the dead list).
+ *   drop a harvest  its waiting jobs leave every queue (a cancelled harvest;
+ *                   scheduler/harvest_cancel.h ends the harvest itself).
+ * Jobs in flight are never touched: their workers finish them.
+ *
  * Key names: queue/keys.h.
  */
 #ifndef LW_QUEUE_CONTROLS_H
@@ -20,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/config.h"
 #include "common/status.h"
 
 /* Pauses (pause true) or resumes stage. LW_NOTHING when it already was. */
@@ -43,5 +53,20 @@ LwStatus lw_controls_provider_hold(redisContext *c, const char *prefix, const ch
 /* Whether provider name is held. */
 LwStatus lw_controls_provider_held(redisContext *c, const char *prefix, const char *name,
                                    bool *held, LwError *err);
+
+/* Drops the waiting jobs of stage; *purged gets how many (LW_NOTHING: none).
+ * A purged job on a file of a harvest counts as a failed file of it. */
+LwStatus lw_controls_purge(redisContext *c, const LwConfig *cfg, const char *stage,
+                           long long *purged, LwError *err);
+
+/* Deletes the dead job whose id is id, or every dead job when id is NULL;
+ * *deleted gets how many (LW_NOTHING when none). */
+LwStatus lw_controls_dead_delete(redisContext *c, const LwConfig *cfg, const char *id,
+                                 long long *deleted, LwError *err);
+
+/* Drops the waiting jobs (queued or delayed, any stage) of harvest id;
+ * *dropped gets how many. */
+LwStatus lw_controls_drop_harvest(redisContext *c, const LwConfig *cfg, const char *id,
+                                  long long *dropped, LwError *err);
 
 #endif

@@ -7,6 +7,8 @@
 #include "queue/controls.h"
 #include "queue/keys.h"
 #include "queue/record.h"
+#include "queue/redis.h"
+#include "queue/seed.h"
 #include "scheduler/harvest.h"
 
 static json_t *string_or_null(const char *s)
@@ -28,16 +30,11 @@ static json_t *time_or_null(const json_t *record, const char *field)
   return ms > 0 ? json_string(lw_datetime_format_ms(ms, iso)) : json_null();
 }
 
-/* The progress and report of harvest id, or null. */
-static json_t *harvest_json(redisContext *c, const char *prefix, const char *id)
+/* The summary of a harvest record h (id given). */
+static json_t *harvest_summary(const char *id, const json_t *h)
 {
-  json_t *h = NULL;
-  LwError err;
-  if (!id || !*id ||
-      lw_record_get(c, lw_key(prefix, LW_KEY_HARVEST, id).s, &h, &err) != LW_OK) {
-    return json_null();
-  }
-  json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o}", "id", id, "status",
+  json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "id", id, "provider",
+                        lw_record_str(h, "provider", ""), "status",
                         lw_record_str(h, "status", ""), "kind", lw_record_str(h, "kind", ""),
                         "void_modified", string_or_null(lw_record_str(h, "modified", NULL)),
                         "error", string_or_null(lw_record_str(h, "error", NULL)));
@@ -62,8 +59,138 @@ static json_t *harvest_json(redisContext *c, const char *prefix, const char *id)
   if (!json_is_array(failed)) {
     json_decref(failed);
   }
+  return o;
+}
+
+/* The progress and report of harvest id, or null. */
+static json_t *harvest_json(redisContext *c, const char *prefix, const char *id)
+{
+  json_t *h = NULL;
+  LwError err;
+  if (!id || !*id ||
+      lw_record_get(c, lw_key(prefix, LW_KEY_HARVEST, id).s, &h, &err) != LW_OK) {
+    return json_null();
+  }
+  json_t *o = harvest_summary(id, h);
   json_decref(h);
   return o;
+}
+
+/* One dump of a harvest as its seed record tells it. */
+static json_t *file_json(redisContext *c, const char *prefix, const char *seed,
+                         const json_t *failed_files)
+{
+  json_t *rec = NULL;
+  LwError err;
+  json_t *f = json_pack("{s:s}", "seed", seed);
+  if (lw_seed_get(c, prefix, seed, &rec, &err) != LW_OK) {
+    json_object_set_new(f, "outcome", json_string("unknown"));
+    return f;
+  }
+  const char *status = lw_record_str(rec, "status", "");
+  bool failed = !strcmp(status, "failed");
+  size_t i;
+  const json_t *ff;
+  json_array_foreach(failed_files, i, ff) {
+    failed = failed || !strcmp(json_string_value(json_object_get(ff, "seed")) ? json_string_value(json_object_get(ff, "seed")) : "", seed);
+  }
+  bool finished = !strcmp(status, "cleaned") || !strcmp(status, "parsed") ||
+                  !strcmp(status, "depleted");
+  json_object_set_new(f, "uri", string_or_null(lw_record_str(rec, "uri", NULL)));
+  json_object_set_new(f, "status", json_string(status));
+  json_object_set_new(f, "outcome", json_string(failed ? "failed" : finished ? "ok" : "pending"));
+  json_object_set_new(f, "format", string_or_null(lw_record_str(rec, "format", NULL)));
+  json_object_set_new(f, "triples", int_or_null(rec, "triples"));
+  json_object_set_new(f, "syntax_errors", int_or_null(rec, "syntax_errors"));
+  json_object_set_new(f, "literal_errors", int_or_null(rec, "literal_errors"));
+  json_object_set_new(f, "error", string_or_null(lw_record_str(rec, "error", NULL)));
+  json_decref(rec);
+  return f;
+}
+
+LwStatus lw_harvest_report_json(redisContext *c, const char *prefix, const char *id,
+                                json_t **out, LwError *err)
+{
+  *out = NULL;
+  json_t *h = NULL;
+  LwStatus st = lw_record_get(c, lw_key(prefix, LW_KEY_HARVEST, id).s, &h, err);
+  if (st != LW_OK) {
+    return st;
+  }
+  json_t *o = harvest_summary(id, h);
+  json_t *seeds = json_loads(lw_record_str(h, "seeds", "[]"), 0, NULL);
+  json_t *files = json_array();
+  size_t i;
+  json_t *seed;
+  json_array_foreach(seeds, i, seed) {
+    if (json_is_string(seed)) {
+      json_array_append_new(files, file_json(c, prefix, json_string_value(seed),
+                                             json_object_get(o, "failed_files")));
+    }
+  }
+  json_decref(seeds);
+  json_object_set_new(o, "file_count", json_incref(json_object_get(o, "files")));
+  json_object_set_new(o, "files", files);
+  json_decref(h);
+  *out = o;
+  return LW_OK;
+}
+
+static int newest_first(const void *a, const void *b)
+{
+  const char *x = json_string_value(json_object_get(*(json_t *const *)a, "started"));
+  const char *y = json_string_value(json_object_get(*(json_t *const *)b, "started"));
+  return strcmp(y ? y : "", x ? x : "");
+}
+
+LwStatus lw_harvest_history_json(redisContext *c, const char *prefix, const char *name,
+                                 size_t limit, json_t **out, LwError *err)
+{
+  *out = NULL;
+  /* harvest ids are "<name>:<start time>": one SCAN pattern finds them */
+  char pattern[LW_KEY_MAX];
+  snprintf(pattern, sizeof(pattern), "%s:*", name);
+  LwKey match = lw_key(prefix, LW_KEY_HARVEST, pattern);
+  size_t key_skip = strlen(lw_key(prefix, LW_KEY_HARVEST, "").s);
+  json_t *list = json_array();
+  char cursor[32] = "0";
+  do {
+    redisReply *r = lw_redis_cmd(c, err, "SCAN", cursor, "MATCH", match.s, "COUNT", "1000", NULL);
+    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
+      freeReplyObject(r);
+      json_decref(list);
+      return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
+    }
+    snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
+    for (size_t i = 0; i < r->element[1]->elements; ++i) {
+      const char *key = r->element[1]->element[i]->str;
+      json_t *h = NULL;
+      if (lw_record_get(c, key, &h, err) == LW_OK) {
+        json_array_append_new(list, harvest_summary(key + key_skip, h));
+      }
+      json_decref(h);
+    }
+    freeReplyObject(r);
+  } while (strcmp(cursor, "0"));
+  size_t n = json_array_size(list);
+  json_t **items = calloc(n ? n : 1, sizeof(*items));
+  for (size_t i = 0; items && i < n; ++i) {
+    items[i] = json_incref(json_array_get(list, i));
+  }
+  if (items) {
+    qsort(items, n, sizeof(*items), newest_first);
+  }
+  json_t *sorted = json_array();
+  for (size_t i = 0; items && i < n; ++i) {
+    if (i < limit) {
+      json_array_append(sorted, items[i]);
+    }
+    json_decref(items[i]);
+  }
+  free(items);
+  json_decref(list);
+  *out = sorted;
+  return LW_OK;
 }
 
 /* The dumps of the harvest, else those the VoID listed. */

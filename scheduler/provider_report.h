@@ -26,4 +26,19 @@ LwStatus lw_provider_json(redisContext *c, const char *prefix, const LwProvider 
 LwStatus lw_providers_json(redisContext *c, const char *prefix, const LwRegistry *reg,
                            json_t **out, LwError *err);
 
+/* The report of harvest id, for the provider and for operators (the
+ * dashboard's /providers/NAME/harvests/latest and the notify POST): id,
+ * provider, status, kind, void_modified, started, finished (ISO 8601),
+ * duration_s, triples, added, removed, error, file_count (files read,
+ * archive entries included), and files: one object per dump {uri, seed, status, outcome (ok, failed, pending), format, triples,
+ * syntax_errors, literal_errors, error}. LW_NOTHING (*out NULL) when there is
+ * no such harvest. Caller decrefs *out. */
+LwStatus lw_harvest_report_json(redisContext *c, const char *prefix, const char *id,
+                                json_t **out, LwError *err);
+
+/* The harvests of provider name, newest first, at most limit: the objects
+ * of the "harvest" key above (without files). Caller decrefs *out. */
+LwStatus lw_harvest_history_json(redisContext *c, const char *prefix, const char *name,
+                                 size_t limit, json_t **out, LwError *err);
+
 #endif

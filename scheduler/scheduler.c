@@ -10,6 +10,7 @@
 #include "common/hash.h"
 #include "common/log.h"
 #include "queue/heartbeat.h"
+#include "queue/controls.h"
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/queue.h"
@@ -407,6 +408,13 @@ LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced,
   LW_TRY(lw_provider_state_read(s->redis, s->cfg->prefix, p->name, &st, err));
   forced = forced || st.forced;
   const long long now_ms = lw_now_ms();
+  bool held = false; /* an operator's hold (queue/controls.h) wins over everything */
+  LW_TRY(lw_controls_provider_held(s->redis, s->cfg->prefix, p->name, &held, err));
+  if (held) {
+    out->outcome = "held";
+    lw_debug("provider=%s outcome=held", p->name);
+    return LW_OK;
+  }
   if (!forced && !p->enabled) {
     out->outcome = "disabled";
     lw_info("provider=%s outcome=disabled", p->name);
@@ -630,7 +638,7 @@ LwStatus lw_scheduler_cycle(LwScheduler *s, LwCycleStats *stats, LwError *err)
     stats->unchanged += !strcmp(o, "unchanged");
     stats->busy += !strcmp(o, "busy");
     stats->errors += !strcmp(o, "error");
-    stats->skipped += !strcmp(o, "disabled") || !strcmp(o, "not-due");
+    stats->skipped += !strcmp(o, "disabled") || !strcmp(o, "not-due") || !strcmp(o, "held");
   }
   LW_TRY(lw_scheduler_duties(s, stats, err));
   lw_info("cycle=done providers=%d started=%d unchanged=%d busy=%d errors=%d skipped=%d "
