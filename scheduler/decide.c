@@ -38,6 +38,17 @@ static void set(LwDecideResult *r, LwDecision d, const char *reason)
   r->reason = reason;
 }
 
+/* Starts, unless a failed harvest's backoff still runs: a harvest that
+ * failed (the first one too) is not tried again before retry_at. */
+static void start_unless_waiting(const LwDecideInput *in, LwDecideResult *r, const char *why)
+{
+  if (in->retry_at_usec && in->now_usec < in->retry_at_usec) {
+    set(r, LW_DECIDE_UNCHANGED, "waiting to retry after a failed harvest");
+  } else {
+    set(r, LW_DECIDE_START, why);
+  }
+}
+
 void lw_decide(const LwDecideInput *in, LwDecideResult *r)
 {
   memset(r, 0, sizeof(*r));
@@ -73,21 +84,17 @@ void lw_decide(const LwDecideInput *in, LwDecideResult *r)
     baseline.usec = in->provider->modified.usec;
     newer = "VoID modified is newer than the registry's modified";
   } else {
-    set(r, LW_DECIDE_START, "first harvest");
+    start_unless_waiting(in, r, "first harvest");
     return;
   }
   if (!in->current.has_time && !baseline.hash[0]) {
     /* Nothing to compare a content hash with: start once, then the hash
      * becomes the baseline. */
-    set(r, LW_DECIDE_START, "no modified date to compare; first harvest by content");
+    start_unless_waiting(in, r, "no modified date to compare; first harvest by content");
     return;
   }
   if (lw_version_compare(&in->current, &baseline) > 0) {
-    if (in->retry_at_usec && in->now_usec < in->retry_at_usec) {
-      set(r, LW_DECIDE_UNCHANGED, "waiting to retry after a failed harvest");
-      return;
-    }
-    set(r, LW_DECIDE_START, in->current.has_time && baseline.has_time
+    start_unless_waiting(in, r, in->current.has_time && baseline.has_time
                                 ? newer
                                 : "VoID content changed");
     return;

@@ -4,28 +4,56 @@
 # pages on (--metrics-port) and real workers do the work, against the test
 # Redis under a prefix of their own.
 #
-#   lw_harvest_start DIR PREFIX [WORKERS]   starts it all; sets LW_PAGES
+#   lw_harvest_start DIR PREFIX [WORKERS] [broken]
+#                                           starts it all; sets LW_PAGES
 #                                           (http://127.0.0.1:PORT), LW_WEB
 #                                           (the providers' base URL)
 #   lw_harvest_wait                         waits until every provider's
 #                                           harvest ended (done or failed)
 #   lw_harvest_stop                         stops scheduler and workers
 #                                           (SIGTERM, bounded wait, SIGKILL)
-# The caller's EXIT trap must call lw_harvest_stop and lw_servers_stop.
+# With "broken", a fourth provider publishes hostile, broken data (see
+# lw_publish_broken). The caller's EXIT trap must call lw_harvest_stop and
+# lw_servers_stop.
 source "$LODWASH_SOURCE_DIR/scripts/lib/servers.sh"
 source "$LODWASH_SOURCE_DIR/scripts/lib/examples.sh"
 
 LW_HARVEST_PIDS=()
 
+# lw_publish_broken WEB: provider "broken" under WEB/broken: broken.ttl with
+# a literal whose lexical form is markup (its error message then holds
+# <script>) and a syntax error on line 5, and missing.ttl listed in the VoID
+# but not served (404: its download job goes dead). lw_publish_missing WEB
+# serves it afterwards.
+lw_publish_broken() {
+  local web=$1
+  mkdir -p "$web/broken"
+  printf '%s\n' '@prefix ex: <http://example.org/> .' \
+    '@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .' \
+    'ex:a ex:name "ok" .' \
+    'ex:b ex:count "<script>alert(1)</script>"^^xsd:integer .' \
+    'ex:c ex:p ex:d ex:e .' \
+    'ex:f ex:name "still here" .' > "$web/broken/broken.ttl"
+  lw_void_file "$web/broken" 2026-01-01T00:00:00Z FullDump broken.ttl missing.ttl
+}
+
+lw_publish_missing() {
+  printf '<http://example.org/m> <http://example.org/name> "found" .\n' > "$1/broken/missing.ttl"
+}
+
 lw_harvest_start() {
-  local dir=$1 prefix=$2 workers=${3:-1}
+  local dir=$1 prefix=$2 workers=${3:-1} broken=${4:-}
   mkdir -p "$dir/web" "$dir/data"
   local http_port pages_port
   http_port=$(lw_free_port)
   lw_publish_examples "$dir/web"
   lw_start_http "$http_port" "$dir/web"
   LW_WEB="http://127.0.0.1:$http_port"
-  [ -f "$dir/registry.yaml" ] || lw_example_registry "$dir/registry.yaml" "$LW_WEB"
+  lw_example_registry "$dir/registry.yaml" "$LW_WEB"
+  if [ -n "$broken" ]; then
+    lw_publish_broken "$dir/web"
+    printf 'broken:\n  void: %s/broken/void.ttl\n' "$LW_WEB" >> "$dir/registry.yaml"
+  fi
   export LODWASH_REDIS="$LODWASH_TEST_REDIS" LODWASH_PREFIX="$prefix"
   export LODWASH_DATA="$dir/data" LODWASH_REGISTRY="$dir/registry.yaml"
   export LODWASH_ALLOW_NET="127.0.0.1:$http_port"
