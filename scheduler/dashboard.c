@@ -71,7 +71,8 @@ static void overview_stages(const LwDashboard *d, LwHtml *h, const json_t *repor
   lw_html(h, "<h2>Queues</h2><div class=\"scroll\"><table id=\"stages\"><tr><th>stage</th>"
              "<th class=\"n\">queued</th><th class=\"n\">in flight</th><th class=\"n\">delayed"
              "</th><th class=\"n\">dead</th><th class=\"n\">done</th><th class=\"n\">failed</th>"
-             "<th>state</th>%s</tr>\n", lw_dashboard_actions_on(d) ? "<th>actions</th>" : "");
+             "<th>state</th>");
+  lw_html(h, lw_dashboard_actions_on(d) ? "<th>actions</th></tr>\n" : "</tr>\n");
   const char *stage;
   const json_t *s;
   json_object_foreach((json_t *)json_object_get(report, "stages"), stage, s) {
@@ -190,8 +191,8 @@ void lw_dashboard_dead(const LwDashboard *d, redisContext *c, LwHttpPage *page)
     lw_dashboard_action_button(&h, "delete", "job", "all", "Delete all");
   }
   lw_html(&h, "<div class=\"scroll\"><table id=\"dead\"><tr><th>job</th><th>stage</th>"
-              "<th>seed</th><th class=\"n\">attempts</th><th>error</th><th>failed</th>%s</tr>\n",
-          actions ? "<th>actions</th>" : "");
+              "<th>seed</th><th class=\"n\">attempts</th><th>error</th><th>failed</th>");
+  lw_html(&h, actions ? "<th>actions</th></tr>\n" : "</tr>\n");
   size_t i;
   json_t *job;
   json_array_foreach(list, i, job) {

@@ -343,8 +343,8 @@ void lw_dashboard_seed(const LwDashboard *d, redisContext *c, const char *hash,
   for (const char *const *f = shown; *f; ++f) {
     const char *v = lw_record_str(seed, *f, NULL);
     if (v) {
-      lw_html(&h, "<dt>%s</dt><dd%s>%s</dd>", *f, strcmp(*f, "error") ? "" : " class=\"bad\"",
-              v);
+      lw_html(&h, strcmp(*f, "error") ? "<dt>%s</dt><dd>%s</dd>" : "<dt>%s</dt><dd class=\"bad\">%s</dd>",
+              *f, v);
     }
   }
   static const char *const times[] = {"added", "processed", "updated", NULL};

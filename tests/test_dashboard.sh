@@ -78,6 +78,10 @@ expect_match "seed page: the errors of the file" "$seed" '&lt;script&gt;alert\(1
 expect_eq "seed page: no markup from the data" "$(echo "$seed" | grep -c '<script>alert' || true)" 0
 expect_match "seed page: times as ISO 8601" "$seed" '<dt>added</dt><dd>[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z</dd>'
 
+expect_eq "our own markup is never escaped into text" \
+  "$(for p in / /providers /providers/city /providers/broken /errors /dead "/seeds/$hash"; do page "$p"; done \
+     | grep -cE '&lt;/?(th|td|tr|a|dd|dt|b|span)[ &]|&quot;bad' || true)" 0
+
 # --- dead jobs and the actions
 dead=$(page /dead)
 dead_id=$("$bin/lodwash" jobs dead --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
