@@ -161,6 +161,33 @@ static void provider_actions(const LwDashboard *d, LwHtml *h, const json_t *p)
   lw_html(h, "</div>\n");
 }
 
+/* Where the harvest's report went, and how that went (scheduler/notify.h). */
+static void notify_outcome(LwHtml *h, const LwProvider *prov, const json_t *harvest)
+{
+  if (!prov->notify_url) {
+    return;
+  }
+  const json_t *n = json_object_get(harvest, "notify");
+  lw_html(h, "<dt>report sent to</dt><dd><span class=\"mono\">%s</span>: <span id=\"notify\">",
+          prov->notify_url);
+  if (!json_is_object(n)) {
+    lw_html(h, "not yet (after the harvest ends)");
+  } else {
+    lw_html(h, "%s after %lld attempt(s), last %s", str(n, "status"), num(n, "attempts"),
+            str(n, "at"));
+    if (json_is_integer(json_object_get(n, "http"))) {
+      lw_html(h, ", HTTP %lld", num(n, "http"));
+    }
+    if (str(n, "error") && *str(n, "error")) {
+      lw_html(h, ", <span class=\"bad\">%s</span>", str(n, "error"));
+    }
+    if (str(n, "next")) {
+      lw_html(h, "; next try %s", str(n, "next"));
+    }
+  }
+  lw_html(h, "</span></dd>");
+}
+
 static void provider_page(const LwDashboard *d, redisContext *c, const LwProvider *prov,
                           LwHttpPage *page)
 {
@@ -189,6 +216,7 @@ static void provider_page(const LwDashboard *d, redisContext *c, const LwProvide
   if (str(p, "error")) {
     lw_html(&h, "<dt>error</dt><dd class=\"bad\">%s</dd>", str(p, "error"));
   }
+  notify_outcome(&h, prov, json_object_get(p, "harvest"));
   lw_html(&h, "</dl>\n");
   provider_actions(d, &h, p);
   char graph[4096];

@@ -30,6 +30,26 @@ static json_t *time_or_null(const json_t *record, const char *field)
   return ms > 0 ? json_string(lw_datetime_format_ms(ms, iso)) : json_null();
 }
 
+/* What became of the report's POST to the provider (scheduler/notify.h),
+ * or null when none was made. */
+static json_t *notify_json(const json_t *h)
+{
+  const char *status = lw_record_str(h, "notify_status", NULL);
+  if (!status) {
+    return json_null();
+  }
+  json_t *n = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "status", status, "url",
+                        string_or_null(lw_record_str(h, "notify_url", NULL)), "attempts",
+                        int_or_null(h, "notify_attempts"), "at", time_or_null(h, "notify_at"),
+                        "http", int_or_null(h, "notify_http"), "error",
+                        string_or_null(lw_record_str(h, "notify_error", NULL)));
+  json_object_set_new(n, "next", time_or_null(h, "notify_next"));
+  if (lw_record_int(h, "notify_http", 0) <= 0) { /* no answer at all */
+    json_object_set_new(n, "http", json_null());
+  }
+  return n;
+}
+
 /* The summary of a harvest record h (id given). */
 static json_t *harvest_summary(const char *id, const json_t *h)
 {
@@ -59,6 +79,7 @@ static json_t *harvest_summary(const char *id, const json_t *h)
   if (!json_is_array(failed)) {
     json_decref(failed);
   }
+  json_object_set_new(o, "notify", notify_json(h));
   return o;
 }
 

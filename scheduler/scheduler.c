@@ -18,6 +18,7 @@
 #include "queue/txn.h"
 #include "scheduler/decide.h"
 #include "scheduler/harvest.h"
+#include "scheduler/notify.h"
 #include "scheduler/void.h"
 #include "scheduler/void_fetch.h"
 
@@ -639,6 +640,10 @@ LwStatus lw_scheduler_cycle(LwScheduler *s, LwCycleStats *stats, LwError *err)
     stats->busy += !strcmp(o, "busy");
     stats->errors += !strcmp(o, "error");
     stats->skipped += !strcmp(o, "disabled") || !strcmp(o, "not-due") || !strcmp(o, "held");
+    /* a harvest that ended: its report to the provider (scheduler/notify.h) */
+    if (lw_notify_provider(s->redis, s->cfg, &reg->providers[i], err) == LW_ERR_REDIS) {
+      return LW_ERR_REDIS;
+    }
   }
   LW_TRY(lw_scheduler_duties(s, stats, err));
   lw_info("cycle=done providers=%d started=%d unchanged=%d busy=%d errors=%d skipped=%d "

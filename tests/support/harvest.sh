@@ -52,7 +52,9 @@ lw_harvest_start() {
   lw_example_registry "$dir/registry.yaml" "$LW_WEB"
   if [ -n "$broken" ]; then
     lw_publish_broken "$dir/web"
-    printf 'broken:\n  void: %s/broken/void.ttl\n' "$LW_WEB" >> "$dir/registry.yaml"
+    # its reports go to the web server, which answers a POST with 501
+    printf 'broken:\n  void: %s/broken/void.ttl\n  notify: %s/hook\n' "$LW_WEB" "$LW_WEB" \
+      >> "$dir/registry.yaml"
   fi
   export LODWASH_REDIS="$LODWASH_TEST_REDIS" LODWASH_PREFIX="$prefix"
   export LODWASH_DATA="$dir/data" LODWASH_REGISTRY="$dir/registry.yaml"
