@@ -124,34 +124,43 @@ static void overview_workers(LwHtml *h, const json_t *workers)
   lw_html(h, "</table></div>\n");
 }
 
+/* One line per provider state, with a link to the providers' page. */
 static void overview_providers(LwHtml *h, const json_t *providers)
 {
-  lw_html(h, "<h2>Providers</h2><div class=\"scroll\"><table id=\"providers\"><tr><th>provider"
-             "</th><th>state</th><th>last harvest</th><th class=\"n\">triples</th></tr>\n");
-  size_t i;
-  const json_t *p;
-  json_array_foreach(providers, i, p) {
-    const json_t *hv = json_object_get(p, "harvest");
-    char name[160];
-    lw_html_url_part(str(p, "name"), name, sizeof(name));
-    lw_html(h, "<tr><td><a href=\"/providers/%s\">%s</a></td><td class=\"state-%s\">%s</td>"
-               "<td>%s %s</td><td class=\"n\">%lld</td></tr>\n",
-            name, str(p, "name"), str(p, "state"), str(p, "state"), str(hv, "status"),
-            str(hv, "finished"), num(hv, "triples"));
+  lw_html(h, "<h2><a href=\"/providers\">Providers: %zu</a></h2><p id=\"provider-states\">",
+          json_array_size(providers));
+  for (const char *const *state = lw_provider_states; *state; ++state) {
+    size_t n = 0, i;
+    const json_t *p;
+    json_array_foreach(providers, i, p) {
+      n += str(p, "state") && !strcmp(str(p, "state"), *state);
+    }
+    lw_html(h, "<span class=\"state-%s\">%zu %s</span> ", *state, n, *state);
   }
-  lw_html(h, "</table></div>\n");
+  lw_html(h, "</p>\n");
+}
+
+/* The status report and the start of a page titled title; false (page
+ * filled with the error) when Redis failed. */
+static bool report_page(const LwDashboard *d, redisContext *c, const char *title,
+                        json_t **report, LwHtml *h, LwHttpPage *page)
+{
+  LwError err;
+  if (lw_status_report(c, d->cfg, report, &err) != LW_OK) {
+    lw_dashboard_error_page(page, 503, err.message);
+    return false;
+  }
+  lw_html_page_start(h, title, lw_dashboard_actions_on(d));
+  return true;
 }
 
 void lw_dashboard_overview(const LwDashboard *d, redisContext *c, LwHttpPage *page)
 {
   json_t *report = NULL;
-  LwError err;
-  if (lw_status_report(c, d->cfg, &report, &err) != LW_OK) {
-    lw_dashboard_error_page(page, 503, err.message);
+  LwHtml h = LW_HTML_INIT;
+  if (!report_page(d, c, "overview", &report, &h, page)) {
     return;
   }
-  LwHtml h = LW_HTML_INIT;
-  lw_html_page_start(&h, "overview", lw_dashboard_actions_on(d));
   const json_t *sched = json_object_get(report, "scheduler");
   const json_t *redis = json_object_get(report, "redis");
   lw_html(&h, "<h1>Overview</h1><dl><dt>as of</dt><dd>%s</dd><dt>scheduler lease</dt>"
@@ -280,13 +289,11 @@ static void errors_of_file(LwHtml *h, redisContext *c, const LwDashboard *d,
 void lw_dashboard_errors(const LwDashboard *d, redisContext *c, LwHttpPage *page)
 {
   json_t *report = NULL;
-  LwError err;
-  if (lw_status_report(c, d->cfg, &report, &err) != LW_OK) {
-    lw_dashboard_error_page(page, 503, err.message);
+  LwHtml h = LW_HTML_INIT;
+  if (!report_page(d, c, "errors", &report, &h, page)) {
     return;
   }
-  LwHtml h = LW_HTML_INIT;
-  lw_html_page_start(&h, "errors", lw_dashboard_actions_on(d));
+  LwError err;
   lw_html(&h, "<h1>Errors in the latest harvests</h1>\n");
   size_t i;
   const json_t *p;

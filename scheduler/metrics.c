@@ -8,13 +8,11 @@
 
 #include "common/buf.h"
 #include "common/datetime.h"
+#include "scheduler/provider_report.h"
 
 #ifndef LODWASH_VERSION
 #define LODWASH_VERSION "0"
 #endif
-
-const char *const lw_metrics_provider_states[] = {"idle", "harvesting", "error", "held",
-                                                  NULL};
 
 /* The text being built; the first failure sticks (checked once, at the end). */
 typedef struct {
@@ -202,7 +200,7 @@ static void render_provider_states(Out *o, const json_t *providers)
   json_array_foreach(providers, i, p) {
     LABEL(name, json_string_value(json_object_get(p, "name")));
     const char *state = json_string_value(json_object_get(p, "state"));
-    for (const char *const *s = lw_metrics_provider_states; *s; ++s) {
+    for (const char *const *s = lw_provider_states; *s; ++s) {
       emit(o, "lodwash_provider_state{provider=\"%s\",state=\"%s\"} %d\n", name, *s,
            state && !strcmp(state, *s) ? 1 : 0);
     }

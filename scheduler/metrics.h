@@ -45,7 +45,4 @@
  * or NULL when out of memory. */
 char *lw_metrics_render(const json_t *status);
 
-/* The provider states lodwash_provider_state enumerates, NULL-terminated. */
-extern const char *const lw_metrics_provider_states[];
-
 #endif

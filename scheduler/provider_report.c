@@ -11,6 +11,8 @@
 #include "queue/seed.h"
 #include "scheduler/harvest.h"
 
+const char *const lw_provider_states[] = {"idle", "harvesting", "error", "held", NULL};
+
 static json_t *string_or_null(const char *s)
 {
   return s && *s ? json_string(s) : json_null();

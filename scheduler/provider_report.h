@@ -3,11 +3,15 @@
  * objects `lodwash providers --json` prints, and the "providers" part of the
  * status report. Keys: name, void, modified (the registry's), void_modified
  * (last seen in the VoID), harvested (last version harvested with every dump
- * in), state (idle, harvesting, error), dumps (URLs of the current or last
- * harvest), error, and harvest: the current or last harvest's progress and
- * report (id, status, started, finished, pending files, failed files,
- * files, triples, added, removed, foreign_graph, failed_files: [{seed, uri,
- * error}]) or null.
+ * in), harvested_at (when, ISO 8601), checked (the last visit of the VoID),
+ * state (idle, harvesting, error, held), held (true when an operator held
+ * it), dumps (URLs of the current or last harvest), error, and harvest: the
+ * current or last harvest's progress and report (id, provider, status,
+ * kind, void_modified, error, started, finished (ISO 8601), duration_s,
+ * pending files, failed files, files, triples, added, removed,
+ * foreign_graph, changeset_added, changeset_removed, failed_files: [{seed,
+ * uri, error}], notify: what became of the report's POST, scheduler/
+ * notify.h) or null.
  */
 #ifndef LW_SCHEDULER_PROVIDER_REPORT_H
 #define LW_SCHEDULER_PROVIDER_REPORT_H
@@ -17,6 +21,10 @@
 
 #include "common/status.h"
 #include "scheduler/registry.h"
+
+/* Every state a provider can show, NULL-terminated: idle, harvesting,
+ * error, held (an operator's hold, queue/controls.h). */
+extern const char *const lw_provider_states[];
 
 /* One provider (caller decrefs *out). */
 LwStatus lw_provider_json(redisContext *c, const char *prefix, const LwProvider *p,
