@@ -37,8 +37,9 @@ expect_eq "resumed: the waiting worker ran it and went idle" "$(stage_count noop
 # --- purge
 "$bin/lodwash" jobs push noop --count 3 '{}' > /dev/null
 "$bin/lodwash" jobs push noop '{"seed":"p2","fail":"retryable"}' > /dev/null
-worker --exit-when-idle --max-attempts 5 --retry-base-ms 600000 --stages noop &
-wait $!
+# the failed job waits 10 minutes for its retry: the worker is stopped
+timeout -s TERM 3 "$bin/lodwash-worker" --stages noop --max-attempts 5 --retry-base-ms 600000 \
+  2>> "$dir/worker.log" || true
 expect_eq "one job waits for its retry" "$(stage_count noop delayed)" 1
 expect_eq "purge: queued and delayed dropped" "$("$bin/lodwash" queue purge noop)" "noop: 1 waiting job dropped"
 expect_eq "purged: nothing waits" "$(stage_count noop queued) $(stage_count noop delayed)" "0 0"
