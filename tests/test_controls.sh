@@ -30,6 +30,7 @@ paused_worker=$!
 sleep 2  # the worker polls many times meanwhile
 expect_eq "paused: the job waits" "$(stage_count noop queued) $(stage_count noop done)" "1 0"
 expect_match "paused shows in status" "$("$bin/lodwash" status --json | js "s['paused']")" "noop"
+expect_match "paused shows in the status text" "$("$bin/lodwash" status)" "paused \(lodwash stage resume STAGE\): noop"
 expect_eq "resume noop" "$("$bin/lodwash" stage resume noop)" "noop: running"
 wait "$paused_worker"
 expect_eq "resumed: the waiting worker ran it and went idle" "$(stage_count noop queued) $(stage_count noop done)" "0 1"

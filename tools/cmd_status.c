@@ -38,6 +38,14 @@ static void print_text(json_t *status)
            (long long)json_integer_value(json_object_get(s, "done")),
            (long long)json_integer_value(json_object_get(s, "failed")));
   }
+  size_t k;
+  json_t *paused;
+  json_array_foreach(json_object_get(status, "paused"), k, paused) {
+    printf("%s%s", k ? ", " : "\npaused (lodwash stage resume STAGE): ", json_string_value(paused));
+  }
+  if (json_array_size(json_object_get(status, "paused"))) {
+    printf("\n");
+  }
   json_t *workers = json_object_get(status, "workers");
   printf("\nworkers alive: %zu\n", json_array_size(workers));
   size_t i;
