@@ -353,9 +353,8 @@ void lw_dashboard_seed(const LwDashboard *d, redisContext *c, const char *hash,
 {
   json_t *seed = NULL;
   LwError err;
-  LwStatus st = strlen(hash) == LW_HASH_HEX_LEN
-                    ? lw_seed_get(c, d->cfg->prefix, hash, &seed, &err)
-                    : LW_NOTHING;
+  bool hex = strlen(hash) == LW_HASH_HEX_LEN && strspn(hash, "0123456789abcdef") == LW_HASH_HEX_LEN;
+  LwStatus st = hex ? lw_seed_get(c, d->cfg->prefix, hash, &seed, &err) : LW_NOTHING;
   if (st != LW_OK) {
     lw_dashboard_error_page(page, st == LW_NOTHING ? 404 : 503,
                             st == LW_NOTHING ? "no such seed" : err.message);

@@ -154,10 +154,10 @@ static int jobs_dead(LwTool *tool, int argc, char **argv)
         printf("- not a job: %s\n", json_is_string(job) ? json_string_value(job) : "?");
         continue;
       }
-      printf("%s stage=%s seed=%s attempt=%lld failed=%s error=\"%s\"\n", field(job, "id"),
+      printf("%s stage=%s seed=%s attempt=%lld error=\"%s\" failed=%s\n", field(job, "id"),
              field(job, "stage"), field(job, "seed"),
              (long long)json_integer_value(json_object_get(job, "attempt")),
-             field(job, "failed"), field(job, "error"));
+             field(job, "error"), field(job, "failed"));
     }
     if (!json_array_size(list)) {
       printf("no dead jobs\n");

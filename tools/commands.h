@@ -32,6 +32,8 @@ typedef struct {
   LwCommandFn run;
   const char *usage; /* "status [--json]": shown by `lodwash --help` */
   const char *doc;   /* one line */
+  bool own_help;     /* the command prints its own --help (else the tool
+                        prints usage and doc) */
 } LwCommand;
 
 /* The Redis connection, connected on first use; NULL (message printed to

@@ -14,27 +14,27 @@
 #include "tools/commands.h"
 
 static const LwCommand commands[] = {
-  {"hash", lw_cmd_hash, "hash URI...", "seed hash and normalized form of URIs"},
+  {"hash", lw_cmd_hash, "hash URI...", "seed hash and normalized form of URIs", false},
   {"status", lw_cmd_status, "status [--json] [--watch [--every S]]",
-   "queues, workers, seeds and providers (--watch: again every S seconds, 2 by default)"},
+   "queues, workers, seeds and providers (--watch: again every S seconds, 2 by default)", false},
   {"seed", lw_cmd_seed, "seed show URI|HASH [--json] | seed add URI",
-   "show a seed record, or add a URI (and queue its download)"},
+   "show a seed record, or add a URI (and queue its download)", false},
   {"jobs", lw_cmd_jobs,
    "jobs push STAGE [--count N] [--priority high|normal] [JSON] | jobs dead [--json] [--limit N] | "
    "jobs retry ID|--all | jobs delete ID|--all",
-   "queue jobs, list dead jobs, retry or delete them"},
+   "queue jobs, list dead jobs, retry or delete them", false},
   {"providers", lw_cmd_providers, "providers [--json]",
-   "providers of the registry with their state and last harvest"},
+   "providers of the registry with their state and last harvest", false},
   {"harvest", lw_cmd_harvest, "harvest NAME | harvest cancel NAME",
-   "harvest a provider now (high priority), or cancel its running harvest"},
+   "harvest a provider now (high priority), or cancel its running harvest", false},
   {"provider", lw_cmd_provider, "provider hold|release NAME",
-   "hold a provider (not harvested, shown as held) or release it"},
+   "hold a provider (not harvested, shown as held) or release it", false},
   {"stage", lw_cmd_stage, "stage pause|resume STAGE",
-   "pause a stage (workers fetch none of its jobs) or resume it"},
-  {"queue", lw_cmd_queue, "queue purge STAGE", "drop the waiting jobs of a stage"},
-  {"export", lw_cmd_export, "export", "write all graphs as one dump with its VoID now"},
+   "pause a stage (workers fetch none of its jobs) or resume it", false},
+  {"queue", lw_cmd_queue, "queue purge STAGE", "drop the waiting jobs of a stage", false},
+  {"export", lw_cmd_export, "export", "write all graphs as one dump with its VoID now", false},
   {"clean", lw_cmd_clean, "clean FILE [--format F] [--base IRI] [-o OUT]",
-   "guess, parse and clean a local file into canonical N-Quads (no Redis)"},
+   "guess, parse and clean a local file into canonical N-Quads (no Redis)", true},
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -97,7 +97,7 @@ static char **settings_first(int argc, char **argv)
 /* `lodwash COMMAND --help`: the command's usage and what it does. */
 static bool command_help(const LwCommand *command, int argc, char **argv)
 {
-  for (int i = 1; i < argc; ++i) {
+  for (int i = 1; i < argc && !command->own_help; ++i) {
     if (!strcmp(argv[i], "--")) {
       return false;
     }
