@@ -99,24 +99,45 @@ static json_t *harvest_json(redisContext *c, const char *prefix, const char *id)
   return o;
 }
 
-/* One dump of a harvest as its seed record tells it. */
-static json_t *file_json(redisContext *c, const char *prefix, const char *seed,
-                         const json_t *failed_files)
+/* Files listed in a harvest's report at most: archives of archives of many
+ * entries must not make a report without end. */
+#define REPORT_FILES_MAX 10000
+
+/* Whether seed is among the harvest's failed files ([{seed, uri, error}]). */
+static bool in_failed_files(const json_t *failed_files, const char *seed)
 {
+  size_t i;
+  const json_t *f;
+  json_array_foreach(failed_files, i, f) {
+    const char *s = json_string_value(json_object_get(f, "seed"));
+    if (s && !strcmp(s, seed)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* One file of a harvest as its seed record tells it, and after it the
+ * entries of an archive (its "children"), each with its parent. */
+static void add_file(redisContext *c, const char *prefix, const char *seed, const char *parent,
+                     const json_t *failed_files, json_t *files, int depth)
+{
+  if (json_array_size(files) >= REPORT_FILES_MAX || depth > 16) {
+    return;
+  }
   json_t *rec = NULL;
   LwError err;
   json_t *f = json_pack("{s:s}", "seed", seed);
+  json_array_append_new(files, f);
+  if (parent) {
+    json_object_set_new(f, "parent", json_string(parent));
+  }
   if (lw_seed_get(c, prefix, seed, &rec, &err) != LW_OK) {
     json_object_set_new(f, "outcome", json_string("unknown"));
-    return f;
+    return;
   }
   const char *status = lw_record_str(rec, "status", "");
-  bool failed = !strcmp(status, "failed");
-  size_t i;
-  const json_t *ff;
-  json_array_foreach(failed_files, i, ff) {
-    failed = failed || !strcmp(json_string_value(json_object_get(ff, "seed")) ? json_string_value(json_object_get(ff, "seed")) : "", seed);
-  }
+  bool failed = !strcmp(status, "failed") || in_failed_files(failed_files, seed);
   bool finished = !strcmp(status, "cleaned") || !strcmp(status, "parsed") ||
                   !strcmp(status, "depleted");
   json_object_set_new(f, "uri", string_or_null(lw_record_str(rec, "uri", NULL)));
@@ -127,8 +148,16 @@ static json_t *file_json(redisContext *c, const char *prefix, const char *seed,
   json_object_set_new(f, "syntax_errors", int_or_null(rec, "syntax_errors"));
   json_object_set_new(f, "literal_errors", int_or_null(rec, "literal_errors"));
   json_object_set_new(f, "error", string_or_null(lw_record_str(rec, "error", NULL)));
+  json_t *children = json_loads(lw_record_str(rec, "children", "[]"), 0, NULL);
   json_decref(rec);
-  return f;
+  size_t i;
+  const json_t *child;
+  json_array_foreach(children, i, child) {
+    if (json_is_string(child)) {
+      add_file(c, prefix, json_string_value(child), seed, failed_files, files, depth + 1);
+    }
+  }
+  json_decref(children);
 }
 
 LwStatus lw_harvest_report_json(redisContext *c, const char *prefix, const char *id,
@@ -147,8 +176,8 @@ LwStatus lw_harvest_report_json(redisContext *c, const char *prefix, const char 
   json_t *seed;
   json_array_foreach(seeds, i, seed) {
     if (json_is_string(seed)) {
-      json_array_append_new(files, file_json(c, prefix, json_string_value(seed),
-                                             json_object_get(o, "failed_files")));
+      add_file(c, prefix, json_string_value(seed), NULL, json_object_get(o, "failed_files"),
+               files, 0);
     }
   }
   json_decref(seeds);

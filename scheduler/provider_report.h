@@ -38,9 +38,11 @@ LwStatus lw_providers_json(redisContext *c, const char *prefix, const LwRegistry
  * dashboard's /providers/NAME/harvests/latest and the notify POST): id,
  * provider, status, kind, void_modified, started, finished (ISO 8601),
  * duration_s, triples, added, removed, error, file_count (files read,
- * archive entries included), and files: one object per dump {uri, seed, status, outcome (ok, failed, pending), format, triples,
- * syntax_errors, literal_errors, error}. LW_NOTHING (*out NULL) when there is
- * no such harvest. Caller decrefs *out. */
+ * archive entries included), and files: one object per dump, each followed
+ * by the entries of an archive (with "parent": the archive's seed), at most
+ * 10000: {seed, uri, status, outcome (ok, failed, pending), format, triples,
+ * syntax_errors, literal_errors, error}. LW_NOTHING (*out NULL) when there
+ * is no such harvest. Caller decrefs *out. */
 LwStatus lw_harvest_report_json(redisContext *c, const char *prefix, const char *id,
                                 json_t **out, LwError *err);
 

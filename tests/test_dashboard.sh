@@ -57,6 +57,9 @@ report=$(page /providers/city/harvests/latest.json)
 expect_eq "latest report (JSON): provider, kind, triples, file errors" \
   "$(echo "$report" | python3 -c 'import json,sys; r=json.load(sys.stdin); f=r["files"][0]; print(r["provider"], r["kind"], r["triples"], f["outcome"], f["syntax_errors"], f["literal_errors"])')" \
   "city full 10 ok 1 1"
+expect_eq "museum's report: the archive, then its two entries with their parent" \
+  "$(page /providers/museum/harvests/latest.json | python3 -c 'import json,sys; f=json.load(sys.stdin)["files"]; print(len(f), f[0]["status"], [x.get("parent") == f[0]["seed"] for x in f[1:]], sum(x["triples"] or 0 for x in f[1:]))')" \
+  "3 depleted [True, True] 18"
 expect_match "latest report by Accept: application/json" "$(curl -s -H 'Accept: application/json' "$LW_PAGES/providers/city/harvests/latest")" '"provider": "city"'
 expect_match "latest report as HTML" "$(page /providers/city/harvests/latest)" '<h1>Harvest city:'
 broken=$(page /providers/broken)
