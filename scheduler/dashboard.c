@@ -9,6 +9,7 @@
 #include "queue/record.h"
 #include "queue/seed.h"
 #include "scheduler/dashboard_html.h"
+#include "scheduler/dashboard_rate.h"
 #include "scheduler/provider_report.h"
 #include "scheduler/status_report.h"
 
@@ -68,10 +69,12 @@ static bool in_array(const json_t *array, const char *s)
 static void overview_stages(const LwDashboard *d, LwHtml *h, const json_t *report)
 {
   const json_t *paused = json_object_get(report, "paused");
+  json_t *rates = lw_dashboard_rates(json_object_get(report, "stages"),
+                                     lw_datetime_now_usec() / 1000);
   lw_html(h, "<h2>Queues</h2><div class=\"scroll\"><table id=\"stages\"><tr><th>stage</th>"
              "<th class=\"n\">queued</th><th class=\"n\">in flight</th><th class=\"n\">delayed"
              "</th><th class=\"n\">dead</th><th class=\"n\">done</th><th class=\"n\">failed</th>"
-             "<th>state</th>");
+             "<th class=\"n\">done/min</th><th>state</th>");
   lw_html(h, lw_dashboard_actions_on(d) ? "<th>actions</th></tr>\n" : "</tr>\n");
   const char *stage;
   const json_t *s;
@@ -79,9 +82,16 @@ static void overview_stages(const LwDashboard *d, LwHtml *h, const json_t *repor
     bool is_paused = in_array(paused, stage);
     lw_html(h, "<tr><td>%s</td><td class=\"n\">%lld</td><td class=\"n\">%lld</td>"
                "<td class=\"n\">%lld</td><td class=\"n\">%lld</td><td class=\"n\">%lld</td>"
-               "<td class=\"n\">%lld</td><td>%s</td>",
+               "<td class=\"n\">%lld</td>",
             stage, num(s, "queued"), num(s, "inflight"), num(s, "delayed"), num(s, "dead"),
-            num(s, "done"), num(s, "failed"), is_paused ? "paused" : "running");
+            num(s, "done"), num(s, "failed"));
+    const json_t *rate = json_object_get(rates, stage);
+    if (rate) {
+      lw_html(h, "<td class=\"n\">%.1f</td>", json_number_value(rate));
+    } else {
+      lw_html(h, "<td class=\"n\">-</td>");
+    }
+    lw_html(h, "<td>%s</td>", is_paused ? "paused" : "running");
     if (lw_dashboard_actions_on(d)) {
       lw_html(h, "<td>");
       lw_dashboard_action_button(h, is_paused ? "resume" : "pause", "stage", stage,
@@ -91,7 +101,8 @@ static void overview_stages(const LwDashboard *d, LwHtml *h, const json_t *repor
     }
     lw_html(h, "</tr>\n");
   }
-  lw_html(h, "</table></div>\n");
+  lw_html(h, "</table></div><p>done/min: over the last 5 minutes this page was watched</p>\n");
+  json_decref(rates);
 }
 
 static void overview_workers(LwHtml *h, const json_t *workers)

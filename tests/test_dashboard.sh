@@ -31,6 +31,9 @@ for stage in download unpack guess parse import; do
   expect_match "overview: $stage row with its done count ($done_)" "$overview" \
     "<tr><td>$stage</td><td class=\"n\">0</td><td class=\"n\">0</td><td class=\"n\">0</td><td class=\"n\">[0-9]+</td><td class=\"n\">$done_</td>"
 done
+sleep 5.5  # the rate needs two samples of the totals at least 5 s apart
+expect_match "overview: jobs done per minute, once sampled twice" "$(page /)" \
+  '<td>download</td>(<td class="n">[0-9]+</td>){6}<td class="n">[0-9]+\.[0-9]</td>'
 expect_match "overview: one worker alive" "$overview" 'Workers alive: 1<'
 lease=$(js "s['scheduler']['lease_holder']")
 expect_match "overview: the scheduler's lease ($lease)" "$overview" "<dd id=\"lease\">$lease \\("
@@ -107,7 +110,7 @@ done
 expect_eq "the retried job left the dead list" "$(page /dead | grep -c "data-job=\"$dead_id\"" || true)" 0
 expect_match "and the page says none" "$(page /dead)" '<h1>Dead jobs: 0</h1>'
 expect_eq "pause parse: 303" "$(post pause -d stage=parse -d token="$LODWASH_ADMIN_TOKEN")" 303
-expect_match "paused in the overview" "$(page /)" '<td>parse</td>(<td class="n">[0-9]+</td>){6}<td>paused</td>'
+expect_match "paused in the overview" "$(page /)" '<td>parse</td>(<td class="n">[0-9.-]+</td>){7}<td>paused</td>'
 expect_match "paused in the metrics" "$(page /metrics)" 'lodwash_stage_paused\{stage="parse"\} 1'
 expect_eq "resume parse: 303" "$(post resume -d stage=parse -d token="$LODWASH_ADMIN_TOKEN")" 303
 expect_eq "hold museum: 303" "$(post hold -d provider=museum -d token="$LODWASH_ADMIN_TOKEN")" 303
