@@ -173,7 +173,7 @@ static LwStatus apply(LwConfig *cfg, const Setting *s, const char *value,
   case KIND_INT:
     if (!lw_parse_size(value, (long long *)field)) {
       return lw_error_set(err, LW_ERR_USAGE,
-                          "%s: '%s' is not a non-negative number", source, value);
+                          "%s: '%s' is not a number (digits, optionally followed by k, M or G)", source, value);
     }
     return LW_OK;
   case KIND_BOOL:
@@ -199,6 +199,15 @@ static const Setting *find_setting(const char *flag)
     }
   }
   return NULL;
+}
+
+bool lw_config_is_setting(const char *flag, bool *takes_value)
+{
+  const Setting *s = find_setting(flag);
+  if (s && takes_value) {
+    *takes_value = s->kind != KIND_BOOL;
+  }
+  return s != NULL;
 }
 
 void lw_config_init(LwConfig *cfg)
@@ -245,7 +254,7 @@ static LwStatus apply_option(const LwOption *o, const char *value,
   case LW_OPT_INT:
     if (!lw_parse_size(value, (long long *)o->target)) {
       return lw_error_set(err, LW_ERR_USAGE,
-                          "%s: '%s' is not a non-negative number", source, value);
+                          "%s: '%s' is not a number (digits, optionally followed by k, M or G)", source, value);
     }
     return LW_OK;
   case LW_OPT_BOOL:

@@ -127,6 +127,12 @@ LwStatus lw_config_parse(LwConfig *cfg, int argc, char **argv,
  * empty key prefix, ...). lw_config_parse calls it. LW_ERR_USAGE. */
 LwStatus lw_config_check(const LwConfig *cfg, LwError *err);
 
+/* True when flag (the name without "--", as in "redis") is one of the
+ * shared settings every program takes; *takes_value (may be NULL) says
+ * whether it needs a value. The tool uses it to accept them after its
+ * sub-command too. */
+bool lw_config_is_setting(const char *flag, bool *takes_value);
+
 /* Prints the --help text of prog (shared and program flags) to out. */
 void lw_config_usage(FILE *out, const LwProgram *prog);
 

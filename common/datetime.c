@@ -267,6 +267,17 @@ char *lw_datetime_format_usec(int64_t usec, char out[LW_DATETIME_BUF])
   return out;
 }
 
+char *lw_datetime_format_ms(long long ms, char out[LW_DATETIME_BUF])
+{
+  lw_datetime_format_usec((int64_t)(ms - ms % 1000) * 1000, out);
+  size_t n = strlen(out);
+  if (n > 1) { /* "...:43Z" -> "...:43.801Z" */
+    snprintf(out + n - 1, (size_t)LW_DATETIME_BUF - (n - 1), ".%03lldZ",
+             (long long)((ms % 1000 + 1000) % 1000));
+  }
+  return out;
+}
+
 char *lw_datetime_format(const LwDateTime *value, char out[LW_DATETIME_BUF])
 {
   const int64_t day_usec = SEC_PER_DAY * USEC_PER_SEC;

@@ -52,6 +52,10 @@ bool lw_datetime_parse_str(const char *text, LwDateTime *out);
  * when there is a fraction. Returns out. */
 char *lw_datetime_format_usec(int64_t usec, char out[LW_DATETIME_BUF]);
 
+/* Formats ms (milliseconds since the epoch) as ISO 8601 in UTC with
+ * milliseconds: "2026-11-24T15:40:43.801Z". Returns out. */
+char *lw_datetime_format_ms(long long ms, char out[LW_DATETIME_BUF]);
+
 /* Formats value: a date written without a zone comes back as a date
  * ("2015-10-10"); anything else as lw_datetime_format_usec. Returns out. */
 char *lw_datetime_format(const LwDateTime *value, char out[LW_DATETIME_BUF]);

@@ -43,6 +43,11 @@
  *                                 errors by kind (queue/report.h)
  * context:<md5 of URL>    hash    a cached JSON-LD context (workers/context_cache.h)
  * scheduler:lease         string  the active scheduler's id, with a TTL
+ * timing:<stage>          hash    job run time histogram (queue/job_timing.h)
+ * paused                  set     stages an operator paused: not fetched
+ *                                 (queue/controls.h)
+ * held                    set     providers an operator held: not harvested
+ *                                 (queue/controls.h)
  *
  */
 #ifndef LW_QUEUE_KEYS_H
@@ -71,6 +76,9 @@
 #define LW_KEY_SCHEDULER_LEASE "scheduler:lease"
 #define LW_KEY_COUNTERS "counters"
 #define LW_KEY_CONTEXT "context:%s"
+#define LW_KEY_TIMING "timing:%s"     /* hash: queue/job_timing.h */
+#define LW_KEY_PAUSED "paused"        /* set of stage names: queue/controls.h */
+#define LW_KEY_HELD "held"            /* set of provider names: queue/controls.h */
 
 /* Longest key lw_key builds; longer ones are truncated (never happens with
  * stage names, worker ids and hashes, which are short). */

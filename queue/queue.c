@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "queue/controls.h"
 #include "queue/keys.h"
 #include "queue/scripts.h"
 #include "queue/seed.h"
@@ -163,11 +164,29 @@ static LwStatus fetch_result(redisContext *c, const LwConfig *cfg, const FetchAr
   return status;
 }
 
+/* An operator's pause (queue/controls.h): the stages of stages[0..*n) that
+ * are not paused, into open; *n becomes their number. */
+static LwStatus open_stages(redisContext *c, const LwConfig *cfg, const char *const **stages,
+                            size_t *n, const char **open, LwError *err)
+{
+  if (*n == 0 || *n > MAX_STAGES) {
+    return LW_OK; /* fetch_args says what is wrong */
+  }
+  LW_TRY(lw_controls_unpaused(c, cfg->prefix, *stages, *n, open, n, err));
+  *stages = open;
+  return LW_OK;
+}
+
 LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
                         const char *const *stages, size_t n, LwJob **out,
                         LwError *err)
 {
   *out = NULL;
+  const char *open[MAX_STAGES];
+  LW_TRY(open_stages(c, cfg, &stages, &n, open, err));
+  if (n == 0) {
+    return LW_NOTHING; /* every stage paused */
+  }
   FetchArgs f;
   LW_TRY(fetch_args(cfg, worker_id, stages, n, &f, err));
   /* lw_script_run adds EVALSHA, sha and numkeys itself */
@@ -253,6 +272,11 @@ LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *wo
                             size_t n, LwJob **next, LwError *err)
 {
   *next = NULL;
+  const char *open[MAX_STAGES];
+  LW_TRY(open_stages(c, cfg, &stages, &n, open, err));
+  if (n == 0) {
+    return lw_queue_ack(c, cfg, worker_id, job, txn, err); /* every stage paused */
+  }
   FetchArgs f;
   LW_TRY(fetch_args(cfg, worker_id, stages, n, &f, err));
   LwTxn *core = ack_core(cfg, worker_id, job);

@@ -1,14 +1,18 @@
 #include "scheduler/metrics.h"
 
-#include <stdbool.h>
-
-#include <ctype.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/buf.h"
+#include "common/datetime.h"
+#include "scheduler/provider_report.h"
+
+#ifndef LODWASH_VERSION
+#define LODWASH_VERSION "0"
+#endif
 
 /* The text being built; the first failure sticks (checked once, at the end). */
 typedef struct {
@@ -23,7 +27,7 @@ static void emit(Out *o, const char *fmt, ...)
   if (o->failed) {
     return;
   }
-  char line[1024];
+  char line[2048];
   va_list args;
   va_start(args, fmt);
   int n = vsnprintf(line, sizeof(line), fmt, args);
@@ -31,12 +35,18 @@ static void emit(Out *o, const char *fmt, ...)
   o->failed = n < 0 || (size_t)n >= sizeof(line) || lw_buf_append(&o->buf, line, (size_t)n) != LW_OK;
 }
 
-/* A label value with \, " and newlines escaped, in a static buffer. */
-static const char *label(const char *value)
+/* The HELP and TYPE lines of a family. */
+static void family(Out *o, const char *name, const char *type, const char *help)
 {
-  static char buf[512];
+  emit(o, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* A label value with \, " and newlines escaped (the exposition format's
+ * rule), into buf. */
+static const char *label_in(const char *value, char *buf, size_t size)
+{
   size_t j = 0;
-  for (size_t i = 0; value[i] && j + 3 < sizeof(buf); ++i) {
+  for (size_t i = 0; value && value[i] && j + 3 < size; ++i) {
     char c = value[i];
     if (c == '\\' || c == '"') {
       buf[j++] = '\\';
@@ -52,6 +62,10 @@ static const char *label(const char *value)
   return buf;
 }
 
+#define LABEL(name, value) \
+  char name[512];          \
+  label_in(value, name, sizeof(name))
+
 static long long int_of(const json_t *obj, const char *key)
 {
   const json_t *v = json_object_get(obj, key);
@@ -60,35 +74,84 @@ static long long int_of(const json_t *obj, const char *key)
                             : 0;
 }
 
+/* Epoch seconds of an ISO 8601 field, 0 when absent. */
+static double seconds_of(const json_t *obj, const char *key)
+{
+  LwDateTime t;
+  const char *s = json_string_value(json_object_get(obj, key));
+  return s && lw_datetime_parse_str(s, &t) ? (double)t.usec / 1e6 : 0;
+}
+
+/* One line per stage of the integer count `key` of each stage object. */
+static void per_stage(Out *o, const json_t *stages, const char *metric, const char *key)
+{
+  const char *stage;
+  const json_t *counts;
+  json_object_foreach((json_t *)stages, stage, counts) {
+    LABEL(s, stage);
+    emit(o, "%s{stage=\"%s\"} %lld\n", metric, s, int_of(counts, key));
+  }
+}
+
 static void render_stages(Out *o, const json_t *stages)
 {
   static const char *const states[] = {"queued", "inflight", "delayed", "dead"};
   const char *stage;
   const json_t *counts;
-  emit(o, "# HELP lodwash_jobs Jobs per stage and state.\n# TYPE lodwash_jobs gauge\n");
+  family(o, "lodwash_jobs", "gauge", "Jobs per stage and state (queued, inflight, delayed, dead).");
   json_object_foreach((json_t *)stages, stage, counts) {
+    LABEL(s, stage);
     for (size_t i = 0; i < 4; ++i) {
-      emit(o, "lodwash_jobs{stage=\"%s\",state=\"%s\"} %lld\n", label(stage), states[i],
+      emit(o, "lodwash_jobs{stage=\"%s\",state=\"%s\"} %lld\n", s, states[i],
            int_of(counts, states[i]));
     }
   }
-  emit(o, "# HELP lodwash_jobs_done_total Jobs finished.\n"
-          "# TYPE lodwash_jobs_done_total counter\n");
-  json_object_foreach((json_t *)stages, stage, counts) {
-    emit(o, "lodwash_jobs_done_total{stage=\"%s\"} %lld\n", label(stage),
-         int_of(counts, "done"));
+  family(o, "lodwash_jobs_done_total", "counter", "Jobs finished successfully.");
+  per_stage(o, stages, "lodwash_jobs_done_total", "done");
+  family(o, "lodwash_jobs_failed_total", "counter", "Job runs that failed (retried or dead).");
+  per_stage(o, stages, "lodwash_jobs_failed_total", "failed");
+}
+
+static void render_timings(Out *o, const json_t *timings)
+{
+  family(o, "lodwash_job_duration_seconds", "histogram", "How long job runs took, per stage.");
+  const char *stage;
+  const json_t *t;
+  json_object_foreach((json_t *)timings, stage, t) {
+    LABEL(s, stage);
+    size_t i;
+    const json_t *b;
+    json_array_foreach(json_object_get(t, "buckets"), i, b) {
+      const json_t *le = json_object_get(b, "le");
+      char bound[32];
+      if (json_is_real(le)) {
+        snprintf(bound, sizeof(bound), "%g", json_real_value(le));
+      } else {
+        snprintf(bound, sizeof(bound), "+Inf");
+      }
+      emit(o, "lodwash_job_duration_seconds_bucket{stage=\"%s\",le=\"%s\"} %lld\n", s, bound,
+           int_of(b, "count"));
+    }
+    emit(o, "lodwash_job_duration_seconds_sum{stage=\"%s\"} %.3f\n", s,
+         json_number_value(json_object_get(t, "sum_seconds")));
+    emit(o, "lodwash_job_duration_seconds_count{stage=\"%s\"} %lld\n", s, int_of(t, "count"));
   }
-  emit(o, "# HELP lodwash_jobs_failed_total Job runs that failed.\n"
-          "# TYPE lodwash_jobs_failed_total counter\n");
+}
+
+static void render_paused(Out *o, const json_t *stages, const json_t *paused)
+{
+  family(o, "lodwash_stage_paused", "gauge", "1 when an operator paused the stage.");
+  const char *stage;
+  const json_t *counts;
   json_object_foreach((json_t *)stages, stage, counts) {
-    emit(o, "lodwash_jobs_failed_total{stage=\"%s\"} %lld\n", label(stage),
-         int_of(counts, "failed"));
-  }
-  emit(o, "# HELP lodwash_job_seconds_total Time spent running jobs.\n"
-          "# TYPE lodwash_job_seconds_total counter\n");
-  json_object_foreach((json_t *)stages, stage, counts) {
-    emit(o, "lodwash_job_seconds_total{stage=\"%s\"} %.3f\n", label(stage),
-         (double)int_of(counts, "ms") / 1000.0);
+    bool is = false;
+    size_t i;
+    const json_t *p;
+    json_array_foreach(paused, i, p) {
+      is = is || !strcmp(json_string_value(p) ? json_string_value(p) : "", stage);
+    }
+    LABEL(s, stage);
+    emit(o, "lodwash_stage_paused{stage=\"%s\"} %d\n", s, is ? 1 : 0);
   }
 }
 
@@ -96,98 +159,130 @@ static void render_seeds(Out *o, const json_t *seeds)
 {
   const char *status;
   const json_t *n;
-  emit(o, "# HELP lodwash_seeds Seeds per status.\n# TYPE lodwash_seeds gauge\n");
+  family(o, "lodwash_seeds", "gauge", "Seeds per status.");
   json_object_foreach((json_t *)seeds, status, n) {
-    emit(o, "lodwash_seeds{status=\"%s\"} %lld\n", label(status),
-         (long long)json_integer_value(n));
+    LABEL(s, status);
+    emit(o, "lodwash_seeds{status=\"%s\"} %lld\n", s, (long long)json_integer_value(n));
   }
 }
 
-/* "bytes_downloaded" -> lodwash_bytes_downloaded_total; "errors:syntax" ->
- * lodwash_errors_total{kind="syntax"}. */
+/* The counters hash: known names with their own help, "errors:KIND" as
+ * lodwash_errors_total{kind}. Absent counters show as 0. */
 static void render_counters(Out *o, const json_t *counters)
 {
+  static const struct {
+    const char *field, *metric, *help;
+  } known[] = {
+      {"bytes_downloaded", "lodwash_bytes_downloaded_total", "Body bytes downloaded."},
+      {"triples_cleaned", "lodwash_triples_cleaned_total", "Triples written by the clean step."},
+      {"triples_imported", "lodwash_triples_imported_total", "Triples added to graphs by imports."},
+  };
+  for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); ++i) {
+    family(o, known[i].metric, "counter", known[i].help);
+    emit(o, "%s %lld\n", known[i].metric, int_of(counters, known[i].field));
+  }
+  family(o, "lodwash_errors_total", "counter", "Errors found in data, by kind.");
   const char *name;
   const json_t *n;
   json_object_foreach((json_t *)counters, name, n) {
-    const char *colon = strchr(name, ':');
-    char metric[128];
-    size_t len = colon ? (size_t)(colon - name) : strlen(name);
-    if (len >= sizeof(metric)) {
-      continue;
-    }
-    for (size_t i = 0; i < len; ++i) {
-      metric[i] = isalnum((unsigned char)name[i]) ? name[i] : '_';
-    }
-    metric[len] = '\0';
-    if (colon) {
-      emit(o, "lodwash_%s_total{kind=\"%s\"} %lld\n", metric, label(colon + 1),
-           (long long)json_integer_value(n));
-    } else {
-      emit(o, "# TYPE lodwash_%s_total counter\nlodwash_%s_total %lld\n", metric, metric,
-           (long long)json_integer_value(n));
+    if (!strncmp(name, "errors:", 7)) {
+      LABEL(kind, name + 7);
+      emit(o, "lodwash_errors_total{kind=\"%s\"} %lld\n", kind, (long long)json_integer_value(n));
     }
   }
 }
 
-static void render_providers(Out *o, const json_t *providers)
+static void render_provider_states(Out *o, const json_t *providers)
 {
   size_t i;
   const json_t *p;
-  emit(o, "# HELP lodwash_provider_state 1 for the provider's current state.\n"
-          "# TYPE lodwash_provider_state gauge\n");
+  family(o, "lodwash_provider_state", "gauge", "1 for the provider's current state, 0 for the others.");
   json_array_foreach(providers, i, p) {
-    const char *name = json_string_value(json_object_get(p, "name"));
+    LABEL(name, json_string_value(json_object_get(p, "name")));
     const char *state = json_string_value(json_object_get(p, "state"));
-    if (name && state) {
-      char n[512];
-      snprintf(n, sizeof(n), "%s", label(name));
-      emit(o, "lodwash_provider_state{provider=\"%s\",state=\"%s\"} 1\n", n, label(state));
+    for (const char *const *s = lw_provider_states; *s; ++s) {
+      emit(o, "lodwash_provider_state{provider=\"%s\",state=\"%s\"} %d\n", name, *s,
+           state && !strcmp(state, *s) ? 1 : 0);
     }
   }
-  emit(o, "# HELP lodwash_provider_last_harvest_timestamp_seconds When the last harvest ended.\n"
-          "# TYPE lodwash_provider_last_harvest_timestamp_seconds gauge\n");
+}
+
+/* The last harvest that finished: triples, its end, failed dumps. */
+static void render_provider_harvests(Out *o, const json_t *providers)
+{
+  size_t i;
+  const json_t *p;
+  family(o, "lodwash_provider_last_harvest_timestamp_seconds", "gauge",
+         "When the provider's last harvest with every dump in ended (Unix time).");
   json_array_foreach(providers, i, p) {
-    const char *name = json_string_value(json_object_get(p, "name"));
-    long long ended = int_of(p, "harvest_ended");
-    if (name && ended) {
-      emit(o, "lodwash_provider_last_harvest_timestamp_seconds{provider=\"%s\"} %lld\n",
-           label(name), ended / 1000);
+    double at = seconds_of(p, "harvested_at");
+    if (at > 0) {
+      LABEL(name, json_string_value(json_object_get(p, "name")));
+      emit(o, "lodwash_provider_last_harvest_timestamp_seconds{provider=\"%s\"} %.3f\n", name, at);
     }
   }
-  emit(o, "# HELP lodwash_provider_triples Triples in the provider's graph.\n"
-          "# TYPE lodwash_provider_triples gauge\n");
+  family(o, "lodwash_provider_triples", "gauge", "Triples in the provider's graph after its last harvest.");
   json_array_foreach(providers, i, p) {
-    const char *name = json_string_value(json_object_get(p, "name"));
-    if (name) {
-      emit(o, "lodwash_provider_triples{provider=\"%s\"} %lld\n", label(name),
-           int_of(p, "triples"));
+    const json_t *h = json_object_get(p, "harvest");
+    if (json_is_integer(json_object_get(h, "triples"))) {
+      LABEL(name, json_string_value(json_object_get(p, "name")));
+      emit(o, "lodwash_provider_triples{provider=\"%s\"} %lld\n", name, int_of(h, "triples"));
     }
   }
+  family(o, "lodwash_provider_failed_dumps", "gauge", "Files of the provider's last harvest that failed.");
+  json_array_foreach(providers, i, p) {
+    const json_t *h = json_object_get(p, "harvest");
+    if (json_is_object(h)) {
+      LABEL(name, json_string_value(json_object_get(p, "name")));
+      emit(o, "lodwash_provider_failed_dumps{provider=\"%s\"} %zu\n", name,
+           json_array_size(json_object_get(h, "failed_files")));
+    }
+  }
+  family(o, "lodwash_provider_harvest_running_seconds", "gauge",
+         "How long the provider's running harvest has run (0: none running).");
+  double now = (double)lw_datetime_now_usec() / 1e6;
+  json_array_foreach(providers, i, p) {
+    const json_t *h = json_object_get(p, "harvest");
+    const char *status = json_string_value(json_object_get(h, "status"));
+    double started = seconds_of(h, "started");
+    bool running = status && !strcmp(status, "running") && started > 0;
+    LABEL(name, json_string_value(json_object_get(p, "name")));
+    emit(o, "lodwash_provider_harvest_running_seconds{provider=\"%s\"} %.3f\n", name,
+         running ? now - started : 0.0);
+  }
+}
+
+static void render_redis(Out *o, const json_t *status)
+{
+  const json_t *redis = json_object_get(status, "redis");
+  family(o, "lodwash_redis_used_memory_bytes", "gauge", "Memory Redis uses (INFO used_memory).");
+  emit(o, "lodwash_redis_used_memory_bytes %lld\n", int_of(redis, "used_memory_bytes"));
+  const json_t *sched = json_object_get(status, "scheduler");
+  family(o, "lodwash_scheduler_lease_held", "gauge", "1 while a scheduler holds the lease.");
+  emit(o, "lodwash_scheduler_lease_held %d\n",
+       json_is_string(json_object_get(sched, "lease_holder")) ? 1 : 0);
 }
 
 char *lw_metrics_render(const json_t *status)
 {
   Out o = {LW_BUF_INIT, false};
-  const json_t *stages = json_object_get(status, "stages");
-  if (json_is_object(stages)) {
+  family(&o, "lodwash_build_info", "gauge", "The version of lodwash serving these metrics.");
+  emit(&o, "lodwash_build_info{version=\"%s\"} 1\n", LODWASH_VERSION);
+  family(&o, "lodwash_redis_up", "gauge", "1 when Redis answered this scrape.");
+  emit(&o, "lodwash_redis_up %d\n", status ? 1 : 0);
+  if (status) {
+    render_redis(&o, status);
+    const json_t *stages = json_object_get(status, "stages");
     render_stages(&o, stages);
-  }
-  const json_t *workers = json_object_get(status, "workers");
-  emit(&o, "# HELP lodwash_workers_alive Workers with a live heartbeat.\n"
-           "# TYPE lodwash_workers_alive gauge\nlodwash_workers_alive %zu\n",
-       json_is_array(workers) ? json_array_size(workers) : 0);
-  const json_t *seeds = json_object_get(status, "seeds");
-  if (json_is_object(seeds)) {
-    render_seeds(&o, seeds);
-  }
-  const json_t *counters = json_object_get(status, "counters");
-  if (json_is_object(counters)) {
-    render_counters(&o, counters);
-  }
-  const json_t *providers = json_object_get(status, "providers");
-  if (json_is_array(providers)) {
-    render_providers(&o, providers);
+    render_timings(&o, json_object_get(status, "timings"));
+    render_paused(&o, stages, json_object_get(status, "paused"));
+    family(&o, "lodwash_workers_alive", "gauge", "Workers with a live heartbeat.");
+    emit(&o, "lodwash_workers_alive %zu\n", json_array_size(json_object_get(status, "workers")));
+    render_seeds(&o, json_object_get(status, "seeds"));
+    render_counters(&o, json_object_get(status, "counters"));
+    const json_t *providers = json_object_get(status, "providers");
+    render_provider_states(&o, providers);
+    render_provider_harvests(&o, providers);
   }
   if (o.failed) {
     lw_buf_free(&o.buf);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "queue/redis.h"
+#include "scheduler/dashboard.h"
 #include "scheduler/metrics.h"
 #include "scheduler/status_report.h"
 
@@ -14,24 +15,34 @@ static void page_text(LwHttpPage *page, int status, const char *text)
   page->body = strdup(text);
 }
 
-static void page(void *handle, const char *path, LwHttpPage *p)
+static void page(void *handle, const LwHttpRequest *req, LwHttpPage *p)
 {
-  const LwConfig *cfg = handle;
-  bool metrics = !strcmp(path, "/metrics");
-  bool status = !strcmp(path, "/status");
-  bool health = !strcmp(path, "/healthz");
-  if (!metrics && !status && !health) {
-    return; /* 404 */
-  }
+  const LwDashboard *d = handle;
+  const LwConfig *cfg = d->cfg;
+  const char *path = req->path;
+  bool get = strcmp(req->method, "POST") != 0;
+  bool metrics = get && !strcmp(path, "/metrics");
+  bool status = get && !strcmp(path, "/status");
+  bool health = get && !strcmp(path, "/healthz");
   redisContext *c = NULL;
   LwError err;
   lw_error_clear(&err);
   if (lw_redis_connect(cfg->redis_url, &c, &err) != LW_OK) {
-    page_text(p, 503, err.message);
+    if (metrics) { /* a scrape still answers: lodwash_redis_up 0 */
+      p->status = 200;
+      p->content_type = "text/plain; version=0.0.4; charset=utf-8";
+      p->body = lw_metrics_render(NULL);
+    } else {
+      page_text(p, 503, err.message);
+    }
     return;
   }
   json_t *report = NULL;
-  if (health) {
+  if (!metrics && !status && !health) {
+    if (!lw_dashboard_page(d, c, req, p)) {
+      p->status = get ? 404 : 405;
+    }
+  } else if (health) {
     page_text(p, 200, "ok\n");
   } else if (lw_status_report(c, cfg, &report, &err) != LW_OK) {
     page_text(p, 503, err.message);
@@ -44,15 +55,15 @@ static void page(void *handle, const char *path, LwHttpPage *p)
     p->content_type = "application/json";
     p->body = json_dumps(report, JSON_INDENT(2) | JSON_SORT_KEYS);
   }
-  if (p->status == 200 && !p->body) {
+  if (p->status == 200 && !p->body && !p->file) {
     page_text(p, 500, "out of memory\n");
   }
   json_decref(report);
   redisFree(c);
 }
 
-LwHttpService *lw_observe_start(const LwConfig *cfg, const char *bind_address, int port,
-                                LwError *err)
+LwHttpService *lw_observe_start(const LwDashboard *dashboard, const char *bind_address,
+                                int port, LwError *err)
 {
-  return lw_http_service_start(bind_address, port, page, (void *)cfg, err);
+  return lw_http_service_start(bind_address, port, page, (void *)dashboard, err);
 }

@@ -3,6 +3,8 @@
  *   /metrics  Prometheus text (scheduler/metrics.h)
  *   /status   the status report as JSON (scheduler/status_report.h)
  *   /healthz  "ok" when Redis answers, else 503
+ *   /, /providers, /dead, ... and POST /actions/...: the dashboard
+ *             (scheduler/dashboard.h)
  * Each request reads Redis afresh on a connection of its own (the service
  * runs on its own thread; hiredis contexts are not shared between threads).
  */
@@ -11,9 +13,11 @@
 
 #include "common/config.h"
 #include "common/http_service.h"
+#include "scheduler/dashboard.h"
 
-/* Starts the pages on bind_address:port for cfg (kept by reference). */
-LwHttpService *lw_observe_start(const LwConfig *cfg, const char *bind_address, int port,
-                                LwError *err);
+/* Starts the pages on bind_address:port (dashboard and its cfg are kept by
+ * reference). */
+LwHttpService *lw_observe_start(const LwDashboard *dashboard, const char *bind_address,
+                                int port, LwError *err);
 
 #endif

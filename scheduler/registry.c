@@ -156,6 +156,7 @@ static void provider_clear(LwProvider *p)
 {
   free(p->name);
   free(p->void_url);
+  free(p->notify_url);
   memset(p, 0, sizeof(*p));
 }
 
@@ -165,7 +166,7 @@ static bool read_setting(Loader *ld, LwProvider *p, const char *key,
                          const yaml_node_t *knode, const yaml_node_t *vnode)
 {
   const unsigned line = line_of(knode);
-  static const char *known[] = {"void", "modified", "enabled", "interval"};
+  static const char *known[] = {"void", "modified", "enabled", "interval", "notify"};
   bool is_known = false;
   for (size_t i = 0; i < sizeof(known) / sizeof(*known); ++i) {
     is_known = is_known || !strcmp(key, known[i]);
@@ -173,7 +174,7 @@ static bool read_setting(Loader *ld, LwProvider *p, const char *key,
   if (!is_known) {
     add_problem(ld, true, line,
                 "provider '%s': unknown key '%s' ignored (known: void, "
-                "modified, enabled, interval)",
+                "modified, enabled, interval, notify)",
                 p->name, key);
     return true;
   }
@@ -198,6 +199,17 @@ static bool read_setting(Loader *ld, LwProvider *p, const char *key,
       ok = false;
     } else {
       p->void_url = value;
+      value = NULL;
+    }
+  } else if (!strcmp(key, "notify")) {
+    if (!lw_registry_url_valid(value)) { /* where harvest reports are POSTed */
+      add_problem(ld, false, line,
+                  "provider '%s': 'notify' must be an http or https URL, not '%s'",
+                  p->name, value);
+      ok = false;
+    } else {
+      free(p->notify_url);
+      p->notify_url = value;
       value = NULL;
     }
   } else if (!strcmp(key, "modified")) {

@@ -9,6 +9,8 @@
  *     enabled: false               # optional, default true
  *     interval: 3600               # optional: at least this many seconds
  *                                  #   between two visits of the VoID
+ *     notify: https://d1lod.example.org/lodwash   # optional: each harvest's
+ *                                  #   report is POSTed there (notify.h)
  *
  * `modified` takes any form common/datetime.h reads ("2015-10-10",
  * "2015-12-04 14:25:44.758604", "2015-12-04T14:25:44Z", with or without a
@@ -49,6 +51,8 @@ typedef struct {
   LwDateTime modified; /* valid when has_modified */
   bool enabled;        /* `enabled`, default true */
   long interval;       /* `interval` in seconds; 0 = every scheduler cycle */
+  char *notify_url;    /* `notify`: http(s) URL each harvest's report is
+                          POSTed to (scheduler/notify.h), or NULL */
   unsigned line;       /* 1-based line of the name in the file */
 } LwProvider;
 

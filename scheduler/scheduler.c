@@ -10,6 +10,7 @@
 #include "common/hash.h"
 #include "common/log.h"
 #include "queue/heartbeat.h"
+#include "queue/controls.h"
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/queue.h"
@@ -17,6 +18,7 @@
 #include "queue/txn.h"
 #include "scheduler/decide.h"
 #include "scheduler/harvest.h"
+#include "scheduler/notify.h"
 #include "workers/stage.h"
 #include "scheduler/void.h"
 #include "scheduler/void_fetch.h"
@@ -419,6 +421,13 @@ LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced,
   }
   forced = forced || st.forced;
   const long long now_ms = lw_now_ms();
+  bool held = false; /* an operator's hold (queue/controls.h) wins over everything */
+  LW_TRY(lw_controls_provider_held(s->redis, s->cfg->prefix, p->name, &held, err));
+  if (held) {
+    out->outcome = "held";
+    lw_debug("provider=%s outcome=held", p->name);
+    return LW_OK;
+  }
   if (!forced && !p->enabled) {
     out->outcome = "disabled";
     lw_info("provider=%s outcome=disabled", p->name);
@@ -641,7 +650,11 @@ LwStatus lw_scheduler_cycle(LwScheduler *s, LwCycleStats *stats, LwError *err)
     stats->unchanged += !strcmp(o, "unchanged");
     stats->busy += !strcmp(o, "busy");
     stats->errors += !strcmp(o, "error");
-    stats->skipped += !strcmp(o, "disabled") || !strcmp(o, "not-due");
+    stats->skipped += !strcmp(o, "disabled") || !strcmp(o, "not-due") || !strcmp(o, "held");
+    /* a harvest that ended: its report to the provider (scheduler/notify.h) */
+    if (lw_notify_provider(s->redis, s->cfg, &reg->providers[i], err) == LW_ERR_REDIS) {
+      return LW_ERR_REDIS;
+    }
   }
   LW_TRY(lw_scheduler_duties(s, stats, err));
   lw_info("cycle=done providers=%d started=%d unchanged=%d busy=%d errors=%d skipped=%d "

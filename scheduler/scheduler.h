@@ -44,14 +44,15 @@ typedef struct {
   int unchanged;
   int busy;
   int errors;
-  int skipped;     /* disabled or not due */
+  int skipped;     /* disabled, not due or held */
   long long reaped, promoted, stale;
   bool registry_error; /* the file did not load; the last good one was used */
 } LwCycleStats;
 
 /* What one visit of a provider ended in. */
 typedef struct {
-  const char *outcome;    /* started, unchanged, busy, error, disabled, not-due */
+  const char *outcome;    /* started, unchanged, busy, error, disabled, not-due, held
+                             (an operator's hold: queue/controls.h) */
   char harvest[192];      /* started / busy: the harvest id */
   size_t dumps;           /* started: number of dumps */
   bool follow_up;         /* busy: a follow-up harvest is pending */

@@ -27,15 +27,20 @@ int main(int argc, char **argv)
   bool once = false;
   long long metrics_port = 0;
   const char *metrics_bind = "127.0.0.1";
+  const char *admin_token = "";
   const LwOption options[] = {
       {"once", LW_OPT_BOOL, &once, NULL,
        "run one cycle and exit (for scripts and tests)", "LODWASH_ONCE"},
       {"metrics-port", LW_OPT_INT, &metrics_port, "PORT",
-       "serve /metrics, /status and /healthz over HTTP on this port (0: off)",
+       "serve the dashboard, /metrics, /status and /healthz over HTTP on this port (0: off)",
        "LODWASH_METRICS_PORT"},
       {"metrics-bind", LW_OPT_STRING, &metrics_bind, "ADDRESS",
        "address the HTTP pages listen on (default 127.0.0.1; 0.0.0.0 in a container)",
        "LODWASH_METRICS_BIND"},
+      {"admin-token", LW_OPT_STRING, &admin_token, "TOKEN",
+       "token the dashboard's actions need (retry, harvest, pause, hold, ...); "
+       "none: the pages are read-only",
+       "LODWASH_ADMIN_TOKEN"},
   };
   const LwProgram prog = {
       "lodwash-scheduler", "[OPTIONS]",
@@ -60,6 +65,12 @@ int main(int argc, char **argv)
     lw_config_free(&cfg);
     return 2;
   }
+  if (metrics_port > 65535) {
+    fprintf(stderr, "lodwash-scheduler: --metrics-port %lld is not a port (1 to 65535; 0: off)\n",
+            metrics_port);
+    lw_config_free(&cfg);
+    return 2;
+  }
   if (cfg.interval_s < 1) {
     fprintf(stderr, "lodwash-scheduler: --interval must be at least 1 second\n");
     lw_config_free(&cfg);
@@ -74,15 +85,18 @@ int main(int argc, char **argv)
   sigaction(SIGINT, &sa, NULL);
 
   LwHttpService *pages = NULL;
+  LwDashboard dashboard = {NULL, NULL};
   if (metrics_port > 0) {
-    pages = lw_observe_start(&cfg, metrics_bind, (int)metrics_port, &err);
+    dashboard.cfg = &cfg;
+    dashboard.admin_token = admin_token;
+    pages = lw_observe_start(&dashboard, metrics_bind, (int)metrics_port, &err);
     if (!pages) {
       fprintf(stderr, "lodwash-scheduler: %s\n", err.message);
       lw_config_free(&cfg);
-      return 1;
+      return err.status == LW_ERR_USAGE ? 2 : 1;
     }
-    lw_info("scheduler pages=http://%s:%d/ paths=/metrics,/status,/healthz", metrics_bind,
-            lw_http_service_port(pages));
+    lw_info("scheduler pages=http://%s:%d/ paths=/,/metrics,/status,/healthz actions=%s",
+            metrics_bind, lw_http_service_port(pages), *admin_token ? "on" : "off");
   }
   LwScheduler *s = lw_scheduler_new(&cfg);
   if (!s) {

@@ -5,6 +5,13 @@
  * prints, the status job writes to DATA/status.json and the scheduler serves
  * at /status (and renders at /metrics). A registry that cannot be read leaves
  * "providers" empty and says why in "providers_error".
+ *
+ * Besides: "timings" (per stage: count, sum_seconds, cumulative buckets of
+ * the job run times, queue/job_timing.h), "redis" (up, used_memory_bytes),
+ * "scheduler" (lease_holder, lease_ttl_s), "paused" (stages),
+ * "generated". Times a person reads are ISO 8601 in UTC (workers' started
+ * and since, harvests' started and finished); a worker with a job has
+ * job_seconds.
  */
 #ifndef LW_SCHEDULER_STATUS_REPORT_H
 #define LW_SCHEDULER_STATUS_REPORT_H

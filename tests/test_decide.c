@@ -131,12 +131,17 @@ static void test_backoff(void)
   in.now_usec = 100;
   in.forced = true;
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
-  /* A first harvest that failed (timed out) backs off too. */
+  /* A first harvest that failed (timed out) waits too (it was started
+   * again every cycle), with or without a registry modified. */
   LwProvider q = provider(NULL);
   LwDecideInput first = {&q, true, at("2015-11-05"), false, {0}, false, {0}, false, 100, 200};
   CHECK_INT_EQ(decide(&first), LW_DECIDE_UNCHANGED);
   first.now_usec = 200;
   CHECK_INT_EQ(decide(&first), LW_DECIDE_START);
+  first.now_usec = 100;
+  first.provider = &p;
+  first.current = hashed("abc");
+  CHECK_INT_EQ(decide(&first), LW_DECIDE_UNCHANGED);
 }
 
 static void test_forced(void)

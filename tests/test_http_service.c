@@ -1,17 +1,40 @@
-/* The operators' HTTP service answers GETs from its page callback over real
- * HTTP on loopback, refuses other methods and says 404 for unknown paths. */
+/* The operators' HTTP service answers GETs and POSTs (with their form
+ * fields) from its page callback over real HTTP on loopback, sends files and
+ * redirects, refuses other methods and says 404 for unknown paths. */
 #include "common/http_service.h"
 
 #include <curl/curl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "tests/support/check.h"
 
-static void page(void *handle, const char *path, LwHttpPage *p)
+static char file_path[256];
+
+static void page(void *handle, const LwHttpRequest *req, LwHttpPage *p)
 {
   int *calls = handle;
+  const char *path = req->path;
   ++*calls;
-  if (!strcmp(path, "/healthz")) {
+  if (!strcmp(req->method, "POST") && !strcmp(path, "/echo")) {
+    const char *a = lw_http_form_get(req, "a");
+    const char *b = lw_http_form_get(req, "b");
+    char text[256];
+    snprintf(text, sizeof(text), "a=%s b=%s none=%s", a ? a : "(null)", b ? b : "(null)",
+             lw_http_form_get(req, "none") ? "set" : "(null)");
+    p->status = 303;
+    p->location = strdup("/done");
+    p->body = strdup(text);
+  } else if (!strcmp(path, "/file")) {
+    p->status = 200;
+    p->content_type = "application/octet-stream";
+    p->file = strdup(file_path);
+  } else if (!strcmp(path, "/missing-file")) {
+    p->status = 200;
+    p->file = strdup("/nonexistent/file");
+  } else if (!strcmp(path, "/healthz")) {
     p->status = 200;
     p->body = strdup("ok\n");
   } else if (!strcmp(path, "/metrics")) {
@@ -33,7 +56,8 @@ static size_t keep(char *ptr, size_t size, size_t n, void *userdata)
   return add;
 }
 
-static long get(int port, const char *path, const char *method, char *body)
+static long request(int port, const char *path, const char *method, const char *post,
+                    char *body)
 {
   char url[256];
   snprintf(url, sizeof(url), "http://127.0.0.1:%d%s", port, path);
@@ -43,6 +67,9 @@ static long get(int port, const char *path, const char *method, char *body)
   curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, keep);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, body);
+  if (post) {
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, post);
+  }
   long code = 0;
   if (curl_easy_perform(curl) == CURLE_OK) {
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
@@ -51,8 +78,20 @@ static long get(int port, const char *path, const char *method, char *body)
   return code;
 }
 
+static long get(int port, const char *path, const char *method, char *body)
+{
+  return request(port, path, method, NULL, body);
+}
+
 int main(void)
 {
+  snprintf(file_path, sizeof(file_path), "/tmp/lw-http-service-%d", (int)getpid());
+  FILE *f = fopen(file_path, "wb");
+  CHECK(f != NULL);
+  if (f) {
+    fwrite("bin\0ary", 1, 7, f);
+    fclose(f);
+  }
   int calls = 0;
   LwError err;
   LwHttpService *s = lw_http_service_start("127.0.0.1", 0, page, &calls, &err);
@@ -70,6 +109,12 @@ int main(void)
   CHECK_INT_EQ(get(port, "/nothing", "GET", body), 404);
   CHECK_INT_EQ(get(port, "/healthz", "DELETE", body), 405);
   CHECK_INT_EQ(calls, 3);
+  CHECK_INT_EQ(request(port, "/echo", "POST", "a=1%3C2&b=x+y", body), 303);
+  CHECK_STR_EQ(body, "a=1<2 b=x y none=(null)");
+  CHECK_INT_EQ(get(port, "/file", "GET", body), 200);
+  CHECK(!memcmp(body, "bin\0ary", 7));
+  CHECK_INT_EQ(get(port, "/missing-file", "GET", body), 404);
+  unlink(file_path);
   lw_http_service_stop(s);
   lw_http_service_stop(NULL);
   return lw_test_finish();

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/datetime.h"
 #include "queue/redis.h"
 #include "tools/commands.h"
 
@@ -47,5 +48,25 @@ void lw_tool_print_json(const void *json)
   if (text) {
     puts(text);
     free(text);
+  }
+}
+
+void lw_tool_times_readable(void *obj, const char *const *fields)
+{
+  for (; *fields; ++fields) {
+    json_t *v = json_object_get(obj, *fields);
+    long long ms = 0;
+    if (json_is_integer(v)) {
+      ms = json_integer_value(v);
+    } else if (json_is_string(v)) {
+      const char *s = json_string_value(v);
+      char *end = NULL;
+      ms = *s ? strtoll(s, &end, 10) : 0;
+      ms = end && !*end ? ms : 0;
+    }
+    if (ms > 0) {
+      char iso[LW_DATETIME_BUF];
+      json_object_set_new(obj, *fields, json_string(lw_datetime_format_ms(ms, iso)));
+    }
   }
 }

@@ -6,21 +6,60 @@
  * forced one is kept as its follow-up and starts when that one ends. A
  * provider disabled in the registry is harvested too: it was named.
  *
- * Exit codes: 0 started or kept as the follow-up, 1 failed (the VoID could
- * not be read, Redis down, ...), 2 bad usage or no such provider.
+ * `lodwash harvest cancel NAME` cancels NAME's running harvest
+ * (scheduler/harvest_cancel.h). A held provider (`lodwash provider hold`)
+ * is not harvested: release it first.
+ *
+ * Exit codes: 0 started, kept as the follow-up or cancelled, 1 failed (the
+ * VoID could not be read, Redis down, held, nothing to cancel, ...), 2 bad
+ * usage or no such provider.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "common/config.h"
+#include "scheduler/harvest_cancel.h"
 #include "scheduler/registry.h"
 #include "scheduler/scheduler.h"
 #include "tools/commands.h"
 
+static int harvest_cancel(LwTool *tool, const char *name)
+{
+  LwRegistry *reg = NULL;
+  LwError err;
+  if (lw_registry_load(tool->config->registry, &reg, &err) != LW_OK) {
+    return lw_tool_fail("harvest cancel: %s", err.message);
+  }
+  bool known = lw_registry_find(reg, name) != NULL;
+  lw_registry_free(reg);
+  if (!known) {
+    return lw_tool_usage_error("harvest cancel: no provider '%s' in %s", name,
+                               tool->config->registry);
+  }
+  redisContext *c = lw_tool_redis(tool);
+  if (!c) {
+    return LW_EXIT_FAIL;
+  }
+  long long dropped = 0;
+  LwStatus st = lw_harvest_cancel(c, tool->config, name, &dropped, &err);
+  if (st == LW_NOTHING) {
+    return lw_tool_fail("harvest cancel: %s has no harvest running", name);
+  }
+  if (st != LW_OK) {
+    return lw_tool_fail("harvest cancel: %s", err.message);
+  }
+  printf("%s: harvest cancelled, %lld waiting job%s dropped\n", name, dropped,
+         dropped == 1 ? "" : "s");
+  return LW_EXIT_OK;
+}
+
 int lw_cmd_harvest(LwTool *tool, int argc, char **argv)
 {
+  if (argc == 3 && !strcmp(argv[1], "cancel") && argv[2][0] != '-') {
+    return harvest_cancel(tool, argv[2]);
+  }
   if (argc != 2 || argv[1][0] == '-') {
-    return lw_tool_usage_error("usage: lodwash harvest NAME");
+    return lw_tool_usage_error("usage: lodwash harvest NAME | harvest cancel NAME");
   }
   const char *name = argv[1];
   LwError err;
@@ -43,6 +82,8 @@ int lw_cmd_harvest(LwTool *tool, int argc, char **argv)
     printf("%s: harvest %s started with %zu dump%s at high priority\n", name,
            visit.harvest, visit.dumps, visit.dumps == 1 ? "" : "s");
     code = LW_EXIT_OK;
+  } else if (!strcmp(visit.outcome, "held")) {
+    lw_tool_fail("harvest: %s is held; `lodwash provider release %s` first", name, name);
   } else if (!strcmp(visit.outcome, "busy")) {
     printf("%s: harvest %s is running; the forced harvest starts when it ends\n", name,
            visit.harvest);

@@ -2,12 +2,14 @@
  * lodwash jobs push STAGE [--count N] [--priority high|normal] [JSON]
  * lodwash jobs dead [--json]
  * lodwash jobs retry ID|--all
+ * lodwash jobs delete ID|--all
  */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue/controls.h"
 #include "queue/job.h"
 #include "queue/queue.h"
 #include "tools/commands.h"
@@ -138,20 +140,24 @@ static int jobs_dead(LwTool *tool, int argc, char **argv)
   if (lw_queue_dead_list(c, tool->config, limit, &list, &total, &err) != LW_OK) {
     return lw_tool_fail("jobs dead: %s", err.message);
   }
+  size_t i;
+  json_t *job;
+  json_array_foreach(list, i, job) {
+    static const char *const times[] = {"failed", "first_failed", "queued", NULL};
+    lw_tool_times_readable(job, times);
+  }
   if (json) {
     lw_tool_print_json(list);
   } else {
-    size_t i;
-    json_t *job;
     json_array_foreach(list, i, job) {
       if (!json_is_object(job)) { /* not a job at all: kept as it was */
         printf("- not a job: %s\n", json_is_string(job) ? json_string_value(job) : "?");
         continue;
       }
-      printf("%s stage=%s seed=%s attempt=%lld error=\"%s\"\n", field(job, "id"),
+      printf("%s stage=%s seed=%s attempt=%lld error=\"%s\" failed=%s\n", field(job, "id"),
              field(job, "stage"), field(job, "seed"),
              (long long)json_integer_value(json_object_get(job, "attempt")),
-             field(job, "error"));
+             field(job, "error"), field(job, "failed"));
     }
     if (!json_array_size(list)) {
       printf("no dead jobs\n");
@@ -163,14 +169,17 @@ static int jobs_dead(LwTool *tool, int argc, char **argv)
   return LW_EXIT_OK;
 }
 
-static int jobs_retry(LwTool *tool, int argc, char **argv)
+/* jobs retry|delete ID|--all: the dead job (or all) back to its queue, or
+ * gone for good. */
+static int jobs_dead_out(LwTool *tool, int argc, char **argv)
 {
+  bool retry = !strcmp(argv[1], "retry");
   if (argc != 3) {
-    return lw_tool_usage_error("jobs retry: give a job id or --all");
+    return lw_tool_usage_error("jobs %s: give a job id or --all", argv[1]);
   }
   bool all = !strcmp(argv[2], "--all");
   if (!all && argv[2][0] == '-') {
-    return lw_tool_usage_error("jobs retry: unknown option '%s'", argv[2]);
+    return lw_tool_usage_error("jobs %s: unknown option '%s'", argv[1], argv[2]);
   }
   redisContext *c = lw_tool_redis(tool);
   if (!c) {
@@ -178,21 +187,23 @@ static int jobs_retry(LwTool *tool, int argc, char **argv)
   }
   long long moved = 0;
   LwError err;
-  LwStatus st = lw_queue_retry_dead(c, tool->config, NULL, all ? NULL : argv[2], &moved, &err);
+  const char *id = all ? NULL : argv[2];
+  LwStatus st = retry ? lw_queue_retry_dead(c, tool->config, NULL, id, &moved, &err)
+                      : lw_controls_dead_delete(c, tool->config, id, &moved, &err);
   if (st > LW_NOTHING) {
-    return lw_tool_fail("jobs retry: %s", err.message);
+    return lw_tool_fail("jobs %s: %s", argv[1], err.message);
   }
   if (!moved && !all) {
-    return lw_tool_fail("jobs retry: no dead job %s", argv[2]);
+    return lw_tool_fail("jobs %s: no dead job %s", argv[1], argv[2]);
   }
-  printf("%lld job%s queued again\n", moved, moved == 1 ? "" : "s");
+  printf("%lld job%s %s\n", moved, moved == 1 ? "" : "s", retry ? "queued again" : "deleted");
   return LW_EXIT_OK;
 }
 
 int lw_cmd_jobs(LwTool *tool, int argc, char **argv)
 {
   if (argc < 2) {
-    return lw_tool_usage_error("jobs: expected 'push', 'dead' or 'retry'");
+    return lw_tool_usage_error("jobs: expected 'push', 'dead', 'retry' or 'delete'");
   }
   if (!strcmp(argv[1], "push")) {
     return jobs_push(tool, argc, argv);
@@ -200,8 +211,9 @@ int lw_cmd_jobs(LwTool *tool, int argc, char **argv)
   if (!strcmp(argv[1], "dead")) {
     return jobs_dead(tool, argc, argv);
   }
-  if (!strcmp(argv[1], "retry")) {
-    return jobs_retry(tool, argc, argv);
+  if (!strcmp(argv[1], "retry") || !strcmp(argv[1], "delete")) {
+    return jobs_dead_out(tool, argc, argv);
   }
-  return lw_tool_usage_error("jobs: unknown sub-command '%s' (push, dead, retry)", argv[1]);
+  return lw_tool_usage_error("jobs: unknown sub-command '%s' (push, dead, retry, delete)",
+                             argv[1]);
 }

@@ -72,6 +72,8 @@ static int seed_show(LwTool *tool, int argc, char **argv)
   if (st == LW_NOTHING) {
     return lw_tool_fail("no seed %s (%s)", hash, what);
   }
+  static const char *const times[] = {"added", "processed", "updated", "failed", NULL};
+  lw_tool_times_readable(seed, times);
   if (json) {
     json_object_set_new(seed, "hash", json_string(hash));
     lw_tool_print_json(seed);

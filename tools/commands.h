@@ -32,6 +32,8 @@ typedef struct {
   LwCommandFn run;
   const char *usage; /* "status [--json]": shown by `lodwash --help` */
   const char *doc;   /* one line */
+  bool own_help;     /* the command prints its own --help (else the tool
+                        prints usage and doc) */
 } LwCommand;
 
 /* The Redis connection, connected on first use; NULL (message printed to
@@ -45,6 +47,11 @@ int lw_tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2
 /* Prints "lodwash: <message>" to stderr; returns LW_EXIT_FAIL. */
 int lw_tool_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Rewrites the fields of obj that hold a time as milliseconds since the
+ * epoch (an integer, or a string of digits) as ISO 8601 in UTC, for people;
+ * fields is NULL-terminated. */
+void lw_tool_times_readable(void *obj, const char *const *fields);
+
 /* Prints a JSON value to stdout, indented, with a newline. */
 void lw_tool_print_json(const void *json);
 
@@ -56,5 +63,8 @@ int lw_cmd_providers(LwTool *tool, int argc, char **argv);
 int lw_cmd_harvest(LwTool *tool, int argc, char **argv);
 int lw_cmd_export(LwTool *tool, int argc, char **argv);
 int lw_cmd_clean(LwTool *tool, int argc, char **argv);
+int lw_cmd_stage(LwTool *tool, int argc, char **argv);
+int lw_cmd_queue(LwTool *tool, int argc, char **argv);
+int lw_cmd_provider(LwTool *tool, int argc, char **argv);
 
 #endif

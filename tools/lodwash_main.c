@@ -5,6 +5,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/config.h"
@@ -13,23 +14,137 @@
 #include "tools/commands.h"
 
 static const LwCommand commands[] = {
-  {"hash", lw_cmd_hash, "hash URI...", "seed hash and normalized form of URIs"},
-  {"status", lw_cmd_status, "status [--json]", "queues, workers and seeds"},
+  {"hash", lw_cmd_hash, "hash URI...", "seed hash and normalized form of URIs", false},
+  {"status", lw_cmd_status, "status [--json] [--watch [--every S]]",
+   "queues, workers, seeds and providers (--watch: again every S seconds, 2 by default)", false},
   {"seed", lw_cmd_seed, "seed show URI|HASH [--json] | seed add URI",
-   "show a seed record, or add a URI (and queue its download)"},
+   "show a seed record, or add a URI (and queue its download)", false},
   {"jobs", lw_cmd_jobs,
    "jobs push STAGE [--count N] [--priority high|normal] [JSON] | jobs dead [--json] [--limit N] | "
-   "jobs retry ID|--all",
-   "queue jobs, list dead jobs, retry them"},
+   "jobs retry ID|--all | jobs delete ID|--all",
+   "queue jobs, list dead jobs, retry or delete them", false},
   {"providers", lw_cmd_providers, "providers [--json]",
-   "providers of the registry with their state and last harvest"},
-  {"harvest", lw_cmd_harvest, "harvest NAME", "harvest a provider now (high priority)"},
-  {"export", lw_cmd_export, "export", "write all graphs as one dump with its VoID now"},
+   "providers of the registry with their state and last harvest", false},
+  {"harvest", lw_cmd_harvest, "harvest NAME | harvest cancel NAME",
+   "harvest a provider now (high priority), or cancel its running harvest", false},
+  {"provider", lw_cmd_provider, "provider hold|release NAME",
+   "hold a provider (not harvested, shown as held) or release it", false},
+  {"stage", lw_cmd_stage, "stage pause|resume STAGE",
+   "pause a stage (workers fetch none of its jobs) or resume it", false},
+  {"queue", lw_cmd_queue, "queue purge STAGE", "drop the waiting jobs of a stage", false},
+  {"export", lw_cmd_export, "export", "write all graphs as one dump with its VoID now", false},
   {"clean", lw_cmd_clean, "clean FILE [--format F] [--base IRI] [-o OUT]",
-   "guess, parse and clean a local file into canonical N-Quads (no Redis)"},
+   "guess, parse and clean a local file into canonical N-Quads (no Redis)", true},
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* The shared settings given after the command ("lodwash providers --registry
+ * F") move before it, where the common parser reads them: people type them
+ * after. A value is taken from "--flag=value" or the next argument. Returns
+ * a new argv (caller frees; its strings are argv's) or NULL. */
+static char **settings_first(int argc, char **argv)
+{
+  char **out = calloc((size_t)argc + 1, sizeof(char *));
+  if (!out) {
+    return NULL;
+  }
+  int n = 0, command = argc;
+  out[n++] = argv[0];
+  /* before the command: as given, up to the first argument that is not an
+   * option or an option's value */
+  for (int i = 1; i < argc && command == argc; ++i) {
+    bool takes = false;
+    if (!strncmp(argv[i], "--", 2) && argv[i][2] && !strchr(argv[i], '=') &&
+        lw_config_is_setting(argv[i] + 2, &takes) && takes && i + 1 < argc) {
+      out[n++] = argv[i++];
+    } else if (argv[i][0] != '-') {
+      command = i;
+      break;
+    }
+    out[n++] = argv[i];
+  }
+  for (int i = command + 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--")) {
+      break;
+    }
+    char name[96];
+    snprintf(name, sizeof(name), "%s", argv[i] + (strncmp(argv[i], "--", 2) ? 0 : 2));
+    char *eq = strchr(name, '=');
+    if (eq) {
+      *eq = '\0';
+    }
+    bool takes = false;
+    if (strncmp(argv[i], "--", 2) || !lw_config_is_setting(name, &takes)) {
+      continue;
+    }
+    out[n++] = argv[i];
+    argv[i] = NULL;
+    if (takes && !eq && i + 1 < argc) {
+      out[n++] = argv[++i];
+      argv[i] = NULL;
+    }
+  }
+  for (int i = command; i < argc; ++i) {
+    if (argv[i]) {
+      out[n++] = argv[i];
+    }
+  }
+  out[n] = NULL;
+  return out;
+}
+
+/* `lodwash COMMAND --help`: the command's usage and what it does. */
+static bool command_help(const LwCommand *command, int argc, char **argv)
+{
+  for (int i = 1; i < argc && !command->own_help; ++i) {
+    if (!strcmp(argv[i], "--")) {
+      return false;
+    }
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      printf("Usage: lodwash [OPTIONS] %s\n\n%s.\n\nThe common options (lodwash --help) "
+             "may come before or after the command.\n",
+             command->usage, command->doc);
+      return true;
+    }
+  }
+  return false;
+}
+
+/* After the common options are parsed (st): finds the command and runs it. */
+static int run(LwConfig *cfg, LwStatus st, LwError *err, int argc, char **argv, int first)
+{
+  if (st == LW_NOTHING) {
+    return LW_EXIT_OK;
+  }
+  if (st != LW_OK) {
+    return lw_tool_usage_error("%s", err->message);
+  }
+  if (first >= argc) {
+    return lw_tool_usage_error("no command given (see lodwash --help)");
+  }
+  const LwCommand *command = NULL;
+  for (size_t i = 0; i < N_COMMANDS; ++i) {
+    if (!strcmp(commands[i].name, argv[first])) {
+      command = &commands[i];
+    }
+  }
+  if (!command) {
+    return lw_tool_usage_error("unknown command '%s' (see lodwash --help)", argv[first]);
+  }
+  if (command_help(command, argc - first, argv + first)) {
+    return LW_EXIT_OK;
+  }
+  LwRedisUrl url;
+  if (lw_redis_url_parse(cfg->redis_url, &url, err) != LW_OK) {
+    return lw_tool_usage_error("%s", err->message);
+  }
+  lw_log_init("lodwash", cfg->log_level, cfg->log_json);
+  LwTool tool = {cfg, NULL};
+  int code = command->run(&tool, argc - first, argv + first);
+  redisFree(tool.redis);
+  return code;
+}
 
 int main(int argc, char **argv)
 {
@@ -43,39 +158,14 @@ int main(int argc, char **argv)
   LwConfig cfg;
   LwError err;
   int first = 0;
+  char **args = settings_first(argc, argv);
+  if (!args) {
+    return lw_tool_fail("out of memory");
+  }
+  argv = args;
   LwStatus st = lw_config_parse(&cfg, argc, argv, &prog, &first, &err);
-  if (st == LW_NOTHING) {
-    lw_config_free(&cfg);
-    return LW_EXIT_OK;
-  }
-  if (st != LW_OK) {
-    lw_config_free(&cfg);
-    return lw_tool_usage_error("%s", err.message);
-  }
-  if (first >= argc) {
-    lw_config_free(&cfg);
-    return lw_tool_usage_error("no command given (see lodwash --help)");
-  }
-  LwRedisUrl url;
-  if (lw_redis_url_parse(cfg.redis_url, &url, &err) != LW_OK) {
-    lw_config_free(&cfg);
-    return lw_tool_usage_error("%s", err.message);
-  }
-  lw_log_init("lodwash", cfg.log_level, cfg.log_json);
-  const LwCommand *command = NULL;
-  for (size_t i = 0; i < N_COMMANDS; ++i) {
-    if (!strcmp(commands[i].name, argv[first])) {
-      command = &commands[i];
-    }
-  }
-  int code;
-  if (!command) {
-    code = lw_tool_usage_error("unknown command '%s' (see lodwash --help)", argv[first]);
-  } else {
-    LwTool tool = {&cfg, NULL};
-    code = command->run(&tool, argc - first, argv + first);
-    redisFree(tool.redis);
-  }
+  int code = run(&cfg, st, &err, argc, argv, first);
   lw_config_free(&cfg);
+  free(args);
   return code;
 }

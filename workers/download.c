@@ -291,6 +291,22 @@ static void now_ms_text(char *buf, size_t size)
   snprintf(buf, size, "%lld", lw_now_ms());
 }
 
+/* Adds the body bytes this fetch transferred to the counters (/metrics:
+ * lodwash_bytes_downloaded_total); a resumed download counts its new part. */
+static void count_bytes(LwTxn *txn, const LwFetchResult *r)
+{
+  if (!r->have_content || r->not_modified) {
+    return;
+  }
+  uint64_t n = r->content.number_of_bytes;
+  n = n > r->resumed_from ? n - r->resumed_from : 0;
+  char bytes[32];
+  snprintf(bytes, sizeof(bytes), "%llu", (unsigned long long)n);
+  LwKey counters = lw_key(lw_txn_prefix(txn), LW_KEY_COUNTERS, NULL);
+  lw_txn_command(txn, 4, (const char *[]){"HINCRBY", counters.s, "bytes_downloaded", bytes},
+                 NULL);
+}
+
 /* The results of a download that worked (or found the file unchanged). */
 static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult *r,
                            LwStatus st)
@@ -328,6 +344,7 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
   lw_txn_seed_set(txn, seed, "unchanged", st == LW_NOTHING ? "true" : "false");
   lw_txn_seed_unset(txn, seed, "error");
   lw_txn_seed_unset(txn, seed, "retry_after");
+  count_bytes(txn, r);
   if (st == LW_NOTHING) {
     lw_stage_other(ctx); /* unchanged: filed, nothing to unpack again */
   }

@@ -173,6 +173,9 @@ static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *ha
   snprintf(graph, sizeof(graph), "%s/%s", ctx->config->graph_base, provider);
   LwGraphImportReport report;
   if (st == LW_OK) {
+    /* shown by `lodwash status` and the dashboard while the merge runs */
+    lw_stage_progress(ctx, "merging %zu clean files (%zu failed) into the graph of %s%s", c.count,
+                      json_array_size(c.failed), provider, store ? " and the triple store" : "");
     LwGraphImportOptions o = {.data_dir = ctx->config->data_dir, .provider = provider,
                               .graph_iri = graph, .harvest_id = id,
                               .clean_paths = (const char *const *)c.paths,

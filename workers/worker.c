@@ -10,6 +10,7 @@
 
 #include "common/log.h"
 #include "queue/heartbeat.h"
+#include "queue/job_timing.h"
 #include "queue/queue.h"
 #include "queue/redis.h"
 #include "workers/stage.h"
@@ -299,6 +300,9 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
             "nothing recorded\"", job->stage, job->seed, job->id);
   }
   long long ms = lw_now_ms() - t0;
+  if (!handed_back && fin != LW_ERR_REDIS) {
+    lw_job_timing_record(w->redis, w->cfg->prefix, job->stage, ms, NULL); /* for /metrics */
+  }
   if (status <= LW_NOTHING || handed_back) {
     lw_info("stage=%s seed=%s job=%s outcome=%s ms=%lld", job->stage, job->seed, job->id,
             outcome_name, ms);

@@ -1,0 +1,358 @@
+/* The dashboard's router, its overview, dead-job and errors pages. */
+#include "scheduler/dashboard.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/datetime.h"
+#include "queue/queue.h"
+#include "queue/record.h"
+#include "queue/seed.h"
+#include "scheduler/dashboard_html.h"
+#include "scheduler/dashboard_rate.h"
+#include "scheduler/provider_report.h"
+#include "scheduler/status_report.h"
+
+bool lw_dashboard_actions_on(const LwDashboard *d)
+{
+  return d->admin_token && *d->admin_token;
+}
+
+void lw_dashboard_html_page(LwHttpPage *page, int status, char *html)
+{
+  page->status = html ? status : 500;
+  page->content_type = "text/html; charset=utf-8";
+  page->body = html ? html : strdup("out of memory\n");
+}
+
+void lw_dashboard_error_page(LwHttpPage *page, int status, const char *message)
+{
+  LwHtml h = LW_HTML_INIT;
+  lw_html_page_start(&h, "error", false);
+  lw_html(&h, "<h1>%d</h1><p class=\"bad\">%s</p>", status, message);
+  lw_html_page_end(&h);
+  lw_dashboard_html_page(page, status, lw_html_finish(&h));
+}
+
+static long long num(const json_t *o, const char *key)
+{
+  return json_integer_value(json_object_get(o, key));
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+  return json_string_value(json_object_get(o, key));
+}
+
+void lw_dashboard_action_button(LwHtml *h, const char *action, const char *field,
+                                const char *value, const char *label)
+{
+  lw_html(h, "<form class=\"inline\" method=\"post\" action=\"/actions/%s\">"
+             "<input type=\"hidden\" name=\"%s\" value=\"%s\">"
+             "<input type=\"hidden\" name=\"token\" value=\"\">"
+             "<button type=\"submit\">%s</button></form> ",
+          action, field, value, label);
+}
+
+static bool in_array(const json_t *array, const char *s)
+{
+  size_t i;
+  const json_t *v;
+  json_array_foreach(array, i, v) {
+    if (json_is_string(v) && !strcmp(json_string_value(v), s)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+static void overview_stages(const LwDashboard *d, LwHtml *h, const json_t *report)
+{
+  const json_t *paused = json_object_get(report, "paused");
+  json_t *rates = lw_dashboard_rates(json_object_get(report, "stages"),
+                                     lw_datetime_now_usec() / 1000);
+  lw_html(h, "<h2>Queues</h2><div class=\"scroll\"><table id=\"stages\"><tr><th>stage</th>"
+             "<th class=\"n\">queued</th><th class=\"n\">in flight</th><th class=\"n\">delayed"
+             "</th><th class=\"n\">dead</th><th class=\"n\">done</th><th class=\"n\">failed</th>"
+             "<th class=\"n\">done/min</th><th>state</th>");
+  lw_html(h, lw_dashboard_actions_on(d) ? "<th>actions</th></tr>\n" : "</tr>\n");
+  const char *stage;
+  const json_t *s;
+  json_object_foreach((json_t *)json_object_get(report, "stages"), stage, s) {
+    bool is_paused = in_array(paused, stage);
+    lw_html(h, "<tr><td>%s</td><td class=\"n\">%lld</td><td class=\"n\">%lld</td>"
+               "<td class=\"n\">%lld</td><td class=\"n\">%lld</td><td class=\"n\">%lld</td>"
+               "<td class=\"n\">%lld</td>",
+            stage, num(s, "queued"), num(s, "inflight"), num(s, "delayed"), num(s, "dead"),
+            num(s, "done"), num(s, "failed"));
+    const json_t *rate = json_object_get(rates, stage);
+    if (rate) {
+      lw_html(h, "<td class=\"n\">%.1f</td>", json_number_value(rate));
+    } else {
+      lw_html(h, "<td class=\"n\">-</td>");
+    }
+    lw_html(h, "<td>%s</td>", is_paused ? "paused" : "running");
+    if (lw_dashboard_actions_on(d)) {
+      lw_html(h, "<td>");
+      lw_dashboard_action_button(h, is_paused ? "resume" : "pause", "stage", stage,
+                    is_paused ? "Resume" : "Pause");
+      lw_dashboard_action_button(h, "purge", "stage", stage, "Purge queue");
+      lw_html(h, "</td>");
+    }
+    lw_html(h, "</tr>\n");
+  }
+  lw_html(h, "</table></div><p>done/min: over the last 5 minutes this page was watched</p>\n");
+  json_decref(rates);
+}
+
+static void overview_workers(LwHtml *h, const json_t *workers)
+{
+  lw_html(h, "<h2>Workers alive: %zu</h2>", json_array_size(workers));
+  if (!json_array_size(workers)) {
+    lw_html(h, "<p>No worker has a live heartbeat.</p>\n");
+    return;
+  }
+  lw_html(h, "<div class=\"scroll\"><table id=\"workers\"><tr><th>worker</th><th>host</th>"
+             "<th>stages</th><th>job</th><th>since</th><th>progress</th></tr>\n");
+  size_t i;
+  const json_t *w;
+  json_array_foreach(workers, i, w) {
+    const json_t *job = json_object_get(w, "job");
+    lw_html(h, "<tr><td class=\"mono\">%s</td><td>%s</td><td>%s</td>", str(w, "id"),
+            str(w, "host"), str(w, "stages"));
+    if (json_is_object(job)) {
+      char seed[160];
+      lw_html_url_part(str(job, "seed"), seed, sizeof(seed));
+      lw_html(h, "<td>%s <a class=\"mono\" href=\"/seeds/%s\">%s</a></td><td>%s (%.1f s)</td>"
+                 "<td>%s</td>",
+              str(job, "stage"), seed, str(job, "seed"), str(w, "since"),
+              json_number_value(json_object_get(w, "job_seconds")), str(w, "progress"));
+    } else {
+      lw_html(h, "<td>idle</td><td></td><td></td>");
+    }
+    lw_html(h, "</tr>\n");
+  }
+  lw_html(h, "</table></div>\n");
+}
+
+/* One line per provider state, with a link to the providers' page. */
+static void overview_providers(LwHtml *h, const json_t *providers)
+{
+  lw_html(h, "<h2><a href=\"/providers\">Providers: %zu</a></h2><p id=\"provider-states\">",
+          json_array_size(providers));
+  for (const char *const *state = lw_provider_states; *state; ++state) {
+    size_t n = 0, i;
+    const json_t *p;
+    json_array_foreach(providers, i, p) {
+      n += str(p, "state") && !strcmp(str(p, "state"), *state);
+    }
+    lw_html(h, "<span class=\"state-%s\">%zu %s</span> ", *state, n, *state);
+  }
+  lw_html(h, "</p>\n");
+}
+
+/* The status report and the start of a page titled title; false (page
+ * filled with the error) when Redis failed. */
+static bool report_page(const LwDashboard *d, redisContext *c, const char *title,
+                        json_t **report, LwHtml *h, LwHttpPage *page)
+{
+  LwError err;
+  if (lw_status_report(c, d->cfg, report, &err) != LW_OK) {
+    lw_dashboard_error_page(page, 503, err.message);
+    return false;
+  }
+  lw_html_page_start(h, title, lw_dashboard_actions_on(d));
+  return true;
+}
+
+void lw_dashboard_overview(const LwDashboard *d, redisContext *c, LwHttpPage *page)
+{
+  json_t *report = NULL;
+  LwHtml h = LW_HTML_INIT;
+  if (!report_page(d, c, "overview", &report, &h, page)) {
+    return;
+  }
+  const json_t *sched = json_object_get(report, "scheduler");
+  const json_t *redis = json_object_get(report, "redis");
+  lw_html(&h, "<h1>Overview</h1><dl><dt>as of</dt><dd>%s</dd><dt>scheduler lease</dt>"
+              "<dd id=\"lease\">%s",
+          str(report, "generated"), str(sched, "lease_holder") ? str(sched, "lease_holder")
+                                                               : "nobody holds it");
+  if (json_is_number(json_object_get(sched, "lease_ttl_s"))) {
+    lw_html(&h, " (%.1f s left)", json_number_value(json_object_get(sched, "lease_ttl_s")));
+  }
+  lw_html(&h, "</dd><dt>Redis memory</dt><dd>%.1f MB</dd><dt>read-only</dt><dd>%s</dd></dl>\n",
+          (double)num(redis, "used_memory_bytes") / 1e6,
+          lw_dashboard_actions_on(d) ? "no: actions need the admin token"
+                                     : "yes (set LODWASH_ADMIN_TOKEN for actions)");
+  overview_stages(d, &h, report);
+  overview_workers(&h, json_object_get(report, "workers"));
+  overview_providers(&h, json_object_get(report, "providers"));
+  lw_html_page_end(&h);
+  json_decref(report);
+  lw_dashboard_html_page(page, 200, lw_html_finish(&h));
+}
+
+void lw_dashboard_dead(const LwDashboard *d, redisContext *c, LwHttpPage *page)
+{
+  json_t *list = NULL;
+  long long total = 0;
+  LwError err;
+  if (lw_queue_dead_list(c, d->cfg, 200, &list, &total, &err) != LW_OK) {
+    lw_dashboard_error_page(page, 503, err.message);
+    return;
+  }
+  LwHtml h = LW_HTML_INIT;
+  bool actions = lw_dashboard_actions_on(d);
+  lw_html_page_start(&h, "dead jobs", actions);
+  lw_html(&h, "<h1>Dead jobs: %lld</h1>", total);
+  if (actions && total) {
+    lw_dashboard_action_button(&h, "retry", "job", "all", "Retry all");
+    lw_dashboard_action_button(&h, "delete", "job", "all", "Delete all");
+  }
+  lw_html(&h, "<div class=\"scroll\"><table id=\"dead\"><tr><th>job</th><th>stage</th>"
+              "<th>seed</th><th class=\"n\">attempts</th><th>error</th><th>failed</th>");
+  lw_html(&h, actions ? "<th>actions</th></tr>\n" : "</tr>\n");
+  size_t i;
+  json_t *job;
+  json_array_foreach(list, i, job) {
+    if (!json_is_object(job)) {
+      lw_html(&h, "<tr><td colspan=\"6\">not a job: %s</td></tr>\n", json_string_value(job));
+      continue;
+    }
+    char seed[160], failed[LW_DATETIME_BUF] = "-";
+    lw_html_url_part(str(job, "seed"), seed, sizeof(seed));
+    if (num(job, "failed") > 0) {
+      lw_datetime_format_ms(num(job, "failed"), failed);
+    }
+    lw_html(&h, "<tr class=\"dead-job\" data-job=\"%s\"><td class=\"mono\">%s</td><td>%s</td>"
+                "<td><a class=\"mono\" href=\"/seeds/%s\">%s</a></td><td class=\"n\">%lld</td>"
+                "<td><b>%s</b> %s</td><td>%s</td>",
+            str(job, "id"), str(job, "id"), str(job, "stage"), seed, str(job, "seed"),
+            num(job, "attempt"), str(job, "error_kind"), str(job, "error"), failed);
+    if (actions) {
+      lw_html(&h, "<td>");
+      lw_dashboard_action_button(&h, "retry", "job", str(job, "id"), "Retry");
+      lw_dashboard_action_button(&h, "delete", "job", str(job, "id"), "Delete");
+      lw_html(&h, "</td>");
+    }
+    lw_html(&h, "</tr>\n");
+  }
+  lw_html(&h, "</table></div>\n");
+  if ((long long)json_array_size(list) < total) {
+    lw_html(&h, "<p>%lld more: <code>lodwash jobs dead --limit 0</code></p>",
+            total - (long long)json_array_size(list));
+  }
+  lw_html_page_end(&h);
+  json_decref(list);
+  lw_dashboard_html_page(page, 200, lw_html_finish(&h));
+}
+
+/* The errors a seed record holds, as a table (line, column, message). */
+void lw_dashboard_seed_errors(LwHtml *h, const json_t *seed)
+{
+  json_t *errors = json_loads(lw_record_str(seed, "errors", "[]"), 0, NULL);
+  if (json_array_size(errors)) {
+    lw_html(h, "<div class=\"scroll\"><table class=\"errors\"><tr><th>kind</th>"
+               "<th class=\"n\">line</th><th class=\"n\">column</th><th>message</th></tr>\n");
+    size_t i;
+    const json_t *e;
+    json_array_foreach(errors, i, e) {
+      lw_html(h, "<tr class=\"error-line\"><td>%s</td><td class=\"n\">%lld</td>"
+                 "<td class=\"n\">%lld</td><td>%s</td></tr>\n",
+              str(e, "kind"), num(e, "line"), num(e, "column"), str(e, "message"));
+    }
+    lw_html(h, "</table></div>\n");
+  }
+  json_decref(errors);
+}
+
+/* One file of a harvest on the errors page: nothing when it has none. */
+static void errors_of_file(LwHtml *h, redisContext *c, const LwDashboard *d,
+                           const char *provider, const json_t *file)
+{
+  bool has = num(file, "syntax_errors") > 0 || num(file, "literal_errors") > 0 ||
+             str(file, "error") || !strcmp(str(file, "outcome") ? str(file, "outcome") : "",
+                                           "failed");
+  if (!has) {
+    return;
+  }
+  json_t *seed = NULL;
+  LwError err;
+  lw_seed_get(c, d->cfg->prefix, str(file, "seed"), &seed, &err);
+  char hash[160];
+  lw_html_url_part(str(file, "seed"), hash, sizeof(hash));
+  lw_html(h, "<section class=\"file\"><h3>%s: <a class=\"mono\" href=\"/seeds/%s\">%s</a></h3>"
+             "<p>%s, %s; %lld syntax and %lld literal errors",
+          provider, hash, str(file, "uri"), str(file, "outcome"), str(file, "status"),
+          num(file, "syntax_errors"), num(file, "literal_errors"));
+  if (str(file, "error")) {
+    lw_html(h, "; <span class=\"bad\">%s</span>", str(file, "error"));
+  }
+  lw_html(h, "</p>\n");
+  if (seed) {
+    lw_dashboard_seed_errors(h, seed);
+  }
+  lw_html(h, "</section>\n");
+  json_decref(seed);
+}
+
+void lw_dashboard_errors(const LwDashboard *d, redisContext *c, LwHttpPage *page)
+{
+  json_t *report = NULL;
+  LwHtml h = LW_HTML_INIT;
+  if (!report_page(d, c, "errors", &report, &h, page)) {
+    return;
+  }
+  LwError err;
+  lw_html(&h, "<h1>Errors in the latest harvests</h1>\n");
+  size_t i;
+  const json_t *p;
+  json_array_foreach(json_object_get(report, "providers"), i, p) {
+    if (str(p, "error")) {
+      lw_html(&h, "<p><b>%s</b>: <span class=\"bad\">%s</span></p>\n", str(p, "name"),
+              str(p, "error"));
+    }
+    const char *id = str(json_object_get(p, "harvest"), "id");
+    json_t *hr = NULL;
+    if (!id || lw_harvest_report_json(c, d->cfg->prefix, id, &hr, &err) != LW_OK) {
+      continue;
+    }
+    size_t j;
+    const json_t *file;
+    json_array_foreach(json_object_get(hr, "files"), j, file) {
+      errors_of_file(&h, c, d, str(p, "name"), file);
+    }
+    json_decref(hr);
+  }
+  lw_html_page_end(&h);
+  json_decref(report);
+  lw_dashboard_html_page(page, 200, lw_html_finish(&h));
+}
+
+bool lw_dashboard_page(const LwDashboard *d, redisContext *c, const LwHttpRequest *req,
+                       LwHttpPage *page)
+{
+  const char *path = req->path;
+  if (!strcmp(req->method, "POST")) {
+    if (strncmp(path, "/actions/", 9)) {
+      return false;
+    }
+    lw_dashboard_action(d, c, req, page);
+  } else if (!strcmp(path, "/")) {
+    lw_dashboard_overview(d, c, page);
+  } else if (!strcmp(path, "/dead")) {
+    lw_dashboard_dead(d, c, page);
+  } else if (!strcmp(path, "/errors")) {
+    lw_dashboard_errors(d, c, page);
+  } else if (!strcmp(path, "/providers") || !strcmp(path, "/providers/")) {
+    lw_dashboard_providers(d, c, page);
+  } else if (!strncmp(path, "/providers/", 11)) {
+    lw_dashboard_provider(d, c, req, path + 11, page);
+  } else if (!strncmp(path, "/seeds/", 7)) {
+    lw_dashboard_seed(d, c, path + 7, page);
+  } else {
+    return false;
+  }
+  return true;
+}

@@ -1,0 +1,147 @@
+/*
+ * The dashboard's actions: POST /actions/KIND with the form fields below and
+ * token = LODWASH_ADMIN_TOKEN. Each answers with a redirect (303) back to the
+ * page it came from (the Referer is not trusted: the page is chosen by the
+ * action), or 403 without the right token, 400 for a bad field.
+ *
+ *   retry    job=ID|all        a dead job (or all) back to its queue
+ *   delete   job=ID|all        a dead job (or all) deleted
+ *   harvest  provider=NAME     a forced harvest at the scheduler's next visit
+ *   cancel   provider=NAME     its running harvest cancelled
+ *   hold     provider=NAME     not harvested until released
+ *   release  provider=NAME
+ *   pause    stage=STAGE       not fetched by workers until resumed
+ *   resume   stage=STAGE
+ *   purge    stage=STAGE       its waiting jobs dropped
+ */
+#include "scheduler/dashboard.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "queue/controls.h"
+#include "queue/queue.h"
+#include "scheduler/harvest.h"
+#include "scheduler/harvest_cancel.h"
+#include "scheduler/registry.h"
+#include "workers/stage.h"
+
+/* Compares in time independent of where the first difference is. */
+static bool token_ok(const char *given, const char *want)
+{
+  size_t n = strlen(want), m = given ? strlen(given) : 0;
+  unsigned diff = (unsigned)(n ^ m);
+  for (size_t i = 0; i < n; ++i) {
+    diff |= (unsigned char)want[i] ^ (unsigned char)(i < m ? given[i] : 0);
+  }
+  return given && diff == 0;
+}
+
+static void redirect(LwHttpPage *page, const char *to)
+{
+  page->status = 303;
+  page->content_type = "text/plain; charset=utf-8";
+  page->location = strdup(to);
+  page->body = strdup("done\n");
+}
+
+static bool is_stage_name(const char *s)
+{
+  if (!s || !*s || strlen(s) > 64) {
+    return false;
+  }
+  for (; *s; ++s) {
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* retry and delete: job=ID|all */
+static LwStatus dead_action(const LwDashboard *d, redisContext *c, bool retry, const char *job,
+                            LwError *err)
+{
+  long long n = 0;
+  const char *id = strcmp(job, "all") ? job : NULL;
+  return retry ? lw_queue_retry_dead(c, d->cfg, NULL, id, &n, err)
+               : lw_controls_dead_delete(c, d->cfg, id, &n, err);
+}
+
+static LwStatus provider_action(const LwDashboard *d, redisContext *c, const char *kind,
+                                const char *name, LwError *err)
+{
+  LwRegistry *reg = NULL;
+  LW_TRY(lw_registry_load(d->cfg->registry, &reg, err));
+  bool known = lw_registry_find(reg, name) != NULL;
+  lw_registry_free(reg);
+  if (!known) { /* the registry stays the source of providers */
+    return lw_error_set(err, LW_ERR_USAGE, "no provider '%s' in the registry", name);
+  }
+  if (!strcmp(kind, "hold") || !strcmp(kind, "release")) {
+    return lw_controls_provider_hold(c, d->cfg->prefix, name, !strcmp(kind, "hold"), err);
+  }
+  if (!strcmp(kind, "cancel")) {
+    return lw_harvest_cancel(c, d->cfg, name, NULL, err);
+  }
+  bool held = false;
+  LW_TRY(lw_controls_provider_held(c, d->cfg->prefix, name, &held, err));
+  if (held) {
+    return lw_error_set(err, LW_ERR_STATE, "provider '%s' is held: release it first", name);
+  }
+  return lw_provider_request_force(c, d->cfg->prefix, name, err);
+}
+
+static LwStatus stage_action(const LwDashboard *d, redisContext *c, const char *kind,
+                             const char *stage, LwError *err)
+{
+  if (!strcmp(kind, "purge")) {
+    long long n = 0;
+    return lw_controls_purge(c, d->cfg, stage, lw_stage_harvest_follow_up, &n, err);
+  }
+  return lw_controls_stage_pause(c, d->cfg->prefix, stage, !strcmp(kind, "pause"), err);
+}
+
+void lw_dashboard_action(const LwDashboard *d, redisContext *c, const LwHttpRequest *req,
+                         LwHttpPage *page)
+{
+  const char *kind = req->path + strlen("/actions/");
+  if (!lw_dashboard_actions_on(d)) {
+    lw_dashboard_error_page(page, 403, "read-only: the scheduler has no LODWASH_ADMIN_TOKEN");
+    return;
+  }
+  if (!token_ok(lw_http_form_get(req, "token"), d->admin_token)) {
+    lw_dashboard_error_page(page, 403, "wrong or missing admin token");
+    return;
+  }
+  const char *job = lw_http_form_get(req, "job");
+  const char *provider = lw_http_form_get(req, "provider");
+  const char *stage = lw_http_form_get(req, "stage");
+  LwError err;
+  lw_error_clear(&err);
+  LwStatus st;
+  char back[256] = "/";
+  if ((!strcmp(kind, "retry") || !strcmp(kind, "delete")) && job && *job) {
+    st = dead_action(d, c, !strcmp(kind, "retry"), job, &err);
+    snprintf(back, sizeof(back), "/dead");
+  } else if ((!strcmp(kind, "harvest") || !strcmp(kind, "cancel") || !strcmp(kind, "hold") ||
+              !strcmp(kind, "release")) && provider && lw_provider_name_valid(provider)) {
+    st = provider_action(d, c, kind, provider, &err);
+    snprintf(back, sizeof(back), "/providers/%s", provider);
+  } else if ((!strcmp(kind, "pause") || !strcmp(kind, "resume") || !strcmp(kind, "purge")) &&
+             is_stage_name(stage)) {
+    st = stage_action(d, c, kind, stage, &err);
+  } else {
+    lw_dashboard_error_page(page, 400, "unknown action or missing field");
+    return;
+  }
+  if (st > LW_NOTHING) {
+    lw_dashboard_error_page(page, st == LW_ERR_REDIS ? 503 : 409, err.message);
+    return;
+  }
+  lw_info("action=%s job=%s provider=%s stage=%s outcome=%s", kind, job ? job : "-",
+          provider ? provider : "-", stage ? stage : "-", st == LW_OK ? "done" : "nothing");
+  redirect(page, back);
+}

@@ -1,0 +1,390 @@
+/* The dashboard's provider pages: the list, one provider with its harvest
+ * history and files, a harvest's report (HTML or JSON), a seed, and the
+ * graph and changeset downloads. */
+#include "scheduler/dashboard.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "queue/keys.h"
+#include "queue/record.h"
+#include "queue/seed.h"
+#include "scheduler/provider_report.h"
+#include "scheduler/registry.h"
+
+static long long num(const json_t *o, const char *key)
+{
+  return json_integer_value(json_object_get(o, key));
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+  return json_string_value(json_object_get(o, key));
+}
+
+/* "-" for a null count, else the number. */
+static void count_cell(LwHtml *h, const json_t *o, const char *key)
+{
+  if (json_is_integer(json_object_get(o, key))) {
+    lw_html(h, "<td class=\"n\">%lld</td>", num(o, key));
+  } else {
+    lw_html(h, "<td class=\"n\">-</td>");
+  }
+}
+
+/* The provider name of the registry, or NULL (err says why). */
+static const LwProvider *provider_of(const LwConfig *cfg, const char *name,
+                                     LwRegistry **reg, LwError *err)
+{
+  *reg = NULL;
+  if (!lw_provider_name_valid(name)) {
+    lw_error_set(err, LW_ERR_USAGE, "no provider '%s'", name);
+    return NULL;
+  }
+  if (lw_registry_load(cfg->registry, reg, err) != LW_OK) {
+    return NULL;
+  }
+  const LwProvider *p = lw_registry_find(*reg, name);
+  if (!p) {
+    lw_error_set(err, LW_ERR_USAGE, "no provider '%s' in the registry", name);
+  }
+  return p;
+}
+
+void lw_dashboard_providers(const LwDashboard *d, redisContext *c, LwHttpPage *page)
+{
+  LwRegistry *reg = NULL;
+  LwError err;
+  json_t *list = NULL;
+  if (lw_registry_load(d->cfg->registry, &reg, &err) != LW_OK ||
+      lw_providers_json(c, d->cfg->prefix, reg, &list, &err) != LW_OK) {
+    lw_registry_free(reg);
+    lw_dashboard_error_page(page, 503, err.message);
+    return;
+  }
+  lw_registry_free(reg);
+  LwHtml h = LW_HTML_INIT;
+  lw_html_page_start(&h, "providers", lw_dashboard_actions_on(d));
+  lw_html(&h, "<h1>Providers: %zu</h1><div class=\"scroll\"><table id=\"providers\"><tr>"
+              "<th>provider</th><th>state</th><th>VoID modified</th><th>harvested</th>"
+              "<th>last harvest</th><th class=\"n\">files</th><th class=\"n\">triples</th>"
+              "<th class=\"n\">+</th><th class=\"n\">-</th><th>error</th></tr>\n",
+          json_array_size(list));
+  size_t i;
+  const json_t *p;
+  json_array_foreach(list, i, p) {
+    const json_t *hv = json_object_get(p, "harvest");
+    char name[160];
+    lw_html_url_part(str(p, "name"), name, sizeof(name));
+    lw_html(&h, "<tr class=\"provider\" data-provider=\"%s\"><td><a href=\"/providers/%s\">%s"
+                "</a></td><td class=\"state-%s\">%s</td><td>%s</td><td>%s</td><td>%s %s</td>",
+            str(p, "name"), name, str(p, "name"), str(p, "state"), str(p, "state"),
+            str(p, "void_modified"), str(p, "harvested_at"), str(hv, "status"),
+            str(hv, "finished"));
+    count_cell(&h, hv, "files");
+    count_cell(&h, hv, "triples");
+    count_cell(&h, hv, "added");
+    count_cell(&h, hv, "removed");
+    lw_html(&h, "<td class=\"bad\">%s</td></tr>\n", str(p, "error") ? str(p, "error") : "");
+  }
+  lw_html(&h, "</table></div>\n");
+  lw_html_page_end(&h);
+  json_decref(list);
+  lw_dashboard_html_page(page, 200, lw_html_finish(&h));
+}
+
+static void harvest_files(LwHtml *h, const json_t *report)
+{
+  lw_html(h, "<div class=\"scroll\"><table id=\"files\"><tr><th>file</th><th>outcome</th>"
+             "<th>status</th><th>format</th><th class=\"n\">triples</th><th class=\"n\">"
+             "syntax errors</th><th class=\"n\">literal errors</th><th>error</th></tr>\n");
+  size_t i;
+  const json_t *f;
+  json_array_foreach(json_object_get(report, "files"), i, f) {
+    char seed[160];
+    lw_html_url_part(str(f, "seed"), seed, sizeof(seed));
+    lw_html(h, "<tr class=\"file\"><td><a class=\"mono\" href=\"/seeds/%s\">%s</a></td>"
+               "<td>%s</td><td>%s</td><td>%s</td>",
+            seed, str(f, "uri"), str(f, "outcome"), str(f, "status"), str(f, "format"));
+    count_cell(h, f, "triples");
+    count_cell(h, f, "syntax_errors");
+    count_cell(h, f, "literal_errors");
+    lw_html(h, "<td class=\"bad\">%s</td></tr>\n", str(f, "error") ? str(f, "error") : "");
+  }
+  lw_html(h, "</table></div>\n");
+}
+
+static void harvest_history(LwHtml *h, const char *name, const json_t *history)
+{
+  lw_html(h, "<h2>Harvests</h2><div class=\"scroll\"><table id=\"history\"><tr><th>started</th>"
+             "<th>kind</th><th>status</th><th class=\"n\">files</th><th class=\"n\">triples</th>"
+             "<th class=\"n\">added</th><th class=\"n\">removed</th><th class=\"n\">seconds</th>"
+             "<th>report and changesets</th></tr>\n");
+  size_t i;
+  const json_t *hv;
+  json_array_foreach(history, i, hv) {
+    char id[400];
+    lw_html_url_part(str(hv, "id"), id, sizeof(id));
+    lw_html(h, "<tr><td>%s</td><td>%s</td><td>%s</td>", str(hv, "started"), str(hv, "kind"),
+            str(hv, "status"));
+    count_cell(h, hv, "files");
+    count_cell(h, hv, "triples");
+    count_cell(h, hv, "added");
+    count_cell(h, hv, "removed");
+    lw_html(h, "<td class=\"n\">%.1f</td><td><a href=\"/providers/%s/harvests/%s\">report</a>",
+            json_number_value(json_object_get(hv, "duration_s")), name, id);
+    if (str(hv, "changeset_added")) {
+      lw_html(h, " · <a href=\"/providers/%s/harvests/%s/added.nq.gz\">added</a>"
+                 " · <a href=\"/providers/%s/harvests/%s/removed.nq.gz\">removed</a>",
+              name, id, name, id);
+    }
+    lw_html(h, "</td></tr>\n");
+  }
+  lw_html(h, "</table></div>\n");
+}
+
+static void provider_actions(const LwDashboard *d, LwHtml *h, const json_t *p)
+{
+  if (!lw_dashboard_actions_on(d)) {
+    return;
+  }
+  const char *name = str(p, "name");
+  lw_html(h, "<div id=\"actions\">");
+  lw_dashboard_action_button(h, "harvest", "provider", name, "Harvest now");
+  if (!strcmp(str(p, "state"), "harvesting")) {
+    lw_dashboard_action_button(h, "cancel", "provider", name, "Cancel harvest");
+  }
+  bool held = json_is_true(json_object_get(p, "held"));
+  lw_dashboard_action_button(h, held ? "release" : "hold", "provider", name,
+                             held ? "Release" : "Hold");
+  lw_html(h, "</div>\n");
+}
+
+/* Where the harvest's report went, and how that went (scheduler/notify.h). */
+static void notify_outcome(LwHtml *h, const LwProvider *prov, const json_t *harvest)
+{
+  if (!prov->notify_url) {
+    return;
+  }
+  const json_t *n = json_object_get(harvest, "notify");
+  lw_html(h, "<dt>report sent to</dt><dd><span class=\"mono\">%s</span>: <span id=\"notify\">",
+          prov->notify_url);
+  if (!json_is_object(n)) {
+    lw_html(h, "not yet (after the harvest ends)");
+  } else {
+    lw_html(h, "%s after %lld attempt(s), last %s", str(n, "status"), num(n, "attempts"),
+            str(n, "at"));
+    if (json_is_integer(json_object_get(n, "http"))) {
+      lw_html(h, ", HTTP %lld", num(n, "http"));
+    }
+    if (str(n, "error") && *str(n, "error")) {
+      lw_html(h, ", <span class=\"bad\">%s</span>", str(n, "error"));
+    }
+    if (str(n, "next")) {
+      lw_html(h, "; next try %s", str(n, "next"));
+    }
+  }
+  lw_html(h, "</span></dd>");
+}
+
+static void provider_page(const LwDashboard *d, redisContext *c, const LwProvider *prov,
+                          LwHttpPage *page)
+{
+  json_t *p = NULL, *history = NULL, *latest = NULL;
+  LwError err;
+  if (lw_provider_json(c, d->cfg->prefix, prov, &p, &err) != LW_OK ||
+      lw_harvest_history_json(c, d->cfg->prefix, prov->name, 50, &history, &err) != LW_OK) {
+    json_decref(p);
+    lw_dashboard_error_page(page, 503, err.message);
+    return;
+  }
+  const char *id = str(json_object_get(p, "harvest"), "id");
+  if (id) {
+    lw_harvest_report_json(c, d->cfg->prefix, id, &latest, &err);
+  }
+  char name[160];
+  lw_html_url_part(prov->name, name, sizeof(name));
+  LwHtml h = LW_HTML_INIT;
+  lw_html_page_start(&h, prov->name, lw_dashboard_actions_on(d));
+  lw_html(&h, "<h1>%s</h1><dl><dt>state</dt><dd id=\"state\" class=\"state-%s\">%s</dd>"
+              "<dt>VoID</dt><dd class=\"mono\">%s</dd><dt>VoID modified</dt><dd>%s</dd>"
+              "<dt>registry modified</dt><dd>%s</dd><dt>harvested version</dt><dd>%s</dd>"
+              "<dt>harvested at</dt><dd>%s</dd><dt>VoID checked</dt><dd>%s</dd>",
+          prov->name, str(p, "state"), str(p, "state"), str(p, "void"), str(p, "void_modified"),
+          str(p, "modified"), str(p, "harvested"), str(p, "harvested_at"), str(p, "checked"));
+  if (str(p, "error")) {
+    lw_html(&h, "<dt>error</dt><dd class=\"bad\">%s</dd>", str(p, "error"));
+  }
+  notify_outcome(&h, prov, json_object_get(p, "harvest"));
+  lw_html(&h, "</dl>\n");
+  provider_actions(d, &h, p);
+  char graph[4096];
+  snprintf(graph, sizeof(graph), "%s/graphs/%s.nq.gz", d->cfg->data_dir, prov->name);
+  lw_html(&h, "<p>Downloads: <a href=\"/providers/%s/graph.nq.gz\">the graph</a> · "
+              "<a href=\"/providers/%s/harvests/latest\">latest harvest's report</a> "
+              "(<a href=\"/providers/%s/harvests/latest.json\">JSON</a>)</p>\n",
+          name, name, name);
+  if (latest) {
+    lw_html(&h, "<h2>Latest harvest: %s, %s</h2>", str(latest, "status"), str(latest, "kind"));
+    harvest_files(&h, latest);
+  }
+  harvest_history(&h, name, history);
+  lw_html_page_end(&h);
+  json_decref(p);
+  json_decref(history);
+  json_decref(latest);
+  lw_dashboard_html_page(page, 200, lw_html_finish(&h));
+}
+
+/* A harvest's report as HTML. */
+static char *report_html(const LwDashboard *d, const json_t *r)
+{
+  LwHtml h = LW_HTML_INIT;
+  lw_html_page_start(&h, str(r, "id"), lw_dashboard_actions_on(d));
+  lw_html(&h, "<h1>Harvest %s</h1><dl><dt>provider</dt><dd>%s</dd><dt>status</dt><dd>%s</dd>"
+              "<dt>kind</dt><dd>%s</dd><dt>VoID modified</dt><dd>%s</dd><dt>started</dt>"
+              "<dd>%s</dd><dt>finished</dt><dd>%s</dd><dt>seconds</dt><dd>%.1f</dd>"
+              "<dt>triples</dt><dd>%lld (+%lld -%lld)</dd>",
+          str(r, "id"), str(r, "provider"), str(r, "status"), str(r, "kind"),
+          str(r, "void_modified"), str(r, "started"), str(r, "finished"),
+          json_number_value(json_object_get(r, "duration_s")), num(r, "triples"),
+          num(r, "added"), num(r, "removed"));
+  if (str(r, "error")) {
+    lw_html(&h, "<dt>error</dt><dd class=\"bad\">%s</dd>", str(r, "error"));
+  }
+  lw_html(&h, "</dl>\n");
+  harvest_files(&h, r);
+  lw_html_page_end(&h);
+  return lw_html_finish(&h);
+}
+
+/* /providers/NAME/harvests/ID[.json|/added.nq.gz|/removed.nq.gz] */
+static void harvest_page(const LwDashboard *d, redisContext *c, const LwHttpRequest *req,
+                         const json_t *provider, const char *rest, LwHttpPage *page)
+{
+  char id[512];
+  snprintf(id, sizeof(id), "%s", rest);
+  const char *file = NULL;
+  char *slash = strchr(id, '/');
+  if (slash) {
+    *slash = '\0';
+    file = slash + 1;
+  }
+  size_t n = strlen(id);
+  bool json = strstr(req->accept, "application/json") != NULL;
+  if (!file && n > 5 && !strcmp(id + n - 5, ".json")) {
+    id[n - 5] = '\0';
+    json = true;
+  }
+  if (!strcmp(id, "latest")) {
+    const char *latest = str(json_object_get(provider, "harvest"), "id");
+    snprintf(id, sizeof(id), "%s", latest ? latest : "");
+  }
+  json_t *r = NULL;
+  LwError err;
+  lw_error_clear(&err);
+  LwStatus st = *id ? lw_harvest_report_json(c, d->cfg->prefix, id, &r, &err) : LW_NOTHING;
+  if (st == LW_OK && strcmp(str(r, "provider"), str(provider, "name"))) {
+    json_decref(r);
+    r = NULL;
+    st = LW_NOTHING;
+  }
+  if (st != LW_OK) {
+    lw_dashboard_error_page(page, st == LW_NOTHING ? 404 : 503,
+                            st == LW_NOTHING ? "no such harvest" : err.message);
+    return;
+  }
+  const char *path = file && !strcmp(file, "added.nq.gz")     ? str(r, "changeset_added")
+                     : file && !strcmp(file, "removed.nq.gz") ? str(r, "changeset_removed")
+                                                              : NULL;
+  if (file && (!path || strncmp(path, d->cfg->data_dir, strlen(d->cfg->data_dir)))) {
+    lw_dashboard_error_page(page, 404, "no such file");
+  } else if (file) {
+    page->status = 200;
+    page->content_type = "application/gzip";
+    page->file = strdup(path);
+  } else if (json) {
+    page->status = 200;
+    page->content_type = "application/json";
+    page->body = json_dumps(r, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  } else {
+    lw_dashboard_html_page(page, 200, report_html(d, r));
+  }
+  json_decref(r);
+}
+
+void lw_dashboard_provider(const LwDashboard *d, redisContext *c, const LwHttpRequest *req,
+                           const char *rest, LwHttpPage *page)
+{
+  char name[128];
+  size_t n = strcspn(rest, "/");
+  snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1), rest);
+  const char *sub = rest[n] ? rest + n + 1 : "";
+  LwRegistry *reg = NULL;
+  LwError err;
+  const LwProvider *prov = provider_of(d->cfg, name, &reg, &err);
+  if (!prov) {
+    lw_dashboard_error_page(page, err.status == LW_ERR_USAGE ? 404 : 503, err.message);
+  } else if (!*sub) {
+    provider_page(d, c, prov, page);
+  } else if (!strcmp(sub, "graph.nq.gz")) {
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/graphs/%s.nq.gz", d->cfg->data_dir, prov->name);
+    page->status = 200;
+    page->content_type = "application/gzip";
+    page->file = strdup(path);
+  } else if (!strncmp(sub, "harvests/", 9)) {
+    json_t *p = NULL;
+    if (lw_provider_json(c, d->cfg->prefix, prov, &p, &err) != LW_OK) {
+      lw_dashboard_error_page(page, 503, err.message);
+    } else {
+      harvest_page(d, c, req, p, sub + 9, page);
+    }
+    json_decref(p);
+  } else {
+    lw_dashboard_error_page(page, 404, "no such page");
+  }
+  lw_registry_free(reg);
+}
+
+void lw_dashboard_seed(const LwDashboard *d, redisContext *c, const char *hash,
+                       LwHttpPage *page)
+{
+  json_t *seed = NULL;
+  LwError err;
+  bool hex = strlen(hash) == LW_HASH_HEX_LEN && strspn(hash, "0123456789abcdef") == LW_HASH_HEX_LEN;
+  LwStatus st = hex ? lw_seed_get(c, d->cfg->prefix, hash, &seed, &err) : LW_NOTHING;
+  if (st != LW_OK) {
+    lw_dashboard_error_page(page, st == LW_NOTHING ? 404 : 503,
+                            st == LW_NOTHING ? "no such seed" : err.message);
+    return;
+  }
+  static const char *const shown[] = {"uri", "status", "provider", "harvest", "format",
+                                      "content_type", "encoding", "triples", "duplicates",
+                                      "syntax_errors", "literal_errors", "guess", "error",
+                                      "file", "clean", NULL};
+  LwHtml h = LW_HTML_INIT;
+  lw_html_page_start(&h, hash, lw_dashboard_actions_on(d));
+  lw_html(&h, "<h1>Seed <span class=\"mono\">%s</span></h1><dl>", hash);
+  for (const char *const *f = shown; *f; ++f) {
+    const char *v = lw_record_str(seed, *f, NULL);
+    if (v) {
+      lw_html(&h, strcmp(*f, "error") ? "<dt>%s</dt><dd>%s</dd>" : "<dt>%s</dt><dd class=\"bad\">%s</dd>",
+              *f, v);
+    }
+  }
+  static const char *const times[] = {"added", "processed", "updated", NULL};
+  for (const char *const *f = times; *f; ++f) {
+    long long ms = lw_record_int(seed, *f, 0);
+    char iso[LW_DATETIME_BUF];
+    if (ms > 0) {
+      lw_html(&h, "<dt>%s</dt><dd>%s</dd>", *f, lw_datetime_format_ms(ms, iso));
+    }
+  }
+  lw_html(&h, "</dl>\n<h2>Errors</h2>\n");
+  lw_dashboard_seed_errors(&h, seed);
+  lw_html_page_end(&h);
+  json_decref(seed);
+  lw_dashboard_html_page(page, 200, lw_html_finish(&h));
+}

@@ -1,0 +1,173 @@
+#include "scheduler/notify.h"
+
+#include <curl/curl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/netguard.h"
+#include "queue/job.h"
+#include "queue/keys.h"
+#include "queue/record.h"
+#include "queue/redis.h"
+#include "scheduler/provider_report.h"
+
+typedef struct {
+  const LwNetGuard *guard;
+  char refused[LW_ERROR_MESSAGE_MAX];
+} Guard;
+
+/* The address rules, on the socket libcurl is about to connect. */
+static curl_socket_t open_socket(void *clientp, curlsocktype purpose,
+                                 struct curl_sockaddr *address)
+{
+  Guard *g = clientp;
+  LwError err;
+  if (purpose != CURLSOCKTYPE_IPCXN) {
+    snprintf(g->refused, sizeof(g->refused), "not a TCP connection");
+    return CURL_SOCKET_BAD;
+  }
+  if (lw_netguard_check_sockaddr(g->guard, &address->addr, &err) != LW_OK) {
+    snprintf(g->refused, sizeof(g->refused), "%s", err.message);
+    return CURL_SOCKET_BAD;
+  }
+  return socket(address->family, address->socktype, address->protocol);
+}
+
+static size_t discard(char *ptr, size_t size, size_t n, void *user)
+{
+  (void)ptr;
+  (void)user;
+  return size * n;
+}
+
+/* POSTs body to url; *http gets the answer's status (0: none). LW_OK on 2xx,
+ * else an error with err set. */
+static LwStatus post_json(const LwConfig *cfg, const char *url, const char *body, long *http,
+                          LwError *err)
+{
+  *http = 0;
+  LW_TRY(lw_netguard_check_scheme(url, err));
+  Guard g = {NULL, ""};
+  LwNetGuard *guard = NULL;
+  LW_TRY(lw_netguard_new(cfg->allow_net, &guard, err));
+  g.guard = guard;
+  CURL *curl = curl_easy_init();
+  struct curl_slist *headers = curl_slist_append(NULL, "Content-Type: application/json");
+  char agent[512];
+  lw_config_user_agent(cfg, agent, sizeof(agent));
+  LwStatus st = LW_OK;
+  if (!curl || !headers) {
+    st = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  } else {
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, agent);
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, (long)cfg->connect_timeout_s);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 60L);
+    curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+    curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &g);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard);
+    CURLcode rc = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, http);
+    if (g.refused[0]) {
+      st = lw_error_set(err, LW_ERR_REFUSED, "refused: %s", g.refused);
+    } else if (rc != CURLE_OK) {
+      st = lw_error_set(err, LW_ERR_NET, "%s", curl_easy_strerror(rc));
+    } else if (*http < 200 || *http > 299) {
+      st = lw_error_set(err, LW_ERR_HTTP, "HTTP %ld from %s", *http, url);
+    }
+  }
+  curl_slist_free_all(headers);
+  curl_easy_cleanup(curl);
+  lw_netguard_free(guard);
+  return st;
+}
+
+/* The delay before attempt n+1 (n attempts made): the queue's backoff. */
+static long long backoff_ms(const LwConfig *cfg, long long n)
+{
+  long long d = cfg->retry_base_ms;
+  for (long long i = 1; i < n && d < cfg->retry_max_ms; ++i) {
+    d *= 2;
+  }
+  return d < cfg->retry_max_ms ? d : cfg->retry_max_ms;
+}
+
+/* Writes the attempt's outcome on the harvest record. */
+static LwStatus record(redisContext *c, const char *key, const LwConfig *cfg, const char *url,
+                       long long attempts, long http, const LwError *failure, LwError *err)
+{
+  bool sent = failure == NULL;
+  bool again = !sent && attempts < cfg->max_attempts;
+  char n[32], at[32], next[32], status[16];
+  long long now = lw_now_ms();
+  snprintf(n, sizeof(n), "%lld", attempts);
+  snprintf(at, sizeof(at), "%lld", now);
+  snprintf(next, sizeof(next), "%lld", again ? now + backoff_ms(cfg, attempts) : 0);
+  snprintf(status, sizeof(status), "%ld", http);
+  redisReply *r = lw_redis_cmd(c, err, "HSET", key, "notify_status",
+                               sent ? "sent" : again ? "retrying" : "failed",
+                               "notify_attempts", n, "notify_at", at, "notify_next", next,
+                               "notify_http", http ? status : "", "notify_error",
+                               sent ? "" : failure->message, "notify_url", url, NULL);
+  LwStatus st = r ? LW_OK : (err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS);
+  freeReplyObject(r);
+  return st;
+}
+
+LwStatus lw_notify_provider(redisContext *c, const LwConfig *cfg, const LwProvider *p,
+                            LwError *err)
+{
+  if (!p->notify_url) {
+    return LW_NOTHING;
+  }
+  json_t *state = NULL;
+  LwStatus st = lw_record_get(c, lw_key(cfg->prefix, LW_KEY_PROVIDER, p->name).s, &state, err);
+  if (st != LW_OK) {
+    return st;
+  }
+  char id[512];
+  snprintf(id, sizeof(id), "%s", lw_record_str(state, "harvest", ""));
+  json_decref(state);
+  LwKey key = lw_key(cfg->prefix, LW_KEY_HARVEST, id);
+  json_t *h = NULL;
+  st = *id ? lw_record_get(c, key.s, &h, err) : LW_NOTHING;
+  if (st != LW_OK) {
+    return st;
+  }
+  const char *status = lw_record_str(h, "status", "");
+  const char *sent = lw_record_str(h, "notify_status", "");
+  bool ended = !strcmp(status, "done") || !strcmp(status, "failed");
+  bool due = !strcmp(sent, "") ||
+             (!strcmp(sent, "retrying") && lw_record_int(h, "notify_next", 0) <= lw_now_ms());
+  long long attempts = lw_record_int(h, "notify_attempts", 0);
+  json_decref(h);
+  if (!ended || !due) {
+    return LW_NOTHING;
+  }
+  json_t *report = NULL;
+  LW_TRY(lw_harvest_report_json(c, cfg->prefix, id, &report, err));
+  char *body = json_dumps(report, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(report);
+  if (!body) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  long http = 0;
+  LwError failure;
+  lw_error_clear(&failure);
+  LwStatus sent_st = post_json(cfg, p->notify_url, body, &http, &failure);
+  free(body);
+  lw_log(sent_st == LW_OK ? LW_LOG_INFO : LW_LOG_WARN,
+         "provider=%s harvest=%s notify=%s outcome=%s http=%ld attempt=%lld error=\"%s\"",
+         p->name, id, p->notify_url, sent_st == LW_OK ? "sent" : "failed", http, attempts + 1,
+         failure.message);
+  return record(c, key.s, cfg, p->notify_url, attempts + 1, http,
+                sent_st == LW_OK ? NULL : &failure, err);
+}

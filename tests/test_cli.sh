@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The command line as a person types it: --help on every command (exit 0,
+# and `hash --help` is help, not a hash), the common options before or after
+# the command, ports and sizes refused with a clear one-line error (exit 2),
+# ISO 8601 times in what people read, and --log-json with each field its own
+# key.
+set -euo pipefail
+source "$(dirname "$0")/support/lib.sh"
+bin="$LODWASH_BINARY_DIR"
+dir=$(mktemp -d)
+prefix="lwtest:cli:$$:"
+trap 'rm -rf "$dir"; [ -n "${LODWASH_TEST_REDIS:-}" ] && lw_test_redis_cleanup "$prefix"' EXIT
+
+# --- --help on every command
+commands=$("$bin/lodwash" --help | sed -n 's/^  \([a-z]\+\) .*/\1/p; s/^  \([a-z]\+\)$/\1/p' | sort -u)
+expect_match "the command list is read from --help" "$commands" 'hash'
+for c in $commands; do
+  code=0
+  "$bin/lodwash" "$c" --help > "$dir/out" 2> "$dir/err" || code=$?
+  expect_eq "lodwash $c --help exits 0" "$code" 0
+  expect_match "lodwash $c --help prints its usage" "$(cat "$dir/out")" "^[Uu]sage: lodwash (\[OPTIONS\] )?$c"
+  expect_eq "lodwash $c --help: nothing on stderr" "$(cat "$dir/err")" ""
+done
+expect_eq "hash --help is help, not a hash" "$("$bin/lodwash" hash --help | grep -cE '^[0-9a-f]{32} ' || true)" 0
+expect_match "seed show URI --help" "$("$bin/lodwash" seed show x --help)" '^Usage: lodwash \[OPTIONS\] seed'
+for prog in lodwash-worker lodwash-scheduler; do
+  expect_status "$prog --help" 0 "$bin/$prog" --help
+done
+
+# --- ports and sizes
+err() { "$@" 2>&1 > /dev/null || true; }
+code_of() { local c=0; "$@" > /dev/null 2>&1 || c=$?; echo "$c"; }
+expect_eq "--metrics-port 99999: exit 2" "$(code_of "$bin/lodwash-scheduler" --metrics-port 99999)" 2
+expect_match "--metrics-port 99999: says why" "$(err "$bin/lodwash-scheduler" --metrics-port 99999)" \
+  '^lodwash-scheduler: --metrics-port 99999 is not a port \(1 to 65535; 0: off\)$'
+expect_eq "--metrics-port 80x: exit 2" "$(code_of "$bin/lodwash-scheduler" --metrics-port 80x)" 2
+expect_eq "--metrics-bind nonsense: exit 2" "$(code_of "$bin/lodwash-scheduler" --metrics-port 1 --metrics-bind nope)" 2
+expect_eq "a size with a bad suffix: exit 2" "$(code_of "$bin/lodwash" --download-max-bytes 3Q status)" 2
+expect_match "a size with a bad suffix: says why" "$(err "$bin/lodwash" status --download-max-bytes 3Q)" \
+  "^lodwash: --download-max-bytes: '3Q' is not a number \(digits, optionally followed by k, M or G\)$"
+expect_eq "a size too large: exit 2" "$(code_of "$bin/lodwash-worker" --sort-memory 99999999999G)" 2
+expect_eq "a negative size: exit 2" "$(code_of "$bin/lodwash-worker" --archive-max-bytes -1)" 2
+
+# --- the common options after the command
+cat > "$dir/registry.yaml" <<'YAML'
+after:
+  void: http://127.0.0.1:9/void.ttl
+YAML
+expect_eq "an option after the command that needs none of Redis: --registry" \
+  "$(code_of "$bin/lodwash" providers --registry "$dir/registry.yaml" --redis redis://127.0.0.1:1/0)" 1
+expect_match "--registry after the command is read" \
+  "$(err "$bin/lodwash" providers --registry=/nonexistent/registry.yaml)" '/nonexistent/registry.yaml'
+expect_eq "an unknown option after the command is still the command's error" \
+  "$(code_of "$bin/lodwash" status --frob)" 2
+
+lw_test_require_redis
+r="$LODWASH_TEST_REDIS"
+expect_match "providers --registry F --redis R --prefix P (all after)" \
+  "$("$bin/lodwash" providers --registry "$dir/registry.yaml" --redis "$r" --prefix "$prefix")" '^NAME .*
+after '
+expect_match "mixed: some before, some after" \
+  "$("$bin/lodwash" --redis "$r" providers --json --prefix="$prefix" --registry "$dir/registry.yaml")" '"name": "after"'
+
+# --- ISO 8601 times for people
+"$bin/lodwash" --redis "$r" --prefix "$prefix" seed add http://127.0.0.1:9/a.ttl > /dev/null
+iso='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z'
+expect_match "seed show: added as ISO 8601" \
+  "$("$bin/lodwash" seed show http://127.0.0.1:9/a.ttl --redis "$r" --prefix "$prefix")" "added +$iso"
+expect_match "seed show --json: added as ISO 8601" \
+  "$("$bin/lodwash" seed show http://127.0.0.1:9/a.ttl --json --redis "$r" --prefix "$prefix")" "\"added\": \"$iso\""
+
+# --- --log-json: a worker runs a job that fails for good
+"$bin/lodwash" --redis "$r" --prefix "$prefix" jobs push noop '{"seed":"s1","fail":"permanent"}' > /dev/null
+timeout 60 "$bin/lodwash-worker" --redis "$r" --prefix "$prefix" --stages noop --log-json \
+  --exit-when-idle 2> "$dir/worker.log" || true
+expect_eq "every log line is a JSON object" "$(python3 -c '
+import json, sys
+bad = 0
+for line in open(sys.argv[1]):
+    try:
+        bad += not isinstance(json.loads(line), dict)
+    except ValueError:
+        bad += 1
+print(bad)' "$dir/worker.log")" 0
+job=$(grep '"outcome"' "$dir/worker.log" | head -1)
+for key in time level program stage seed job outcome ms attempt error_kind error; do
+  expect_match "the job's line has its own \"$key\" key" "$job" "\"$key\":"
+done
+expect_match "stage is a field" "$job" '"stage":"noop"'
+expect_match "outcome is a field" "$job" '"outcome":"dead"'
+expect_match "ms is a number" "$job" '"ms":[0-9]+[,}]'
+expect_match "a quoted value keeps its words" "$job" '"error":"noop: asked to fail \(permanent\)"'
+expect_match "free text goes to msg" "$(head -1 "$dir/worker.log")" '"msg":"worker started"'
+expect_match "jobs dead: the failure time as ISO 8601" \
+  "$("$bin/lodwash" jobs dead --redis "$r" --prefix "$prefix")" "failed=$iso"
+lw_test_done
