@@ -33,7 +33,9 @@ LwSparqlImport *lw_sparql_import_new(LwSparqlStore *store, const char *graph_iri
   im->store = store;
   im->graph_iri = strdup(graph_iri);
   im->delete_batch = delete_batch ? delete_batch : 1000;
-  im->insert_batch = insert_batch ? insert_batch : 100000;
+  im->insert_batch = insert_batch                                 ? insert_batch
+                     : lw_sparql_mode(store) == LW_SPARQL_UPDATE ? 10000
+                                                                 : 100000;
   if (!im->graph_iri) {
     lw_sparql_import_free(im);
     return NULL;
@@ -41,24 +43,51 @@ LwSparqlImport *lw_sparql_import_new(LwSparqlStore *store, const char *graph_iri
   return im;
 }
 
+/* "DELETE { GRAPH <g> { ?s ?p ?o } } WHERE { ... VALUES ?s { subjects } }" */
+static bool put_delete(LwSparqlImport *im, LwBuf *q)
+{
+  const char *g = im->graph_iri;
+  return text_put(q, "DELETE { GRAPH <", 16) && text_put(q, g, strlen(g)) &&
+         text_put(q, "> { ?s ?p ?o } } WHERE { GRAPH <", 32) && text_put(q, g, strlen(g)) &&
+         text_put(q, "> { ?s ?p ?o . VALUES ?s { ", 27) &&
+         text_put(q, im->subjects.data, im->subjects.len) && text_put(q, "} } }", 5);
+}
+
+/* "INSERT DATA { GRAPH <g> { triples } }": N-Triples lines are SPARQL terms. */
+static bool put_insert(LwSparqlImport *im, LwBuf *q)
+{
+  const char *g = im->graph_iri;
+  return text_put(q, "INSERT DATA { GRAPH <", 21) && text_put(q, g, strlen(g)) &&
+         text_put(q, "> {\n", 4) && text_put(q, im->triples.data, im->triples.len) &&
+         text_put(q, "} }", 3);
+}
+
+/* One SPARQL Update request: the batch's DELETE, and in update mode its
+ * INSERT DATA after it (operations of one request run in order). */
+static LwStatus send_update(LwSparqlImport *im, bool with_insert, LwError *err)
+{
+  LwBuf q = LW_BUF_INIT;
+  bool ok = true;
+  if (im->subject_count) {
+    ok = put_delete(im, &q) && (!with_insert || text_put(&q, " ;\n", 3));
+  }
+  if (ok && with_insert) {
+    ok = put_insert(im, &q);
+  }
+  LwStatus st = ok ? lw_sparql_update(im->store, q.data, err)
+                   : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  lw_buf_free(&q);
+  im->requests += st == LW_OK;
+  return st;
+}
+
 static LwStatus flush(LwSparqlImport *im, LwError *err)
 {
-  if (im->subject_count) {
-    LwBuf q = LW_BUF_INIT;
-    const char *g = im->graph_iri;
-    bool ok = text_put(&q, "DELETE { GRAPH <", 16) && text_put(&q, g, strlen(g)) &&
-              text_put(&q, "> { ?s ?p ?o } } WHERE { GRAPH <", 32) &&
-              text_put(&q, g, strlen(g)) &&
-              text_put(&q, "> { ?s ?p ?o . VALUES ?s { ", 27) &&
-              text_put(&q, im->subjects.data, im->subjects.len) &&
-              text_put(&q, "} } }", 5);
-    LwStatus st = ok ? lw_sparql_update(im->store, q.data, err)
-                     : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-    lw_buf_free(&q);
-    LW_TRY(st);
-    ++im->requests;
+  bool insert_by_update = im->triple_count && lw_sparql_mode(im->store) == LW_SPARQL_UPDATE;
+  if (im->subject_count || insert_by_update) {
+    LW_TRY(send_update(im, insert_by_update, err));
   }
-  if (im->triple_count) {
+  if (im->triple_count && !insert_by_update) {
     LW_TRY(lw_sparql_post(im->store, im->graph_iri, im->triples.data, im->triples.len, err));
     ++im->requests;
   }

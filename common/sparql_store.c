@@ -12,6 +12,7 @@ struct LwSparqlStore {
   char *query_url;
   char *userpwd;
   long timeout;
+  LwSparqlMode mode;
 };
 
 /* A response body, kept up to a cap: it is read for errors and counts. */
@@ -64,6 +65,7 @@ LwSparqlStore *lw_sparql_open(const LwSparqlOptions *o, LwError *err)
     }
   }
   s->timeout = o->timeout_seconds ? o->timeout_seconds : 600;
+  s->mode = o->mode;
   if (!s->update_url || !s->gsp_url || !s->query_url || (o->user && !s->userpwd)) {
     lw_sparql_close(s);
     lw_error_set(err, LW_ERR_NOMEM, "out of memory");
@@ -179,6 +181,20 @@ LwStatus lw_sparql_post(LwSparqlStore *s, const char *graph_iri,
   }
   curl_free(graph);
   return st;
+}
+
+LwSparqlMode lw_sparql_mode(const LwSparqlStore *s) { return s->mode; }
+
+bool lw_sparql_mode_parse(const char *text, LwSparqlMode *mode)
+{
+  if (!strcmp(text, "gsp")) {
+    *mode = LW_SPARQL_GSP;
+  } else if (!strcmp(text, "update")) {
+    *mode = LW_SPARQL_UPDATE;
+  } else {
+    return false;
+  }
+  return true;
 }
 
 LwStatus lw_sparql_select_csv(LwSparqlStore *s, const char *query, char **csv,
