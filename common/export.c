@@ -11,6 +11,7 @@
 
 #include "common/file_store.h"
 #include "common/graph_stats.h"
+#include "common/graph_view.h"
 
 #define MAX_GRAPHS 4096
 
@@ -167,7 +168,11 @@ LwStatus lw_export(const char *data_dir, bool force, LwExportReport *report, LwE
   }
   unsigned count = 0;
   time_t newest = 0;
-  LwStatus st = list_graphs(data_dir, graphs, &count, &newest, err);
+  /* The graph databases changed since: their graph files first. */
+  LwStatus st = lw_graph_view_refresh_all(data_dir, NULL, err);
+  if (st == LW_OK) {
+    st = list_graphs(data_dir, graphs, &count, &newest, err);
+  }
   if (st == LW_OK && !force && up_to_date(data_dir, newest)) {
     free(graphs);
     return LW_NOTHING;

@@ -79,6 +79,7 @@ typedef LwBuf Line;
 
 typedef struct {
   LwLineReader *reader;
+  LwGraphCursor *cursor; /* instead of reader: a subject's triples in the db */
   Line cur;   /* current line, with the provider's graph, no "\n" */
   Line spare; /* the next line is built here, then swapped with cur */
   bool done;
@@ -130,6 +131,13 @@ static LwStatus source_next(Source *s, const Rewrite *rw, LwError *err)
 {
   const char *line;
   size_t len;
+  if (s->cursor) {
+    LwStatus st = lw_graph_cursor_next(s->cursor, &line, &len, err);
+    s->done = st == LW_NOTHING;
+    return st == LW_OK ? line_build(&s->cur, line, len, rw->graph_term, rw->graph_len, err)
+           : s->done   ? LW_OK
+                       : st;
+  }
   LwStatus st = lw_line_reader_next(s->reader, &line, &len, err);
   if (st == LW_NOTHING) {
     s->done = true;
@@ -170,6 +178,7 @@ static LwStatus source_open(Source *s, const char *path, size_t max_line,
 static void source_close(Source *s)
 {
   lw_line_reader_close(s->reader);
+  lw_graph_cursor_close(s->cursor);
   free(s->cur.data);
   free(s->spare.data);
 }
@@ -351,6 +360,7 @@ typedef struct {
   Outputs out;
   LwGraphMergeReport *report;
   Line last_subject; /* to count distinct subjects written */
+  unsigned long long new_subjects; /* harvest subjects the old graph lacked */
   const LwGraphMergeOptions *options;
 } Merge;
 
@@ -368,6 +378,12 @@ static LwStatus write_graph_line(Merge *m, const Line *line, LwError *err)
     LW_TRY(line_copy(&m->last_subject, &subject, err));
   }
   return LW_OK;
+}
+
+/* The "S P O" part of a line "S P O <graph> .". */
+static size_t triple_len(const Line *line, const Rewrite *rw)
+{
+  return line->len - rw->graph_len - 3;
 }
 
 /* Copies the old group of the current old subject unchanged. */
@@ -397,6 +413,7 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
   LwStatus st = LW_OK;
   bool first = true;
   const bool in_old_graph = old_live(m) && compare_subjects(&m->old.cur, &subject) == 0;
+  m->new_subjects += !in_old_graph;
   for (;;) {
     bool in_new = !m->fresh.done && compare_subjects(&m->fresh.cur, &subject) == 0;
     bool in_old = old_live(m) && compare_subjects(&m->old.cur, &subject) == 0;
@@ -414,6 +431,10 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
       if (st == LW_OK && c < 0) {
         ++m->report->added;
         st = put_line(&m->out.added, &m->fresh.cur, err);
+        if (st == LW_OK && m->options->db) {
+          st = lw_graph_db_put(m->options->db, m->fresh.cur.data,
+                               triple_len(&m->fresh.cur, rw), err);
+        }
       }
       if (st == LW_OK) {
         st = harvest_next(&m->fresh, err);
@@ -423,6 +444,10 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
       if (c > 0) {
         ++m->report->removed;
         st = put_line(&m->out.removed, &m->old.cur, err);
+        if (st == LW_OK && m->options->db) {
+          st = lw_graph_db_del(m->options->db, m->old.cur.data,
+                               triple_len(&m->old.cur, rw), err);
+        }
       }
       if (st == LW_OK) {
         st = source_next(&m->old, rw, err);
@@ -450,6 +475,38 @@ static LwStatus merge_all(Merge *m, const Rewrite *rw, LwError *err)
   return LW_OK;
 }
 
+/* The graph database's way: only the harvest's subjects are read, each
+ * through a cursor on its key range; other subjects are not touched. */
+static LwStatus merge_db(Merge *m, const Rewrite *rw, LwError *err)
+{
+  LwGraphDb *db = m->options->db;
+  LwGraphDbInfo info;
+  LW_TRY(lw_graph_db_info(db, &info, err));
+  LwStatus st = LW_OK;
+  while (st == LW_OK && !m->fresh.done) {
+    memset(&m->old, 0, sizeof(m->old));
+    m->has_old = true;
+    st = lw_graph_cursor_open(db, m->fresh.cur.data, subject_len(&m->fresh.cur),
+                              &m->old.cursor, err);
+    if (st == LW_OK) {
+      st = source_next(&m->old, rw, err);
+    }
+    if (st == LW_OK) {
+      st = replace_group(m, rw, err);
+    }
+    source_close(&m->old);
+    m->has_old = false;
+  }
+  LW_TRY(st);
+  LwGraphMergeReport *r = m->report;
+  r->triples = info.triples + r->added - r->removed;
+  r->subjects = info.subjects + m->new_subjects;
+  info.triples = r->triples;
+  info.subjects = r->subjects;
+  snprintf(info.graph_iri, sizeof(info.graph_iri), "%s", m->options->graph_iri);
+  return lw_graph_db_set_info(db, &info, err);
+}
+
 LwStatus lw_graph_merge(const LwGraphMergeOptions *o, LwGraphMergeReport *report,
                         LwError *err)
 {
@@ -468,7 +525,7 @@ LwStatus lw_graph_merge(const LwGraphMergeOptions *o, LwGraphMergeReport *report
   m.fresh.rw = (Rewrite){graph_term, glen, &report->foreign_graph};
   Rewrite old_rw = {graph_term, glen, NULL};
   LwStatus st = LW_OK;
-  if (o->old_path && access(o->old_path, F_OK) == 0) {
+  if (!o->db && o->old_path && access(o->old_path, F_OK) == 0) {
     m.has_old = true;
     st = source_open(&m.old, o->old_path, max_line, &old_rw, err);
   }
@@ -485,7 +542,7 @@ LwStatus lw_graph_merge(const LwGraphMergeOptions *o, LwGraphMergeReport *report
     st = open_out(&m.out.removed, o->removed_path, 1, err);
   }
   if (st == LW_OK) {
-    st = merge_all(&m, &old_rw, err);
+    st = o->db ? merge_db(&m, &old_rw, err) : merge_all(&m, &old_rw, err);
   }
   LwStatus cst = close_out(&m.out.graph, o->out_path, st == LW_OK, err);
   LwStatus ast = close_out(&m.out.added, o->added_path, st == LW_OK, err);

@@ -54,7 +54,7 @@ canon() { serdi -i ntriples -o ntriples - | sed -E 's/"@([A-Za-z0-9-]+) \.$/"@\L
 
 # The files store's graph as N-Triples.
 files_graph() {
-  zcat "$1/graphs/geo.nq.gz" | sed -E 's/ <[^>]*> \.$/ ./' | canon
+  "$LODWASH_BINARY_DIR/lodwash" --data "$1" graph geo | sed -E 's/ <[^>]*> \.$/ ./' | canon
 }
 
 # store_graph QUERY_URL: the store's provider graph as N-Triples.

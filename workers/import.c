@@ -9,6 +9,11 @@
  * Job: {"stage":"import","seed":"<harvest id>","harvest":"<harvest id>"}.
  * Harvest fields read: provider, seeds (JSON array of dump seed hashes),
  * status, pending; written: the report, status done|failed, finished.
+ *
+ * Then an export job is queued (seed: the provider, so imports of two
+ * providers each get one): it rewrites the provider's graph file view
+ * (common/graph_view.h) and the dump, work in the graph's size that the
+ * import itself no longer does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +23,7 @@
 #include "common/log.h"
 #include "queue/harvest.h"
 #include "queue/keys.h"
+#include "queue/queue.h"
 #include "queue/record.h"
 #include "queue/redis.h"
 #include "queue/report.h"
@@ -161,6 +167,18 @@ static LwStatus record_report(LwStageCtx *ctx, const char *harvest,
   return st;
 }
 
+/* LW_NOTHING (an export for this provider is already queued) is fine. */
+static LwStatus queue_export(LwStageCtx *ctx, const char *provider)
+{
+  LwJob *job = lw_job_new("export", provider, NULL, NULL, ctx->err);
+  if (!job) {
+    return ctx->err->status;
+  }
+  LwStatus st = lw_queue_push(ctx->redis, ctx->config, job, LW_PRIORITY_NORMAL, ctx->err);
+  lw_job_free(job);
+  return st == LW_NOTHING ? LW_OK : st;
+}
+
 static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *harvest)
 {
   const char *provider = lw_record_str(harvest, "provider", "");
@@ -192,6 +210,9 @@ static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *ha
   }
   if (st == LW_OK) {
     st = record_report(ctx, id, &report, &c);
+  }
+  if (st == LW_OK) {
+    st = queue_export(ctx, provider);
   }
   if (st == LW_OK) {
     lw_info("stage=import provider=%s harvest=%s files=%zu failed=%zu triples=%llu "
