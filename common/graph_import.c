@@ -29,42 +29,45 @@ static LwStatus paths(const LwGraphImportOptions *o, LwGraphImportReport *r,
   return lw_store_mkparents(r->added_path, err);
 }
 
+#define MIGRATE_BATCH 1000000 /* triples per transaction: memory stays bounded */
+
 /* Loads a graph file of the earlier layout (DATA/graphs/NAME.nq.gz, sorted
- * canonical N-Quads, written whole by each import) into a new graph
- * database, in one transaction: killed, the next import starts over. */
+ * canonical N-Quads, written whole by each import) into the new graph
+ * database, a million triples a transaction. The graph IRI, which marks
+ * the database as complete, goes in with the last one: killed before, the
+ * next import loads it again over what is there (puts are idempotent). */
 static LwStatus migrate(LwGraphDb *db, const char *path, const char *graph_iri,
                         LwError *err)
 {
-  LW_TRY(lw_graph_db_begin(db, err));
   LwLineReader *reader = lw_line_reader_open(path, 64u * 1024 * 1024, err);
   if (!reader) {
-    lw_graph_db_abort(db);
     return err ? err->status : LW_ERR_IO;
   }
   LwGraphDbInfo info = {.triples = 0};
-  snprintf(info.graph_iri, sizeof(info.graph_iri), "%s", graph_iri);
   char last_subject[4096] = "";
   const char *line;
   size_t len, tlen, gstart, glen;
-  LwStatus st;
-  while ((st = lw_line_reader_next(reader, &line, &len, err)) == LW_OK) {
+  LwStatus st = lw_graph_db_begin(db, err);
+  while (st == LW_OK && (st = lw_line_reader_next(reader, &line, &len, err)) == LW_OK) {
     if (!lw_nquads_split_line(line, len, &tlen, &gstart, &glen)) {
       st = lw_error_set(err, LW_ERR_FORMAT, "%s: not a canonical N-Quads line", path);
       break;
     }
-    if ((st = lw_graph_db_put(db, line, tlen, err)) != LW_OK) {
-      break;
-    }
+    st = lw_graph_db_put(db, line, tlen, err);
     size_t slen = (size_t)((const char *)memchr(line, ' ', len) - line);
     if (slen >= sizeof(last_subject) || strncmp(last_subject, line, slen) ||
         last_subject[slen]) {
       ++info.subjects;
       snprintf(last_subject, sizeof(last_subject), "%.*s", (int)slen, line);
     }
-    ++info.triples;
+    if (st == LW_OK && ++info.triples % MIGRATE_BATCH == 0) {
+      st = lw_graph_db_commit(db, err);
+      st = st == LW_OK ? lw_graph_db_begin(db, err) : st;
+    }
   }
   lw_line_reader_close(reader);
   if (st == LW_NOTHING) {
+    snprintf(info.graph_iri, sizeof(info.graph_iri), "%s", graph_iri);
     st = lw_graph_db_set_info(db, &info, err);
   }
   if (st != LW_OK) {

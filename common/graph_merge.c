@@ -422,7 +422,8 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
     }
     int c = !in_new ? 1 : !in_old ? -1 : compare_lines(&m->fresh.cur, &m->old.cur);
     if (c <= 0) {
-      st = write_graph_line(m, &m->fresh.cur, err);
+      /* A graph database keeps its own counts; only a graph file is written. */
+      st = m->options->db ? LW_OK : write_graph_line(m, &m->fresh.cur, err);
       if (st == LW_OK && m->options->on_harvest_line) {
         st = m->options->on_harvest_line(m->options->handle, m->fresh.cur.data,
                                          m->fresh.cur.len, first, in_old_graph, err);
