@@ -1,6 +1,5 @@
 #include "common/graph_view.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -127,34 +126,29 @@ static bool stale(const char *data_dir, const char *name, char *view, size_t siz
          (v.st_mtim.tv_sec == d.st_mtim.tv_sec && v.st_mtim.tv_nsec <= d.st_mtim.tv_nsec);
 }
 
+typedef struct {
+  const char *data_dir;
+  unsigned refreshed;
+} Refresh;
+
+static LwStatus refresh_if_stale(void *handle, const char *name, LwError *err)
+{
+  Refresh *r = handle;
+  char view[4096];
+  if (!stale(r->data_dir, name, view, sizeof(view))) {
+    return LW_OK;
+  }
+  LW_TRY(refresh(r->data_dir, name, view, err));
+  ++r->refreshed;
+  return LW_OK;
+}
+
 LwStatus lw_graph_view_refresh_all(const char *data_dir, unsigned *refreshed, LwError *err)
 {
-  char dir_path[4096];
-  snprintf(dir_path, sizeof(dir_path), "%s/graphs", data_dir);
-  unsigned count = 0;
-  DIR *dir = opendir(dir_path);
-  if (!dir) {
-    return errno == ENOENT ? LW_OK
-                           : lw_error_set(err, LW_ERR_IO, "cannot read %s: %s", dir_path,
-                                          strerror(errno));
-  }
-  struct dirent *e;
-  LwStatus st = LW_OK;
-  while (st == LW_OK && (e = readdir(dir)) != NULL) {
-    size_t n = strlen(e->d_name);
-    char name[256], view[4096];
-    if (n <= 5 || n - 5 >= sizeof(name) || strcmp(e->d_name + n - 5, ".lmdb")) {
-      continue;
-    }
-    snprintf(name, sizeof(name), "%.*s", (int)(n - 5), e->d_name);
-    if (stale(data_dir, name, view, sizeof(view))) {
-      st = refresh(data_dir, name, view, err);
-      count += st == LW_OK;
-    }
-  }
-  closedir(dir);
+  Refresh r = {.data_dir = data_dir};
+  LwStatus st = lw_store_each_graph(data_dir, ".lmdb", refresh_if_stale, &r, err);
   if (refreshed) {
-    *refreshed = count;
+    *refreshed = r.refreshed;
   }
   return st;
 }

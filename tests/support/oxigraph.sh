@@ -29,12 +29,5 @@ lw_start_oxigraph() {
   here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
   node "$here/oxigraph_server.js" "$port" "$modules" > /dev/null 2>&1 &
   LW_SERVER_PIDS+=($!)
-  for _ in $(seq 200); do
-    if curl -s -o /dev/null "http://127.0.0.1:$port/query?query=ASK%7B%7D"; then
-      return 0
-    fi
-    sleep 0.05
-  done
-  echo "Oxigraph did not start on port $port" >&2
-  return 1
+  lw_wait_url "http://127.0.0.1:$port/query?query=ASK%7B%7D" Oxigraph 200
 }
