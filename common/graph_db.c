@@ -247,11 +247,23 @@ LwStatus lw_graph_db_set_info(LwGraphDb *db, const LwGraphDbInfo *info, LwError 
 
 /* ---- cursors ---- */
 
+LwStatus lw_graph_cursor_seek(LwGraphCursor *c, const char *prefix, size_t len,
+                              LwError *err)
+{
+  lw_buf_reset(&c->prefix);
+  if (len && lw_buf_append(&c->prefix, prefix, len) != LW_OK) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  c->started = c->reseek = false;
+  c->run_len = c->run_pos = 0;
+  return LW_OK;
+}
+
 LwStatus lw_graph_cursor_open(LwGraphDb *db, const char *prefix, size_t len,
                               LwGraphCursor **out, LwError *err)
 {
   LwGraphCursor *c = calloc(1, sizeof(*c));
-  if (!c || (len && lw_buf_append(&c->prefix, prefix, len) != LW_OK)) {
+  if (!c || lw_graph_cursor_seek(c, prefix, len, err) != LW_OK) {
     free(c);
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }

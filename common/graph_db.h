@@ -70,6 +70,11 @@ LwStatus lw_graph_db_set_info(LwGraphDb *db, const LwGraphDbInfo *info, LwError 
 LwStatus lw_graph_cursor_open(LwGraphDb *db, const char *prefix, size_t len,
                               LwGraphCursor **out, LwError *err);
 
+/* Starts the cursor again on the triples starting with prefix (cheaper
+ * than a new cursor: the import moves one cursor from subject to subject). */
+LwStatus lw_graph_cursor_seek(LwGraphCursor *cursor, const char *prefix, size_t len,
+                              LwError *err);
+
 /* The next triple into *triple (valid until the next call) and *len;
  * LW_NOTHING at the end. */
 LwStatus lw_graph_cursor_next(LwGraphCursor *cursor, const char **triple, size_t *len,

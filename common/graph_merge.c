@@ -107,6 +107,21 @@ static int compare_subjects(const Line *a, const Line *b)
   return compare(a->data, subject_len(a), b->data, subject_len(b));
 }
 
+/* The subject of line ("S ", with its space) into subject. */
+static LwStatus subject_copy(Line *subject, const Line *line, LwError *err)
+{
+  lw_buf_reset(subject);
+  return lw_buf_append(subject, line->data, subject_len(line))
+             ? lw_error_set(err, LW_ERR_NOMEM, "out of memory")
+             : LW_OK;
+}
+
+/* True when line is about subject ("S "): a prefix test, no scanning. */
+static bool is_about(const Line *line, const Line *subject)
+{
+  return line->len >= subject->len && !memcmp(line->data, subject->data, subject->len);
+}
+
 /* Stores "TRIPLE GRAPH ." in line. */
 static LwStatus line_build(Line *line, const char *triple, size_t tlen,
                            const char *graph_term, size_t glen, LwError *err)
@@ -390,9 +405,9 @@ static size_t triple_len(const Line *line, const Rewrite *rw)
 static LwStatus keep_old_group(Merge *m, const Rewrite *rw, LwError *err)
 {
   Line subject = {0};
-  LW_TRY(line_copy(&subject, &m->old.cur, err));
+  LW_TRY(subject_copy(&subject, &m->old.cur, err));
   LwStatus st = LW_OK;
-  while (st == LW_OK && old_live(m) && compare_subjects(&m->old.cur, &subject) == 0) {
+  while (st == LW_OK && old_live(m) && is_about(&m->old.cur, &subject)) {
     st = write_graph_line(m, &m->old.cur, err);
     if (st == LW_OK) {
       st = source_next(&m->old, rw, err);
@@ -408,15 +423,15 @@ static LwStatus keep_old_group(Merge *m, const Rewrite *rw, LwError *err)
 static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
 {
   Line subject = {0};
-  LW_TRY(line_copy(&subject, &m->fresh.cur, err));
+  LW_TRY(subject_copy(&subject, &m->fresh.cur, err));
   ++m->report->harvest_subjects;
   LwStatus st = LW_OK;
   bool first = true;
-  const bool in_old_graph = old_live(m) && compare_subjects(&m->old.cur, &subject) == 0;
+  const bool in_old_graph = old_live(m) && is_about(&m->old.cur, &subject);
   m->new_subjects += !in_old_graph;
   for (;;) {
-    bool in_new = !m->fresh.done && compare_subjects(&m->fresh.cur, &subject) == 0;
-    bool in_old = old_live(m) && compare_subjects(&m->old.cur, &subject) == 0;
+    bool in_new = !m->fresh.done && is_about(&m->fresh.cur, &subject);
+    bool in_old = old_live(m) && is_about(&m->old.cur, &subject);
     if (!in_new && !in_old) {
       break;
     }
@@ -483,21 +498,23 @@ static LwStatus merge_db(Merge *m, const Rewrite *rw, LwError *err)
   LwGraphDb *db = m->options->db;
   LwGraphDbInfo info;
   LW_TRY(lw_graph_db_info(db, &info, err));
-  LwStatus st = LW_OK;
+  LwGraphCursor *cursor = NULL;
+  LwStatus st = lw_graph_cursor_open(db, NULL, 0, &cursor, err);
+  memset(&m->old, 0, sizeof(m->old));
+  m->old.cursor = cursor;
   while (st == LW_OK && !m->fresh.done) {
-    memset(&m->old, 0, sizeof(m->old));
     m->has_old = true;
-    st = lw_graph_cursor_open(db, m->fresh.cur.data, subject_len(&m->fresh.cur),
-                              &m->old.cursor, err);
+    m->old.done = false;
+    st = lw_graph_cursor_seek(cursor, m->fresh.cur.data, subject_len(&m->fresh.cur), err);
     if (st == LW_OK) {
       st = source_next(&m->old, rw, err);
     }
     if (st == LW_OK) {
       st = replace_group(m, rw, err);
     }
-    source_close(&m->old);
-    m->has_old = false;
   }
+  m->has_old = false;
+  source_close(&m->old); /* and the cursor, before the caller commits */
   LW_TRY(st);
   LwGraphMergeReport *r = m->report;
   r->triples = info.triples + r->added - r->removed;
