@@ -20,6 +20,9 @@ static LwStatus each_quad(LwGraphDb *db, const char *prefix, size_t plen, LineFn
 {
   LwGraphDbInfo info;
   LW_TRY(lw_graph_db_info(db, &info, err));
+  if (!info.graph_iri[0]) {
+    return LW_NOTHING; /* no import ever committed: no graph yet */
+  }
   LwGraphCursor *cursor = NULL;
   LW_TRY(lw_graph_cursor_open(db, prefix, plen, &cursor, err));
   LwBuf line = LW_BUF_INIT;
@@ -81,7 +84,7 @@ static LwStatus refresh(const char *data_dir, const char *provider, const char *
   LwGraphDb *db = NULL;
   LwStatus st = lw_graph_db_open(data_dir, provider, true, &db, err);
   if (st != LW_OK) {
-    return st == LW_NOTHING ? LW_OK : st;
+    return st;
   }
   char tmp[4096];
   FILE *f = NULL;
@@ -138,9 +141,11 @@ static LwStatus refresh_if_stale(void *handle, const char *name, LwError *err)
   if (!stale(r->data_dir, name, view, sizeof(view))) {
     return LW_OK;
   }
-  LW_TRY(refresh(r->data_dir, name, view, err));
-  ++r->refreshed;
-  return LW_OK;
+  /* LW_NOTHING: a database no import completed, perhaps still loading the
+   * earlier layout's graph file, which must then stay as it is. */
+  LwStatus st = refresh(r->data_dir, name, view, err);
+  r->refreshed += st == LW_OK;
+  return st == LW_NOTHING ? LW_OK : st;
 }
 
 LwStatus lw_graph_view_refresh_all(const char *data_dir, unsigned *refreshed, LwError *err)

@@ -10,6 +10,7 @@
 
 #include "common/buf.h"
 #include "common/graph_import.h"
+#include "common/graph_view.h"
 #include "tests/support/check.h"
 
 static char *dir;
@@ -130,17 +131,30 @@ static void test_migrate(void)
            legacy);
   CHECK_INT_EQ(system(cmd), 0);
   write_file(clean, "<http://x/b> <http://p> \"b2\" .\n");
+  /* A database that no import completed (a load killed half way): neither
+   * the export's view refresh nor `lodwash graph` take it for the graph. */
+  LwGraphDb *db = NULL;
+  LwError err;
+  CHECK_INT_EQ(lw_graph_db_open(dir, "old", false, &db, &err), LW_OK);
+  lw_graph_db_close(db);
+  unsigned refreshed = 9;
+  CHECK_INT_EQ(lw_graph_view_refresh_all(dir, &refreshed, &err), LW_OK);
+  CHECK_INT_EQ(refreshed, 0);
+  snprintf(cmd, sizeof(cmd), "zcat %s | grep -q '\"a\"'", legacy);
+  CHECK_INT_EQ(system(cmd), 0); /* the old graph file is still whole */
+  FILE *devnull = fopen("/dev/null", "w");
+  CHECK_INT_EQ(lw_graph_view_print(dir, "old", NULL, devnull, &err), LW_NOTHING);
+  fclose(devnull);
+
   const char *paths[] = {clean};
   LwGraphImportOptions o = {.data_dir = dir, .provider = "old", .graph_iri = "http://g/old",
                             .harvest_id = "h1", .clean_paths = paths, .clean_count = 1};
   LwGraphImportReport r;
-  LwError err;
   CHECK_INT_EQ(lw_graph_import(&o, &r, &err), LW_OK);
   CHECK_INT_EQ(r.merge.added, 1);
   CHECK_INT_EQ(r.merge.removed, 1);
   CHECK_INT_EQ(r.merge.triples, 2);
   CHECK_INT_EQ(r.merge.subjects, 2);
-  LwGraphDb *db = NULL;
   CHECK_INT_EQ(lw_graph_db_open(dir, "old", true, &db, &err), LW_OK);
   char *all = dump(db, NULL);
   CHECK_STR_EQ(all, "<http://x/a> <http://p> \"a\"\n<http://x/b> <http://p> \"b2\"\n");
