@@ -111,7 +111,8 @@ static LwStatus merge_and_push(const LwGraphImportOptions *o, LwGraphDb *db,
     .graph_iri = o->graph_iri, .db = db, .new_paths = o->clean_paths,
     .new_count = o->clean_count, .added_path = r->added_path,
     .removed_path = r->removed_path,
-    .on_harvest_line = push ? lw_sparql_import_line : NULL, .handle = push,
+    .on_harvest_line = push ? lw_sparql_import_line : NULL,
+    .on_subject_end = push ? lw_sparql_import_subject_end : NULL, .handle = push,
   };
   LwStatus st = lw_graph_merge(&m, &r->merge, err);
   if (st == LW_OK && push) {

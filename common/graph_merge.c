@@ -429,6 +429,7 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
   bool first = true;
   const bool in_old_graph = old_live(m) && is_about(&m->old.cur, &subject);
   m->new_subjects += !in_old_graph;
+  const unsigned long long changes = m->report->added + m->report->removed;
   for (;;) {
     bool in_new = !m->fresh.done && is_about(&m->fresh.cur, &subject);
     bool in_old = old_live(m) && is_about(&m->old.cur, &subject);
@@ -472,6 +473,10 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
     if (st != LW_OK) {
       break;
     }
+  }
+  if (st == LW_OK && m->options->on_subject_end) {
+    st = m->options->on_subject_end(m->options->handle,
+                                    m->report->added + m->report->removed != changes, err);
   }
   free(subject.data);
   return st;

@@ -45,6 +45,10 @@ typedef struct {
    * here. May be NULL. */
   LwStatus (*on_harvest_line)(void *handle, const char *line, size_t len,
                               bool first_of_subject, bool subject_in_old, LwError *err);
+  /* Called after each harvest subject's lines: changed says whether its
+   * triples differ from the old graph's (the sparql store then sends
+   * nothing for it). May be NULL. */
+  LwStatus (*on_subject_end)(void *handle, bool changed, LwError *err);
   void *handle;
 } LwGraphMergeOptions;
 

@@ -16,6 +16,8 @@ struct LwSparqlImport {
   size_t subject_count;
   size_t triple_count;
   unsigned long long requests;
+  /* The batch before the current subject: restored when it did not change. */
+  size_t mark_subjects, mark_triples, mark_subject_count, mark_triple_count;
 };
 
 static bool text_put(LwBuf *t, const char *s, size_t n)
@@ -108,6 +110,10 @@ LwStatus lw_sparql_import_line(void *handle, const char *line, size_t len,
     if (im->subject_count >= im->delete_batch || im->triple_count >= im->insert_batch) {
       LW_TRY(flush(im, err));
     }
+    im->mark_subjects = im->subjects.len;
+    im->mark_triples = im->triples.len;
+    im->mark_subject_count = im->subject_count;
+    im->mark_triple_count = im->triple_count;
     const char *space = memchr(line, ' ', len);
     if (subject_in_old && space) {
       if (!text_put(&im->subjects, line, (size_t)(space - line) + 1)) {
@@ -120,6 +126,19 @@ LwStatus lw_sparql_import_line(void *handle, const char *line, size_t len,
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   ++im->triple_count;
+  return LW_OK;
+}
+
+LwStatus lw_sparql_import_subject_end(void *handle, bool changed, LwError *err)
+{
+  (void)err;
+  LwSparqlImport *im = handle;
+  if (!changed) {
+    im->subjects.len = im->mark_subjects;
+    im->triples.len = im->mark_triples;
+    im->subject_count = im->mark_subject_count;
+    im->triple_count = im->mark_triple_count;
+  }
   return LW_OK;
 }
 
