@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/netguard.h"
+#include "common/sparql_store.h"
 
 #ifndef LODWASH_VERSION
 #define LODWASH_VERSION "0"
@@ -41,6 +42,10 @@ static const Setting settings[] = {
    "provider registry"},
   {"store", NULL, KIND_STRING, OFF(store), "files", "STORE",
    "triple store: 'files' or a SPARQL 1.1 endpoint URL"},
+  {"store-gsp", NULL, KIND_STRING, OFF(store_gsp), "", "URL",
+   "Graph Store Protocol endpoint of the SPARQL store (\"\": Virtuoso's, beside --store)"},
+  {"store-mode", NULL, KIND_STRING, OFF(store_mode), "gsp", "MODE",
+   "how the sparql store inserts: 'gsp' (Graph Store POST) or 'update' (INSERT DATA only)"},
   {"store-user", NULL, KIND_STRING, OFF(store_user), "", "USER",
    "SPARQL endpoint user (digest or basic authentication)"},
   {"store-password", NULL, KIND_STRING, OFF(store_password), "", "PASSWORD",
@@ -407,6 +412,11 @@ LwStatus lw_config_check(const LwConfig *cfg, LwError *err)
   }
   if (!cfg->prefix || !*cfg->prefix) {
     return lw_error_set(err, LW_ERR_USAGE, "--prefix must not be empty");
+  }
+  LwSparqlMode mode;
+  if (!lw_sparql_mode_parse(cfg->store_mode, &mode)) {
+    return lw_error_set(err, LW_ERR_USAGE, "--store-mode: '%s' is not gsp or update",
+                        cfg->store_mode);
   }
   /* A bad allow list would fail every download: say so at start instead. */
   LwNetGuard *guard = NULL;

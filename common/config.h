@@ -42,6 +42,8 @@ typedef struct {
   char *data_dir;       /* --data: the shared data directory, "./data" */
   char *registry;       /* --registry: "registry.yaml" */
   char *store;          /* --store: "files" or a SPARQL 1.1 endpoint URL */
+  char *store_gsp;      /* --store-gsp: Graph Store endpoint ("" derived) */
+  char *store_mode;     /* --store-mode: "gsp" or "update" */
   char *store_user;     /* --store-user: for the SPARQL endpoint ("" none) */
   char *store_password; /* --store-password */
   char *graph_base;     /* --graph-base: graph IRI = <graph_base>/<provider> */

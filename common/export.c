@@ -1,6 +1,5 @@
 #include "common/export.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include "common/file_store.h"
 #include "common/graph_stats.h"
+#include "common/graph_view.h"
 
 #define MAX_GRAPHS 4096
 
@@ -24,49 +24,43 @@ static int by_name(const void *a, const void *b)
   return strcmp(((const Graph *)a)->name, ((const Graph *)b)->name);
 }
 
+typedef struct {
+  const char *data_dir;
+  Graph *graphs;
+  unsigned count;
+  time_t newest;
+} Listing;
+
+/* Adds graph NAME (DATA/graphs/NAME.nq.gz) with its stats. */
+static LwStatus add_graph(void *handle, const char *name, LwError *err)
+{
+  Listing *l = handle;
+  if (l->count == MAX_GRAPHS) {
+    return lw_error_set(err, LW_ERR_LIMIT, "more than %d graphs", MAX_GRAPHS);
+  }
+  Graph *g = &l->graphs[l->count++];
+  snprintf(g->name, sizeof(g->name), "%s", name);
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/graphs/%s.stats.json", l->data_dir, name);
+  LwStatus st = lw_graph_stats_read(path, &g->stats, err);
+  struct stat sb;
+  snprintf(path, sizeof(path), "%s/graphs/%s.nq.gz", l->data_dir, name);
+  if (st <= LW_NOTHING && stat(path, &sb) == 0 && sb.st_mtime > l->newest) {
+    l->newest = sb.st_mtime;
+  }
+  return st == LW_NOTHING ? LW_OK : st;
+}
+
 /* Lists DATA/graphs/NAME.nq.gz with their stats, sorted by name; the newest
  * modification time of any graph file goes into *newest. */
 static LwStatus list_graphs(const char *data_dir, Graph *graphs, unsigned *count,
                             time_t *newest, LwError *err)
 {
-  char dir_path[3072];
-  snprintf(dir_path, sizeof(dir_path), "%s/graphs", data_dir);
-  *count = 0;
-  *newest = 0;
-  DIR *dir = opendir(dir_path);
-  if (!dir) {
-    return errno == ENOENT ? LW_OK
-                           : lw_error_set(err, LW_ERR_IO, "cannot read %s: %s", dir_path,
-                                          strerror(errno));
-  }
-  struct dirent *e;
-  LwStatus st = LW_OK;
-  while (st == LW_OK && (e = readdir(dir)) != NULL) {
-    size_t n = strlen(e->d_name);
-    if (n <= 6 || n - 6 >= sizeof(graphs[0].name) || strcmp(e->d_name + n - 6, ".nq.gz")) {
-      continue;
-    }
-    if (*count == MAX_GRAPHS) {
-      st = lw_error_set(err, LW_ERR_LIMIT, "more than %d graphs", MAX_GRAPHS);
-      break;
-    }
-    Graph *g = &graphs[(*count)++];
-    memcpy(g->name, e->d_name, n - 6);
-    g->name[n - 6] = '\0';
-    char path[3072 + 512];
-    snprintf(path, sizeof(path), "%s/%s.stats.json", dir_path, g->name);
-    st = lw_graph_stats_read(path, &g->stats, err);
-    if (st == LW_NOTHING) {
-      st = LW_OK;
-    }
-    struct stat sb;
-    snprintf(path, sizeof(path), "%s/%s", dir_path, e->d_name);
-    if (st == LW_OK && stat(path, &sb) == 0 && sb.st_mtime > *newest) {
-      *newest = sb.st_mtime;
-    }
-  }
-  closedir(dir);
-  qsort(graphs, *count, sizeof(Graph), by_name);
+  Listing l = {.data_dir = data_dir, .graphs = graphs};
+  LwStatus st = lw_store_each_graph(data_dir, ".nq.gz", add_graph, &l, err);
+  qsort(graphs, l.count, sizeof(Graph), by_name);
+  *count = l.count;
+  *newest = l.newest;
   return st;
 }
 
@@ -167,7 +161,11 @@ LwStatus lw_export(const char *data_dir, bool force, LwExportReport *report, LwE
   }
   unsigned count = 0;
   time_t newest = 0;
-  LwStatus st = list_graphs(data_dir, graphs, &count, &newest, err);
+  /* The graph databases changed since: their graph files first. */
+  LwStatus st = lw_graph_view_refresh_all(data_dir, NULL, err);
+  if (st == LW_OK) {
+    st = list_graphs(data_dir, graphs, &count, &newest, err);
+  }
   if (st == LW_OK && !force && up_to_date(data_dir, newest)) {
     free(graphs);
     return LW_NOTHING;

@@ -5,7 +5,10 @@
  * subjects per graph, one void:subset per provider). Both are replaced
  * atomically: readers see the old pair or the new one.
  *
- * Why it is cheap: graph files are gzip files and a sequence of gzip members
+ * First the graph files (DATA/graphs/NAME.nq.gz) of graphs whose database
+ * changed are rewritten from it (common/graph_view.h).
+ *
+ * Why the dump is cheap: graph files are gzip files and a sequence of gzip members
  * is itself a gzip file, so the dump is the graph files' bytes one after the
  * other, never decompressed; the counts come from each graph's stats file.
  */

@@ -1,5 +1,6 @@
 #include "common/file_store.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,4 +77,32 @@ LwStatus lw_store_commit(const char *tmp_path, const char *final_path, LwError *
                         final_path, strerror(errno));
   }
   return LW_OK;
+}
+
+LwStatus lw_store_each_graph(const char *data_dir, const char *suffix,
+                             LwStatus (*fn)(void *handle, const char *name, LwError *err),
+                             void *handle, LwError *err)
+{
+  char dir_path[4096];
+  snprintf(dir_path, sizeof(dir_path), "%s/graphs", data_dir);
+  DIR *dir = opendir(dir_path);
+  if (!dir) {
+    return errno == ENOENT ? LW_OK
+                           : lw_error_set(err, LW_ERR_IO, "cannot read %s: %s", dir_path,
+                                          strerror(errno));
+  }
+  size_t slen = strlen(suffix);
+  struct dirent *e;
+  LwStatus st = LW_OK;
+  while (st == LW_OK && (e = readdir(dir)) != NULL) {
+    size_t n = strlen(e->d_name);
+    char name[256];
+    if (n <= slen || n - slen >= sizeof(name) || strcmp(e->d_name + n - slen, suffix)) {
+      continue;
+    }
+    snprintf(name, sizeof(name), "%.*s", (int)(n - slen), e->d_name);
+    st = fn(handle, name, err);
+  }
+  closedir(dir);
+  return st;
 }

@@ -34,6 +34,13 @@ LwStatus lw_store_tmpfile(const char *data_dir, char *path_buf, size_t size,
 /* Renames tmp_path to final_path atomically, creating final_path's folders. */
 LwStatus lw_store_commit(const char *tmp_path, const char *final_path, LwError *err);
 
+/* Calls fn(handle, NAME, err) for each entry DATA/graphs/NAME<suffix>
+ * (NAME shorter than 256 bytes), in directory order, until fn fails. No
+ * graphs folder: nothing to do. */
+LwStatus lw_store_each_graph(const char *data_dir, const char *suffix,
+                             LwStatus (*fn)(void *handle, const char *name, LwError *err),
+                             void *handle, LwError *err);
+
 /* mkdir -p of path's parent folders (not of path itself). */
 LwStatus lw_store_mkparents(const char *path, LwError *err);
 

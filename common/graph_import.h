@@ -1,11 +1,14 @@
 /*
  * Imports one harvest into a provider's graph: the files store's merge
- * (common/graph_merge.h) always runs, keeping DATA/graphs/NAME.nq.gz, its
- * stats and the harvest's changeset; with a SPARQL store configured, the
- * same pass pushes the harvest to the store (common/sparql_import.h) before
- * the new graph file replaces the old one. So an import killed half way and
- * run again sees the same old graph, computes the same result, and sends the
- * same deletes and inserts: the store ends in the same graph.
+ * (common/graph_merge.h) always runs, editing the graph database
+ * DATA/graphs/NAME.lmdb (common/graph_db.h) in one write transaction and
+ * writing the harvest's changeset and DATA/graphs/NAME.stats.json; with a
+ * SPARQL store configured, the same pass pushes the harvest to the store
+ * (common/sparql_import.h) before the transaction commits. So an import
+ * killed half way and run again sees the same old graph, computes the same
+ * result, and sends the same deletes and inserts: the store ends in the same
+ * graph. A DATA/graphs/NAME.nq.gz of the earlier layout, with no database
+ * yet, is loaded first.
  */
 #ifndef LW_GRAPH_IMPORT_H
 #define LW_GRAPH_IMPORT_H

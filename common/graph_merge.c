@@ -79,6 +79,7 @@ typedef LwBuf Line;
 
 typedef struct {
   LwLineReader *reader;
+  LwGraphCursor *cursor; /* instead of reader: a subject's triples in the db */
   Line cur;   /* current line, with the provider's graph, no "\n" */
   Line spare; /* the next line is built here, then swapped with cur */
   bool done;
@@ -106,6 +107,21 @@ static int compare_subjects(const Line *a, const Line *b)
   return compare(a->data, subject_len(a), b->data, subject_len(b));
 }
 
+/* The subject of line ("S ", with its space) into subject. */
+static LwStatus subject_copy(Line *subject, const Line *line, LwError *err)
+{
+  lw_buf_reset(subject);
+  return lw_buf_append(subject, line->data, subject_len(line))
+             ? lw_error_set(err, LW_ERR_NOMEM, "out of memory")
+             : LW_OK;
+}
+
+/* True when line is about subject ("S "): a prefix test, no scanning. */
+static bool is_about(const Line *line, const Line *subject)
+{
+  return line->len >= subject->len && !memcmp(line->data, subject->data, subject->len);
+}
+
 /* Stores "TRIPLE GRAPH ." in line. */
 static LwStatus line_build(Line *line, const char *triple, size_t tlen,
                            const char *graph_term, size_t glen, LwError *err)
@@ -130,6 +146,13 @@ static LwStatus source_next(Source *s, const Rewrite *rw, LwError *err)
 {
   const char *line;
   size_t len;
+  if (s->cursor) {
+    LwStatus st = lw_graph_cursor_next(s->cursor, &line, &len, err);
+    s->done = st == LW_NOTHING;
+    return st == LW_OK ? line_build(&s->cur, line, len, rw->graph_term, rw->graph_len, err)
+           : s->done   ? LW_OK
+                       : st;
+  }
   LwStatus st = lw_line_reader_next(s->reader, &line, &len, err);
   if (st == LW_NOTHING) {
     s->done = true;
@@ -170,6 +193,7 @@ static LwStatus source_open(Source *s, const char *path, size_t max_line,
 static void source_close(Source *s)
 {
   lw_line_reader_close(s->reader);
+  lw_graph_cursor_close(s->cursor);
   free(s->cur.data);
   free(s->spare.data);
 }
@@ -351,6 +375,7 @@ typedef struct {
   Outputs out;
   LwGraphMergeReport *report;
   Line last_subject; /* to count distinct subjects written */
+  unsigned long long new_subjects; /* harvest subjects the old graph lacked */
   const LwGraphMergeOptions *options;
 } Merge;
 
@@ -370,13 +395,19 @@ static LwStatus write_graph_line(Merge *m, const Line *line, LwError *err)
   return LW_OK;
 }
 
+/* The "S P O" part of a line "S P O <graph> .". */
+static size_t triple_len(const Line *line, const Rewrite *rw)
+{
+  return line->len - rw->graph_len - 3;
+}
+
 /* Copies the old group of the current old subject unchanged. */
 static LwStatus keep_old_group(Merge *m, const Rewrite *rw, LwError *err)
 {
   Line subject = {0};
-  LW_TRY(line_copy(&subject, &m->old.cur, err));
+  LW_TRY(subject_copy(&subject, &m->old.cur, err));
   LwStatus st = LW_OK;
-  while (st == LW_OK && old_live(m) && compare_subjects(&m->old.cur, &subject) == 0) {
+  while (st == LW_OK && old_live(m) && is_about(&m->old.cur, &subject)) {
     st = write_graph_line(m, &m->old.cur, err);
     if (st == LW_OK) {
       st = source_next(&m->old, rw, err);
@@ -392,20 +423,23 @@ static LwStatus keep_old_group(Merge *m, const Rewrite *rw, LwError *err)
 static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
 {
   Line subject = {0};
-  LW_TRY(line_copy(&subject, &m->fresh.cur, err));
+  LW_TRY(subject_copy(&subject, &m->fresh.cur, err));
   ++m->report->harvest_subjects;
   LwStatus st = LW_OK;
   bool first = true;
-  const bool in_old_graph = old_live(m) && compare_subjects(&m->old.cur, &subject) == 0;
+  const bool in_old_graph = old_live(m) && is_about(&m->old.cur, &subject);
+  m->new_subjects += !in_old_graph;
+  const unsigned long long changes = m->report->added + m->report->removed;
   for (;;) {
-    bool in_new = !m->fresh.done && compare_subjects(&m->fresh.cur, &subject) == 0;
-    bool in_old = old_live(m) && compare_subjects(&m->old.cur, &subject) == 0;
+    bool in_new = !m->fresh.done && is_about(&m->fresh.cur, &subject);
+    bool in_old = old_live(m) && is_about(&m->old.cur, &subject);
     if (!in_new && !in_old) {
       break;
     }
     int c = !in_new ? 1 : !in_old ? -1 : compare_lines(&m->fresh.cur, &m->old.cur);
     if (c <= 0) {
-      st = write_graph_line(m, &m->fresh.cur, err);
+      /* A graph database keeps its own counts; only a graph file is written. */
+      st = m->options->db ? LW_OK : write_graph_line(m, &m->fresh.cur, err);
       if (st == LW_OK && m->options->on_harvest_line) {
         st = m->options->on_harvest_line(m->options->handle, m->fresh.cur.data,
                                          m->fresh.cur.len, first, in_old_graph, err);
@@ -414,6 +448,10 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
       if (st == LW_OK && c < 0) {
         ++m->report->added;
         st = put_line(&m->out.added, &m->fresh.cur, err);
+        if (st == LW_OK && m->options->db) {
+          st = lw_graph_db_put(m->options->db, m->fresh.cur.data,
+                               triple_len(&m->fresh.cur, rw), err);
+        }
       }
       if (st == LW_OK) {
         st = harvest_next(&m->fresh, err);
@@ -423,6 +461,10 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
       if (c > 0) {
         ++m->report->removed;
         st = put_line(&m->out.removed, &m->old.cur, err);
+        if (st == LW_OK && m->options->db) {
+          st = lw_graph_db_del(m->options->db, m->old.cur.data,
+                               triple_len(&m->old.cur, rw), err);
+        }
       }
       if (st == LW_OK) {
         st = source_next(&m->old, rw, err);
@@ -431,6 +473,10 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
     if (st != LW_OK) {
       break;
     }
+  }
+  if (st == LW_OK && m->options->on_subject_end) {
+    st = m->options->on_subject_end(m->options->handle,
+                                    m->report->added + m->report->removed != changes, err);
   }
   free(subject.data);
   return st;
@@ -448,6 +494,40 @@ static LwStatus merge_all(Merge *m, const Rewrite *rw, LwError *err)
     }
   }
   return LW_OK;
+}
+
+/* The graph database's way: only the harvest's subjects are read, each
+ * through a cursor on its key range; other subjects are not touched. */
+static LwStatus merge_db(Merge *m, const Rewrite *rw, LwError *err)
+{
+  LwGraphDb *db = m->options->db;
+  LwGraphDbInfo info;
+  LW_TRY(lw_graph_db_info(db, &info, err));
+  LwGraphCursor *cursor = NULL;
+  LwStatus st = lw_graph_cursor_open(db, NULL, 0, &cursor, err);
+  memset(&m->old, 0, sizeof(m->old));
+  m->old.cursor = cursor;
+  while (st == LW_OK && !m->fresh.done) {
+    m->has_old = true;
+    m->old.done = false;
+    st = lw_graph_cursor_seek(cursor, m->fresh.cur.data, subject_len(&m->fresh.cur), err);
+    if (st == LW_OK) {
+      st = source_next(&m->old, rw, err);
+    }
+    if (st == LW_OK) {
+      st = replace_group(m, rw, err);
+    }
+  }
+  m->has_old = false;
+  source_close(&m->old); /* and the cursor, before the caller commits */
+  LW_TRY(st);
+  LwGraphMergeReport *r = m->report;
+  r->triples = info.triples + r->added - r->removed;
+  r->subjects = info.subjects + m->new_subjects;
+  info.triples = r->triples;
+  info.subjects = r->subjects;
+  snprintf(info.graph_iri, sizeof(info.graph_iri), "%s", m->options->graph_iri);
+  return lw_graph_db_set_info(db, &info, err);
 }
 
 LwStatus lw_graph_merge(const LwGraphMergeOptions *o, LwGraphMergeReport *report,
@@ -468,7 +548,7 @@ LwStatus lw_graph_merge(const LwGraphMergeOptions *o, LwGraphMergeReport *report
   m.fresh.rw = (Rewrite){graph_term, glen, &report->foreign_graph};
   Rewrite old_rw = {graph_term, glen, NULL};
   LwStatus st = LW_OK;
-  if (o->old_path && access(o->old_path, F_OK) == 0) {
+  if (!o->db && o->old_path && access(o->old_path, F_OK) == 0) {
     m.has_old = true;
     st = source_open(&m.old, o->old_path, max_line, &old_rw, err);
   }
@@ -485,7 +565,7 @@ LwStatus lw_graph_merge(const LwGraphMergeOptions *o, LwGraphMergeReport *report
     st = open_out(&m.out.removed, o->removed_path, 1, err);
   }
   if (st == LW_OK) {
-    st = merge_all(&m, &old_rw, err);
+    st = o->db ? merge_db(&m, &old_rw, err) : merge_all(&m, &old_rw, err);
   }
   LwStatus cst = close_out(&m.out.graph, o->out_path, st == LW_OK, err);
   LwStatus ast = close_out(&m.out.added, o->added_path, st == LW_OK, err);

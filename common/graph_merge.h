@@ -1,6 +1,8 @@
 /*
- * The `files` store's import: one streaming pass that merges a provider's
- * graph file with the clean files of a harvest.
+ * The `files` store's import: one streaming pass over the clean files of a
+ * harvest that replaces their subjects' triples in a provider's graph,
+ * either a graph database (common/graph_db.h: only the harvest's subjects
+ * are read and edited, O(S log N)) or a sorted graph file (rewritten whole).
  *
  * The rule (GeoLink harvester proposal): S = every subject in the harvest's
  * clean files; every triple whose subject is in S is replaced by the
@@ -20,10 +22,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/graph_db.h"
 #include "common/status.h"
 
 typedef struct {
   const char *graph_iri;       /* the provider's graph, without <> */
+  LwGraphDb *db;               /* the graph, edited in its open write
+                                  transaction (the caller commits); NULL:
+                                  old_path and out_path instead */
   const char *old_path;        /* current graph file; NULL or missing: empty */
   const char *const *new_paths;/* the harvest's clean files (gzip or plain) */
   size_t new_count;
@@ -39,11 +45,15 @@ typedef struct {
    * here. May be NULL. */
   LwStatus (*on_harvest_line)(void *handle, const char *line, size_t len,
                               bool first_of_subject, bool subject_in_old, LwError *err);
+  /* Called after each harvest subject's lines: changed says whether its
+   * triples differ from the old graph's (the sparql store then sends
+   * nothing for it). May be NULL. */
+  LwStatus (*on_subject_end)(void *handle, bool changed, LwError *err);
   void *handle;
 } LwGraphMergeOptions;
 
 typedef struct {
-  unsigned long long triples;         /* lines in the new graph file */
+  unsigned long long triples;         /* triples in the new graph */
   unsigned long long subjects;        /* distinct subjects in the new graph */
   unsigned long long harvest_subjects;/* |S| */
   unsigned long long added;

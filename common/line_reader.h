@@ -1,6 +1,8 @@
 /*
  * Reads newline-terminated lines from a file that may be gzip-compressed or
  * plain (zlib reads both), with a growable buffer and a cap on line length.
+ * Decompression runs on a thread of its own, a few chunks ahead of the
+ * caller, so that inflating never sits on the caller's thread.
  */
 #ifndef LW_LINE_READER_H
 #define LW_LINE_READER_H

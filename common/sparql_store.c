@@ -12,6 +12,10 @@ struct LwSparqlStore {
   char *query_url;
   char *userpwd;
   long timeout;
+  LwSparqlMode mode;
+  /* One handle for every request: the connection stays open, and digest
+   * authentication answers its challenge once, not once a request. */
+  CURL *curl;
 };
 
 /* A response body, kept up to a cap: it is read for errors and counts. */
@@ -64,7 +68,10 @@ LwSparqlStore *lw_sparql_open(const LwSparqlOptions *o, LwError *err)
     }
   }
   s->timeout = o->timeout_seconds ? o->timeout_seconds : 600;
-  if (!s->update_url || !s->gsp_url || !s->query_url || (o->user && !s->userpwd)) {
+  s->mode = o->mode;
+  s->curl = curl_easy_init();
+  if (!s->update_url || !s->gsp_url || !s->query_url || (o->user && !s->userpwd) ||
+      !s->curl) {
     lw_sparql_close(s);
     lw_error_set(err, LW_ERR_NOMEM, "out of memory");
     return NULL;
@@ -79,6 +86,9 @@ void lw_sparql_close(LwSparqlStore *s)
     free(s->gsp_url);
     free(s->query_url);
     free(s->userpwd);
+    if (s->curl) {
+      curl_easy_cleanup(s->curl);
+    }
     free(s);
   }
 }
@@ -89,15 +99,15 @@ static LwStatus post(LwSparqlStore *s, const char *url, const char *content_type
                      const char *accept, const char *body, size_t len,
                      Body *answer, LwError *err)
 {
-  CURL *curl = curl_easy_init();
-  if (!curl) {
-    return lw_error_set(err, LW_ERR_NOMEM, "curl_easy_init failed");
-  }
+  CURL *curl = s->curl;
   char ct[128], ac[128];
   snprintf(ct, sizeof(ct), "Content-Type: %s", content_type);
   snprintf(ac, sizeof(ac), "Accept: %s", accept);
   struct curl_slist *headers = curl_slist_append(NULL, ct);
   headers = curl_slist_append(headers, ac);
+  /* No "Expect: 100-continue": stores answer it late or never, and each
+   * large POST would wait for curl's timeout first. */
+  headers = curl_slist_append(headers, "Expect:");
   curl_easy_setopt(curl, CURLOPT_URL, url);
   curl_easy_setopt(curl, CURLOPT_POST, 1L);
   curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
@@ -115,8 +125,8 @@ static LwStatus post(LwSparqlStore *s, const char *url, const char *content_type
   CURLcode rc = curl_easy_perform(curl);
   long code = 0;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
   curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
   if (rc != CURLE_OK) {
     return lw_error_set(err, LW_ERR_STORE, "store %s: %s", url, curl_easy_strerror(rc));
   }
@@ -179,6 +189,20 @@ LwStatus lw_sparql_post(LwSparqlStore *s, const char *graph_iri,
   }
   curl_free(graph);
   return st;
+}
+
+LwSparqlMode lw_sparql_mode(const LwSparqlStore *s) { return s->mode; }
+
+bool lw_sparql_mode_parse(const char *text, LwSparqlMode *mode)
+{
+  if (!strcmp(text, "gsp")) {
+    *mode = LW_SPARQL_GSP;
+  } else if (!strcmp(text, "update")) {
+    *mode = LW_SPARQL_UPDATE;
+  } else {
+    return false;
+  }
+  return true;
 }
 
 LwStatus lw_sparql_select_csv(LwSparqlStore *s, const char *query, char **csv,

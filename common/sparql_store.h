@@ -1,19 +1,27 @@
 /*
- * A SPARQL 1.1 store over HTTP (Virtuoso in tests and docker-compose):
- * updates through the SPARQL Update endpoint, bulk inserts through the Graph
- * Store Protocol, digest or basic authentication.
+ * A SPARQL 1.1 store over HTTP (tested with Virtuoso and Oxigraph): updates
+ * through the SPARQL Update endpoint; bulk inserts through the Graph Store
+ * Protocol (mode gsp) or, for stores without one, batched INSERT DATA
+ * (mode update); digest or basic authentication.
  *
- * Why both: Virtuoso takes N-Triples POSTs about twenty times faster than
- * INSERT DATA, and its SPARQL parser refuses some valid N-Triples terms; but
- * deleting by subject needs SPARQL Update. Batches are sized for what
- * Virtuoso 7.2 accepts (about 1,000 subjects per DELETE, 100k triples per POST).
+ * Why GSP by default: Virtuoso takes N-Triples POSTs about twenty times
+ * faster than INSERT DATA, and its SPARQL parser refuses some valid
+ * N-Triples terms; but deleting by subject needs SPARQL Update. Batches are
+ * sized for what Virtuoso 7.2 accepts (about 1,000 subjects per DELETE, 100k
+ * triples per POST).
  */
 #ifndef LW_SPARQL_STORE_H
 #define LW_SPARQL_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "common/status.h"
+
+typedef enum {
+  LW_SPARQL_GSP,    /* inserts: Graph Store Protocol POST of N-Triples */
+  LW_SPARQL_UPDATE, /* inserts: SPARQL Update INSERT DATA */
+} LwSparqlMode;
 
 typedef struct {
   const char *update_url; /* SPARQL Update endpoint, e.g. http://h:8890/sparql-auth */
@@ -23,6 +31,7 @@ typedef struct {
   const char *user;       /* NULL: no authentication */
   const char *password;
   long timeout_seconds;   /* per request; 0: 600 */
+  LwSparqlMode mode;
 } LwSparqlOptions;
 
 typedef struct LwSparqlStore LwSparqlStore;
@@ -40,6 +49,12 @@ LwStatus lw_sparql_update(LwSparqlStore *store, const char *update, LwError *err
 /* Adds N-Triples to graph through the Graph Store Protocol (POST). */
 LwStatus lw_sparql_post(LwSparqlStore *store, const char *graph_iri,
                         const char *ntriples, size_t len, LwError *err);
+
+/* The store's insert mode. */
+LwSparqlMode lw_sparql_mode(const LwSparqlStore *store);
+
+/* Parses "gsp" or "update" into *mode; false for anything else. */
+bool lw_sparql_mode_parse(const char *text, LwSparqlMode *mode);
 
 /* Runs a SELECT query and returns its result as CSV (a new string the caller
  * frees) in *csv. */

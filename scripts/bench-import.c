@@ -6,18 +6,27 @@
  *                                 DIR/new.nq: the harvest, N triples, half of
  *                                 its subjects in old.nq; DIR/new.nt: the
  *                                 harvest as N-Triples (for the bulk loader)
- *   bench-import files DATA NEW   import NEW into DATA/graphs/bench.nq.gz
+ *   bench-import partial N K DIR  DIR/old.nq: N triples; DIR/new.nq: K triples
+ *                                 about K/10 of its subjects, spread out
+ *   bench-import load DATA        DATA/graphs/bench.nq.gz into the files
+ *                                 store's graph database (an empty import)
+ *   bench-import files DATA NEW   import NEW into the files store's graph
+ *   bench-import rewrite DATA NEW the earlier files store: the merge that
+ *                                 rewrites DATA/graphs/bench.nq.gz whole
  *   bench-import sparql DATA NEW URL USER PASSWORD   the same, pushed to URL
  *
- * Prints "seconds=S added=A removed=R graph=G requests=Q"; the script turns
- * seconds into triples per second of the harvest.
+ * Prints "seconds=S added=A removed=R graph=G requests=Q rss_mb=M" (M: the
+ * process's peak resident memory); the script turns seconds into triples
+ * per second of the harvest.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "common/graph_import.h"
+#include "common/graph_merge.h"
 
 #define GRAPH "http://lodwash.example.org/graph/bench"
 #define PER_SUBJECT 10
@@ -64,12 +73,67 @@ static int gen(unsigned long n, const char *dir)
   return 0;
 }
 
+/* A harvest of k triples about k/PER_SUBJECT subjects of an n-triple
+ * graph, evenly spread, with new values. */
+static int gen_partial(unsigned long n, unsigned long k, const char *dir)
+{
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/old.nq", dir);
+  gen_file(path, 0, n / PER_SUBJECT, "v1", " <" GRAPH ">");
+  snprintf(path, sizeof(path), "%s/new.nq", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    perror(path);
+    return 1;
+  }
+  unsigned long step = n / k;
+  for (unsigned long s = 0; s < n / PER_SUBJECT; s += step) {
+    for (int p = 0; p < PER_SUBJECT; ++p) {
+      fprintf(f, "<http://data.example.org/resource/%09lu> <http://data.example.org/vocab#p%02d> "
+                 "\"value %lu %d v2\" .\n", s, p, s, p);
+    }
+  }
+  fclose(f);
+  return 0;
+}
+
+static long peak_rss_mb(void)
+{
+  struct rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss / 1024;
+}
+
+/* The earlier files store: one merge rewriting the whole graph file. */
+static int rewrite(const char *data, const char *harvest)
+{
+  char old[4096], out[4096];
+  snprintf(old, sizeof(old), "%s/graphs/bench.nq.gz", data);
+  snprintf(out, sizeof(out), "%s/graphs/bench.nq.gz.new", data);
+  const char *paths[] = {harvest};
+  LwGraphMergeOptions o = {.graph_iri = GRAPH, .old_path = old, .new_paths = paths,
+                           .new_count = 1, .out_path = out};
+  LwGraphMergeReport r;
+  LwError err;
+  double t0 = now();
+  LwStatus st = lw_graph_merge(&o, &r, &err);
+  double secs = now() - t0;
+  if (st != LW_OK) {
+    fprintf(stderr, "merge failed: %s\n", err.message);
+    return 1;
+  }
+  printf("seconds=%.3f added=%llu removed=%llu graph=%llu rss_mb=%ld\n", secs, r.added,
+         r.removed, r.triples, peak_rss_mb());
+  return 0;
+}
+
+/* harvest NULL: no clean file (loads the graph file of the earlier layout). */
 static int import(const char *data, const char *harvest, LwSparqlStore *store)
 {
   const char *paths[] = {harvest};
   LwGraphImportOptions o = {.data_dir = data, .provider = "bench", .graph_iri = GRAPH,
-                            .harvest_id = "bench", .clean_paths = paths, .clean_count = 1,
-                            .store = store};
+                            .harvest_id = "bench", .clean_paths = paths,
+                            .clean_count = harvest ? 1 : 0, .store = store};
   LwGraphImportReport r;
   LwError err;
   double t0 = now();
@@ -79,8 +143,8 @@ static int import(const char *data, const char *harvest, LwSparqlStore *store)
     fprintf(stderr, "import failed: %s\n", err.message);
     return 1;
   }
-  printf("seconds=%.2f added=%llu removed=%llu graph=%llu requests=%llu\n", secs,
-         r.merge.added, r.merge.removed, r.merge.triples, r.store_requests);
+  printf("seconds=%.3f added=%llu removed=%llu graph=%llu requests=%llu rss_mb=%ld\n", secs,
+         r.merge.added, r.merge.removed, r.merge.triples, r.store_requests, peak_rss_mb());
   return 0;
 }
 
@@ -89,8 +153,17 @@ int main(int argc, char **argv)
   if (argc == 4 && !strcmp(argv[1], "gen")) {
     return gen(strtoul(argv[2], NULL, 10), argv[3]);
   }
+  if (argc == 5 && !strcmp(argv[1], "partial")) {
+    return gen_partial(strtoul(argv[2], NULL, 10), strtoul(argv[3], NULL, 10), argv[4]);
+  }
+  if (argc == 3 && !strcmp(argv[1], "load")) {
+    return import(argv[2], NULL, NULL);
+  }
   if (argc == 4 && !strcmp(argv[1], "files")) {
     return import(argv[2], argv[3], NULL);
+  }
+  if (argc == 4 && !strcmp(argv[1], "rewrite")) {
+    return rewrite(argv[2], argv[3]);
   }
   if (argc == 7 && !strcmp(argv[1], "sparql")) {
     LwSparqlOptions so = {.update_url = argv[4], .user = argv[5], .password = argv[6]};
@@ -100,6 +173,7 @@ int main(int argc, char **argv)
     lw_sparql_close(store);
     return rc;
   }
-  fprintf(stderr, "usage: bench-import gen N DIR | files DATA NEW | sparql DATA NEW URL USER PASSWORD\n");
+  fprintf(stderr, "usage: bench-import gen N DIR | partial N K DIR | load DATA | files DATA NEW | "
+                  "rewrite DATA NEW | sparql DATA NEW URL USER PASSWORD\n");
   return 2;
 }

@@ -2,6 +2,7 @@
  * the changeset; with a SPARQL store (when the test Virtuoso runs), the
  * store ends with exactly the triples of the files store. */
 #include "common/graph_import.h"
+#include "common/graph_view.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -83,6 +84,8 @@ static void run(LwSparqlStore *store, const char *provider, const char *graph)
   CHECK_INT_EQ(r.merge.triples, 4);
   char path[4300];
   snprintf(path, sizeof(path), "%s/graphs/%s.nq.gz", data, provider);
+  LwError verr;
+  CHECK_INT_EQ(lw_graph_view_refresh_all(data, NULL, &verr), LW_OK); /* the export's part */
   CHECK_INT_EQ(count_lines(path), 4);
   CHECK_INT_EQ(count_lines(r.added_path), 4);
   CHECK_INT_EQ(count_lines(r.removed_path), 0);
@@ -101,6 +104,8 @@ static void run(LwSparqlStore *store, const char *provider, const char *graph)
   CHECK_INT_EQ(stats.triples, 4);
   CHECK_INT_EQ(stats.subjects, 4); /* a, b, c, d */
   CHECK_STR_EQ(stats.graph_iri, graph);
+  CHECK_INT_EQ(lw_graph_view_refresh_all(data, NULL, &verr), LW_OK);
+  CHECK_INT_EQ(count_lines(path), 4);
   if (store) {
     check_store_equals_file(store, graph, path);
   }

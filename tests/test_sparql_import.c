@@ -12,6 +12,7 @@
 static char *dir;
 static LwSparqlStore *store;
 static char graph[256];
+static unsigned long long last_requests; /* requests of the last import */
 
 static void write_file(const char *path, const char *text)
 {
@@ -42,7 +43,8 @@ static LwStatus import(const char *harvest, const char *old, const char *out,
   const char *news[] = {harvest};
   LwGraphMergeOptions o = {.graph_iri = graph, .old_path = old, .new_paths = news,
                            .new_count = 1, .out_path = out,
-                           .on_harvest_line = lw_sparql_import_line, .handle = im};
+                           .on_harvest_line = lw_sparql_import_line,
+                           .on_subject_end = lw_sparql_import_subject_end, .handle = im};
   LwStatus st = lw_graph_merge(&o, report, &err);
   if (st == LW_OK) {
     st = lw_sparql_import_finish(im, &err);
@@ -50,6 +52,7 @@ static LwStatus import(const char *harvest, const char *old, const char *out,
   if (st != LW_OK) {
     fprintf(stderr, "import: %s\n", err.message);
   }
+  last_requests = lw_sparql_import_requests(im);
   lw_sparql_import_free(im);
   return st;
 }
@@ -97,9 +100,21 @@ static void test_batches(void)
   LwGraphMergeReport r;
   CHECK_INT_EQ(import(h, NULL, g1, 100, &r), LW_OK);
   CHECK_INT_EQ(count("?s <http://p> ?o FILTER(STRSTARTS(STR(?s), \"http://y/\"))"), 2500);
+  CHECK_INT_EQ(last_requests, 50); /* 50 triples a POST; no DELETE: all new */
   CHECK_INT_EQ(import(h, g1, g2, 100, &r), LW_OK);
   CHECK_INT_EQ(count("?s <http://p> ?o FILTER(STRSTARTS(STR(?s), \"http://y/\"))"), 2500);
   CHECK_INT_EQ(r.added, 0);
+  CHECK_INT_EQ(last_requests, 0); /* nothing changed: nothing sent */
+  /* One subject changed among 2,500: one DELETE and one POST. */
+  f = fopen(h, "w");
+  for (int i = 10000; i < 12500; ++i) {
+    fprintf(f, "<http://y/%d> <http://p> \"%d%s\" .\n", i, i, i == 11000 ? " new" : "");
+  }
+  fclose(f);
+  CHECK_INT_EQ(import(h, g2, g1, 100, &r), LW_OK);
+  CHECK_INT_EQ(last_requests, 2);
+  CHECK_INT_EQ(count("<http://y/11000> <http://p> \"11000 new\""), 1);
+  CHECK_INT_EQ(count("?s <http://p> ?o FILTER(STRSTARTS(STR(?s), \"http://y/\"))"), 2500);
 }
 
 int main(void)

@@ -33,10 +33,11 @@ worker() {
   "$LODWASH_BINARY_DIR/lodwash-worker" --redis "$LODWASH_TEST_REDIS" --prefix "$prefix" \
     --data "$data" --graph-base http://lodwash.test/graph --exit-when-idle "$@"
 }
+graph() { "$LODWASH_BINARY_DIR/lodwash" --data "$data" graph "$@"; }
 lw "$prefix" jobs push import '{"seed":"h1","harvest":"h1"}' > /dev/null
 worker --stages import 2> "$data/worker.log" || { cat "$data/worker.log"; exit 1; }
 
-expect_eq "graph file" "$(zcat "$data/graphs/geo.nq.gz")" \
+expect_eq "graph" "$(graph geo)" \
 '<http://x/a> <http://p> "a" <http://lodwash.test/graph/geo> .
 <http://x/b> <http://p> "b" <http://lodwash.test/graph/geo> .
 <http://x/c> <http://p> "c" <http://lodwash.test/graph/geo> .
@@ -52,13 +53,19 @@ expect_eq "changeset" "$(zcat "$data/changesets/geo/h1.added.nq.gz" | wc -l)" 4
 # the same job again: nothing changes
 lw "$prefix" jobs push import '{"seed":"h1","harvest":"h1"}' > /dev/null
 worker --stages import 2> /dev/null
-expect_eq "graph after a rerun" "$(zcat "$data/graphs/geo.nq.gz" | wc -l)" 4
+expect_eq "graph after a rerun" "$(graph geo | wc -l)" 4
+expect_eq "what the graph says about one subject" "$(graph geo --subject http://x/c)" \
+  '<http://x/c> <http://p> "c" <http://lodwash.test/graph/geo> .'
+expect_eq "nothing about an unknown subject" "$(graph geo --subject http://x/zz)" ""
+expect_status "no such graph" 1 graph nope
+expect_status "a subject in <>" 2 graph geo --subject '<http://x/c>'
 
-# export and status
-lw "$prefix" jobs push export '{}' > /dev/null
+
+# export (queued by the import) and status
 lw "$prefix" jobs push status '{}' > /dev/null
 worker --stages export,status 2> /dev/null
 expect_eq "export" "$(zcat "$data/export/all.nq.gz" | wc -l)" 4
+expect_eq "the export wrote the graph file view" "$(zcat "$data/graphs/geo.nq.gz")" "$(graph geo)"
 expect_match "export VoID" "$(cat "$data/export/void.ttl")" 'void:triples 4'
 expect_match "status.json" "$(cat "$data/status.json")" '"import": \{'
 lw_test_done

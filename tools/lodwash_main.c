@@ -33,6 +33,8 @@ static const LwCommand commands[] = {
    "pause a stage (workers fetch none of its jobs) or resume it", false},
   {"queue", lw_cmd_queue, "queue purge STAGE", "drop the waiting jobs of a stage", false},
   {"export", lw_cmd_export, "export", "write all graphs as one dump with its VoID now", false},
+  {"graph", lw_cmd_graph, "graph NAME [--subject IRI]",
+   "print a provider's graph, or what it says about one subject", false},
   {"clean", lw_cmd_clean, "clean FILE [--format F] [--base IRI] [-o OUT]",
    "guess, parse and clean a local file into canonical N-Quads (no Redis)", true},
 };

@@ -1,7 +1,9 @@
 /*
- * Stage export (queued every cycle by the scheduler): when any graph changed
- * since the last export, all graphs as one dump with its VoID description
- * (common/export.h). Nothing changed: nothing written.
+ * Stage export (queued every cycle by the scheduler, and by each import with
+ * the provider as its seed): when any graph changed since the last export,
+ * the changed graphs' files from their databases, then all graphs as one
+ * dump with its VoID description (common/export.h). Nothing changed:
+ * nothing written.
  */
 #include "common/export.h"
 #include "common/log.h"

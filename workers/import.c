@@ -9,6 +9,11 @@
  * Job: {"stage":"import","seed":"<harvest id>","harvest":"<harvest id>"}.
  * Harvest fields read: provider, seeds (JSON array of dump seed hashes),
  * status, pending; written: the report, status done|failed, finished.
+ *
+ * Then an export job is queued (seed: the provider, so imports of two
+ * providers each get one): it rewrites the provider's graph file view
+ * (common/graph_view.h) and the dump, work in the graph's size that the
+ * import itself no longer does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +23,7 @@
 #include "common/log.h"
 #include "queue/harvest.h"
 #include "queue/keys.h"
+#include "queue/queue.h"
 #include "queue/record.h"
 #include "queue/records.h"
 #include "queue/seed.h"
@@ -116,8 +122,13 @@ static LwSparqlStore *open_store(const LwConfig *cfg, LwError *err)
     return NULL;
   }
   LwSparqlOptions o = {.update_url = cfg->store,
+                       .gsp_url = *cfg->store_gsp ? cfg->store_gsp : NULL,
                        .user = *cfg->store_user ? cfg->store_user : NULL,
                        .password = cfg->store_password};
+  if (!lw_sparql_mode_parse(cfg->store_mode, &o.mode)) {
+    lw_error_set(err, LW_ERR_USAGE, "--store-mode: '%s' is not gsp or update", cfg->store_mode);
+    return NULL;
+  }
   return lw_sparql_open(&o, err);
 }
 
@@ -148,6 +159,18 @@ static LwStatus record_report(LwStageCtx *ctx, const char *harvest,
   lw_txn_harvest_set(txn, harvest, "status", json_array_size(c->failed) ? "failed" : "done");
   lw_txn_counter_add(txn, "triples_imported", (long long)r->merge.added);
   return LW_OK;
+}
+
+/* LW_NOTHING (an export for this provider is already queued) is fine. */
+static LwStatus queue_export(LwStageCtx *ctx, const char *provider)
+{
+  LwJob *job = lw_job_new("export", provider, NULL, NULL, ctx->err);
+  if (!job) {
+    return ctx->err->status;
+  }
+  LwStatus st = lw_queue_push(ctx->redis, ctx->config, job, LW_PRIORITY_NORMAL, ctx->err);
+  lw_job_free(job);
+  return st == LW_NOTHING ? LW_OK : st;
 }
 
 static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *harvest)
@@ -184,6 +207,9 @@ static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *ha
   }
   if (st == LW_OK) {
     st = record_report(ctx, id, &report, &c);
+  }
+  if (st == LW_OK) {
+    st = queue_export(ctx, provider);
   }
   if (st == LW_OK) {
     lw_info("stage=import provider=%s harvest=%s files=%zu failed=%zu triples=%llu "

@@ -32,19 +32,26 @@ lw_start_redis() {
   return 1
 }
 
+# lw_wait_url URL WHAT [TRIES]: waits (TRIES x 50 ms, default 100) until URL
+# answers; otherwise says that WHAT did not start and fails.
+lw_wait_url() {
+  local url=$1 what=$2 tries=${3:-100}
+  for _ in $(seq "$tries"); do
+    if curl -s -o /dev/null "$url"; then
+      return 0
+    fi
+    sleep 0.05
+  done
+  echo "$what did not start ($url)" >&2
+  return 1
+}
+
 # lw_start_http PORT DIR: serves DIR over HTTP on 127.0.0.1:PORT.
 lw_start_http() {
   local port=$1 dir=$2
   python3 -m http.server --bind 127.0.0.1 --directory "$dir" "$port" >/dev/null 2>&1 &
   LW_SERVER_PIDS+=($!)
-  for _ in $(seq 100); do
-    if curl -s -o /dev/null "http://127.0.0.1:$port/"; then
-      return 0
-    fi
-    sleep 0.05
-  done
-  echo "HTTP server did not start on port $port" >&2
-  return 1
+  lw_wait_url "http://127.0.0.1:$port/" "HTTP server"
 }
 
 lw_servers_stop() {

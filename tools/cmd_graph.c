@@ -1,0 +1,43 @@
+/*
+ * lodwash graph NAME [--subject IRI]: prints a provider's graph from the
+ * files store as N-Quads, or only what it says about one subject ("what do
+ * you have about X?"). Reads a snapshot: an import running meanwhile is
+ * seen whole or not at all.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/graph_view.h"
+#include "tools/commands.h"
+
+#define USAGE "usage: lodwash graph NAME [--subject IRI]"
+
+int lw_cmd_graph(LwTool *tool, int argc, char **argv)
+{
+  const char *name = NULL, *subject = NULL;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--subject") && i + 1 < argc) {
+      subject = argv[++i];
+    } else if (argv[i][0] != '-' && !name) {
+      name = argv[i];
+    } else {
+      return lw_tool_usage_error(USAGE);
+    }
+  }
+  if (!name || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                             "0123456789") != strlen(name)) {
+    return lw_tool_usage_error(USAGE);
+  }
+  if (subject && subject[0] == '<') {
+    return lw_tool_usage_error("--subject takes the IRI without <>");
+  }
+  LwError err;
+  LwStatus st = lw_graph_view_print(tool->config->data_dir, name, subject, stdout, &err);
+  if (st == LW_NOTHING) {
+    return lw_tool_fail("no graph %s in %s", name, tool->config->data_dir);
+  }
+  if (st != LW_OK || fflush(stdout) != 0) {
+    return lw_tool_fail("graph %s: %s", name, st != LW_OK ? err.message : "write error");
+  }
+  return LW_EXIT_OK;
+}
