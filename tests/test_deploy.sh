@@ -13,7 +13,9 @@ bin="$LODWASH_BINARY_DIR"
 source "$src/scripts/lib/servers.sh"
 source "$src/scripts/lib/examples.sh"
 dir=$(mktemp -d)
-trap 'lw_servers_stop; rm -rf "$dir"' EXIT
+runner=""
+# run-local stops what it started on SIGTERM (30 s for its workers)
+trap '[ -n "$runner" ] && lw_stop_pid "$runner" 60; lw_servers_stop; rm -rf "$dir"' EXIT
 
 # --- the compose files
 compose="$src/docker/docker-compose.yml"
@@ -83,6 +85,7 @@ expect_match "run-local got idle" "$(cat "$dir/run-local.log")" 'run-local: idle
 kill -TERM "$runner" 2>/dev/null || true
 code=0
 wait "$runner" || code=$?
+runner=""
 expect_eq "run-local stops on SIGTERM with 0" "$code" 0
 [ "$code" -eq 0 ] || cat "$dir/run-local.log"
 for g in library museum city; do
