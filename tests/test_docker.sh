@@ -48,6 +48,8 @@ cleanup() {
     compose_extra down -v --remove-orphans > /dev/null 2>&1
     compose_main --profile virtuoso down -v --remove-orphans > /dev/null 2>&1
   fi
+  # the images of older builds: the cache folder must not grow run after run
+  [ -n "$LW_DOCKERD_PID" ] && docker image prune -f > /dev/null 2>&1
   lw_docker_engine_stop
   lw_servers_stop
   rm -rf "$dir"
