@@ -286,6 +286,12 @@ expect_match "an unset dba password is generated and printed" "$generated" '^[A-
 expect_status "the printed dba password is the database's" 0 \
   docker exec lwtest-vgen isql-vt 1111 dba "$generated" 'exec=select 1;'
 docker rm -f -v lwtest-vgen > /dev/null
+# A worker whose store never answers (the profile forgotten) says so and
+# stops, after LODWASH_STORE_WAIT seconds.
+expect_match "a worker without its store: a clear error, in bounded time" \
+  "$(timeout 60 docker run --rm -e LODWASH_STORE=http://virtuoso:8890/sparql-auth \
+       -e LODWASH_STORE_PASSWORD=p -e LODWASH_STORE_WAIT=2 lodwash:latest 2>&1 || true)" \
+  'not usable after [0-9]+s: it does not answer \(with the bundled Virtuoso: --profile virtuoso'
 
 # --- down -v
 compose_extra down -v > /dev/null 2>&1
