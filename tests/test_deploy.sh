@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Deployment without a Docker engine: the compose file validates; every
-# command and LODWASH_* variable it uses exists in the programs' --help; and
+# Deployment without a Docker engine: the compose files validate (with and
+# without the Virtuoso profile; workers.yml); every command and LODWASH_*
+# variable they use exists in the programs' --help, and every setting the
+# README documents is passed to the programs; and
 # scripts/run-local (the same topology as plain processes: redis, Virtuoso,
 # scheduler, workers) harvests the example providers for real, into a real
 # Virtuoso, ending with the same graphs in the store as in the files store.
@@ -11,28 +13,49 @@ bin="$LODWASH_BINARY_DIR"
 source "$src/scripts/lib/servers.sh"
 source "$src/scripts/lib/examples.sh"
 dir=$(mktemp -d)
-trap 'lw_servers_stop; rm -rf "$dir"' EXIT
+runner=""
+# run-local stops what it started on SIGTERM (30 s for its workers)
+trap '[ -n "$runner" ] && lw_stop_pid "$runner" 60; lw_servers_stop; rm -rf "$dir"' EXIT
 
-# --- the compose file
+# --- the compose files
 compose="$src/docker/docker-compose.yml"
+common="$src/docker/lodwash-common.yml"
 if command -v docker-compose > /dev/null; then
   expect_status "docker-compose config validates" 0 docker-compose -f "$compose" config -q
+  expect_status "docker-compose config validates with the virtuoso profile" 0 \
+    docker-compose -f "$compose" --profile virtuoso config -q
+  expect_status "workers.yml validates" 0 env LODWASH_REDIS=redis://main:6379/0 \
+    LODWASH_DATA_VOLUME=lodwash-data docker-compose -f "$src/docker/workers.yml" config -q
+  expect_match "workers.yml says what is missing" \
+    "$(docker-compose -f "$src/docker/workers.yml" config -q 2>&1 || true)" 'set LODWASH_REDIS'
+  expect_eq "Virtuoso only with its profile, and nothing depends on it" \
+    "$(docker-compose -f "$compose" config | python3 -c '
+import sys, yaml
+services = yaml.safe_load(sys.stdin)["services"]
+print(services["virtuoso"].get("profiles"),
+      sorted(n for n, s in services.items() if "virtuoso" in (s.get("depends_on") or {})))')" "['virtuoso'] []"
 else
   echo "note: docker-compose not installed; compose validation not run"
 fi
 help="$dir/help"
 { "$bin/lodwash-scheduler" --help; "$bin/lodwash-worker" --help; "$bin/lodwash" --help; } > "$help"
-for var in $(grep -oE 'LODWASH_[A-Z_]+' "$compose" | sort -u); do
+for var in $(cat "$compose" "$common" | grep -oE 'LODWASH_[A-Z_]+' | grep -v '^LODWASH_DATA_VOLUME$' | sort -u); do
   expect_status "compose variable $var is in a program's --help" 0 grep -qF "[$var" "$help"
 done
-for flag in $(grep 'command: \["lodwash' "$compose" | grep -oE '"--[a-z-]+"' | tr -d '"' | sort -u); do
+# Every setting the README documents reaches the programs from docker/.env
+# (the scheduler's pages are set by its command: the port is published).
+for var in $(grep -E '^\| `LODWASH_' "$src/README.md" | grep -oE 'LODWASH_[A-Z_]+' | grep -v '^LODWASH_METRICS_' | sort -u); do
+  expect_match "README setting $var is passed by the compose file" "$(cat "$common")" "      $var:"
+done
+for flag in $(cat "$compose" "$common" | grep 'command: \["lodwash' | grep -oE '"--[a-z-]+"' | tr -d '"' | sort -u); do
   expect_status "compose flag $flag is a program flag" 0 grep -qE "^  $flag( |$)" "$help"
 done
 expect_match "compose runs the scheduler" "$(cat "$compose")" 'command: \["lodwash-scheduler"'
-expect_match "compose runs workers" "$(cat "$compose")" 'command: \["lodwash-worker"\]'
+expect_match "compose runs workers" "$(cat "$common")" 'command: \["lodwash-worker"\]'
 for prog in lodwash lodwash-worker lodwash-scheduler; do
   expect_match "the image installs $prog" "$(cat "$src/docker/Dockerfile")" "/build/$prog"
 done
+expect_match ".dockerignore keeps build trees and .git out" "$(cat "$src/.dockerignore")" $'\.git\n.*build\*/'
 
 # --- scripts/run-local through a real harvest into Virtuoso
 port=$(lw_free_port)
@@ -62,6 +85,7 @@ expect_match "run-local got idle" "$(cat "$dir/run-local.log")" 'run-local: idle
 kill -TERM "$runner" 2>/dev/null || true
 code=0
 wait "$runner" || code=$?
+runner=""
 expect_eq "run-local stops on SIGTERM with 0" "$code" 0
 [ "$code" -eq 0 ] || cat "$dir/run-local.log"
 for g in library museum city; do

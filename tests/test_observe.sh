@@ -10,7 +10,7 @@ lw_test_require_redis
 prefix="lwtest:observe:$$:"
 dir=$(mktemp -d)
 pid=""
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$dir"; lw_test_redis_cleanup "$prefix"' EXIT
+trap '[ -n "$pid" ] && lw_stop_pid "$pid"; rm -rf "$dir"; lw_test_redis_cleanup "$prefix"' EXIT
 
 cat > "$dir/registry.yaml" <<'YAML'
 geo:

@@ -5,6 +5,7 @@
 
 LW_SERVER_PIDS=()
 LW_SERVER_DIRS=()
+LW_SERVERS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # Prints a TCP port that is free on 127.0.0.1 right now.
 lw_free_port() {
@@ -46,28 +47,68 @@ lw_wait_url() {
   return 1
 }
 
-# lw_start_http PORT DIR: serves DIR over HTTP on 127.0.0.1:PORT.
+# lw_start_http PORT DIR [ADDRESS]: serves DIR over HTTP on ADDRESS:PORT
+# (default 127.0.0.1).
 lw_start_http() {
-  local port=$1 dir=$2
-  python3 -m http.server --bind 127.0.0.1 --directory "$dir" "$port" >/dev/null 2>&1 &
+  local port=$1 dir=$2 address=${3:-127.0.0.1}
+  python3 -m http.server --bind "$address" --directory "$dir" "$port" >/dev/null 2>&1 &
   LW_SERVER_PIDS+=($!)
-  lw_wait_url "http://127.0.0.1:$port/" "HTTP server"
+  lw_wait_url "http://$address:$port/" "HTTP server"
+}
+
+# lw_stop_pid PID [SECONDS]: stops a process for good: SIGTERM, up to SECONDS
+# (default 10) for it to end, then SIGKILL; reaps it when it is our child.
+# A program that hangs on its way out (an ASan build's exit-time leak check
+# was seen spinning at 100% CPU) must not outlive the script that started it.
+lw_stop_pid() {
+  local pid=$1 seconds=${2:-10} i
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for ((i = 0; i < seconds * 10; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    # a child that exited stays a zombie (kill -0 succeeds) until waited for
+    if [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" = Z ]; then
+      break
+    fi
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" != Z ]; then
+    echo "note: process $pid ($(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | cut -c1-80)) ignored SIGTERM for ${seconds}s: SIGKILL" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  wait "$pid" 2>/dev/null || true
+}
+
+# lw_stop_pids SECONDS PID...: SIGTERM to all at once, then lw_stop_pid each.
+lw_stop_pids() {
+  local seconds=$1 pid; shift
+  for pid in "$@"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "$@"; do lw_stop_pid "$pid" "$seconds"; done
 }
 
 lw_servers_stop() {
-  local pid
-  for pid in "${LW_SERVER_PIDS[@]}"; do
-    kill "$pid" 2>/dev/null || true
-  done
-  for pid in "${LW_SERVER_PIDS[@]}"; do
-    wait "$pid" 2>/dev/null || true
-  done
+  if [ ${#LW_SERVER_PIDS[@]} -gt 0 ]; then
+    lw_stop_pids 10 "${LW_SERVER_PIDS[@]}"
+  fi
   LW_SERVER_PIDS=()
   local dir
   for dir in "${LW_SERVER_DIRS[@]}"; do
     rm -rf "$dir"
   done
   LW_SERVER_DIRS=()
+}
+
+# lw_leftover_processes ROOT: lists (pid and command) every process still
+# running that a test of the checkout ROOT started: ctest gives each test
+# LODWASH_SOURCE_DIR=ROOT, and children inherit it.
+lw_leftover_processes() {
+  local root=$1 env pid
+  for env in /proc/[0-9]*/environ; do
+    pid=${env#/proc/}; pid=${pid%/environ}
+    [ "$pid" = "$$" ] && continue
+    if { tr '\0' '\n' < "$env"; } 2>/dev/null | grep -qxF "LODWASH_SOURCE_DIR=$root"; then
+      echo "$pid $(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | cut -c1-120)"
+    fi
+  done
 }
 
 # lw_start_virtuoso HTTP_PORT SQL_PORT USER PASSWORD: starts Virtuoso (Debian's
@@ -130,14 +171,8 @@ INI
     tail -20 "$dir/virtuoso.log" >&2
     return 1
   fi
-  isql-vt "127.0.0.1:$sql_port" dba dba >/dev/null <<SQL
-DB.DBA.USER_CREATE('$user', '$password');
-GRANT SPARQL_UPDATE TO "$user";
-GRANT EXECUTE ON DB.DBA.SPARQL_INSERT_DICT_CONTENT TO "$user";
-GRANT EXECUTE ON DB.DBA.SPARQL_DELETE_DICT_CONTENT TO "$user";
-DB.DBA.RDF_DEFAULT_USER_PERMS_SET ('nobody', 1);
-DB.DBA.RDF_DEFAULT_USER_PERMS_SET ('$user', 3);
-SQL
+  sh "$LW_SERVERS_ROOT/docker/virtuoso/lodwash-user-sql" "$user" "$password" \
+    | isql-vt "127.0.0.1:$sql_port" dba dba >/dev/null 2>&1
   for _ in $(seq 100); do
     if curl -s -o /dev/null "http://127.0.0.1:$http_port/sparql"; then
       return 0
