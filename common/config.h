@@ -64,6 +64,8 @@ typedef struct {
   long long archive_max_bytes;  /* expanded bytes of one archive, in total */
   long long archive_max_ratio;  /* expanded / compressed */
   long long archive_max_depth;  /* nested archives */
+  long long harvest_max_bytes;  /* bytes all archives of a harvest may expand */
+  long long harvest_max_files;  /* files all archives of a harvest may create */
 
   /* parsing */
   long long sort_memory_bytes;  /* external-sort memory budget */

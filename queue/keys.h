@@ -35,6 +35,8 @@
  *                                 lease expiry): the per-host limit
  * cleanof:<content hash>  string  the clean record of content cleaned before
  * harvest:<id>            hash    a harvest (scheduler/harvest.h, queue/harvest.h)
+ * unpacked:<harvest id>   hash    the harvest's unpack budget: archive seed hash
+ *                                 -> "<bytes> <files>" (queue/unpack_budget.h)
  * provider:<name>         hash    what the scheduler knows of a provider
  * counters                hash    bytes downloaded, triples cleaned and imported,
  *                                 errors by kind (queue/report.h)
@@ -61,6 +63,7 @@
 #define LW_KEY_HOST_SLOTS "hostslots:%s" /* zset: download leases per host */
 #define LW_KEY_CLEAN_OF "cleanof:%s"  /* string: content hash -> clean record hash */
 #define LW_KEY_HARVEST "harvest:%s"
+#define LW_KEY_UNPACKED "unpacked:%s" /* hash: archive seed -> "bytes files" */
 #define LW_KEY_PROVIDER "provider:%s"
 #define LW_KEY_SCHEDULER_LEASE "scheduler:lease"
 #define LW_KEY_COUNTERS "counters"
