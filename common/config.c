@@ -82,6 +82,8 @@ static const Setting settings[] = {
    "memory budget of the parse stage's external sort"},
   {"max-errors-kept", NULL, KIND_INT, OFF(max_errors_kept), "100", "N",
    "syntax errors recorded per file"},
+  {"context-cache-max-bytes", NULL, KIND_INT, OFF(context_cache_max_bytes), "64M", "BYTES",
+   "JSON-LD remote contexts cached in Redis, in all (0: no cap)"},
   {"heartbeat-ttl", NULL, KIND_INT, OFF(heartbeat_ttl_s), "30", "SECONDS",
    "a worker silent this long is dead and loses its jobs"},
   {"retry-base-ms", NULL, KIND_INT, OFF(retry_base_ms), "10000", "MS",

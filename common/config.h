@@ -70,6 +70,7 @@ typedef struct {
   /* parsing */
   long long sort_memory_bytes;  /* external-sort memory budget */
   long long max_errors_kept;    /* syntax errors recorded per file */
+  long long context_cache_max_bytes; /* JSON-LD contexts cached in Redis, in all */
 
   /* queue */
   long long heartbeat_ttl_s;    /* a worker silent this long is dead */

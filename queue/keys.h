@@ -41,6 +41,7 @@
  * counters                hash    bytes downloaded, triples cleaned and imported,
  *                                 errors by kind (queue/report.h)
  * context:<md5 of URL>    hash    a cached JSON-LD context (workers/context_cache.h)
+ * contexts                zset    the context cache's index: md5 of URL -> ms cached
  * scheduler:lease         string  the active scheduler's id, with a TTL
  *
  */
@@ -68,6 +69,7 @@
 #define LW_KEY_SCHEDULER_LEASE "scheduler:lease"
 #define LW_KEY_COUNTERS "counters"
 #define LW_KEY_CONTEXT "context:%s"
+#define LW_KEY_CONTEXTS "contexts"
 
 /* Longest key lw_key builds; longer ones are truncated (never happens with
  * stage names, worker ids and hashes, which are short). */
