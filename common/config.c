@@ -96,6 +96,14 @@ static const Setting settings[] = {
    "longest sleep of an idle worker between queue checks"},
   {"interval", NULL, KIND_INT, OFF(interval_s), "60", "SECONDS",
    "seconds between scheduler cycles"},
+  {"keep-harvests", NULL, KIND_INT, OFF(keep_harvests), "10", "N",
+   "harvest records kept per provider (older ones are removed with their changesets)"},
+  {"gc-grace", NULL, KIND_INT, OFF(gc_grace_s), "86400", "SECONDS",
+   "seeds, clean records and files untouched this long may be removed once nothing needs them"},
+  {"gc-interval", NULL, KIND_INT, OFF(gc_interval_s), "3600", "SECONDS",
+   "the scheduler removes what is no longer needed this often (0: never)"},
+  {"dead-max", NULL, KIND_INT, OFF(dead_max), "10000", "N",
+   "dead jobs kept per stage, the oldest dropped (0: all)"},
   {"log-level", NULL, KIND_LEVEL, OFF(log_level), "info", "LEVEL",
    "error, warn, info or debug"},
   {"log-json", NULL, KIND_BOOL, OFF(log_json), "0", NULL,
@@ -393,7 +401,7 @@ LwStatus lw_config_check(const LwConfig *cfg, LwError *err)
     {"heartbeat-ttl", cfg->heartbeat_ttl_s}, {"retry-base-ms", cfg->retry_base_ms},
     {"retry-max-ms", cfg->retry_max_ms},     {"max-attempts", cfg->max_attempts},
     {"poll-max-ms", cfg->poll_max_ms},       {"interval", cfg->interval_s},
-    {"sort-memory", cfg->sort_memory_bytes},
+    {"sort-memory", cfg->sort_memory_bytes}, {"keep-harvests", cfg->keep_harvests},
   };
   for (size_t i = 0; i < sizeof(positive) / sizeof(positive[0]); ++i) {
     if (positive[i].value < 1) {

@@ -82,6 +82,12 @@ typedef struct {
   /* scheduler */
   long long interval_s;         /* --interval: seconds between cycles */
 
+  /* retention (queue/retention.h) */
+  long long keep_harvests;      /* harvest records kept per provider */
+  long long gc_grace_s;         /* records and files untouched this long are kept */
+  long long gc_interval_s;      /* seconds between the scheduler's collections; 0: never */
+  long long dead_max;           /* dead jobs kept per stage; 0: all */
+
   /* logging */
   LwLogLevel log_level;         /* --log-level error|warn|info|debug */
   bool log_json;                /* --log-json: one JSON object per line */

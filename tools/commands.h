@@ -56,5 +56,6 @@ int lw_cmd_providers(LwTool *tool, int argc, char **argv);
 int lw_cmd_harvest(LwTool *tool, int argc, char **argv);
 int lw_cmd_export(LwTool *tool, int argc, char **argv);
 int lw_cmd_clean(LwTool *tool, int argc, char **argv);
+int lw_cmd_gc(LwTool *tool, int argc, char **argv);
 
 #endif

@@ -25,6 +25,8 @@ static const LwCommand commands[] = {
    "providers of the registry with their state and last harvest"},
   {"harvest", lw_cmd_harvest, "harvest NAME", "harvest a provider now (high priority)"},
   {"export", lw_cmd_export, "export", "write all graphs as one dump with its VoID now"},
+  {"gc", lw_cmd_gc, "gc [--dry-run]",
+   "remove old harvest records, seeds and files nothing needs, extra dead jobs"},
   {"clean", lw_cmd_clean, "clean FILE [--format F] [--base IRI] [-o OUT]",
    "guess, parse and clean a local file into canonical N-Quads (no Redis)"},
 };
