@@ -95,6 +95,8 @@ for i in $(seq 1 "$harvests"); do
   if [ "$i" -eq 1 ]; then
     expect_eq "dead list capped" "$(r LLEN "${prefix}dead:download")" 2
     expect_eq "the newest dead job kept" "$(r LINDEX "${prefix}dead:download" 0)" "$newest"
+    expect_eq "the two newest kept, oldest dropped" \
+      "$(r LRANGE "${prefix}dead:download" 0 -1 | grep -o '"seed":"0*[0-9]"' | tr -d '"seed:0' | tr '\n' ' ')" "5 4 "
     expect_eq "dropped dead jobs counted" "$(r HGET "${prefix}counters" dead_dropped:download)" 3
   fi
   if [ "$i" -eq "$harvests" ]; then
