@@ -66,11 +66,14 @@ static int cmp_str(const void *a, const void *b)
 
 bool lw_names_has(LwNames *n, const char *s)
 {
+  if (n->count == 0) {
+    return false;
+  }
   if (!n->sorted) {
     qsort(n->items, n->count, sizeof(*n->items), cmp_str);
     n->sorted = true;
   }
-  return n->count && bsearch(&s, n->items, n->count, sizeof(*n->items), cmp_str) != NULL;
+  return bsearch(&s, n->items, n->count, sizeof(*n->items), cmp_str) != NULL;
 }
 
 void lw_names_free(LwNames *n)
