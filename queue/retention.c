@@ -184,6 +184,46 @@ static LwStatus hmget_all(LwGc *g, const char *const *keys, size_t n, const char
   return st;
 }
 
+/* A SCAN batch's keys (those keep accepts; keep NULL: all) with the reply
+ * of an HMGET of the same fields on each. */
+typedef struct {
+  const char **names;
+  redisReply **replies;
+  size_t n;
+} Batch;
+
+static void batch_free(Batch *b)
+{
+  for (size_t i = 0; b->replies && i < b->n; ++i) {
+    freeReplyObject(b->replies[i]);
+  }
+  free(b->replies);
+  free(b->names);
+  memset(b, 0, sizeof(*b));
+}
+
+static LwStatus batch_hmget(LwGc *g, const redisReply *keys, bool (*keep)(const LwGc *, const char *),
+                            const char *const *fields, int nf, Batch *b)
+{
+  memset(b, 0, sizeof(*b));
+  b->names = calloc(keys->elements + 1, sizeof(*b->names));
+  b->replies = calloc(keys->elements + 1, sizeof(*b->replies));
+  if (!b->names || !b->replies) {
+    batch_free(b);
+    return lw_error_set(g->err, LW_ERR_NOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < keys->elements; ++i) {
+    if (!keep || keep(g, keys->element[i]->str)) {
+      b->names[b->n++] = keys->element[i]->str;
+    }
+  }
+  LwStatus st = hmget_all(g, b->names, b->n, fields, nf, b->replies);
+  if (st != LW_OK) {
+    batch_free(b);
+  }
+  return st;
+}
+
 static LwStatus mark(LwGc *g, const char *hash, LwNames *frontier)
 {
   int added = lw_hex_set_add(g->live, hash);
@@ -240,18 +280,11 @@ static LwStatus harvest_batch(LwGc *g, const redisReply *keys, void *data)
   Harvests *h = data;
   size_t head = strlen(lw_key(g->cfg->prefix, LW_KEY_HARVEST, "").s);
   const char *fields[] = {"provider", "started", "status", "seeds"};
-  const char **names = calloc(keys->elements + 1, sizeof(*names));
-  redisReply **replies = calloc(keys->elements + 1, sizeof(*replies));
-  LwStatus st = names && replies ? LW_OK : lw_error_set(g->err, LW_ERR_NOMEM, "out of memory");
-  for (size_t i = 0; st == LW_OK && i < keys->elements; ++i) {
-    names[i] = keys->element[i]->str;
-  }
-  if (st == LW_OK) {
-    st = hmget_all(g, names, keys->elements, fields, 4, replies);
-  }
-  for (size_t i = 0; st == LW_OK && i < keys->elements; ++i) {
-    const char *provider = element_str(replies[i], 0);
-    if (!provider) {
+  Batch b;
+  LwStatus st = batch_hmget(g, keys, NULL, fields, 4, &b);
+  for (size_t i = 0; st == LW_OK && i < b.n; ++i) {
+    const redisReply *r = b.replies[i];
+    if (!element_str(r, 0)) {
       continue; /* not a harvest record */
     }
     if (h->count == h->cap) {
@@ -264,22 +297,18 @@ static LwStatus harvest_batch(LwGc *g, const redisReply *keys, void *data)
       h->rows = grown;
       h->cap = cap;
     }
-    const char *status = element_str(replies[i], 2);
+    const char *status = element_str(r, 2);
     HarvestRow *row = &h->rows[h->count++];
-    row->id = strdup(names[i] + head);
-    row->provider = strdup(provider);
-    row->started = strdup(element_str(replies[i], 1) ? element_str(replies[i], 1) : "");
-    row->seeds = strdup(element_str(replies[i], 3) ? element_str(replies[i], 3) : "[]");
+    row->id = strdup(b.names[i] + head);
+    row->provider = strdup(element_str(r, 0));
+    row->started = strdup(element_str(r, 1) ? element_str(r, 1) : "");
+    row->seeds = strdup(element_str(r, 3) ? element_str(r, 3) : "[]");
     row->running = status && !strcmp(status, "running");
     if (!row->id || !row->provider || !row->started || !row->seeds) {
       st = lw_error_set(g->err, LW_ERR_NOMEM, "out of memory");
     }
   }
-  for (size_t i = 0; replies && i < keys->elements; ++i) {
-    freeReplyObject(replies[i]);
-  }
-  free(replies);
-  free(names);
+  batch_free(&b);
   return st;
 }
 
@@ -288,29 +317,18 @@ static LwStatus provider_batch(LwGc *g, const redisReply *keys, void *data)
 {
   Harvests *h = data;
   const char *fields[] = {"harvest", "void_dumps"};
-  const char **names = calloc(keys->elements + 1, sizeof(*names));
-  redisReply **replies = calloc(keys->elements + 1, sizeof(*replies));
-  LwStatus st = names && replies ? LW_OK : lw_error_set(g->err, LW_ERR_NOMEM, "out of memory");
-  for (size_t i = 0; st == LW_OK && i < keys->elements; ++i) {
-    names[i] = keys->element[i]->str;
-  }
-  if (st == LW_OK) {
-    st = hmget_all(g, names, keys->elements, fields, 2, replies);
-  }
-  for (size_t i = 0; st == LW_OK && i < keys->elements; ++i) {
-    const char *current = element_str(replies[i], 0);
+  Batch b;
+  LwStatus st = batch_hmget(g, keys, NULL, fields, 2, &b);
+  for (size_t i = 0; st == LW_OK && i < b.n; ++i) {
+    const char *current = element_str(b.replies[i], 0);
     if (current && *current && !lw_names_add(&h->current, current)) {
       st = lw_error_set(g->err, LW_ERR_NOMEM, "out of memory");
     }
     if (st == LW_OK) {
-      st = mark_json_list(g, element_str(replies[i], 1), true, h->frontier);
+      st = mark_json_list(g, element_str(b.replies[i], 1), true, h->frontier);
     }
   }
-  for (size_t i = 0; replies && i < keys->elements; ++i) {
-    freeReplyObject(replies[i]);
-  }
-  free(replies);
-  free(names);
+  batch_free(&b);
   return st;
 }
 
@@ -511,35 +529,27 @@ static LwStatus remove_seed(LwGc *g, const char *hash, const redisReply *r)
   return LW_OK;
 }
 
+/* A seed key (not a clean-of or other key) whose seed is not marked. */
+static bool unmarked_seed(const LwGc *g, const char *key)
+{
+  size_t head = strlen(lw_key(g->cfg->prefix, LW_KEY_SEED, "").s);
+  return strlen(key) == head + LW_HASH_HEX_LEN && !lw_hex_set_has(g->live, key + head);
+}
+
 static LwStatus seed_batch(LwGc *g, const redisReply *keys, void *data)
 {
   (void)data;
   size_t head = strlen(lw_key(g->cfg->prefix, LW_KEY_SEED, "").s);
   const char *fields[N_FIELDS] = {"status", "updated", "added", "provider",
                                   "harvest", "parent", "dirty"};
-  const char **names = calloc(keys->elements + 1, sizeof(*names));
-  redisReply **replies = calloc(keys->elements + 1, sizeof(*replies));
-  size_t n = 0;
-  LwStatus st = names && replies ? LW_OK : lw_error_set(g->err, LW_ERR_NOMEM, "out of memory");
-  for (size_t i = 0; st == LW_OK && i < keys->elements; ++i) {
-    const char *key = keys->element[i]->str;
-    if (strlen(key) == head + LW_HASH_HEX_LEN && !lw_hex_set_has(g->live, key + head)) {
-      names[n++] = key;
+  Batch b;
+  LwStatus st = batch_hmget(g, keys, unmarked_seed, fields, N_FIELDS, &b);
+  for (size_t i = 0; st == LW_OK && i < b.n; ++i) {
+    if (garbage(g, b.replies[i])) {
+      st = remove_seed(g, b.names[i] + head, b.replies[i]);
     }
   }
-  if (st == LW_OK) {
-    st = hmget_all(g, names, n, fields, N_FIELDS, replies);
-  }
-  for (size_t i = 0; st == LW_OK && i < n; ++i) {
-    if (garbage(g, replies[i])) {
-      st = remove_seed(g, names[i] + head, replies[i]);
-    }
-  }
-  for (size_t i = 0; replies && i < n; ++i) {
-    freeReplyObject(replies[i]);
-  }
-  free(replies);
-  free(names);
+  batch_free(&b);
   return st;
 }
 

@@ -13,6 +13,7 @@
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
 source "$(dirname "$0")/../scripts/lib/examples.sh"
+source "$(dirname "$0")/../scripts/lib/servers.sh"
 lw_test_require_redis
 
 # 100 harvests take about 30 s with the plain build; the sanitizer build's
@@ -26,21 +27,17 @@ harvests=${LODWASH_RETENTION_HARVESTS:-$default_harvests}
 warm=$(( harvests < 10 ? harvests : 10 ))
 prefix="lwtest:retention:$$:"
 dir=$(mktemp -d)
-pids=()
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+  lw_servers_stop
   rm -rf "$dir"
   lw_test_redis_cleanup "$prefix"
 }
 trap cleanup EXIT
 r() { redis-cli -u "$LODWASH_TEST_REDIS" "$@"; }
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+port=$(lw_free_port)
 mkdir -p "$dir/www/alpha" "$dir/www/beta" "$dir/gen"
-python3 -m http.server --bind 127.0.0.1 --directory "$dir/www" "$port" > /dev/null 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.05; done
+lw_start_http "$port" "$dir/www"
 printf 'alpha:\n  void: http://127.0.0.1:%s/alpha/void.ttl\nbeta:\n  void: http://127.0.0.1:%s/beta/void.ttl\n' \
   "$port" "$port" > "$dir/registry.yaml"
 

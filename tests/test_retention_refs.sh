@@ -8,30 +8,27 @@
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
 source "$(dirname "$0")/../scripts/lib/examples.sh"
+source "$(dirname "$0")/../scripts/lib/servers.sh"
 lw_test_require_redis
 
 prefix="lwtest:retrefs:$$:"
 dir=$(mktemp -d)
-pids=()
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+  lw_servers_stop
   rm -rf "$dir"
   lw_test_redis_cleanup "$prefix"
 }
 trap cleanup EXIT
 r() { redis-cli -u "$LODWASH_TEST_REDIS" "$@"; }
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+port=$(lw_free_port)
 web="http://127.0.0.1:$port"
 mkdir -p "$dir/www/a" "$dir/www/b" "$dir/www/shared"
 printf '<http://example.org/a> <http://example.org/p> "a" .\n' > "$dir/www/a/a.nt"
 printf '<http://example.org/b> <http://example.org/p> "b" .\n' > "$dir/www/b/b.nt"
 printf '<http://example.org/x> <http://example.org/p> "x" .\n' > "$dir/www/shared/x.nt"
 printf '<http://example.org/m> <http://example.org/p> "m" .\n' > "$dir/www/manual.nt"
-python3 -m http.server --bind 127.0.0.1 --directory "$dir/www" "$port" > /dev/null 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do curl -s -o /dev/null "$web/" && break; sleep 0.05; done
+lw_start_http "$port" "$dir/www"
 printf 'a:\n  void: %s/a/void.ttl\nb:\n  void: %s/b/void.ttl\n' "$web" "$web" > "$dir/registry.yaml"
 
 common=(--redis "$LODWASH_TEST_REDIS" --prefix "$prefix" --data "$dir/data"

@@ -10,14 +10,16 @@
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
 source "$(dirname "$0")/../scripts/lib/examples.sh"
+source "$(dirname "$0")/../scripts/lib/servers.sh"
 lw_test_require_redis
 
 prefix="lwtest:budget:$$:"
 dir=$(mktemp -d)
-pids=()
+workers=()
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+  for w in "${workers[@]}"; do kill "$w" 2>/dev/null || true; done
+  for w in "${workers[@]}"; do wait "$w" 2>/dev/null || true; done
+  lw_servers_stop
   rm -rf "$dir"
   lw_test_redis_cleanup "$prefix"
 }
@@ -49,10 +51,8 @@ for i in $(seq 1200); do echo "<http://example.org/w$i> <http://example.org/p> \
 tar -C "$dir/gen/wide" -czf "$dir/www/wide/wide.tar.gz" .
 lw_void_file "$dir/www/wide" 2026-01-01T00:00:00Z FullDump wide.tar.gz
 
-port=$(lw_free_port 2>/dev/null || python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-python3 -m http.server --bind 127.0.0.1 --directory "$dir/www" "$port" > /dev/null 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.05; done
+port=$(lw_free_port)
+lw_start_http "$port" "$dir/www"
 printf 'bomb:\n  void: http://127.0.0.1:%s/bomb/void.ttl\nwide:\n  void: http://127.0.0.1:%s/wide/void.ttl\n' \
   "$port" "$port" > "$dir/registry.yaml"
 
@@ -61,7 +61,6 @@ common=(--redis "$LODWASH_TEST_REDIS" --prefix "$prefix" --data "$dir/data"
         --harvest-max-bytes "$max_bytes" --harvest-max-files "$max_files")
 "$LODWASH_BINARY_DIR/lodwash-scheduler" "${common[@]}" --once 2> "$dir/scheduler.log" \
   || { cat "$dir/scheduler.log"; exit 1; }
-workers=()
 for w in 1 2; do
   timeout 300 "$LODWASH_BINARY_DIR/lodwash-worker" "${common[@]}" --exit-when-idle \
     2> "$dir/worker$w.log" &
