@@ -755,11 +755,19 @@ LwStatus lw_retention_duty(redisContext *c, const LwConfig *cfg, long long *last
   long long now = lw_now_ms();
   long long t0 = now;
   bool due = cfg->gc_interval_s > 0 && (*last_ms == 0 || now - *last_ms >= cfg->gc_interval_s * 1000);
+  LwStatus st;
   if (due) {
     *last_ms = now;
-    LW_TRY(lw_retention_run(c, cfg, NULL, &stats, err));
+    st = lw_retention_run(c, cfg, NULL, &stats, err);
   } else {
-    LW_TRY(lw_retention_trim_dead(c, cfg, NULL, &stats, err));
+    st = lw_retention_trim_dead(c, cfg, NULL, &stats, err);
+  }
+  if (st == LW_ERR_REDIS) {
+    return st; /* the scheduler reconnects */
+  }
+  if (st != LW_OK) { /* a file that cannot be removed: say so, the cycle goes on */
+    lw_warn("gc=failed msg=\"%s\"", err->message);
+    return LW_OK;
   }
   if (due || stats.dead_dropped) {
     lw_info("gc=%s harvests=%lld seeds=%lld cleaned=%lld cleanof=%lld budgets=%lld files=%lld "

@@ -72,7 +72,9 @@ LwStatus lw_retention_run(redisContext *c, const LwConfig *cfg, const LwRetentio
 
 /* The scheduler's duty each cycle: the dead lists always, the collection
  * when cfg->gc_interval_s passed since *last_ms (0: never ran; updated).
- * Logs a line when something was removed. */
+ * Logs a line when it collected or dropped dead jobs. Returns LW_ERR_REDIS
+ * when Redis failed; other failures (a file that cannot be removed) are
+ * logged and the cycle goes on (LW_OK). */
 LwStatus lw_retention_duty(redisContext *c, const LwConfig *cfg, long long *last_ms,
                            LwError *err);
 
