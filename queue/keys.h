@@ -35,6 +35,9 @@
  *                                 lease expiry): the per-host limit
  * cleanof:<content hash>  string  the clean record of content cleaned before
  * harvest:<id>            hash    a harvest (scheduler/harvest.h, queue/harvest.h)
+ * harvest:<id>:expected   set     its fan-in: files it waits for, ...
+ * harvest:<id>:finished   set     ... those finished ...
+ * harvest:<id>:failed     set     ... and those failed (queue/harvest.h)
  * unpacked:<harvest id>   hash    the harvest's unpack budget: archive seed hash
  *                                 -> "<bytes> <files>" (queue/unpack_budget.h)
  * provider:<name>         hash    what the scheduler knows of a provider
@@ -64,6 +67,9 @@
 #define LW_KEY_HOST_SLOTS "hostslots:%s" /* zset: download leases per host */
 #define LW_KEY_CLEAN_OF "cleanof:%s"  /* string: content hash -> clean record hash */
 #define LW_KEY_HARVEST "harvest:%s"
+#define LW_KEY_HARVEST_EXPECTED "harvest:%s:expected" /* set: files waited for */
+#define LW_KEY_HARVEST_FINISHED "harvest:%s:finished" /* set: files finished */
+#define LW_KEY_HARVEST_FAILED "harvest:%s:failed"     /* set: files failed */
 #define LW_KEY_UNPACKED "unpacked:%s" /* hash: archive seed -> "bytes files" */
 #define LW_KEY_PROVIDER "provider:%s"
 #define LW_KEY_SCHEDULER_LEASE "scheduler:lease"

@@ -24,14 +24,20 @@ static LwScript delete_seed_script = {
     "return 1\n",
     ""};
 
-/* KEYS: harvest:<id>, unpacked:<id>  ARGV: `started` as read
+/* KEYS: harvest:<id>, then the keys that go with it (its unpack budget and
+ * fan-in sets)  ARGV: `started` as read
  * Deletes a harvest that is not running and still the one read. */
 static LwScript delete_harvest_script = {
     "if (redis.call('HGET', KEYS[1], 'started') or '') ~= ARGV[1] or\n"
     "   redis.call('HGET', KEYS[1], 'status') == 'running' then return 0 end\n"
-    "redis.call('DEL', KEYS[1], KEYS[2])\n"
+    "redis.call('DEL', unpack(KEYS))\n"
     "return 1\n",
     ""};
+
+/* The keys of a harvest besides its record, removed with it. */
+static const char *const harvest_companions[] = {LW_KEY_UNPACKED, LW_KEY_HARVEST_EXPECTED,
+                                                 LW_KEY_HARVEST_FINISHED, LW_KEY_HARVEST_FAILED};
+#define N_COMPANIONS (sizeof(harvest_companions) / sizeof(*harvest_companions))
 
 /* KEYS: cleanof:<content hash>, seed:<clean hash>  ARGV: clean hash
  * Deletes the entry if it still names that record and the record is gone. */
@@ -236,8 +242,18 @@ static LwStatus mark(LwGc *g, const char *hash, LwNames *frontier)
   return LW_OK;
 }
 
-/* Marks every hash of a JSON array text (harvest `seeds`, seed `children`). */
-static LwStatus mark_json_list(LwGc *g, const char *text, bool urls, LwNames *frontier)
+/* The seed of a dump URL a provider's VoID lists: the URI's hash (the seed
+ * machine's lw_seed_hash_of). */
+static void dump_seed_hash(const char *provider, const char *url, char out[LW_HASH_HEX_LEN + 1])
+{
+  (void)provider;
+  lw_seed_hash_of(url, out);
+}
+
+/* Marks every hash of a JSON array text (harvest `seeds`, seed `children`),
+ * or with provider set, the seed of every URL in it (`void_dumps`). */
+static LwStatus mark_json_list(LwGc *g, const char *text, const char *provider,
+                               LwNames *frontier)
 {
   json_t *list = text ? json_loads(text, 0, NULL) : NULL;
   size_t i;
@@ -247,8 +263,8 @@ static LwStatus mark_json_list(LwGc *g, const char *text, bool urls, LwNames *fr
     const char *s = json_string_value(item);
     if (s && st == LW_OK) {
       char hash[LW_HASH_HEX_LEN + 1];
-      if (urls) {
-        lw_seed_hash_of(s, hash);
+      if (provider) {
+        dump_seed_hash(provider, s, hash);
         s = hash;
       }
       st = mark(g, s, frontier);
@@ -316,6 +332,7 @@ static LwStatus harvest_batch(LwGc *g, const redisReply *keys, void *data)
 static LwStatus provider_batch(LwGc *g, const redisReply *keys, void *data)
 {
   Harvests *h = data;
+  size_t head = strlen(lw_key(g->cfg->prefix, LW_KEY_PROVIDER, "").s);
   const char *fields[] = {"harvest", "void_dumps"};
   Batch b;
   LwStatus st = batch_hmget(g, keys, NULL, fields, 2, &b);
@@ -325,7 +342,7 @@ static LwStatus provider_batch(LwGc *g, const redisReply *keys, void *data)
       st = lw_error_set(g->err, LW_ERR_NOMEM, "out of memory");
     }
     if (st == LW_OK) {
-      st = mark_json_list(g, element_str(b.replies[i], 1), true, h->frontier);
+      st = mark_json_list(g, element_str(b.replies[i], 1), b.names[i] + head, h->frontier);
     }
   }
   batch_free(&b);
@@ -348,10 +365,17 @@ static LwStatus remove_harvest(LwGc *g, const HarvestRow *row)
 {
   bool removed = true;
   if (!g->o->dry_run) {
-    LwKey key = lw_key(g->cfg->prefix, LW_KEY_HARVEST, row->id);
-    LwKey budget = lw_key(g->cfg->prefix, LW_KEY_UNPACKED, row->id);
-    const char *argv[] = {key.s, budget.s, row->started};
-    redisReply *r = lw_script_run(g->c, &delete_harvest_script, 2, 3, argv, NULL, g->err);
+    LwKey keys[1 + N_COMPANIONS];
+    const char *argv[2 + N_COMPANIONS];
+    keys[0] = lw_key(g->cfg->prefix, LW_KEY_HARVEST, row->id);
+    argv[0] = keys[0].s;
+    for (size_t i = 0; i < N_COMPANIONS; ++i) {
+      keys[1 + i] = lw_key(g->cfg->prefix, harvest_companions[i], row->id);
+      argv[1 + i] = keys[1 + i].s;
+    }
+    argv[1 + N_COMPANIONS] = row->started;
+    redisReply *r = lw_script_run(g->c, &delete_harvest_script, 1 + (int)N_COMPANIONS,
+                                  2 + (int)N_COMPANIONS, argv, NULL, g->err);
     if (!r) {
       return g->err->status;
     }
@@ -378,7 +402,7 @@ static LwStatus settle_harvests(LwGc *g, Harvests *h)
     HarvestRow *row = &h->rows[i];
     rank = i > 0 && !strcmp(row->provider, h->rows[i - 1].provider) ? rank + 1 : 0;
     if (rank < g->cfg->keep_harvests || row->running || lw_names_has(&h->current, row->id)) {
-      LW_TRY(mark_json_list(g, row->seeds, false, h->frontier));
+      LW_TRY(mark_json_list(g, row->seeds, NULL, h->frontier));
     } else {
       LW_TRY(remove_harvest(g, row));
     }
@@ -419,7 +443,10 @@ static LwStatus mark_queued(LwGc *g, LwNames *frontier)
       break;
     }
     for (size_t j = 0; st == LW_OK && j < seeds->elements; ++j) {
-      st = mark(g, seeds->element[j]->str, frontier);
+      /* a member is the seed hash, or "<seed hash> <harvest id>" */
+      char hash[LW_HASH_HEX_LEN + 1];
+      snprintf(hash, sizeof(hash), "%s", seeds->element[j]->str);
+      st = mark(g, hash, frontier);
     }
     freeReplyObject(seeds);
   }
@@ -450,7 +477,7 @@ static LwStatus mark_reachable(LwGc *g, LwNames *frontier)
         st = hmget_all(g, names, n, fields, 2, replies);
       }
       for (size_t i = 0; st == LW_OK && i < n; ++i) {
-        st = mark_json_list(g, element_str(replies[i], 0), false, &next);
+        st = mark_json_list(g, element_str(replies[i], 0), NULL, &next);
         const char *clean = element_str(replies[i], 1);
         if (st == LW_OK && clean) {
           st = mark(g, clean, &next);

@@ -17,7 +17,8 @@
  *     records (seed `clean`).
  * What is removed (swept), unless it changed within --gc-grace seconds:
  *   - harvest records beyond those kept, with their budget
- *     (unpacked:<id>) and their changeset files;
+ *     (unpacked:<id>), their fan-in sets (harvest:<id>:expected|finished|
+ *     failed) and their changeset files;
  *   - seeds and clean records (status `cleaned`) that are not marked; seeds
  *     added by hand (no provider, harvest, parent or dirty seed) and seeds
  *     in a working status stay;

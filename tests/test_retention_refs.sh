@@ -3,8 +3,8 @@
 # HTTP: a dump seed stays while ANY provider's kept harvest lists it (here a
 # dump that moved from provider A's VoID to provider B's, then out of both),
 # a seed no VoID lists and no kept harvest needs goes only after the grace
-# period, with its clean record, its cleanof entry and its files, and a seed
-# added by hand stays.
+# period, with its clean record, its cleanof entry and its files, a seed
+# with a job queued stays, and a seed added by hand stays.
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
 source "$(dirname "$0")/../scripts/lib/examples.sh"
@@ -76,6 +76,12 @@ step 5 "a.nt" "b.nt"                            # B's harvest 2 drops out of the
 gc --gc-grace 3600 > "$dir/grace.txt"
 expect_eq "grace: x stays" "$(r EXISTS "${prefix}seed:$x")" 1
 expect_eq "grace: nothing of x announced" "$(grep -c "$x\|$x_clean" "$dir/grace.txt" || true)" 0
+# A job queued for x keeps it too.
+"$LODWASH_BINARY_DIR/lodwash" "${common[@]}" jobs push guess "{\"seed\":\"$x\"}" > /dev/null
+gc > /dev/null
+expect_eq "queued: x stays" "$(r EXISTS "${prefix}seed:$x")" 1
+timeout 120 "$LODWASH_BINARY_DIR/lodwash-worker" "${common[@]}" --exit-when-idle \
+  2> "$dir/worker.log" || { cat "$dir/worker.log"; lw_fail "worker"; }
 gc > "$dir/gc.txt"
 expect_eq "x removed" "$(r EXISTS "${prefix}seed:$x")" 0
 expect_eq "x's clean record removed" "$(r EXISTS "${prefix}seed:$x_clean")" 0
