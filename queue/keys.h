@@ -38,13 +38,13 @@
  * harvest:<id>:expected   set     its fan-in: files it waits for, ...
  * harvest:<id>:finished   set     ... those finished ...
  * harvest:<id>:failed     set     ... and those failed (queue/harvest.h)
- * unpacked:<harvest id>   hash    the harvest's unpack budget: archive seed hash
- *                                 -> "<bytes> <files>" (queue/unpack_budget.h)
  * provider:<name>         hash    what the scheduler knows of a provider
  * counters                hash    bytes downloaded, triples cleaned and imported,
  *                                 errors by kind (queue/report.h)
  * context:<md5 of URL>    hash    a cached JSON-LD context (workers/context_cache.h)
  * contexts                zset    the context cache's index: md5 of URL -> ms cached
+ * unpacked:<harvest id>   hash    the harvest's unpack budget: archive seed hash
+ *                                 -> "<bytes> <files>" (queue/unpack_budget.h)
  * scheduler:lease         string  the active scheduler's id, with a TTL
  *
  */
@@ -70,12 +70,12 @@
 #define LW_KEY_HARVEST_EXPECTED "harvest:%s:expected" /* set: files waited for */
 #define LW_KEY_HARVEST_FINISHED "harvest:%s:finished" /* set: files finished */
 #define LW_KEY_HARVEST_FAILED "harvest:%s:failed"     /* set: files failed */
-#define LW_KEY_UNPACKED "unpacked:%s" /* hash: archive seed -> "bytes files" */
 #define LW_KEY_PROVIDER "provider:%s"
 #define LW_KEY_SCHEDULER_LEASE "scheduler:lease"
 #define LW_KEY_COUNTERS "counters"
 #define LW_KEY_CONTEXT "context:%s"
 #define LW_KEY_CONTEXTS "contexts"
+#define LW_KEY_UNPACKED "unpacked:%s" /* hash: archive seed -> "bytes files" */
 
 /* Longest key lw_key builds; longer ones are truncated (never happens with
  * stage names, worker ids and hashes, which are short). */
