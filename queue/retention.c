@@ -396,7 +396,9 @@ static LwStatus remove_harvest(LwGc *g, const HarvestRow *row)
  * current one), marking their seeds; removes the others. */
 static LwStatus settle_harvests(LwGc *g, Harvests *h)
 {
-  qsort(h->rows, h->count, sizeof(*h->rows), cmp_harvest);
+  if (h->count > 1) {
+    qsort(h->rows, h->count, sizeof(*h->rows), cmp_harvest);
+  }
   long long rank = 0;
   for (size_t i = 0; i < h->count; ++i) {
     HarvestRow *row = &h->rows[i];
