@@ -12,6 +12,7 @@
 # removes, and dead lists are capped with the dropped jobs counted.
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
+source "$(dirname "$0")/support/seeds.sh"
 source "$(dirname "$0")/../scripts/lib/examples.sh"
 source "$(dirname "$0")/../scripts/lib/servers.sh"
 lw_test_require_redis
@@ -73,15 +74,7 @@ harvest() {
 }
 
 gc() { "$LODWASH_BINARY_DIR/lodwash" "${common[@]}" gc "$@"; }
-# seed_in PROVIDER URL-END: the seed of the dump ending in URL-END that the
-# provider's current harvest lists.
-seed_in() {
-  local s
-  for s in $(r HGET "${prefix}harvest:$(r HGET "${prefix}provider:$1" harvest)" seeds | tr -d '[]"' | tr ',' ' '); do
-    [[ "$(r HGET "${prefix}seed:$s" uri)" == *"$2" ]] && echo "$s"
-  done
-  return 0
-}
+seed_in() { lw_test_seed_in "$prefix" "$@"; }
 keys() { r --scan --pattern "${prefix}*"; }
 # "<keys> <bytes of MEMORY USAGE> <files>"
 measure() {

@@ -7,6 +7,7 @@
 # with a job queued stays, and a seed added by hand stays.
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
+source "$(dirname "$0")/support/seeds.sh"
 source "$(dirname "$0")/../scripts/lib/examples.sh"
 source "$(dirname "$0")/../scripts/lib/servers.sh"
 lw_test_require_redis
@@ -36,15 +37,7 @@ common=(--redis "$LODWASH_TEST_REDIS" --prefix "$prefix" --data "$dir/data"
         --keep-harvests 3 --gc-interval 0 --gc-grace 0)
 # gc [OPTIONS]: `lodwash gc` with the test's settings (OPTIONS override them).
 gc() { "$LODWASH_BINARY_DIR/lodwash" "${common[@]}" "$@" gc; }
-# seed_in PROVIDER URL-END: the seed of the dump ending in URL-END that the
-# provider's current harvest lists.
-seed_in() {
-  local s
-  for s in $(r HGET "${prefix}harvest:$(r HGET "${prefix}provider:$1" harvest)" seeds | tr -d '[]"' | tr ',' ' '); do
-    [[ "$(r HGET "${prefix}seed:$s" uri)" == *"$2" ]] && echo "$s"
-  done
-  return 0
-}
+seed_in() { lw_test_seed_in "$prefix" "$@"; }
 
 # step N A-DUMPS B-DUMPS: both VoIDs at version N, one scheduler cycle and a
 # worker until idle, then gc without grace.
