@@ -245,6 +245,8 @@ typedef struct {
   int fd;                  /* the file being unpacked */
   char *inbuf;             /* what the read callback hands libarchive */
   uint64_t delivered;      /* compressed bytes handed to libarchive so far */
+  uint64_t granted_bytes;  /* room the shared budget granted so far */
+  uint64_t granted_files;
   LwError *err;
 } Unpack;
 
@@ -409,11 +411,6 @@ static LwStatus check_caps(Unpack *u, const char *path, uint64_t entry_bytes)
                         "archive expands to more than %llu bytes (max_archive_bytes)",
                         (unsigned long long)l->max_archive_bytes);
   }
-  if (u->o->budget && total > u->o->budget) {
-    return lw_error_set(u->err, LW_ERR_LIMIT,
-                        "archive expands beyond the %llu bytes left in the harvest's budget",
-                        (unsigned long long)u->o->budget);
-  }
   if (l->max_ratio && total > l->ratio_min_bytes) {
     uint64_t compressed = u->delivered ? u->delivered : 1;
     if (total / compressed >= l->max_ratio) {
@@ -424,6 +421,25 @@ static LwStatus check_caps(Unpack *u, const char *path, uint64_t entry_bytes)
                           (unsigned long long)compressed);
     }
   }
+  return LW_OK;
+}
+
+/* Makes sure the shared budget (if any) covers need_bytes and need_files in
+ * all, asking for a step more than the need when it does not yet. */
+static LwStatus reserve(Unpack *u, uint64_t need_bytes, uint64_t need_files)
+{
+  const LwUnpackBudget *b = &u->o->budget;
+  if (!b->reserve || (need_bytes <= u->granted_bytes && need_files <= u->granted_files)) {
+    return LW_OK;
+  }
+  uint64_t bytes = need_bytes + (b->step_bytes ? b->step_bytes : 8ULL << 20);
+  uint64_t files = need_files + (b->step_files ? b->step_files : 64);
+  LW_TRY(b->reserve(b->data, need_bytes, need_files, &bytes, &files, u->err));
+  if (bytes < need_bytes || files < need_files) { /* a callback that broke its promise */
+    return lw_error_set(u->err, LW_ERR_LIMIT, "harvest budget exceeded");
+  }
+  u->granted_bytes = bytes;
+  u->granted_files = files;
   return LW_OK;
 }
 
@@ -439,6 +455,7 @@ static LwStatus put_bytes(Unpack *u, const char *path, const char *data, uint64_
     *bytes += take;
     u->r->bytes_expanded += take;
     LW_TRY(check_caps(u, path, *bytes));
+    LW_TRY(reserve(u, u->r->bytes_expanded, u->r->files_written));
     char *block = writer_slot(&u->w);
     if (data) {
       memcpy(block, data, take);
@@ -568,6 +585,8 @@ static LwStatus write_entry(Unpack *u, struct archive_entry *e, const char *path
   if (archive_entry_size_is_set(e) && archive_entry_size(e) > 0) {
     LW_TRY(check_caps(u, path, (uint64_t)archive_entry_size(e)));
   }
+  LW_TRY(reserve(u, u->r->bytes_expanded, u->r->files_written + 1));
+  ++u->r->files_written;
   FILE *file = NULL;
   LW_TRY(lw_store_tmpfile(u->o->data_dir, u->tmp, sizeof(u->tmp), &file, u->err));
   LwContentCounter *counter = lw_content_counter_new();

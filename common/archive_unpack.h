@@ -21,9 +21,11 @@
  * are skipped and listed in result->skipped; directories are ignored.
  *
  * Caps (LwUnpackLimits): entries per archive, expanded bytes per entry and
- * per archive, the expanded bytes left in the harvest's budget, the expansion ratio (bytes
- * expanded so far / compressed bytes read so far, checked while streaming
- * once ratio_min_bytes were expanded) and the nesting depth. Hitting one fails
+ * per archive, the expansion ratio (bytes expanded so far / compressed bytes
+ * read so far, checked while streaming once ratio_min_bytes were expanded)
+ * and the nesting depth. A budget shared with other unpacks (LwUnpackBudget:
+ * a harvest's, across archive levels and workers) is asked for room before
+ * each file is created and before each block is written. Hitting one fails
  * the archive with LW_ERR_LIMIT and a message naming the cap. A failed
  * archive (cap, corrupt or truncated input, I/O error) leaves nothing behind:
  * the tmp file being written is removed and the child files already
@@ -60,6 +62,24 @@ typedef struct {
  * past 4 MiB, depth 8. */
 LwUnpackLimits lw_unpack_limits_default(void);
 
+/* A budget of bytes and files shared with other unpacks. The unpack asks for
+ * room ahead of what it writes (in steps, so that the owner of the budget
+ * is asked once per step, not per block) and never writes past what was
+ * granted: the bytes and files on disk never exceed the budget, however
+ * many unpacks share it at once. */
+typedef struct {
+  /* Asks that this unpack may have written *bytes bytes and *files files in
+   * all (cumulative totals of this call; *bytes >= need_bytes, *files >=
+   * need_files). On LW_OK *bytes and *files hold what was granted, at least
+   * need_bytes and need_files. When even the need does not fit: LW_ERR_LIMIT
+   * with a message saying so (the unpack then fails and leaves nothing). */
+  LwStatus (*reserve)(void *data, uint64_t need_bytes, uint64_t need_files,
+                      uint64_t *bytes, uint64_t *files, LwError *err);
+  void *data;
+  uint64_t step_bytes; /* asked for beyond the need; 0: 8 MiB */
+  uint64_t step_files; /* 0: 64 */
+} LwUnpackBudget;
+
 typedef struct {
   const char *data_dir;     /* the data directory (required) */
   const char *kind;         /* store kind for children; NULL means "raw" */
@@ -69,7 +89,7 @@ typedef struct {
                                NULL */
   unsigned depth;           /* archive levels above this file: 0 for a
                                downloaded file, parent's depth + 1 for a child */
-  uint64_t budget;          /* expanded bytes left in this harvest; 0 = none */
+  LwUnpackBudget budget;    /* reserve NULL: no shared budget */
   LwUnpackLimits limits;
   /* Called after every block with the bytes expanded so far (may be NULL).
    * Returning false stops the unpack: it fails with LW_ERR_INTERNAL
@@ -104,7 +124,8 @@ typedef struct {
   LwUnpackEntry *entries;   /* in archive order; a path seen twice keeps the
                                later entry (as tar extraction would) */
   json_t *skipped;          /* [{path, filetype, reason, target?}] */
-  uint64_t bytes_expanded;  /* total written: subtract it from the budget */
+  uint64_t bytes_expanded;  /* total written (what the budget is charged) */
+  uint64_t files_written;   /* entry files written (the budget's files) */
   uint64_t bytes_read;      /* compressed bytes read */
 } LwUnpackResult;
 

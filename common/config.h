@@ -66,10 +66,13 @@ typedef struct {
   long long archive_max_bytes;  /* expanded bytes of one archive, in total */
   long long archive_max_ratio;  /* expanded / compressed */
   long long archive_max_depth;  /* nested archives */
+  long long harvest_max_bytes;  /* bytes all archives of a harvest may expand */
+  long long harvest_max_files;  /* files all archives of a harvest may create */
 
   /* parsing */
   long long sort_memory_bytes;  /* external-sort memory budget */
   long long max_errors_kept;    /* syntax errors recorded per file */
+  long long context_cache_max_bytes; /* JSON-LD contexts cached in Redis, in all */
 
   /* queue */
   long long heartbeat_ttl_s;    /* a worker silent this long is dead */
@@ -81,6 +84,12 @@ typedef struct {
 
   /* scheduler */
   long long interval_s;         /* --interval: seconds between cycles */
+
+  /* retention (queue/retention.h) */
+  long long keep_harvests;      /* harvest records kept per provider */
+  long long gc_grace_s;         /* records and files untouched this long are kept */
+  long long gc_interval_s;      /* seconds between the scheduler's collections; 0: never */
+  long long dead_max;           /* dead jobs kept per stage; 0: all */
 
   /* logging */
   LwLogLevel log_level;         /* --log-level error|warn|info|debug */

@@ -54,13 +54,3 @@ void lw_txn_harvest_running(LwTxn *txn, const char *harvest)
   lw_txn_op(txn, "guard", 4,
             (const char *[]){key.s, "status", "running", "the harvest is over"});
 }
-
-void lw_txn_harvest_expect(LwTxn *txn, const char *harvest, long long delta)
-{
-  (void)txn, (void)harvest, (void)delta;
-}
-
-void lw_txn_harvest_file_done(LwTxn *txn, const char *harvest, bool failed)
-{
-  (void)txn, (void)harvest, (void)failed;
-}

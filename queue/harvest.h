@@ -50,9 +50,5 @@ void lw_txn_harvest_owns(LwTxn *txn, const char *harvest, const char *seed);
  * is refused, nothing of it applied. */
 void lw_txn_harvest_running(LwTxn *txn, const char *harvest);
 
-/* Kept for stages not yet moved to the frame's fan-in: they do nothing, the
- * worker frame derives the fan-in from the ack (workers/worker.c). */
-void lw_txn_harvest_expect(LwTxn *txn, const char *harvest, long long delta);
-void lw_txn_harvest_file_done(LwTxn *txn, const char *harvest, bool failed);
 
 #endif

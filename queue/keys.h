@@ -42,6 +42,9 @@
  * counters                hash    bytes downloaded, triples cleaned and imported,
  *                                 errors by kind (queue/report.h)
  * context:<md5 of URL>    hash    a cached JSON-LD context (workers/context_cache.h)
+ * contexts                zset    the context cache's index: md5 of URL -> ms cached
+ * unpacked:<harvest id>   hash    the harvest's unpack budget: archive seed hash
+ *                                 -> "<bytes> <files>" (queue/unpack_budget.h)
  * scheduler:lease         string  the active scheduler's id, with a TTL
  * timing:<stage>          hash    job run time histogram (queue/job_timing.h)
  * paused                  set     stages an operator paused: not fetched
@@ -79,6 +82,8 @@
 #define LW_KEY_TIMING "timing:%s"     /* hash: queue/job_timing.h */
 #define LW_KEY_PAUSED "paused"        /* set of stage names: queue/controls.h */
 #define LW_KEY_HELD "held"            /* set of provider names: queue/controls.h */
+#define LW_KEY_CONTEXTS "contexts"
+#define LW_KEY_UNPACKED "unpacked:%s" /* hash: archive seed -> "bytes files" */
 
 /* Longest key lw_key builds; longer ones are truncated (never happens with
  * stage names, worker ids and hashes, which are short). */

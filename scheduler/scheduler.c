@@ -15,6 +15,7 @@
 #include "queue/keys.h"
 #include "queue/queue.h"
 #include "queue/redis.h"
+#include "queue/retention.h"
 #include "queue/txn.h"
 #include "scheduler/decide.h"
 #include "scheduler/harvest.h"
@@ -37,6 +38,7 @@ struct LwScheduler {
   char id[128];
   bool holds_lease;
   char stale_cursor[32];
+  long long last_gc_ms; /* the last retention collection (queue/retention.h) */
 };
 
 /* KEYS: lease  ARGV: id, ttl ms
@@ -620,6 +622,7 @@ LwStatus lw_scheduler_duties(LwScheduler *s, LwCycleStats *stats, LwError *err)
   LW_TRY(requeue_stale(s, &stats->stale, err));
   LW_TRY(queue_periodic(s, "export", err));
   LW_TRY(queue_periodic(s, "status", err));
+  LW_TRY(lw_retention_duty(s->redis, s->cfg, &s->last_gc_ms, err));
   return LW_OK;
 }
 

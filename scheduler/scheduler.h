@@ -16,7 +16,8 @@
  *      moves due retries into their queues, re-queues stale seeds
  *      (processed + interval < now; a bounded slice of the seeds per
  *      cycle), and queues one `export` and one `status` job unless one is
- *      still waiting.
+ *      still waiting; trims the dead lists, and every --gc-interval
+ *      seconds removes what is no longer needed (queue/retention.h).
  *
  * Exactly one scheduler is active: it holds the Redis key scheduler:lease
  * (its id, with a TTL of two thirds of the interval, at least 2 s) and

@@ -177,6 +177,33 @@ static LwUnpackOptions options(void)
   return o;
 }
 
+/* A budget held in memory, as the unpack stage holds one in Redis. */
+typedef struct {
+  uint64_t max_bytes, max_files;
+  uint64_t granted_bytes, granted_files;
+  int calls;
+} Budget;
+
+static LwStatus budget_reserve(void *handle, uint64_t need_bytes, uint64_t need_files,
+                               uint64_t *bytes, uint64_t *files, LwError *err)
+{
+  Budget *b = handle;
+  ++b->calls;
+  *bytes = *bytes < b->max_bytes ? *bytes : b->max_bytes;
+  *files = *files < b->max_files ? *files : b->max_files;
+  if (need_bytes > *bytes) {
+    return lw_error_set(err, LW_ERR_LIMIT, "harvest budget exceeded: %llu bytes",
+                        (unsigned long long)b->max_bytes);
+  }
+  if (need_files > *files) {
+    return lw_error_set(err, LW_ERR_LIMIT, "harvest budget exceeded: %llu files",
+                        (unsigned long long)b->max_files);
+  }
+  b->granted_bytes = *bytes;
+  b->granted_files = *files;
+  return LW_OK;
+}
+
 static LwUnpackResult *unpack(const char *path, const LwUnpackOptions *o,
                               LwStatus *st, LwError *err)
 {
@@ -686,16 +713,32 @@ static void test_zip_bomb(void)
   fprintf(stderr, "zip bomb: %s\n", err.message);
   check_nothing_left();
 
-  /* The harvest's budget: 20 MB left, the archive holds 80 MB. */
+  /* A shared budget: 20 MB and 3 files, the archive holds 80 MB in 10. */
   o.limits.max_ratio = 0;
-  o.budget = 20 << 20;
+  Budget budget = {20 << 20, 100, 0, 0, 0};
+  o.budget = (LwUnpackBudget){budget_reserve, &budget, 0, 0};
   r = unpack(path, &o, &st, &err);
   CHECK_INT_EQ(st, LW_ERR_LIMIT);
-  CHECK(strstr(err.message, "budget") != NULL);
+  CHECK(strstr(err.message, "harvest budget exceeded") != NULL);
+  CHECK(budget.granted_bytes <= budget.max_bytes);
+  CHECK(budget.calls > 1 && budget.calls < 20); /* asked in steps, not per block */
   check_nothing_left();
+  budget = (Budget){100 << 20, 3, 0, 0, 0};
+  r = unpack(path, &o, &st, &err);
+  CHECK_INT_EQ(st, LW_ERR_LIMIT);
+  CHECK(strstr(err.message, "harvest budget exceeded: 3 files") != NULL);
+  CHECK(budget.granted_files == 3);
+  check_nothing_left();
+  budget = (Budget){100 << 20, 10, 0, 0, 0};
+  r = unpack(path, &o, &st, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK(r && r->bytes_expanded == 80u << 20 && r->files_written == 10);
+  CHECK(budget.granted_bytes >= r->bytes_expanded && budget.granted_files == 10);
+  lw_unpack_result_free(r);
+  clear_data();
 
   /* The cap on a whole archive. */
-  o.budget = 0;
+  o.budget.reserve = NULL;
   o.limits.max_archive_bytes = 20 << 20;
   r = unpack(path, &o, &st, &err);
   CHECK_INT_EQ(st, LW_ERR_LIMIT);

@@ -28,8 +28,7 @@ mkdir -p "$(dirname "$data/$(shard raw "$parent")")"
 
 r HSET "${prefix}seed:$parent" status filed uri http://example.org/dumps.tar.gz \
   provider geo harvest h1 > /dev/null
-r HSET "${prefix}harvest:h1" provider geo status running pending 2 \
-  max_expanded_bytes 100000000 > /dev/null
+r HSET "${prefix}harvest:h1" provider geo status running pending 2 > /dev/null
 r SADD "${prefix}harvest:h1:expected" "$parent" other-dump > /dev/null
 
 worker() {
@@ -84,7 +83,11 @@ expect_eq "nt harvest" "$(r HGET "${prefix}seed:$nt" harvest)" h1
 # 2 entries (+1), the zip became 1 (+0)
 expect_eq "guess jobs" "$(r LLEN "${prefix}queue:guess")" 2
 expect_eq "harvest pending" "$(r HGET "${prefix}harvest:h1" pending)" 3
-expect_match "harvest expanded bytes" "$(r HGET "${prefix}harvest:h1" expanded_bytes)" '^[0-9]+$'
+expect_eq "harvest budget: the tar.gz's bytes and files" \
+  "$(r HGET "${prefix}unpacked:h1" "$parent")" \
+  "$(( $(stat -c %s "$data/$(shard raw "$ttl")") + $(stat -c %s "$data/$(shard raw "$zip")") )) 2"
+expect_eq "harvest budget: the zip's" "$(r HGET "${prefix}unpacked:h1" "$zip")" \
+  "$(stat -c %s "$data/$(shard raw "$nt")") 1"
 expect_eq "no file outside the store" \
   "$(find "$data" -type f | grep -Ev "/(raw|utf8)/../../[0-9a-f]{32}$" || true)" ""
 

@@ -67,5 +67,6 @@ int lw_cmd_clean(LwTool *tool, int argc, char **argv);
 int lw_cmd_stage(LwTool *tool, int argc, char **argv);
 int lw_cmd_queue(LwTool *tool, int argc, char **argv);
 int lw_cmd_provider(LwTool *tool, int argc, char **argv);
+int lw_cmd_gc(LwTool *tool, int argc, char **argv);
 
 #endif

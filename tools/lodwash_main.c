@@ -35,6 +35,8 @@ static const LwCommand commands[] = {
   {"export", lw_cmd_export, "export", "write all graphs as one dump with its VoID now", false},
   {"graph", lw_cmd_graph, "graph NAME [--subject IRI]",
    "print a provider's graph, or what it says about one subject", false},
+  {"gc", lw_cmd_gc, "gc [--dry-run]",
+   "remove old harvest records, seeds and files nothing needs, extra dead jobs", false},
   {"clean", lw_cmd_clean, "clean FILE [--format F] [--base IRI] [-o OUT]",
    "guess, parse and clean a local file into canonical N-Quads (no Redis)", true},
 };

@@ -1,18 +1,62 @@
 #include "workers/context_cache.h"
 
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/hash.h"
+#include "common/log.h"
+#include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/redis.h"
 
-static LwKey key_of(const LwContextCache *cache, const char *url)
+/* KEYS: contexts (the index), context:<md5>
+ * ARGV: md5, body, url, ttl s, max bytes (<= 0: none), now ms, context key head
+ * Forgets index entries whose context expired, then evicts the oldest until
+ * the body fits; stores it. Returns 1 cached, 0 larger than the cap alone. */
+static LwScript put_script = {
+    "local size = string.len(ARGV[2])\n"
+    "local max = tonumber(ARGV[5])\n"
+    "if max > 0 and size > max then return 0 end\n"
+    "local total = 0\n"
+    "local sizes = {}\n"
+    "local members = redis.call('ZRANGE', KEYS[1], 0, -1)\n"
+    "for _, m in ipairs(members) do\n"
+    "  local s = redis.call('HGET', ARGV[7] .. m, 'size')\n"
+    "  if not s or m == ARGV[1] then\n"
+    "    redis.call('ZREM', KEYS[1], m)\n"
+    "  else\n"
+    "    sizes[m] = tonumber(s)\n"
+    "    total = total + sizes[m]\n"
+    "  end\n"
+    "end\n"
+    "for _, m in ipairs(members) do\n"
+    "  if max <= 0 or total + size <= max then break end\n"
+    "  if sizes[m] then\n"
+    "    redis.call('DEL', ARGV[7] .. m)\n"
+    "    redis.call('ZREM', KEYS[1], m)\n"
+    "    total = total - sizes[m]\n"
+    "  end\n"
+    "end\n"
+    "redis.call('DEL', KEYS[2])\n"
+    "redis.call('HSET', KEYS[2], 'body', ARGV[2], 'url', ARGV[3], 'size', size)\n"
+    "redis.call('EXPIRE', KEYS[2], ARGV[4])\n"
+    "redis.call('ZADD', KEYS[1], ARGV[6], ARGV[1])\n"
+    "return 1\n",
+    ""};
+
+static void url_md5(const char *url, char hash[LW_HASH_HEX_LEN + 1])
 {
-  char hash[LW_HASH_HEX_LEN + 1];
   lw_md5_hex(url, strlen(url), hash);
-  return lw_key(cache->prefix, LW_KEY_CONTEXT, hash);
+}
+
+bool lw_context_cache_is_context(const char *body, size_t len)
+{
+  json_t *doc = json_loadb(body, len, 0, NULL);
+  bool ok = json_is_object(doc) && json_object_get(doc, "@context") != NULL;
+  json_decref(doc);
+  return ok;
 }
 
 LwStatus lw_context_cache_get(void *handle, const char *url, char **body, size_t *len,
@@ -20,7 +64,9 @@ LwStatus lw_context_cache_get(void *handle, const char *url, char **body, size_t
 {
   LwContextCache *cache = handle;
   LwError err;
-  LwKey key = key_of(cache, url);
+  char hash[LW_HASH_HEX_LEN + 1];
+  url_md5(url, hash);
+  LwKey key = lw_key(cache->prefix, LW_KEY_CONTEXT, hash);
   redisReply *r = lw_redis_cmd(cache->redis, &err, "HMGET", key.s, "body", "url", NULL);
   LwStatus st = LW_NOTHING;
   if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
@@ -49,18 +95,30 @@ void lw_context_cache_put(void *handle, const char *url, const char *body, size_
                           const char *document_url)
 {
   LwContextCache *cache = handle;
-  LwError err;
-  LwKey key = key_of(cache, url);
-  char ttl[32];
-  snprintf(ttl, sizeof(ttl), "%d", LW_CONTEXT_CACHE_TTL_S);
-  const char *hset[] = {"HSET", key.s, "body", body, "url", document_url};
-  size_t hset_len[] = {4, strlen(key.s), 4, len, 3, strlen(document_url)};
-  redisReply *r = lw_redis_argv(cache->redis, 6, hset, hset_len, &err);
-  if (r) {
-    freeReplyObject(r);
-    r = lw_redis_cmd(cache->redis, &err, "EXPIRE", key.s, ttl, NULL);
-    if (r) {
-      freeReplyObject(r);
-    }
+  if (!lw_context_cache_is_context(body, len)) {
+    lw_debug("url=\"%s\" msg=\"not a JSON-LD context: not cached\"", url);
+    return;
   }
+  char hash[LW_HASH_HEX_LEN + 1], ttl[32], max[32], now[32];
+  url_md5(url, hash);
+  LwKey index = lw_key(cache->prefix, LW_KEY_CONTEXTS, NULL);
+  LwKey key = lw_key(cache->prefix, LW_KEY_CONTEXT, hash);
+  LwKey head = lw_key(cache->prefix, LW_KEY_CONTEXT, "");
+  snprintf(ttl, sizeof(ttl), "%d", LW_CONTEXT_CACHE_TTL_S);
+  snprintf(max, sizeof(max), "%lld", cache->max_bytes);
+  snprintf(now, sizeof(now), "%lld", lw_now_ms());
+  const char *argv[] = {index.s, key.s, hash, body, document_url, ttl, max, now, head.s};
+  size_t lens[] = {strlen(index.s), strlen(key.s), strlen(hash), len, strlen(document_url),
+                   strlen(ttl), strlen(max), strlen(now), strlen(head.s)};
+  LwError err;
+  redisReply *r = lw_script_run(cache->redis, &put_script, 2, 9, argv, lens, &err);
+  if (!r) {
+    lw_warn("url=\"%s\" msg=\"context not cached\" error=\"%s\"", url, err.message);
+    return;
+  }
+  if (r->type == REDIS_REPLY_INTEGER && r->integer == 0) {
+    lw_info("url=\"%s\" bytes=%zu msg=\"context larger than the cache: not cached\"", url,
+            len);
+  }
+  freeReplyObject(r);
 }

@@ -166,7 +166,7 @@ static LwStatus clean_file(LwStageCtx *ctx, const json_t *seed, LwCleanReport *r
   skolem_base_of(cfg, skolem, sizeof(skolem));
   LwNetGuard *guard = NULL;
   LW_TRY(lw_netguard_new(cfg->allow_net, &guard, ctx->err));
-  LwContextCache cache = {ctx->redis, cfg->prefix};
+  LwContextCache cache = {ctx->redis, cfg->prefix, cfg->context_cache_max_bytes};
   LwDocumentLoader loader = {.guard = guard, .contact = cfg->contact,
                              .cache_get = lw_context_cache_get,
                              .cache_put = lw_context_cache_put, .cache_handle = &cache};

@@ -19,10 +19,12 @@
  * body). Children are written to DATA/raw/ab/cd/<child hash>; UTF-8 copies
  * to DATA/utf8/ab/cd/<hash>.
  *
- * Caps come from the configuration (--archive-max-*). The harvest's budget:
- * when the harvest record has `max_expanded_bytes`, an archive may expand at
- * most what is left of it (`expanded_bytes` counts what its archives
- * expanded so far, added in each job's ack).
+ * Caps come from the configuration (--archive-max-*). The harvest's budget
+ * (--harvest-max-bytes, --harvest-max-files) holds across every archive
+ * level and worker: the unpack reserves room before it writes
+ * (queue/unpack_budget.h), the ack records what it wrote, a failure gives
+ * its reservation back. Past it the archive fails with "harvest budget
+ * exceeded: ..." and the rest of the harvest goes on.
  *
  * Everything recorded rides in the job's ack (ctx->txn), so a job that runs
  * twice records once; files are written by tmp + rename and land at the same
@@ -39,6 +41,7 @@
 #include "queue/keys.h"
 #include "queue/record.h"
 #include "queue/seed.h"
+#include "queue/unpack_budget.h"
 #include "workers/stage.h"
 
 /* Statuses that mean this stage's work is done already. */
@@ -85,35 +88,6 @@ static bool on_progress(void *data, uint64_t bytes)
   LwStageCtx *ctx = data;
   lw_stage_progress(ctx, "%llu MB expanded", (unsigned long long)(bytes >> 20));
   return !lw_stage_stopping(ctx);
-}
-
-/* The harvest's budget of expanded bytes (0: none); LW_ERR_LIMIT when it is
- * used up already. */
-static LwStatus harvest_budget(LwStageCtx *ctx, const char *harvest, uint64_t *budget)
-{
-  *budget = 0;
-  if (!*harvest) {
-    return LW_OK;
-  }
-  json_t *rec = NULL;
-  LwStatus st = lw_record_get(ctx->redis, lw_key(ctx->config->prefix, LW_KEY_HARVEST, harvest).s,
-                              &rec, ctx->err);
-  if (st > LW_NOTHING) {
-    return st;
-  }
-  long long max = lw_record_int(rec, "max_expanded_bytes", 0);
-  long long used = lw_record_int(rec, "expanded_bytes", 0);
-  json_decref(rec);
-  if (max <= 0) {
-    return LW_OK;
-  }
-  if (used >= max) {
-    return lw_error_set(ctx->err, LW_ERR_LIMIT,
-                        "harvest %s expanded %lld bytes of its %lld already (max_expanded_bytes)",
-                        harvest, used, max);
-  }
-  *budget = (uint64_t)(max - used);
-  return LW_OK;
 }
 
 static char *json_text(json_t *j)
@@ -232,16 +206,9 @@ static LwStatus record_archive(LwStageCtx *ctx, const json_t *seed, const char *
   lw_txn_seed_status(txn, hash, "depleted");
   const char *harvest = ctx->job->harvest;
   if (*harvest) {
-    /* The archive is replaced by its entries; an empty one is a file done. */
-    if (r->n_entries == 0) {
-      lw_txn_harvest_file_done(txn, harvest, false);
-    } else if (r->n_entries > 1) {
-      lw_txn_harvest_expect(txn, harvest, (long long)r->n_entries - 1);
-    }
-    char bytes[32];
-    snprintf(bytes, sizeof(bytes), "%llu", (unsigned long long)r->bytes_expanded);
-    LwKey key = lw_key(ctx->config->prefix, LW_KEY_HARVEST, harvest);
-    lw_txn_command(txn, 4, (const char *[]){"HINCRBY", key.s, "expanded_bytes", bytes}, NULL);
+    /* The entries become files of the harvest in the frame's fan-in
+     * (workers/stage_results.c); here only the budget is settled. */
+    lw_txn_unpack_budget_settle(txn, harvest, hash, r->bytes_expanded, r->files_written);
   }
   lw_info("stage=unpack seed=%s outcome=depleted entries=%zu skipped=%zu bytes=%llu format=\"%s\"",
           hash, r->n_entries, json_array_size(r->skipped),
@@ -306,9 +273,22 @@ static LwStatus unpack_seed(LwStageCtx *ctx, const json_t *seed, const char *has
   o.limits.max_depth = cfg->archive_max_depth > 0 ? (unsigned)cfg->archive_max_depth : 0;
   o.progress = on_progress;
   o.progress_data = ctx;
-  LW_TRY(harvest_budget(ctx, ctx->job->harvest, &o.budget));
+  LwUnpackBudgetRef budget = {ctx->redis, cfg->prefix, ctx->job->harvest, hash,
+                              cfg->harvest_max_bytes, cfg->harvest_max_files};
+  if (*ctx->job->harvest) {
+    o.budget.reserve = lw_unpack_budget_reserve;
+    o.budget.data = &budget;
+  }
   LwUnpackResult *r = NULL;
-  LW_TRY(lw_archive_unpack(path, &o, &r, ctx->err));
+  LwStatus unpacked = lw_archive_unpack(path, &o, &r, ctx->err);
+  if (unpacked != LW_OK) {
+    LwError release_err;
+    if (o.budget.reserve && lw_unpack_budget_release(&budget, &release_err) != LW_OK) {
+      lw_warn("stage=unpack seed=%s msg=\"budget not given back\" error=\"%s\"", hash,
+              release_err.message); /* counted against the harvest: errs on the safe side */
+    }
+    return unpacked;
+  }
   LwStatus st = r->kind == LW_UNPACK_ARCHIVE ? record_archive(ctx, seed, hash, o.depth, r)
                                              : settle_data(ctx, hash, rel);
   lw_unpack_result_free(r);

@@ -1,0 +1,132 @@
+#include "queue/unpack_budget.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "queue/redis.h"
+
+/* Sums the fields of KEYS[1] ("<bytes> <files>") other than ARGV[1]. */
+#define SUM_OTHERS                                                          \
+  "local ob, of = 0, 0\n"                                                   \
+  "local all = redis.call('HGETALL', KEYS[1])\n"                            \
+  "for i = 1, #all, 2 do\n"                                                 \
+  "  if all[i] ~= ARGV[1] then\n"                                           \
+  "    local b, f = string.match(all[i + 1], '^(%d+) (%d+)$')\n"            \
+  "    ob = ob + (tonumber(b) or 0)\n"                                      \
+  "    of = of + (tonumber(f) or 0)\n"                                      \
+  "  end\n"                                                                 \
+  "end\n"
+
+/* KEYS: unpacked:<harvest>
+ * ARGV: seed, want bytes, want files, need bytes, need files, max bytes,
+ *       max files (<= 0: no cap)
+ * Grants min(want, max - others) of each; sets the seed's field to the
+ * grant when it covers the need. Returns {1|0, granted bytes, granted files,
+ * others' bytes, others' files}. */
+static LwScript reserve_script = {
+    SUM_OTHERS
+    "local function grant(want, max, others)\n"
+    "  if max <= 0 then return want end\n"
+    "  return math.max(0, math.min(want, max - others))\n"
+    "end\n"
+    "local gb = grant(tonumber(ARGV[2]), tonumber(ARGV[6]), ob)\n"
+    "local gf = grant(tonumber(ARGV[3]), tonumber(ARGV[7]), of)\n"
+    "local ok = gb >= tonumber(ARGV[4]) and gf >= tonumber(ARGV[5])\n"
+    "if ok then\n"
+    "  redis.call('HSET', KEYS[1], ARGV[1], string.format('%d %d', gb, gf))\n"
+    "end\n"
+    "return {ok and 1 or 0, string.format('%d', gb), string.format('%d', gf),\n"
+    "        string.format('%d', ob), string.format('%d', of)}\n",
+    ""};
+
+/* KEYS: unpacked:<harvest>  ARGV: "" (no field excluded)
+ * Returns {bytes, files} of every archive. */
+static LwScript used_script = {
+    SUM_OTHERS
+    "return {string.format('%d', ob), string.format('%d', of)}\n",
+    ""};
+
+static long long element_ll(const redisReply *r, size_t i)
+{
+  return i < r->elements && r->element[i]->type == REDIS_REPLY_STRING
+             ? atoll(r->element[i]->str)
+             : 0;
+}
+
+LwStatus lw_unpack_budget_reserve(void *data, uint64_t need_bytes, uint64_t need_files,
+                                  uint64_t *bytes, uint64_t *files, LwError *err)
+{
+  const LwUnpackBudgetRef *ref = data;
+  LwKey key = lw_key(ref->prefix, LW_KEY_UNPACKED, ref->harvest);
+  char want_b[32], want_f[32], need_b[32], need_f[32], max_b[32], max_f[32];
+  snprintf(want_b, sizeof(want_b), "%llu", (unsigned long long)*bytes);
+  snprintf(want_f, sizeof(want_f), "%llu", (unsigned long long)*files);
+  snprintf(need_b, sizeof(need_b), "%llu", (unsigned long long)need_bytes);
+  snprintf(need_f, sizeof(need_f), "%llu", (unsigned long long)need_files);
+  snprintf(max_b, sizeof(max_b), "%lld", ref->max_bytes);
+  snprintf(max_f, sizeof(max_f), "%lld", ref->max_files);
+  const char *argv[] = {key.s, ref->seed, want_b, want_f, need_b, need_f, max_b, max_f};
+  redisReply *r = lw_script_run(ref->redis, &reserve_script, 1, 8, argv, NULL, err);
+  if (!r) {
+    return err->status;
+  }
+  if (r->type != REDIS_REPLY_ARRAY || r->elements != 5) {
+    freeReplyObject(r);
+    return lw_error_set(err, LW_ERR_REDIS, "unexpected reply to the budget script");
+  }
+  bool ok = r->element[0]->type == REDIS_REPLY_INTEGER && r->element[0]->integer == 1;
+  *bytes = (uint64_t)element_ll(r, 1);
+  *files = (uint64_t)element_ll(r, 2);
+  long long others_b = element_ll(r, 3), others_f = element_ll(r, 4);
+  freeReplyObject(r);
+  if (ok) {
+    return LW_OK;
+  }
+  if (*bytes < need_bytes) {
+    return lw_error_set(err, LW_ERR_LIMIT,
+                        "harvest budget exceeded: this archive needs %llu bytes, the harvest's "
+                        "other archives hold %lld of its %lld (--harvest-max-bytes)",
+                        (unsigned long long)need_bytes, others_b, ref->max_bytes);
+  }
+  return lw_error_set(err, LW_ERR_LIMIT,
+                      "harvest budget exceeded: this archive needs %llu files, the harvest's "
+                      "other archives hold %lld of its %lld (--harvest-max-files)",
+                      (unsigned long long)need_files, others_f, ref->max_files);
+}
+
+void lw_txn_unpack_budget_settle(LwTxn *txn, const char *harvest, const char *seed,
+                                 uint64_t bytes, uint64_t files)
+{
+  LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_UNPACKED, harvest);
+  char value[64];
+  snprintf(value, sizeof(value), "%llu %llu", (unsigned long long)bytes,
+           (unsigned long long)files);
+  lw_txn_hset(txn, key.s, seed, value);
+}
+
+LwStatus lw_unpack_budget_release(const LwUnpackBudgetRef *ref, LwError *err)
+{
+  redisReply *r = lw_redis_cmd(ref->redis, err, "HDEL",
+                               lw_key(ref->prefix, LW_KEY_UNPACKED, ref->harvest).s,
+                               ref->seed, NULL);
+  if (!r) {
+    return err->status;
+  }
+  freeReplyObject(r);
+  return LW_OK;
+}
+
+LwStatus lw_unpack_budget_used(redisContext *c, const char *prefix, const char *harvest,
+                               long long *bytes, long long *files, LwError *err)
+{
+  LwKey key = lw_key(prefix, LW_KEY_UNPACKED, harvest);
+  const char *argv[] = {key.s, ""};
+  redisReply *r = lw_script_run(c, &used_script, 1, 2, argv, NULL, err);
+  if (!r) {
+    return err->status;
+  }
+  *bytes = r->type == REDIS_REPLY_ARRAY ? element_ll(r, 0) : 0;
+  *files = r->type == REDIS_REPLY_ARRAY ? element_ll(r, 1) : 0;
+  freeReplyObject(r);
+  return LW_OK;
+}

@@ -1,0 +1,55 @@
+/*
+ * A harvest's budget of bytes unpacked and files created, across every
+ * archive level and every worker: PREFIXunpacked:<harvest id>, a hash with
+ * one field per archive seed of the harvest, "<bytes> <files>", what that
+ * archive's unpack holds (reserved while it runs, exactly what it wrote
+ * once it is done).
+ *
+ * Each archive owns its own field and only ever sets it (never adds to it),
+ * and the total is summed on the server: a job that runs again (a crash, a
+ * lost ack, a NOSCRIPT replay) replaces its own count instead of adding to
+ * it, and the children it writes again land on the same hashed paths. An
+ * unpack asks for room before it writes (lw_unpack_budget_reserve, a Lua
+ * script: the others' sum plus the new ask must fit), so the files on disk
+ * stay under the budget however the archives are spread over workers.
+ *
+ * The key is removed with its harvest record (queue/retention.h).
+ */
+#ifndef LW_QUEUE_UNPACK_BUDGET_H
+#define LW_QUEUE_UNPACK_BUDGET_H
+
+#include <hiredis/hiredis.h>
+#include <stdint.h>
+
+#include "common/status.h"
+#include "queue/keys.h"
+#include "queue/txn.h"
+
+typedef struct {
+  redisContext *redis;
+  const char *prefix;
+  const char *harvest;     /* the harvest id */
+  const char *seed;        /* the archive's seed hash: its field */
+  long long max_bytes;     /* the budget; <= 0: no cap of that kind */
+  long long max_files;
+} LwUnpackBudgetRef;
+
+/* Asks for *bytes and *files in all for ref->seed (see LwUnpackBudget in
+ * common/archive_unpack.h: the same contract, ref is its data). On LW_OK the
+ * field holds the grant. LW_ERR_LIMIT "harvest budget exceeded: ..." when
+ * even need_bytes / need_files do not fit beside the other archives. */
+LwStatus lw_unpack_budget_reserve(void *ref, uint64_t need_bytes, uint64_t need_files,
+                                  uint64_t *bytes, uint64_t *files, LwError *err);
+
+/* In the ack: the archive's field becomes exactly what it wrote. */
+void lw_txn_unpack_budget_settle(LwTxn *txn, const char *harvest, const char *seed,
+                                 uint64_t bytes, uint64_t files);
+
+/* Gives back what a failed unpack held (its files were removed). */
+LwStatus lw_unpack_budget_release(const LwUnpackBudgetRef *ref, LwError *err);
+
+/* What the harvest's archives hold in all. */
+LwStatus lw_unpack_budget_used(redisContext *c, const char *prefix, const char *harvest,
+                               long long *bytes, long long *files, LwError *err);
+
+#endif
