@@ -10,6 +10,7 @@
 #ifndef LW_SCHEDULER_VOID_FETCH_H
 #define LW_SCHEDULER_VOID_FETCH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -34,5 +35,12 @@ typedef struct {
 LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, long timeout_ms,
                        const char *etag, const char *last_modified, char **body,
                        size_t *len, LwVoidFetchInfo *info, LwError *err);
+
+/* The same, ended early (LW_ERR_NET "stopped") within about a second once
+ * *stop becomes true; stop may be NULL. Thread safe. */
+LwStatus lw_void_fetch_until(const char *url, const LwConfig *cfg, long timeout_ms,
+                             const char *etag, const char *last_modified,
+                             const atomic_bool *stop, char **body, size_t *len,
+                             LwVoidFetchInfo *info, LwError *err);
 
 #endif
