@@ -583,22 +583,37 @@ static const char *str_at(const redisReply *r, size_t i)
              : NULL;
 }
 
+/* How long a seed rests before its dump is checked again: its own
+ * `interval`, else its provider's registry `interval`, else --seed-interval
+ * (0: never). In milliseconds. */
+static long long seed_interval_ms(const LwScheduler *s, const char *interval,
+                                  const char *provider)
+{
+  long long i = interval ? atoll(interval) : 0;
+  if (i <= 0 && provider && *provider && s->registry) {
+    const LwProvider *p = lw_registry_find(s->registry, provider);
+    i = p ? p->interval : 0;
+  }
+  if (i <= 0) {
+    i = s->cfg->seed_interval_s;
+  }
+  return i > 0 ? i * 1000 : 0;
+}
+
 /* A downloaded seed whose time is up (processed + interval < now), with no
  * parent (not an archive entry) and not relative, goes back to added with a
- * download job. */
-static LwStatus requeue_if_stale(LwScheduler *s, const char *key, long long now,
-                                 LwTxn *txn, long long *count, LwError *err)
+ * download job: the download is conditional (the seed's ETag, Last-Modified
+ * and content hash), so a dump that changed without its VoID saying so is
+ * seen, and one that did not costs a 304. r: HMGET of SEED_FIELDS. */
+static void requeue_if_stale(LwScheduler *s, const char *key, const redisReply *r,
+                             long long now, LwTxn *txn, long long *count)
 {
-  redisReply *r = lw_redis_cmd(s->redis, err, "HMGET", key, "status", "processed",
-                               "interval", "parent", "relative", NULL);
-  if (!r) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
   const char *status = str_at(r, 0), *processed = str_at(r, 1), *interval = str_at(r, 2);
-  const char *parent = str_at(r, 3), *relative = str_at(r, 4);
-  long long p = processed ? atoll(processed) : 0, i = interval ? atoll(interval) : 0;
+  const char *parent = str_at(r, 3), *relative = str_at(r, 4), *provider = str_at(r, 5);
+  long long p = processed ? atoll(processed) : 0;
+  long long i = seed_interval_ms(s, interval, provider);
   const char *hash = strrchr(key, ':');
-  if (hash && p > 0 && i > 0 && p + i * 1000 < now && resting(status) &&
+  if (hash && p > 0 && i > 0 && p + i < now && resting(status) &&
       !(parent && *parent) && !(relative && !strcmp(relative, "true"))) {
     ++hash;
     /* Outside any harvest: the one it came with is over, and a provider's
@@ -607,7 +622,25 @@ static LwStatus requeue_if_stale(LwScheduler *s, const char *key, long long now,
     lw_txn_push_job(txn, "download", hash, "", LW_PRIORITY_NORMAL, NULL);
     ++*count;
   }
-  freeReplyObject(r);
+}
+
+/* Looks at one SCAN page of seed keys, their fields asked for in one
+ * pipeline. */
+static LwStatus requeue_page(LwScheduler *s, const redisReply *keys, long long now,
+                             LwTxn *txn, long long *count, LwError *err)
+{
+  for (size_t i = 0; i < keys->elements; ++i) {
+    redisAppendCommand(s->redis, "HMGET %s status processed interval parent relative provider",
+                       keys->element[i]->str);
+  }
+  for (size_t i = 0; i < keys->elements; ++i) {
+    redisReply *r = NULL;
+    if (redisGetReply(s->redis, (void **)&r) != REDIS_OK || !r) {
+      return lw_error_set(err, LW_ERR_REDIS, "Redis: %s", s->redis->errstr);
+    }
+    requeue_if_stale(s, keys->element[i]->str, r, now, txn, count);
+    freeReplyObject(r);
+  }
   return LW_OK;
 }
 
@@ -630,10 +663,7 @@ static LwStatus requeue_stale(LwScheduler *s, long long *count, LwError *err)
     }
     if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
       snprintf(s->stale_cursor, sizeof(s->stale_cursor), "%s", r->element[0]->str);
-      const redisReply *keys = r->element[1];
-      for (size_t i = 0; i < keys->elements && st == LW_OK; ++i) {
-        st = requeue_if_stale(s, keys->element[i]->str, now, txn, count, err);
-      }
+      st = requeue_page(s, r->element[1], now, txn, count, err);
     }
     freeReplyObject(r);
     if (!strcmp(s->stale_cursor, "0")) {

@@ -16,9 +16,10 @@
  *      (scheduler/harvest.h); one log line per provider:
  *        provider=NAME outcome=started|unchanged|busy|error|disabled ...
  *   3. periodic duties: gives back the jobs of dead workers (the reaper),
- *      moves due retries into their queues, re-queues stale seeds
- *      (processed + interval < now; a bounded slice of the seeds per
- *      cycle), and queues one `export` and one `status` job unless one is
+ *      moves due retries into their queues, re-queues stale seeds for a
+ *      conditional download (processed + interval < now, the interval
+ *      being the seed's own, else its provider's registry `interval`, else
+ *      --seed-interval, 100 days; a bounded slice of the seeds per cycle), and queues one `export` and one `status` job unless one is
  *      still waiting.
  *
  * Exactly one scheduler is active: it holds the Redis key scheduler:lease
