@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "common/http_fetch.h"
+#include "queue/redis.h"
 
 struct LwVoidFetchPool {
   const LwConfig *cfg;
@@ -24,9 +25,41 @@ struct LwVoidFetchPool {
   atomic_bool cancel;
 };
 
+/* This thread's Redis connection, for the robots.txt cache: made when
+ * first needed and again after a failure. NULL when Redis cannot be had. */
+static redisContext *thread_redis(const LwConfig *cfg, redisContext **c, LwError *err)
+{
+  if (*c && !(*c)->err) {
+    return *c;
+  }
+  if (*c) {
+    redisFree(*c);
+    *c = NULL;
+  }
+  if (lw_redis_connect(cfg->redis_url, c, err) != LW_OK) {
+    *c = NULL;
+  }
+  return *c;
+}
+
+/* One fetch, honouring robots.txt when --robots-ttl is on. */
+static void run_job(LwVoidFetchPool *pool, LwVoidFetchJob *job, redisContext **redis)
+{
+  lw_error_clear(&job->err);
+  redisContext *c = NULL;
+  if (pool->cfg->robots_ttl_s > 0 && !(c = thread_redis(pool->cfg, redis, &job->err))) {
+    job->status = LW_ERR_REDIS;
+    return;
+  }
+  job->status = lw_void_fetch_until(job->url, pool->cfg, job->timeout_ms, job->etag,
+                                    job->last_modified, &pool->cancel, c, &job->body,
+                                    &job->len, &job->info, &job->err);
+}
+
 static void *fetch_thread(void *arg)
 {
   LwVoidFetchPool *pool = arg;
+  redisContext *redis = NULL;
   pthread_mutex_lock(&pool->lock);
   for (;;) {
     while (pool->taken == pool->submitted && !pool->closing) {
@@ -37,16 +70,16 @@ static void *fetch_thread(void *arg)
     }
     LwVoidFetchJob *job = pool->jobs[pool->taken++];
     pthread_mutex_unlock(&pool->lock);
-    lw_error_clear(&job->err);
-    job->status = lw_void_fetch_until(job->url, pool->cfg, job->timeout_ms, job->etag,
-                                      job->last_modified, &pool->cancel, &job->body,
-                                      &job->len, &job->info, &job->err);
+    run_job(pool, job, &redis);
     pthread_mutex_lock(&pool->lock);
     pool->finished[(pool->fin_head + pool->fin_count) % pool->capacity] = job;
     ++pool->fin_count;
     pthread_cond_signal(&pool->done);
   }
   pthread_mutex_unlock(&pool->lock);
+  if (redis) {
+    redisFree(redis);
+  }
   return NULL;
 }
 

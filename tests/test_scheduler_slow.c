@@ -3,7 +3,8 @@
  * and 3 never answer (their server holds the connection open). In one
  * cycle every quick provider is visited and gets its harvest, the 3 slow
  * ones end in a timeout error, and the 3 slow fetches were waiting at the
- * same time (not one after another). --void-concurrency bounds the fetches
+ * same time (not one after another); a VoID its host's robots.txt
+ * disallows is not fetched and says so. --void-concurrency bounds the fetches
  * in flight. The backlog policy holds: a second cycle starts nothing new. */
 #define _GNU_SOURCE /* POLLRDHUP */
 #include "common/config.h"
@@ -27,6 +28,7 @@
 static char base[128];
 static atomic_int slow_open, slow_max;
 static atomic_bool stopping;
+static atomic_int private_hits;
 
 /* The slow route holds the connection until the client hangs up (its
  * timeout) or the test ends, counting how many are held at once. */
@@ -59,6 +61,11 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
     hold_slow_request(conn);
     snprintf(body, sizeof(body), "too late\n");
     status = MHD_HTTP_SERVICE_UNAVAILABLE;
+  } else if (!strcmp(url, "/robots.txt")) {
+    snprintf(body, sizeof(body), "User-agent: *\nDisallow: /private/\n");
+  } else if (!strncmp(url, "/private/", 9)) {
+    atomic_fetch_add(&private_hits, 1);
+    snprintf(body, sizeof(body), "secret\n");
   } else if (sscanf(url, "/quick/%d/void.ttl", &n) == 1) {
     snprintf(body, sizeof(body),
              "@prefix void: <http://rdfs.org/ns/void#> .\n"
@@ -82,6 +89,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 static void write_registry(const char *path, int quick, int slow)
 {
   FILE *f = fopen(path, "w");
+  fprintf(f, "hidden:\n  void: %s/private/void.ttl\n", base); /* robots.txt says no */
   for (int i = 0; i < slow; ++i) {
     /* the slow ones first: a sequential cycle would wait for them first */
     fprintf(f, "slow%d:\n  void: %s/slow/%d/void.ttl\n", i, base, i);
@@ -111,9 +119,9 @@ static void test_slow_hosts_wait_together(LwConfig *cfg, redisContext *rc)
 {
   LwScheduler *s = lw_scheduler_new(cfg);
   LwCycleStats st = run_cycle(s);
-  CHECK_INT_EQ(st.providers, QUICK + SLOW);
+  CHECK_INT_EQ(st.providers, QUICK + SLOW + 1);
   CHECK_INT_EQ(st.started, QUICK);
-  CHECK_INT_EQ(st.errors, SLOW);
+  CHECK_INT_EQ(st.errors, SLOW + 1);
   CHECK_INT_EQ(atomic_load(&slow_max), SLOW);
   char key[LW_KEY_MAX];
   int visited = 0;
@@ -133,6 +141,11 @@ static void test_slow_hosts_wait_together(LwConfig *cfg, redisContext *rc)
     printf("slow provider's error: %s\n", r->str);
   }
   freeReplyObject(r);
+  snprintf(key, sizeof(key), "%s", lw_key(cfg->prefix, LW_KEY_PROVIDER, "hidden").s);
+  r = redisCommand(rc, "HGET %s error", key);
+  CHECK(r && r->type == REDIS_REPLY_STRING && strstr(r->str, "disallowed by robots.txt"));
+  freeReplyObject(r);
+  CHECK_INT_EQ(atomic_load(&private_hits), 0);
 
   /* One harvest per provider: the next cycle finds them running. */
   atomic_store(&slow_max, 0);
@@ -148,7 +161,7 @@ static void test_concurrency_bound(LwConfig *cfg)
   atomic_store(&slow_max, 0);
   LwScheduler *s = lw_scheduler_new(cfg);
   LwCycleStats st = run_cycle(s);
-  CHECK_INT_EQ(st.errors, SLOW);
+  CHECK_INT_EQ(st.errors, SLOW + 1);
   CHECK_INT_EQ(atomic_load(&slow_max), 2);
   lw_scheduler_free(s);
 }

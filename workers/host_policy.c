@@ -76,7 +76,8 @@ bool lw_url_host(const char *url, char *buf, size_t size)
 /* Fetches origin's robots.txt: state "ok" (with *body), "none" (4xx or
  * too large: everything allowed) or "unreachable". */
 static const char *robots_fetch(const LwConfig *cfg, const LwNetGuard *guard,
-                                const char *origin, char **body, size_t *len)
+                                const char *origin, long timeout_ms, char **body,
+                                size_t *len)
 {
   char url[1300];
   snprintf(url, sizeof(url), "%s/robots.txt", origin);
@@ -85,7 +86,8 @@ static const char *robots_fetch(const LwConfig *cfg, const LwNetGuard *guard,
   o.data_dir = cfg->data_dir;
   o.guard = guard;
   o.connect_timeout_ms = cfg->connect_timeout_s > 0 ? cfg->connect_timeout_s * 1000 : 0;
-  o.timeout_ms = ROBOTS_TIMEOUT_MS;
+  o.timeout_ms = timeout_ms > 0 && timeout_ms < ROBOTS_TIMEOUT_MS ? timeout_ms
+                                                                  : ROBOTS_TIMEOUT_MS;
   o.max_redirects = 5;
   o.contact = cfg->contact && *cfg->contact ? cfg->contact : NULL;
   o.accept = "text/plain";
@@ -104,8 +106,8 @@ static const char *robots_fetch(const LwConfig *cfg, const LwNetGuard *guard,
 /* The robots.txt of origin, from the cache or fetched and cached:
  * *state as robots_fetch, *body (caller frees) when ok. */
 static LwStatus robots_get(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
-                           const char *origin, char state[16], char **body, size_t *len,
-                           LwError *err)
+                           const char *origin, long timeout_ms, char state[16], char **body,
+                           size_t *len, LwError *err)
 {
   LwKey key = lw_key(cfg->prefix, LW_KEY_ROBOTS, origin);
   redisReply *r = lw_redis_cmd(c, err, "HMGET", key.s, "state", "body", NULL);
@@ -129,7 +131,7 @@ static LwStatus robots_get(redisContext *c, const LwConfig *cfg, const LwNetGuar
   if (cached) {
     return LW_OK;
   }
-  snprintf(state, 16, "%s", robots_fetch(cfg, guard, origin, body, len));
+  snprintf(state, 16, "%s", robots_fetch(cfg, guard, origin, timeout_ms, body, len));
   long long ttl = !strcmp(state, "unreachable") && cfg->robots_ttl_s > ROBOTS_UNREACHABLE_TTL_S
                       ? ROBOTS_UNREACHABLE_TTL_S
                       : cfg->robots_ttl_s;
@@ -146,8 +148,8 @@ static LwStatus robots_get(redisContext *c, const LwConfig *cfg, const LwNetGuar
 
 /* robots.txt's word on p: LW_OK (with the Crawl-delay, -1 none), or why not. */
 static LwStatus robots_check(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
-                             const UrlParts *p, const char *url, long *delay_ms,
-                             LwError *err)
+                             const UrlParts *p, const char *url, long timeout_ms,
+                             long *delay_ms, LwError *err)
 {
   *delay_ms = -1;
   if (cfg->robots_ttl_s <= 0 || !strcmp(p->path, "/robots.txt")) {
@@ -156,7 +158,7 @@ static LwStatus robots_check(redisContext *c, const LwConfig *cfg, const LwNetGu
   char state[16] = "";
   char *body = NULL;
   size_t len = 0;
-  LW_TRY(robots_get(c, cfg, guard, p->origin, state, &body, &len, err));
+  LW_TRY(robots_get(c, cfg, guard, p->origin, timeout_ms, state, &body, &len, err));
   LwStatus st = LW_OK;
   if (!strcmp(state, "unreachable")) {
     st = lw_error_set(err, LW_ERR_NET,
@@ -207,6 +209,17 @@ static LwStatus pace(redisContext *c, const LwConfig *cfg, const char *host, lon
   return LW_OK;
 }
 
+LwStatus lw_host_robots_check(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
+                              const char *url, long timeout_ms, LwError *err)
+{
+  UrlParts p;
+  if (!url_parts(url, &p) || !p.host[0]) {
+    return lw_error_set(err, LW_ERR_USAGE, "not a URL with a host: %.300s", url);
+  }
+  long delay = -1;
+  return robots_check(c, cfg, guard, &p, url, timeout_ms, &delay, err);
+}
+
 LwStatus lw_host_policy_check(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
                               const char *url, LwError *err)
 {
@@ -215,7 +228,7 @@ LwStatus lw_host_policy_check(redisContext *c, const LwConfig *cfg, const LwNetG
     return lw_error_set(err, LW_ERR_USAGE, "not a URL with a host: %.300s", url);
   }
   long delay = -1;
-  LW_TRY(robots_check(c, cfg, guard, &p, url, &delay, err));
+  LW_TRY(robots_check(c, cfg, guard, &p, url, 0, &delay, err));
   long long gap = cfg->host_interval_ms > delay ? cfg->host_interval_ms : delay;
   return pace(c, cfg, p.host, gap, err);
 }

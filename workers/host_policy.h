@@ -28,6 +28,11 @@
 LwStatus lw_host_policy_check(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
                               const char *url, LwError *err);
 
+/* robots.txt alone (for VoID files: the scheduler fetches each once per
+ * visit), its fetch given at most timeout_ms (0: 30 s). */
+LwStatus lw_host_robots_check(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
+                              const char *url, long timeout_ms, LwError *err);
+
 /* The lower-cased host name of url into buf; false when it has none. */
 bool lw_url_host(const char *url, char *buf, size_t size);
 
