@@ -135,7 +135,7 @@ static void test_robots_over_http(void)
 static void test_slot_after_redirect(void)
 {
   set("per-host-concurrency", "1");
-  set("total-timeout", "1");
+  set("total-timeout", "3");
   char target[256];
   snprintf(target, sizeof(target), "http://localhost:%u/moved.nt", lw_test_server_port(srv));
   lw_test_server_add(srv, "/redirect.nt", &(LwTestResponse){.location = target});

@@ -48,6 +48,7 @@
 #include "queue/record.h"
 #include "queue/redis.h"
 #include "queue/seed.h"
+#include "workers/download_cap.h"
 #include "workers/host_policy.h"
 #include "workers/stage.h"
 
@@ -69,8 +70,7 @@ static LwScript slot_script = {
     "return 0\n",
     ""};
 
-/* A lease in a Redis set of leases with a limit: a host's downloads, or
- * all downloads (--download-workers). */
+/* A lease in a Redis set of leases with a limit: a host's downloads. */
 typedef struct {
   char key[LW_KEY_MAX];
   long long limit;
@@ -84,7 +84,6 @@ typedef struct {
   const LwNetGuard *guard;
   Slot host;        /* on the host of the request going out */
   char host_name[512];
-  Slot all;         /* one of --download-workers */
   long long lease_ms;
   long long max_wait_ms;
 } Download;
@@ -174,7 +173,7 @@ static bool on_progress(void *user, uint64_t bytes, uint64_t total)
     lw_stage_progress(d->ctx, "%.1f MB", (double)bytes / 1e6);
   }
   slot_refresh(d, &d->host);
-  slot_refresh(d, &d->all);
+  lw_download_cap_refresh(d->ctx->redis, d->ctx->config);
   return !lw_stage_stopping(d->ctx);
 }
 
@@ -403,35 +402,22 @@ static LwStatus fetch_seed(LwStageCtx *ctx, const json_t *seed, const char *uri)
   d.guard = guard;
   d.lease_ms = lease_ms(cfg);
   d.max_wait_ms = cfg->total_timeout_s > 0 ? cfg->total_timeout_s * 1000 : 600000;
-  LwStatus st = LW_OK;
-  if (cfg->download_workers > 0) {
-    snprintf(d.all.key, sizeof(d.all.key), "%s",
-             lw_key(cfg->prefix, LW_KEY_DOWNLOAD_SLOTS, NULL).s);
-    d.all.limit = cfg->download_workers;
-    d.all.why = "download-workers";
-    st = slot_acquire(&d, &d.all, "all hosts");
-  }
-  if (st == LW_OK) {
-    LwFetchOptions o;
-    fetch_options(ctx, &p, guard, &d, &o);
-    LwFetchResult r;
-    st = lw_fetch(uri, &o, &r, ctx->err);
-    slot_release(&d, &d.host);
-    slot_release(&d, &d.all);
-    if (st <= LW_NOTHING) {
-      record_success(ctx, &p, &r, st);
-      lw_info("stage=download seed=%s status=%ld bytes=%llu hops=%zu unchanged=%s "
-              "resumed_from=%llu ms=%.0f",
-              ctx->job->seed, r.status, (unsigned long long)r.content.number_of_bytes,
-              json_array_size(r.http), st == LW_NOTHING ? "true" : "false",
-              (unsigned long long)r.resumed_from, (r.end - r.begin) * 1000);
-    } else {
-      record_failure(ctx, &r);
-    }
-    lw_fetch_result_clear(&r);
-  }
+  LwFetchOptions o;
+  fetch_options(ctx, &p, guard, &d, &o);
+  LwFetchResult r;
+  LwStatus st = lw_fetch(uri, &o, &r, ctx->err);
   slot_release(&d, &d.host);
-  slot_release(&d, &d.all);
+  if (st <= LW_NOTHING) {
+    record_success(ctx, &p, &r, st);
+    lw_info("stage=download seed=%s status=%ld bytes=%llu hops=%zu unchanged=%s "
+            "resumed_from=%llu ms=%.0f",
+            ctx->job->seed, r.status, (unsigned long long)r.content.number_of_bytes,
+            json_array_size(r.http), st == LW_NOTHING ? "true" : "false",
+            (unsigned long long)r.resumed_from, (r.end - r.begin) * 1000);
+  } else {
+    record_failure(ctx, &r);
+  }
+  lw_fetch_result_clear(&r);
   lw_netguard_free(guard);
   return st;
 }
