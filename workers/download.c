@@ -50,25 +50,11 @@
 #include "queue/seed.h"
 #include "workers/download_cap.h"
 #include "workers/host_policy.h"
+#include "workers/lease_set.h"
 #include "workers/stage.h"
 
 #define SLOT_WAIT_STEP_MS 250
 #define SLOT_REFRESH_MS 10000
-
-/* KEYS[1] the host's lease set; ARGV: holder, limit, lease ms. Drops
- * expired leases, then takes (or refreshes) the holder's. 1 = got it. */
-static LwScript slot_script = {
-    "local t = redis.call('TIME')\n"
-    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
-    "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)\n"
-    "if redis.call('ZSCORE', KEYS[1], ARGV[1]) or\n"
-    "   redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then\n"
-    "  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])\n"
-    "  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))\n"
-    "  return 1\n"
-    "end\n"
-    "return 0\n",
-    ""};
 
 /* A lease in a Redis set of leases with a limit: a host's downloads. */
 typedef struct {
@@ -97,17 +83,9 @@ static long long lease_ms(const LwConfig *cfg)
 /* Takes or refreshes the slot: 1 got it, 0 busy, -1 Redis failed. */
 static int slot_try(Download *d, Slot *slot, LwError *err)
 {
-  char limit[32], lease[32];
-  snprintf(limit, sizeof(limit), "%lld", slot->limit);
-  snprintf(lease, sizeof(lease), "%lld", d->lease_ms);
-  const char *argv[] = {slot->key, d->ctx->job->id, limit, lease};
-  redisReply *reply = lw_script_run(d->ctx->redis, &slot_script, 1, 4, argv, NULL, err);
-  if (!reply) {
-    return -1;
-  }
-  int got = reply->type == REDIS_REPLY_INTEGER && reply->integer == 1;
-  freeReplyObject(reply);
-  if (got) {
+  int got = lw_lease_set_take(d->ctx->redis, slot->key, d->ctx->job->id, slot->limit,
+                              d->lease_ms, err);
+  if (got == 1) {
     slot->refreshed_ms = lw_now_ms();
   }
   return got;

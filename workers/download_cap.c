@@ -7,23 +7,10 @@
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/redis.h"
+#include "workers/lease_set.h"
 
 #define PLACE_LEASE_MS 60000
 #define PLACE_REFRESH_MS 10000
-
-/* KEYS: downloadslots  ARGV: member, limit, lease ms.  Drops expired
- * leases, then takes (or renews) member's place: 1 got it, 0 all taken. */
-static LwScript place_script = {
-    "local t = redis.call('TIME')\n"
-    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
-    "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)\n"
-    "if redis.call('ZSCORE', KEYS[1], ARGV[1]) or\n"
-    "   redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then\n"
-    "  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])\n"
-    "  return 1\n"
-    "end\n"
-    "return 0\n",
-    ""};
 
 /* The place this process holds (one worker frame per process). */
 static char held_by[256];
@@ -32,15 +19,9 @@ static long long renewed_ms;
 
 static bool take_place(redisContext *c, const LwConfig *cfg, const char *member)
 {
-  LwKey key = lw_key(cfg->prefix, LW_KEY_DOWNLOAD_SLOTS, NULL);
-  char limit[32], lease[32];
-  snprintf(limit, sizeof(limit), "%lld", cfg->download_workers);
-  snprintf(lease, sizeof(lease), "%d", PLACE_LEASE_MS);
-  const char *argv[] = {key.s, member, limit, lease};
   LwError err;
-  redisReply *r = lw_script_run(c, &place_script, 1, 4, argv, NULL, &err);
-  bool got = r && r->type == REDIS_REPLY_INTEGER && r->integer == 1;
-  freeReplyObject(r);
+  bool got = lw_lease_set_take(c, lw_key(cfg->prefix, LW_KEY_DOWNLOAD_SLOTS, NULL).s, member,
+                               cfg->download_workers, PLACE_LEASE_MS, &err) == 1;
   if (got) {
     renewed_ms = lw_now_ms();
   }
