@@ -71,6 +71,12 @@ static const Setting settings[] = {
    "redirects followed"},
   {"per-host-concurrency", NULL, KIND_INT, OFF(per_host_concurrency), "2", "N",
    "downloads at once from one host"},
+  {"host-interval-ms", NULL, KIND_INT, OFF(host_interval_ms), "1000", "MS",
+   "least time between two requests to one host (robots.txt Crawl-delay may ask more)"},
+  {"robots-ttl", NULL, KIND_INT, OFF(robots_ttl_s), "86400", "SECONDS",
+   "how long a host's robots.txt is kept (0: robots.txt not read)"},
+  {"download-workers", NULL, KIND_INT, OFF(download_workers), "0", "N",
+   "downloads at once over all workers, so slow hosts leave workers for other stages (0: no cap)"},
   {"archive-max-entries", NULL, KIND_INT, OFF(archive_max_entries), "100000", "N",
    "entries of one archive"},
   {"archive-max-bytes", NULL, KIND_INT, OFF(archive_max_bytes), "20G", "BYTES",
@@ -111,6 +117,11 @@ static const Setting settings[] = {
    "the scheduler removes what is no longer needed this often (0: never)"},
   {"dead-max", NULL, KIND_INT, OFF(dead_max), "10000", "N",
    "dead jobs kept per stage, the oldest dropped (0: all)"},
+  {"void-concurrency", NULL, KIND_INT, OFF(void_concurrency), "64", "N",
+   "VoID files the scheduler fetches at once"},
+  {"seed-interval", NULL, KIND_INT, OFF(seed_interval_s), "8640000", "SECONDS",
+   "a dump not re-checked for this long is downloaded again (conditionally); a provider's "
+   "registry interval wins (0: never)"},
   {"log-level", NULL, KIND_LEVEL, OFF(log_level), "info", "LEVEL",
    "error, warn, info or debug"},
   {"log-json", NULL, KIND_BOOL, OFF(log_json), "0", NULL,
@@ -418,6 +429,7 @@ LwStatus lw_config_check(const LwConfig *cfg, LwError *err)
     {"retry-max-ms", cfg->retry_max_ms},     {"max-attempts", cfg->max_attempts},
     {"poll-max-ms", cfg->poll_max_ms},       {"interval", cfg->interval_s},
     {"sort-memory", cfg->sort_memory_bytes}, {"keep-harvests", cfg->keep_harvests},
+    {"void-concurrency", cfg->void_concurrency},
   };
   for (size_t i = 0; i < sizeof(positive) / sizeof(positive[0]); ++i) {
     if (positive[i].value < 1) {

@@ -60,6 +60,9 @@ typedef struct {
   long long total_timeout_s;    /* whole transfer */
   long long max_redirects;
   long long per_host_concurrency; /* downloads at once per host */
+  long long host_interval_ms;   /* least time between requests to one host */
+  long long robots_ttl_s;       /* robots.txt kept this long; 0: not read */
+  long long download_workers;   /* downloads at once over all workers; 0: any */
 
   /* archive limits */
   long long archive_max_entries;
@@ -84,6 +87,8 @@ typedef struct {
 
   /* scheduler */
   long long interval_s;         /* --interval: seconds between cycles */
+  long long void_concurrency;   /* VoID fetches at once */
+  long long seed_interval_s;    /* re-check a dump after this long; 0: never */
 
   /* retention (queue/retention.h) */
   long long keep_harvests;      /* harvest records kept per provider */

@@ -1021,6 +1021,9 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
     if ((st = lw_netguard_check_scheme(url, err)) != LW_OK) {
       break;
     }
+    if (o->before_hop && (st = o->before_hop(o->before_hop_user, url, err)) != LW_OK) {
+      break; /* the caller's politeness said no (robots.txt, a busy host) */
+    }
     if (o->timeout_ms > 0) {
       long left = o->timeout_ms - (long)((now_mono() - t_start) * 1000);
       if (left <= 0) {

@@ -110,6 +110,14 @@ typedef struct {
    * with LW_ERR_NET "stopped" (and keeps a resumable partial). NULL: none. */
   bool (*progress)(void *user, uint64_t bytes, uint64_t total);
   void *progress_user;
+
+  /* Called before every request, the first and each redirect's, with the
+   * URL about to be fetched (the host actually connected to, after
+   * redirects): the place for per-host politeness (robots.txt, a host's
+   * pace and concurrency). Anything but LW_OK ends the fetch with that
+   * status and err. The time spent here counts in timeout_ms. NULL: none. */
+  LwStatus (*before_hop)(void *user, const char *url, LwError *err);
+  void *before_hop_user;
 } LwFetchOptions;
 
 typedef struct {

@@ -33,6 +33,12 @@
  * seeds                   hash    seed status -> number of seeds in it
  * hostslots:<host>        zset    downloads from host now (member job id, score
  *                                 lease expiry): the per-host limit
+ * robots:<origin>         hash    a host's robots.txt (workers/host_policy.h):
+ *                                 state ok|none|unreachable, body; with a TTL
+ * hostpace:<host>         string  when the next request to host may go (ms,
+ *                                 Redis clock): the per-host rate
+ * downloadslots           zset    downloads running over all workers (member
+ *                                 job id, score lease expiry): --download-workers
  * cleanof:<content hash>  string  the clean record of content cleaned before
  * harvest:<id>            hash    a harvest (scheduler/harvest.h, queue/harvest.h)
  * harvest:<id>:expected   set     its fan-in: files it waits for, ...
@@ -70,6 +76,9 @@
 #define LW_KEY_SEED "seed:%s"
 #define LW_KEY_SEED_COUNTS "seeds"
 #define LW_KEY_HOST_SLOTS "hostslots:%s" /* zset: download leases per host */
+#define LW_KEY_ROBOTS "robots:%s"       /* hash: a host's robots.txt, cached */
+#define LW_KEY_HOST_PACE "hostpace:%s"  /* string: next request time per host */
+#define LW_KEY_DOWNLOAD_SLOTS "downloadslots" /* zset: downloads over all workers */
 #define LW_KEY_CLEAN_OF "cleanof:%s"  /* string: content hash -> clean record hash */
 #define LW_KEY_HARVEST "harvest:%s"
 #define LW_KEY_HARVEST_EXPECTED "harvest:%s:expected" /* set: files waited for */

@@ -23,6 +23,7 @@
 #include "workers/stage.h"
 #include "scheduler/void.h"
 #include "scheduler/void_fetch.h"
+#include "scheduler/void_fetch_pool.h"
 
 /* A VoID body larger than this is not kept in Redis (and then not fetched
  * conditionally, since a 304 would leave nothing to read). */
@@ -258,27 +259,28 @@ static LwStatus record_visit(LwScheduler *s, const LwProvider *p, bool ok,
   return LW_OK;
 }
 
-/* The VoID's content: fetched, or the copy kept from the last visit when the
- * server says 304. On success *body is the caller's. */
-static LwStatus get_void(LwScheduler *s, const LwProvider *p, const LwProviderState *st,
-                         char **body, size_t *len, LwVoidFetchInfo *info, LwError *err)
+/* The validators that make the VoID fetch conditional. A Last-Modified
+ * within two seconds of our last visit is a weak validator (RFC 7232
+ * 2.2.2): the file may have changed again in that same second, and a server
+ * comparing whole seconds would answer 304 to a changed file. Then only the
+ * ETag (if any) makes the request conditional. */
+static void set_validators(const LwProviderState *st, LwVoidFetchJob *job)
 {
-  /* A Last-Modified within two seconds of our last visit is a weak
-   * validator (RFC 7232 2.2.2): the file may have changed again in that same
-   * second, and a server comparing whole seconds would answer 304 to a
-   * changed file. Then only the ETag (if any) makes the request conditional. */
   const char *since = st->http_modified;
   LwDateTime lm;
   if (*since && lw_datetime_parse_http(since, &lm) &&
       st->checked_ms - lm.usec / 1000 < 2000) {
-    since = NULL;
+    since = "";
   }
-  LwStatus rc = lw_void_fetch(p->void_url, s->cfg, fetch_timeout_ms(s), st->etag, since,
-                              body, len, info, err);
-  if (rc != LW_NOTHING) {
-    return rc;
-  }
-  /* 304: the kept copy, with the validators of the last visit. */
+  snprintf(job->etag, sizeof(job->etag), "%s", st->etag);
+  snprintf(job->last_modified, sizeof(job->last_modified), "%s", since);
+}
+
+/* After a 304: the copy kept from the last visit, with its validators.
+ * LW_NOTHING when no copy is kept. On LW_OK *body is the caller's. */
+static LwStatus kept_void(LwScheduler *s, const LwProvider *p, const LwProviderState *st,
+                          char **body, size_t *len, LwVoidFetchInfo *info, LwError *err)
+{
   snprintf(info->etag, sizeof(info->etag), "%s", st->etag);
   snprintf(info->last_modified, sizeof(info->last_modified), "%s", st->http_modified);
   redisReply *r = lw_redis_cmd(s->redis, err, "HMGET",
@@ -287,7 +289,7 @@ static LwStatus get_void(LwScheduler *s, const LwProvider *p, const LwProviderSt
   if (!r) {
     return err ? err->status : LW_ERR_REDIS;
   }
-  LwStatus out = LW_OK;
+  LwStatus out = LW_NOTHING;
   if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
       r->element[0]->type == REDIS_REPLY_STRING) {
     *len = r->element[0]->len;
@@ -298,16 +300,38 @@ static LwStatus get_void(LwScheduler *s, const LwProvider *p, const LwProviderSt
       if (r->element[1]->type == REDIS_REPLY_STRING) {
         snprintf(info->content_type, sizeof(info->content_type), "%s", r->element[1]->str);
       }
+      out = LW_OK;
     } else {
       out = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
     }
-  } else {
-    /* Nothing kept: ask again without validators. */
-    out = lw_void_fetch(p->void_url, s->cfg, fetch_timeout_ms(s), NULL, NULL, body, len,
-                        info, err);
   }
   freeReplyObject(r);
   return out;
+}
+
+/* The VoID's content once the fetch is over: its body, or the copy kept
+ * from the last visit when the server said 304. On LW_OK *body is the
+ * caller's (taken from the job). */
+static LwStatus void_content(LwScheduler *s, const LwProvider *p, const LwProviderState *st,
+                             LwVoidFetchJob *job, char **body, size_t *len, LwError *err)
+{
+  if (job->status != LW_NOTHING) {
+    *body = job->body;
+    *len = job->len;
+    job->body = NULL;
+    if (job->status != LW_OK) {
+      lw_error_set(err, job->status, "%s", job->err.message);
+    }
+    return job->status;
+  }
+  LwStatus rc = kept_void(s, p, st, body, len, &job->info, err);
+  if (rc != LW_NOTHING) {
+    return rc;
+  }
+  /* Nothing kept (a rare race with a registry edit): ask again without
+   * validators, here and now. */
+  return lw_void_fetch(p->void_url, s->cfg, fetch_timeout_ms(s), NULL, NULL, body, len,
+                       &job->info, err);
 }
 
 /* The version the VoID shows and where it came from. */
@@ -403,10 +427,22 @@ static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *
   return LW_OK;
 }
 
-LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced,
-                            LwVisit *out, LwError *err)
+/* One provider's visit, from the state read before its VoID fetch to the
+ * decision after it. */
+typedef struct {
+  const LwProvider *p;
+  bool forced;
+  LwVoidFetchJob fetch;
+  LwVisit visit;
+} ProviderVisit;
+
+/* Reads the provider's state: LW_OK when its VoID is to be fetched (pv->fetch
+ * is ready), LW_NOTHING when the visit ends here (disabled, not due). */
+static LwStatus visit_begin(LwScheduler *s, const LwProvider *p, bool forced,
+                            ProviderVisit *pv, LwError *err)
 {
-  memset(out, 0, sizeof(*out));
+  memset(pv, 0, sizeof(*pv));
+  pv->p = p;
   LW_TRY(connect_redis(s, err));
   LwProviderState st;
   LW_TRY(lw_provider_state_read(s->redis, s->cfg->prefix, p->name, &st, err));
@@ -421,31 +457,49 @@ LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced,
       LW_TRY(lw_provider_state_read(s->redis, s->cfg->prefix, p->name, &st, err));
     }
   }
-  forced = forced || st.forced;
+  pv->forced = forced = forced || st.forced;
   const long long now_ms = lw_now_ms();
   bool held = false; /* an operator's hold (queue/controls.h) wins over everything */
   LW_TRY(lw_controls_provider_held(s->redis, s->cfg->prefix, p->name, &held, err));
   if (held) {
-    out->outcome = "held";
+    pv->visit.outcome = "held";
     lw_debug("provider=%s outcome=held", p->name);
-    return LW_OK;
+    return LW_NOTHING;
   }
   if (!forced && !p->enabled) {
-    out->outcome = "disabled";
+    pv->visit.outcome = "disabled";
     lw_info("provider=%s outcome=disabled", p->name);
-    return LW_OK;
+    return LW_NOTHING;
   }
   if (!forced && !lw_decide_due(p, st.checked_ms > 0, st.checked_ms * 1000, now_ms * 1000)) {
-    out->outcome = "not-due";
+    pv->visit.outcome = "not-due";
     lw_debug("provider=%s outcome=not-due interval=%ld", p->name, p->interval);
-    return LW_OK;
+    return LW_NOTHING;
   }
+  pv->fetch.url = p->void_url;
+  pv->fetch.timeout_ms = fetch_timeout_ms(s);
+  pv->fetch.user = pv;
+  set_validators(&st, &pv->fetch);
+  return LW_OK;
+}
+
+/* The rest of the visit once the fetch is over: read the VoID, decide, act.
+ * The provider's state is read again: a harvest may have ended meanwhile. */
+static LwStatus visit_end(LwScheduler *s, ProviderVisit *pv, LwError *err)
+{
+  const LwProvider *p = pv->p;
+  LwVisit *out = &pv->visit;
+  LW_TRY(connect_redis(s, err));
+  LwProviderState st;
+  LW_TRY(lw_provider_state_read(s->redis, s->cfg->prefix, p->name, &st, err));
+  bool forced = pv->forced || st.forced;
+  const long long now_ms = lw_now_ms();
   char *body = NULL;
   size_t len = 0;
-  LwVoidFetchInfo info;
   LwError ferr;
   lw_error_clear(&ferr);
-  LwStatus rc = get_void(s, p, &st, &body, &len, &info, &ferr);
+  LwStatus rc = void_content(s, p, &st, &pv->fetch, &body, &len, &ferr);
+  const LwVoidFetchInfo info = pv->fetch.info; /* after void_content: a 304 fills it */
   if (rc == LW_ERR_REDIS) {
     return lw_error_set(err, rc, "%s", ferr.message);
   }
@@ -509,6 +563,29 @@ LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced,
   return rc;
 }
 
+LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced,
+                            LwVisit *out, LwError *err)
+{
+  ProviderVisit *pv = malloc(sizeof(*pv));
+  if (!pv) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwStatus rc = visit_begin(s, p, forced, pv, err);
+  if (rc == LW_OK) {
+    LwVoidFetchJob *f = &pv->fetch;
+    lw_error_clear(&f->err);
+    f->status = lw_void_fetch_until(f->url, s->cfg, f->timeout_ms, f->etag,
+                                    f->last_modified, NULL,
+                                    s->cfg->robots_ttl_s > 0 ? s->redis : NULL, &f->body,
+                                    &f->len, &f->info, &f->err);
+    rc = visit_end(s, pv, err);
+    free(f->body);
+  }
+  *out = pv->visit;
+  free(pv);
+  return rc == LW_NOTHING ? LW_OK : rc;
+}
+
 /* ---- periodic duties ---- */
 
 static bool resting(const char *status)
@@ -531,22 +608,37 @@ static const char *str_at(const redisReply *r, size_t i)
              : NULL;
 }
 
+/* How long a seed rests before its dump is checked again: its own
+ * `interval`, else its provider's registry `interval`, else --seed-interval
+ * (0: never). In milliseconds. */
+static long long seed_interval_ms(const LwScheduler *s, const char *interval,
+                                  const char *provider)
+{
+  long long i = interval ? atoll(interval) : 0;
+  if (i <= 0 && provider && *provider && s->registry) {
+    const LwProvider *p = lw_registry_find(s->registry, provider);
+    i = p ? p->interval : 0;
+  }
+  if (i <= 0) {
+    i = s->cfg->seed_interval_s;
+  }
+  return i > 0 ? i * 1000 : 0;
+}
+
 /* A downloaded seed whose time is up (processed + interval < now), with no
  * parent (not an archive entry) and not relative, goes back to added with a
- * download job. */
-static LwStatus requeue_if_stale(LwScheduler *s, const char *key, long long now,
-                                 LwTxn *txn, long long *count, LwError *err)
+ * download job: the download is conditional (the seed's ETag, Last-Modified
+ * and content hash), so a dump that changed without its VoID saying so is
+ * seen, and one that did not costs a 304. r: HMGET of SEED_FIELDS. */
+static void requeue_if_stale(LwScheduler *s, const char *key, const redisReply *r,
+                             long long now, LwTxn *txn, long long *count)
 {
-  redisReply *r = lw_redis_cmd(s->redis, err, "HMGET", key, "status", "processed",
-                               "interval", "parent", "relative", NULL);
-  if (!r) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
   const char *status = str_at(r, 0), *processed = str_at(r, 1), *interval = str_at(r, 2);
-  const char *parent = str_at(r, 3), *relative = str_at(r, 4);
-  long long p = processed ? atoll(processed) : 0, i = interval ? atoll(interval) : 0;
+  const char *parent = str_at(r, 3), *relative = str_at(r, 4), *provider = str_at(r, 5);
+  long long p = processed ? atoll(processed) : 0;
+  long long i = seed_interval_ms(s, interval, provider);
   const char *hash = strrchr(key, ':');
-  if (hash && p > 0 && i > 0 && p + i * 1000 < now && resting(status) &&
+  if (hash && p > 0 && i > 0 && p + i < now && resting(status) &&
       !(parent && *parent) && !(relative && !strcmp(relative, "true"))) {
     ++hash;
     /* Outside any harvest: the one it came with is over, and a provider's
@@ -557,7 +649,25 @@ static LwStatus requeue_if_stale(LwScheduler *s, const char *key, long long now,
     lw_txn_push_job(txn, "download", hash, "", LW_PRIORITY_NORMAL, NULL);
     ++*count;
   }
-  freeReplyObject(r);
+}
+
+/* Looks at one SCAN page of seed keys, their fields asked for in one
+ * pipeline. */
+static LwStatus requeue_page(LwScheduler *s, const redisReply *keys, long long now,
+                             LwTxn *txn, long long *count, LwError *err)
+{
+  for (size_t i = 0; i < keys->elements; ++i) {
+    redisAppendCommand(s->redis, "HMGET %s status processed interval parent relative provider",
+                       keys->element[i]->str);
+  }
+  for (size_t i = 0; i < keys->elements; ++i) {
+    redisReply *r = NULL;
+    if (redisGetReply(s->redis, (void **)&r) != REDIS_OK || !r) {
+      return lw_error_set(err, LW_ERR_REDIS, "Redis: %s", s->redis->errstr);
+    }
+    requeue_if_stale(s, keys->element[i]->str, r, now, txn, count);
+    freeReplyObject(r);
+  }
   return LW_OK;
 }
 
@@ -580,10 +690,7 @@ static LwStatus requeue_stale(LwScheduler *s, long long *count, LwError *err)
     }
     if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
       snprintf(s->stale_cursor, sizeof(s->stale_cursor), "%s", r->element[0]->str);
-      const redisReply *keys = r->element[1];
-      for (size_t i = 0; i < keys->elements && st == LW_OK; ++i) {
-        st = requeue_if_stale(s, keys->element[i]->str, now, txn, count, err);
-      }
+      st = requeue_page(s, r->element[1], now, txn, count, err);
     }
     freeReplyObject(r);
     if (!strcmp(s->stale_cursor, "0")) {
@@ -626,6 +733,109 @@ LwStatus lw_scheduler_duties(LwScheduler *s, LwCycleStats *stats, LwError *err)
   return LW_OK;
 }
 
+static void count_outcome(LwCycleStats *stats, const LwVisit *visit)
+{
+  const char *o = visit->outcome ? visit->outcome : "";
+  stats->started += !strcmp(o, "started");
+  stats->unchanged += !strcmp(o, "unchanged");
+  stats->busy += !strcmp(o, "busy");
+  stats->errors += !strcmp(o, "error");
+  stats->skipped += !strcmp(o, "disabled") || !strcmp(o, "not-due") || !strcmp(o, "held");
+}
+
+/* Still ours? A scheduler that lost its lease (it stalled longer than the
+ * TTL) decides nothing more. */
+static LwStatus keep_lease(LwScheduler *s, LwError *err)
+{
+  LwStatus lease = lw_scheduler_lease(s, err);
+  if (lease == LW_NOTHING) {
+    return lw_error_set(err, LW_ERR_STATE, "lease lost to another scheduler");
+  }
+  return lease;
+}
+
+/* VoID fetches in flight at once: the configured number, at least 1. */
+static int fetch_concurrency(const LwScheduler *s)
+{
+  return s->cfg->void_concurrency > 0 ? (int)s->cfg->void_concurrency : 1;
+}
+
+/* Hands the due providers' VoID fetches to the pool. */
+static LwStatus submit_visits(LwScheduler *s, const LwRegistry *reg, ProviderVisit *pvs,
+                              LwVoidFetchPool *pool, LwCycleStats *stats, LwError *err)
+{
+  for (size_t i = 0; i < reg->count; ++i) {
+    ++stats->providers;
+    LwStatus rc = visit_begin(s, &reg->providers[i], false, &pvs[i], err);
+    if (rc == LW_NOTHING) {
+      count_outcome(stats, &pvs[i].visit);
+      continue;
+    }
+    LW_TRY(rc);
+    rc = lw_void_fetch_pool_submit(pool, &pvs[i].fetch);
+    if (rc != LW_OK) {
+      return lw_error_set(err, rc, "cannot start a VoID fetch");
+    }
+  }
+  return LW_OK;
+}
+
+/* Decides for each provider as soon as its VoID is in, renewing the lease
+ * while it waits. */
+static LwStatus finish_visits(LwScheduler *s, LwVoidFetchPool *pool, LwCycleStats *stats,
+                              LwError *err)
+{
+  const long wait_ms = 250;
+  LwVoidFetchJob *done = NULL;
+  while (lw_void_fetch_pool_next(pool, wait_ms, &done) == LW_OK) {
+    LW_TRY(keep_lease(s, err));
+    if (!done) {
+      continue;
+    }
+    ProviderVisit *pv = done->user;
+    LwStatus rc = visit_end(s, pv, err);
+    free(done->body);
+    done->body = NULL;
+    LW_TRY(rc);
+    count_outcome(stats, &pv->visit);
+  }
+  return LW_OK;
+}
+
+/* Visits every provider of reg: the states are read one after another, the
+ * VoIDs fetched at once (a bounded number in flight, each within its
+ * timeout), and each provider decided as its VoID arrives, so a slow host
+ * delays only itself. */
+static LwStatus visit_all(LwScheduler *s, const LwRegistry *reg, LwCycleStats *stats,
+                          LwError *err)
+{
+  LW_TRY(keep_lease(s, err));
+  ProviderVisit *pvs = calloc(reg->count ? reg->count : 1, sizeof(*pvs));
+  LwVoidFetchPool *pool = lw_void_fetch_pool_new(s->cfg, fetch_concurrency(s), reg->count);
+  LwStatus st = !pvs || !pool ? lw_error_set(err, LW_ERR_NOMEM, "out of memory") : LW_OK;
+  if (st == LW_OK) {
+    st = submit_visits(s, reg, pvs, pool, stats, err);
+  }
+  if (st == LW_OK) {
+    st = finish_visits(s, pool, stats, err);
+  }
+  lw_void_fetch_pool_free(pool); /* stops what still runs after an error */
+  free(pvs);
+  return st;
+}
+
+/* Harvests that ended since the last cycle: their reports to the providers
+ * that asked for them (scheduler/notify.h). */
+static LwStatus notify_all(LwScheduler *s, const LwRegistry *reg, LwError *err)
+{
+  for (size_t i = 0; i < reg->count; ++i) {
+    if (lw_notify_provider(s->redis, s->cfg, &reg->providers[i], err) == LW_ERR_REDIS) {
+      return LW_ERR_REDIS;
+    }
+  }
+  return LW_OK;
+}
+
 LwStatus lw_scheduler_cycle(LwScheduler *s, LwCycleStats *stats, LwError *err)
 {
   memset(stats, 0, sizeof(*stats));
@@ -635,29 +845,9 @@ LwStatus lw_scheduler_cycle(LwScheduler *s, LwCycleStats *stats, LwError *err)
   if (lw_scheduler_reload(s, &rerr) != LW_OK) {
     stats->registry_error = true;
   }
-  const LwRegistry *reg = s->registry;
-  for (size_t i = 0; reg && i < reg->count; ++i) {
-    /* Between providers: still ours? A scheduler that lost its lease (it
-     * stalled longer than the TTL) stops at once. */
-    LwStatus lease = lw_scheduler_lease(s, err);
-    if (lease != LW_OK) {
-      return lease == LW_NOTHING
-                 ? lw_error_set(err, LW_ERR_STATE, "lease lost to another scheduler")
-                 : lease;
-    }
-    ++stats->providers;
-    LwVisit visit;
-    LW_TRY(lw_scheduler_visit(s, &reg->providers[i], false, &visit, err));
-    const char *o = visit.outcome ? visit.outcome : "";
-    stats->started += !strcmp(o, "started");
-    stats->unchanged += !strcmp(o, "unchanged");
-    stats->busy += !strcmp(o, "busy");
-    stats->errors += !strcmp(o, "error");
-    stats->skipped += !strcmp(o, "disabled") || !strcmp(o, "not-due") || !strcmp(o, "held");
-    /* a harvest that ended: its report to the provider (scheduler/notify.h) */
-    if (lw_notify_provider(s->redis, s->cfg, &reg->providers[i], err) == LW_ERR_REDIS) {
-      return LW_ERR_REDIS;
-    }
+  if (s->registry) {
+    LW_TRY(visit_all(s, s->registry, stats, err));
+    LW_TRY(notify_all(s, s->registry, err));
   }
   LW_TRY(lw_scheduler_duties(s, stats, err));
   lw_info("cycle=done providers=%d started=%d unchanged=%d busy=%d errors=%d skipped=%d "

@@ -5,7 +5,10 @@
  *   1. reads registry.yaml again (a broken file: the last good registry is
  *      kept and the error logged with file:line);
  *   2. visits every enabled provider that is due (its `interval`): fetches
- *      the VoID (conditional GET; a 304 reuses the copy kept in Redis),
+ *      the VoIDs at once, --void-concurrency of them in flight, each within
+ *      its timeout (scheduler/void_fetch_pool.h), so that hosts that never
+ *      answer cost the cycle one timeout, not one each; for each VoID as it
+ *      arrives (conditional GET; a 304 reuses the copy kept in Redis),
  *      reads it (scheduler/void.h), works out its version (dcterms:modified,
  *      else HTTP Last-Modified, else a content hash: a warning says so),
  *      decides (scheduler/decide.h) and, to start a harvest, creates the
@@ -13,15 +16,18 @@
  *      (scheduler/harvest.h); one log line per provider:
  *        provider=NAME outcome=started|unchanged|busy|error|disabled ...
  *   3. periodic duties: gives back the jobs of dead workers (the reaper),
- *      moves due retries into their queues, re-queues stale seeds
- *      (processed + interval < now; a bounded slice of the seeds per
- *      cycle), and queues one `export` and one `status` job unless one is
- *      still waiting; trims the dead lists, and every --gc-interval
- *      seconds removes what is no longer needed (queue/retention.h).
+ *      moves due retries into their queues, re-queues stale seeds for a
+ *      conditional download (processed + interval < now, the interval
+ *      being the seed's own, else its provider's registry `interval`, else
+ *      --seed-interval, 100 days; a bounded slice of the seeds per cycle),
+ *      and queues one `export` and one `status` job unless one is still
+ *      waiting; trims the dead lists, and every --gc-interval seconds
+ *      removes what is no longer needed (queue/retention.h).
  *
  * Exactly one scheduler is active: it holds the Redis key scheduler:lease
  * (its id, with a TTL of two thirds of the interval, at least 2 s) and
- * renews it before each provider and while it sleeps. Another scheduler
+ * renews it before each decision, while VoIDs are on their way and while it
+ * sleeps. Another scheduler
  * started beside it waits as a hot standby, trying for the lease every third
  * of the interval, so it takes over within one interval after the active
  * one dies; a scheduler that stops cleanly hands the lease back at once.

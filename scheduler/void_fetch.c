@@ -6,10 +6,42 @@
 #include "common/http_fetch.h"
 #include "common/netguard.h"
 #include "scheduler/void.h"
+#include "workers/host_policy.h"
+
+/* The fetch goes on while *stop (when given) stays false. */
+static bool keep_going(void *user, uint64_t bytes, uint64_t total)
+{
+  (void)bytes;
+  (void)total;
+  return !atomic_load((const atomic_bool *)user);
+}
 
 LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, long timeout_ms,
                        const char *etag, const char *last_modified, char **body,
                        size_t *len, LwVoidFetchInfo *info, LwError *err)
+{
+  return lw_void_fetch_until(url, cfg, timeout_ms, etag, last_modified, NULL, NULL, body,
+                             len, info, err);
+}
+
+typedef struct {
+  redisContext *redis;
+  const LwConfig *cfg;
+  const LwNetGuard *guard;
+  long timeout_ms;
+} Politeness;
+
+/* Before each request (redirects included): the host's robots.txt. */
+static LwStatus robots_allow(void *user, const char *url, LwError *err)
+{
+  const Politeness *p = user;
+  return lw_host_robots_check(p->redis, p->cfg, p->guard, url, p->timeout_ms, err);
+}
+
+LwStatus lw_void_fetch_until(const char *url, const LwConfig *cfg, long timeout_ms,
+                             const char *etag, const char *last_modified,
+                             const atomic_bool *stop, redisContext *robots_cache,
+                             char **body, size_t *len, LwVoidFetchInfo *info, LwError *err)
 {
   *body = NULL;
   *len = 0;
@@ -28,6 +60,15 @@ LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, long timeout_ms,
              "*/*;q=0.1";
   o.etag = etag && *etag ? etag : NULL;
   o.last_modified = last_modified && *last_modified ? last_modified : NULL;
+  if (stop) {
+    o.progress = keep_going;
+    o.progress_user = (void *)stop;
+  }
+  Politeness polite = {robots_cache, cfg, guard, o.timeout_ms};
+  if (robots_cache && cfg) {
+    o.before_hop = robots_allow;
+    o.before_hop_user = &polite;
+  }
   LwFetchResult r;
   memset(&r, 0, sizeof(r));
   LwStatus st = lw_fetch_small(url, &o, LW_VOID_MAX_BYTES, body, len, &r, err);

@@ -10,8 +10,11 @@
 #ifndef LW_SCHEDULER_VOID_FETCH_H
 #define LW_SCHEDULER_VOID_FETCH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include <hiredis/hiredis.h>
 
 #include "common/config.h"
 #include "common/status.h"
@@ -34,5 +37,14 @@ typedef struct {
 LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, long timeout_ms,
                        const char *etag, const char *last_modified, char **body,
                        size_t *len, LwVoidFetchInfo *info, LwError *err);
+
+/* The same, ended early (LW_ERR_NET "stopped") within about a second once
+ * *stop becomes true (stop may be NULL), and, with robots_cache (a Redis
+ * connection of the calling thread; NULL: none), refused when the host's
+ * robots.txt disallows it (workers/host_policy.h). Thread safe. */
+LwStatus lw_void_fetch_until(const char *url, const LwConfig *cfg, long timeout_ms,
+                             const char *etag, const char *last_modified,
+                             const atomic_bool *stop, redisContext *robots_cache,
+                             char **body, size_t *len, LwVoidFetchInfo *info, LwError *err);
 
 #endif

@@ -1,6 +1,10 @@
 /* The download stage handler against real Redis and real HTTP on loopback:
  * seed states, the records it writes, the follow-up unpack job, unchanged
- * revisits counted by the harvest, failures recorded, the per-host slots.
+ * revisits counted by the harvest, failures recorded, the per-host slots;
+ * politeness: a dump robots.txt disallows is refused with a clear error and
+ * never asked for, robots.txt is cached per host with a TTL, Crawl-delay
+ * spaces two requests, the per-host slot is taken on the host a redirect
+ * leads to.
  * The handler is called as the worker frame calls it, and its transaction
  * is executed as the frame's ack would. */
 #include "common/config.h"
@@ -19,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 
@@ -253,6 +258,79 @@ static void test_host_slots(void)
   set("total-timeout", "60");
 }
 
+static double now_s(void)
+{
+  struct timeval tv;
+  gettimeofday(&tv, NULL);
+  return (double)tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+static void test_robots_over_http(void)
+{
+  lw_test_server_add(srv, "/robots.txt",
+                     &(LwTestResponse){.body = "User-agent: *\nDisallow: /private/\n"
+                                               "Crawl-delay: 1\n",
+                                       .content_type = "text/plain"});
+  lw_test_server_add(srv, "/private/dump.nt", &(LwTestResponse){.body = "<a> <b> <c> .\n"});
+  lw_test_server_add(srv, "/pub/a.nt", &(LwTestResponse){.body = "<a> <b> <c> .\n"});
+  lw_test_server_add(srv, "/pub/b.nt", &(LwTestResponse){.body = "<a> <b> <d> .\n"});
+  char hash[LW_HASH_HEX_LEN + 1];
+  LwError err;
+  /* The tests above cached this server's robots.txt (a 404: all allowed). */
+  char origin[128];
+  snprintf(origin, sizeof(origin), "http://%s", lw_test_server_allow(srv));
+  LwKey robots = lw_key(cfg.prefix, LW_KEY_ROBOTS, origin);
+  CHECK_INT_EQ(lw_test_redis_int(redis, "EXISTS", robots.s, NULL), 1);
+  CHECK_INT_EQ(lw_test_redis_int(redis, "DEL", robots.s, NULL), 1);
+  int robots_hits = lw_test_server_hits(srv, "/robots.txt");
+
+  add_seed("/private/dump.nt", hash);
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_ERR_REFUSED);
+  CHECK(strstr(err.message, "disallowed by robots.txt") != NULL);
+  printf("disallowed dump: %s\n", err.message);
+  CHECK_INT_EQ(lw_test_server_hits(srv, "/private/dump.nt"), 0);
+
+  /* Allowed dumps go, a Crawl-delay (1 s) apart; robots.txt was read once
+   * and is cached with a TTL. */
+  add_seed("/pub/a.nt", hash);
+  double t0 = now_s();
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_OK);
+  add_seed("/pub/b.nt", hash);
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_OK);
+  CHECK(now_s() - t0 >= 1.0);
+  CHECK_INT_EQ(lw_test_server_hits(srv, "/robots.txt"), robots_hits + 1);
+  long long ttl = lw_test_redis_int(redis, "TTL", robots.s, NULL);
+  CHECK(ttl > 0 && ttl <= 3600);
+}
+
+/* A dump on this host that redirects to another host ("localhost"): the
+ * per-host limit is taken on the host the redirect leads to. */
+static void test_slot_after_redirect(void)
+{
+  set("per-host-concurrency", "1");
+  set("total-timeout", "3");
+  char target[256];
+  snprintf(target, sizeof(target), "http://localhost:%u/moved.nt", lw_test_server_port(srv));
+  lw_test_server_add(srv, "/redirect.nt", &(LwTestResponse){.location = target});
+  lw_test_server_add(srv, "/moved.nt", &(LwTestResponse){.body = "<a> <b> <c> .\n"});
+  LwKey other = lw_key(cfg.prefix, LW_KEY_HOST_SLOTS, "localhost");
+  freeReplyObject(redisCommand(redis, "ZADD %s 99999999999999 other-job", other.s));
+  char hash[LW_HASH_HEX_LEN + 1];
+  add_seed("/redirect.nt", hash);
+  LwError err;
+  CHECK_INT_EQ(run(hash, NULL, &err), LW_ERR_NET);
+  CHECK(strstr(err.message, "localhost") != NULL);
+  printf("redirect to a busy host: %s\n", err.message);
+  CHECK_INT_EQ(lw_test_server_hits(srv, "/redirect.nt"), 1);
+  CHECK_INT_EQ(lw_test_server_hits(srv, "/moved.nt"), 0);
+  /* and the first host's slot was given back */
+  CHECK_INT_EQ(lw_test_redis_int(redis, "ZCARD",
+                                 lw_key(cfg.prefix, LW_KEY_HOST_SLOTS, "127.0.0.1").s, NULL),
+               0);
+  set("per-host-concurrency", "2");
+  set("total-timeout", "60");
+}
+
 int main(void)
 {
   redis = lw_test_redis();
@@ -270,6 +348,10 @@ int main(void)
   test_failures();
   test_resume();
   test_host_slots();
+  set("robots-ttl", "3600");
+  set("host-interval-ms", "0");
+  test_robots_over_http();
+  test_slot_after_redirect();
   lw_test_redis_cleanup(redis, cfg.prefix);
   lw_config_free(&cfg);
   redisFree(redis);

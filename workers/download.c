@@ -48,32 +48,30 @@
 #include "queue/records.h"
 #include "queue/redis.h"
 #include "queue/seed.h"
+#include "workers/download_cap.h"
+#include "workers/host_policy.h"
+#include "workers/lease_set.h"
 #include "workers/stage.h"
 
 #define SLOT_WAIT_STEP_MS 250
 #define SLOT_REFRESH_MS 10000
 
-/* KEYS[1] the host's lease set; ARGV: holder, limit, lease ms. Drops
- * expired leases, then takes (or refreshes) the holder's. 1 = got it. */
-static LwScript slot_script = {
-    "local t = redis.call('TIME')\n"
-    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
-    "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)\n"
-    "if redis.call('ZSCORE', KEYS[1], ARGV[1]) or\n"
-    "   redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then\n"
-    "  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])\n"
-    "  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))\n"
-    "  return 1\n"
-    "end\n"
-    "return 0\n",
-    ""};
+/* A lease in a Redis set of leases with a limit: a host's downloads. */
+typedef struct {
+  char key[LW_KEY_MAX];
+  long long limit;
+  const char *why;  /* the setting, for messages */
+  bool held;
+  long long refreshed_ms;
+} Slot;
 
 typedef struct {
   LwStageCtx *ctx;
-  char slot_key[LW_KEY_MAX];
-  bool have_slot;
+  const LwNetGuard *guard;
+  Slot host;        /* on the host of the request going out */
+  char host_name[512];
   long long lease_ms;
-  long long refreshed_ms;
+  long long max_wait_ms;
 } Download;
 
 static long long lease_ms(const LwConfig *cfg)
@@ -83,70 +81,64 @@ static long long lease_ms(const LwConfig *cfg)
 }
 
 /* Takes or refreshes the slot: 1 got it, 0 busy, -1 Redis failed. */
-static int slot_try(Download *d, LwError *err)
+static int slot_try(Download *d, Slot *slot, LwError *err)
 {
-  const LwConfig *cfg = d->ctx->config;
-  char limit[32], lease[32];
-  long long n = cfg->per_host_concurrency > 0 ? cfg->per_host_concurrency : 1;
-  snprintf(limit, sizeof(limit), "%lld", n);
-  snprintf(lease, sizeof(lease), "%lld", d->lease_ms);
-  const char *argv[] = {d->slot_key, d->ctx->job->id, limit, lease};
-  redisReply *reply = lw_script_run(d->ctx->redis, &slot_script, 1, 4, argv, NULL, err);
-  if (!reply) {
-    return -1;
-  }
-  int got = reply->type == REDIS_REPLY_INTEGER && reply->integer == 1;
-  freeReplyObject(reply);
-  if (got) {
-    d->refreshed_ms = lw_now_ms();
+  int got = lw_lease_set_take(d->ctx->redis, slot->key, d->ctx->job->id, slot->limit,
+                              d->lease_ms, err);
+  if (got == 1) {
+    slot->refreshed_ms = lw_now_ms();
   }
   return got;
 }
 
-static void slot_release(Download *d)
+static void slot_release(Download *d, Slot *slot)
 {
-  if (!d->have_slot) {
+  if (!slot->held) {
     return;
   }
   LwError err;
-  redisReply *reply =
-      lw_redis_cmd(d->ctx->redis, &err, "ZREM", d->slot_key, d->ctx->job->id, NULL);
+  redisReply *reply = lw_redis_cmd(d->ctx->redis, &err, "ZREM", slot->key, d->ctx->job->id,
+                                   NULL);
   if (reply) {
     freeReplyObject(reply);
   }
-  d->have_slot = false;
+  slot->held = false;
 }
 
-/* Waits for a download slot on host, at most max_wait_ms. */
-static LwStatus slot_acquire(Download *d, const char *host, long long max_wait_ms)
+/* Waits for a free place in slot, at most d->max_wait_ms. */
+static LwStatus slot_acquire(Download *d, Slot *slot, const char *what)
 {
   LwStageCtx *ctx = d->ctx;
-  LwKey key = lw_key(ctx->config->prefix, LW_KEY_HOST_SLOTS, host);
-  snprintf(d->slot_key, sizeof(d->slot_key), "%s", key.s);
-  d->lease_ms = lease_ms(ctx->config);
   long long start = lw_now_ms();
   for (;;) {
-    int got = slot_try(d, ctx->err);
+    int got = slot_try(d, slot, ctx->err);
     if (got < 0) {
       return ctx->err->status ? ctx->err->status : LW_ERR_REDIS;
     }
     if (got) {
-      d->have_slot = true;
+      slot->held = true;
       return LW_OK;
     }
     if (lw_stage_stopping(ctx)) {
       return lw_error_set(ctx->err, LW_ERR_NET, "stopping while waiting for a slot on %s",
-                          host);
+                          what);
     }
-    if (lw_now_ms() - start >= max_wait_ms) {
+    if (lw_now_ms() - start >= d->max_wait_ms) {
       return lw_error_set(ctx->err, LW_ERR_NET,
-                          "host busy: %lld downloads from %s already running "
-                          "(per-host-concurrency)",
-                          ctx->config->per_host_concurrency, host);
+                          "host busy: %lld downloads from %s already running (%s)",
+                          slot->limit, what, slot->why);
     }
-    lw_stage_progress(ctx, "waiting for a download slot on %s", host);
+    lw_stage_progress(ctx, "waiting for a download slot on %s", what);
     struct timespec ts = {0, SLOT_WAIT_STEP_MS * 1000000L};
     nanosleep(&ts, NULL);
+  }
+}
+
+static void slot_refresh(Download *d, Slot *slot)
+{
+  if (slot->held && lw_now_ms() - slot->refreshed_ms > SLOT_REFRESH_MS) {
+    LwError err;
+    slot_try(d, slot, &err); /* a failed refresh is not worth a failed download */
   }
 }
 
@@ -158,29 +150,32 @@ static bool on_progress(void *user, uint64_t bytes, uint64_t total)
   } else {
     lw_stage_progress(d->ctx, "%.1f MB", (double)bytes / 1e6);
   }
-  if (d->have_slot && lw_now_ms() - d->refreshed_ms > SLOT_REFRESH_MS) {
-    LwError err;
-    slot_try(d, &err); /* a failed refresh is not worth a failed download */
-  }
+  slot_refresh(d, &d->host);
+  lw_download_cap_refresh(d->ctx->redis, d->ctx->config);
   return !lw_stage_stopping(d->ctx);
 }
 
-/* The lower-cased host of uri into buf; false if it has none. */
-static bool uri_host(const char *uri, char *buf, size_t size)
+/* Before each request, the first and every redirect's: a slot on the host
+ * actually asked (a redirect to another host moves the slot there), then
+ * its robots.txt and pace (workers/host_policy.h). */
+static LwStatus before_hop(void *user, const char *url, LwError *err)
 {
-  CURLU *u = curl_url();
-  char *host = NULL;
-  bool ok = u && curl_url_set(u, CURLUPART_URL, uri, 0) == CURLUE_OK &&
-            curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK && host;
-  if (ok) {
-    snprintf(buf, size, "%s", host);
-    for (char *p = buf; *p; ++p) {
-      *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
-    }
+  Download *d = user;
+  char host[512];
+  if (!lw_url_host(url, host, sizeof(host))) {
+    return lw_error_set(err, LW_ERR_USAGE, "not a URL with a host: %.300s", url);
   }
-  curl_free(host);
-  curl_url_cleanup(u);
-  return ok;
+  if (!d->host.held || strcmp(host, d->host_name) != 0) {
+    slot_release(d, &d->host);
+    const LwConfig *cfg = d->ctx->config;
+    snprintf(d->host_name, sizeof(d->host_name), "%s", host);
+    snprintf(d->host.key, sizeof(d->host.key), "%s",
+             lw_key(cfg->prefix, LW_KEY_HOST_SLOTS, host).s);
+    d->host.limit = cfg->per_host_concurrency > 0 ? cfg->per_host_concurrency : 1;
+    d->host.why = "per-host-concurrency";
+    LW_TRY(slot_acquire(d, &d->host, host));
+  }
+  return lw_host_policy_check(d->ctx->redis, d->ctx->config, d->guard, url, err);
 }
 
 static bool file_exists(const char *path)
@@ -274,6 +269,8 @@ static void fetch_options(const LwStageCtx *ctx, const Paths *p, const LwNetGuar
   o->checksum_source = "declared (VoID spdx:checksum)";
   o->progress = on_progress;
   o->progress_user = d;
+  o->before_hop = before_hop;
+  o->before_hop_user = d;
 }
 
 static void txn_json(LwTxn *txn, const char *seed, const char *field, json_t *value)
@@ -381,41 +378,36 @@ static LwStatus fetch_seed(LwStageCtx *ctx, const json_t *seed, const char *uri)
   Paths p;
   memset(&p, 0, sizeof(p));
   last_visit(ctx, seed, &p);
+  char host[512];
+  if (!lw_url_host(uri, host, sizeof(host))) {
+    return lw_error_set(ctx->err, LW_ERR_USAGE, "not a URL with a host: %.300s", uri);
+  }
   LwNetGuard *guard = NULL;
   LW_TRY(lw_netguard_new(ctx->config->allow_net, &guard, ctx->err));
+  const LwConfig *cfg = ctx->config;
   Download d;
   memset(&d, 0, sizeof(d));
   d.ctx = ctx;
-  char host[512];
-  LwStatus st = LW_OK;
-  if (!uri_host(uri, host, sizeof(host))) {
-    st = lw_error_set(ctx->err, LW_ERR_USAGE, "not a URL with a host: %.300s", uri);
+  d.guard = guard;
+  d.lease_ms = lease_ms(cfg);
+  d.max_wait_ms = cfg->total_timeout_s > 0 ? cfg->total_timeout_s * 1000 : 600000;
+  LwFetchOptions o;
+  fetch_options(ctx, &p, guard, &d, &o);
+  LwFetchResult r;
+  LwStatus st = lw_fetch(uri, &o, &r, ctx->err);
+  slot_release(&d, &d.host);
+  if (st <= LW_NOTHING) {
+    record_success(ctx, &p, &r, st);
+    /* unchanged is a result too (lw_stage_other): the frame records it */
+    lw_info("stage=download seed=%s status=%ld bytes=%llu hops=%zu unchanged=%s "
+            "resumed_from=%llu ms=%.0f",
+            ctx->job->seed, r.status, (unsigned long long)r.content.number_of_bytes,
+            json_array_size(r.http), st == LW_NOTHING ? "true" : "false",
+            (unsigned long long)r.resumed_from, (r.end - r.begin) * 1000);
+  } else {
+    record_failure(ctx, &r);
   }
-  if (st == LW_OK) {
-    long long wait = ctx->config->total_timeout_s > 0 ? ctx->config->total_timeout_s * 1000
-                                                      : 600000;
-    st = slot_acquire(&d, host, wait);
-  }
-  if (st == LW_OK) {
-    LwFetchOptions o;
-    fetch_options(ctx, &p, guard, &d, &o);
-    LwFetchResult r;
-    st = lw_fetch(uri, &o, &r, ctx->err);
-    slot_release(&d);
-    if (st <= LW_NOTHING) {
-      record_success(ctx, &p, &r, st);
-      /* unchanged is a result too (lw_stage_other): the frame records it */
-      lw_info("stage=download seed=%s status=%ld bytes=%llu hops=%zu unchanged=%s "
-              "resumed_from=%llu ms=%.0f",
-              ctx->job->seed, r.status, (unsigned long long)r.content.number_of_bytes,
-              json_array_size(r.http), st == LW_NOTHING ? "true" : "false",
-              (unsigned long long)r.resumed_from, (r.end - r.begin) * 1000);
-    } else {
-      record_failure(ctx, &r);
-    }
-    lw_fetch_result_clear(&r);
-  }
-  slot_release(&d);
+  lw_fetch_result_clear(&r);
   lw_netguard_free(guard);
   return st == LW_NOTHING ? LW_OK : st;
 }

@@ -13,6 +13,7 @@
 #include "queue/job_timing.h"
 #include "queue/queue.h"
 #include "queue/redis.h"
+#include "workers/download_cap.h"
 #include "workers/stage.h"
 
 struct LwWorker {
@@ -48,8 +49,24 @@ size_t lw_worker_parse_stages(const char *list, const char **names, size_t max,
 {
   size_t n = 0;
   if (!list || !*list || !strcmp(list, "all")) {
+    /* Work already started finishes first: a dump's later stages come
+     * before the downloads that start new work (a slow host's transfers then
+     * delay only downloads), then the other stages in table order. */
+    static const char *const preferred[] = {"import", "parse", "guess", "unpack", "download"};
+    for (size_t i = 0; i < sizeof(preferred) / sizeof(*preferred) && n < max; ++i) {
+      const LwStage *stage = lw_stage_find(preferred[i]);
+      if (stage) {
+        names[n++] = stage->name;
+      }
+    }
     for (size_t i = 0; i < lw_stage_count && n < max; ++i) {
-      names[n++] = lw_stages[i].name;
+      bool listed = false;
+      for (size_t j = 0; j < n; ++j) {
+        listed = listed || names[j] == lw_stages[i].name;
+      }
+      if (!listed) {
+        names[n++] = lw_stages[i].name;
+      }
     }
     return n;
   }
@@ -215,8 +232,11 @@ static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn
     LwStatus st;
     if (how == FINISH_ACK && next) {
       /* the next job comes back in the same round trip as the ack */
-      st = lw_queue_ack_fetch(w->redis, w->cfg, w->id, job, txn, w->opts->stages,
-                              w->opts->n_stages, next, err);
+      const char *ask[LW_DOWNLOAD_CAP_MAX_STAGES];
+      size_t n_ask = lw_download_cap_stages(w->redis, w->cfg, w->id, w->opts->stages,
+                                            w->opts->n_stages, ask);
+      st = lw_queue_ack_fetch(w->redis, w->cfg, w->id, job, txn, ask, n_ask, next, err);
+      lw_download_cap_keep(w->redis, w->cfg, st == LW_OK && *next ? (*next)->stage : NULL);
     } else if (how == FINISH_ACK) {
       st = lw_queue_ack(w->redis, w->cfg, w->id, job, txn, err);
     } else if (how == FINISH_FAIL) {
@@ -382,7 +402,11 @@ int lw_worker_run(const LwWorkerOptions *opts)
     LwError err;
     LwStatus st = LW_OK;
     if (!job) {
-      st = lw_queue_fetch(w.redis, w.cfg, w.id, opts->stages, opts->n_stages, &job, &err);
+      const char *ask[LW_DOWNLOAD_CAP_MAX_STAGES];
+      size_t n_ask =
+          lw_download_cap_stages(w.redis, w.cfg, w.id, opts->stages, opts->n_stages, ask);
+      st = lw_queue_fetch(w.redis, w.cfg, w.id, ask, n_ask, &job, &err);
+      lw_download_cap_keep(w.redis, w.cfg, st == LW_OK && job ? job->stage : NULL);
     }
     if (st == LW_OK && job) {
       sleep_ms = 1;

@@ -37,7 +37,7 @@ int main(int argc, char **argv)
   bool exit_when_idle = false;
   LwOption options[] = {
     {"stages", LW_OPT_STRING, &stages, "LIST",
-     "comma-separated stages to serve, in order of preference (default: all)",
+     "comma-separated stages to serve, in order of preference (default: all, a dump's later stages first)",
      "LODWASH_STAGES"},
     {"exit-when-idle", LW_OPT_BOOL, &exit_when_idle, NULL,
      "exit once nothing of those stages is queued, delayed or in flight", NULL},

@@ -1,0 +1,79 @@
+/*
+ * Many VoID fetches at once, so that no provider's network wait sits on the
+ * scheduler's cycle.
+ *
+ * The scheduler submits one fetch per due provider; a bounded number of
+ * threads (max_in_flight) run lw_void_fetch, each with its own timeout, and
+ * hand each result back as soon as it is there, while the scheduler's thread
+ * (the only one that talks to Redis) decides for the providers whose VoID
+ * has arrived. With 3 providers that never answer among 100 quick ones, a
+ * cycle lasts about one fetch timeout, not three.
+ *
+ * Why threads around lw_void_fetch rather than curl's multi interface: the
+ * fetch rules (netguard on every connected socket, redirects followed and
+ * checked one by one, decoding, size caps) live in common/http_fetch.c on
+ * easy handles; a thread per fetch in flight reuses them unchanged, and a
+ * thread that waits in poll() costs no CPU (docs/scale.md has the figures).
+ *
+ *   LwVoidFetchPool *pool = lw_void_fetch_pool_new(cfg, 64, n);
+ *   lw_void_fetch_pool_submit(pool, &jobs[i]);  ... for each provider
+ *   LwVoidFetchJob *done;
+ *   while ((st = lw_void_fetch_pool_next(pool, 500, &done)) != LW_NOTHING) {
+ *     if (done) ... use done->status, done->body, done->info ...
+ *     else ... half a second passed: renew the lease ...
+ *   }
+ *   lw_void_fetch_pool_free(pool);  // cancels what still runs, joins
+ */
+#ifndef LW_SCHEDULER_VOID_FETCH_POOL_H
+#define LW_SCHEDULER_VOID_FETCH_POOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/config.h"
+#include "common/status.h"
+#include "scheduler/void_fetch.h"
+
+/* One fetch: inputs set by the caller, outputs by the pool. The job must
+ * stay where it is until the pool hands it back or is freed. */
+typedef struct {
+  /* in */
+  const char *url;
+  long timeout_ms;
+  char etag[256];            /* "" none */
+  char last_modified[64];    /* "" none */
+  void *user;                /* the caller's, untouched */
+  /* out: as lw_void_fetch */
+  LwStatus status;
+  char *body;                /* caller frees */
+  size_t len;
+  LwVoidFetchInfo info;
+  LwError err;
+} LwVoidFetchJob;
+
+typedef struct LwVoidFetchPool LwVoidFetchPool;
+
+/* A pool for at most capacity jobs, max_in_flight fetches at once (at
+ * least 1). NULL when out of memory. cfg is borrowed. */
+LwVoidFetchPool *lw_void_fetch_pool_new(const LwConfig *cfg, int max_in_flight,
+                                        size_t capacity);
+
+/* Queues job (LW_ERR_LIMIT beyond capacity, LW_ERR_NOMEM if a thread cannot
+ * start). Fetching starts at once. */
+LwStatus lw_void_fetch_pool_submit(LwVoidFetchPool *pool, LwVoidFetchJob *job);
+
+/* Waits at most wait_ms for a finished job: LW_OK with *done set (or NULL
+ * when the wait ran out), LW_NOTHING when every submitted job has been
+ * handed back. */
+LwStatus lw_void_fetch_pool_next(LwVoidFetchPool *pool, long wait_ms,
+                                 LwVoidFetchJob **done);
+
+/* Jobs submitted and not yet handed back. */
+size_t lw_void_fetch_pool_pending(const LwVoidFetchPool *pool);
+
+/* Stops the fetches still running (within about a second: libcurl's
+ * progress callback), joins the threads and frees the pool; the bodies of
+ * jobs never handed back are freed. NULL safe. */
+void lw_void_fetch_pool_free(LwVoidFetchPool *pool);
+
+#endif

@@ -1,0 +1,106 @@
+/* Staleness as the LOD Laundromat does it: a dump not re-checked for its
+ * interval is downloaded again (conditionally), even when its VoID never
+ * changes. The interval is the seed's own, else its provider's registry
+ * `interval`, else --seed-interval. The real scheduler's duties on a real
+ * Redis. */
+#include "common/config.h"
+#include "common/log.h"
+#include "common/uri.h"
+#include "queue/keys.h"
+#include "scheduler/scheduler.h"
+#include "tests/support/check.h"
+#include "tests/support/redis_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static redisContext *rc;
+static LwConfig cfg;
+
+/* A seed parsed `age_s` ago, of provider (may be NULL); returns its hash. */
+static const char *seed(const char *uri, const char *provider, long age_s)
+{
+  static char hash[LW_HASH_HEX_LEN + 1];
+  lw_uri_hash(uri, hash);
+  char processed[32];
+  snprintf(processed, sizeof(processed), "%lld", (long long)time(NULL) * 1000 - age_s * 1000);
+  LwKey key = lw_key(cfg.prefix, LW_KEY_SEED, hash);
+  /* `added` as a real seed has it: the collection's grace counts from it */
+  freeReplyObject(redisCommand(rc, "HSET %s status parsed uri %s processed %s added %s", key.s,
+                               uri, processed, processed));
+  if (provider) {
+    freeReplyObject(redisCommand(rc, "HSET %s provider %s", key.s, provider));
+  }
+  return hash;
+}
+
+static const char *status_of(const char *hash)
+{
+  static char buf[64];
+  redisReply *r = redisCommand(rc, "HGET %s status", lw_key(cfg.prefix, LW_KEY_SEED, hash).s);
+  snprintf(buf, sizeof(buf), "%s", r && r->type == REDIS_REPLY_STRING ? r->str : "");
+  freeReplyObject(r);
+  return buf;
+}
+
+static void duties(LwScheduler *s)
+{
+  LwCycleStats st;
+  memset(&st, 0, sizeof(st));
+  LwError err;
+  CHECK_INT_EQ(lw_scheduler_duties(s, &st, &err), LW_OK);
+}
+
+int main(void)
+{
+  lw_log_init("test_scheduler_stale", LW_LOG_ERROR, false);
+  rc = lw_test_redis();
+  lw_test_redis_config(&cfg, "scheduler_stale");
+  char *dir = lw_test_tmpdir();
+  char registry[4096];
+  snprintf(registry, sizeof(registry), "%s/registry.yaml", dir);
+  FILE *f = fopen(registry, "w");
+  fprintf(f, "hourly:\n  void: http://127.0.0.1:1/void.ttl\n  interval: 5\n"
+             "plain:\n  void: http://127.0.0.1:1/void2.ttl\n");
+  fclose(f);
+  LwError err;
+  CHECK_INT_EQ(lw_config_set(&cfg, "registry", registry, &err), LW_OK);
+  CHECK_INT_EQ(cfg.seed_interval_s, 100LL * 24 * 3600); /* the default: 100 days */
+
+  LwScheduler *s = lw_scheduler_new(&cfg);
+  CHECK_INT_EQ(lw_scheduler_reload(s, &err), LW_OK);
+  char by_registry[64], by_default[64], fresh[64], orphan[64];
+  snprintf(by_registry, sizeof(by_registry), "%s", seed("http://h/a.nt", "hourly", 10));
+  snprintf(by_default, sizeof(by_default), "%s", seed("http://h/b.nt", "plain", 10));
+  snprintf(fresh, sizeof(fresh), "%s", seed("http://h/c.nt", "hourly", 1));
+  snprintf(orphan, sizeof(orphan), "%s", seed("http://h/d.nt", NULL, 10));
+  duties(s);
+  /* The provider's registry interval (5 s) is up; 100 days are not. */
+  CHECK_STR_EQ(status_of(by_registry), "added");
+  CHECK_STR_EQ(status_of(by_default), "parsed");
+  CHECK_STR_EQ(status_of(fresh), "parsed");
+  CHECK_STR_EQ(status_of(orphan), "parsed");
+  CHECK_INT_EQ(lw_test_redis_int(rc, "LLEN", lw_key(cfg.prefix, LW_KEY_QUEUE, "download").s,
+                                 NULL),
+               1);
+  lw_scheduler_free(s);
+
+  /* A shorter default: every seed older than it goes, a fresh one stays. */
+  cfg.seed_interval_s = 5;
+  s = lw_scheduler_new(&cfg);
+  CHECK_INT_EQ(lw_scheduler_reload(s, &err), LW_OK);
+  duties(s);
+  CHECK_STR_EQ(status_of(by_default), "added");
+  CHECK_STR_EQ(status_of(orphan), "added");
+  CHECK_STR_EQ(status_of(fresh), "parsed");
+  lw_scheduler_free(s);
+
+  lw_test_redis_cleanup(rc, cfg.prefix);
+  redisFree(rc);
+  lw_config_free(&cfg);
+  lw_test_rmtree(dir);
+  free(dir);
+  return lw_test_finish();
+}

@@ -1,0 +1,234 @@
+#include "workers/host_policy.h"
+
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "common/http_fetch.h"
+#include "common/robots.h"
+#include "queue/keys.h"
+#include "queue/redis.h"
+
+#define ROBOTS_AGENT "lodwash"
+#define ROBOTS_MAX_BYTES (512 * 1024) /* RFC 9309: at least 500 KiB are read */
+#define ROBOTS_TIMEOUT_MS 30000L
+#define ROBOTS_UNREACHABLE_TTL_S 600
+
+/* KEYS: hostpace:<host>  ARGV: interval ms.  Reserves the host's next turn:
+ * returns how many ms to wait for it. */
+static LwScript pace_script = {
+    "local t = redis.call('TIME')\n"
+    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+    "local nxt = tonumber(redis.call('GET', KEYS[1]) or '0')\n"
+    "local at = math.max(now, nxt)\n"
+    "local gap = tonumber(ARGV[1])\n"
+    "redis.call('SET', KEYS[1], at + gap, 'PX', at + gap - now + 1000)\n"
+    "return at - now\n",
+    ""};
+
+typedef struct {
+  char origin[1200]; /* scheme://host:port */
+  char host[512];
+  char path[4096];   /* path and query */
+} UrlParts;
+
+static bool url_parts(const char *url, UrlParts *out)
+{
+  CURLU *u = curl_url();
+  char *scheme = NULL, *host = NULL, *port = NULL, *path = NULL, *query = NULL;
+  bool ok = u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+            curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+            curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+            curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK &&
+            curl_url_get(u, CURLUPART_PATH, &path, 0) == CURLUE_OK;
+  if (ok) {
+    curl_url_get(u, CURLUPART_QUERY, &query, 0);
+    for (char *c = host; *c; ++c) {
+      *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+    }
+    snprintf(out->origin, sizeof(out->origin), "%s://%s:%s", scheme, host, port);
+    snprintf(out->host, sizeof(out->host), "%s", host);
+    snprintf(out->path, sizeof(out->path), "%s%s%s", path, query ? "?" : "",
+             query ? query : "");
+  }
+  curl_free(scheme);
+  curl_free(host);
+  curl_free(port);
+  curl_free(path);
+  curl_free(query);
+  curl_url_cleanup(u);
+  return ok;
+}
+
+bool lw_url_host(const char *url, char *buf, size_t size)
+{
+  UrlParts p;
+  if (!url_parts(url, &p) || !p.host[0]) {
+    return false;
+  }
+  snprintf(buf, size, "%s", p.host);
+  return true;
+}
+
+/* Fetches origin's robots.txt: state "ok" (with *body), "none" (4xx or
+ * too large: everything allowed) or "unreachable". */
+static const char *robots_fetch(const LwConfig *cfg, const LwNetGuard *guard,
+                                const char *origin, long timeout_ms, char **body,
+                                size_t *len)
+{
+  char url[1300];
+  snprintf(url, sizeof(url), "%s/robots.txt", origin);
+  LwFetchOptions o;
+  memset(&o, 0, sizeof(o));
+  o.data_dir = cfg->data_dir;
+  o.guard = guard;
+  o.connect_timeout_ms = cfg->connect_timeout_s > 0 ? cfg->connect_timeout_s * 1000 : 0;
+  o.timeout_ms = timeout_ms > 0 && timeout_ms < ROBOTS_TIMEOUT_MS ? timeout_ms
+                                                                  : ROBOTS_TIMEOUT_MS;
+  o.max_redirects = 5;
+  o.contact = cfg->contact && *cfg->contact ? cfg->contact : NULL;
+  o.accept = "text/plain";
+  LwFetchResult r;
+  memset(&r, 0, sizeof(r));
+  LwError err;
+  lw_error_clear(&err);
+  LwStatus st = lw_fetch_small(url, &o, ROBOTS_MAX_BYTES, body, len, &r, &err);
+  lw_fetch_result_clear(&r);
+  if (st == LW_OK) {
+    return "ok";
+  }
+  return st == LW_ERR_NET ? "unreachable" : "none";
+}
+
+/* The robots.txt of origin, from the cache or fetched and cached:
+ * *state as robots_fetch, *body (caller frees) when ok. */
+static LwStatus robots_get(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
+                           const char *origin, long timeout_ms, char state[16], char **body,
+                           size_t *len, LwError *err)
+{
+  LwKey key = lw_key(cfg->prefix, LW_KEY_ROBOTS, origin);
+  redisReply *r = lw_redis_cmd(c, err, "HMGET", key.s, "state", "body", NULL);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  bool cached = r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+                r->element[0]->type == REDIS_REPLY_STRING;
+  if (cached) {
+    snprintf(state, 16, "%s", r->element[0]->str);
+    if (r->element[1]->type == REDIS_REPLY_STRING) {
+      *len = r->element[1]->len;
+      *body = malloc(*len + 1);
+      if (*body) {
+        memcpy(*body, r->element[1]->str, *len);
+        (*body)[*len] = '\0';
+      }
+    }
+  }
+  freeReplyObject(r);
+  if (cached) {
+    return LW_OK;
+  }
+  snprintf(state, 16, "%s", robots_fetch(cfg, guard, origin, timeout_ms, body, len));
+  long long ttl = !strcmp(state, "unreachable") && cfg->robots_ttl_s > ROBOTS_UNREACHABLE_TTL_S
+                      ? ROBOTS_UNREACHABLE_TTL_S
+                      : cfg->robots_ttl_s;
+  char ttl_text[32];
+  snprintf(ttl_text, sizeof(ttl_text), "%lld", ttl);
+  const char *b = *body ? *body : "";
+  const char *argv[] = {"HSET", key.s, "state", state, "body", b};
+  size_t lens[] = {4, strlen(key.s), 5, strlen(state), 4, *body ? *len : 0};
+  r = redisCommandArgv(c, 6, argv, lens);
+  freeReplyObject(r);
+  freeReplyObject(lw_redis_cmd(c, err, "EXPIRE", key.s, ttl_text, NULL));
+  return LW_OK;
+}
+
+/* robots.txt's word on p: LW_OK (with the Crawl-delay, -1 none), or why not. */
+static LwStatus robots_check(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
+                             const UrlParts *p, const char *url, long timeout_ms,
+                             long *delay_ms, LwError *err)
+{
+  *delay_ms = -1;
+  if (cfg->robots_ttl_s <= 0 || !strcmp(p->path, "/robots.txt")) {
+    return LW_OK;
+  }
+  char state[16] = "";
+  char *body = NULL;
+  size_t len = 0;
+  LW_TRY(robots_get(c, cfg, guard, p->origin, timeout_ms, state, &body, &len, err));
+  LwStatus st = LW_OK;
+  if (!strcmp(state, "unreachable")) {
+    st = lw_error_set(err, LW_ERR_NET,
+                      "robots.txt of %.500s cannot be read now: nothing is fetched from it "
+                      "until it can", p->origin);
+  } else if (!strcmp(state, "ok")) {
+    LwRobots *robots = lw_robots_parse(body ? body : "", body ? len : 0, ROBOTS_AGENT);
+    if (!robots) {
+      st = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    } else if (!lw_robots_allowed(robots, p->path)) {
+      st = lw_error_set(err, LW_ERR_REFUSED, "disallowed by robots.txt (%.500s/robots.txt): %.1000s",
+                        p->origin, url);
+    } else {
+      *delay_ms = lw_robots_crawl_delay_ms(robots);
+    }
+    lw_robots_free(robots);
+  }
+  free(body);
+  return st;
+}
+
+static void sleep_ms(long long ms)
+{
+  struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+/* Waits for host's next turn, gap ms after the previous request. */
+static LwStatus pace(redisContext *c, const LwConfig *cfg, const char *host, long long gap,
+                     LwError *err)
+{
+  if (gap <= 0) {
+    return LW_OK;
+  }
+  LwKey key = lw_key(cfg->prefix, LW_KEY_HOST_PACE, host);
+  char gap_text[32];
+  snprintf(gap_text, sizeof(gap_text), "%lld", gap);
+  const char *argv[] = {key.s, gap_text};
+  redisReply *r = lw_script_run(c, &pace_script, 1, 2, argv, NULL, err);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  long long wait = r->type == REDIS_REPLY_INTEGER ? r->integer : 0;
+  freeReplyObject(r);
+  if (wait > 0) {
+    sleep_ms(wait);
+  }
+  return LW_OK;
+}
+
+LwStatus lw_host_robots_check(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
+                              const char *url, long timeout_ms, LwError *err)
+{
+  UrlParts p;
+  if (!url_parts(url, &p) || !p.host[0]) {
+    return lw_error_set(err, LW_ERR_USAGE, "not a URL with a host: %.300s", url);
+  }
+  long delay = -1;
+  return robots_check(c, cfg, guard, &p, url, timeout_ms, &delay, err);
+}
+
+LwStatus lw_host_policy_check(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
+                              const char *url, LwError *err)
+{
+  UrlParts p;
+  if (!url_parts(url, &p) || !p.host[0]) {
+    return lw_error_set(err, LW_ERR_USAGE, "not a URL with a host: %.300s", url);
+  }
+  long delay = -1;
+  LW_TRY(robots_check(c, cfg, guard, &p, url, 0, &delay, err));
+  long long gap = cfg->host_interval_ms > delay ? cfg->host_interval_ms : delay;
+  return pace(c, cfg, p.host, gap, err);
+}
