@@ -47,6 +47,12 @@ done
 for var in $(grep -E '^\| `LODWASH_' "$src/README.md" | grep -oE 'LODWASH_[A-Z_]+' | grep -v '^LODWASH_METRICS_' | sort -u); do
   expect_match "README setting $var is passed by the compose file" "$(cat "$common")" "      $var:"
 done
+# Every setting of the programs too (the ones a new option adds without a
+# README row), except the pages' port and bind (the command sets them) and
+# the scheduler's --once (a container runs for good).
+for var in $(grep -oE '\[LODWASH_[A-Z_]+' "$help" | tr -d '[' | grep -vE '^LODWASH_(METRICS_|ONCE$)' | sort -u); do
+  expect_match "program setting $var is passed by the compose file" "$(cat "$common")" "      $var:"
+done
 for flag in $(cat "$compose" "$common" | grep 'command: \["lodwash' | grep -oE '"--[a-z-]+"' | tr -d '"' | sort -u); do
   expect_status "compose flag $flag is a program flag" 0 grep -qE "^  $flag( |$)" "$help"
 done
