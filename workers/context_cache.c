@@ -14,7 +14,7 @@
 /* KEYS: contexts (the index), context:<md5>
  * ARGV: md5, body, url, ttl s, max bytes (<= 0: none), now ms, context key head
  * Forgets index entries whose context expired, then evicts the oldest until
- * the body fits; stores it. Returns 1 cached, 0 larger than the cap alone. */
+ * the body fits; stores it, scored after every entry already there. Returns 1 cached, 0 larger than the cap alone. */
 static LwScript put_script = {
     "local size = string.len(ARGV[2])\n"
     "local max = tonumber(ARGV[5])\n"
@@ -42,7 +42,12 @@ static LwScript put_script = {
     "redis.call('DEL', KEYS[2])\n"
     "redis.call('HSET', KEYS[2], 'body', ARGV[2], 'url', ARGV[3], 'size', size)\n"
     "redis.call('EXPIRE', KEYS[2], ARGV[4])\n"
-    "redis.call('ZADD', KEYS[1], ARGV[6], ARGV[1])\n"
+    /* strictly after the newest: two stores in one millisecond keep their
+     * order (equal scores would sort by md5 and evict the wrong one) */
+    "local score = tonumber(ARGV[6])\n"
+    "local newest = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')\n"
+    "if newest[2] and tonumber(newest[2]) >= score then score = tonumber(newest[2]) + 1 end\n"
+    "redis.call('ZADD', KEYS[1], score, ARGV[1])\n"
     "return 1\n",
     ""};
 

@@ -85,6 +85,14 @@ lw_stop_pids() {
   for pid in "$@"; do lw_stop_pid "$pid" "$seconds"; done
 }
 
+# lw_servers_stop_on_exit: the EXIT trap of a script that started servers:
+# stops them all, with INT and TERM ignored meanwhile (a second signal, such
+# as `timeout`'s to its process group, must not cut the stop short).
+lw_servers_stop_on_exit() {
+  trap '' INT TERM
+  lw_servers_stop
+}
+
 lw_servers_stop() {
   if [ ${#LW_SERVER_PIDS[@]} -gt 0 ]; then
     lw_stop_pids 10 "${LW_SERVER_PIDS[@]}"
