@@ -6,7 +6,10 @@
 #  - the image built from the repository; registry.yaml and docker/.env edited
 #    in a copy of it (no override file); `--profile virtuoso up -d --scale
 #    worker=3`; two more workers from a second compose project
-#    (docker/workers.yml) joining the same Redis and data volume;
+#    (docker/workers.yml) with its own network attached to the first's
+#    (LODWASH_JOIN_NETWORK), sharing Redis (by its service name) and the
+#    data volume; at the end, one from the same file without that setting,
+#    through the published ports, as on another host;
 #  - the example providers (served on the docker0 gateway) harvested: graph
 #    files as expected, and Virtuoso holding the same triples;
 #  - a second harvest during which the worker holding its download is killed
@@ -46,6 +49,7 @@ cleanup() {
   set +e
   if [ -n "$LW_DOCKERD_PID" ]; then
     compose_extra down -v --remove-orphans > /dev/null 2>&1
+    compose_remote down -v --remove-orphans > /dev/null 2>&1
     compose_main --profile virtuoso down -v --remove-orphans > /dev/null 2>&1
   fi
   # Untagged images: older builds, but also the build stage's image, the
@@ -63,6 +67,7 @@ trap 'echo "FAILED: line $LINENO: $BASH_COMMAND exited with $?" >&2' ERR
 trap 'exit 130' INT TERM
 compose_main() { (cd "$repo" && "${compose_cmd[@]}" -p "$main" -f docker/docker-compose.yml "$@"); }
 compose_extra() { (cd "$repo" && "${compose_cmd[@]}" -p "$extra" --env-file "$dir/extra.env" -f docker/workers.yml "$@"); }
+compose_remote() { (cd "$repo" && "${compose_cmd[@]}" -p "$extra" --env-file "$dir/remote.env" -f docker/workers.yml "$@"); }
 step() { echo "== $(($(date +%s) - started))s: $*"; }
 
 # --- the engine and the images
@@ -175,11 +180,13 @@ same_triples() {
     "$(echo "$files" | awk '{ print $1, $2 }' | tr -d "<>" | sort -u)"
 }
 
-# --- workers from a second compose project: Redis and the data volume shared
+# --- workers from a second compose project, its network attached to the
+# first's: Redis and Virtuoso by their service names, the data volume shared
 cat > "$dir/extra.env" <<ENV
-LODWASH_REDIS=redis://$gw:$redis_port/0
+LODWASH_JOIN_NETWORK=${main}_default
+LODWASH_REDIS=redis://redis:6379/0
 LODWASH_DATA_VOLUME=${main}_data
-LODWASH_STORE=http://$gw:$sparql_port/sparql-auth
+LODWASH_STORE=http://virtuoso:8890/sparql-auth
 LODWASH_STORE_PASSWORD=$password
 LODWASH_ALLOW_NET=$gw:$port
 LODWASH_HEARTBEAT_TTL=6
@@ -187,6 +194,34 @@ LODWASH_RETRY_BASE_MS=1000
 ENV
 compose_extra up -d --scale worker=2 > "$dir/up-extra.log" 2>&1 || { cat "$dir/up-extra.log"; echo "FAILED: extra workers up"; exit 1; }
 step "extra workers up"
+# heartbeat_hosts: the hosts (container ids) of the workers alive in Redis.
+heartbeat_hosts() {
+  local id
+  for id in $(rcli SMEMBERS lodwash:workers); do rcli HGET "lodwash:worker:$id" host; done | sort
+}
+# networks_of CONTAINER: the names of its networks, sorted, each followed by a space.
+networks_of() {
+  docker inspect -f '{{range $n, $_ := .NetworkSettings.Networks}}{{$n}} {{end}}' "$1"
+}
+# has_heartbeats CONTAINER...: each one's worker has its heartbeat in Redis.
+has_heartbeats() {
+  local c hosts
+  hosts=$(heartbeat_hosts)
+  for c in "$@"; do grep -qx "${c:0:12}" <<< "$hosts" || return 1; done
+}
+extra_ids=$(compose_extra ps -q worker)
+expect_eq "the extra project runs 2 workers" "$(echo $extra_ids | wc -w)" 2
+for c in $extra_ids; do
+  expect_eq "extra worker ${c:0:12}: on its own network and the first project's" \
+    "$(networks_of "$c")" "$(printf '%s\n' "${main}_default" lodwash-workers | LC_ALL=C sort | tr '\n' ' ')"
+done
+ok=""
+for _ in $(seq 60); do
+  # shellcheck disable=SC2086
+  has_heartbeats $extra_ids && { ok=1; break; }
+  sleep 1
+done
+expect_eq "the extra workers' heartbeats are in Redis (reached as redis:6379)" "$ok" 1
 
 # --- the first harvest
 wait_idle 300 || lw_fail "first harvest did not end in 300 s"
@@ -197,6 +232,8 @@ expect_eq "city graph (a broken statement skipped)" "$(graph city | wc -l)" 10
 for g in library museum city; do same_triples "$g"; done
 expect_eq "the extra project's workers see the shared data volume" \
   "$(compose_extra exec -T worker sh -c 'ls /data/graphs/*.nq.gz' | wc -l)" 3
+# Which worker pops which job is up to timing: the count is told, not checked.
+echo "jobs done by the extra project's workers: $(compose_extra logs --no-color worker 2>&1 | grep -c ' outcome=done' || true)"
 
 # --- the second harvest, disturbed: the worker downloading the library's
 # partial dump is killed, and Redis restarted, while the download runs.
@@ -293,8 +330,26 @@ expect_match "a worker without its store: a clear error, in bounded time" \
        -e LODWASH_STORE_PASSWORD=p -e LODWASH_STORE_WAIT=2 lodwash:latest 2>&1 || true)" \
   'not usable after [0-9]+s: it does not answer \(with the bundled Virtuoso: --profile virtuoso'
 
-# --- down -v
+# --- the extra project without LODWASH_JOIN_NETWORK, as on another host:
+# its own network only, Redis through the port the main project publishes.
 compose_extra down -v > /dev/null 2>&1
+grep -v '^LODWASH_JOIN_NETWORK=' "$dir/extra.env" \
+  | sed "s|^LODWASH_REDIS=.*|LODWASH_REDIS=redis://$gw:$redis_port/0|; s|^LODWASH_STORE=.*|LODWASH_STORE=http://$gw:$sparql_port/sparql-auth|" \
+  > "$dir/remote.env"
+compose_remote up -d > "$dir/up-remote.log" 2>&1 || { cat "$dir/up-remote.log"; lw_fail "workers through published ports: up"; }
+remote_id=$(compose_remote ps -q worker)
+expect_eq "a worker through published ports: on its own network only" \
+  "$(networks_of "$remote_id")" "lodwash-workers "
+ok=""
+for _ in $(seq 60); do
+  has_heartbeats "$remote_id" && { ok=1; break; }
+  sleep 1
+done
+expect_eq "a worker through published ports: its heartbeat in Redis" "$ok" 1
+compose_remote down -v > /dev/null 2>&1
+step "a worker through published ports"
+
+# --- down -v
 expect_status "down -v" 0 compose_main --profile virtuoso down -v
 expect_eq "no container left" "$(docker ps -aq | wc -l)" 0
 expect_eq "volumes removed" "$(docker volume ls -q | grep -c "^${main}_" || true)" 0
