@@ -615,6 +615,17 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
   if (s->state == S_LSTR) {
     emit_quotes(s, &o, false); /* an unterminated long string */
   }
+  /* The input ends inside a string or an escape: a bad escape makes serd
+   * give up on the statement there (reading on, it would take what follows
+   * the end for part of the string) */
+  if (s->state == S_STR || s->state == S_LSTR) {
+    emit(&o, "\\Z", 2);
+  } else if (s->state == S_ESC || s->state == S_HEX || s->state == S_NESC) {
+    emit(&o, "Z", 1);
+  }
+  if (s->state != S_IRI && s->state != S_COMMENT) {
+    s->state = S_NORMAL;
+  }
   s->label_state = 0;
   if (s->dots) {
     emit_dots(s, &o, true);

@@ -179,6 +179,9 @@ static void on_statement(void *handle, raptor_statement *s)
     return;
   }
   LwQuad q;
+  raptor_locator *at = raptor_parser_get_locator(c->parser);
+  int at_line = at ? raptor_locator_line(at) : -1;
+  unsigned line = at_line > 0 ? (unsigned)at_line : 0; /* no column */
   const char *problem = convert(c, s->subject, &q.subject);
   if (!problem) {
     problem = convert(c, s->predicate, &q.predicate);
@@ -201,10 +204,10 @@ static void on_statement(void *handle, raptor_statement *s)
     problem = "term of the wrong kind";
   }
   if (problem) {
-    lw_read_report(c->rc, 0, 0, "%s, statement skipped", problem);
+    lw_read_report(c->rc, line, 0, "%s, statement skipped", problem);
     return;
   }
-  LwStatus st = lw_read_emit(c->rc, &q);
+  LwStatus st = lw_read_emit(c->rc, &q, line, 0);
   if (st > LW_NOTHING) {
     c->stop = st;
   }
