@@ -26,10 +26,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "common/buf.h"
 #include "common/rdf_reader.h"
 #include "tests/support/check.h"
 #include "tests/support/nquads_compare.h"
+#include "tests/support/rapper.h"
 
 #define MAX_FILE_BYTES ((off_t)16 << 20)
 
@@ -139,20 +139,6 @@ static LwFormat format_of(const char *path)
   return LW_FORMAT_UNKNOWN;
 }
 
-/* 'path' quoted for sh */
-static void shell_quote(const char *s, LwBuf *out)
-{
-  lw_buf_append_char(out, '\'');
-  for (; *s; ++s) {
-    if (*s == '\'') {
-      lw_buf_append_str(out, "'\\''");
-    } else {
-      lw_buf_append_char(out, *s);
-    }
-  }
-  lw_buf_append_char(out, '\'');
-}
-
 /* rapper's statements for path into g; false when rapper reports any
  * error or warning (then the file is not compared). */
 static bool read_with_rapper(const char *path, LwFormat format,
@@ -161,32 +147,7 @@ static bool read_with_rapper(const char *path, LwFormat format,
   const char *name = format == LW_FORMAT_RDFXML ? "rdfxml"
                      : format == LW_FORMAT_TRIG ? "trig"
                                                 : "turtle";
-  LwBuf cmd = LW_BUF_INIT, out = LW_BUF_INIT;
-  lw_buf_appendf(&cmd, "timeout 30 rapper -q -i %s -o nquads ", name);
-  shell_quote(path, &cmd);
-  lw_buf_append_char(&cmd, ' ');
-  shell_quote(base, &cmd);
-  lw_buf_append_str(&cmd, " 2>&1 >&3 3>&- | grep -q . && exit 9; exit 0");
-  /* stdout to a pipe we read (fd 3 inside), stderr tested for any message */
-  LwBuf wrapped = LW_BUF_INIT;
-  lw_buf_append_str(&wrapped, "{ ");
-  lw_buf_append(&wrapped, cmd.data, cmd.len);
-  lw_buf_append_str(&wrapped, "; } 3>&1");
-  FILE *p = popen(wrapped.data, "r");
-  char block[65536];
-  size_t got;
-  while (p && (got = fread(block, 1, sizeof(block), p)) > 0) {
-    lw_buf_append(&out, block, got);
-  }
-  int status = p ? pclose(p) : -1;
-  char why[256];
-  bool ok = status == 0 &&
-            lw_test_graph_parse(g, out.data ? out.data : "", out.len, why,
-                                sizeof(why));
-  lw_buf_free(&cmd);
-  lw_buf_free(&wrapped);
-  lw_buf_free(&out);
-  return ok;
+  return lw_test_rapper_read(path, name, base, g);
 }
 
 typedef struct {
@@ -312,7 +273,7 @@ static void walk(const char *dir, Tally *t)
 int main(void)
 {
   const char *data = lw_test_require_testdata();
-  if (system("rapper --version > /dev/null 2>&1") != 0) {
+  if (!lw_test_rapper_available()) {
     lw_test_skip("rapper (raptor2-utils) is not installed");
   }
   char root[4096];
