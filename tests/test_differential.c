@@ -28,6 +28,7 @@
 
 #include "common/rdf_reader.h"
 #include "tests/support/check.h"
+#include "tests/support/error_count.h"
 #include "tests/support/nquads_compare.h"
 #include "tests/support/rapper.h"
 
@@ -150,20 +151,6 @@ static bool read_with_rapper(const char *path, LwFormat format,
   return lw_test_rapper_read(path, name, base, g);
 }
 
-typedef struct {
-  unsigned errors;
-  char first[256];
-} Errors;
-
-static void count_error(void *handle, unsigned line, unsigned column,
-                        const char *message)
-{
-  Errors *e = handle;
-  if (e->errors++ == 0) {
-    snprintf(e->first, sizeof(e->first), "%u:%u %s", line, column, message);
-  }
-}
-
 static void compare_file(const char *path, Tally *t)
 {
   LwFormat format = format_of(path);
@@ -189,10 +176,10 @@ static void compare_file(const char *path, Tally *t)
   }
   ++t->compared;
   FILE *in = fopen(path, "rb");
-  Errors e = {0};
+  LwTestErrors e = {0};
   LwReadOptions o = {.format = format, .base_iri = base,
                      .on_quad = lw_test_graph_sink, .quad_handle = &ours,
-                     .on_error = count_error, .error_handle = &e};
+                     .on_error = lw_test_count_error, .error_handle = &e};
   LwReadStats stats;
   LwError err = {0};
   LwStatus status = in ? lw_rdf_read(in, &o, &stats, &err) : LW_ERR_IO;
