@@ -49,6 +49,7 @@ typedef struct {
   unsigned long *batch_lines;
   size_t batch_n, batch_cap;
   bool in_batch;    /* the reader is reading the batch */
+  LwLocation location; /* where the reader found the statement in on_quad */
   LwBuf *pending;   /* when set, on_quad keeps lines here, not in the sort */
   LwBuf pending_buf;
 } CleanContext;
@@ -149,7 +150,7 @@ static void on_batch_error(void *handle, unsigned line, unsigned column,
 /* Counts a bad language tag or lexical form (datatype NUL-terminated);
  * the statement is kept as it is. */
 static void check_literal_parts(CleanContext *c, unsigned line,
-                                const char *lexical, size_t len,
+                                unsigned column, const char *lexical, size_t len,
                                 const char *datatype, const char *lang,
                                 size_t lang_len)
 {
@@ -157,13 +158,13 @@ static void check_literal_parts(CleanContext *c, unsigned line,
     if (!lw_langtag_valid_n(lang, lang_len)) {
       c->report->literal_errors++;
       int shown = lang_len > 64 ? 64 : (int)lang_len;
-      sample_error(c, LW_CLEAN_ERROR_LANGTAG, line, 0,
+      sample_error(c, LW_CLEAN_ERROR_LANGTAG, line, column,
                    "malformed language tag \"%.*s\"", shown, lang);
     }
   } else if (datatype && !lw_literal_valid(datatype, lexical, len)) {
     c->report->literal_errors++;
     int shown = len > 64 ? 64 : (int)len;
-    sample_error(c, LW_CLEAN_ERROR_LITERAL, line, 0,
+    sample_error(c, LW_CLEAN_ERROR_LITERAL, line, column,
                  "invalid lexical form \"%.*s%s\" for <%.200s>", shown,
                  lexical, len > 64 ? "..." : "", datatype);
   }
@@ -172,11 +173,14 @@ static void check_literal_parts(CleanContext *c, unsigned line,
 static void check_literal(CleanContext *c, const LwTerm *o)
 {
   if (o->type == LW_TERM_LITERAL) {
-    /* The reader does not say where a statement was; a batch of one line
-     * does. */
-    unsigned line = c->in_batch && c->batch_n == 1 ? (unsigned)c->batch_lines[0] : 0;
-    check_literal_parts(c, line, o->value, o->len, o->datatype, o->lang,
-                        o->lang ? strlen(o->lang) : 0);
+    unsigned line = c->location.line, column = c->location.column;
+    if (c->in_batch) { /* the batch's line numbers become the file's */
+      line = line >= 1 && line <= c->batch_n ? (unsigned)c->batch_lines[line - 1]
+                                             : 0;
+      column = line ? column : 0;
+    }
+    check_literal_parts(c, line, column, o->value, o->len, o->datatype,
+                        o->lang, o->lang ? strlen(o->lang) : 0);
   }
 }
 
@@ -352,6 +356,7 @@ static LwStatus read_stream(CleanContext *c, FILE *in, const char *base,
       .error_handle = c,
       .load_document = c->options->load_document,
       .load_handle = c->options->load_handle,
+      .location = &c->location,
   };
   LwReadStats stats = {0};
   LwError rerr = {0};
@@ -490,7 +495,9 @@ static LwStatus take_line(CleanContext *c, const char *line, size_t len,
       dt[o.datatype_len] = '\0';
       datatype = dt;
     }
-    check_literal_parts(c, (unsigned)line_no, o.lexical, o.lexical_len,
+    /* the column of the literal's opening quote */
+    unsigned column = (unsigned)(o.lexical - line);
+    check_literal_parts(c, (unsigned)line_no, column, o.lexical, o.lexical_len,
                         datatype, o.lang, o.lang_len);
   }
   return lw_sorter_add(c->sorter, line, len, err);

@@ -63,6 +63,8 @@ typedef struct {
   unsigned max_remote_contexts; /* remote contexts fetched per document;
                                    0: default 64 */
   size_t max_document_bytes;    /* 0: default 1 GiB */
+  LwLocation *location;         /* when set: where each statement is, written
+                                   before on_quad (common/rdf_term.h) */
 } LwJsonldOptions;
 
 /* Converts the JSON-LD document read from in to quads. stats (may be NULL)

@@ -45,6 +45,9 @@ typedef struct {
   LwReadStats *stats;
   size_t max_bytes;         /* document size cap */
   unsigned err_line, err_column; /* where the fatal error is, 0 unknown */
+  /* where the top-level element being converted starts (streamed
+   * documents), for the location of its statements; 0 unknown */
+  unsigned at_line, at_column;
   /* the context definition being processed, for terms defined on demand */
   const char *ctx_base_url;
   json_t *ctx_remotes;

@@ -70,6 +70,9 @@ static void node_term(const char *id, LwTerm *t) {
 static LwStatus emit(LwJld *p, const LwTerm *s, const LwTerm *pr,
                      const LwTerm *o, const LwTerm *g) {
   LwQuad q = {*s, *pr, *o, *g};
+  if (p->opt->location) {
+    *p->opt->location = (LwLocation){p->at_line, p->at_column};
+  }
   LwStatus st = p->opt->on_quad ? p->opt->on_quad(p->opt->quad_handle, &q)
                                 : LW_OK;
   if (st > LW_NOTHING) {
@@ -124,6 +127,20 @@ static char *format_double(double d) {
 static LwStatus list_to_rdf(LwJld *p, json_t *list, const LwTerm *g, Obj *out,
                             bool *present);
 
+/* The algorithm drops a value it cannot convert: the statement is
+ * skipped, which the reader reports like any skipped statement. */
+static void skipped(LwJld *p, const char *why, const char *what) {
+  if (p->stats) {
+    p->stats->errors++;
+  }
+  if (p->opt->on_error) {
+    char message[256];
+    snprintf(message, sizeof(message), "%s \"%.64s\", statement skipped", why,
+             what);
+    p->opt->on_error(p->opt->error_handle, p->at_line, p->at_column, message);
+  }
+}
+
 /* 8.2: *present false when the item yields no term */
 static LwStatus object_to_rdf(LwJld *p, json_t *item, const LwTerm *g, Obj *o,
                               bool *present) {
@@ -153,9 +170,11 @@ static LwStatus object_to_rdf(LwJld *p, json_t *item, const LwTerm *g, Obj *o,
   const char *lang = json_string_value(json_object_get(item, "@language"));
   const char *dir = json_string_value(json_object_get(item, "@direction"));
   if (datatype && strcmp(datatype, "@json") && !well_formed_iri(datatype)) {
+    skipped(p, "datatype not an IRI", datatype);
     return LW_OK;
   }
   if (lang && !well_formed_language(lang)) {
+    skipped(p, "malformed language tag", lang);
     return LW_OK;
   }
   char *lex = NULL;

@@ -199,7 +199,10 @@ static LwStatus stream_array(Src *s, LwJldCtx *ctx, const char *active_property)
     if ((st = src_value(s, &element)) != LW_OK) {
       return st;
     }
+    p->at_line = line;
+    p->at_column = col;
     st = lw_jld_convert_element(p, ctx, active_property, element, false);
+    p->at_line = p->at_column = 0;
     json_decref(element);
     if (st != LW_OK) {
       p->err_line = line; /* where the element that failed starts */

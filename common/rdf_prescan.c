@@ -153,6 +153,20 @@ static void emit_held_b(LwScanner *s, Out *out, bool extra)
   }
 }
 
+/* The quotes held back in a long string. serd 0.30 takes the character
+ * after a lone quote as it is, so that an escape there is not decoded
+ * ("""a"\\nb""" gave a backslash and a newline): a lone quote before a
+ * backslash goes out escaped (\"), and serd reads the escape after it. */
+static void emit_quotes(LwScanner *s, Out *out, bool backslash_next)
+{
+  if (s->quotes_seen == 1 && backslash_next) {
+    *out->o++ = '\\';
+  }
+  for (; s->quotes_seen; --s->quotes_seen) {
+    *out->o++ = (char)s->quote;
+  }
+}
+
 /* Blank node labels in Turtle / TriG: "_:" then 'B's held back until we see
  * whether a digit follows. Returns true when c was held. */
 static bool blank_label(LwScanner *s, unsigned c, Out *out)
@@ -293,22 +307,33 @@ again:
       break;
     }
     s->state = s->quotes_seen == 1 ? S_STR : S_NORMAL; /* "" is empty */
+    s->quotes_seen = 0;
     if (s->state == S_NORMAL) {
       s->term_len = 0;
       s->in_token = false;
     }
     goto again;
   case S_STR:
+    if (c == (unsigned)s->quote) {
+      s->state = S_NORMAL;
+      s->term_len = 0;
+      s->in_token = false;
+      break;
+    }
+    goto string_char;
   case S_LSTR:
     if (c == (unsigned)s->quote) {
-      if (s->state == S_STR || ++s->quotes_seen == 3) {
+      if (++s->quotes_seen == 3) { /* the end: the held quotes go out */
+        emit_quotes(s, out, false);
         s->state = S_NORMAL;
         s->term_len = 0;
         s->in_token = false;
+        return LW_SCAN_OK;
       }
-      break;
+      return LW_SCAN_OK; /* held back until we know what follows */
     }
-    s->quotes_seen = 0;
+    emit_quotes(s, out, c == '\\');
+  string_char:
     if (s->state == S_STR && (c == '\n' || c == '\r')) {
       /* a short string cannot hold a line break: serd gives up on the
        * line there too, so the scanner follows it */
@@ -482,8 +507,12 @@ static size_t plain_run(const LwScanner *s, const unsigned char *in,
   case S_IRI:
     mask = P_IRI;
     break;
-  case S_STR:
   case S_LSTR:
+    if (s->quotes_seen) {
+      return 0; /* step() decides how the held quotes go out */
+    }
+    /* fall through */
+  case S_STR:
     mask = s->quote == '"' ? P_DQ : P_SQ;
     break;
   case S_COMMENT:
@@ -533,7 +562,6 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
         memcpy(o.o, in + i, run);
         o.o += run;
         s->column += run;
-        s->quotes_seen = 0;
         i += run;
         continue;
       }
@@ -584,6 +612,20 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
     }
   }
   emit_held_b(s, &o, false);
+  if (s->state == S_LSTR) {
+    emit_quotes(s, &o, false); /* an unterminated long string */
+  }
+  /* The input ends inside a string or an escape: a bad escape makes serd
+   * give up on the statement there (reading on, it would take what follows
+   * the end for part of the string) */
+  if (s->state == S_STR || s->state == S_LSTR) {
+    emit(&o, "\\Z", 2);
+  } else if (s->state == S_ESC || s->state == S_HEX || s->state == S_NESC) {
+    emit(&o, "Z", 1);
+  }
+  if (s->state != S_IRI && s->state != S_COMMENT) {
+    s->state = S_NORMAL;
+  }
   s->label_state = 0;
   if (s->dots) {
     emit_dots(s, &o, true);

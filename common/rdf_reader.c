@@ -67,8 +67,12 @@ bool lw_read_iri_ok(const char *s, size_t len)
   return lw_read_iri_chars_ok(s, len) && lw_uri_is_absolute(s);
 }
 
-LwStatus lw_read_emit(LwReadContext *ctx, const LwQuad *quad)
+LwStatus lw_read_emit(LwReadContext *ctx, const LwQuad *quad, unsigned line,
+                      unsigned column)
 {
+  if (ctx->options->location) {
+    *ctx->options->location = (LwLocation){line, column};
+  }
   LwStatus st = ctx->options->on_quad(ctx->options->quad_handle, quad);
   if (st <= LW_NOTHING) {
     ++ctx->stats->statements;
@@ -88,6 +92,7 @@ static LwStatus read_jsonld(FILE *in, const LwReadOptions *options, LwReadStats 
     .on_error = options->on_error,
     .error_handle = options->error_handle,
     .max_depth = options->max_depth,
+    .location = options->location,
   };
   return lw_jsonld_to_rdf(in, &jo, stats, err);
 }

@@ -51,6 +51,9 @@ typedef struct {
   LwStatus (*load_document)(void *handle, const char *url, char **body, size_t *len,
                             char **document_url, LwError *err);
   void *load_handle;
+  /* When set, the reader writes there where each statement is before it
+   * hands it to on_quad. */
+  LwLocation *location;
 } LwReadOptions;
 
 typedef struct {

@@ -26,8 +26,10 @@ typedef struct {
 void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* Hands one statement to options->on_quad and counts it. */
-LwStatus lw_read_emit(LwReadContext *ctx, const LwQuad *quad);
+/* Hands one statement, found at line and column, to options->on_quad and
+ * counts it. */
+LwStatus lw_read_emit(LwReadContext *ctx, const LwQuad *quad, unsigned line,
+                      unsigned column);
 
 /* True when s (len bytes) may go out as an IRI: absolute, and none of the
  * characters IRIREF forbids (controls, space, <>"{}|^`\). */

@@ -21,6 +21,7 @@
 #include "common/rdf_reader_internal.h"
 #include "common/utf8.h"
 #include "common/xml_guard.h"
+#include "common/xml_lang_scope.h"
 
 #define BLOCK_SIZE 65536
 /* raptor cannot read RDF/XML without a base; this one marks IRIs that were
@@ -35,6 +36,10 @@ typedef struct {
   char fatal_message[256];
   unsigned long long next_id;
   raptor_parser *parser;  /* for the location of libxml2's errors */
+  /* RDF/XML: while raptor reads one start tag alone, its in-scope xml:lang,
+   * which raptor 2.0.15 forgets on property attributes (see
+   * common/xml_lang_scope.h) */
+  const char *attribute_lang;
 } RaptorContext;
 
 /* ---- blank node labels ---- */
@@ -174,6 +179,9 @@ static void on_statement(void *handle, raptor_statement *s)
     return;
   }
   LwQuad q;
+  raptor_locator *at = raptor_parser_get_locator(c->parser);
+  int at_line = at ? raptor_locator_line(at) : -1;
+  unsigned line = at_line > 0 ? (unsigned)at_line : 0; /* no column */
   const char *problem = convert(c, s->subject, &q.subject);
   if (!problem) {
     problem = convert(c, s->predicate, &q.predicate);
@@ -184,6 +192,10 @@ static void on_statement(void *handle, raptor_statement *s)
   if (!problem) {
     problem = convert(c, s->graph, &q.graph);
   }
+  if (!problem && c->attribute_lang && q.object.type == LW_TERM_LITERAL &&
+      !q.object.lang && !q.object.datatype) {
+    q.object.lang = c->attribute_lang; /* a property attribute's literal */
+  }
   if (!problem && (q.predicate.type != LW_TERM_IRI ||
                    q.subject.type == LW_TERM_LITERAL ||
                    q.subject.type == LW_TERM_NONE ||
@@ -192,12 +204,10 @@ static void on_statement(void *handle, raptor_statement *s)
     problem = "term of the wrong kind";
   }
   if (problem) {
-    raptor_locator *loc = NULL;
-    (void)loc;
-    lw_read_report(c->rc, 0, 0, "%s, statement skipped", problem);
+    lw_read_report(c->rc, line, 0, "%s, statement skipped", problem);
     return;
   }
-  LwStatus st = lw_read_emit(c->rc, &q);
+  LwStatus st = lw_read_emit(c->rc, &q, line, 0);
   if (st > LW_NOTHING) {
     c->stop = st;
   }
@@ -209,7 +219,9 @@ typedef struct {
   raptor_world *world;
   raptor_parser *parser;
   LwXmlGuard *guard;
+  LwXmlLangScope *scope; /* RDF/XML only */
   char *block;
+  bool started;          /* raptor got its first bytes */
 } RaptorParts;
 
 static void parts_free(RaptorParts *p)
@@ -217,6 +229,7 @@ static void parts_free(RaptorParts *p)
   raptor_free_parser(p->parser);
   raptor_free_world(p->world);
   lw_xml_guard_free(p->guard);
+  lw_xml_lang_scope_free(p->scope);
   free(p->block);
 }
 
@@ -235,6 +248,10 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
                                 format == LW_FORMAT_RDFA ? "rdfa" : "rdfxml");
   p->guard = lw_xml_guard_new(c->rc->max_depth);
   p->block = malloc(LW_XML_MAX_PROLOG_BYTES + BLOCK_SIZE);
+  if (format == LW_FORMAT_RDFXML &&
+      !(p->scope = lw_xml_lang_scope_new(c->rc->max_depth))) {
+    return LW_ERR_NOMEM;
+  }
   if (!p->parser || !p->guard || !p->block) {
     return LW_ERR_NOMEM;
   }
@@ -286,16 +303,61 @@ static LwStatus read_prolog(FILE *in, RaptorParts *p, size_t *len, bool *eof,
   }
 }
 
+static void chunk(RaptorParts *p, const char *data, size_t len, bool eof)
+{
+  raptor_parser_parse_chunk(p->parser, (const unsigned char *)data, len, eof);
+}
+
+/* Gives raptor the len bytes of the block, the start tags that matter to
+ * the xml:lang correction each alone. Returns how many bytes at the end
+ * (an unfinished start tag) are kept for the next block. */
+static size_t feed_block(RaptorParts *p, RaptorContext *c, size_t len,
+                         bool eof)
+{
+  const char *data = p->block;
+  size_t fed = 0;
+  if (!p->started) {
+    /* raptor keeps its first bytes for libxml2 to guess the encoding and
+     * parses them only with the next: a few that end no tag */
+    fed = len < 4 ? len : 4;
+    chunk(p, data, fed, eof && fed == len);
+    p->started = true;
+  }
+  size_t pos = 0, tag;
+  const char *lang;
+  while (p->scope && c->stop == LW_OK && !c->fatal &&
+         lw_xml_lang_scope_next(p->scope, data, len, &pos, &tag, &lang)) {
+    if (tag > fed) {
+      chunk(p, data + fed, tag - fed, false);
+      fed = tag;
+    }
+    c->attribute_lang = lang;
+    chunk(p, data + fed, pos - fed, false);
+    c->attribute_lang = NULL;
+    fed = pos;
+  }
+  size_t keep = 0;
+  if (p->scope && !eof && lw_xml_lang_scope_open_tag(p->scope, &tag) &&
+      tag >= fed && len - tag <= LW_XML_MAX_PROLOG_BYTES) {
+    keep = len - tag;
+    lw_xml_lang_scope_restart_tag(p->scope);
+  }
+  if (fed < len - keep || eof) {
+    chunk(p, data + fed, len - keep - fed, eof);
+  }
+  return keep;
+}
+
 static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c)
 {
   LwError *err = c->rc->err;
   size_t len;
   bool eof = false;
   LW_TRY(read_prolog(in, p, &len, &eof, err));
+  size_t guarded = 0; /* bytes at the front the guard has seen */
   for (;;) {
-    LW_TRY(lw_xml_guard_feed(p->guard, p->block, len, err));
-    raptor_parser_parse_chunk(p->parser, (const unsigned char *)p->block, len,
-                              eof);
+    LW_TRY(lw_xml_guard_feed(p->guard, p->block + guarded, len - guarded, err));
+    size_t keep = feed_block(p, c, len, eof);
     if (c->stop != LW_OK) {
       raptor_parser_parse_abort(p->parser);
       return lw_error_set(err, c->stop, "stopped by the statement sink");
@@ -303,9 +365,13 @@ static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c)
     if (c->fatal || eof) {
       break;
     }
-    if (read_block(in, p->block, BLOCK_SIZE, &len, &eof) != LW_OK) {
+    memmove(p->block, p->block + len - keep, keep);
+    size_t got;
+    if (read_block(in, p->block + keep, BLOCK_SIZE, &got, &eof) != LW_OK) {
       return lw_error_set(err, LW_ERR_IO, "read error");
     }
+    guarded = keep;
+    len = keep + got;
   }
   if (c->fatal) {
     return lw_error_set(err, LW_ERR_SYNTAX, "%s", c->fatal_message);

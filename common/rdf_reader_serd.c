@@ -56,6 +56,7 @@ typedef struct {
   unsigned line_errors;     /* errors reported on the current line */
   unsigned line_statements; /* statements serd gave for the current line */
   LwQuad pending;           /* the line's statement, its strings in terms */
+  LwLocation pending_at;
   LwBuf out;                /* repaired bytes for serd */
   /* stream mode: where errors were reported, to leave out serd's cascades */
   LwBuf seen;               /* SeenAt entries, a queue */
@@ -63,6 +64,14 @@ typedef struct {
   unsigned long serd_line;  /* where serd's last reported error was */
   unsigned long serd_column;
   size_t out_pos;           /* stream mode: bytes of out already handed on */
+  /* stream mode: where serd stands (the last byte handed to it; serd reads
+   * one byte at a time, so this is its position) */
+  unsigned long at_line;
+  unsigned long at_column;
+  unsigned eof_nuls;        /* NULs handed on after the end of the input */
+  /* line mode: the line being read, as written */
+  const char *line_text;
+  size_t line_len;
 } SerdContext;
 
 /* ---- the byte source: fread, then the pre-scanner ---- */
@@ -118,30 +127,72 @@ static void fill(SerdContext *c, size_t want)
     if (r != LW_SCAN_OK) {
       limit_hit(c, r);
       c->at_eof = true;
-      /* serd may be inside an IRI: the trailer lets it end */
+      /* serd may be inside a string (the scanner closes it with a bad
+       * escape) or an IRI (the trailer ends it) */
+      lw_scanner_finish(&c->scan, &c->out);
       lw_buf_append(&c->out, TRAILER, TRAILER_LEN);
     }
   }
 }
 
+/* Moves serd's position over the n bytes handed to it. The pre-scanner
+ * adds and removes no line breaks, so lines are the input's; columns count
+ * the repaired bytes. */
+static void follow(SerdContext *c, const char *bytes, size_t n)
+{
+  for (size_t i = 0; i < n; ++i) {
+    if (bytes[i] == '\n') {
+      ++c->at_line;
+      c->at_column = 0;
+    } else {
+      ++c->at_column;
+    }
+  }
+}
+
+#define MAX_EOF_NULS 1024 /* then the plain end of input */
+
 static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
 {
   SerdContext *c = stream;
   size_t want = size * nmemb;
+  if (want == 1 && c->out.len - c->out_pos > 1) { /* the common case */
+    char byte = c->out.data[c->out_pos++];
+    *(char *)buf = byte;
+    if (byte == '\n') {
+      ++c->at_line;
+      c->at_column = 0;
+    } else {
+      ++c->at_column;
+    }
+    return 1;
+  }
   if (c->stop != LW_OK && c->stop != LW_ERR_LIMIT) {
     /* stopped (sink, I/O): nothing more to read, but serd may be inside an
      * IRI, where a plain end of input would keep it reading for ever */
-    if (c->trailer_sent || want < TRAILER_LEN) {
-      return 0;
+    if (!c->trailer_sent) { /* what is left unread is dropped */
+      c->trailer_sent = true;
+      c->at_eof = true;
+      lw_buf_reset(&c->out);
+      c->out_pos = 0;
+      if (lw_buf_append(&c->out, TRAILER, TRAILER_LEN) != LW_OK) {
+        return 0;
+      }
     }
-    c->trailer_sent = true;
-    memcpy(buf, TRAILER, TRAILER_LEN);
-    return TRAILER_LEN;
   }
   fill(c, want);
   size_t avail = c->out.len - c->out_pos;
   size_t n = avail < want ? avail : want;
+  if (n == 0 && want && c->at_eof && c->eof_nuls < MAX_EOF_NULS) {
+    /* serd 0.30 reading one byte at a time: after the end its lax recovery
+     * (skip_until) reads EOF as the byte 0xFF and skips for ever; a NUL
+     * ends it, and serd's own end of a string input */
+    ++c->eof_nuls;
+    *(char *)buf = '\0';
+    return 1;
+  }
   memcpy(buf, c->out.data + c->out_pos, n);
+  follow(c, c->out.data + c->out_pos, n);
   c->out_pos += n;
   if (c->out_pos == c->out.len) {
     lw_buf_reset(&c->out);
@@ -384,6 +435,33 @@ static const char *literal_extras(SerdContext *c, const SerdNode *datatype,
   return NULL;
 }
 
+/* Where the statement q is: line mode, its line and the column of the
+ * object when it is a literal (the first '"': no IRI or blank node label of
+ * N-Triples holds one), else 1; stream mode, where serd stands. */
+static LwLocation locate(const SerdContext *c, const LwQuad *q)
+{
+  if (!c->line_based) {
+    return (LwLocation){(unsigned)c->at_line, (unsigned)c->at_column};
+  }
+  const char *quote = q->object.type == LW_TERM_LITERAL
+                          ? memchr(c->line_text, '"', c->line_len)
+                          : NULL;
+  return (LwLocation){(unsigned)c->line_no,
+                      quote ? (unsigned)(quote - c->line_text) + 1 : 1};
+}
+
+/* The location of a directive: where serd stands (0 in line mode, where
+ * there are none). */
+static unsigned here_line(const SerdContext *c)
+{
+  return c->line_based ? (unsigned)c->line_no : (unsigned)c->at_line;
+}
+
+static unsigned here_column(const SerdContext *c)
+{
+  return c->line_based ? 1 : (unsigned)c->at_column;
+}
+
 static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
                                const SerdNode *graph, const SerdNode *subject,
                                const SerdNode *predicate,
@@ -414,13 +492,15 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
                    q.graph.type == LW_TERM_LITERAL)) {
     problem = "term of the wrong kind";
   }
+  LwLocation at = locate(c, &q);
   if (c->line_based) {
     if (problem) {
       ++c->line_errors;
-      lw_read_report(c->rc, (unsigned)c->line_no, 0, "%s: %.80s", problem,
+      lw_read_report(c->rc, at.line, at.column, "%s: %.80s", problem,
                      (const char *)c->problem_node->buf);
     } else if (++c->line_statements == 1) {
       c->pending = q; /* goes out when the line is done, if it was good */
+      c->pending_at = at;
     }
     return SERD_SUCCESS;
   }
@@ -428,15 +508,14 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
   c->serd_errors = 0;
   if (problem) {
     /* serd's lax mode hands on what it complained about (an IRI with a
-     * space, say): skip it, and count it once. serd does not say where a
-     * statement is, so our own reports have no location. */
+     * space, say): skip it, and count it once */
     if (!serd_errors) {
-      lw_read_report(c->rc, 0, 0, "%s: %.80s, statement skipped", problem,
-                     (const char *)c->problem_node->buf);
+      lw_read_report(c->rc, at.line, at.column, "%s: %.80s, statement skipped",
+                     problem, (const char *)c->problem_node->buf);
     }
     return SERD_SUCCESS;
   }
-  LwStatus st = lw_read_emit(c->rc, &q);
+  LwStatus st = lw_read_emit(c->rc, &q, at.line, at.column);
   if (st > LW_NOTHING) {
     c->stop = st;
     return SERD_ERR_INTERNAL;
@@ -457,8 +536,8 @@ static SerdStatus on_base(void *handle, const SerdNode *uri)
     next = lw_uri_resolve(c->base, value);
   }
   if (!next) {
-    lw_read_report(c->rc, 0, 0, "relative base IRI <%s> and no base IRI",
-                   value);
+    lw_read_report(c->rc, here_line(c), here_column(c),
+                   "relative base IRI <%s> and no base IRI", value);
   }
   free(c->base);
   c->base = next;
@@ -476,7 +555,8 @@ static SerdStatus on_prefix(void *handle, const SerdNode *name,
   }
   const char *target = resolved ? resolved : value;
   if (!lw_uri_is_absolute(target)) {
-    lw_read_report(c->rc, 0, 0, "prefix %s: bound to relative IRI <%s>",
+    lw_read_report(c->rc, here_line(c), here_column(c),
+                   "prefix %s: bound to relative IRI <%s>",
                    (const char *)name->buf, value);
   }
   serd_env_set_prefix_from_strings(c->env, name->buf,
@@ -547,6 +627,8 @@ static void read_line(SerdContext *c, SerdReader *reader, const char *line,
   if (blank_line(line, len)) {
     return;
   }
+  c->line_text = line;
+  c->line_len = len;
   c->line_errors = 0;
   c->line_statements = 0;
   lw_buf_reset(&c->out);
@@ -574,7 +656,8 @@ static void read_line(SerdContext *c, SerdReader *reader, const char *line,
                                       : "not a statement");
     return;
   }
-  LwStatus st = lw_read_emit(c->rc, &c->pending);
+  LwStatus st = lw_read_emit(c->rc, &c->pending, c->pending_at.line,
+                             c->pending_at.column);
   if (st > LW_NOTHING) {
     c->stop = st;
   }
@@ -658,9 +741,11 @@ static LwStatus read_lines(SerdContext *c, SerdReader *reader)
 
 static LwStatus read_stream(SerdContext *c, SerdReader *reader)
 {
+  /* One byte at a time: serd keeps no position we could ask for, but then
+   * the bytes handed to it say where it is (see follow). */
+  c->at_line = 1;
   SerdStatus st = serd_reader_read_source(reader, source_read, source_error,
-                                          c, (const uint8_t *)"input",
-                                          PAGE_SIZE);
+                                          c, (const uint8_t *)"input", 1);
   return finish(c, st);
 }
 

@@ -37,6 +37,17 @@ typedef struct {
   LwTerm graph; /* type LW_TERM_NONE for the default graph */
 } LwQuad;
 
+/* Where a reader found a statement (1-based; 0 when unknown), for locating
+ * what is wrong with its literal: N-Triples / N-Quads, the line and the
+ * literal object's opening quote (else column 1); Turtle / TriG, where serd
+ * stood when the object ended; RDF/XML and RDFa, the line of the element
+ * (libxml2 gives no column); JSON-LD, where the top-level element holding
+ * it starts (streamed documents only). */
+typedef struct {
+  unsigned line;
+  unsigned column;
+} LwLocation;
+
 /* Receives one statement. Returning an error (> LW_NOTHING) stops the reader. */
 typedef LwStatus (*LwQuadSink)(void *handle, const LwQuad *quad);
 

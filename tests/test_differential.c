@@ -1,0 +1,283 @@
+/*
+ * A differential test: every Turtle, TriG and RDF/XML file of the shared test
+ * data (the W3C suites, serd's extra tests, the real dumps and vocabularies)
+ * read by lodwash (lw_rdf_read) and by rapper (raptor2-utils, a second
+ * parser: for Turtle and TriG independent of serd), and the statements
+ * compared up to blank node renaming, in canonical form (so that language
+ * tags lower-cased by lodwash, which RDF 1.1 Concepts permits, compare
+ * equal).
+ *
+ * Only files rapper reads without an error are compared (negative tests and
+ * broken dumps are checked elsewhere: test_w3c_rdf, test_clean); on those,
+ * lodwash must report no error and give the same statements. Differences
+ * that are deliberate (lodwash correcting rapper) are listed below with the
+ * reason, printed, and not counted as failures; a listed file that stops
+ * differing is reported too.
+ *
+ * Bounded: files above 16 MiB are left out, rapper gets 30 s a file, and the
+ * whole run stops after LW_DIFF_SECONDS (default 240) with what it compared.
+ * Skipped when rapper or the shared test data is absent.
+ */
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "common/rdf_reader.h"
+#include "tests/support/check.h"
+#include "tests/support/error_count.h"
+#include "tests/support/nquads_compare.h"
+#include "tests/support/rapper.h"
+
+#define MAX_FILE_BYTES ((off_t)16 << 20)
+
+typedef struct {
+  const char *file; /* the end of the path */
+  const char *why;
+} Listed;
+
+#define RAPTOR_NUL "raptor 2.0.15 ends a literal at U+0000; lodwash keeps it " \
+                   "(the W3C result)"
+
+/* Where lodwash differs from rapper on purpose: rapper is wrong (the W3C
+ * suite or serd's expected result says so) or lodwash corrects it. */
+static const Listed deliberate[] = {
+  {"rdf-xml/rdfms-xmllang/test006.rdf",
+   "raptor 2.0.15 drops xml:lang on property attributes; lodwash corrects it"},
+  {"rdf-turtle/LITERAL1_all_controls.ttl", RAPTOR_NUL},
+  {"rdf-turtle/LITERAL1_ascii_boundaries.ttl", RAPTOR_NUL},
+  {"rdf-turtle/LITERAL2_ascii_boundaries.ttl", RAPTOR_NUL},
+  {"rdf-turtle/LITERAL_LONG1_ascii_boundaries.ttl", RAPTOR_NUL},
+  {"rdf-turtle/LITERAL_LONG2_ascii_boundaries.ttl", RAPTOR_NUL},
+  {"rdf-trig/LITERAL1_all_controls.trig", RAPTOR_NUL},
+  {"rdf-trig/LITERAL1_ascii_boundaries.trig", RAPTOR_NUL},
+  {"rdf-trig/LITERAL2_ascii_boundaries.trig", RAPTOR_NUL},
+  {"rdf-trig/LITERAL_LONG1_ascii_boundaries.trig", RAPTOR_NUL},
+  {"rdf-trig/LITERAL_LONG2_ascii_boundaries.trig", RAPTOR_NUL},
+  {"rdf-turtle/IRI-resolution-08.ttl",
+   "raptor 2.0.15 resolves <../xyz> against <http://ab//de/ghi> wrongly; "
+   "lodwash gives the W3C result"},
+  {"rdf-trig/IRI-resolution-08.trig",
+   "raptor 2.0.15 resolves <../xyz> against <http://ab//de/ghi> wrongly; "
+   "lodwash gives the W3C result"},
+  {"extra/good/test-base-nopath.ttl",
+   "raptor 2.0.15 resolves <s> against <http://example.org> to "
+   "<http://example.orgs>; lodwash follows RFC 3986 (serd's result)"},
+  {"html5-invalid/0295.ttl",
+   "raptor 2.0.15 removes dot segments from an absolute IRI "
+   "(<http://example.org/foo/..>); lodwash keeps IRIs as written (RDF 1.1)"},
+  {NULL, NULL},
+};
+
+/* Where lodwash is wrong and rapper right: known, not fixed yet. */
+static const Listed known_bugs[] = {
+  {"extra/good/test-boolish-prefix.ttl",
+   "serd 0.30 reads the prefixed name false.ish:o as the boolean false"},
+  {NULL, NULL},
+};
+
+static const char *listed(const Listed *list, const char *path)
+{
+  size_t n = strlen(path);
+  for (size_t i = 0; list[i].file; ++i) {
+    size_t k = strlen(list[i].file);
+    if (n >= k && !strcmp(path + n - k, list[i].file)) {
+      return list[i].why;
+    }
+  }
+  return NULL;
+}
+
+/* Negative tests: serd's bad, eof and lax folders and the W3C "-bad-"
+ * files are invalid on purpose (rapper accepts some of them: bad UTF-8,
+ * bad escapes); test_serd_extra and test_w3c_rdf check them. */
+static bool negative_test(const char *path)
+{
+  const char *name = strrchr(path, '/');
+  return strstr(path, "/extra/bad/") || strstr(path, "/extra/eof/") ||
+         strstr(path, "/extra/lax/") || (name && strstr(name, "-bad-"));
+}
+
+typedef struct {
+  unsigned compared, same, known, bugs, differ, rapper_refused, too_big,
+      negative;
+  time_t deadline;
+  bool out_of_time;
+} Tally;
+
+static bool ends_with(const char *s, const char *suffix)
+{
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* The format of path by its name (and, for .owl, its first character). */
+static LwFormat format_of(const char *path)
+{
+  if (ends_with(path, ".ttl")) {
+    return LW_FORMAT_TURTLE;
+  }
+  if (ends_with(path, ".trig")) {
+    return LW_FORMAT_TRIG;
+  }
+  if (ends_with(path, ".rdf")) {
+    return LW_FORMAT_RDFXML;
+  }
+  if (ends_with(path, ".owl")) {
+    FILE *f = fopen(path, "rb");
+    int c = ' ';
+    while (f && (c = fgetc(f)) != EOF && (c == ' ' || c == '\n' || c == '\r' ||
+                                          c == '\t')) {
+    }
+    if (f) {
+      fclose(f);
+    }
+    return c == '<' ? LW_FORMAT_RDFXML : LW_FORMAT_TURTLE;
+  }
+  return LW_FORMAT_UNKNOWN;
+}
+
+/* rapper's statements for path into g; false when rapper reports any
+ * error or warning (then the file is not compared). */
+static bool read_with_rapper(const char *path, LwFormat format,
+                             const char *base, LwTestGraph *g)
+{
+  const char *name = format == LW_FORMAT_RDFXML ? "rdfxml"
+                     : format == LW_FORMAT_TRIG ? "trig"
+                                                : "turtle";
+  return lw_test_rapper_read(path, name, base, g);
+}
+
+static void compare_file(const char *path, Tally *t)
+{
+  LwFormat format = format_of(path);
+  struct stat st;
+  if (format == LW_FORMAT_UNKNOWN || stat(path, &st) != 0) {
+    return;
+  }
+  if (negative_test(path)) {
+    ++t->negative;
+    return;
+  }
+  if (st.st_size > MAX_FILE_BYTES) {
+    ++t->too_big;
+    return;
+  }
+  char base[4200];
+  snprintf(base, sizeof(base), "file://%s", path);
+  LwTestGraph theirs = LW_TEST_GRAPH_INIT, ours = LW_TEST_GRAPH_INIT;
+  if (!read_with_rapper(path, format, base, &theirs)) {
+    ++t->rapper_refused;
+    lw_test_graph_free(&theirs);
+    return;
+  }
+  ++t->compared;
+  FILE *in = fopen(path, "rb");
+  LwTestErrors e = {0};
+  LwReadOptions o = {.format = format, .base_iri = base,
+                     .on_quad = lw_test_graph_sink, .quad_handle = &ours,
+                     .on_error = lw_test_count_error, .error_handle = &e};
+  LwReadStats stats;
+  LwError err = {0};
+  LwStatus status = in ? lw_rdf_read(in, &o, &stats, &err) : LW_ERR_IO;
+  if (in) {
+    fclose(in);
+  }
+  char why[1024] = "";
+  bool same = status == LW_OK && e.errors == 0 &&
+              lw_test_graph_isomorphic(&ours, &theirs, why, sizeof(why));
+  if (status != LW_OK || e.errors) {
+    snprintf(why, sizeof(why), "lodwash: %s, %u errors (%s) %s",
+             lw_status_name(status), e.errors, e.first, err.message);
+  }
+  const char *known = listed(deliberate, path);
+  const char *bug = listed(known_bugs, path);
+  if (same) {
+    ++t->same;
+    if (known || bug) {
+      printf("NOTE %s no longer differs: drop it from the list\n", path);
+    }
+  } else if (known) {
+    ++t->known;
+    printf("DELIBERATE %s: %s\n", path, known);
+  } else if (bug) {
+    ++t->bugs;
+    printf("KNOWN BUG %s: %s\n", path, bug);
+  } else {
+    ++t->differ;
+    printf("DIFFER %s: %s\n", path, why);
+  }
+  lw_test_graph_free(&theirs);
+  lw_test_graph_free(&ours);
+}
+
+static int by_name(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every file under dir, in name order (the run is the same every time). */
+static void walk(const char *dir, Tally *t)
+{
+  DIR *d = opendir(dir);
+  if (!d) {
+    return;
+  }
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  struct dirent *ent;
+  while ((ent = readdir(d))) {
+    if (ent->d_name[0] == '.') {
+      continue;
+    }
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      names = realloc(names, cap * sizeof(*names));
+    }
+    names[n++] = strdup(ent->d_name);
+  }
+  closedir(d);
+  qsort(names, n, sizeof(*names), by_name);
+  for (size_t i = 0; i < n; ++i) {
+    char path[4096];
+    snprintf(path, sizeof(path), "%.2000s/%.2000s", dir, names[i]);
+    struct stat st;
+    if (time(NULL) > t->deadline) {
+      t->out_of_time = true;
+    } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+      walk(path, t);
+    } else {
+      compare_file(path, t);
+    }
+    free(names[i]);
+  }
+  free(names);
+}
+
+int main(void)
+{
+  const char *data = lw_test_require_testdata();
+  if (!lw_test_rapper_available()) {
+    lw_test_skip("rapper (raptor2-utils) is not installed");
+  }
+  char root[4096];
+  if (!realpath(data, root)) {
+    lw_test_skip("shared test data not readable");
+  }
+  const char *limit = getenv("LW_DIFF_SECONDS");
+  Tally t = {0};
+  t.deadline = time(NULL) + (limit ? atoi(limit) : 240);
+  walk(root, &t);
+  printf("differential: %u files compared with rapper: %u same, %u deliberate "
+         "differences, %u known bugs, %u differ; not compared: %u negative "
+         "tests, %u rapper refused, %u over 16 MiB%s\n",
+         t.compared, t.same, t.known, t.bugs, t.differ, t.negative,
+         t.rapper_refused, t.too_big,
+         t.out_of_time ? "; stopped at the time limit" : "");
+  CHECK(t.compared > 0);
+  CHECK_INT_EQ(t.differ, 0);
+  return lw_test_finish();
+}
