@@ -9,7 +9,7 @@
 #include "queue/record.h"
 #include "queue/redis.h"
 #include "queue/seed.h"
-#include "scheduler/harvest.h"
+#include "queue/provider_record.h"
 
 const char *const lw_provider_states[] = {"idle", "harvesting", "error", "held", NULL};
 

@@ -17,10 +17,8 @@ pattern='lw_key\(|LW_KEY_|redisCommand|redisAppendCommand|redisGetReply|lw_redis
 
 # file: reason (not moved yet)
 ALLOWED=(
-  "scheduler/harvest.c: not moved yet"
   "scheduler/notify.c: not moved yet"
   "scheduler/provider_report.c: not moved yet"
-  "scheduler/scheduler.c: not moved yet"
   "scheduler/status_report.c: not moved yet"
   "workers/context_cache.c: not moved yet"
   "workers/download.c: not moved yet"
