@@ -20,10 +20,7 @@ ALLOWED=(
   "scheduler/notify.c: not moved yet"
   "scheduler/provider_report.c: not moved yet"
   "workers/context_cache.c: not moved yet"
-  "workers/download.c: not moved yet"
-  "workers/download_cap.c: not moved yet"
   "workers/host_policy.c: not moved yet"
-  "workers/lease_set.c: not moved yet"
   "workers/unpack.c: not moved yet"
 )
 
