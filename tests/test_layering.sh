@@ -20,7 +20,6 @@ ALLOWED=(
   "scheduler/notify.c: not moved yet"
   "scheduler/provider_report.c: not moved yet"
   "workers/context_cache.c: not moved yet"
-  "workers/host_policy.c: not moved yet"
   "workers/unpack.c: not moved yet"
 )
 
