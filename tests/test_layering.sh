@@ -19,8 +19,6 @@ pattern='lw_key\(|LW_KEY_|redisCommand|redisAppendCommand|redisGetReply|lw_redis
 ALLOWED=(
   "scheduler/notify.c: not moved yet"
   "scheduler/provider_report.c: not moved yet"
-  "workers/context_cache.c: not moved yet"
-  "workers/unpack.c: not moved yet"
 )
 
 allowed_file() {
