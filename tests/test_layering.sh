@@ -5,7 +5,8 @@
 # redisGetReply, or lw_redis_cmd, lw_redis_argv, lw_script_run,
 # lw_script_load, lw_record_get or lw_txn_command with a key, or a
 # redisReply). Connecting (lw_redis_connect) and
-# passing the redisContext handle to queue/ functions is allowed.
+# passing the redisContext handle to queue/ functions is allowed. Tests are
+# not checked: they read Redis as an operator would, to assert on it.
 #
 # ALLOWED lists what is not moved yet, each with its reason. The list must
 # shrink: an entry that no longer offends fails the test too, so that it is
