@@ -3,7 +3,7 @@
  * queued when all of them are finished.
  *
  * Records (after the prefix; keys in queue/keys.h):
- *   harvest:<id>            hash  the harvest (scheduler/harvest.h lists its
+ *   harvest:<id>            hash  the harvest (queue/provider_record.h lists its
  *                                 fields); the fan-in keeps `pending`
  *                                 (expected files not finished), `failed`
  *                                 (files that failed), `progress` (ms of the

@@ -40,7 +40,7 @@
  * downloadslots           zset    downloads running over all workers (member
  *                                 job id, score lease expiry): --download-workers
  * cleanof:<content hash>  string  the clean record of content cleaned before
- * harvest:<id>            hash    a harvest (scheduler/harvest.h, queue/harvest.h)
+ * harvest:<id>            hash    a harvest (queue/provider_record.h, queue/harvest.h)
  * harvest:<id>:expected   set     its fan-in: files it waits for, ...
  * harvest:<id>:finished   set     ... those finished ...
  * harvest:<id>:failed     set     ... and those failed (queue/harvest.h)

@@ -55,3 +55,55 @@ LwStatus lw_records_harvest_get(redisContext *c, const char *prefix, const char 
 {
   return lw_record_get(c, lw_key(prefix, LW_KEY_HARVEST, harvest).s, out, err);
 }
+
+LwStatus lw_records_provider_get(redisContext *c, const char *prefix, const char *name,
+                                 json_t **out, LwError *err)
+{
+  return lw_record_get(c, lw_key(prefix, LW_KEY_PROVIDER, name).s, out, err);
+}
+
+LwStatus lw_records_harvest_set_fields(redisContext *c, const char *prefix, const char *harvest,
+                                       const char *const *fields, size_t n, LwError *err)
+{
+  const char *argv[2 + 32];
+  if (n > 32) {
+    return lw_error_set(err, LW_ERR_USAGE, "too many harvest fields at once");
+  }
+  LwKey key = lw_key(prefix, LW_KEY_HARVEST, harvest);
+  argv[0] = "HSET";
+  argv[1] = key.s;
+  memcpy(argv + 2, fields, n * sizeof(*fields));
+  redisReply *r = lw_redis_argv(c, (int)(2 + n), argv, NULL, err);
+  LwStatus st = r ? LW_OK : (err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS);
+  freeReplyObject(r);
+  return st;
+}
+
+LwStatus lw_records_harvest_each(redisContext *c, const char *prefix, const char *provider,
+                                 LwHarvestEachFn fn, void *arg, LwError *err)
+{
+  /* harvest ids are "<name>:<start time>": one SCAN pattern finds them */
+  char pattern[LW_KEY_MAX];
+  snprintf(pattern, sizeof(pattern), "%s:*", provider);
+  LwKey match = lw_key(prefix, LW_KEY_HARVEST, pattern);
+  size_t key_skip = strlen(lw_key(prefix, LW_KEY_HARVEST, "").s);
+  char cursor[32] = "0";
+  do {
+    redisReply *r = lw_redis_cmd(c, err, "SCAN", cursor, "MATCH", match.s, "COUNT", "1000", NULL);
+    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
+      freeReplyObject(r);
+      return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
+    }
+    snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
+    for (size_t i = 0; i < r->element[1]->elements; ++i) {
+      const char *key = r->element[1]->element[i]->str;
+      json_t *h = NULL;
+      if (lw_record_get(c, key, &h, err) == LW_OK) {
+        fn(arg, key + key_skip, h);
+      }
+      json_decref(h);
+    }
+    freeReplyObject(r);
+  } while (strcmp(cursor, "0"));
+  return LW_OK;
+}

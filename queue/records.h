@@ -38,4 +38,23 @@ LwStatus lw_records_clean_of(redisContext *c, const char *prefix, const char *co
 LwStatus lw_records_harvest_get(redisContext *c, const char *prefix, const char *harvest,
                                 json_t **out, LwError *err);
 
+/* The provider's record (provider:<name>, queue/provider_record.h) as JSON
+ * strings (caller decrefs); LW_NOTHING and *out NULL when there is none. */
+LwStatus lw_records_provider_get(redisContext *c, const char *prefix, const char *name,
+                                 json_t **out, LwError *err);
+
+/* Sets n strings (field, value, ...) on the harvest's record at once. */
+LwStatus lw_records_harvest_set_fields(redisContext *c, const char *prefix, const char *harvest,
+                                       const char *const *fields, size_t n, LwError *err);
+
+/* Called for each harvest record found: its id and record (fn's to read,
+ * not to keep). */
+typedef void (*LwHarvestEachFn)(void *arg, const char *id, const json_t *record);
+
+/* Every harvest record of provider (ids "<provider>:<start>"), walked with
+ * SCAN (a record present for the whole walk is seen at least once; not in
+ * any order). */
+LwStatus lw_records_harvest_each(redisContext *c, const char *prefix, const char *provider,
+                                 LwHarvestEachFn fn, void *arg, LwError *err);
+
 #endif

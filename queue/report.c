@@ -10,6 +10,7 @@
 #include "queue/keys.h"
 #include "queue/queue.h"
 #include "queue/record.h"
+#include "queue/redis.h"
 
 /* The counters hash with its values as integers. */
 static LwStatus counters_json(redisContext *c, const LwConfig *cfg, json_t **out,
@@ -58,4 +59,19 @@ LwStatus lw_report_write(const LwConfig *cfg, const json_t *report, LwError *err
   }
   snprintf(path, sizeof(path), "%s/status.json", cfg->data_dir);
   return lw_store_commit(tmp, path, err);
+}
+
+LwStatus lw_report_redis_memory(redisContext *c, long long *used, LwError *err)
+{
+  redisReply *r = lw_redis_cmd(c, err, "INFO", "memory", NULL);
+  if (!r) {
+    return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
+  }
+  *used = -1;
+  const char *at = r->type == REDIS_REPLY_STRING ? strstr(r->str, "used_memory:") : NULL;
+  if (at) {
+    *used = strtoll(at + strlen("used_memory:"), NULL, 10);
+  }
+  freeReplyObject(r);
+  return LW_OK;
 }

@@ -23,4 +23,7 @@ LwStatus lw_report_json(redisContext *c, const LwConfig *cfg, json_t **out, LwEr
 /* Writes the report to DATA/status.json atomically. */
 LwStatus lw_report_write(const LwConfig *cfg, const json_t *report, LwError *err);
 
+/* Redis's used memory in bytes (INFO memory), -1 when it does not say. */
+LwStatus lw_report_redis_memory(redisContext *c, long long *used, LwError *err);
+
 #endif

@@ -23,7 +23,7 @@
 #include "common/log.h"
 #include "queue/controls.h"
 #include "queue/queue.h"
-#include "scheduler/harvest.h"
+#include "queue/provider_record.h"
 #include "scheduler/harvest_cancel.h"
 #include "scheduler/registry.h"
 #include "workers/stage.h"

@@ -26,7 +26,7 @@
  *   - otherwise UNCHANGED.
  * Only a harvest that got every dump in advances the harvested version; after
  * a failed one the provider is tried again, but not before retry_at (the
- * backoff, scheduler/harvest.h), unless forced.
+ * backoff, queue/provider_record.h), unless forced.
  */
 #ifndef LW_DECIDE_H
 #define LW_DECIDE_H

@@ -1,7 +1,7 @@
 #include "scheduler/harvest_cancel.h"
 
 #include "queue/controls.h"
-#include "scheduler/harvest.h"
+#include "queue/provider_record.h"
 
 LwStatus lw_harvest_cancel(redisContext *c, const LwConfig *cfg, const char *name,
                            long long *dropped, LwError *err)

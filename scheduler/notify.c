@@ -9,9 +9,8 @@
 #include "common/log.h"
 #include "common/netguard.h"
 #include "queue/job.h"
-#include "queue/keys.h"
+#include "queue/records.h"
 #include "queue/record.h"
-#include "queue/redis.h"
 #include "scheduler/provider_report.h"
 
 typedef struct {
@@ -101,7 +100,7 @@ static long long backoff_ms(const LwConfig *cfg, long long n)
 }
 
 /* Writes the attempt's outcome on the harvest record. */
-static LwStatus record(redisContext *c, const char *key, const LwConfig *cfg, const char *url,
+static LwStatus record(redisContext *c, const char *id, const LwConfig *cfg, const char *url,
                        long long attempts, long http, const LwError *failure, LwError *err)
 {
   bool sent = failure == NULL;
@@ -112,14 +111,12 @@ static LwStatus record(redisContext *c, const char *key, const LwConfig *cfg, co
   snprintf(at, sizeof(at), "%lld", now);
   snprintf(next, sizeof(next), "%lld", again ? now + backoff_ms(cfg, attempts) : 0);
   snprintf(status, sizeof(status), "%ld", http);
-  redisReply *r = lw_redis_cmd(c, err, "HSET", key, "notify_status",
-                               sent ? "sent" : again ? "retrying" : "failed",
-                               "notify_attempts", n, "notify_at", at, "notify_next", next,
-                               "notify_http", http ? status : "", "notify_error",
-                               sent ? "" : failure->message, "notify_url", url, NULL);
-  LwStatus st = r ? LW_OK : (err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS);
-  freeReplyObject(r);
-  return st;
+  const char *fields[] = {"notify_status", sent ? "sent" : again ? "retrying" : "failed",
+                          "notify_attempts", n, "notify_at", at, "notify_next", next,
+                          "notify_http", http ? status : "", "notify_error",
+                          sent ? "" : failure->message, "notify_url", url};
+  return lw_records_harvest_set_fields(c, cfg->prefix, id, fields,
+                                       sizeof(fields) / sizeof(*fields), err);
 }
 
 LwStatus lw_notify_provider(redisContext *c, const LwConfig *cfg, const LwProvider *p,
@@ -129,16 +126,15 @@ LwStatus lw_notify_provider(redisContext *c, const LwConfig *cfg, const LwProvid
     return LW_NOTHING;
   }
   json_t *state = NULL;
-  LwStatus st = lw_record_get(c, lw_key(cfg->prefix, LW_KEY_PROVIDER, p->name).s, &state, err);
+  LwStatus st = lw_records_provider_get(c, cfg->prefix, p->name, &state, err);
   if (st != LW_OK) {
     return st;
   }
   char id[512];
   snprintf(id, sizeof(id), "%s", lw_record_str(state, "harvest", ""));
   json_decref(state);
-  LwKey key = lw_key(cfg->prefix, LW_KEY_HARVEST, id);
   json_t *h = NULL;
-  st = *id ? lw_record_get(c, key.s, &h, err) : LW_NOTHING;
+  st = *id ? lw_records_harvest_get(c, cfg->prefix, id, &h, err) : LW_NOTHING;
   if (st != LW_OK) {
     return st;
   }
@@ -168,6 +164,6 @@ LwStatus lw_notify_provider(redisContext *c, const LwConfig *cfg, const LwProvid
          "provider=%s harvest=%s notify=%s outcome=%s http=%ld attempt=%lld error=\"%s\"",
          p->name, id, p->notify_url, sent_st == LW_OK ? "sent" : "failed", http, attempts + 1,
          failure.message);
-  return record(c, key.s, cfg, p->notify_url, attempts + 1, http,
+  return record(c, id, cfg, p->notify_url, attempts + 1, http,
                 sent_st == LW_OK ? NULL : &failure, err);
 }

@@ -5,11 +5,10 @@
 
 #include "common/datetime.h"
 #include "queue/controls.h"
-#include "queue/keys.h"
 #include "queue/record.h"
-#include "queue/redis.h"
+#include "queue/records.h"
 #include "queue/seed.h"
-#include "scheduler/harvest.h"
+#include "queue/provider_record.h"
 
 const char *const lw_provider_states[] = {"idle", "harvesting", "error", "held", NULL};
 
@@ -91,7 +90,7 @@ static json_t *harvest_json(redisContext *c, const char *prefix, const char *id)
   json_t *h = NULL;
   LwError err;
   if (!id || !*id ||
-      lw_record_get(c, lw_key(prefix, LW_KEY_HARVEST, id).s, &h, &err) != LW_OK) {
+      lw_records_harvest_get(c, prefix, id, &h, &err) != LW_OK) {
     return json_null();
   }
   json_t *o = harvest_summary(id, h);
@@ -165,7 +164,7 @@ LwStatus lw_harvest_report_json(redisContext *c, const char *prefix, const char 
 {
   *out = NULL;
   json_t *h = NULL;
-  LwStatus st = lw_record_get(c, lw_key(prefix, LW_KEY_HARVEST, id).s, &h, err);
+  LwStatus st = lw_records_harvest_get(c, prefix, id, &h, err);
   if (st != LW_OK) {
     return st;
   }
@@ -195,35 +194,22 @@ static int newest_first(const void *a, const void *b)
   return strcmp(y ? y : "", x ? x : "");
 }
 
+/* LwHarvestEachFn: appends the harvest's summary to the list arg. */
+static void add_summary(void *arg, const char *id, const json_t *h)
+{
+  json_array_append_new(arg, harvest_summary(id, h));
+}
+
 LwStatus lw_harvest_history_json(redisContext *c, const char *prefix, const char *name,
                                  size_t limit, json_t **out, LwError *err)
 {
   *out = NULL;
-  /* harvest ids are "<name>:<start time>": one SCAN pattern finds them */
-  char pattern[LW_KEY_MAX];
-  snprintf(pattern, sizeof(pattern), "%s:*", name);
-  LwKey match = lw_key(prefix, LW_KEY_HARVEST, pattern);
-  size_t key_skip = strlen(lw_key(prefix, LW_KEY_HARVEST, "").s);
   json_t *list = json_array();
-  char cursor[32] = "0";
-  do {
-    redisReply *r = lw_redis_cmd(c, err, "SCAN", cursor, "MATCH", match.s, "COUNT", "1000", NULL);
-    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
-      freeReplyObject(r);
-      json_decref(list);
-      return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
-    }
-    snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
-    for (size_t i = 0; i < r->element[1]->elements; ++i) {
-      const char *key = r->element[1]->element[i]->str;
-      json_t *h = NULL;
-      if (lw_record_get(c, key, &h, err) == LW_OK) {
-        json_array_append_new(list, harvest_summary(key + key_skip, h));
-      }
-      json_decref(h);
-    }
-    freeReplyObject(r);
-  } while (strcmp(cursor, "0"));
+  LwStatus st = lw_records_harvest_each(c, prefix, name, add_summary, list, err);
+  if (st != LW_OK) {
+    json_decref(list);
+    return st;
+  }
   size_t n = json_array_size(list);
   json_t **items = calloc(n ? n : 1, sizeof(*items));
   for (size_t i = 0; items && i < n; ++i) {
@@ -253,7 +239,7 @@ static json_t *dumps_of(redisContext *c, const char *prefix, const json_t *state
   const char *harvest = lw_record_str(state, "harvest", "");
   json_t *dumps = NULL;
   if (*harvest &&
-      lw_record_get(c, lw_key(prefix, LW_KEY_HARVEST, harvest).s, &h, &err) == LW_OK) {
+      lw_records_harvest_get(c, prefix, harvest, &h, &err) == LW_OK) {
     dumps = json_loads(lw_record_str(h, "dumps", "[]"), 0, NULL);
   }
   json_decref(h);
@@ -276,7 +262,7 @@ LwStatus lw_provider_json(redisContext *c, const char *prefix, const LwProvider 
   LwProviderState settled;
   LW_TRY(lw_provider_state_read(c, prefix, p->name, &settled, err));
   json_t *state = NULL;
-  LwStatus st = lw_record_get(c, lw_key(prefix, LW_KEY_PROVIDER, p->name).s, &state, err);
+  LwStatus st = lw_records_provider_get(c, prefix, p->name, &state, err);
   if (st > LW_NOTHING) {
     return st;
   }

@@ -12,13 +12,15 @@
 #include "queue/heartbeat.h"
 #include "queue/controls.h"
 #include "queue/job.h"
-#include "queue/keys.h"
 #include "queue/queue.h"
 #include "queue/redis.h"
 #include "queue/retention.h"
+#include "queue/provider_visit.h"
+#include "queue/scheduler_lease.h"
+#include "queue/seed_scan.h"
 #include "queue/txn.h"
 #include "scheduler/decide.h"
-#include "scheduler/harvest.h"
+#include "queue/provider_record.h"
 #include "scheduler/notify.h"
 #include "workers/stage.h"
 #include "scheduler/void.h"
@@ -30,7 +32,7 @@
 #define VOID_CACHE_MAX (1024 * 1024)
 /* Seed keys looked at per cycle for staleness (SCAN COUNT steps). */
 #define STALE_SCAN_STEPS 10
-#define STALE_SCAN_COUNT "1000"
+#define STALE_SCAN_COUNT 1000
 
 struct LwScheduler {
   const LwConfig *cfg;
@@ -41,43 +43,6 @@ struct LwScheduler {
   char stale_cursor[32];
   long long last_gc_ms; /* the last retention collection (queue/retention.h) */
 };
-
-/* KEYS: lease  ARGV: id, ttl ms
- * Takes the lease if free, renews it if ours. 1 held, 0 someone else's. */
-static LwScript lease_script = {
-    "local v = redis.call('GET', KEYS[1])\n"
-    "if v and v ~= ARGV[1] then return 0 end\n"
-    "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])\n"
-    "return 1\n",
-    ""};
-
-/* KEYS: lease  ARGV: id.  Deletes the lease if ours. */
-static LwScript release_script = {
-    "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
-    "  return redis.call('DEL', KEYS[1])\n"
-    "end\n"
-    "return 0\n",
-    ""};
-
-/* KEYS: provider  ARGV: "1" visit ok / "0" failed, error, field, value, ...
- * Records a visit; the state moves to idle (ok, no failed harvest pending)
- * or error, but never away from harvesting, which only the claim and the
- * end of a harvest change. */
-static LwScript visit_script = {
-    "for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end\n"
-    "local state = redis.call('HGET', KEYS[1], 'state')\n"
-    "local failures = tonumber(redis.call('HGET', KEYS[1], 'failures') or '0')\n"
-    "if ARGV[1] == '1' then\n"
-    "  if failures == 0 then redis.call('HSET', KEYS[1], 'error', '') end\n"
-    "  if state ~= 'harvesting' then\n"
-    "    redis.call('HSET', KEYS[1], 'state', failures > 0 and 'error' or 'idle')\n"
-    "  end\n"
-    "else\n"
-    "  redis.call('HSET', KEYS[1], 'error', ARGV[2])\n"
-    "  if state ~= 'harvesting' then redis.call('HSET', KEYS[1], 'state', 'error') end\n"
-    "end\n"
-    "return 1\n",
-    ""};
 
 LwScheduler *lw_scheduler_new(const LwConfig *cfg)
 {
@@ -152,18 +117,9 @@ static long fetch_timeout_ms(const LwScheduler *s)
 LwStatus lw_scheduler_lease(LwScheduler *s, LwError *err)
 {
   LW_TRY(connect_redis(s, err));
-  LwKey key = lw_key(s->cfg->prefix, LW_KEY_SCHEDULER_LEASE, NULL);
-  char ttl[32];
-  snprintf(ttl, sizeof(ttl), "%lld", lease_ttl_ms(s));
-  const char *argv[] = {key.s, s->id, ttl};
-  redisReply *r = lw_script_run(s->redis, &lease_script, 1, 3, argv, NULL, err);
-  if (!r) {
-    s->holds_lease = false;
-    return err ? err->status : LW_ERR_REDIS;
-  }
-  s->holds_lease = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
-  freeReplyObject(r);
-  return s->holds_lease ? LW_OK : LW_NOTHING;
+  LwStatus st = lw_scheduler_lease_take(s->redis, s->cfg->prefix, s->id, lease_ttl_ms(s), err);
+  s->holds_lease = st == LW_OK;
+  return st;
 }
 
 void lw_scheduler_release(LwScheduler *s)
@@ -171,9 +127,7 @@ void lw_scheduler_release(LwScheduler *s)
   if (!s->holds_lease || !s->redis || s->redis->err) {
     return;
   }
-  LwKey key = lw_key(s->cfg->prefix, LW_KEY_SCHEDULER_LEASE, NULL);
-  const char *argv[] = {key.s, s->id};
-  freeReplyObject(lw_script_run(s->redis, &release_script, 1, 2, argv, NULL, NULL));
+  lw_scheduler_lease_release(s->redis, s->cfg->prefix, s->id);
   s->holds_lease = false;
 }
 
@@ -233,30 +187,22 @@ static LwStatus record_visit(LwScheduler *s, const LwProvider *p, bool ok,
                              const char *error, const char *const *fields, size_t n,
                              LwError *err)
 {
-  LwKey key = lw_key(s->cfg->prefix, LW_KEY_PROVIDER, p->name);
   char checked[32], modified[LW_DATETIME_BUF] = "";
   snprintf(checked, sizeof(checked), "%lld", lw_now_ms());
   if (p->has_modified) {
     lw_datetime_format(&p->modified, modified);
   }
-  const char *argv[64];
-  size_t argc = 0;
-  argv[argc++] = key.s;
-  argv[argc++] = ok ? "1" : "0";
-  argv[argc++] = error ? error : "";
+  const char *all[LW_PROVIDER_VISIT_FIELDS_MAX];
+  size_t count = 0;
   const char *base[] = {"void", p->void_url, "modified", modified, "checked", checked};
   for (size_t i = 0; i < 6; ++i) {
-    argv[argc++] = base[i];
+    all[count++] = base[i];
   }
-  for (size_t i = 0; i < n && argc < 64; ++i) {
-    argv[argc++] = fields[i];
+  for (size_t i = 0; i < n && count < LW_PROVIDER_VISIT_FIELDS_MAX; ++i) {
+    all[count++] = fields[i];
   }
-  redisReply *r = lw_script_run(s->redis, &visit_script, 1, (int)argc, argv, NULL, err);
-  if (!r) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
-  freeReplyObject(r);
-  return LW_OK;
+  return lw_provider_record_visit(s->redis, s->cfg->prefix, p->name, ok, error, all, count,
+                                  err);
 }
 
 /* The validators that make the VoID fetch conditional. A Last-Modified
@@ -283,30 +229,8 @@ static LwStatus kept_void(LwScheduler *s, const LwProvider *p, const LwProviderS
 {
   snprintf(info->etag, sizeof(info->etag), "%s", st->etag);
   snprintf(info->last_modified, sizeof(info->last_modified), "%s", st->http_modified);
-  redisReply *r = lw_redis_cmd(s->redis, err, "HMGET",
-                               lw_key(s->cfg->prefix, LW_KEY_PROVIDER, p->name).s,
-                               "void_body", "void_type", NULL);
-  if (!r) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
-  LwStatus out = LW_NOTHING;
-  if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
-      r->element[0]->type == REDIS_REPLY_STRING) {
-    *len = r->element[0]->len;
-    *body = malloc(*len + 1);
-    if (*body) {
-      memcpy(*body, r->element[0]->str, *len);
-      (*body)[*len] = '\0';
-      if (r->element[1]->type == REDIS_REPLY_STRING) {
-        snprintf(info->content_type, sizeof(info->content_type), "%s", r->element[1]->str);
-      }
-      out = LW_OK;
-    } else {
-      out = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-    }
-  }
-  freeReplyObject(r);
-  return out;
+  return lw_provider_kept_void(s->redis, s->cfg->prefix, p->name, body, len,
+                               info->content_type, sizeof(info->content_type), err);
 }
 
 /* The VoID's content once the fetch is over: its body, or the copy kept
@@ -372,7 +296,6 @@ static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *
   char version[LW_DATETIME_BUF];
   lw_version_to_text(&d->version, version);
   const char *shown = version[0] ? version : d->version.hash;
-  LwKey key = lw_key(s->cfg->prefix, LW_KEY_PROVIDER, p->name);
   switch (d->decision) {
   case LW_DECIDE_START: {
     LwHarvestStart h = {p->name, p->void_url, &d->version, source, v, forced};
@@ -398,14 +321,7 @@ static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *
     snprintf(out->harvest, sizeof(out->harvest), "%s", st->harvest);
     if (d->follow_up) {
       /* One pending slot: the newest version overwrites an older one. */
-      redisReply *r = forced ? lw_redis_cmd(s->redis, err, "HSET", key.s, "pending", shown,
-                                            "force", "1", NULL)
-                             : lw_redis_cmd(s->redis, err, "HSET", key.s, "pending", shown,
-                                            NULL);
-      if (!r) {
-        return err ? err->status : LW_ERR_REDIS;
-      }
-      freeReplyObject(r);
+      LW_TRY(lw_provider_set_pending(s->redis, s->cfg->prefix, p->name, shown, forced, err));
     }
     lw_info("provider=%s outcome=busy harvest=%s follow_up=%s modified=%s", p->name,
             st->harvest, d->follow_up ? "pending" : "none", shown);
@@ -600,14 +516,6 @@ static bool resting(const char *status)
   return false;
 }
 
-static const char *str_at(const redisReply *r, size_t i)
-{
-  return r->type == REDIS_REPLY_ARRAY && i < r->elements &&
-                 r->element[i]->type == REDIS_REPLY_STRING
-             ? r->element[i]->str
-             : NULL;
-}
-
 /* How long a seed rests before its dump is checked again: its own
  * `interval`, else its provider's registry `interval`, else --seed-interval
  * (0: never). In milliseconds. */
@@ -625,82 +533,61 @@ static long long seed_interval_ms(const LwScheduler *s, const char *interval,
   return i > 0 ? i * 1000 : 0;
 }
 
+/* The stale scan's state during one cycle. */
+typedef struct {
+  LwScheduler *s;
+  long long now;
+  LwTxn *txn;
+  long long *count;
+} StaleScan;
+
+/* Read for each seed, in this order, by the stale scan. */
+static const char *const stale_fields[] = {"status",   "processed", "interval",
+                                           "parent",   "relative",  "provider"};
+
 /* A downloaded seed whose time is up (processed + interval < now), with no
  * parent (not an archive entry) and not relative, goes back to added with a
  * download job: the download is conditional (the seed's ETag, Last-Modified
  * and content hash), so a dump that changed without its VoID saying so is
- * seen, and one that did not costs a 304. r: HMGET of SEED_FIELDS. */
-static void requeue_if_stale(LwScheduler *s, const char *key, const redisReply *r,
-                             long long now, LwTxn *txn, long long *count)
+ * seen, and one that did not costs a 304. v: the values of stale_fields. */
+static void requeue_if_stale(void *arg, const char *hash, const char *const *v)
 {
-  const char *status = str_at(r, 0), *processed = str_at(r, 1), *interval = str_at(r, 2);
-  const char *parent = str_at(r, 3), *relative = str_at(r, 4), *provider = str_at(r, 5);
+  StaleScan *scan = arg;
+  const char *status = v[0], *processed = v[1], *interval = v[2];
+  const char *parent = v[3], *relative = v[4], *provider = v[5];
   long long p = processed ? atoll(processed) : 0;
-  long long i = seed_interval_ms(s, interval, provider);
-  const char *hash = strrchr(key, ':');
-  if (hash && p > 0 && i > 0 && p + i < now && resting(status) &&
+  long long i = seed_interval_ms(scan->s, interval, provider);
+  if (p > 0 && i > 0 && p + i < scan->now && resting(status) &&
       !(parent && *parent) && !(relative && !strcmp(relative, "true"))) {
-    ++hash;
     /* Outside any harvest: the one it came with is over, and a provider's
      * graph changes only through a harvest its VoID starts. */
     /* soft: a seed that moved on meanwhile is not stale any more (its
      * download job then finds nothing to do) */
-    lw_txn_seed_status_soft(txn, hash, "added");
-    lw_txn_push_job(txn, "download", hash, "", LW_PRIORITY_NORMAL, NULL);
-    ++*count;
+    lw_txn_seed_status_soft(scan->txn, hash, "added");
+    lw_txn_push_job(scan->txn, "download", hash, "", LW_PRIORITY_NORMAL, NULL);
+    ++*scan->count;
   }
-}
-
-/* Looks at one SCAN page of seed keys, their fields asked for in one
- * pipeline. */
-static LwStatus requeue_page(LwScheduler *s, const redisReply *keys, long long now,
-                             LwTxn *txn, long long *count, LwError *err)
-{
-  for (size_t i = 0; i < keys->elements; ++i) {
-    redisAppendCommand(s->redis, "HMGET %s status processed interval parent relative provider",
-                       keys->element[i]->str);
-  }
-  for (size_t i = 0; i < keys->elements; ++i) {
-    redisReply *r = NULL;
-    if (redisGetReply(s->redis, (void **)&r) != REDIS_OK || !r) {
-      return lw_error_set(err, LW_ERR_REDIS, "Redis: %s", s->redis->errstr);
-    }
-    requeue_if_stale(s, keys->element[i]->str, r, now, txn, count);
-    freeReplyObject(r);
-  }
-  return LW_OK;
 }
 
 static LwStatus requeue_stale(LwScheduler *s, long long *count, LwError *err)
 {
-  char pattern[LW_KEY_MAX];
-  snprintf(pattern, sizeof(pattern), "%s", lw_key(s->cfg->prefix, LW_KEY_SEED, "*").s);
-  const long long now = lw_now_ms();
-  LwTxn *txn = lw_txn_new(s->cfg->prefix);
-  if (!txn) {
+  StaleScan scan = {s, lw_now_ms(), lw_txn_new(s->cfg->prefix), count};
+  if (!scan.txn) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   LwStatus st = LW_OK;
   for (int step = 0; step < STALE_SCAN_STEPS && st == LW_OK; ++step) {
-    redisReply *r = lw_redis_cmd(s->redis, err, "SCAN", s->stale_cursor, "MATCH", pattern,
-                                 "COUNT", STALE_SCAN_COUNT, NULL);
-    if (!r) {
-      st = err ? err->status : LW_ERR_REDIS;
-      break;
-    }
-    if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
-      snprintf(s->stale_cursor, sizeof(s->stale_cursor), "%s", r->element[0]->str);
-      st = requeue_page(s, r->element[1], now, txn, count, err);
-    }
-    freeReplyObject(r);
+    st = lw_seed_scan_step(s->redis, s->cfg->prefix, s->stale_cursor, STALE_SCAN_COUNT,
+                           stale_fields, sizeof(stale_fields) / sizeof(*stale_fields),
+                           requeue_if_stale, &scan, err);
     if (!strcmp(s->stale_cursor, "0")) {
       break; /* a full pass is done; the next cycle starts another */
     }
   }
-  if (st == LW_OK && lw_txn_count(txn) > 0) {
-    st = lw_txn_exec(s->redis, txn, err);
+  if (st == LW_OK && lw_txn_count(scan.txn) > 0) {
+    st = lw_txn_exec(s->redis, scan.txn, err);
   }
-  lw_txn_free(txn);
+  lw_txn_free(scan.txn);
   return st;
 }
 

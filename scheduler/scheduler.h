@@ -13,7 +13,7 @@
  *      else HTTP Last-Modified, else a content hash: a warning says so),
  *      decides (scheduler/decide.h) and, to start a harvest, creates the
  *      harvest record, one seed per dump and their download jobs
- *      (scheduler/harvest.h); one log line per provider:
+ *      (queue/provider_record.h); one log line per provider:
  *        provider=NAME outcome=started|unchanged|busy|error|disabled ...
  *   3. periodic duties: gives back the jobs of dead workers (the reaper),
  *      moves due retries into their queues, re-queues stale seeds for a

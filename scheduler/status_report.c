@@ -6,16 +6,10 @@
 #include "common/datetime.h"
 #include "queue/controls.h"
 #include "queue/job_timing.h"
-#include "queue/keys.h"
-#include "queue/redis.h"
 #include "queue/report.h"
+#include "queue/scheduler_lease.h"
 #include "scheduler/provider_report.h"
 #include "scheduler/registry.h"
-
-static LwStatus reply_error(LwError *err)
-{
-  return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
-}
 
 /* The run time histogram of each stage: count, sum_seconds and buckets
  * (cumulative, "le" bound -> runs at most that long; "+Inf" = count). */
@@ -47,17 +41,8 @@ static LwStatus timings_json(redisContext *c, const LwConfig *cfg, const json_t 
 /* Redis's own figures: used memory (INFO memory). */
 static LwStatus redis_json(redisContext *c, json_t *report, LwError *err)
 {
-  redisReply *r = lw_redis_cmd(c, err, "INFO", "memory", NULL);
-  if (!r) {
-    return reply_error(err);
-  }
-  long long used = -1;
-  const char *at = r->type == REDIS_REPLY_STRING
-                       ? strstr(r->str, "used_memory:") : NULL;
-  if (at) {
-    used = strtoll(at + strlen("used_memory:"), NULL, 10);
-  }
-  freeReplyObject(r);
+  long long used;
+  LW_TRY(lw_report_redis_memory(c, &used, err));
   json_object_set_new(report, "redis", json_pack("{s:b, s:o}", "up", 1, "used_memory_bytes",
                                                  used >= 0 ? json_integer(used) : json_null()));
   return LW_OK;
@@ -66,21 +51,13 @@ static LwStatus redis_json(redisContext *c, json_t *report, LwError *err)
 /* Who holds the scheduler's lease, and for how long still. */
 static LwStatus lease_json(redisContext *c, const LwConfig *cfg, json_t *report, LwError *err)
 {
-  LwKey key = lw_key(cfg->prefix, LW_KEY_SCHEDULER_LEASE, NULL);
-  redisReply *holder = lw_redis_cmd(c, err, "GET", key.s, NULL);
-  redisReply *ttl = holder ? lw_redis_cmd(c, err, "PTTL", key.s, NULL) : NULL;
-  if (!holder || !ttl) {
-    freeReplyObject(holder);
-    return reply_error(err);
-  }
-  bool held = holder->type == REDIS_REPLY_STRING;
+  char holder[256];
+  long long ttl_ms;
+  LW_TRY(lw_scheduler_lease_read(c, cfg->prefix, holder, sizeof(holder), &ttl_ms, err));
   json_object_set_new(report, "scheduler",
                       json_pack("{s:o, s:o}", "lease_holder",
-                                held ? json_string(holder->str) : json_null(), "lease_ttl_s",
-                                held && ttl->integer > 0 ? json_real((double)ttl->integer / 1000.0)
-                                                         : json_null()));
-  freeReplyObject(holder);
-  freeReplyObject(ttl);
+                                *holder ? json_string(holder) : json_null(), "lease_ttl_s",
+                                ttl_ms > 0 ? json_real((double)ttl_ms / 1000.0) : json_null()));
   return LW_OK;
 }
 

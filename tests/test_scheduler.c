@@ -12,7 +12,7 @@
 #include "queue/keys.h"
 #include "queue/redis.h"
 #include "queue/seed.h"
-#include "scheduler/harvest.h"
+#include "queue/provider_record.h"
 #include "scheduler/scheduler.h"
 #include "tests/support/check.h"
 #include "tools/commands.h"

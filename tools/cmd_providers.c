@@ -1,6 +1,6 @@
 /*
  * `lodwash providers [--json] [OPTIONS]`: every provider of the registry with
- * what lodwash knows about it (scheduler/harvest.h): its VoID URL, the
+ * what lodwash knows about it (queue/provider_record.h): its VoID URL, the
  * registry's modified, the last dcterms:modified seen in the VoID, the last
  * harvested version, its state (idle, harvesting, error), the dumps of the
  * current or last harvest and the last error.

@@ -7,49 +7,7 @@
 
 #include "common/hash.h"
 #include "common/log.h"
-#include "queue/job.h"
-#include "queue/keys.h"
-#include "queue/redis.h"
-
-/* KEYS: contexts (the index), context:<md5>
- * ARGV: md5, body, url, ttl s, max bytes (<= 0: none), now ms, context key head
- * Forgets index entries whose context expired, then evicts the oldest until
- * the body fits; stores it, scored after every entry already there. Returns 1 cached, 0 larger than the cap alone. */
-static LwScript put_script = {
-    "local size = string.len(ARGV[2])\n"
-    "local max = tonumber(ARGV[5])\n"
-    "if max > 0 and size > max then return 0 end\n"
-    "local total = 0\n"
-    "local sizes = {}\n"
-    "local members = redis.call('ZRANGE', KEYS[1], 0, -1)\n"
-    "for _, m in ipairs(members) do\n"
-    "  local s = redis.call('HGET', ARGV[7] .. m, 'size')\n"
-    "  if not s or m == ARGV[1] then\n"
-    "    redis.call('ZREM', KEYS[1], m)\n"
-    "  else\n"
-    "    sizes[m] = tonumber(s)\n"
-    "    total = total + sizes[m]\n"
-    "  end\n"
-    "end\n"
-    "for _, m in ipairs(members) do\n"
-    "  if max <= 0 or total + size <= max then break end\n"
-    "  if sizes[m] then\n"
-    "    redis.call('DEL', ARGV[7] .. m)\n"
-    "    redis.call('ZREM', KEYS[1], m)\n"
-    "    total = total - sizes[m]\n"
-    "  end\n"
-    "end\n"
-    "redis.call('DEL', KEYS[2])\n"
-    "redis.call('HSET', KEYS[2], 'body', ARGV[2], 'url', ARGV[3], 'size', size)\n"
-    "redis.call('EXPIRE', KEYS[2], ARGV[4])\n"
-    /* strictly after the newest: two stores in one millisecond keep their
-     * order (equal scores would sort by md5 and evict the wrong one) */
-    "local score = tonumber(ARGV[6])\n"
-    "local newest = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')\n"
-    "if newest[2] and tonumber(newest[2]) >= score then score = tonumber(newest[2]) + 1 end\n"
-    "redis.call('ZADD', KEYS[1], score, ARGV[1])\n"
-    "return 1\n",
-    ""};
+#include "queue/context_store.h"
 
 static void url_md5(const char *url, char hash[LW_HASH_HEX_LEN + 1])
 {
@@ -68,32 +26,9 @@ LwStatus lw_context_cache_get(void *handle, const char *url, char **body, size_t
                               char **document_url)
 {
   LwContextCache *cache = handle;
-  LwError err;
   char hash[LW_HASH_HEX_LEN + 1];
   url_md5(url, hash);
-  LwKey key = lw_key(cache->prefix, LW_KEY_CONTEXT, hash);
-  redisReply *r = lw_redis_cmd(cache->redis, &err, "HMGET", key.s, "body", "url", NULL);
-  LwStatus st = LW_NOTHING;
-  if (r && r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
-      r->element[0]->type == REDIS_REPLY_STRING && r->element[1]->type == REDIS_REPLY_STRING) {
-    *body = malloc(r->element[0]->len + 1);
-    *document_url = strdup(r->element[1]->str);
-    if (*body && *document_url) {
-      memcpy(*body, r->element[0]->str, r->element[0]->len);
-      (*body)[r->element[0]->len] = '\0';
-      *len = r->element[0]->len;
-      st = LW_OK;
-    } else {
-      free(*body);
-      free(*document_url);
-      *body = NULL;
-      *document_url = NULL;
-    }
-  }
-  if (r) {
-    freeReplyObject(r);
-  }
-  return st;
+  return lw_context_store_get(cache->redis, cache->prefix, hash, body, len, document_url);
 }
 
 void lw_context_cache_put(void *handle, const char *url, const char *body, size_t len,
@@ -104,26 +39,15 @@ void lw_context_cache_put(void *handle, const char *url, const char *body, size_
     lw_debug("url=\"%s\" msg=\"not a JSON-LD context: not cached\"", url);
     return;
   }
-  char hash[LW_HASH_HEX_LEN + 1], ttl[32], max[32], now[32];
+  char hash[LW_HASH_HEX_LEN + 1];
   url_md5(url, hash);
-  LwKey index = lw_key(cache->prefix, LW_KEY_CONTEXTS, NULL);
-  LwKey key = lw_key(cache->prefix, LW_KEY_CONTEXT, hash);
-  LwKey head = lw_key(cache->prefix, LW_KEY_CONTEXT, "");
-  snprintf(ttl, sizeof(ttl), "%d", LW_CONTEXT_CACHE_TTL_S);
-  snprintf(max, sizeof(max), "%lld", cache->max_bytes);
-  snprintf(now, sizeof(now), "%lld", lw_now_ms());
-  const char *argv[] = {index.s, key.s, hash, body, document_url, ttl, max, now, head.s};
-  size_t lens[] = {strlen(index.s), strlen(key.s), strlen(hash), len, strlen(document_url),
-                   strlen(ttl), strlen(max), strlen(now), strlen(head.s)};
   LwError err;
-  redisReply *r = lw_script_run(cache->redis, &put_script, 2, 9, argv, lens, &err);
-  if (!r) {
+  LwStatus st = lw_context_store_put(cache->redis, cache->prefix, hash, body, len, document_url,
+                                     LW_CONTEXT_CACHE_TTL_S, cache->max_bytes, &err);
+  if (st > LW_NOTHING) {
     lw_warn("url=\"%s\" msg=\"context not cached\" error=\"%s\"", url, err.message);
-    return;
-  }
-  if (r->type == REDIS_REPLY_INTEGER && r->integer == 0) {
+  } else if (st == LW_NOTHING) {
     lw_info("url=\"%s\" bytes=%zu msg=\"context larger than the cache: not cached\"", url,
             len);
   }
-  freeReplyObject(r);
 }

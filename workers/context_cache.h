@@ -1,5 +1,6 @@
 /*
- * The Redis cache of remote JSON-LD contexts, shared by all workers. Plugs
+ * The Redis cache of remote JSON-LD contexts, shared by all workers (stored
+ * by queue/context_store.h). Plugs
  * into LwDocumentLoader (common/document_loader.h).
  *
  *   PREFIXcontext:<MD5 of URL>  hash {url, body, size}, expiring after
@@ -22,7 +23,6 @@
 #include <stddef.h>
 
 #include "common/status.h"
-#include "queue/keys.h"
 
 #define LW_CONTEXT_CACHE_TTL_S 86400
 

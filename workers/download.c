@@ -43,22 +43,21 @@
 #include "common/log.h"
 #include "common/netguard.h"
 #include "queue/job.h"
-#include "queue/keys.h"
+#include "queue/lease_set.h"
 #include "queue/record.h"
 #include "queue/records.h"
 #include "queue/redis.h"
 #include "queue/seed.h"
 #include "workers/download_cap.h"
 #include "workers/host_policy.h"
-#include "workers/lease_set.h"
 #include "workers/stage.h"
 
 #define SLOT_WAIT_STEP_MS 250
 #define SLOT_REFRESH_MS 10000
 
-/* A lease in a Redis set of leases with a limit: a host's downloads. */
+/* A place among a host's downloads (queue/lease_set.h), with its limit. */
 typedef struct {
-  char key[LW_KEY_MAX];
+  char host[512];
   long long limit;
   const char *why;  /* the setting, for messages */
   bool held;
@@ -83,8 +82,8 @@ static long long lease_ms(const LwConfig *cfg)
 /* Takes or refreshes the slot: 1 got it, 0 busy, -1 Redis failed. */
 static int slot_try(Download *d, Slot *slot, LwError *err)
 {
-  int got = lw_lease_set_take(d->ctx->redis, slot->key, d->ctx->job->id, slot->limit,
-                              d->lease_ms, err);
+  int got = lw_host_slot_take(d->ctx->redis, d->ctx->config->prefix, slot->host,
+                              d->ctx->job->id, slot->limit, d->lease_ms, err);
   if (got == 1) {
     slot->refreshed_ms = lw_now_ms();
   }
@@ -96,12 +95,7 @@ static void slot_release(Download *d, Slot *slot)
   if (!slot->held) {
     return;
   }
-  LwError err;
-  redisReply *reply = lw_redis_cmd(d->ctx->redis, &err, "ZREM", slot->key, d->ctx->job->id,
-                                   NULL);
-  if (reply) {
-    freeReplyObject(reply);
-  }
+  lw_host_slot_release(d->ctx->redis, d->ctx->config->prefix, slot->host, d->ctx->job->id);
   slot->held = false;
 }
 
@@ -169,8 +163,7 @@ static LwStatus before_hop(void *user, const char *url, LwError *err)
     slot_release(d, &d->host);
     const LwConfig *cfg = d->ctx->config;
     snprintf(d->host_name, sizeof(d->host_name), "%s", host);
-    snprintf(d->host.key, sizeof(d->host.key), "%s",
-             lw_key(cfg->prefix, LW_KEY_HOST_SLOTS, host).s);
+    snprintf(d->host.host, sizeof(d->host.host), "%s", host);
     d->host.limit = cfg->per_host_concurrency > 0 ? cfg->per_host_concurrency : 1;
     d->host.why = "per-host-concurrency";
     LW_TRY(slot_acquire(d, &d->host, host));
@@ -297,11 +290,7 @@ static void count_bytes(LwTxn *txn, const LwFetchResult *r)
   }
   uint64_t n = r->content.number_of_bytes;
   n = n > r->resumed_from ? n - r->resumed_from : 0;
-  char bytes[32];
-  snprintf(bytes, sizeof(bytes), "%llu", (unsigned long long)n);
-  LwKey counters = lw_key(lw_txn_prefix(txn), LW_KEY_COUNTERS, NULL);
-  lw_txn_command(txn, 4, (const char *[]){"HINCRBY", counters.s, "bytes_downloaded", bytes},
-                 NULL);
+  lw_txn_counter_add(txn, "bytes_downloaded", (long long)n);
 }
 
 /* The results of a download that worked (or found the file unchanged). */

@@ -5,9 +5,7 @@
 #include <string.h>
 
 #include "queue/job.h"
-#include "queue/keys.h"
-#include "queue/redis.h"
-#include "workers/lease_set.h"
+#include "queue/lease_set.h"
 
 #define PLACE_LEASE_MS 60000
 #define PLACE_REFRESH_MS 10000
@@ -20,8 +18,8 @@ static long long renewed_ms;
 static bool take_place(redisContext *c, const LwConfig *cfg, const char *member)
 {
   LwError err;
-  bool got = lw_lease_set_take(c, lw_key(cfg->prefix, LW_KEY_DOWNLOAD_SLOTS, NULL).s, member,
-                               cfg->download_workers, PLACE_LEASE_MS, &err) == 1;
+  bool got = lw_download_slot_take(c, cfg->prefix, member, cfg->download_workers,
+                                   PLACE_LEASE_MS, &err) == 1;
   if (got) {
     renewed_ms = lw_now_ms();
   }
@@ -33,10 +31,7 @@ static void give_back(redisContext *c, const LwConfig *cfg)
   if (!held) {
     return;
   }
-  LwError err;
-  freeReplyObject(lw_redis_cmd(c, &err, "ZREM",
-                               lw_key(cfg->prefix, LW_KEY_DOWNLOAD_SLOTS, NULL).s, held_by,
-                               NULL));
+  lw_download_slot_release(c, cfg->prefix, held_by);
   held = false;
 }
 

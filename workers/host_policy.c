@@ -9,25 +9,12 @@
 
 #include "common/http_fetch.h"
 #include "common/robots.h"
-#include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/host_store.h"
 
 #define ROBOTS_AGENT "lodwash"
 #define ROBOTS_MAX_BYTES (512 * 1024) /* RFC 9309: at least 500 KiB are read */
 #define ROBOTS_TIMEOUT_MS 30000L
 #define ROBOTS_UNREACHABLE_TTL_S 600
-
-/* KEYS: hostpace:<host>  ARGV: interval ms.  Reserves the host's next turn:
- * returns how many ms to wait for it. */
-static LwScript pace_script = {
-    "local t = redis.call('TIME')\n"
-    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
-    "local nxt = tonumber(redis.call('GET', KEYS[1]) or '0')\n"
-    "local at = math.max(now, nxt)\n"
-    "local gap = tonumber(ARGV[1])\n"
-    "redis.call('SET', KEYS[1], at + gap, 'PX', at + gap - now + 1000)\n"
-    "return at - now\n",
-    ""};
 
 typedef struct {
   char origin[1200]; /* scheme://host:port */
@@ -109,40 +96,15 @@ static LwStatus robots_get(redisContext *c, const LwConfig *cfg, const LwNetGuar
                            const char *origin, long timeout_ms, char state[16], char **body,
                            size_t *len, LwError *err)
 {
-  LwKey key = lw_key(cfg->prefix, LW_KEY_ROBOTS, origin);
-  redisReply *r = lw_redis_cmd(c, err, "HMGET", key.s, "state", "body", NULL);
-  if (!r) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
-  bool cached = r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
-                r->element[0]->type == REDIS_REPLY_STRING;
-  if (cached) {
-    snprintf(state, 16, "%s", r->element[0]->str);
-    if (r->element[1]->type == REDIS_REPLY_STRING) {
-      *len = r->element[1]->len;
-      *body = malloc(*len + 1);
-      if (*body) {
-        memcpy(*body, r->element[1]->str, *len);
-        (*body)[*len] = '\0';
-      }
-    }
-  }
-  freeReplyObject(r);
-  if (cached) {
-    return LW_OK;
+  LwStatus cached = lw_robots_cache_get(c, cfg->prefix, origin, state, body, len, err);
+  if (cached != LW_NOTHING) {
+    return cached;
   }
   snprintf(state, 16, "%s", robots_fetch(cfg, guard, origin, timeout_ms, body, len));
   long long ttl = !strcmp(state, "unreachable") && cfg->robots_ttl_s > ROBOTS_UNREACHABLE_TTL_S
                       ? ROBOTS_UNREACHABLE_TTL_S
                       : cfg->robots_ttl_s;
-  char ttl_text[32];
-  snprintf(ttl_text, sizeof(ttl_text), "%lld", ttl);
-  const char *b = *body ? *body : "";
-  const char *argv[] = {"HSET", key.s, "state", state, "body", b};
-  size_t lens[] = {4, strlen(key.s), 5, strlen(state), 4, *body ? *len : 0};
-  r = redisCommandArgv(c, 6, argv, lens);
-  freeReplyObject(r);
-  freeReplyObject(lw_redis_cmd(c, err, "EXPIRE", key.s, ttl_text, NULL));
+  lw_robots_cache_put(c, cfg->prefix, origin, state, *body, *len, ttl, err);
   return LW_OK;
 }
 
@@ -193,16 +155,8 @@ static LwStatus pace(redisContext *c, const LwConfig *cfg, const char *host, lon
   if (gap <= 0) {
     return LW_OK;
   }
-  LwKey key = lw_key(cfg->prefix, LW_KEY_HOST_PACE, host);
-  char gap_text[32];
-  snprintf(gap_text, sizeof(gap_text), "%lld", gap);
-  const char *argv[] = {key.s, gap_text};
-  redisReply *r = lw_script_run(c, &pace_script, 1, 2, argv, NULL, err);
-  if (!r) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
-  long long wait = r->type == REDIS_REPLY_INTEGER ? r->integer : 0;
-  freeReplyObject(r);
+  long long wait;
+  LW_TRY(lw_host_pace_reserve(c, cfg->prefix, host, gap, &wait, err));
   if (wait > 0) {
     sleep_ms(wait);
   }

@@ -38,7 +38,6 @@
 #include "common/file_store.h"
 #include "common/log.h"
 #include "queue/harvest.h"
-#include "queue/keys.h"
 #include "queue/record.h"
 #include "queue/seed.h"
 #include "queue/unpack_budget.h"
@@ -121,8 +120,7 @@ static LwStatus child_reset(LwStageCtx *ctx, const char *hash, bool *reset)
 {
   *reset = false;
   json_t *old = NULL;
-  LwStatus st = lw_record_get(ctx->redis, lw_key(ctx->config->prefix, LW_KEY_SEED, hash).s,
-                              &old, ctx->err);
+  LwStatus st = lw_seed_get(ctx->redis, ctx->config->prefix, hash, &old, ctx->err);
   if (st != LW_OK) {
     return st == LW_NOTHING ? LW_OK : st;
   }
@@ -300,7 +298,7 @@ LwStatus lw_stage_unpack_run(LwStageCtx *ctx)
   const char *hash = ctx->job->seed;
   const char *prefix = ctx->config->prefix;
   json_t *seed = NULL;
-  LwStatus st = lw_record_get(ctx->redis, lw_key(prefix, LW_KEY_SEED, hash).s, &seed, ctx->err);
+  LwStatus st = lw_seed_get(ctx->redis, prefix, hash, &seed, ctx->err);
   if (st != LW_OK) {
     return st == LW_NOTHING ? lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", hash) : st;
   }

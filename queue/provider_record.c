@@ -1,4 +1,4 @@
-#include "scheduler/harvest.h"
+#include "queue/provider_record.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -46,8 +46,8 @@
  * claim is one Lua script, so a forced harvest from `lodwash harvest` and the
  * scheduler never start two at once.
  */
-#ifndef LW_SCHEDULER_HARVEST_H
-#define LW_SCHEDULER_HARVEST_H
+#ifndef LW_QUEUE_PROVIDER_RECORD_H
+#define LW_QUEUE_PROVIDER_RECORD_H
 
 #include <hiredis/hiredis.h>
 #include <jansson.h>

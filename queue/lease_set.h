@@ -1,0 +1,33 @@
+/*
+ * A bounded set of leases in Redis: a sorted set whose members hold a place
+ * until their lease (score, Redis time in ms) expires. Used for the
+ * downloads per host (hostslots:<host>) and the workers in download at once
+ * (downloadslots). A holder renews its lease while it works; a dead holder's
+ * place frees itself.
+ */
+#ifndef LW_QUEUE_LEASE_SET_H
+#define LW_QUEUE_LEASE_SET_H
+
+#include <hiredis/hiredis.h>
+
+#include "common/status.h"
+
+/* The lease sets below: each take drops expired leases, then takes (or
+ * renews) member's place for lease_ms if fewer than limit are held (one
+ * script: the limit holds with any number of workers): 1 got it, 0 all
+ * taken, -1 Redis failed (err set). Each release gives member's place back
+ * (nothing if it holds none; errors ignored: the lease then expires). */
+
+/* hostslots:<host>: the downloads from one host (--per-host-concurrency). */
+int lw_host_slot_take(redisContext *c, const char *prefix, const char *host,
+                      const char *member, long long limit, long long lease_ms, LwError *err);
+void lw_host_slot_release(redisContext *c, const char *prefix, const char *host,
+                          const char *member);
+
+/* downloadslots: the workers in the download stage at once
+ * (--download-workers). */
+int lw_download_slot_take(redisContext *c, const char *prefix, const char *member,
+                          long long limit, long long lease_ms, LwError *err);
+void lw_download_slot_release(redisContext *c, const char *prefix, const char *member);
+
+#endif

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The records layer owns Redis (issue 11, docs/queue.md "Who owns which
+# keys"): outside queue/, no source file builds a key (lw_key, LW_KEY_*) or
+# sends a Redis command itself (hiredis' redisCommand*/redisAppendCommand*/
+# redisGetReply, or lw_redis_cmd, lw_redis_argv, lw_script_run,
+# lw_script_load, lw_record_get or lw_txn_command with a key, or a
+# redisReply). Connecting (lw_redis_connect) and
+# passing the redisContext handle to queue/ functions is allowed. Tests are
+# not checked: they read Redis as an operator would, to assert on it.
+#
+# ALLOWED lists what is not moved yet, each with its reason. The list must
+# shrink: an entry that no longer offends fails the test too, so that it is
+# removed when its file is moved.
+set -euo pipefail
+root="${LODWASH_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}"
+cd "$root"
+
+pattern='lw_key\(|LW_KEY_|redisCommand|redisAppendCommand|redisGetReply|lw_redis_cmd\(|lw_redis_argv\(|lw_script_run\(|lw_script_load\(|lw_record_get\(|lw_txn_command\(|redisReply'
+
+# "file: reason" for each file not moved yet (none left today).
+ALLOWED=()
+
+allowed_file() {
+  local f=$1 entry
+  for entry in "${ALLOWED[@]}"; do
+    [[ "${entry%%:*}" == "$f" ]] && return 0
+  done
+  return 1
+}
+
+fail=0
+offenders=$(grep -rlE "$pattern" --include='*.c' --include='*.h' common scheduler workers tools | sort || true)
+for f in $offenders; do
+  if ! allowed_file "$f"; then
+    echo "FAIL $f talks to Redis or names a key outside queue/:" >&2
+    grep -nE "$pattern" "$f" | sed 's/^/    /' >&2
+    fail=1
+  fi
+done
+for entry in "${ALLOWED[@]}"; do
+  f="${entry%%:*}"
+  if ! grep -qE "$pattern" "$f" 2>/dev/null; then
+    echo "FAIL $f is allowed to talk to Redis but no longer does: remove it from ALLOWED" >&2
+    fail=1
+  fi
+done
+if [[ $fail -eq 0 ]]; then
+  echo "ok: outside queue/ only ${#ALLOWED[@]} allowed files talk to Redis"
+fi
+exit $fail
