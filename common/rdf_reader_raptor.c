@@ -18,6 +18,8 @@
 
 #include <raptor2.h>
 
+#include "common/buf.h"
+#include "common/html_repair.h"
 #include "common/rdf_reader_internal.h"
 #include "common/utf8.h"
 #include "common/xml_guard.h"
@@ -285,21 +287,21 @@ static LwStatus read_block(FILE *in, char *buf, size_t want, size_t *got,
 }
 
 /* Reads until the prolog is complete and checked; leaves its bytes (and
- * maybe more) in p->block. */
+ * maybe more) in p->block, which holds the first *len bytes on entry (all
+ * of the input when *eof). */
 static LwStatus read_prolog(FILE *in, RaptorParts *p, size_t *len, bool *eof,
                             LwError *err)
 {
-  *len = 0;
   for (;;) {
+    LwStatus st = lw_xml_guard_prolog(p->guard, p->block, *len, *eof, err);
+    if (st != LW_NOTHING) {
+      return st;
+    }
     size_t got;
     if (read_block(in, p->block + *len, BLOCK_SIZE, &got, eof) != LW_OK) {
       return lw_error_set(err, LW_ERR_IO, "read error");
     }
     *len += got;
-    LwStatus st = lw_xml_guard_prolog(p->guard, p->block, *len, *eof, err);
-    if (st != LW_NOTHING) {
-      return st;
-    }
   }
 }
 
@@ -348,11 +350,12 @@ static size_t feed_block(RaptorParts *p, RaptorContext *c, size_t len,
   return keep;
 }
 
-static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c)
+/* Parses the document whose first len bytes are in p->block (all of it
+ * when eof) and whose rest is in. */
+static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c,
+                          size_t len, bool eof)
 {
   LwError *err = c->rc->err;
-  size_t len;
-  bool eof = false;
   LW_TRY(read_prolog(in, p, &len, &eof, err));
   size_t guarded = 0; /* bytes at the front the guard has seen */
   for (;;) {
@@ -379,6 +382,44 @@ static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c)
   return LW_OK;
 }
 
+/* RDFa in HTML (no XML declaration): the page, whose first len bytes are
+ * in p->block, is read whole, repaired into XML by libxml2's HTML parser
+ * (common/html_repair.h), and that XML goes to raptor as an XHTML page
+ * would. */
+static LwStatus parse_html(FILE *in, RaptorParts *p, RaptorContext *c,
+                           size_t len, bool eof)
+{
+  LwError *err = c->rc->err;
+  LwBuf page = {0};
+  LwStatus st = lw_buf_append(&page, p->block, len);
+  if (st == LW_OK && !eof) {
+    st = lw_html_read_page(in, &page, err);
+  } else if (st != LW_OK) {
+    lw_error_set(err, st, "out of memory reading HTML");
+  }
+  char *xml = NULL;
+  size_t xml_len = 0;
+  if (st == LW_OK) {
+    st = lw_html_to_xml(page.data, page.len, &xml, &xml_len, err);
+  }
+  lw_buf_free(&page);
+  FILE *repaired = st == LW_OK ? fmemopen(xml, xml_len, "rb") : NULL;
+  if (st == LW_OK && !repaired) {
+    st = lw_error_set(err, LW_ERR_NOMEM, "cannot open the repaired HTML");
+  }
+  if (st == LW_OK) {
+    eof = false;
+    st = read_block(repaired, p->block, BLOCK_SIZE, &len, &eof) != LW_OK
+             ? lw_error_set(err, LW_ERR_IO, "read error")
+             : parse_all(repaired, p, c, len, eof);
+  }
+  if (repaired) {
+    fclose(repaired);
+  }
+  free(xml);
+  return st;
+}
+
 LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
 {
   RaptorContext c = {.rc = rc, .stop = LW_OK};
@@ -399,7 +440,16 @@ LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
     parts_free(&p);
     return lw_error_set(rc->err, LW_ERR_USAGE, "bad base IRI");
   }
-  st = parse_all(in, &p, &c);
+  size_t len;
+  bool eof = false;
+  if (read_block(in, p.block, BLOCK_SIZE, &len, &eof) != LW_OK) {
+    st = lw_error_set(rc->err, LW_ERR_IO, "read error");
+  } else if (rc->options->format == LW_FORMAT_RDFA &&
+             !lw_html_is_xml(p.block, len)) {
+    st = parse_html(in, &p, &c, len, eof);
+  } else {
+    st = parse_all(in, &p, &c, len, eof);
+  }
   raptor_free_uri(base);
   parts_free(&p);
   return st;
