@@ -82,10 +82,13 @@ LwStatus lw_html_to_xml(const char *html, size_t len, char **xml,
     return lw_error_set(err, LW_ERR_LIMIT, "HTML page larger than %zu MiB",
                         LW_HTML_MAX_BYTES >> 20);
   }
-  htmlDocPtr doc = htmlReadMemory(html, (int)len, NULL, NULL,
+  /* UTF-8 whatever a <meta> says: the unpack stage has recoded the page
+   * already, and a charset left from before would decode it twice */
+  htmlDocPtr doc = htmlReadMemory(html, (int)len, NULL, "UTF-8",
                                   HTML_PARSE_RECOVER | HTML_PARSE_NONET |
                                       HTML_PARSE_NOERROR |
-                                      HTML_PARSE_NOWARNING);
+                                      HTML_PARSE_NOWARNING |
+                                      HTML_PARSE_IGNORE_ENC);
   if (!doc || !xmlDocGetRootElement(doc)) {
     xmlFreeDoc(doc);
     return lw_error_set(err, LW_ERR_SYNTAX, "no HTML element found");

@@ -5,7 +5,9 @@
  * void elements such as <br>, HTML entities such as &nbsp;, no XML
  * declaration) and builds its tree; the tree is written out again as XML in
  * UTF-8, attributes (xmlns:*, prefix, vocab, lang) kept as they were. A tree
- * is built, so the page's size is capped (LW_HTML_MAX_BYTES).
+ * is built, so the page's size is capped (LW_HTML_MAX_BYTES). The page is
+ * read as UTF-8 whatever its <meta> charset says (the unpack stage recodes
+ * every data file to UTF-8 before it is parsed).
  *
  * No network and no entity loading: HTML_PARSE_NONET, and the HTML parser
  * reads no DTD.

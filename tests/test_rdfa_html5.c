@@ -91,6 +91,15 @@ static void check_broken_html(void)
              "<div typeof=\"Person\" about=\"#p\"><p>x<span property=\"name\">Eva</span>",
              "<http://page.example/dir/page.html#p> <http://schema.org/name> "
              "\"Eva\"@de .\n");
+  /* the pipeline hands the reader UTF-8 (the unpack stage recodes): a
+   * <meta> charset left from before must not decode it again */
+  check_page("UTF-8 under a Latin-1 <meta>",
+             "<!DOCTYPE html><html><head><meta charset=\"iso-8859-1\">"
+             "<meta http-equiv=\"Content-Type\" content=\"text/html; "
+             "charset=windows-1252\"></head><body><p about=\"#a\" "
+             "property=\"http://purl.org/dc/terms/title\">caf\xC3\xA9</p>",
+             "<http://page.example/dir/page.html#a> "
+             "<http://purl.org/dc/terms/title> \"caf\xC3\xA9\" .\n");
   /* an XHTML page with an XML declaration still goes to raptor as it is */
   check_page("XHTML",
              "<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\">"
@@ -98,6 +107,53 @@ static void check_broken_html(void)
              "</body></html>",
              "<http://page.example/dir/page.html#x> "
              "<http://purl.org/dc/terms/title> \"T\" .\n");
+}
+
+/* An HTML page is parsed whole: past LW_HTML_MAX_BYTES (64 MiB) it fails
+ * with a clear error rather than building a larger tree. */
+static void check_size_cap(void)
+{
+  FILE *big = tmpfile();
+  CHECK(big != NULL);
+  if (!big) {
+    return;
+  }
+  fputs("<!DOCTYPE html><html><body>", big);
+  char line[1024];
+  memset(line, 'x', sizeof(line) - 1);
+  line[sizeof(line) - 1] = '\n';
+  for (size_t i = 0; i < ((size_t)65 << 20) / sizeof(line); i++) {
+    fwrite(line, 1, sizeof(line), big);
+  }
+  rewind(big);
+  LwBuf out = {0};
+  LwReadOptions o = {.format = LW_FORMAT_RDFA, .base_iri = BASE,
+                     .on_quad = append_quad, .quad_handle = &out};
+  LwReadStats stats;
+  LwError err = {0};
+  CHECK_INT_EQ(lw_rdf_read(big, &o, &stats, &err), LW_ERR_LIMIT);
+  CHECK(strstr(err.message, "HTML page larger than 64 MiB") != NULL);
+  fclose(big);
+  lw_buf_free(&out);
+}
+
+/* 200000 unclosed <div>s: the repaired XML meets the XML guard's depth
+ * limit, as an XHTML page would. */
+static void check_deep(void)
+{
+  LwBuf page = {0};
+  lw_buf_append_str(&page, "<!DOCTYPE html><html><body>");
+  for (int i = 0; i < 200000; i++) {
+    lw_buf_append_str(&page, "<div>");
+  }
+  LwBuf out = {0};
+  LwReadStats stats;
+  LwError err = {0};
+  LwStatus st = read_page(page.data, &out, &stats, &err);
+  CHECK_INT_EQ(st, LW_ERR_LIMIT);
+  CHECK(strstr(err.message, "nested deeper") != NULL);
+  lw_buf_free(&page);
+  lw_buf_free(&out);
 }
 
 /* ---- the RDFa 1.1 test suite's html5 pages ---- */
@@ -244,6 +300,8 @@ static void check_suite(const char *testdata)
 int main(void)
 {
   check_broken_html();
+  check_size_cap();
+  check_deep();
   const char *testdata = lw_test_testdata();
   if (!testdata) {
     printf("SKIP shared test data not found (set LODWASH_TESTDATA): only the "
