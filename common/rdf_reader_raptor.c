@@ -1,6 +1,8 @@
 /*
  * RDF/XML and RDFa through raptor2, fed in blocks with
- * raptor_parser_parse_chunk.
+ * raptor_parser_parse_chunk. RDFa in HTML (no XML declaration) is first
+ * repaired into well-formed XML by libxml2's HTML parser
+ * (common/html_repair.h), since raptor reads XML only.
  *
  * Safety: no network, no file access, no external entities (raptor options
  * and a URI filter that refuses every load), and the XML guard
@@ -382,36 +384,46 @@ static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c,
   return LW_OK;
 }
 
+/* The whole HTML page (its first len bytes in first, the rest in in) made
+ * well-formed XML in *xml (free() it). */
+static LwStatus repair_html(FILE *in, const char *first, size_t len,
+                            bool eof, char **xml, size_t *xml_len,
+                            LwError *err)
+{
+  LwBuf page = {0};
+  LwStatus st = lw_buf_append(&page, first, len);
+  if (st != LW_OK) {
+    st = lw_error_set(err, st, "out of memory reading HTML");
+  } else if (!eof) {
+    st = lw_html_read_page(in, &page, err);
+  }
+  if (st == LW_OK) {
+    st = lw_html_to_xml(page.data, page.len, xml, xml_len, err);
+  }
+  lw_buf_free(&page);
+  return st;
+}
+
 /* RDFa in HTML (no XML declaration): the page, whose first len bytes are
- * in p->block, is read whole, repaired into XML by libxml2's HTML parser
- * (common/html_repair.h), and that XML goes to raptor as an XHTML page
- * would. */
+ * in p->block, is repaired into XML by libxml2's HTML parser
+ * (common/html_repair.h), and that XML goes to raptor, behind the XML
+ * guard, as an XHTML page would. */
 static LwStatus parse_html(FILE *in, RaptorParts *p, RaptorContext *c,
                            size_t len, bool eof)
 {
   LwError *err = c->rc->err;
-  LwBuf page = {0};
-  LwStatus st = lw_buf_append(&page, p->block, len);
-  if (st == LW_OK && !eof) {
-    st = lw_html_read_page(in, &page, err);
-  } else if (st != LW_OK) {
-    lw_error_set(err, st, "out of memory reading HTML");
-  }
   char *xml = NULL;
   size_t xml_len = 0;
-  if (st == LW_OK) {
-    st = lw_html_to_xml(page.data, page.len, &xml, &xml_len, err);
-  }
-  lw_buf_free(&page);
-  FILE *repaired = st == LW_OK ? fmemopen(xml, xml_len, "rb") : NULL;
-  if (st == LW_OK && !repaired) {
+  LW_TRY(repair_html(in, p->block, len, eof, &xml, &xml_len, err));
+  FILE *repaired = fmemopen(xml, xml_len, "rb");
+  LwStatus st;
+  eof = false;
+  if (!repaired) {
     st = lw_error_set(err, LW_ERR_NOMEM, "cannot open the repaired HTML");
-  }
-  if (st == LW_OK) {
-    eof = false;
-    st = read_block(repaired, p->block, BLOCK_SIZE, &len, &eof) != LW_OK
-             ? lw_error_set(err, LW_ERR_IO, "read error")
-             : parse_all(repaired, p, c, len, eof);
+  } else if (read_block(repaired, p->block, BLOCK_SIZE, &len, &eof) != LW_OK) {
+    st = lw_error_set(err, LW_ERR_IO, "read error");
+  } else {
+    st = parse_all(repaired, p, c, len, eof);
   }
   if (repaired) {
     fclose(repaired);
