@@ -1,6 +1,8 @@
 /*
  * RDF/XML and RDFa through raptor2, fed in blocks with
- * raptor_parser_parse_chunk.
+ * raptor_parser_parse_chunk. RDFa in HTML (no XML declaration) is first
+ * repaired into well-formed XML by libxml2's HTML parser
+ * (common/html_repair.h), since raptor reads XML only.
  *
  * Safety: no network, no file access, no external entities (raptor options
  * and a URI filter that refuses every load), and the XML guard
@@ -18,6 +20,8 @@
 
 #include <raptor2.h>
 
+#include "common/buf.h"
+#include "common/html_repair.h"
 #include "common/rdf_reader_internal.h"
 #include "common/utf8.h"
 #include "common/xml_guard.h"
@@ -285,21 +289,21 @@ static LwStatus read_block(FILE *in, char *buf, size_t want, size_t *got,
 }
 
 /* Reads until the prolog is complete and checked; leaves its bytes (and
- * maybe more) in p->block. */
+ * maybe more) in p->block, which holds the first *len bytes on entry (all
+ * of the input when *eof). */
 static LwStatus read_prolog(FILE *in, RaptorParts *p, size_t *len, bool *eof,
                             LwError *err)
 {
-  *len = 0;
   for (;;) {
+    LwStatus st = lw_xml_guard_prolog(p->guard, p->block, *len, *eof, err);
+    if (st != LW_NOTHING) {
+      return st;
+    }
     size_t got;
     if (read_block(in, p->block + *len, BLOCK_SIZE, &got, eof) != LW_OK) {
       return lw_error_set(err, LW_ERR_IO, "read error");
     }
     *len += got;
-    LwStatus st = lw_xml_guard_prolog(p->guard, p->block, *len, *eof, err);
-    if (st != LW_NOTHING) {
-      return st;
-    }
   }
 }
 
@@ -348,11 +352,12 @@ static size_t feed_block(RaptorParts *p, RaptorContext *c, size_t len,
   return keep;
 }
 
-static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c)
+/* Parses the document whose first len bytes are in p->block (all of it
+ * when eof) and whose rest is in. */
+static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c,
+                          size_t len, bool eof)
 {
   LwError *err = c->rc->err;
-  size_t len;
-  bool eof = false;
   LW_TRY(read_prolog(in, p, &len, &eof, err));
   size_t guarded = 0; /* bytes at the front the guard has seen */
   for (;;) {
@@ -379,6 +384,54 @@ static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c)
   return LW_OK;
 }
 
+/* The whole HTML page (its first len bytes in first, the rest in in) made
+ * well-formed XML in *xml (free() it). */
+static LwStatus repair_html(FILE *in, const char *first, size_t len,
+                            bool eof, char **xml, size_t *xml_len,
+                            LwError *err)
+{
+  LwBuf page = {0};
+  LwStatus st = lw_buf_append(&page, first, len);
+  if (st != LW_OK) {
+    st = lw_error_set(err, st, "out of memory reading HTML");
+  } else if (!eof) {
+    st = lw_html_read_page(in, &page, err);
+  }
+  if (st == LW_OK) {
+    st = lw_html_to_xml(page.data, page.len, xml, xml_len, err);
+  }
+  lw_buf_free(&page);
+  return st;
+}
+
+/* RDFa in HTML (no XML declaration): the page, whose first len bytes are
+ * in p->block, is repaired into XML by libxml2's HTML parser
+ * (common/html_repair.h), and that XML goes to raptor, behind the XML
+ * guard, as an XHTML page would. */
+static LwStatus parse_html(FILE *in, RaptorParts *p, RaptorContext *c,
+                           size_t len, bool eof)
+{
+  LwError *err = c->rc->err;
+  char *xml = NULL;
+  size_t xml_len = 0;
+  LW_TRY(repair_html(in, p->block, len, eof, &xml, &xml_len, err));
+  FILE *repaired = fmemopen(xml, xml_len, "rb");
+  LwStatus st;
+  eof = false;
+  if (!repaired) {
+    st = lw_error_set(err, LW_ERR_NOMEM, "cannot open the repaired HTML");
+  } else if (read_block(repaired, p->block, BLOCK_SIZE, &len, &eof) != LW_OK) {
+    st = lw_error_set(err, LW_ERR_IO, "read error");
+  } else {
+    st = parse_all(repaired, p, c, len, eof);
+  }
+  if (repaired) {
+    fclose(repaired);
+  }
+  free(xml);
+  return st;
+}
+
 LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
 {
   RaptorContext c = {.rc = rc, .stop = LW_OK};
@@ -399,7 +452,16 @@ LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
     parts_free(&p);
     return lw_error_set(rc->err, LW_ERR_USAGE, "bad base IRI");
   }
-  st = parse_all(in, &p, &c);
+  size_t len;
+  bool eof = false;
+  if (read_block(in, p.block, BLOCK_SIZE, &len, &eof) != LW_OK) {
+    st = lw_error_set(rc->err, LW_ERR_IO, "read error");
+  } else if (rc->options->format == LW_FORMAT_RDFA &&
+             !lw_html_is_xml(p.block, len)) {
+    st = parse_html(in, &p, &c, len, eof);
+  } else {
+    st = parse_all(in, &p, &c, len, eof);
+  }
   raptor_free_uri(base);
   parts_free(&p);
   return st;

@@ -122,5 +122,24 @@ check "refused context says why" grep -q 'loading remote context failed.*10.255.
 run "$tmp/doc.jsonld" --context-map "nonsense" > /dev/null 2>&1
 check "bad --context-map exits 2" test $? -eq 2
 
+# RDFa in HTML that is not XML: guessed from the content, repaired, and the
+# statements after the unclosed <p>, &nbsp; and <br> are there
+cat > "$tmp/page.html" <<'EOF'
+<!DOCTYPE html>
+<html prefix="dc: http://purl.org/dc/terms/">
+<head><title>A page</title></head>
+<body>
+<p>An unclosed paragraph&nbsp;with an entity<br>
+<p about="/photo.jpg"><span property="dc:creator">Ann&nbsp;Lee</span>
+<a rel="dc:license" href="/licence">licence</a>
+</body>
+</html>
+EOF
+run "$tmp/page.html" --base http://ex.org/page.html > "$tmp/page.nq" 2> "$tmp/err"
+check "broken HTML exits 0" test $? -eq 0
+check "broken HTML read as RDFa" grep -q '^format=RDFa ' "$tmp/err"
+check "broken HTML: the literal after it" grep -qF "<http://ex.org/photo.jpg> <http://purl.org/dc/terms/creator> \"Ann$(printf '\302\240')Lee\" ." "$tmp/page.nq"
+check "broken HTML: the link after it" grep -qF '<http://ex.org/photo.jpg> <http://purl.org/dc/terms/license> <http://ex.org/licence> .' "$tmp/page.nq"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

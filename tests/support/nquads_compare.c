@@ -558,8 +558,9 @@ static void describe_missing(const LwTestGraph *from, const LwTestGraph *in,
 {
   for (size_t i = 0; i < from->n; ++i) {
     const LwTestQuad *q = &from->quads[i];
+    /* (an empty graph has no array: bsearch may not be given NULL) */
     if (ground(q) &&
-        !bsearch(q, in->quads, in->n, sizeof(*q), quad_cmp)) {
+        (!in->n || !bsearch(q, in->quads, in->n, sizeof(*q), quad_cmp))) {
       snprintf(why, why_len, "%s: %s %s %s%s%s .", label, q->s, q->p, q->o,
                q->g[0] ? " " : "", q->g);
       return;
