@@ -126,6 +126,9 @@ LwStatus lw_reclean_start(redisContext *c, const char *prefix, const char *provi
                           char id_out[LW_HARVEST_ID_MAX], size_t *files, LwError *err)
 {
   *files = 0;
+  /* settles a harvest whose import ended it since the scheduler's last visit */
+  LwProviderState state;
+  LW_TRY(lw_provider_state_read(c, prefix, provider, &state, err));
   json_t *last = NULL;
   LW_TRY(last_harvest(c, prefix, provider, &last, err));
   json_t *dumps = json_loads(lw_record_str(last, "seeds", "[]"), 0, NULL);
