@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue/controls.h"
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/record.h"
@@ -129,6 +130,12 @@ LwStatus lw_reclean_start(redisContext *c, const char *prefix, const char *provi
   /* settles a harvest whose import ended it since the scheduler's last visit */
   LwProviderState state;
   LW_TRY(lw_provider_state_read(c, prefix, provider, &state, err));
+  bool held = false;
+  LW_TRY(lw_controls_provider_held(c, prefix, provider, &held, err));
+  if (held) {
+    return lw_error_set(err, LW_ERR_STATE, "%s is held; `lodwash provider release %s` first",
+                        provider, provider);
+  }
   json_t *last = NULL;
   LW_TRY(last_harvest(c, prefix, provider, &last, err));
   json_t *dumps = json_loads(lw_record_str(last, "seeds", "[]"), 0, NULL);

@@ -3,9 +3,9 @@
  * without downloading it again (`lodwash reclean NAME`).
  *
  * A reclean is a harvest (scheduler/harvest.h) of the provider, claimed the
- * same way (one harvest per provider at a time), whose record copies the
- * provider's last harvest (void, version, dumps, seeds) and adds
- * `reclean` "1". Its expected files (queue/harvest.h) are the provider's
+ * same way (one harvest per provider at a time; none of a held provider),
+ * whose record copies the provider's last harvest (void, version, dumps,
+ * seeds) and adds `reclean` "1". Its expected files (queue/harvest.h) are the provider's
  * data seeds: the leaves under the last harvest's dumps (archive entries
  * through `children`) whose status is unarchived, guessed or parsed, i.e.
  * whose raw file is kept in the data directory. In one transaction each is
@@ -31,8 +31,8 @@
 
 /* Starts a reclean of provider. id_out gets its id and *files the number of
  * data files queued. LW_NOTHING (nothing changed) when a harvest of the
- * provider is running; LW_ERR_STATE when the provider was never harvested
- * or has no data file kept. */
+ * provider is running; LW_ERR_STATE when the provider is held, was never
+ * harvested or has no data file kept. */
 LwStatus lw_reclean_start(redisContext *c, const char *prefix, const char *provider,
                           char id_out[LW_HARVEST_ID_MAX], size_t *files, LwError *err);
 

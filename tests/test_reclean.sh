@@ -69,6 +69,9 @@ expect_match "its message" "$(tool reclean nope 2>&1 || true)" "no provider 'nop
 expect_status "--help" 0 tool reclean --help
 expect_status "no argument" 2 tool reclean
 
+tool provider hold geo > /dev/null
+expect_match "a held provider is not recleaned" "$(tool reclean geo 2>&1 || true)" "geo is held"
+tool provider release geo > /dev/null
 out=$(tool reclean geo)
 expect_match "reclean started" "$out" '^geo: reclean geo:.* started with 2 files$'
 second=$(hv_harvest "$prefix" geo id)
