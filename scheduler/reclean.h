@@ -5,8 +5,8 @@
  * A reclean is a harvest (scheduler/harvest.h) of the provider, claimed the
  * same way (one harvest per provider at a time; none of a held provider),
  * whose record copies the provider's last harvest (void, version, dumps,
- * seeds) and adds `reclean` "1". Its expected files (queue/harvest.h) are the provider's
- * data seeds: the leaves under the last harvest's dumps (archive entries
+ * seeds) and adds `reclean` "1". Its expected files (queue/harvest.h) are
+ * the provider's data seeds: the leaves under the last harvest's dumps (archive entries
  * through `children`) whose status is unarchived, guessed or parsed, i.e.
  * whose raw file is kept in the data directory. In one transaction each is
  * moved back to `unarchived` (a checked transition of queue/seed.h), made

@@ -45,7 +45,12 @@ dump_port=${HV_BASE##*:}
 hv_dump plain 12
 printf '[{"@context": "http://127.0.0.1:%s/ctx.jsonld", "@id": "http://example.org/j", "name": "J"}]\n' \
   "$ctx_port" > "$dir/www/people.nt" # a JSON-LD file under a .nt name: guess reads content
-hv_provider "$dir/registry.yaml" geo plain people
+# an archive of two files (unpack reads the content, not the name)
+mkdir -p "$dir/arch"
+printf '<http://example.org/e1> <http://example.org/p> "e1" .\n' > "$dir/arch/e1.nt"
+printf '<http://example.org/e2> <http://example.org/p> "e2" .\n' > "$dir/arch/e2.nt"
+tar -czf "$dir/www/arch.nt" -C "$dir/arch" e1.nt e2.nt
+hv_provider "$dir/registry.yaml" geo plain people arch
 hv_sched "$prefix" "$dir/registry.yaml" "$dir/data" 2> "$dir/sched.log"
 hv_workers "$prefix" "$dir/data" 2 --allow-net "127.0.0.1:$dump_port"
 
@@ -73,7 +78,7 @@ tool provider hold geo > /dev/null
 expect_match "a held provider is not recleaned" "$(tool reclean geo 2>&1 || true)" "geo is held"
 tool provider release geo > /dev/null
 out=$(tool reclean geo)
-expect_match "reclean started" "$out" '^geo: reclean geo:.* started with 2 files$'
+expect_match "reclean started" "$out" '^geo: reclean geo:.* started with 4 files$'
 second=$(hv_harvest "$prefix" geo id)
 expect_status "one harvest per provider: a second reclean is refused" 1 tool reclean geo
 expect_eq "the data seeds went back to unarchived" \
@@ -100,10 +105,11 @@ expect_eq "the changeset's additions" \
 expect_eq "the changeset's removals" \
   "$(zcat "$dir/data/changesets/geo/$second.removed.nq.gz" | wc -l)" 0
 expect_eq "the plain dump was cleaned again too" \
-  "$(grep -c "stage=parse seed=.*clean=" "$dir/data/workers.log" || true)" 4
+  "$(grep -c "stage=parse seed=.*clean=" "$dir/data/workers.log" || true)" 8
+expect_match "the archive's entries are in the graph" "$after" '"e1".*"e2"' 
 
 # --all, with the same cleaner again: the graph stays, the changeset is empty
-expect_match "--all" "$(tool reclean --all)" '^geo: reclean geo:.* started with 2 files$'
+expect_match "--all" "$(tool reclean --all)" '^geo: reclean geo:.* started with 4 files$'
 third=$(hv_harvest "$prefix" geo id)
 hv_workers "$prefix" "$dir/data" 2 --allow-net "127.0.0.1:$dump_port,127.0.0.1:$ctx_port"
 expect_eq "--all: done" "$(r HGET "${prefix}harvest:$third" status)" done
