@@ -158,8 +158,8 @@ LwStatus lw_provider_state_read(redisContext *c, const char *prefix, const char 
   return LW_OK;
 }
 
-static LwStatus claim(redisContext *c, const char *prefix, const char *name,
-                      const char *id, LwError *err)
+LwStatus lw_harvest_claim(redisContext *c, const char *prefix, const char *name,
+                          const char *id, LwError *err)
 {
   LwKey key = lw_key(prefix, LW_KEY_PROVIDER, name);
   const char *argv[] = {key.s, id};
@@ -222,8 +222,7 @@ static void record_harvest(LwTxn *txn, const char *prefix, const char *id,
   free(seeds_s);
 }
 
-LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestStart *h,
-                          char id_out[LW_HARVEST_ID_MAX], LwError *err)
+void lw_harvest_new_id(const char *provider, char id_out[LW_HARVEST_ID_MAX])
 {
   char now[LW_DATETIME_BUF];
   lw_datetime_format_usec(lw_now_ms() * 1000, now);
@@ -231,8 +230,14 @@ LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestSt
   if (n > 4 && !strcmp(now + n - 4, "000Z")) {
     strcpy(now + n - 4, "Z"); /* milliseconds are enough: ".638Z" */
   }
-  snprintf(id_out, LW_HARVEST_ID_MAX, "%s:%s", h->provider, now);
-  LW_TRY(claim(c, prefix, h->provider, id_out, err));
+  snprintf(id_out, LW_HARVEST_ID_MAX, "%s:%s", provider, now);
+}
+
+LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestStart *h,
+                          char id_out[LW_HARVEST_ID_MAX], LwError *err)
+{
+  lw_harvest_new_id(h->provider, id_out);
+  LW_TRY(lw_harvest_claim(c, prefix, h->provider, id_out, err));
   LwTxn *txn = lw_txn_new(prefix);
   json_t *seeds = json_array();
   if (!txn || !seeds) {

@@ -97,6 +97,14 @@ typedef struct {
   bool forced;              /* queue the downloads at high priority */
 } LwHarvestStart;
 
+/* A new harvest id for provider: "<provider>:<now ISO 8601, ms>". */
+void lw_harvest_new_id(const char *provider, char id_out[LW_HARVEST_ID_MAX]);
+
+/* Marks provider name harvesting harvest id, in one script: LW_NOTHING (and
+ * nothing changed) if a harvest of it is running. */
+LwStatus lw_harvest_claim(redisContext *c, const char *prefix, const char *name,
+                          const char *id, LwError *err);
+
 /* Claims the provider (fails with LW_NOTHING if a harvest is running), then
  * creates the harvest record and one seed per dump (status added, provider
  * and harvest set; a seed known from an earlier harvest is moved back to

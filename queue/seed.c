@@ -31,7 +31,8 @@ static const struct {
   {"failed", {"downloading", "unarchiving", "guessing", "parsing", NULL}},
   {"unarchiving", {"filed", NULL}},
   {"depleted", {"unarchiving", NULL}},
-  {"unarchived", {"unarchiving", NULL}},
+  /* "guessed", "parsed": `lodwash reclean` cleans a data file again */
+  {"unarchived", {"unarchiving", "guessed", "parsed", NULL}},
   {"guessing", {"unarchived", NULL}},
   {"guessed", {"guessing", NULL}},
   {"parsing", {"guessed", NULL}},

@@ -13,6 +13,7 @@
  *   guessed --> parsing --> parsed
  *   downloading, unarchiving, guessing, parsing --> failed   (any working state)
  *   failed, filed, depleted, unarchived, guessed, parsed --> added   (re-harvest)
+ *   guessed, parsed --> unarchived   (reclean: the kept file cleaned again)
  *
  * A status may also be set to itself (a job that runs again after a crash
  * repeats its transitions). Anything else is refused with LW_ERR_STATE,

@@ -22,6 +22,7 @@ static const char *const allowed[][2] = {
   {"parsing", "failed"},
   {"failed", "added"}, {"filed", "added"}, {"depleted", "added"}, {"unarchived", "added"},
   {"guessed", "added"}, {"parsed", "added"},
+  {"guessed", "unarchived"}, {"parsed", "unarchived"},
 };
 
 static bool in_allowed(const char *from, const char *to)

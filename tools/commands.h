@@ -57,6 +57,7 @@ void lw_tool_print_json(const void *json);
 
 int lw_cmd_hash(LwTool *tool, int argc, char **argv);
 int lw_cmd_status(LwTool *tool, int argc, char **argv);
+int lw_cmd_reclean(LwTool *tool, int argc, char **argv);
 int lw_cmd_seed(LwTool *tool, int argc, char **argv);
 int lw_cmd_jobs(LwTool *tool, int argc, char **argv);
 int lw_cmd_providers(LwTool *tool, int argc, char **argv);

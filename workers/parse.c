@@ -6,7 +6,8 @@
  * PREFIXseed:<md5> with status `cleaned`, `dirty` pointing back and the
  * counts; the dirty seed gets `clean` pointing at it. Content already
  * cleaned (same content hash, PREFIXcleanof:<content hash>) is not parsed
- * again. The harvest counts the file as done (queue/harvest.h).
+ * again, except in a reclean (scheduler/reclean.h). The harvest counts the
+ * file as done (queue/harvest.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,22 @@ static bool already_cleaned(LwStageCtx *ctx, const char *content_hash, char *cle
   }
   json_decref(record);
   return found;
+}
+
+/* A reclean (scheduler/reclean.h) cleans again what was cleaned before:
+ * the cleaner may have changed since, so the clean cache is not asked. */
+static bool in_reclean(LwStageCtx *ctx)
+{
+  json_t *harvest = NULL;
+  LwError err;
+  if (!ctx->job->harvest ||
+      lw_records_harvest_get(ctx->redis, ctx->config->prefix, ctx->job->harvest, &harvest,
+                             &err) != LW_OK) {
+    return false;
+  }
+  bool reclean = !strcmp(lw_record_str(harvest, "reclean", ""), "1");
+  json_decref(harvest);
+  return reclean;
 }
 
 static void set_count(LwTxn *txn, const char *seed, const char *field, unsigned long long n)
@@ -206,7 +223,7 @@ static LwStatus parse_seed(LwStageCtx *ctx, const json_t *seed)
   const char *hash = ctx->job->seed;
   char content_hash[LW_HASH_HEX_LEN + 256], clean[LW_HASH_HEX_LEN + 1];
   const char *chash = content_hash_of(seed, content_hash, sizeof(content_hash));
-  if (chash && already_cleaned(ctx, chash, clean)) {
+  if (chash && !in_reclean(ctx) && already_cleaned(ctx, chash, clean)) {
     lw_txn_seed_set(ctx->txn, hash, "clean", clean);
     lw_info("stage=parse seed=%s clean=%s msg=\"content cleaned before\"", hash, clean);
     return LW_OK;
