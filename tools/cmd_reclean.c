@@ -1,7 +1,7 @@
 /*
  * `lodwash reclean NAME | reclean --all`: cleans provider NAME's data again
  * from the raw files kept in the data directory, without downloading them
- * (scheduler/reclean.h): guess, parse and import run as the jobs of a
+ * (queue/reclean.h): guess, parse and import run as the jobs of a
  * harvest of NAME, and its import writes the changeset of what the new
  * cleaner changed. --all does it for every provider of the registry that
  * has data and no harvest running.
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "common/config.h"
-#include "scheduler/reclean.h"
+#include "queue/reclean.h"
 #include "scheduler/registry.h"
 #include "tools/commands.h"
 

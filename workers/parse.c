@@ -6,7 +6,7 @@
  * PREFIXseed:<md5> with status `cleaned`, `dirty` pointing back and the
  * counts; the dirty seed gets `clean` pointing at it. Content already
  * cleaned (same content hash, PREFIXcleanof:<content hash>) is not parsed
- * again, except in a reclean (scheduler/reclean.h). The harvest counts the
+ * again, except in a reclean (queue/reclean.h). The harvest counts the
  * file as done (queue/harvest.h).
  */
 #include <stdio.h>
@@ -103,7 +103,7 @@ static bool already_cleaned(LwStageCtx *ctx, const char *content_hash, char *cle
   return found;
 }
 
-/* A reclean (scheduler/reclean.h) cleans again what was cleaned before:
+/* A reclean (queue/reclean.h) cleans again what was cleaned before:
  * the cleaner may have changed since, so the clean cache is not asked. */
 static bool in_reclean(LwStageCtx *ctx)
 {

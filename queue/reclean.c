@@ -1,4 +1,4 @@
-#include "scheduler/reclean.h"
+#include "queue/reclean.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * Reclean: when the cleaner improves, the data already harvested benefits
  * without downloading it again (`lodwash reclean NAME`).
  *
- * A reclean is a harvest (scheduler/harvest.h) of the provider, claimed the
+ * A reclean is a harvest (queue/provider_record.h) of the provider, claimed the
  * same way (one harvest per provider at a time; none of a held provider),
  * whose record copies the provider's last harvest (void, version, dumps,
  * seeds) and adds `reclean` "1". Its expected files (queue/harvest.h) are
@@ -20,14 +20,14 @@
  * (nothing of theirs is a kept data file); a dump that failed leaves the
  * reclean failed too, as it left the harvest it copies.
  */
-#ifndef LW_SCHEDULER_RECLEAN_H
-#define LW_SCHEDULER_RECLEAN_H
+#ifndef LW_QUEUE_RECLEAN_H
+#define LW_QUEUE_RECLEAN_H
 
 #include <hiredis/hiredis.h>
 #include <stddef.h>
 
 #include "common/status.h"
-#include "scheduler/harvest.h"
+#include "queue/provider_record.h"
 
 /* Starts a reclean of provider. id_out gets its id and *files the number of
  * data files queued. LW_NOTHING (nothing changed) when a harvest of the
