@@ -376,6 +376,7 @@ typedef struct {
   LwGraphMergeReport *report;
   Line last_subject; /* to count distinct subjects written */
   unsigned long long new_subjects; /* harvest subjects the old graph lacked */
+  unsigned long long merged;       /* harvest lines merged, for progress */
   const LwGraphMergeOptions *options;
 } Merge;
 
@@ -417,6 +418,14 @@ static LwStatus keep_old_group(Merge *m, const Rewrite *rw, LwError *err)
   return st;
 }
 
+/* Counts a harvest line merged; tells the caller now and then. */
+static void count_merged(Merge *m)
+{
+  if ((++m->merged & 0xFFFF) == 0 && m->options->progress) {
+    m->options->progress(m->options->progress_handle, m->merged);
+  }
+}
+
 /* Replaces the group of the harvest's current subject: the harvest's lines
  * are written; old lines of that subject are dropped; the difference is the
  * changeset. */
@@ -454,6 +463,7 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
         }
       }
       if (st == LW_OK) {
+        count_merged(m);
         st = harvest_next(&m->fresh, err);
       }
     }
