@@ -338,7 +338,9 @@ static LwStatus open_out(Out *out, const char *path, unsigned threads, LwError *
   if (!out->file) {
     return lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", path, strerror(errno));
   }
-  LwGzOptions o = {.gzip = true, .level = 1, .threads = threads};
+  /* The graph file and the changesets need no checksum: no MD5 (it would
+   * cost the outputs' threads as much CPU as their compression). */
+  LwGzOptions o = {.gzip = true, .level = 1, .threads = threads, .no_md5 = true};
   LwStatus st = lw_gz_writer_open(out->file, &o, &out->gz, err);
   if (st != LW_OK) {
     fclose(out->file);
