@@ -15,30 +15,38 @@
 
 /* ---- canonical line anatomy ---- */
 
-/* Skips a term without spaces (IRI or blank node) starting at i. */
+/* Skips a term without spaces (IRI or blank node) starting at i (memchr:
+ * every line of every import goes through here). */
 static size_t skip_plain_term(const char *line, size_t len, size_t i)
 {
-  while (i < len && line[i] != ' ') {
-    ++i;
-  }
-  return i;
+  const char *space = i < len ? memchr(line + i, ' ', len - i) : NULL;
+  return space ? (size_t)(space - line) : len;
 }
 
-/* Skips an object term (a literal may hold spaces) starting at i. */
+/* Skips an object term (a literal may hold spaces) starting at i. A quote
+ * ends the literal unless an odd run of backslashes escapes it (each escape
+ * is a backslash and one character: \\ pairs up). */
 static size_t skip_object(const char *line, size_t len, size_t i)
 {
   if (i >= len || line[i] != '"') {
     return skip_plain_term(line, len, i);
   }
-  for (++i; i < len && line[i] != '"'; ++i) {
-    if (line[i] == '\\') {
-      ++i;
+  size_t start = ++i;
+  for (;;) {
+    const char *quote = i < len ? memchr(line + i, '"', len - i) : NULL;
+    if (!quote) {
+      return len + 1; /* unterminated */
     }
+    i = (size_t)(quote - line);
+    size_t run = 0;
+    while (i - run > start && line[i - run - 1] == '\\') {
+      ++run;
+    }
+    if (run % 2 == 0) {
+      return skip_plain_term(line, len, i + 1); /* @lang or ^^<datatype> */
+    }
+    ++i;
   }
-  if (i >= len) {
-    return len + 1; /* unterminated */
-  }
-  return skip_plain_term(line, len, i + 1); /* @lang or ^^<datatype> */
 }
 
 bool lw_nquads_split_line(const char *line, size_t len, size_t *triple_len,
