@@ -51,6 +51,20 @@ static char *slurp(const char *path, size_t *len)
   return d;
 }
 
+/* The decompressed content of path (at most cap + 16 bytes), by zlib. */
+static char *gunzip(const char *path, size_t cap, size_t *got)
+{
+  gzFile gz = gzopen(path, "rb");
+  char *back = malloc(cap + 16);
+  int n;
+  *got = 0;
+  while ((n = gzread(gz, back + *got, (unsigned)(cap + 16 - *got))) > 0) {
+    *got += (size_t)n;
+  }
+  gzclose(gz);
+  return back;
+}
+
 static void test_plain(const char *dir)
 {
   char path[4096];
@@ -110,14 +124,8 @@ static void test_gzip(const char *dir)
   CHECK_INT_EQ(st.bytes_in, len);
 
   /* zlib reads it back ... */
-  gzFile gz = gzopen(path, "rb");
-  char *back = malloc(len + 16);
   size_t got = 0;
-  int n;
-  while ((n = gzread(gz, back + got, (unsigned)(len + 16 - got))) > 0) {
-    got += (size_t)n;
-  }
-  gzclose(gz);
+  char *back = gunzip(path, len, &got);
   CHECK_INT_EQ(got, len);
   CHECK(got == len && !memcmp(back, t, len));
   /* ... and so does gzip, with the same MD5. */
@@ -257,14 +265,8 @@ static void test_no_md5(const char *dir)
   fclose(f);
   CHECK_STR_EQ(st.md5, "");
   CHECK_INT_EQ(st.bytes_in, len);
-  gzFile gz = gzopen(path, "rb");
-  char *back = malloc(len + 16);
   size_t got = 0;
-  int n;
-  while ((n = gzread(gz, back + got, (unsigned)(len + 16 - got))) > 0) {
-    got += (size_t)n;
-  }
-  gzclose(gz);
+  char *back = gunzip(path, len, &got);
   CHECK(got == len && !memcmp(back, t, len));
   free(back);
   free(t);
