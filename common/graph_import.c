@@ -96,6 +96,19 @@ static LwStatus open_graph(const LwGraphImportOptions *o, const char *legacy,
   return st;
 }
 
+typedef struct {
+  const LwGraphImportOptions *options;
+  const LwSparqlImport *push;
+} Progress;
+
+/* The merge's progress, with the store's requests, to the caller's. */
+static void merge_progress(void *handle, unsigned long long lines)
+{
+  const Progress *p = handle;
+  p->options->progress(p->options->progress_handle, lines,
+                       p->push ? lw_sparql_import_requests(p->push) : 0);
+}
+
 /* The merge into the open transaction, the store's push in the same pass. */
 static LwStatus merge_and_push(const LwGraphImportOptions *o, LwGraphDb *db,
                                LwGraphImportReport *r, LwError *err)
@@ -114,6 +127,11 @@ static LwStatus merge_and_push(const LwGraphImportOptions *o, LwGraphDb *db,
     .on_harvest_line = push ? lw_sparql_import_line : NULL,
     .on_subject_end = push ? lw_sparql_import_subject_end : NULL, .handle = push,
   };
+  Progress progress = {o, push};
+  if (o->progress) {
+    m.progress = merge_progress;
+    m.progress_handle = &progress;
+  }
   LwStatus st = lw_graph_merge(&m, &r->merge, err);
   if (st == LW_OK && push) {
     st = lw_sparql_import_finish(push, err);

@@ -26,6 +26,12 @@ typedef struct {
   const char *const *clean_paths;/* the harvest's clean files */
   size_t clean_count;
   LwSparqlStore *store;          /* NULL: the files store only */
+  /* Called now and then during the import (every 65,536 harvest triples
+   * merged) with the triples merged so far and the requests sent to the
+   * SPARQL store (0 without one). May be NULL. */
+  void (*progress)(void *progress_handle, unsigned long long triples,
+                   unsigned long long requests);
+  void *progress_handle;
 } LwGraphImportOptions;
 
 typedef struct {

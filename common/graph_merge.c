@@ -15,30 +15,38 @@
 
 /* ---- canonical line anatomy ---- */
 
-/* Skips a term without spaces (IRI or blank node) starting at i. */
+/* Skips a term without spaces (IRI or blank node) starting at i (memchr:
+ * every line of every import goes through here). */
 static size_t skip_plain_term(const char *line, size_t len, size_t i)
 {
-  while (i < len && line[i] != ' ') {
-    ++i;
-  }
-  return i;
+  const char *space = i < len ? memchr(line + i, ' ', len - i) : NULL;
+  return space ? (size_t)(space - line) : len;
 }
 
-/* Skips an object term (a literal may hold spaces) starting at i. */
+/* Skips an object term (a literal may hold spaces) starting at i. A quote
+ * ends the literal unless an odd run of backslashes escapes it (each escape
+ * is a backslash and one character: \\ pairs up). */
 static size_t skip_object(const char *line, size_t len, size_t i)
 {
   if (i >= len || line[i] != '"') {
     return skip_plain_term(line, len, i);
   }
-  for (++i; i < len && line[i] != '"'; ++i) {
-    if (line[i] == '\\') {
-      ++i;
+  size_t start = ++i;
+  for (;;) {
+    const char *quote = i < len ? memchr(line + i, '"', len - i) : NULL;
+    if (!quote) {
+      return len + 1; /* unterminated */
     }
+    i = (size_t)(quote - line);
+    size_t run = 0;
+    while (i - run > start && line[i - run - 1] == '\\') {
+      ++run;
+    }
+    if (run % 2 == 0) {
+      return skip_plain_term(line, len, i + 1); /* @lang or ^^<datatype> */
+    }
+    ++i;
   }
-  if (i >= len) {
-    return len + 1; /* unterminated */
-  }
-  return skip_plain_term(line, len, i + 1); /* @lang or ^^<datatype> */
 }
 
 bool lw_nquads_split_line(const char *line, size_t len, size_t *triple_len,
@@ -338,7 +346,9 @@ static LwStatus open_out(Out *out, const char *path, unsigned threads, LwError *
   if (!out->file) {
     return lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", path, strerror(errno));
   }
-  LwGzOptions o = {.gzip = true, .level = 1, .threads = threads};
+  /* The graph file and the changesets need no checksum: no MD5 (it would
+   * cost the outputs' threads as much CPU as their compression). */
+  LwGzOptions o = {.gzip = true, .level = 1, .threads = threads, .no_md5 = true};
   LwStatus st = lw_gz_writer_open(out->file, &o, &out->gz, err);
   if (st != LW_OK) {
     fclose(out->file);
@@ -376,6 +386,7 @@ typedef struct {
   LwGraphMergeReport *report;
   Line last_subject; /* to count distinct subjects written */
   unsigned long long new_subjects; /* harvest subjects the old graph lacked */
+  unsigned long long merged;       /* harvest lines merged, for progress */
   const LwGraphMergeOptions *options;
 } Merge;
 
@@ -417,6 +428,14 @@ static LwStatus keep_old_group(Merge *m, const Rewrite *rw, LwError *err)
   return st;
 }
 
+/* Counts a harvest line merged; tells the caller now and then. */
+static void count_merged(Merge *m)
+{
+  if ((++m->merged & 0xFFFF) == 0 && m->options->progress) {
+    m->options->progress(m->options->progress_handle, m->merged);
+  }
+}
+
 /* Replaces the group of the harvest's current subject: the harvest's lines
  * are written; old lines of that subject are dropped; the difference is the
  * changeset. */
@@ -454,6 +473,7 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
         }
       }
       if (st == LW_OK) {
+        count_merged(m);
         st = harvest_next(&m->fresh, err);
       }
     }

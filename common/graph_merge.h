@@ -50,6 +50,10 @@ typedef struct {
    * nothing for it). May be NULL. */
   LwStatus (*on_subject_end)(void *handle, bool changed, LwError *err);
   void *handle;
+  /* Called every 65,536 harvest lines merged, with the count so far (for a
+   * worker's progress note). May be NULL. */
+  void (*progress)(void *progress_handle, unsigned long long lines);
+  void *progress_handle;
 } LwGraphMergeOptions;
 
 typedef struct {

@@ -89,7 +89,7 @@ static LwStatus refresh(const char *data_dir, const char *provider, const char *
   char tmp[4096];
   FILE *f = NULL;
   LwGzWriter *gz = NULL;
-  LwGzOptions o = {.gzip = true, .level = 1, .threads = 2};
+  LwGzOptions o = {.gzip = true, .level = 1, .threads = 2, .no_md5 = true};
   st = lw_store_tmpfile(data_dir, tmp, sizeof(tmp), &f, err);
   if (st == LW_OK) {
     st = lw_gz_writer_open(f, &o, &gz, err);

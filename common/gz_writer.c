@@ -168,7 +168,9 @@ static bool put_le32(LwGzWriter *w, uint32_t v)
 
 static bool write_slot(LwGzWriter *w, Slot *s)
 {
-  lw_md5_update(w->md5, s->in, s->in_len);
+  if (w->md5) {
+    lw_md5_update(w->md5, s->in, s->in_len);
+  }
   w->bytes_in += s->in_len;
   if (!w->options.gzip) {
     return put(w, s->in, s->in_len);
@@ -318,10 +320,10 @@ LwStatus lw_gz_writer_open(FILE *out, const LwGzOptions *options,
   w->n_slots = o->queue_chunks;
   /* Worst case of deflate on incompressible data, plus the sync flush. */
   w->out_cap = compressBound((uLong)o->chunk_bytes) + 64;
-  w->md5 = lw_md5_new();
+  w->md5 = o->no_md5 ? NULL : lw_md5_new();
   unsigned n_workers = o->gzip ? o->threads : 0;
   w->workers = calloc(n_workers ? n_workers : 1, sizeof(*w->workers));
-  if (!w->md5 || !w->workers || !alloc_slots(w)) {
+  if ((!w->md5 && !o->no_md5) || !w->workers || !alloc_slots(w)) {
     destroy(w);
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory for the output writer");
   }
@@ -441,7 +443,9 @@ LwStatus lw_gz_writer_close(LwGzWriter *w, LwGzStats *stats, LwError *err)
   if (st == LW_OK && w->failed) {
     st = thread_failure(w, err);
   }
-  lw_md5_finish(w->md5, w->md5_hex);
+  if (w->md5) {
+    lw_md5_finish(w->md5, w->md5_hex);
+  }
   if (stats) {
     stats->bytes_in = w->bytes_in;
     stats->bytes_out = w->bytes_out;

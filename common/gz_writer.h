@@ -33,12 +33,15 @@ typedef struct {
   size_t chunk_bytes;    /* hand-off unit; 0: 512 KiB */
   unsigned queue_chunks; /* slots in the ring; 0: 2 x threads + 2 */
   unsigned threads;      /* compression threads; 0: 2 */
+  bool no_md5;           /* the MD5 is not wanted: not computed, stats.md5
+                            stays empty (it costs as much as level-1 deflate) */
 } LwGzOptions;
 
 typedef struct {
   unsigned long long bytes_in;  /* uncompressed bytes written by the caller */
   unsigned long long bytes_out; /* bytes that went to the file */
-  char md5[LW_HASH_HEX_LEN + 1]; /* MD5 of the uncompressed bytes (on close) */
+  char md5[LW_HASH_HEX_LEN + 1]; /* MD5 of the uncompressed bytes (on close;
+                                    empty with no_md5) */
 } LwGzStats;
 
 /* Starts a writer on out, which stays the caller's: it must stay open until

@@ -51,6 +51,20 @@ static char *slurp(const char *path, size_t *len)
   return d;
 }
 
+/* The decompressed content of path (at most cap + 16 bytes), by zlib. */
+static char *gunzip(const char *path, size_t cap, size_t *got)
+{
+  gzFile gz = gzopen(path, "rb");
+  char *back = malloc(cap + 16);
+  int n;
+  *got = 0;
+  while ((n = gzread(gz, back + *got, (unsigned)(cap + 16 - *got))) > 0) {
+    *got += (size_t)n;
+  }
+  gzclose(gz);
+  return back;
+}
+
 static void test_plain(const char *dir)
 {
   char path[4096];
@@ -110,14 +124,8 @@ static void test_gzip(const char *dir)
   CHECK_INT_EQ(st.bytes_in, len);
 
   /* zlib reads it back ... */
-  gzFile gz = gzopen(path, "rb");
-  char *back = malloc(len + 16);
   size_t got = 0;
-  int n;
-  while ((n = gzread(gz, back + got, (unsigned)(len + 16 - got))) > 0) {
-    got += (size_t)n;
-  }
-  gzclose(gz);
+  char *back = gunzip(path, len, &got);
   CHECK_INT_EQ(got, len);
   CHECK(got == len && !memcmp(back, t, len));
   /* ... and so does gzip, with the same MD5. */
@@ -239,11 +247,37 @@ static void test_free(const char *dir)
   CHECK(true);
 }
 
+/* Without the MD5: the same bytes come back, and no MD5 is claimed. */
+static void test_no_md5(const char *dir)
+{
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/nomd5.nq.gz", dir);
+  size_t len = 2 * 1000 * 1000 + 5;
+  char *t = make_text(len);
+  FILE *f = fopen(path, "wb");
+  LwGzWriter *w = NULL;
+  LwError err = {0};
+  LwGzOptions o = {.gzip = true, .level = 1, .no_md5 = true};
+  CHECK_INT_EQ(lw_gz_writer_open(f, &o, &w, &err), LW_OK);
+  write_pieces(w, t, len);
+  LwGzStats st;
+  CHECK_INT_EQ(lw_gz_writer_close(w, &st, &err), LW_OK);
+  fclose(f);
+  CHECK_STR_EQ(st.md5, "");
+  CHECK_INT_EQ(st.bytes_in, len);
+  size_t got = 0;
+  char *back = gunzip(path, len, &got);
+  CHECK(got == len && !memcmp(back, t, len));
+  free(back);
+  free(t);
+}
+
 int main(void)
 {
   char *dir = lw_test_tmpdir();
   test_plain(dir);
   test_gzip(dir);
+  test_no_md5(dir);
   test_threads_same_bytes(dir);
   test_empty(dir);
   test_disk_full();

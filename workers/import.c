@@ -173,6 +173,19 @@ static LwStatus queue_export(LwStageCtx *ctx, const char *provider)
   return st == LW_NOTHING ? LW_OK : st;
 }
 
+/* The import's progress note in the worker's heartbeat (`lodwash status`). */
+static void report_progress(void *handle, unsigned long long triples,
+                            unsigned long long requests)
+{
+  LwStageCtx *ctx = handle;
+  if (strcmp(ctx->config->store, "files")) {
+    lw_stage_progress(ctx, "%llu triples merged, %llu requests sent to the store", triples,
+                      requests);
+  } else {
+    lw_stage_progress(ctx, "%llu triples merged", triples);
+  }
+}
+
 static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *harvest)
 {
   const char *provider = lw_record_str(harvest, "provider", "");
@@ -202,7 +215,8 @@ static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *ha
     LwGraphImportOptions o = {.data_dir = ctx->config->data_dir, .provider = provider,
                               .graph_iri = graph, .harvest_id = id,
                               .clean_paths = (const char *const *)c.paths,
-                              .clean_count = c.count, .store = store};
+                              .clean_count = c.count, .store = store,
+                              .progress = report_progress, .progress_handle = ctx};
     st = lw_graph_import(&o, &report, ctx->err);
   }
   if (st == LW_OK) {
