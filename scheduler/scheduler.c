@@ -471,7 +471,9 @@ static LwStatus visit_begin(LwScheduler *s, const LwProvider *p, bool forced,
     lw_info("provider=%s outcome=disabled", p->name);
     return LW_NOTHING;
   }
-  if (!forced && !lw_decide_due(p, st.checked_ms > 0, st.checked_ms * 1000, now_ms * 1000)) {
+  /* a dump found changed is worth a visit now, not at the next interval */
+  if (!forced && !st.dump_changed &&
+      !lw_decide_due(p, st.checked_ms > 0, st.checked_ms * 1000, now_ms * 1000)) {
     pv->visit.outcome = "not-due";
     lw_debug("provider=%s outcome=not-due interval=%ld", p->name, p->interval);
     return LW_NOTHING;
@@ -534,7 +536,8 @@ static LwStatus visit_end(LwScheduler *s, ProviderVisit *pv, LwError *err)
   }
 
   LwDecideInput in = {p, true, version, st.has_harvested, st.harvested, st.running,
-                      st.running_version, forced, now_ms * 1000, st.retry_at_ms * 1000};
+                      st.running_version, forced, now_ms * 1000, st.retry_at_ms * 1000,
+                      st.dump_changed};
   LwDecideResult d;
   lw_decide(&in, &d);
 
@@ -641,12 +644,16 @@ static void requeue_if_stale(LwScheduler *s, const char *key, const redisReply *
   if (hash && p > 0 && i > 0 && p + i < now && resting(status) &&
       !(parent && *parent) && !(relative && !strcmp(relative, "true"))) {
     ++hash;
-    /* Outside any harvest: the one it came with is over, and a provider's
-     * graph changes only through a harvest its VoID starts. */
+    /* Outside any harvest: the one it came with is over. A provider's dump
+     * is only re-checked: when it changed, the download marks the provider
+     * and the next visit starts a harvest (a provider's graph changes only
+     * through a harvest); a seed of no provider goes down the pipeline. */
     /* soft: a seed that moved on meanwhile is not stale any more (its
      * download job then finds nothing to do) */
     lw_txn_seed_status_soft(txn, hash, "added");
-    lw_txn_push_job(txn, "download", hash, "", LW_PRIORITY_NORMAL, NULL);
+    json_t *recheck = provider && *provider ? json_pack("{s:s}", "recheck", provider) : NULL;
+    lw_txn_push_job(txn, "download", hash, "", LW_PRIORITY_NORMAL, recheck);
+    json_decref(recheck);
     ++*count;
   }
 }
