@@ -831,16 +831,25 @@ static LwStatus visit_all(LwScheduler *s, const LwRegistry *reg, LwCycleStats *s
   return st;
 }
 
-/* Harvests that ended since the last cycle: their reports to the providers
- * that asked for them (scheduler/notify.h). */
-static LwStatus notify_all(LwScheduler *s, const LwRegistry *reg, LwError *err)
+/* Visits every provider while the reports of the harvests that ended
+ * since the last cycle go to the providers that asked for them
+ * (scheduler/notify.h): a receiver that never answers waits alongside the
+ * VoID fetches, within the same timeout. */
+static LwStatus visit_and_notify(LwScheduler *s, const LwRegistry *reg, LwCycleStats *stats,
+                                 LwError *err)
 {
-  for (size_t i = 0; i < reg->count; ++i) {
-    if (lw_notify_provider(s->redis, s->cfg, &reg->providers[i], err) == LW_ERR_REDIS) {
-      return LW_ERR_REDIS;
-    }
+  LwNotifyBatch *reports = lw_notify_begin(s->redis, s->cfg, reg, fetch_timeout_ms(s), err);
+  if (!reports) {
+    return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
   }
-  return LW_OK;
+  LwStatus st = visit_all(s, reg, stats, err);
+  LwError rerr;
+  lw_error_clear(&rerr);
+  LwStatus sent = lw_notify_end(s->redis, reports, &rerr);
+  if (st == LW_OK && sent != LW_OK) {
+    return lw_error_set(err, sent, "%s", rerr.message);
+  }
+  return st;
 }
 
 LwStatus lw_scheduler_cycle(LwScheduler *s, LwCycleStats *stats, LwError *err)
@@ -853,8 +862,7 @@ LwStatus lw_scheduler_cycle(LwScheduler *s, LwCycleStats *stats, LwError *err)
     stats->registry_error = true;
   }
   if (s->registry) {
-    LW_TRY(visit_all(s, s->registry, stats, err));
-    LW_TRY(notify_all(s, s->registry, err));
+    LW_TRY(visit_and_notify(s, s->registry, stats, err));
   }
   LW_TRY(lw_scheduler_duties(s, stats, err));
   lw_info("cycle=done providers=%d started=%d unchanged=%d busy=%d errors=%d skipped=%d "
