@@ -14,7 +14,7 @@ prefix="lwtest:staleharvest:$$:"
 dir=$(mktemp -d)
 cleanup() {
   hv_stop
-  [ -n "${KEEP:-}" ] || rm -rf "$dir"; echo "$dir" > /tmp/scale2_lastdir
+  rm -rf "$dir"
   lw_test_redis_cleanup "$prefix"
 }
 trap cleanup EXIT
