@@ -220,10 +220,15 @@ LwNotifyBatch *lw_notify_begin(redisContext *c, const LwConfig *cfg, const LwReg
         post_thread(r);
       }
       ++b->count;
-    } else if (st != LW_NOTHING) {
+    } else if (st == LW_ERR_REDIS) {
       free(r->body);
       lw_notify_end(c, b, NULL);
       return NULL;
+    } else if (st != LW_NOTHING) { /* this provider's report only: the rest go */
+      lw_warn("provider=%s notify=%s outcome=skipped error=\"%s\"", reg->providers[i].name,
+              reg->providers[i].notify_url, err ? err->message : "");
+      free(r->body);
+      memset(r, 0, sizeof(*r));
     }
   }
   return b;

@@ -38,7 +38,8 @@ typedef struct LwNotifyBatch LwNotifyBatch;
 
 /* Reads which of reg's providers with a notify URL have a report due (their
  * latest harvest ended, not sent yet, an attempt due) and starts their
- * POSTs. NULL (err set) when Redis failed or out of memory. */
+ * POSTs (a report that cannot be made is logged and skipped). NULL (err
+ * set) when Redis failed or out of memory. */
 LwNotifyBatch *lw_notify_begin(redisContext *c, const LwConfig *cfg, const LwRegistry *reg,
                                long timeout_ms, LwError *err);
 
