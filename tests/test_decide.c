@@ -144,18 +144,25 @@ static void test_backoff(void)
   CHECK_INT_EQ(decide(&first), LW_DECIDE_UNCHANGED);
 }
 
+/* in's decision while a harvest of the VoID's version runs: busy, and
+ * whether a follow-up is kept. */
+static bool follow_up_while_running(LwDecideInput in)
+{
+  in.running = true;
+  in.running_version = in.current;
+  LwDecideResult r;
+  lw_decide(&in, &r);
+  CHECK_INT_EQ(r.decision, LW_DECIDE_BUSY);
+  return r.follow_up;
+}
+
 static void test_forced(void)
 {
   LwProvider p = provider(NULL);
   LwDecideInput in = {&p, true, at("2015-11-05"), true, at("2015-11-05"),
                       false, {0}, true, 0, 0, false};
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
-  in.running = true;
-  in.running_version = at("2015-11-05");
-  LwDecideResult r;
-  lw_decide(&in, &r);
-  CHECK_INT_EQ(r.decision, LW_DECIDE_BUSY);
-  CHECK(r.follow_up);
+  CHECK(follow_up_while_running(in));
 }
 
 /* A dump that changed without its VoID: a harvest as the VoID says, the
@@ -171,13 +178,7 @@ static void test_dump_changed(void)
   in.retry_at_usec = 200;
   CHECK_INT_EQ(decide(&in), LW_DECIDE_UNCHANGED);
   in.retry_at_usec = 0;
-  in.running = true;
-  in.running_version = at("2015-11-05");
-  LwDecideResult r;
-  lw_decide(&in, &r);
-  CHECK_INT_EQ(r.decision, LW_DECIDE_BUSY);
-  CHECK(r.follow_up);
-  in.running = false;
+  CHECK(follow_up_while_running(in));
   p.enabled = false;
   CHECK_INT_EQ(decide(&in), LW_DECIDE_SKIP);
 }

@@ -39,29 +39,7 @@ export LODWASH_HOST_INTERVAL_MS=0 LODWASH_PER_HOST_CONCURRENCY=8 LODWASH_LOW_SPE
 HV_SLOW_S=1 hv_init "$dir"
 
 # --- the trickling server (robots.txt: 404)
-cat > "$dir/trickle.py" <<'PY'
-import http.server, socketserver, sys, time
-class H(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        if self.path == "/robots.txt":
-            self.send_error(404); return
-        self.send_response(200)
-        self.send_header("Content-Type", "application/n-triples")
-        self.send_header("Content-Length", "120")
-        self.end_headers()
-        try:
-            for _ in range(120):
-                self.wfile.write(b" "); self.wfile.flush(); time.sleep(1)
-        except OSError:
-            pass
-    def log_message(self, *a): pass
-class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-s = S(("127.0.0.1", 0), H)
-open(sys.argv[1], "w").write(str(s.server_address[1]))
-s.serve_forever()
-PY
-python3 "$dir/trickle.py" "$dir/tport" &
+python3 "$(dirname "$0")/support/trickle_server.py" "$dir/tport" 120 &
 HV_PIDS+=($!)
 for _ in $(seq 100); do [ -s "$dir/tport" ] && break; sleep 0.05; done
 tbase="http://127.0.0.1:$(cat "$dir/tport")"
