@@ -126,6 +126,10 @@ static LwStatus record(redisContext *c, const char *key, const LwConfig *cfg, co
   return st;
 }
 
+/* POSTs in flight per cycle at most (a thread each); reports beyond stay
+ * due for the next cycle. */
+#define NOTIFY_PER_CYCLE 64
+
 /* One report to send: read from Redis before, POSTed on a thread of its
  * own, recorded on Redis after. */
 typedef struct {
@@ -207,7 +211,7 @@ LwNotifyBatch *lw_notify_begin(redisContext *c, const LwConfig *cfg, const LwReg
     lw_error_set(err, LW_ERR_NOMEM, "out of memory");
     return NULL;
   }
-  for (size_t i = 0; i < reg->count; ++i) {
+  for (size_t i = 0; i < reg->count && b->count < NOTIFY_PER_CYCLE; ++i) {
     if (!reg->providers[i].notify_url) {
       continue;
     }

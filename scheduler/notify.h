@@ -30,10 +30,10 @@
 #include "common/status.h"
 #include "scheduler/registry.h"
 
-/* The reports due go out at once, each POST on a thread of its own within
- * timeout_ms, while the caller does the rest of its cycle: a receiver that
- * never answers costs the cycle nothing beyond that timeout, however many
- * there are. */
+/* The reports due go out at once (up to 64 a cycle; the rest at the next),
+ * each POST on a thread of its own within timeout_ms, while the caller does
+ * the rest of its cycle: a receiver that never answers costs the cycle
+ * nothing beyond that timeout, however many there are. */
 typedef struct LwNotifyBatch LwNotifyBatch;
 
 /* Reads which of reg's providers with a notify URL have a report due (their

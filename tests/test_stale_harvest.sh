@@ -81,4 +81,16 @@ expect_eq "lodwash graph shows the new triples" \
   "$(lw "$prefix" --data "$data" graph p | grep -c '"after value 19"')" 1
 cycle
 expect_eq "idle again" "$(redis HGET "${prefix}provider:p" state)" idle
+
+# re-checks queued, then the VoID moves and a harvest starts before they
+# run: they give way (the harvest downloads the dumps) and it finishes
+stale_cycle
+sleep 1.1
+sed -i 's/2020-01-01/2021-01-01/' "$dir/www/p-void.ttl"
+cycle
+third=$(redis HGET "${prefix}provider:p" harvest)
+[ "$third" != "$second" ] && lw_pass || lw_fail "a harvest started for the VoID"
+hv_workers "$prefix" "$data" 2
+expect_eq "the re-checks gave way to it" "$(grep -c 'recheck=skipped' "$data/workers.log")" 2
+expect_eq "that harvest finished" "$(hv_harvest "$prefix" p status)" done
 lw_test_done

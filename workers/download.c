@@ -19,7 +19,9 @@
  * (provider:<name> dump_changed, scheduler/harvest.h) so that its next
  * visit starts a harvest, whose own download fetches the dump again into
  * the pipeline (the seed keeps its validators, so that is no 304). The
- * body is dropped, the seed rests (filed) with `processed` now.
+ * body is dropped, the seed rests (filed) with `processed` now. A re-check
+ * gives way to a harvest: it does nothing while the seed's harvest runs,
+ * and its results are refused when a harvest took the seed meanwhile.
  *
  * Seed fields written: http (hops), timestamp {begin, end}, content,
  * processed (ms), file ("raw/ab/cd/<hash>"), etag and last_modified (for
@@ -50,6 +52,7 @@
 #include "common/http_fetch.h"
 #include "common/log.h"
 #include "common/netguard.h"
+#include "queue/harvest.h"
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/record.h"
@@ -466,6 +469,33 @@ static bool is_hash(const char *s)
   return n == LW_HASH_HEX_LEN;
 }
 
+/* A staleness re-check gives way to a harvest: none while the seed's
+ * harvest runs (LW_NOTHING: that harvest downloads it), and its results
+ * only while the seed still belongs to the harvest it had (a harvest that
+ * starts meanwhile takes the seed; then they are refused). */
+static LwStatus recheck_gives_way(LwStageCtx *ctx, const json_t *seed)
+{
+  const char *owner = lw_record_str(seed, "harvest", "");
+  if (!recheck_of(ctx) || !*owner) {
+    return LW_OK;
+  }
+  redisReply *r = lw_redis_cmd(ctx->redis, ctx->err, "HGET",
+                               lw_key(ctx->config->prefix, LW_KEY_HARVEST, owner).s, "status",
+                               NULL);
+  if (!r) {
+    return ctx->err->status ? ctx->err->status : LW_ERR_REDIS;
+  }
+  bool running = r->type == REDIS_REPLY_STRING && !strcmp(r->str, "running");
+  freeReplyObject(r);
+  if (running) {
+    lw_info("stage=download seed=%s recheck=skipped harvest=%s msg=\"a harvest of the "
+            "provider runs: it downloads the dump\"", ctx->job->seed, owner);
+    return LW_NOTHING;
+  }
+  lw_txn_harvest_owns(ctx->txn, owner, ctx->job->seed);
+  return LW_OK;
+}
+
 LwStatus lw_stage_download_run(LwStageCtx *ctx)
 {
   if (!is_hash(ctx->job->seed)) {
@@ -476,6 +506,9 @@ LwStatus lw_stage_download_run(LwStageCtx *ctx)
   LwStatus st = lw_seed_get(ctx->redis, ctx->config->prefix, ctx->job->seed, &seed, ctx->err);
   if (st == LW_NOTHING) {
     return lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", ctx->job->seed);
+  }
+  if (st == LW_OK) {
+    st = recheck_gives_way(ctx, seed);
   }
   if (st == LW_OK) {
     st = enter_downloading(ctx, seed);
