@@ -15,7 +15,7 @@
 static LwScript claim_script = {
     "if redis.call('HGET', KEYS[1], 'state') == 'harvesting' then return 0 end\n"
     "redis.call('HSET', KEYS[1], 'state', 'harvesting', 'harvest', ARGV[1])\n"
-    "redis.call('HDEL', KEYS[1], 'pending', 'force')\n"
+    "redis.call('HDEL', KEYS[1], 'pending', 'force', 'dump_changed')\n"
     "return 1\n",
     ""};
 
@@ -118,6 +118,7 @@ static LwStatus state_read(redisContext *c, const char *prefix, const char *name
   version_from_text(harvested, harvested_hash, &out->harvested);
   const char *force = field_of(r, "force");
   out->forced = force && !strcmp(force, "1");
+  out->dump_changed = ll_of(r, "dump_changed") > 0;
   out->checked_ms = ll_of(r, "checked");
   out->retry_at_ms = ll_of(r, "retry_at");
   out->failures = ll_of(r, "failures");

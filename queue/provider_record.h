@@ -26,6 +26,11 @@
  *       pending         version a follow-up harvest will take (the VoID
  *                       moved while a harvest ran); absent when none
  *       force           "1": `lodwash harvest NAME` asked for a harvest
+ *       dump_changed    ms: a staleness re-check found a dump of this
+ *                       provider changed while its VoID did not
+ *                       (workers/download.c); the next visit starts a
+ *                       harvest (scheduler/decide.h). Cleared, as force
+ *                       and pending, when a harvest starts
  *       failures        harvests in a row that did not get every dump in
  *       retry_at        ms before which a failed harvest is not tried again
  *       error           the last error ("" when the last visit was fine)
@@ -72,6 +77,7 @@ typedef struct {
   bool has_harvested;
   LwVersion harvested;
   bool forced;              /* a forced harvest is asked for */
+  bool dump_changed;        /* a staleness re-check found a dump changed */
   long long checked_ms;     /* 0 if never */
   long long retry_at_ms;    /* 0 if none */
   long long failures;

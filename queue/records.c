@@ -21,6 +21,11 @@ void lw_txn_counter_add(LwTxn *txn, const char *counter, long long n)
   lw_txn_command(txn, 4, (const char *[]){"HINCRBY", key.s, counter, text}, NULL);
 }
 
+void lw_txn_provider_dump_changed(LwTxn *txn, const char *provider, const char *ms)
+{
+  lw_txn_hset(txn, lw_key(lw_txn_prefix(txn), LW_KEY_PROVIDER, provider).s, "dump_changed", ms);
+}
+
 void lw_txn_harvest_set(LwTxn *txn, const char *harvest, const char *field,
                         const char *value)
 {

@@ -21,6 +21,10 @@ void lw_txn_seed_unset(LwTxn *txn, const char *seed, const char *field);
  * cleaned and imported, errors by kind). */
 void lw_txn_counter_add(LwTxn *txn, const char *counter, long long n);
 
+/* Marks the provider: a staleness re-check found one of its dumps changed
+ * at ms (text); its next visit starts a harvest (queue/provider_record.h). */
+void lw_txn_provider_dump_changed(LwTxn *txn, const char *provider, const char *ms);
+
 /* Sets one field of the harvest's record (the import's report). */
 void lw_txn_harvest_set(LwTxn *txn, const char *harvest, const char *field,
                         const char *value);

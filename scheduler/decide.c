@@ -52,7 +52,7 @@ void lw_decide(const LwDecideInput *in, LwDecideResult *r)
   if (in->running) {
     /* One harvest at a time: remember only whether a newer version waits
      * (the scheduler keeps the newest, so exactly one follow-up runs). */
-    r->follow_up = in->forced || lw_version_compare(&in->current,
+    r->follow_up = in->forced || in->dump_changed || lw_version_compare(&in->current,
                                                     &in->running_version) > 0;
     r->version = in->current;
     set(r, LW_DECIDE_BUSY, r->follow_up ? "harvest running, follow-up pending"
@@ -68,6 +68,10 @@ void lw_decide(const LwDecideInput *in, LwDecideResult *r)
    * harvest too: retry_at is only set after a failure. */
   if (in->retry_at_usec && in->now_usec < in->retry_at_usec) {
     set(r, LW_DECIDE_UNCHANGED, "waiting to retry after a failed harvest");
+    return;
+  }
+  if (in->dump_changed) {
+    set(r, LW_DECIDE_START, "a dump changed without its VoID (staleness re-check)");
     return;
   }
   LwVersion baseline = {0};

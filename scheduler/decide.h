@@ -23,6 +23,10 @@
  *     with the newest modified; the versions in between are skipped;
  *   - a forced harvest (`lodwash harvest NAME`) starts whatever the versions
  *     say, or is kept as the follow-up when one is running;
+ *   - a dump that changed without its VoID saying so (a staleness re-check
+ *     found new content, workers/download.c) starts a harvest as the VoID
+ *     says, or is kept as the follow-up; unlike a forced one it waits for
+ *     retry_at and does not wake a disabled provider;
  *   - otherwise UNCHANGED.
  * Only a harvest that got every dump in advances the harvested version; after
  * a failed one the provider is tried again, but not before retry_at (the
@@ -64,6 +68,7 @@ typedef struct {
   int64_t now_usec;           /* the current time */
   int64_t retry_at_usec;      /* after a failed harvest, no new one (unless
                                  forced) before this; 0: none */
+  bool dump_changed;          /* a staleness re-check found a dump changed */
 } LwDecideInput;
 
 typedef struct {

@@ -2,6 +2,8 @@
 
 #include <curl/curl.h>
 #include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,8 +46,8 @@ static size_t discard(char *ptr, size_t size, size_t n, void *user)
 
 /* POSTs body to url; *http gets the answer's status (0: none). LW_OK on 2xx,
  * else an error with err set. */
-static LwStatus post_json(const LwConfig *cfg, const char *url, const char *body, long *http,
-                          LwError *err)
+static LwStatus post_json(const LwConfig *cfg, const char *url, const char *body,
+                          long timeout_ms, long *http, LwError *err)
 {
   *http = 0;
   LW_TRY(lw_netguard_check_scheme(url, err));
@@ -68,8 +70,10 @@ static LwStatus post_json(const LwConfig *cfg, const char *url, const char *body
     curl_easy_setopt(curl, CURLOPT_USERAGENT, agent);
     curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, (long)cfg->connect_timeout_s);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 60L);
+    long connect_ms = cfg->connect_timeout_s * 1000;
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
+                     connect_ms > 0 && connect_ms < timeout_ms ? connect_ms : timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
     curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, open_socket);
     curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &g);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard);
@@ -119,22 +123,46 @@ static LwStatus record(redisContext *c, const char *id, const LwConfig *cfg, con
                                        sizeof(fields) / sizeof(*fields), err);
 }
 
-LwStatus lw_notify_provider(redisContext *c, const LwConfig *cfg, const LwProvider *p,
-                            LwError *err)
+/* POSTs in flight per cycle at most (a thread each); reports beyond stay
+ * due for the next cycle. */
+#define NOTIFY_PER_CYCLE 64
+
+/* One report to send: read from Redis before, POSTed on a thread of its
+ * own, recorded on Redis after. */
+typedef struct {
+  const LwConfig *cfg;
+  const LwProvider *p;
+  char id[512];
+  long long attempts;   /* made before this one */
+  char *body;
+  long timeout_ms;
+  pthread_t thread;
+  bool started;
+  long http;            /* out */
+  LwStatus sent;
+  LwError failure;
+} Report;
+
+struct LwNotifyBatch {
+  const LwConfig *cfg;
+  Report *reports;
+  size_t count;
+};
+
+/* The report of p's latest harvest if it ended and a POST is due: LW_OK
+ * with r filled, LW_NOTHING when nothing is to be sent. */
+static LwStatus prepare(redisContext *c, const LwConfig *cfg, const LwProvider *p, Report *r,
+                        LwError *err)
 {
-  if (!p->notify_url) {
-    return LW_NOTHING;
-  }
   json_t *state = NULL;
   LwStatus st = lw_records_provider_get(c, cfg->prefix, p->name, &state, err);
   if (st != LW_OK) {
     return st;
   }
-  char id[512];
-  snprintf(id, sizeof(id), "%s", lw_record_str(state, "harvest", ""));
+  snprintf(r->id, sizeof(r->id), "%s", lw_record_str(state, "harvest", ""));
   json_decref(state);
   json_t *h = NULL;
-  st = *id ? lw_records_harvest_get(c, cfg->prefix, id, &h, err) : LW_NOTHING;
+  st = *r->id ? lw_records_harvest_get(c, cfg->prefix, r->id, &h, err) : LW_NOTHING;
   if (st != LW_OK) {
     return st;
   }
@@ -143,27 +171,91 @@ LwStatus lw_notify_provider(redisContext *c, const LwConfig *cfg, const LwProvid
   bool ended = !strcmp(status, "done") || !strcmp(status, "failed");
   bool due = !strcmp(sent, "") ||
              (!strcmp(sent, "retrying") && lw_record_int(h, "notify_next", 0) <= lw_now_ms());
-  long long attempts = lw_record_int(h, "notify_attempts", 0);
+  r->attempts = lw_record_int(h, "notify_attempts", 0);
   json_decref(h);
   if (!ended || !due) {
     return LW_NOTHING;
   }
   json_t *report = NULL;
-  LW_TRY(lw_harvest_report_json(c, cfg->prefix, id, &report, err));
-  char *body = json_dumps(report, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  LW_TRY(lw_harvest_report_json(c, cfg->prefix, r->id, &report, err));
+  r->body = json_dumps(report, JSON_COMPACT | JSON_PRESERVE_ORDER);
   json_decref(report);
-  if (!body) {
-    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  r->cfg = cfg;
+  r->p = p;
+  return r->body ? LW_OK : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+}
+
+static void *post_thread(void *arg)
+{
+  Report *r = arg;
+  lw_error_clear(&r->failure);
+  r->sent = post_json(r->cfg, r->p->notify_url, r->body, r->timeout_ms, &r->http, &r->failure);
+  return NULL;
+}
+
+LwNotifyBatch *lw_notify_begin(redisContext *c, const LwConfig *cfg, const LwRegistry *reg,
+                               long timeout_ms, LwError *err)
+{
+  LwNotifyBatch *b = calloc(1, sizeof(*b));
+  if (b) {
+    b->cfg = cfg;
+    b->reports = calloc(reg->count ? reg->count : 1, sizeof(*b->reports));
   }
-  long http = 0;
-  LwError failure;
-  lw_error_clear(&failure);
-  LwStatus sent_st = post_json(cfg, p->notify_url, body, &http, &failure);
-  free(body);
-  lw_log(sent_st == LW_OK ? LW_LOG_INFO : LW_LOG_WARN,
-         "provider=%s harvest=%s notify=%s outcome=%s http=%ld attempt=%lld error=\"%s\"",
-         p->name, id, p->notify_url, sent_st == LW_OK ? "sent" : "failed", http, attempts + 1,
-         failure.message);
-  return record(c, id, cfg, p->notify_url, attempts + 1, http,
-                sent_st == LW_OK ? NULL : &failure, err);
+  if (!b || !b->reports) {
+    free(b);
+    lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    return NULL;
+  }
+  for (size_t i = 0; i < reg->count && b->count < NOTIFY_PER_CYCLE; ++i) {
+    if (!reg->providers[i].notify_url) {
+      continue;
+    }
+    Report *r = &b->reports[b->count];
+    LwStatus st = prepare(c, cfg, &reg->providers[i], r, err);
+    if (st == LW_OK) {
+      r->timeout_ms = timeout_ms;
+      r->started = pthread_create(&r->thread, NULL, post_thread, r) == 0;
+      if (!r->started) { /* no thread: send it here, as before */
+        post_thread(r);
+      }
+      ++b->count;
+    } else if (st == LW_ERR_REDIS) {
+      free(r->body);
+      lw_notify_end(c, b, NULL);
+      return NULL;
+    } else if (st != LW_NOTHING) { /* this provider's report only: the rest go */
+      lw_warn("provider=%s notify=%s outcome=skipped error=\"%s\"", reg->providers[i].name,
+              reg->providers[i].notify_url, err ? err->message : "");
+      free(r->body);
+      memset(r, 0, sizeof(*r));
+    }
+  }
+  return b;
+}
+
+LwStatus lw_notify_end(redisContext *c, LwNotifyBatch *b, LwError *err)
+{
+  if (!b) {
+    return LW_OK;
+  }
+  LwStatus out = LW_OK;
+  for (size_t i = 0; i < b->count; ++i) {
+    Report *r = &b->reports[i];
+    if (r->started) {
+      pthread_join(r->thread, NULL);
+    }
+    bool ok = r->sent == LW_OK;
+    lw_log(ok ? LW_LOG_INFO : LW_LOG_WARN,
+           "provider=%s harvest=%s notify=%s outcome=%s http=%ld attempt=%lld error=\"%s\"",
+           r->p->name, r->id, r->p->notify_url, ok ? "sent" : "failed", r->http,
+           r->attempts + 1, r->failure.message);
+    if (out == LW_OK) {
+      out = record(c, r->id, b->cfg, r->p->notify_url, r->attempts + 1, r->http,
+                   ok ? NULL : &r->failure, err);
+    }
+    free(r->body);
+  }
+  free(b->reports);
+  free(b);
+  return out;
 }

@@ -3,7 +3,7 @@
  * provider `notify: URL`, the report of each harvest that ended (done or
  * failed; scheduler/provider_report.h, lw_harvest_report_json) is POSTed
  * there as JSON (Content-Type: application/json), by the scheduler at its
- * next cycle.
+ * next cycle, during its VoID visits (within their timeout, 5 to 30 s).
  *
  * The POST follows the download stage's address rules (common/netguard.h:
  * http(s) only, public addresses unless --allow-net exempts them, checked on
@@ -30,11 +30,23 @@
 #include "common/status.h"
 #include "scheduler/registry.h"
 
-/* Sends p's latest ended harvest's report if p has a notify URL, it was not
- * sent yet, and an attempt is due. LW_NOTHING when nothing was to be done;
- * a failed POST is LW_OK (recorded, retried later); LW_ERR_REDIS when Redis
+/* The reports due go out at once (up to 64 a cycle; the rest at the next),
+ * each POST on a thread of its own within timeout_ms, while the caller does
+ * the rest of its cycle: a receiver that never answers costs the cycle
+ * nothing beyond that timeout, however many there are. */
+typedef struct LwNotifyBatch LwNotifyBatch;
+
+/* Reads which of reg's providers with a notify URL have a report due (their
+ * latest harvest ended, not sent yet, an attempt due) and starts their
+ * POSTs (a report that cannot be made is logged and skipped). NULL (err
+ * set) when Redis failed or out of memory. */
+LwNotifyBatch *lw_notify_begin(redisContext *c, const LwConfig *cfg, const LwRegistry *reg,
+                               long timeout_ms, LwError *err);
+
+/* Waits for the POSTs of batch (each ends within its timeout), records
+ * each outcome on its harvest record and frees batch (NULL safe). A failed
+ * POST is LW_OK (recorded, retried later); LW_ERR_REDIS when Redis
  * failed. */
-LwStatus lw_notify_provider(redisContext *c, const LwConfig *cfg, const LwProvider *p,
-                            LwError *err);
+LwStatus lw_notify_end(redisContext *c, LwNotifyBatch *batch, LwError *err);
 
 #endif

@@ -387,7 +387,9 @@ static LwStatus visit_begin(LwScheduler *s, const LwProvider *p, bool forced,
     lw_info("provider=%s outcome=disabled", p->name);
     return LW_NOTHING;
   }
-  if (!forced && !lw_decide_due(p, st.checked_ms > 0, st.checked_ms * 1000, now_ms * 1000)) {
+  /* a dump found changed is worth a visit now, not at the next interval */
+  if (!forced && !st.dump_changed &&
+      !lw_decide_due(p, st.checked_ms > 0, st.checked_ms * 1000, now_ms * 1000)) {
     pv->visit.outcome = "not-due";
     lw_debug("provider=%s outcome=not-due interval=%ld", p->name, p->interval);
     return LW_NOTHING;
@@ -450,7 +452,8 @@ static LwStatus visit_end(LwScheduler *s, ProviderVisit *pv, LwError *err)
   }
 
   LwDecideInput in = {p, true, version, st.has_harvested, st.harvested, st.running,
-                      st.running_version, forced, now_ms * 1000, st.retry_at_ms * 1000};
+                      st.running_version, forced, now_ms * 1000, st.retry_at_ms * 1000,
+                      st.dump_changed};
   LwDecideResult d;
   lw_decide(&in, &d);
 
@@ -559,12 +562,16 @@ static void requeue_if_stale(void *arg, const char *hash, const char *const *v)
   long long i = seed_interval_ms(scan->s, interval, provider);
   if (p > 0 && i > 0 && p + i < scan->now && resting(status) &&
       !(parent && *parent) && !(relative && !strcmp(relative, "true"))) {
-    /* Outside any harvest: the one it came with is over, and a provider's
-     * graph changes only through a harvest its VoID starts. */
+    /* Outside any harvest: the one it came with is over. A provider's dump
+     * is only re-checked: when it changed, the download marks the provider
+     * and the next visit starts a harvest (a provider's graph changes only
+     * through a harvest); a seed of no provider goes down the pipeline. */
     /* soft: a seed that moved on meanwhile is not stale any more (its
      * download job then finds nothing to do) */
     lw_txn_seed_status_soft(scan->txn, hash, "added");
-    lw_txn_push_job(scan->txn, "download", hash, "", LW_PRIORITY_NORMAL, NULL);
+    json_t *recheck = provider && *provider ? json_pack("{s:s}", "recheck", provider) : NULL;
+    lw_txn_push_job(scan->txn, "download", hash, "", LW_PRIORITY_NORMAL, recheck);
+    json_decref(recheck);
     ++*scan->count;
   }
 }
@@ -711,16 +718,25 @@ static LwStatus visit_all(LwScheduler *s, const LwRegistry *reg, LwCycleStats *s
   return st;
 }
 
-/* Harvests that ended since the last cycle: their reports to the providers
- * that asked for them (scheduler/notify.h). */
-static LwStatus notify_all(LwScheduler *s, const LwRegistry *reg, LwError *err)
+/* Visits every provider while the reports of the harvests that ended
+ * since the last cycle go to the providers that asked for them
+ * (scheduler/notify.h): a receiver that never answers waits alongside the
+ * VoID fetches, within the same timeout. */
+static LwStatus visit_and_notify(LwScheduler *s, const LwRegistry *reg, LwCycleStats *stats,
+                                 LwError *err)
 {
-  for (size_t i = 0; i < reg->count; ++i) {
-    if (lw_notify_provider(s->redis, s->cfg, &reg->providers[i], err) == LW_ERR_REDIS) {
-      return LW_ERR_REDIS;
-    }
+  LwNotifyBatch *reports = lw_notify_begin(s->redis, s->cfg, reg, fetch_timeout_ms(s), err);
+  if (!reports) {
+    return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
   }
-  return LW_OK;
+  LwStatus st = visit_all(s, reg, stats, err);
+  LwError rerr;
+  lw_error_clear(&rerr);
+  LwStatus sent = lw_notify_end(s->redis, reports, &rerr);
+  if (st == LW_OK && sent != LW_OK) {
+    return lw_error_set(err, sent, "%s", rerr.message);
+  }
+  return st;
 }
 
 LwStatus lw_scheduler_cycle(LwScheduler *s, LwCycleStats *stats, LwError *err)
@@ -733,8 +749,7 @@ LwStatus lw_scheduler_cycle(LwScheduler *s, LwCycleStats *stats, LwError *err)
     stats->registry_error = true;
   }
   if (s->registry) {
-    LW_TRY(visit_all(s, s->registry, stats, err));
-    LW_TRY(notify_all(s, s->registry, err));
+    LW_TRY(visit_and_notify(s, s->registry, stats, err));
   }
   LW_TRY(lw_scheduler_duties(s, stats, err));
   lw_info("cycle=done providers=%d started=%d unchanged=%d busy=%d errors=%d skipped=%d "

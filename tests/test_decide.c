@@ -45,7 +45,7 @@ static LwDecision decide(const LwDecideInput *in)
 static void test_first_harvest(void)
 {
   LwProvider p = provider("2015-10-01");
-  LwDecideInput in = {&p, true, at("2015-11-05"), false, {0}, false, {0}, false, 0, 0};
+  LwDecideInput in = {&p, true, at("2015-11-05"), false, {0}, false, {0}, false, 0, 0, false};
   /* VoID newer than the registry's modified. */
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
   /* Same or older: nothing. */
@@ -77,7 +77,7 @@ static void test_after_harvest(void)
 {
   LwProvider p = provider("2015-10-01");
   LwDecideInput in = {&p, true, at("2015-11-05"), true, at("2015-11-05"),
-                      false, {0}, false, 0, 0};
+                      false, {0}, false, 0, 0, false};
   CHECK_INT_EQ(decide(&in), LW_DECIDE_UNCHANGED);
   in.current = at("2015-11-06");
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
@@ -106,7 +106,7 @@ static void test_after_harvest(void)
 static void test_errors_and_skips(void)
 {
   LwProvider p = provider("2015-10-01");
-  LwDecideInput in = {&p, false, at("2016-01-01"), false, {0}, false, {0}, false, 0, 0};
+  LwDecideInput in = {&p, false, at("2016-01-01"), false, {0}, false, {0}, false, 0, 0, false};
   CHECK_INT_EQ(decide(&in), LW_DECIDE_ERROR);
   in.forced = true;
   CHECK_INT_EQ(decide(&in), LW_DECIDE_ERROR);
@@ -124,7 +124,7 @@ static void test_backoff(void)
   LwProvider p = provider("2015-10-01");
   /* A failed harvest left harvested at 2015-11-01; the VoID says 11-05. */
   LwDecideInput in = {&p, true, at("2015-11-05"), true, at("2015-11-01"),
-                      false, {0}, false, 100, 200};
+                      false, {0}, false, 100, 200, false};
   CHECK_INT_EQ(decide(&in), LW_DECIDE_UNCHANGED);
   in.now_usec = 200;
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
@@ -134,7 +134,7 @@ static void test_backoff(void)
   /* A first harvest that failed (timed out) waits too (it was started
    * again every cycle), with or without a registry modified. */
   LwProvider q = provider(NULL);
-  LwDecideInput first = {&q, true, at("2015-11-05"), false, {0}, false, {0}, false, 100, 200};
+  LwDecideInput first = {&q, true, at("2015-11-05"), false, {0}, false, {0}, false, 100, 200, false};
   CHECK_INT_EQ(decide(&first), LW_DECIDE_UNCHANGED);
   first.now_usec = 200;
   CHECK_INT_EQ(decide(&first), LW_DECIDE_START);
@@ -144,25 +144,50 @@ static void test_backoff(void)
   CHECK_INT_EQ(decide(&first), LW_DECIDE_UNCHANGED);
 }
 
+/* in's decision while a harvest of the VoID's version runs: busy, and
+ * whether a follow-up is kept. */
+static bool follow_up_while_running(LwDecideInput in)
+{
+  in.running = true;
+  in.running_version = in.current;
+  LwDecideResult r;
+  lw_decide(&in, &r);
+  CHECK_INT_EQ(r.decision, LW_DECIDE_BUSY);
+  return r.follow_up;
+}
+
 static void test_forced(void)
 {
   LwProvider p = provider(NULL);
   LwDecideInput in = {&p, true, at("2015-11-05"), true, at("2015-11-05"),
-                      false, {0}, true, 0, 0};
+                      false, {0}, true, 0, 0, false};
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
-  in.running = true;
-  in.running_version = at("2015-11-05");
-  LwDecideResult r;
-  lw_decide(&in, &r);
-  CHECK_INT_EQ(r.decision, LW_DECIDE_BUSY);
-  CHECK(r.follow_up);
+  CHECK(follow_up_while_running(in));
+}
+
+/* A dump that changed without its VoID: a harvest as the VoID says, the
+ * follow-up when one runs; the backoff and a disabled provider still hold. */
+static void test_dump_changed(void)
+{
+  LwProvider p = provider(NULL);
+  LwDecideInput in = {&p, true, at("2015-11-05"), true, at("2015-11-05"),
+                      false, {0}, false, 100, 0, false};
+  CHECK_INT_EQ(decide(&in), LW_DECIDE_UNCHANGED);
+  in.dump_changed = true;
+  CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
+  in.retry_at_usec = 200;
+  CHECK_INT_EQ(decide(&in), LW_DECIDE_UNCHANGED);
+  in.retry_at_usec = 0;
+  CHECK(follow_up_while_running(in));
+  p.enabled = false;
+  CHECK_INT_EQ(decide(&in), LW_DECIDE_SKIP);
 }
 
 static void test_busy(void)
 {
   LwProvider p = provider("2015-10-01");
   LwDecideInput in = {&p, true, at("2015-11-05"), false, {0}, true,
-                      at("2015-11-05"), false, 0, 0};
+                      at("2015-11-05"), false, 0, 0, false};
   LwDecideResult r;
   lw_decide(&in, &r);
   CHECK_INT_EQ(r.decision, LW_DECIDE_BUSY);
@@ -190,7 +215,7 @@ typedef struct {
 static void cycle(Model *m, const LwProvider *p, LwVersion current)
 {
   LwDecideInput in = {p, true, current, m->has_harvested, m->harvested,
-                      m->running, m->running_version, false, 0, 0};
+                      m->running, m->running_version, false, 0, 0, false};
   LwDecideResult r;
   lw_decide(&in, &r);
   if (r.decision == LW_DECIDE_START) {
@@ -271,6 +296,7 @@ int main(void)
   test_errors_and_skips();
   test_backoff();
   test_forced();
+  test_dump_changed();
   test_busy();
   test_follow_up();
   test_due();

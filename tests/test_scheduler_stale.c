@@ -85,6 +85,11 @@ int main(void)
   CHECK_INT_EQ(lw_test_redis_int(rc, "LLEN", lw_key(cfg.prefix, LW_KEY_QUEUE, "download").s,
                                  NULL),
                1);
+  /* A provider's dump is only re-checked: the job names the provider (a
+   * change marks it for a harvest, workers/download.c). */
+  redisReply *job = redisCommand(rc, "LINDEX %s 0", lw_key(cfg.prefix, LW_KEY_QUEUE, "download").s);
+  CHECK(job && job->type == REDIS_REPLY_STRING && strstr(job->str, "\"recheck\":\"hourly\""));
+  freeReplyObject(job);
   lw_scheduler_free(s);
 
   /* A shorter default: every seed older than it goes, a fresh one stays. */
@@ -95,6 +100,14 @@ int main(void)
   CHECK_STR_EQ(status_of(by_default), "added");
   CHECK_STR_EQ(status_of(orphan), "added");
   CHECK_STR_EQ(status_of(fresh), "parsed");
+  /* a seed of no provider goes down the pipeline as before */
+  redisReply *jobs = redisCommand(rc, "LRANGE %s 0 -1", lw_key(cfg.prefix, LW_KEY_QUEUE, "download").s);
+  int plain = 0;
+  for (size_t i = 0; jobs && i < jobs->elements; ++i) {
+    plain += strstr(jobs->element[i]->str, orphan) && !strstr(jobs->element[i]->str, "recheck");
+  }
+  CHECK_INT_EQ(plain, 1);
+  freeReplyObject(jobs);
   lw_scheduler_free(s);
 
   lw_test_redis_cleanup(rc, cfg.prefix);

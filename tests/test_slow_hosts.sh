@@ -13,29 +13,7 @@ export LODWASH_HEARTBEAT_TTL=5 LODWASH_POLL_MAX_MS=50 LODWASH_ALLOW_NET=127.0.0.
 export LODWASH_HOST_INTERVAL_MS=0 LODWASH_PER_HOST_CONCURRENCY=8
 
 # --- a server whose every GET trickles for a minute (robots.txt: 404)
-cat >"$LW_SH_TMP/trickle.py" <<'PY'
-import http.server, socketserver, sys, time
-class H(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        if self.path == "/robots.txt":
-            self.send_error(404); return
-        self.send_response(200)
-        self.send_header("Content-Type", "application/n-triples")
-        self.send_header("Content-Length", "60")
-        self.end_headers()
-        try:
-            for _ in range(60):
-                self.wfile.write(b" "); self.wfile.flush(); time.sleep(1)
-        except OSError:
-            pass
-    def log_message(self, *a): pass
-class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-s = S(("127.0.0.1", 0), H)
-open(sys.argv[1], "w").write(str(s.server_address[1]))
-s.serve_forever()
-PY
-python3 "$LW_SH_TMP/trickle.py" "$LW_SH_TMP/port" &
+python3 "$LODWASH_SOURCE_DIR/tests/support/trickle_server.py" "$LW_SH_TMP/port" 60 &
 LW_SH_PIDS+=($!)
 lw_sh_wait_for 10 test -s "$LW_SH_TMP/port"
 port=$(cat "$LW_SH_TMP/port")

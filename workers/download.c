@@ -10,8 +10,18 @@
  *                             seed (http, refused, limit, checksum)
  *
  * Job: {"stage":"download","seed":"<hash>","harvest":"<id>"[,"checksum":
- * "sha256:HEX"]}. The seed may carry `checksum` instead (from VoID
- * spdx:checksum); either is verified.
+ * "sha256:HEX"][,"recheck":"<provider>"]}. The seed may carry `checksum`
+ * instead (from VoID spdx:checksum); either is verified.
+ *
+ * A staleness re-check (the scheduler's, outside any harvest: `recheck`
+ * names the seed's provider) only asks whether the dump changed: unchanged
+ * (304, same MD5) ends as above; changed marks the provider
+ * (provider:<name> dump_changed, scheduler/harvest.h) so that its next
+ * visit starts a harvest, whose own download fetches the dump again into
+ * the pipeline (the seed keeps its validators, so that is no 304). The
+ * body is dropped, the seed rests (filed) with `processed` now. A re-check
+ * gives way to a harvest: it does nothing while the seed's harvest runs,
+ * and its results are refused when a harvest took the seed meanwhile.
  *
  * Seed fields written: http (hops), timestamp {begin, end}, content,
  * processed (ms), file ("raw/ab/cd/<hash>"), etag and last_modified (for
@@ -42,6 +52,7 @@
 #include "common/http_fetch.h"
 #include "common/log.h"
 #include "common/netguard.h"
+#include "queue/harvest.h"
 #include "queue/job.h"
 #include "queue/lease_set.h"
 #include "queue/record.h"
@@ -239,6 +250,13 @@ static void last_visit(const LwStageCtx *ctx, const json_t *seed, Paths *p)
   json_decref(content);
 }
 
+/* The provider a staleness re-check is about, or NULL for a download. */
+static const char *recheck_of(const LwStageCtx *ctx)
+{
+  const char *provider = lw_job_get_string(ctx->job, "recheck", NULL);
+  return provider && *provider && !*ctx->job->harvest ? provider : NULL;
+}
+
 static void fetch_options(const LwStageCtx *ctx, const Paths *p, const LwNetGuard *guard,
                           Download *d, LwFetchOptions *o)
 {
@@ -255,6 +273,10 @@ static void fetch_options(const LwStageCtx *ctx, const Paths *p, const LwNetGuar
   o->max_bytes = cfg->download_max_bytes > 0 ? (uint64_t)cfg->download_max_bytes : 0;
   o->max_redirects = cfg->max_redirects > 0 ? (int)cfg->max_redirects : -1;
   o->contact = cfg->contact;
+  if (recheck_of(ctx)) { /* the body is only looked at, never kept */
+    o->dest_path = NULL;
+    o->partial_path = NULL;
+  }
   o->etag = p->etag;
   o->last_modified = p->last_modified;
   o->previous_hash = p->previous_hash[0] ? p->previous_hash : NULL;
@@ -336,6 +358,26 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
   }
 }
 
+/* A staleness re-check found the dump changed: its provider is marked for a
+ * harvest, the body dropped; the seed keeps the last harvest's validators
+ * and content (the harvest downloads the dump again). */
+static void record_changed(LwStageCtx *ctx, const char *provider, const LwFetchResult *r)
+{
+  LwTxn *txn = ctx->txn;
+  const char *seed = ctx->job->seed;
+  unlink(r->path);
+  char now[32];
+  now_ms_text(now, sizeof(now));
+  txn_json(txn, seed, "http", json_incref(r->http));
+  lw_txn_seed_set(txn, seed, "processed", now);
+  lw_txn_provider_dump_changed(txn, provider, now);
+  count_bytes(txn, r);
+  lw_stage_other(ctx); /* filed, nothing to unpack: the harvest will */
+  lw_info("stage=download seed=%s recheck=changed provider=%s msg=\"the dump changed "
+          "without its VoID: the provider's next visit starts a harvest\"",
+          seed, provider);
+}
+
 /* A failed job's transaction is dropped: what HTTP said goes on now. */
 static void record_failure(LwStageCtx *ctx, const LwFetchResult *r)
 {
@@ -385,7 +427,9 @@ static LwStatus fetch_seed(LwStageCtx *ctx, const json_t *seed, const char *uri)
   LwFetchResult r;
   LwStatus st = lw_fetch(uri, &o, &r, ctx->err);
   slot_release(&d, &d.host);
-  if (st <= LW_NOTHING) {
+  if (st == LW_OK && recheck_of(ctx)) {
+    record_changed(ctx, recheck_of(ctx), &r);
+  } else if (st <= LW_NOTHING) {
     record_success(ctx, &p, &r, st);
     /* unchanged is a result too (lw_stage_other): the frame records it */
     lw_info("stage=download seed=%s status=%ld bytes=%llu hops=%zu unchanged=%s "
@@ -413,6 +457,32 @@ static bool is_hash(const char *s)
   return n == LW_HASH_HEX_LEN;
 }
 
+/* A staleness re-check gives way to a harvest: none while the seed's
+ * harvest runs (LW_NOTHING: that harvest downloads it), and its results
+ * only while the seed still belongs to the harvest it had (a harvest that
+ * starts meanwhile takes the seed; then they are refused). */
+static LwStatus recheck_gives_way(LwStageCtx *ctx, const json_t *seed)
+{
+  const char *owner = lw_record_str(seed, "harvest", "");
+  if (!recheck_of(ctx) || !*owner) {
+    return LW_OK;
+  }
+  json_t *h = NULL;
+  LwStatus st = lw_records_harvest_get(ctx->redis, ctx->config->prefix, owner, &h, ctx->err);
+  if (st > LW_NOTHING) {
+    return st;
+  }
+  bool running = !strcmp(lw_record_str(h, "status", ""), "running");
+  json_decref(h);
+  if (running) {
+    lw_info("stage=download seed=%s recheck=skipped harvest=%s msg=\"a harvest of the "
+            "provider runs: it downloads the dump\"", ctx->job->seed, owner);
+    return LW_NOTHING;
+  }
+  lw_txn_harvest_owns(ctx->txn, owner, ctx->job->seed);
+  return LW_OK;
+}
+
 LwStatus lw_stage_download_run(LwStageCtx *ctx)
 {
   if (!is_hash(ctx->job->seed)) {
@@ -423,6 +493,9 @@ LwStatus lw_stage_download_run(LwStageCtx *ctx)
   LwStatus st = lw_seed_get(ctx->redis, ctx->config->prefix, ctx->job->seed, &seed, ctx->err);
   if (st == LW_NOTHING) {
     return lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", ctx->job->seed);
+  }
+  if (st == LW_OK) {
+    st = recheck_gives_way(ctx, seed);
   }
   if (st == LW_OK) {
     st = enter_downloading(ctx, seed);
