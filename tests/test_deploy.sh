@@ -26,6 +26,12 @@ if command -v docker-compose > /dev/null; then
     docker-compose -f "$compose" --profile virtuoso config -q
   expect_status "workers.yml validates" 0 env LODWASH_REDIS=redis://main:6379/0 \
     LODWASH_DATA_VOLUME=lodwash-data docker-compose -f "$src/docker/workers.yml" config -q
+  expect_status "workers.yml with workers-join.yml validates" 0 env LODWASH_REDIS=redis://redis:6379/0 \
+    LODWASH_DATA_VOLUME=lodwash-data LODWASH_JOIN_NETWORK=docker_default docker-compose \
+    -f "$src/docker/workers.yml" -f "$src/docker/workers-join.yml" config -q
+  expect_match "workers-join.yml says what is missing" \
+    "$(env LODWASH_REDIS=r LODWASH_DATA_VOLUME=v docker-compose -f "$src/docker/workers.yml" \
+       -f "$src/docker/workers-join.yml" config -q 2>&1 || true)" 'set LODWASH_JOIN_NETWORK'
   expect_match "workers.yml says what is missing" \
     "$(docker-compose -f "$src/docker/workers.yml" config -q 2>&1 || true)" 'set LODWASH_REDIS'
   expect_eq "Virtuoso only with its profile, and nothing depends on it" \

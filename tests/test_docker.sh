@@ -66,7 +66,7 @@ trap cleanup EXIT
 trap 'echo "FAILED: line $LINENO: $BASH_COMMAND exited with $?" >&2' ERR
 trap 'exit 130' INT TERM
 compose_main() { (cd "$repo" && "${compose_cmd[@]}" -p "$main" -f docker/docker-compose.yml "$@"); }
-compose_extra() { (cd "$repo" && "${compose_cmd[@]}" -p "$extra" --env-file "$dir/extra.env" -f docker/workers.yml "$@"); }
+compose_extra() { (cd "$repo" && "${compose_cmd[@]}" -p "$extra" --env-file "$dir/extra.env" -f docker/workers.yml -f docker/workers-join.yml "$@"); }
 compose_remote() { (cd "$repo" && "${compose_cmd[@]}" -p "$extra" --env-file "$dir/remote.env" -f docker/workers.yml "$@"); }
 step() { echo "== $(($(date +%s) - started))s: $*"; }
 
@@ -330,7 +330,7 @@ expect_match "a worker without its store: a clear error, in bounded time" \
        -e LODWASH_STORE_PASSWORD=p -e LODWASH_STORE_WAIT=2 lodwash:latest 2>&1 || true)" \
   'not usable after [0-9]+s: it does not answer \(with the bundled Virtuoso: --profile virtuoso'
 
-# --- the extra project without LODWASH_JOIN_NETWORK, as on another host:
+# --- the extra project from workers.yml alone, as on another host:
 # its own network only, Redis through the port the main project publishes.
 compose_extra down -v > /dev/null 2>&1
 grep -v '^LODWASH_JOIN_NETWORK=' "$dir/extra.env" \
@@ -340,12 +340,9 @@ compose_remote up -d > "$dir/up-remote.log" 2>&1 || { cat "$dir/up-remote.log"; 
 remote_id=$(compose_remote ps -q worker)
 expect_eq "a worker through published ports: on its own network only" \
   "$(networks_of "$remote_id")" "lodwash-workers "
-ok=""
-for _ in $(seq 60); do
-  has_heartbeats "$remote_id" && { ok=1; break; }
-  sleep 1
-done
-expect_eq "a worker through published ports: its heartbeat in Redis" "$ok" 1
+# Its jobs are not checked here: from another bridge network of the same
+# engine, a published port leads back into the main project's network,
+# which docker's isolation rules drop (from another host it does not).
 compose_remote down -v > /dev/null 2>&1
 step "a worker through published ports"
 

@@ -86,8 +86,10 @@ files_on_disk=$(( $(find "$dir/data/raw" "$dir/data/utf8" -type f | wc -l) - 3 )
 echo "unpacked on disk: $on_disk bytes in $files_on_disk files (of 512 MiB in 1,097 files)"
 expect_eq "bytes on disk within the budget" "$(under "$on_disk" "$max_bytes")" yes
 expect_eq "files on disk within the budget" "$(under "$files_on_disk" "$((max_files + 1))")" yes
+# (how much depends on which levels the two workers reserve for first: at
+# least one leaf's megabyte, never nothing)
 expect_eq "something was unpacked down to the data" \
-  "$([ "$on_disk" -ge $((4 * 1048576)) ] && echo yes || echo "no: $on_disk")" yes
+  "$([ "$on_disk" -ge 1048576 ] && echo yes || echo "no: $on_disk")" yes
 
 # The seeds past the budget say why; the other dump got in.
 budget_seed=$(r --scan --pattern "${prefix}seed:*" | while read -r k; do
