@@ -6,7 +6,7 @@
 
 #include "queue/job.h"
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "queue/seed.h"
 #include "queue/txn.h"
 

@@ -10,7 +10,7 @@
 #include "queue/keys.h"
 #include "queue/queue.h"
 #include "queue/record.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "queue/scripts.h"
 #include "queue/txn.h"
 

@@ -61,7 +61,7 @@ static bool is_stage_name(const char *s)
 }
 
 /* retry and delete: job=ID|all */
-static LwStatus dead_action(const LwDashboard *d, redisContext *c, bool retry, const char *job,
+static LwStatus dead_action(const LwDashboard *d, LwRecords *c, bool retry, const char *job,
                             LwError *err)
 {
   long long n = 0;
@@ -70,7 +70,7 @@ static LwStatus dead_action(const LwDashboard *d, redisContext *c, bool retry, c
                : lw_controls_dead_delete(c, d->cfg, id, &n, err);
 }
 
-static LwStatus provider_action(const LwDashboard *d, redisContext *c, const char *kind,
+static LwStatus provider_action(const LwDashboard *d, LwRecords *c, const char *kind,
                                 const char *name, LwError *err)
 {
   LwRegistry *reg = NULL;
@@ -94,7 +94,7 @@ static LwStatus provider_action(const LwDashboard *d, redisContext *c, const cha
   return lw_provider_request_force(c, d->cfg->prefix, name, err);
 }
 
-static LwStatus stage_action(const LwDashboard *d, redisContext *c, const char *kind,
+static LwStatus stage_action(const LwDashboard *d, LwRecords *c, const char *kind,
                              const char *stage, LwError *err)
 {
   if (!strcmp(kind, "purge")) {
@@ -104,7 +104,7 @@ static LwStatus stage_action(const LwDashboard *d, redisContext *c, const char *
   return lw_controls_stage_pause(c, d->cfg->prefix, stage, !strcmp(kind, "pause"), err);
 }
 
-void lw_dashboard_action(const LwDashboard *d, redisContext *c, const LwHttpRequest *req,
+void lw_dashboard_action(const LwDashboard *d, LwRecords *c, const LwHttpRequest *req,
                          LwHttpPage *page)
 {
   const char *kind = req->path + strlen("/actions/");

@@ -36,7 +36,7 @@
 
 struct LwScheduler {
   const LwConfig *cfg;
-  redisContext *redis;
+  LwRecords *redis;
   LwRegistry *registry; /* the last good one */
   char id[128];
   bool holds_lease;
@@ -64,7 +64,7 @@ void lw_scheduler_free(LwScheduler *s)
   }
   lw_scheduler_release(s);
   if (s->redis) {
-    redisFree(s->redis);
+    lw_records_close(s->redis);
   }
   lw_registry_free(s->registry);
   free(s);
@@ -84,11 +84,11 @@ const LwRegistry *lw_scheduler_registry(const LwScheduler *s)
  * reusable after an I/O error). */
 static LwStatus connect_redis(LwScheduler *s, LwError *err)
 {
-  if (s->redis && !s->redis->err) {
+  if (s->redis && lw_records_usable(s->redis)) {
     return LW_OK;
   }
   if (s->redis) {
-    redisFree(s->redis);
+    lw_records_close(s->redis);
     s->redis = NULL;
   }
   return lw_redis_connect(s->cfg->redis_url, &s->redis, err);
@@ -124,7 +124,7 @@ LwStatus lw_scheduler_lease(LwScheduler *s, LwError *err)
 
 void lw_scheduler_release(LwScheduler *s)
 {
-  if (!s->holds_lease || !s->redis || s->redis->err) {
+  if (!s->holds_lease || !s->redis || !lw_records_usable(s->redis)) {
     return;
   }
   lw_scheduler_lease_release(s->redis, s->cfg->prefix, s->id);

@@ -12,7 +12,7 @@
 #include "queue/heartbeat.h"
 #include "queue/keys.h"
 #include "queue/queue.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "queue/seed.h"
 #include "tests/support/check.h"
 #include "tests/support/redis_support.h"

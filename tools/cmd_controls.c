@@ -25,7 +25,7 @@ int lw_cmd_stage(LwTool *tool, int argc, char **argv)
   if (!lw_stage_find(argv[2])) {
     return lw_tool_usage_error("stage: unknown stage '%s'", argv[2]);
   }
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     return LW_EXIT_FAIL;
   }
@@ -47,7 +47,7 @@ int lw_cmd_queue(LwTool *tool, int argc, char **argv)
   if (!lw_stage_find(argv[2])) {
     return lw_tool_usage_error("queue purge: unknown stage '%s'", argv[2]);
   }
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     return LW_EXIT_FAIL;
   }
@@ -77,7 +77,7 @@ int lw_cmd_provider(LwTool *tool, int argc, char **argv)
     return lw_tool_usage_error("provider: no provider '%s' in %s", argv[2],
                                tool->config->registry);
   }
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     return LW_EXIT_FAIL;
   }

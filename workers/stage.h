@@ -69,7 +69,7 @@
 #ifndef LW_WORKERS_STAGE_H
 #define LW_WORKERS_STAGE_H
 
-#include <hiredis/hiredis.h>
+#include "queue/redis.h"
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -87,7 +87,7 @@ typedef enum { LW_STAGE_DONE = 0, LW_STAGE_OTHER = 1 } LwStageOutcomeKind;
 
 typedef struct {
   const LwConfig *config;
-  redisContext *redis;
+  LwRecords *redis;
   const LwJob *job;
   LwTxn *txn;
   LwError *err;
@@ -149,7 +149,7 @@ LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError
 /* The reaper (lw_queue_reap_files) with the fan-in of the stage table: a
  * file job that goes dead because its workers keep dying is finished as
  * failed for its harvest. The workers and the scheduler reap with it. */
-LwStatus lw_stage_reap(redisContext *c, const LwConfig *cfg, long long *returned,
+LwStatus lw_stage_reap(LwRecords *c, const LwConfig *cfg, long long *returned,
                        LwError *err);
 
 /* Records a short progress note ("12 MB of 40 MB") in the worker's

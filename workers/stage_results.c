@@ -81,7 +81,7 @@ void lw_stage_results(LwStageCtx *ctx, LwStatus st)
   lw_stage_fan_in(job, ctx->txn);
 }
 
-LwStatus lw_stage_reap(redisContext *c, const LwConfig *cfg, long long *returned, LwError *err)
+LwStatus lw_stage_reap(LwRecords *c, const LwConfig *cfg, long long *returned, LwError *err)
 {
   const char *files[32];
   size_t n = 0;
