@@ -57,7 +57,7 @@ LwStatus lw_controls_provider_held(LwRecords *c, const char *prefix, const char 
 /* Drops the waiting jobs of stage; *purged gets how many (LW_NOTHING: none).
  * A purged job on a file of a harvest finishes that file as failed; the
  * harvest's last file queues a job of follow_up (the stage table's
- * lw_stage_harvest_follow_up). */
+ * lw_pipeline_follow_up). */
 LwStatus lw_controls_purge(LwRecords *c, const LwConfig *cfg, const char *stage,
                            const char *follow_up, long long *purged, LwError *err);
 

@@ -56,12 +56,13 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 
+#include "common/datetime.h"
 #include "common/status.h"
 #include "queue/keys.h"
+#include "queue/provider_version.h"
 #include "queue/redis.h"
-#include "scheduler/decide.h"
-#include "scheduler/void.h"
 
 #include "queue/harvest.h" /* the fan-in */
 
@@ -90,16 +91,25 @@ typedef struct {
 LwStatus lw_provider_state_read(LwRecords *c, const char *prefix, const char *name,
                                 LwProviderState *out, LwError *err);
 
-/* A version as stored: ISO 8601 of the time, or "" (hash kept apart). */
-void lw_version_to_text(const LwVersion *v, char out[LW_DATETIME_BUF]);
+/* One dump a new harvest downloads, as its VoID listed it. */
+typedef struct {
+  const char *url;
+  const char *checksum_algorithm; /* "md5", "sha256", ... or NULL */
+  const char *checksum_value;     /* hex as written, or NULL */
+} LwHarvestDump;
 
-/* What a new harvest is made of. */
+/* What a new harvest is made of (plain values: the scheduler reads the VoID,
+ * scheduler/harvest_plan.h). */
 typedef struct {
   const char *provider;
   const char *void_url;
   const LwVersion *version;
   const char *source;       /* dataset, document, last-modified, content-hash */
-  const LwVoid *v;          /* the dumps, kind and features */
+  const char *kind;         /* full, partial or unstated */
+  const LwHarvestDump *dumps;
+  size_t dump_count;
+  const char *const *features; /* the VoID's void:feature IRIs */
+  size_t feature_count;
   bool forced;              /* queue the downloads at high priority */
 } LwHarvestStart;
 

@@ -124,7 +124,7 @@ typedef struct {
 } LwReapFanIn;
 
 /* lw_queue_reap with the harvest fan-in of dead file jobs (fan_in may be
- * NULL: none; workers/stage.h has lw_stage_reap, from the stage table). */
+ * NULL: none; queue/pipeline.h has lw_pipeline_reap, with the pipeline's). */
 LwStatus lw_queue_reap_files(LwRecords *c, const LwConfig *cfg,
                              const LwReapFanIn *fan_in, long long *returned, LwError *err);
 

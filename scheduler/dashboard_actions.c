@@ -14,6 +14,7 @@
  *   resume   stage=STAGE
  *   purge    stage=STAGE       its waiting jobs dropped
  */
+#include "queue/pipeline.h"
 #include "scheduler/dashboard.h"
 
 #include <stdio.h>
@@ -26,7 +27,6 @@
 #include "queue/provider_record.h"
 #include "scheduler/harvest_cancel.h"
 #include "scheduler/registry.h"
-#include "workers/stage.h"
 
 /* Compares in time independent of where the first difference is. */
 static bool token_ok(const char *given, const char *want)
@@ -99,7 +99,7 @@ static LwStatus stage_action(const LwDashboard *d, LwRecords *c, const char *kin
 {
   if (!strcmp(kind, "purge")) {
     long long n = 0;
-    return lw_controls_purge(c, d->cfg, stage, lw_stage_harvest_follow_up, &n, err);
+    return lw_controls_purge(c, d->cfg, stage, lw_pipeline_follow_up, &n, err);
   }
   return lw_controls_stage_pause(c, d->cfg->prefix, stage, !strcmp(kind, "pause"), err);
 }

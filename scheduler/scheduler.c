@@ -12,6 +12,7 @@
 #include "queue/heartbeat.h"
 #include "queue/controls.h"
 #include "queue/job.h"
+#include "queue/pipeline.h"
 #include "queue/queue.h"
 #include "queue/redis.h"
 #include "queue/retention.h"
@@ -20,9 +21,9 @@
 #include "queue/seed_scan.h"
 #include "queue/txn.h"
 #include "scheduler/decide.h"
+#include "scheduler/harvest_plan.h"
 #include "queue/provider_record.h"
 #include "scheduler/notify.h"
-#include "workers/stage.h"
 #include "scheduler/void.h"
 #include "scheduler/void_fetch.h"
 #include "scheduler/void_fetch_pool.h"
@@ -298,8 +299,8 @@ static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *
   const char *shown = version[0] ? version : d->version.hash;
   switch (d->decision) {
   case LW_DECIDE_START: {
-    LwHarvestStart h = {p->name, p->void_url, &d->version, source, v, forced};
-    LwStatus rc = lw_harvest_start(s->redis, s->cfg->prefix, &h, out->harvest, err);
+    LwHarvestPlan h = {p->name, p->void_url, &d->version, source, v, forced};
+    LwStatus rc = lw_harvest_plan_start(s->redis, s->cfg->prefix, &h, out->harvest, err);
     if (rc == LW_NOTHING) {
       /* Someone else (lodwash harvest) started one a moment ago. */
       out->outcome = "busy";
@@ -618,7 +619,7 @@ static LwStatus queue_periodic(LwScheduler *s, const char *stage, LwError *err)
 LwStatus lw_scheduler_duties(LwScheduler *s, LwCycleStats *stats, LwError *err)
 {
   LW_TRY(connect_redis(s, err));
-  LW_TRY(lw_stage_reap(s->redis, s->cfg, &stats->reaped, err));
+  LW_TRY(lw_pipeline_reap(s->redis, s->cfg, &stats->reaped, err));
   LW_TRY(lw_queue_promote(s->redis, s->cfg, NULL, &stats->promoted, err));
   LW_TRY(requeue_stale(s, &stats->stale, err));
   LW_TRY(queue_periodic(s, "export", err));

@@ -11,6 +11,7 @@
 #include "queue/harvest.h"
 #include "queue/heartbeat.h"
 #include "queue/keys.h"
+#include "queue/pipeline.h"
 #include "queue/queue.h"
 #include "queue/redis_cmd.h"
 #include "queue/seed.h"
@@ -202,7 +203,7 @@ static void test_reaped_to_death(void)
     snprintf(worker, sizeof(worker), "killed%lld", i);
     cmd("DEL", lw_key(cfg.prefix, LW_KEY_WORKER, worker).s, NULL, NULL, NULL);
     long long returned = 0;
-    CHECK_INT_EQ(lw_stage_reap(c, &cfg, &returned, &err), LW_OK);
+    CHECK_INT_EQ(lw_pipeline_reap(c, &cfg, &returned, &err), LW_OK);
     lw_job_free(job);
     job = NULL;
     snprintf(worker, sizeof(worker), "killed%lld", i + 1);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "queue/controls.h"
+#include "queue/pipeline.h"
 #include "scheduler/registry.h"
 #include "tools/commands.h"
 #include "workers/stage.h"
@@ -53,7 +54,7 @@ int lw_cmd_queue(LwTool *tool, int argc, char **argv)
   }
   long long n = 0;
   LwError err;
-  if (lw_controls_purge(c, tool->config, argv[2], lw_stage_harvest_follow_up, &n, &err) >
+  if (lw_controls_purge(c, tool->config, argv[2], lw_pipeline_follow_up, &n, &err) >
       LW_NOTHING) {
     return lw_tool_fail("queue purge: %s", err.message);
   }

@@ -108,8 +108,6 @@ typedef struct {
   const char *name;   /* queue name: [a-z0-9_-]+ */
   LwStageRunFn run;
   const char *doc;    /* one line, shown by lodwash-worker --help */
-  bool harvest_file;  /* works on one file of a harvest: a job of it that goes
-                         dead still counts for the harvest's fan-in */
   /* The pipeline as data, for a stage that works on a seed (takes NULL:
    * not about a seed). The seed machine (queue/seed.h) must allow each
    * move; test_stages checks it. */
@@ -126,10 +124,6 @@ typedef struct {
 extern const LwStage lw_stages[];
 extern const size_t lw_stage_count;
 
-/* The stage of the job queued once every file of a harvest is finished
- * (queue/harvest.h): the harvest's own job, about the harvest. */
-extern const char *const lw_stage_harvest_follow_up;
-
 /* The row for name, or NULL. */
 const LwStage *lw_stage_find(const char *name);
 
@@ -145,12 +139,6 @@ void lw_stage_fan_in(const LwJob *job, LwTxn *txn);
  * the same guard, and when the failure is final the file is finished as
  * failed, in the same script as the job's move to the dead list. */
 LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError *failure);
-
-/* The reaper (lw_queue_reap_files) with the fan-in of the stage table: a
- * file job that goes dead because its workers keep dying is finished as
- * failed for its harvest. The workers and the scheduler reap with it. */
-LwStatus lw_stage_reap(LwRecords *c, const LwConfig *cfg, long long *returned,
-                       LwError *err);
 
 /* Records a short progress note ("12 MB of 40 MB") in the worker's
  * heartbeat. Cheap: written at most once a second. */

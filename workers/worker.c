@@ -11,6 +11,7 @@
 #include "common/log.h"
 #include "queue/heartbeat.h"
 #include "queue/job_timing.h"
+#include "queue/pipeline.h"
 #include "queue/queue.h"
 #include "queue/redis.h"
 #include "workers/download_cap.h"
@@ -346,7 +347,7 @@ static bool idle_round(LwWorker *w, long long *sleep_ms, long long *last_reap)
                   now - *last_reap >= w->cfg->heartbeat_ttl_s * 1000;
   if (reap_due) {
     long long returned = 0;
-    if (lw_stage_reap(w->redis, w->cfg, &returned, &err) == LW_OK && returned) {
+    if (lw_pipeline_reap(w->redis, w->cfg, &returned, &err) == LW_OK && returned) {
       lw_info("msg=\"gave back jobs of dead workers\" jobs=%lld", returned);
       *sleep_ms = 1;
       return true;
