@@ -109,15 +109,14 @@ typedef struct {
   LwStageRunFn run;
   const char *doc;    /* one line, shown by lodwash-worker --help */
   /* The pipeline as data, for a stage that works on a seed (takes NULL:
-   * not about a seed). The seed machine (queue/seed.h) must allow each
-   * move; test_stages checks it. */
+   * not about a seed). The frame makes the moves: to working before the
+   * stage runs (lw_stage_on_own_seed), to the outcome's status with the
+   * next job in the ack (lw_stage_results). The seed machine (queue/seed.h)
+   * must allow each move; test_stages checks it. */
   const char *takes;     /* the seed status it works on */
   const char *working;   /* the status while it works */
   LwStageOutcome done;   /* how it usually ends */
   LwStageOutcome other;  /* the other way it may end ({NULL}: none) */
-  bool frame_moves;      /* the frame makes the moves above (set working is
-                            lw_stage_on_own_seed's); false: the stage still
-                            does them itself */
 } LwStage;
 
 /* The table (workers/stages.c) and its length. */
@@ -151,9 +150,15 @@ bool lw_stage_stopping(const LwStageCtx *ctx);
 /* The stage ended the row's other way (e.g. download: unchanged). */
 void lw_stage_other(LwStageCtx *ctx);
 
+/* Queues this stage for another seed (an archive's entry: a new file of the
+ * harvest), in the txn: the seed moves to the status the stage takes (from
+ * `added` first when reset: a seed an earlier harvest left further on) and
+ * the stage's job for it is pushed. The stage names neither. */
+void lw_stage_spawn(LwStageCtx *ctx, const char *seed, bool reset);
+
 /* For the frame, after run succeeded (st LW_OK or LW_NOTHING): adds to
  * ctx->txn the seed's move to the outcome's status and the job queued next
- * (when the row says the frame moves, and st is LW_OK), then the harvest's
+ * (for a stage about a seed, when st is LW_OK), then the harvest's
  * fan-in (lw_stage_fan_in). */
 void lw_stage_results(LwStageCtx *ctx, LwStatus st);
 

@@ -62,11 +62,24 @@ LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError
 
 void lw_stage_other(LwStageCtx *ctx) { ctx->outcome = LW_STAGE_OTHER; }
 
+void lw_stage_spawn(LwStageCtx *ctx, const char *seed, bool reset)
+{
+  const LwStage *stage = lw_stage_find(ctx->job->stage);
+  if (!stage || !stage->takes) {
+    return; /* a stage about no seed spawns none (test_stages) */
+  }
+  if (reset) {
+    lw_txn_seed_status(ctx->txn, seed, "added");
+  }
+  lw_txn_seed_status(ctx->txn, seed, stage->takes);
+  lw_txn_push_job(ctx->txn, stage->name, seed, ctx->job->harvest, LW_PRIORITY_NORMAL, NULL);
+}
+
 void lw_stage_results(LwStageCtx *ctx, LwStatus st)
 {
   const LwJob *job = ctx->job;
   const LwStage *stage = lw_stage_find(job->stage);
-  if (st == LW_OK && stage && stage->frame_moves && stage->takes && *job->seed) {
+  if (st == LW_OK && stage && stage->takes && *job->seed) {
     const LwStageOutcome *o = ctx->outcome == LW_STAGE_OTHER && stage->other.status
                                   ? &stage->other
                                   : &stage->done;
