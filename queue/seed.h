@@ -48,6 +48,7 @@
 
 #include "common/hash.h"
 #include "common/status.h"
+#include "queue/job.h"
 #include "queue/redis.h"
 
 /* Every status, in pipeline order, NULL-terminated. */
@@ -63,6 +64,16 @@ bool lw_seed_transition_allowed(const char *from, const char *to);
  * statuses) if the machine does not allow it, LW_ERR_REDIS if Redis fails. */
 LwStatus lw_seed_set_status(LwRecords *c, const char *prefix, const char *hash,
                             const char *status, LwError *err);
+
+/* A stage's working status, written before the work (visible at once), and
+ * fenced like the ack (queue/txn.h): job's seed moves to status in one
+ * script call only while worker_id still holds job (it is in the worker's
+ * in-flight list). LW_OK; LW_NOTHING when it does not (reaped after a stall
+ * and maybe taken by another worker: nothing applied, the caller lost the
+ * job and must not do its work); LW_ERR_STATE (nothing applied) if the
+ * machine does not allow the move; LW_ERR_REDIS. */
+LwStatus lw_seed_set_working(LwRecords *c, const char *prefix, const char *worker_id,
+                             const LwJob *job, const char *status, LwError *err);
 
 /* Sets one field now (HSET). */
 LwStatus lw_seed_set(LwRecords *c, const char *prefix, const char *hash,

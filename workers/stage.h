@@ -10,7 +10,7 @@
  * The row also says, for a stage on a seed, the status it takes, its working
  * status and how it may end (status and next stage): the frame makes those
  * moves and queues the next job, so a stage computes results and never
- * names another stage (unpack, which queues its entries, still does).
+ * names another stage (unpack queues its entries with lw_stage_spawn).
  *
  * The worker frame (workers/worker.c) takes a job from the stage's queue and
  * calls run(ctx) with:
@@ -18,7 +18,9 @@
  *   ctx->config  the settings (data dir, limits, store, ...), read only
  *   ctx->redis   a connection to Redis: read what you need (the seed record:
  *                lw_seed_get), and write intermediate state that must be
- *                visible at once (lw_seed_set_status(..., "downloading"))
+ *                visible at once: the working status with
+ *                lw_stage_seed_working (fenced: only while the job is still
+ *                this worker's; lw_stage_on_own_seed does it)
  *   ctx->job     the job (ctx->job->seed, ->harvest, ->attempt, extra fields
  *                with lw_job_get_int / lw_job_get_string), read only
  *   ctx->txn     where the RESULT goes: seed fields, new child seeds
@@ -80,6 +82,9 @@
 #include "queue/txn.h"
 
 typedef struct LwWorker LwWorker;
+
+/* The worker's id: its in-flight list holds the jobs it runs. */
+const char *lw_worker_id(const LwWorker *w);
 
 /* How a stage ended, when it ends well: the row's `done` (the default) or
  * its `other` outcome (lw_stage_other). */
@@ -165,13 +170,23 @@ void lw_stage_results(LwStageCtx *ctx, LwStatus st);
 /* Works on the job's seed (read whole, as JSON strings). */
 typedef LwStatus (*LwStageSeedFn)(LwStageCtx *ctx, const json_t *seed);
 
+/* Moves the job's seed to status (the stage's working status) at once, in
+ * one script fenced like the ack (lw_seed_set_working): only while this
+ * worker still holds the job. LW_NOTHING when it lost it (reaped after a
+ * stall: nothing changed, logged; do no work, the ack will change nothing
+ * either). A ctx without a worker (a test running a stage by itself) writes
+ * unfenced. */
+LwStatus lw_stage_seed_working(LwStageCtx *ctx, const char *status);
+
 /* lw_stage_on_seed with the row's takes and working statuses, moving the
- * seed to working (visible at once) before work. */
+ * seed to working (lw_stage_seed_working) before work. */
 LwStatus lw_stage_on_own_seed(LwStageCtx *ctx, LwStageSeedFn work);
 
 /* Reads the job's seed and calls work when its status is input_status or
- * working_status (a job run again after a crash); LW_NOTHING when the seed
- * is past them (the job ran twice); LW_ERR_STATE when there is no seed. */
+ * working_status (a job run again after a crash), after moving it to
+ * working_status (fenced); LW_NOTHING when the seed is past them (the job
+ * ran twice), belongs to another harvest, or the job was lost;
+ * LW_ERR_STATE when there is no seed. */
 LwStatus lw_stage_on_seed(LwStageCtx *ctx, const char *input_status,
                           const char *working_status, LwStageSeedFn work);
 

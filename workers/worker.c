@@ -32,6 +32,8 @@ struct LwWorker {
   bool beat_quit;
 };
 
+const char *lw_worker_id(const LwWorker *w) { return w->id; }
+
 static bool stopping(const LwWorker *w) { return w->opts->stop && *w->opts->stop; }
 
 /* Sleeps ms, waking early when asked to stop. */
