@@ -117,20 +117,29 @@ static void test_noscript_and_resent_ack(void)
   lw_job_free(job);
 }
 
-static void test_late_ack_of_a_reaped_worker(void)
+/* frozen's heartbeat expires (the worker is stopped): the reaper gives its
+ * job (of seed) back, and worker takes it. */
+static LwJob *reap_and_retake(const char *frozen, const char *worker, const char *seed)
 {
-  LwJob *frozen = take("frozen", "f2", "h1");
-  /* its heartbeat expires (the worker is stopped): the reaper gives the job
-   * back, another worker does it */
-  cmd("DEL", lw_key(cfg.prefix, LW_KEY_WORKER, "frozen").s, NULL, NULL, NULL);
+  cmd("DEL", lw_key(cfg.prefix, LW_KEY_WORKER, frozen).s, NULL, NULL, NULL);
   long long returned = 0;
   LwError err;
   CHECK_INT_EQ(lw_queue_reap(c, &cfg, &returned, &err), LW_OK);
   CHECK_INT_EQ(returned, 1);
   const char *stages[] = {"parse"};
   LwJob *job = NULL;
-  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, "w2", stages, 1, &job, &err), LW_OK);
-  CHECK(job && !strcmp(job->seed, "f2"));
+  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, worker, stages, 1, &job, &err), LW_OK);
+  CHECK(job && !strcmp(job->seed, seed));
+  return job;
+}
+
+static void test_late_ack_of_a_reaped_worker(void)
+{
+  LwJob *frozen = take("frozen", "f2", "h1");
+  /* its heartbeat expires (the worker is stopped): the reaper gives the job
+   * back, another worker does it */
+  LwJob *job = reap_and_retake("frozen", "w2", "f2");
+  LwError err;
   LwTxn *txn = job ? results(job) : NULL;
   CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w2", job, txn, &err), LW_OK);
   lw_txn_free(txn);
@@ -208,14 +217,7 @@ static void test_late_working_write_of_a_reaped_worker(void)
   cmd("HSET", lw_key(cfg.prefix, LW_KEY_SEED, "m1").s, "status", "guessed", NULL);
   LwJob *frozen = take("frozen2", "m1", "hw2");
   /* stopped before its working write, past its heartbeat: reaped */
-  cmd("DEL", lw_key(cfg.prefix, LW_KEY_WORKER, "frozen2").s, NULL, NULL, NULL);
-  long long returned = 0;
-  CHECK_INT_EQ(lw_queue_reap(c, &cfg, &returned, &err), LW_OK);
-  CHECK_INT_EQ(returned, 1);
-  const char *stages[] = {"parse"};
-  LwJob *job = NULL;
-  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, "w3", stages, 1, &job, &err), LW_OK);
-  CHECK(job && !strcmp(job->seed, "m1"));
+  LwJob *job = reap_and_retake("frozen2", "w3", "m1");
   /* it thaws before the new holder starts: the seed stays as it is */
   char *before = seed_snapshot("m1");
   CHECK_INT_EQ(lw_seed_set_working(c, cfg.prefix, "frozen2", frozen, "parsing", &err),
