@@ -6,7 +6,7 @@
 
 #include "queue/job.h"
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 
 /* KEYS: contexts (the index), context:<md5>
  * ARGV: md5, body, url, ttl s, max bytes (<= 0: none), now ms, context key head

@@ -7,7 +7,7 @@
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/queue.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 
 static LwStatus reply_error(LwError *err)
 {

@@ -24,51 +24,51 @@
 #ifndef LW_QUEUE_CONTROLS_H
 #define LW_QUEUE_CONTROLS_H
 
-#include <hiredis/hiredis.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "common/config.h"
 #include "common/status.h"
+#include "queue/redis.h"
 
 /* Pauses (pause true) or resumes stage. LW_NOTHING when it already was. */
-LwStatus lw_controls_stage_pause(redisContext *c, const char *prefix, const char *stage,
+LwStatus lw_controls_stage_pause(LwRecords *c, const char *prefix, const char *stage,
                                  bool pause, LwError *err);
 
 /* The paused stages, a JSON array of names (caller decrefs). */
-LwStatus lw_controls_paused(redisContext *c, const char *prefix, json_t **out,
+LwStatus lw_controls_paused(LwRecords *c, const char *prefix, json_t **out,
                             LwError *err);
 
 /* Copies into out (room for n) those of stages[0..n) that are not paused;
  * *kept gets how many. One round trip. */
-LwStatus lw_controls_unpaused(redisContext *c, const char *prefix,
+LwStatus lw_controls_unpaused(LwRecords *c, const char *prefix,
                               const char *const *stages, size_t n, const char **out,
                               size_t *kept, LwError *err);
 
 /* Holds (hold true) or releases provider. LW_NOTHING when it already was. */
-LwStatus lw_controls_provider_hold(redisContext *c, const char *prefix, const char *name,
+LwStatus lw_controls_provider_hold(LwRecords *c, const char *prefix, const char *name,
                                    bool hold, LwError *err);
 
 /* Whether provider name is held. */
-LwStatus lw_controls_provider_held(redisContext *c, const char *prefix, const char *name,
+LwStatus lw_controls_provider_held(LwRecords *c, const char *prefix, const char *name,
                                    bool *held, LwError *err);
 
 /* Drops the waiting jobs of stage; *purged gets how many (LW_NOTHING: none).
  * A purged job on a file of a harvest finishes that file as failed; the
  * harvest's last file queues a job of follow_up (the stage table's
- * lw_stage_harvest_follow_up). */
-LwStatus lw_controls_purge(redisContext *c, const LwConfig *cfg, const char *stage,
+ * lw_pipeline_follow_up). */
+LwStatus lw_controls_purge(LwRecords *c, const LwConfig *cfg, const char *stage,
                            const char *follow_up, long long *purged, LwError *err);
 
 /* Deletes the dead job whose id is id, or every dead job when id is NULL;
  * *deleted gets how many (LW_NOTHING when none). */
-LwStatus lw_controls_dead_delete(redisContext *c, const LwConfig *cfg, const char *id,
+LwStatus lw_controls_dead_delete(LwRecords *c, const LwConfig *cfg, const char *id,
                                  long long *deleted, LwError *err);
 
 /* Drops the waiting jobs (queued or delayed, any stage) of harvest id;
  * *dropped gets how many. */
-LwStatus lw_controls_drop_harvest(redisContext *c, const LwConfig *cfg, const char *id,
+LwStatus lw_controls_drop_harvest(LwRecords *c, const LwConfig *cfg, const char *id,
                                   long long *dropped, LwError *err);
 
 #endif

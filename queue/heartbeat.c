@@ -7,7 +7,7 @@
 
 #include "queue/job.h"
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 
 void lw_worker_id_new(char *out, size_t size)
 {

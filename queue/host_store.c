@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 
 /* KEYS: hostpace:<host>  ARGV: interval ms.  Reserves the host's next turn:
  * returns how many ms to wait for it. */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 
 const double lw_job_timing_bounds[LW_JOB_TIMING_BUCKETS] = {
     0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 1800, 7200};

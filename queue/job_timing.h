@@ -15,10 +15,10 @@
 #ifndef LW_QUEUE_JOB_TIMING_H
 #define LW_QUEUE_JOB_TIMING_H
 
-#include <hiredis/hiredis.h>
 #include <stddef.h>
 
 #include "common/status.h"
+#include "queue/redis.h"
 
 /* Upper bounds of the buckets, in seconds, ascending. */
 extern const double lw_job_timing_bounds[];
@@ -31,11 +31,11 @@ typedef struct {
 } LwJobTiming;
 
 /* Adds one run of ms milliseconds of a job of stage. */
-LwStatus lw_job_timing_record(redisContext *c, const char *prefix, const char *stage,
+LwStatus lw_job_timing_record(LwRecords *c, const char *prefix, const char *stage,
                               long long ms, LwError *err);
 
 /* Reads the histogram of stage (all zero when none was recorded). */
-LwStatus lw_job_timing_read(redisContext *c, const char *prefix, const char *stage,
+LwStatus lw_job_timing_read(LwRecords *c, const char *prefix, const char *stage,
                             LwJobTiming *out, LwError *err);
 
 #endif

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 
 /* KEYS[1] the lease set; ARGV: holder, limit, lease ms. */
 static LwScript take_script = {

@@ -8,9 +8,9 @@
 #ifndef LW_QUEUE_LEASE_SET_H
 #define LW_QUEUE_LEASE_SET_H
 
-#include <hiredis/hiredis.h>
 
 #include "common/status.h"
+#include "queue/redis.h"
 
 /* The lease sets below: each take drops expired leases, then takes (or
  * renews) member's place for lease_ms if fewer than limit are held (one
@@ -19,15 +19,15 @@
  * (nothing if it holds none; errors ignored: the lease then expires). */
 
 /* hostslots:<host>: the downloads from one host (--per-host-concurrency). */
-int lw_host_slot_take(redisContext *c, const char *prefix, const char *host,
+int lw_host_slot_take(LwRecords *c, const char *prefix, const char *host,
                       const char *member, long long limit, long long lease_ms, LwError *err);
-void lw_host_slot_release(redisContext *c, const char *prefix, const char *host,
+void lw_host_slot_release(LwRecords *c, const char *prefix, const char *host,
                           const char *member);
 
 /* downloadslots: the workers in the download stage at once
  * (--download-workers). */
-int lw_download_slot_take(redisContext *c, const char *prefix, const char *member,
+int lw_download_slot_take(LwRecords *c, const char *prefix, const char *member,
                           long long limit, long long lease_ms, LwError *err);
-void lw_download_slot_release(redisContext *c, const char *prefix, const char *member);
+void lw_download_slot_release(LwRecords *c, const char *prefix, const char *member);
 
 #endif

@@ -6,7 +6,7 @@
 
 #include "queue/job.h"
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "queue/seed.h"
 #include "queue/txn.h"
 
@@ -56,28 +56,6 @@ static LwScript finish_script = {
 static LwStatus run_finish(redisContext *c, const char *prefix, const char *id,
                            const char *mode, const char *error, LwError *err);
 
-static void version_from_text(const char *time_text, const char *hash, LwVersion *v)
-{
-  memset(v, 0, sizeof(*v));
-  LwDateTime dt;
-  if (time_text && *time_text && lw_datetime_parse_str(time_text, &dt)) {
-    v->has_time = true;
-    v->usec = dt.usec;
-  }
-  if (hash) {
-    snprintf(v->hash, sizeof(v->hash), "%s", hash);
-  }
-}
-
-void lw_version_to_text(const LwVersion *v, char out[LW_DATETIME_BUF])
-{
-  if (v->has_time) {
-    lw_datetime_format_usec(v->usec, out);
-  } else {
-    out[0] = '\0';
-  }
-}
-
 /* The value of field in an HGETALL reply, or NULL. */
 static const char *field_of(const redisReply *r, const char *field)
 {
@@ -115,7 +93,7 @@ static LwStatus state_read(redisContext *c, const char *prefix, const char *name
   const char *harvested = field_of(r, "harvested");
   const char *harvested_hash = field_of(r, "harvested_hash");
   out->has_harvested = (harvested && *harvested) || (harvested_hash && *harvested_hash);
-  version_from_text(harvested, harvested_hash, &out->harvested);
+  lw_version_from_text(harvested, harvested_hash, &out->harvested);
   const char *force = field_of(r, "force");
   out->forced = force && !strcmp(force, "1");
   out->dump_changed = ll_of(r, "dump_changed") > 0;
@@ -137,7 +115,7 @@ static LwStatus state_read(redisContext *c, const char *prefix, const char *name
       if (r->element[2]->type == REDIS_REPLY_STRING) {
         snprintf(status, status_size, "%s", r->element[2]->str);
       }
-      version_from_text(r->element[0]->type == REDIS_REPLY_STRING ? r->element[0]->str : NULL,
+      lw_version_from_text(r->element[0]->type == REDIS_REPLY_STRING ? r->element[0]->str : NULL,
                         r->element[1]->type == REDIS_REPLY_STRING ? r->element[1]->str : NULL,
                         &out->running_version);
     }
@@ -184,14 +162,13 @@ static char *json_text(json_t *j)
 static void record_harvest(LwTxn *txn, const char *prefix, const char *id,
                            const LwHarvestStart *h, json_t *seeds)
 {
-  const LwVoid *v = h->v;
   json_t *dumps = json_array();
   json_t *features = json_array();
-  for (size_t i = 0; i < v->dump_count; ++i) {
-    json_array_append_new(dumps, json_string(v->dumps[i].url));
+  for (size_t i = 0; i < h->dump_count; ++i) {
+    json_array_append_new(dumps, json_string(h->dumps[i].url));
   }
-  for (size_t i = 0; i < v->feature_count; ++i) {
-    json_array_append_new(features, json_string(v->features[i]));
+  for (size_t i = 0; i < h->feature_count; ++i) {
+    json_array_append_new(features, json_string(h->features[i]));
   }
   char version[LW_DATETIME_BUF], started[32], pending[32];
   lw_version_to_text(h->version, version);
@@ -208,7 +185,7 @@ static void record_harvest(LwTxn *txn, const char *prefix, const char *id,
                         "modified", version,
                         "source", h->source ? h->source : "",
                         "void_hash", h->version->hash,
-                        "kind", lw_dump_kind_name(v->kind),
+                        "kind", h->kind,
                         "features", features_s ? features_s : "[]",
                         "dumps", dumps_s ? dumps_s : "[]",
                         "seeds", seeds_s ? seeds_s : "[]",
@@ -247,8 +224,8 @@ LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestSt
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   LwStatus st = LW_OK;
-  for (size_t i = 0; i < h->v->dump_count && st <= LW_NOTHING; ++i) {
-    const LwVoidDump *d = &h->v->dumps[i];
+  for (size_t i = 0; i < h->dump_count && st <= LW_NOTHING; ++i) {
+    const LwHarvestDump *d = &h->dumps[i];
     char hash[LW_HASH_HEX_LEN + 1];
     st = lw_seed_record(c, prefix, d->url, h->provider, id_out, hash, err);
     if (st > LW_NOTHING) {

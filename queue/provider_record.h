@@ -54,14 +54,15 @@
 #ifndef LW_QUEUE_PROVIDER_RECORD_H
 #define LW_QUEUE_PROVIDER_RECORD_H
 
-#include <hiredis/hiredis.h>
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 
+#include "common/datetime.h"
 #include "common/status.h"
 #include "queue/keys.h"
-#include "scheduler/decide.h"
-#include "scheduler/void.h"
+#include "queue/provider_version.h"
+#include "queue/redis.h"
 
 #include "queue/harvest.h" /* the fan-in */
 
@@ -87,19 +88,28 @@ typedef struct {
 
 /* Reads provider:<name> (and the running harvest's version). A provider
  * never seen reads as all zero. */
-LwStatus lw_provider_state_read(redisContext *c, const char *prefix, const char *name,
+LwStatus lw_provider_state_read(LwRecords *c, const char *prefix, const char *name,
                                 LwProviderState *out, LwError *err);
 
-/* A version as stored: ISO 8601 of the time, or "" (hash kept apart). */
-void lw_version_to_text(const LwVersion *v, char out[LW_DATETIME_BUF]);
+/* One dump a new harvest downloads, as its VoID listed it. */
+typedef struct {
+  const char *url;
+  const char *checksum_algorithm; /* "md5", "sha256", ... or NULL */
+  const char *checksum_value;     /* hex as written, or NULL */
+} LwHarvestDump;
 
-/* What a new harvest is made of. */
+/* What a new harvest is made of (plain values: the scheduler reads the VoID,
+ * scheduler/harvest_plan.h). */
 typedef struct {
   const char *provider;
   const char *void_url;
   const LwVersion *version;
   const char *source;       /* dataset, document, last-modified, content-hash */
-  const LwVoid *v;          /* the dumps, kind and features */
+  const char *kind;         /* full, partial or unstated */
+  const LwHarvestDump *dumps;
+  size_t dump_count;
+  const char *const *features; /* the VoID's void:feature IRIs */
+  size_t feature_count;
   bool forced;              /* queue the downloads at high priority */
 } LwHarvestStart;
 
@@ -108,7 +118,7 @@ void lw_harvest_new_id(const char *provider, char id_out[LW_HARVEST_ID_MAX]);
 
 /* Marks provider name harvesting harvest id, in one script: LW_NOTHING (and
  * nothing changed) if a harvest of it is running. */
-LwStatus lw_harvest_claim(redisContext *c, const char *prefix, const char *name,
+LwStatus lw_harvest_claim(LwRecords *c, const char *prefix, const char *name,
                           const char *id, LwError *err);
 
 /* Claims the provider (fails with LW_NOTHING if a harvest is running), then
@@ -116,7 +126,7 @@ LwStatus lw_harvest_claim(redisContext *c, const char *prefix, const char *name,
  * and harvest set; a seed known from an earlier harvest is moved back to
  * added) and queues their download jobs, and marks the provider harvesting.
  * id_out gets the harvest id. */
-LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestStart *h,
+LwStatus lw_harvest_start(LwRecords *c, const char *prefix, const LwHarvestStart *h,
                           char id_out[LW_HARVEST_ID_MAX], LwError *err);
 
 /* Ends a running harvest id: status done (ok) or failed (with error),
@@ -127,14 +137,14 @@ LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestSt
  * tries again. (The import stage writes status done|failed itself; the
  * scheduler then settles the provider at its next visit.) LW_NOTHING if
  * there was nothing to settle. */
-LwStatus lw_harvest_finish(redisContext *c, const char *prefix, const char *id, bool ok,
+LwStatus lw_harvest_finish(LwRecords *c, const char *prefix, const char *id, bool ok,
                            const char *error, LwError *err);
 
 /* Settles the provider of harvest id once the import stage has set the
  * harvest's status to done or failed (lw_provider_state_read does this
  * whenever it finds such a harvest still marked as running on its
  * provider). LW_NOTHING when there was nothing to settle. */
-LwStatus lw_harvest_settle(redisContext *c, const char *prefix, const char *id,
+LwStatus lw_harvest_settle(LwRecords *c, const char *prefix, const char *id,
                            LwError *err);
 
 /* Ends harvest id as failed when it is running and made no progress (a file
@@ -142,12 +152,12 @@ LwStatus lw_harvest_settle(redisContext *c, const char *prefix, const char *id,
  * its `error`, and settles its provider (failures counted, retry_at backed
  * off: the provider is harvested again later). *timed_out says whether it
  * did. timeout_ms <= 0: never. */
-LwStatus lw_harvest_check_timeout(redisContext *c, const char *prefix, const char *id,
+LwStatus lw_harvest_check_timeout(LwRecords *c, const char *prefix, const char *id,
                                   long long timeout_ms, bool *timed_out, LwError *err);
 
 /* Asks for a forced harvest of name at the next visit (`lodwash harvest`
  * when the scheduler should do it). */
-LwStatus lw_provider_request_force(redisContext *c, const char *prefix, const char *name,
+LwStatus lw_provider_request_force(LwRecords *c, const char *prefix, const char *name,
                                    LwError *err);
 
 #endif

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 
 /* KEYS: provider  ARGV: "1" visit ok / "0" failed, error, field, value, ...
  * Records a visit; the state moves to idle (ok, no failed harvest pending)

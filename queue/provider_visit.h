@@ -6,11 +6,11 @@
 #ifndef LW_QUEUE_PROVIDER_VISIT_H
 #define LW_QUEUE_PROVIDER_VISIT_H
 
-#include <hiredis/hiredis.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "common/status.h"
+#include "queue/redis.h"
 
 /* Most field and value strings one visit records (pairs). */
 #define LW_PROVIDER_VISIT_FIELDS_MAX 60
@@ -20,21 +20,21 @@
  * (unless failed harvests are counted) and makes an idle provider idle (or
  * error after failures); !ok sets error. The state never moves away from
  * harvesting, which only the harvest's claim and end change. */
-LwStatus lw_provider_record_visit(redisContext *c, const char *prefix, const char *name,
+LwStatus lw_provider_record_visit(LwRecords *c, const char *prefix, const char *name,
                                   bool ok, const char *error, const char *const *fields,
                                   size_t n, LwError *err);
 
 /* The VoID body kept from the last visit (void_body, void_type): LW_OK with
  * *body (the caller's, NUL-terminated), *len and content_type set;
  * LW_NOTHING when none is kept. */
-LwStatus lw_provider_kept_void(redisContext *c, const char *prefix, const char *name,
+LwStatus lw_provider_kept_void(LwRecords *c, const char *prefix, const char *name,
                                char **body, size_t *len, char *content_type,
                                size_t content_type_size, LwError *err);
 
 /* Notes that a follow-up harvest will take version once the running one is
  * over (one slot: the newest version overwrites an older one); forced also
  * asks for a forced harvest. */
-LwStatus lw_provider_set_pending(redisContext *c, const char *prefix, const char *name,
+LwStatus lw_provider_set_pending(LwRecords *c, const char *prefix, const char *name,
                                  const char *version, bool forced, LwError *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include "common/log.h"
 #include "queue/controls.h"
 #include "queue/keys.h"
+#include "queue/redis_cmd.h"
 #include "queue/scripts.h"
 #include "queue/seed.h"
 

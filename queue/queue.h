@@ -19,13 +19,12 @@
  *     push while the first is queued, delayed or in flight is suppressed
  *     (LW_NOTHING); see lw_job_member.
  *
- * All functions take a connected redisContext and return LW_ERR_REDIS (err
+ * All functions take a connected LwRecords and return LW_ERR_REDIS (err
  * set) when Redis fails; the caller reconnects.
  */
 #ifndef LW_QUEUE_QUEUE_H
 #define LW_QUEUE_QUEUE_H
 
-#include <hiredis/hiredis.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,18 +32,19 @@
 #include "common/config.h"
 #include "common/status.h"
 #include "queue/job.h"
+#include "queue/redis.h"
 #include "queue/txn.h"
 
 /* Queues job. LW_OK, or LW_NOTHING when a job of the same stage for the
  * same seed is already queued, delayed or in flight. */
-LwStatus lw_queue_push(redisContext *c, const LwConfig *cfg, const LwJob *job,
+LwStatus lw_queue_push(LwRecords *c, const LwConfig *cfg, const LwJob *job,
                        LwPriority priority, LwError *err);
-LwStatus lw_queue_push_prefix(redisContext *c, const char *prefix, const LwJob *job,
+LwStatus lw_queue_push_prefix(LwRecords *c, const char *prefix, const LwJob *job,
                               LwPriority priority, LwError *err);
 
 /* Queues n jobs in pipelined batches (benchmarks, `jobs push --count`).
  * *pushed (may be NULL) gets how many were not suppressed. */
-LwStatus lw_queue_push_many(redisContext *c, const LwConfig *cfg,
+LwStatus lw_queue_push_many(LwRecords *c, const LwConfig *cfg,
                             LwJob *const *jobs, size_t n, LwPriority priority,
                             size_t *pushed, LwError *err);
 
@@ -52,7 +52,7 @@ LwStatus lw_queue_push_many(redisContext *c, const LwConfig *cfg,
  * retries of those stages into their queues first) into worker_id's
  * in-flight list, and refreshes the worker's heartbeat. LW_OK with *out set
  * (caller frees), or LW_NOTHING with *out NULL when all are empty. */
-LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
+LwStatus lw_queue_fetch(LwRecords *c, const LwConfig *cfg, const char *worker_id,
                         const char *const *stages, size_t n, LwJob **out,
                         LwError *err);
 
@@ -62,20 +62,20 @@ LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker
  * was no longer this worker's (reaped, or this ack already applied and its
  * reply was lost): nothing was applied. LW_ERR_STATE: the job is done but
  * txn's results were refused (err says why). */
-LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_id,
+LwStatus lw_queue_ack(LwRecords *c, const LwConfig *cfg, const char *worker_id,
                       const LwJob *job, LwTxn *txn, LwError *err);
 
 /* lw_queue_ack, and in the same round trip the fetch of the next job
  * (lw_queue_fetch's semantics): *next gets it or NULL. The next job is
  * fetched even when the ack fails; the caller owns it either way. */
-LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
+LwStatus lw_queue_ack_fetch(LwRecords *c, const LwConfig *cfg, const char *worker_id,
                             const LwJob *job, LwTxn *txn, const char *const *stages,
                             size_t n, LwJob **next, LwError *err);
 
 /* Hands back every job in worker_id's in-flight list except `except` (may
  * be NULL): after a reconnect, a job whose fetch reply was lost with the
  * connection would otherwise sit there while the worker lives. */
-LwStatus lw_queue_release_orphans(redisContext *c, const LwConfig *cfg,
+LwStatus lw_queue_release_orphans(LwRecords *c, const LwConfig *cfg,
                                   const char *worker_id, const LwJob *except,
                                   long long *released, LwError *err);
 
@@ -95,12 +95,12 @@ bool lw_queue_fail_final(const LwConfig *cfg, const LwJob *job, const LwError *f
  * `failed` if its status allows are added). LW_NOTHING: the job was no
  * longer this worker's, nothing applied. *outcome and *delay_ms (may be
  * NULL) say what happened. */
-LwStatus lw_queue_fail(redisContext *c, const LwConfig *cfg, const char *worker_id,
+LwStatus lw_queue_fail(LwRecords *c, const LwConfig *cfg, const char *worker_id,
                        const LwJob *job, const LwError *failure, LwTxn *results,
                        LwFailOutcome *outcome, long long *delay_ms, LwError *err);
 
 /* Puts job back at the front of its queue unchanged (SIGTERM). */
-LwStatus lw_queue_handback(redisContext *c, const LwConfig *cfg,
+LwStatus lw_queue_handback(LwRecords *c, const LwConfig *cfg,
                            const char *worker_id, const LwJob *job, LwError *err);
 
 /* The retry delay before run attempt+1 (attempt >= 1 failed runs). */
@@ -110,7 +110,7 @@ long long lw_queue_backoff_ms(const LwConfig *cfg, long long attempt);
  * whose heartbeat key expired, and forgets those workers. *returned (may be
  * NULL) gets the number of jobs handled. The scheduler calls it each cycle;
  * idle workers call it too. */
-LwStatus lw_queue_reap(redisContext *c, const LwConfig *cfg, long long *returned,
+LwStatus lw_queue_reap(LwRecords *c, const LwConfig *cfg, long long *returned,
                        LwError *err);
 
 /* What the reaper needs to finish, as failed, the file of a harvest whose
@@ -124,25 +124,25 @@ typedef struct {
 } LwReapFanIn;
 
 /* lw_queue_reap with the harvest fan-in of dead file jobs (fan_in may be
- * NULL: none; workers/stage.h has lw_stage_reap, from the stage table). */
-LwStatus lw_queue_reap_files(redisContext *c, const LwConfig *cfg,
+ * NULL: none; queue/pipeline.h has lw_pipeline_reap, with the pipeline's). */
+LwStatus lw_queue_reap_files(LwRecords *c, const LwConfig *cfg,
                              const LwReapFanIn *fan_in, long long *returned, LwError *err);
 
 /* Moves due retries of stage (NULL: every known stage) into their queues. */
-LwStatus lw_queue_promote(redisContext *c, const LwConfig *cfg, const char *stage,
+LwStatus lw_queue_promote(LwRecords *c, const LwConfig *cfg, const char *stage,
                           long long *moved, LwError *err);
 
 /* Moves dead jobs of stage (NULL: every stage) back to their queue with
  * attempt 0: the one whose id is id, or all of them when id is NULL.
  * *moved gets how many; LW_NOTHING when none matched. */
-LwStatus lw_queue_retry_dead(redisContext *c, const LwConfig *cfg, const char *stage,
+LwStatus lw_queue_retry_dead(LwRecords *c, const LwConfig *cfg, const char *stage,
                              const char *id, long long *moved, LwError *err);
 
 /* The dead jobs of every stage, newest first, at most limit per stage
  * (0: all), as a JSON array of job objects (an entry that is not JSON is
  * kept as a string); caller decrefs. *total (may be NULL) gets the number
  * of dead jobs in all. */
-LwStatus lw_queue_dead_list(redisContext *c, const LwConfig *cfg, long long limit,
+LwStatus lw_queue_dead_list(LwRecords *c, const LwConfig *cfg, long long limit,
                             json_t **out, long long *total, LwError *err);
 
 /* Counts of one stage. */
@@ -152,11 +152,11 @@ typedef struct {
 
 /* The names of every stage a job was ever queued for, sorted, as a JSON
  * array of strings (caller decrefs). */
-LwStatus lw_queue_stages(redisContext *c, const LwConfig *cfg, json_t **out,
+LwStatus lw_queue_stages(LwRecords *c, const LwConfig *cfg, json_t **out,
                          LwError *err);
 
 /* Counts of stage; inflight is counted over the in-flight lists. */
-LwStatus lw_queue_counts(redisContext *c, const LwConfig *cfg, const char *stage,
+LwStatus lw_queue_counts(LwRecords *c, const LwConfig *cfg, const char *stage,
                          LwStageCounts *out, LwError *err);
 
 /* The whole picture, as `lodwash status --json` prints it:
@@ -166,12 +166,12 @@ LwStatus lw_queue_counts(redisContext *c, const LwConfig *cfg, const char *stage
  *                 "job":{..}|null,"since":ms|null,"progress":".."|null}, ...],
  *    "seeds": {"<status>": N, ...}}
  * Only live workers (heartbeat present) are listed. Caller decrefs. */
-LwStatus lw_queue_status(redisContext *c, const LwConfig *cfg, json_t **out,
+LwStatus lw_queue_status(LwRecords *c, const LwConfig *cfg, json_t **out,
                          LwError *err);
 
 /* True when nothing of stages[0..n) is queued, delayed or in flight on any
  * worker other than except_worker (NULL: none excepted). */
-LwStatus lw_queue_idle(redisContext *c, const LwConfig *cfg, const char *const *stages,
+LwStatus lw_queue_idle(LwRecords *c, const LwConfig *cfg, const char *const *stages,
                        size_t n, const char *except_worker, bool *idle, LwError *err);
 
 #endif

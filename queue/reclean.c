@@ -9,7 +9,7 @@
 #include "queue/keys.h"
 #include "queue/record.h"
 #include "queue/records.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "queue/seed.h"
 #include "queue/txn.h"
 

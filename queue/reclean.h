@@ -23,17 +23,17 @@
 #ifndef LW_QUEUE_RECLEAN_H
 #define LW_QUEUE_RECLEAN_H
 
-#include <hiredis/hiredis.h>
 #include <stddef.h>
 
 #include "common/status.h"
 #include "queue/provider_record.h"
+#include "queue/redis.h"
 
 /* Starts a reclean of provider. id_out gets its id and *files the number of
  * data files queued. LW_NOTHING (nothing changed) when a harvest of the
  * provider is running; LW_ERR_STATE when the provider is held, was never
  * harvested or has no data file kept. */
-LwStatus lw_reclean_start(redisContext *c, const char *prefix, const char *provider,
+LwStatus lw_reclean_start(LwRecords *c, const char *prefix, const char *provider,
                           char id_out[LW_HARVEST_ID_MAX], size_t *files, LwError *err);
 
 #endif

@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 
 LwStatus lw_record_get(redisContext *c, const char *key, json_t **out, LwError *err)
 {

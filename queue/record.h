@@ -5,14 +5,14 @@
 #ifndef LW_QUEUE_RECORD_H
 #define LW_QUEUE_RECORD_H
 
-#include <hiredis/hiredis.h>
 #include <jansson.h>
 
 #include "common/status.h"
+#include "queue/redis.h"
 
 /* HGETALL key as a JSON object of strings (caller decrefs). LW_NOTHING and
  * *out NULL when the hash does not exist. */
-LwStatus lw_record_get(redisContext *c, const char *key, json_t **out, LwError *err);
+LwStatus lw_record_get(LwRecords *c, const char *key, json_t **out, LwError *err);
 
 /* A string field of a record, or def when absent. */
 const char *lw_record_str(const json_t *record, const char *field, const char *def);

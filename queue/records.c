@@ -5,7 +5,7 @@
 
 #include "queue/keys.h"
 #include "queue/record.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 
 void lw_txn_seed_unset(LwTxn *txn, const char *seed, const char *field)
 {

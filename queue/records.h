@@ -7,11 +7,11 @@
 #ifndef LW_QUEUE_RECORDS_H
 #define LW_QUEUE_RECORDS_H
 
-#include <hiredis/hiredis.h>
 #include <jansson.h>
 
 #include "common/hash.h"
 #include "common/status.h"
+#include "queue/redis.h"
 #include "queue/txn.h"
 
 /* Removes field from the seed's record. */
@@ -34,21 +34,21 @@ void lw_txn_clean_of_set(LwTxn *txn, const char *content_key, const char *clean)
 
 /* The clean record of content_key: LW_OK with out set, LW_NOTHING when the
  * content was never cleaned. */
-LwStatus lw_records_clean_of(redisContext *c, const char *prefix, const char *content_key,
+LwStatus lw_records_clean_of(LwRecords *c, const char *prefix, const char *content_key,
                              char out[LW_HASH_HEX_LEN + 1], LwError *err);
 
 /* The harvest's record as JSON strings (caller decrefs); LW_NOTHING and
  * *out NULL when there is none. */
-LwStatus lw_records_harvest_get(redisContext *c, const char *prefix, const char *harvest,
+LwStatus lw_records_harvest_get(LwRecords *c, const char *prefix, const char *harvest,
                                 json_t **out, LwError *err);
 
 /* The provider's record (provider:<name>, queue/provider_record.h) as JSON
  * strings (caller decrefs); LW_NOTHING and *out NULL when there is none. */
-LwStatus lw_records_provider_get(redisContext *c, const char *prefix, const char *name,
+LwStatus lw_records_provider_get(LwRecords *c, const char *prefix, const char *name,
                                  json_t **out, LwError *err);
 
 /* Sets n strings (field, value, ...) on the harvest's record at once. */
-LwStatus lw_records_harvest_set_fields(redisContext *c, const char *prefix, const char *harvest,
+LwStatus lw_records_harvest_set_fields(LwRecords *c, const char *prefix, const char *harvest,
                                        const char *const *fields, size_t n, LwError *err);
 
 /* Called for each harvest record found: its id and record (fn's to read,
@@ -58,7 +58,7 @@ typedef void (*LwHarvestEachFn)(void *arg, const char *id, const json_t *record)
 /* Every harvest record of provider (ids "<provider>:<start>"), walked with
  * SCAN (a record present for the whole walk is seen at least once; not in
  * any order). */
-LwStatus lw_records_harvest_each(redisContext *c, const char *prefix, const char *provider,
+LwStatus lw_records_harvest_each(LwRecords *c, const char *prefix, const char *provider,
                                  LwHarvestEachFn fn, void *arg, LwError *err);
 
 #endif

@@ -1,5 +1,6 @@
 #include "queue/redis.h"
 
+#include "queue/redis_cmd.h"
 #include "queue/scripts.h"
 
 #include <ctype.h>
@@ -215,6 +216,16 @@ LwStatus lw_redis_connect(const char *url, redisContext **out, LwError *err)
   }
   *out = c;
   return LW_OK;
+}
+
+bool lw_records_usable(const LwRecords *r)
+{
+  return r && !r->err;
+}
+
+void lw_records_close(LwRecords *r)
+{
+  redisFree(r); /* hiredis: NULL is a no-op */
 }
 
 const char *lw_script_sha(LwScript *s)

@@ -1,23 +1,27 @@
 /*
- * Redis connections (hiredis 0.14, the old API) and Lua scripts.
+ * The records handle: a connection to the Redis that holds the records.
+ *
+ * Code outside queue/ holds an LwRecords * and passes it to queue/
+ * functions; it cannot send a command itself, because this header does not
+ * include hiredis (LwRecords is hiredis' LwRecords, forward-declared).
+ * queue/redis_cmd.h, included only inside queue/, sends the commands.
  *
  * URLs: redis://[[user]:password@]host[:port][/db], parsed here because
  * hiredis 0.14 has no URL support. A connection that failed is dropped and
  * made again (hiredis contexts are not reusable after an I/O error): callers
  * that must survive a Redis restart keep the URL and call lw_redis_connect
  * again, as the worker does.
- *
- * Scripts are run with EVALSHA and loaded on NOSCRIPT, so one round trip is
- * the common case; the cache empties when Redis restarts, which is handled.
  */
 #ifndef LW_QUEUE_REDIS_H
 #define LW_QUEUE_REDIS_H
 
-#include <hiredis/hiredis.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "common/status.h"
+
+/* An open connection to the records' Redis (opaque outside queue/). */
+typedef struct redisContext LwRecords;
 
 typedef struct {
   char host[256];
@@ -33,43 +37,14 @@ LwStatus lw_redis_url_parse(const char *url, LwRedisUrl *out, LwError *err);
 /* Connects to url (2 s connect timeout, 30 s command timeout), authenticates
  * and selects the database. On failure *out is NULL and err says
  * "cannot connect to Redis at HOST:PORT: ..." (LW_ERR_REDIS, or LW_ERR_USAGE
- * for a bad URL). The caller frees *out with redisFree. */
-LwStatus lw_redis_connect(const char *url, redisContext **out, LwError *err);
+ * for a bad URL). The caller closes *out with lw_records_close. */
+LwStatus lw_redis_connect(const char *url, LwRecords **out, LwError *err);
 
-/* Runs one command given as argc strings with lengths (lens NULL: strlen).
- * Returns the reply (caller frees with freeReplyObject), or NULL with err
- * set: LW_ERR_REDIS for a broken connection or an error reply, LW_ERR_STATE
- * for a script's refusal ("LWSTATE ..." error replies). */
-redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv,
-                          const size_t *lens, LwError *err);
+/* True when r is open and had no I/O error; false after one (hiredis
+ * contexts are not reusable then: close it and connect again). */
+bool lw_records_usable(const LwRecords *r);
 
-/* The same with NULL-terminated string arguments. */
-redisReply *lw_redis_cmd(redisContext *c, LwError *err, const char *arg0, ...)
-    __attribute__((sentinel));
-
-/* Turns an error reply into a status (LW_ERR_STATE for "LWSTATE ...",
- * LW_ERR_REDIS otherwise) with err set; LW_OK for other replies. */
-LwStatus lw_redis_reply_status(const redisReply *reply, LwError *err);
-
-/* A Lua script with its SHA1, computed on first use. Define as
- * static LwScript s = {SOURCE, ""}; */
-typedef struct {
-  const char *source;
-  char sha[41];
-} LwScript;
-
-/* The hex SHA1 of the script's source (fills s->sha). */
-const char *lw_script_sha(LwScript *s);
-
-/* EVALSHA s with nkeys keys followed by the other args (argc in all), EVAL
- * fallback on NOSCRIPT. Reply and errors as lw_redis_argv. */
-redisReply *lw_script_run(redisContext *c, LwScript *s, int nkeys, int argc,
-                          const char **argv, const size_t *lens, LwError *err);
-
-/* SCRIPT LOAD s (used before pipelines of EVALSHA). */
-LwStatus lw_script_load(redisContext *c, LwScript *s, LwError *err);
-
-/* True if reply is a NOSCRIPT error. */
-bool lw_reply_is_noscript(const redisReply *reply);
+/* Closes the connection; NULL is a no-op. */
+void lw_records_close(LwRecords *r);
 
 #endif

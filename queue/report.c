@@ -10,7 +10,7 @@
 #include "queue/keys.h"
 #include "queue/queue.h"
 #include "queue/record.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 
 /* The counters hash with its values as integers. */
 static LwStatus counters_json(redisContext *c, const LwConfig *cfg, json_t **out,

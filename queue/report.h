@@ -9,21 +9,21 @@
 #ifndef LW_QUEUE_REPORT_H
 #define LW_QUEUE_REPORT_H
 
-#include <hiredis/hiredis.h>
 #include <jansson.h>
 
 #include "common/config.h"
 #include "common/status.h"
 #include "queue/keys.h"
+#include "queue/redis.h"
 
 
 /* Builds the report (caller decrefs *out). */
-LwStatus lw_report_json(redisContext *c, const LwConfig *cfg, json_t **out, LwError *err);
+LwStatus lw_report_json(LwRecords *c, const LwConfig *cfg, json_t **out, LwError *err);
 
 /* Writes the report to DATA/status.json atomically. */
 LwStatus lw_report_write(const LwConfig *cfg, const json_t *report, LwError *err);
 
 /* Redis's used memory in bytes (INFO memory), -1 when it does not say. */
-LwStatus lw_report_redis_memory(redisContext *c, long long *used, LwError *err);
+LwStatus lw_report_redis_memory(LwRecords *c, long long *used, LwError *err);
 
 #endif

@@ -7,7 +7,7 @@
 
 #include "common/log.h"
 #include "queue/job.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "queue/retention_gc.h"
 #include "queue/seed.h"
 

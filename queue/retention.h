@@ -40,12 +40,12 @@
 #ifndef LW_QUEUE_RETENTION_H
 #define LW_QUEUE_RETENTION_H
 
-#include <hiredis/hiredis.h>
 #include <stdbool.h>
 
 #include "common/config.h"
 #include "common/status.h"
 #include "queue/keys.h"
+#include "queue/redis.h"
 
 typedef struct {
   bool dry_run;   /* find and report, remove nothing */
@@ -63,12 +63,12 @@ typedef struct {
 } LwRetentionStats;
 
 /* Caps every dead list at cfg->dead_max (0: no cap). */
-LwStatus lw_retention_trim_dead(redisContext *c, const LwConfig *cfg,
+LwStatus lw_retention_trim_dead(LwRecords *c, const LwConfig *cfg,
                                 const LwRetentionOptions *o, LwRetentionStats *stats,
                                 LwError *err);
 
 /* The whole collection (dead lists included) now, with cfg's settings. */
-LwStatus lw_retention_run(redisContext *c, const LwConfig *cfg, const LwRetentionOptions *o,
+LwStatus lw_retention_run(LwRecords *c, const LwConfig *cfg, const LwRetentionOptions *o,
                           LwRetentionStats *stats, LwError *err);
 
 /* The scheduler's duty each cycle: the dead lists always, the collection
@@ -76,7 +76,7 @@ LwStatus lw_retention_run(redisContext *c, const LwConfig *cfg, const LwRetentio
  * Logs a line when it collected or dropped dead jobs. Returns LW_ERR_REDIS
  * when Redis failed; other failures (a file that cannot be removed) are
  * logged and the cycle goes on (LW_OK). */
-LwStatus lw_retention_duty(redisContext *c, const LwConfig *cfg, long long *last_ms,
+LwStatus lw_retention_duty(LwRecords *c, const LwConfig *cfg, long long *last_ms,
                            LwError *err);
 
 #endif

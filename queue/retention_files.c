@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "common/hash.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "queue/retention_gc.h"
 
 typedef enum { OWNER_SEED, OWNER_HARVEST, OWNER_NONE } Owner;

@@ -6,11 +6,11 @@
 #ifndef LW_QUEUE_RETENTION_GC_H
 #define LW_QUEUE_RETENTION_GC_H
 
-#include <hiredis/hiredis.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "common/hex_set.h"
+#include "queue/redis_cmd.h"
 #include "queue/retention.h"
 
 /* A growable list of strings (harvest ids). */
@@ -21,7 +21,7 @@ typedef struct {
 } LwNames;
 
 typedef struct {
-  redisContext *c;
+  LwRecords *c;
   const LwConfig *cfg;
   const LwRetentionOptions *o;
   LwRetentionStats *stats;

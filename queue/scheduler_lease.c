@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 
 /* KEYS: lease  ARGV: id, ttl ms
  * Takes the lease if free, renews it if ours. 1 held, 0 someone else's. */

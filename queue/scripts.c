@@ -1,3 +1,5 @@
+
+#include "queue/redis_cmd.h"
 #include "queue/scripts.h"
 
 /* Redis time in ms: the one clock every worker and the scheduler share. */

@@ -1,3 +1,5 @@
+
+#include "queue/redis.h"
 /*
  * The queue's Lua scripts (internal to queue/). Each runs atomically on the
  * Redis server; the comment above each in scripts.c gives its KEYS and ARGV.
@@ -8,7 +10,6 @@
 #ifndef LW_QUEUE_SCRIPTS_H
 #define LW_QUEUE_SCRIPTS_H
 
-#include "queue/redis.h"
 
 extern LwScript lw_script_enqueue;
 extern LwScript lw_script_fetch;
@@ -20,6 +21,6 @@ extern LwScript lw_script_retry_dead;
 extern LwScript lw_script_promote;
 
 /* SCRIPT LOAD of every script above (on connecting). */
-LwStatus lw_scripts_load_all(redisContext *c, LwError *err);
+LwStatus lw_scripts_load_all(LwRecords *c, LwError *err);
 
 #endif

@@ -10,7 +10,7 @@
 #include "queue/keys.h"
 #include "queue/queue.h"
 #include "queue/record.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "queue/scripts.h"
 #include "queue/txn.h"
 
@@ -130,6 +130,20 @@ LwStatus lw_seed_set_status(redisContext *c, const char *prefix, const char *has
   }
   freeReplyObject(reply);
   return LW_OK;
+}
+
+LwStatus lw_seed_set_working(redisContext *c, const char *prefix, const char *worker_id,
+                             const LwJob *job, const char *status, LwError *err)
+{
+  LwTxn *txn = lw_txn_new(prefix);
+  if (!txn) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  lw_txn_seed_status(txn, job->seed, status);
+  LwKey inflight = lw_key(prefix, LW_KEY_INFLIGHT, worker_id);
+  LwStatus st = lw_txn_apply(c, inflight.s, job->raw, NULL, txn, NULL, err);
+  lw_txn_free(txn);
+  return st;
 }
 
 LwStatus lw_seed_set(redisContext *c, const char *prefix, const char *hash,

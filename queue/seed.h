@@ -43,12 +43,13 @@
 #ifndef LW_QUEUE_SEED_H
 #define LW_QUEUE_SEED_H
 
-#include <hiredis/hiredis.h>
 #include <jansson.h>
 #include <stdbool.h>
 
 #include "common/hash.h"
 #include "common/status.h"
+#include "queue/job.h"
+#include "queue/redis.h"
 
 /* Every status, in pipeline order, NULL-terminated. */
 extern const char *const lw_seed_statuses[];
@@ -61,11 +62,21 @@ bool lw_seed_transition_allowed(const char *from, const char *to);
 
 /* Moves seed <hash> to status now; LW_ERR_STATE (message names both
  * statuses) if the machine does not allow it, LW_ERR_REDIS if Redis fails. */
-LwStatus lw_seed_set_status(redisContext *c, const char *prefix, const char *hash,
+LwStatus lw_seed_set_status(LwRecords *c, const char *prefix, const char *hash,
                             const char *status, LwError *err);
 
+/* A stage's working status, written before the work (visible at once), and
+ * fenced like the ack (queue/txn.h): job's seed moves to status in one
+ * script call only while worker_id still holds job (it is in the worker's
+ * in-flight list). LW_OK; LW_NOTHING when it does not (reaped after a stall
+ * and maybe taken by another worker: nothing applied, the caller lost the
+ * job and must not do its work); LW_ERR_STATE (nothing applied) if the
+ * machine does not allow the move; LW_ERR_REDIS. */
+LwStatus lw_seed_set_working(LwRecords *c, const char *prefix, const char *worker_id,
+                             const LwJob *job, const char *status, LwError *err);
+
 /* Sets one field now (HSET). */
-LwStatus lw_seed_set(redisContext *c, const char *prefix, const char *hash,
+LwStatus lw_seed_set(LwRecords *c, const char *prefix, const char *hash,
                      const char *field, const char *value, LwError *err);
 
 /* The hash of the seed of uri listed by provider: MD5 of "PROVIDER URI"
@@ -80,26 +91,26 @@ void lw_seed_hash_for(const char *uri, const char *provider,
  * hash_out gets its hash. Relative URIs are recorded with relative "true" (and never queued
  * by lw_seed_add). Returns LW_OK when created, LW_NOTHING when the record
  * existed (left as it was). */
-LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,
+LwStatus lw_seed_record(LwRecords *c, const char *prefix, const char *uri,
                         const char *provider, const char *harvest,
                         char hash_out[LW_HASH_HEX_LEN + 1], LwError *err);
 
 /* lw_seed_record, then, for an absolute URI whose seed is (still or newly)
  * `added`, a "download" job (duplicates suppressed). *queued (may be NULL)
  * says whether a job was queued. */
-LwStatus lw_seed_add(redisContext *c, const char *prefix, const char *uri,
+LwStatus lw_seed_add(LwRecords *c, const char *prefix, const char *uri,
                      const char *provider, const char *harvest,
                      char hash_out[LW_HASH_HEX_LEN + 1], bool *queued,
                      LwError *err);
 
 /* The record as a JSON object of strings (caller decrefs). LW_NOTHING and
  * *out NULL when there is no such seed. */
-LwStatus lw_seed_get(redisContext *c, const char *prefix, const char *hash,
+LwStatus lw_seed_get(LwRecords *c, const char *prefix, const char *hash,
                      json_t **out, LwError *err);
 
 /* One field of seed <hash>: *out gets a copy (caller frees), or NULL and
  * LW_NOTHING when the seed or the field is absent. */
-LwStatus lw_seed_get_field(redisContext *c, const char *prefix, const char *hash,
+LwStatus lw_seed_get_field(LwRecords *c, const char *prefix, const char *hash,
                            const char *field, char **out, LwError *err);
 
 /* The seed hash named by text: text itself when it is 32 hex digits
@@ -110,7 +121,7 @@ void lw_seed_hash_of(const char *text, char out[LW_HASH_HEX_LEN + 1]);
  * without a provider, else the seed of the first provider that lists it,
  * providers as known to Redis). LW_OK with hash_out and *out (caller
  * decrefs) set; LW_NOTHING when there is none (hash_out: the URI's own). */
-LwStatus lw_seed_find(redisContext *c, const char *prefix, const char *text,
+LwStatus lw_seed_find(LwRecords *c, const char *prefix, const char *text,
                       char hash_out[LW_HASH_HEX_LEN + 1], json_t **out, LwError *err);
 
 /* For queue/txn.c: fills argv (at most max entries, strings owned by argv:

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 
 static const char *str_at(const redisReply *r, size_t i)
 {

@@ -7,9 +7,9 @@
 #ifndef LW_QUEUE_SEED_SCAN_H
 #define LW_QUEUE_SEED_SCAN_H
 
-#include <hiredis/hiredis.h>
 
 #include "common/status.h"
+#include "queue/redis.h"
 
 /* Most fields read per seed. */
 #define LW_SEED_SCAN_FIELDS_MAX 8
@@ -21,7 +21,7 @@ typedef void (*LwSeedScanFn)(void *arg, const char *hash, const char *const *val
 /* One SCAN step of about count seed keys from cursor (text, "0" to start),
  * their fields read in one pipeline and given to fn. cursor is advanced; "0"
  * after a full pass. nfields <= LW_SEED_SCAN_FIELDS_MAX. */
-LwStatus lw_seed_scan_step(redisContext *c, const char *prefix, char cursor[32], long count,
+LwStatus lw_seed_scan_step(LwRecords *c, const char *prefix, char cursor[32], long count,
                            const char *const *fields, size_t nfields, LwSeedScanFn fn,
                            void *arg, LwError *err);
 

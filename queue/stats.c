@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "queue/seed.h"
 
 /* Frees reply and passes on its absence as the error already in err. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "queue/keys.h"
+#include "queue/redis_cmd.h"
 #include "queue/scripts.h"
 #include "queue/seed.h"
 

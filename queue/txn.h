@@ -29,12 +29,12 @@
 #ifndef LW_QUEUE_TXN_H
 #define LW_QUEUE_TXN_H
 
-#include <hiredis/hiredis.h>
 #include <jansson.h>
 #include <stddef.h>
 
 #include "common/status.h"
 #include "queue/job.h"
+#include "queue/redis.h"
 
 typedef struct LwTxn LwTxn;
 
@@ -95,7 +95,7 @@ const char *lw_txn_pushed_seed(const LwTxn *txn, size_t i);
 /* Applies txn alone, unfenced (outside a job). LW_ERR_STATE (nothing
  * applied) if a transition was refused, LW_ERR_REDIS if Redis failed, or
  * the first error remembered. */
-LwStatus lw_txn_exec(redisContext *c, LwTxn *txn, LwError *err);
+LwStatus lw_txn_exec(LwRecords *c, LwTxn *txn, LwError *err);
 
 /* A command sent right after the apply in the same round trip, outside it
  * (the worker fetches its next job this way). *reply gets its reply (caller
@@ -104,7 +104,7 @@ typedef struct {
   int argc;
   const char **argv;
   const size_t *lens;
-  redisReply **reply;
+  struct redisReply **reply; /* hiredis replies, read inside queue/ */
 } LwTxnTrailer;
 
 /* For the queue: applies core, then txn (either may be NULL), in one
@@ -113,7 +113,7 @@ typedef struct {
  * the caller lost the job); LW_ERR_STATE (err says why) when txn's results
  * were refused (core applied, txn not); LW_ERR_REDIS. trailer may be NULL;
  * it is sent once at most. */
-LwStatus lw_txn_apply(redisContext *c, const char *fence_list, const char *fence_job,
+LwStatus lw_txn_apply(LwRecords *c, const char *fence_list, const char *fence_job,
                       LwTxn *core, LwTxn *txn, const LwTxnTrailer *trailer,
                       LwError *err);
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 
 /* Sums the fields of KEYS[1] ("<bytes> <files>") other than ARGV[1]. */
 #define SUM_OTHERS                                                          \

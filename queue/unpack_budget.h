@@ -18,15 +18,15 @@
 #ifndef LW_QUEUE_UNPACK_BUDGET_H
 #define LW_QUEUE_UNPACK_BUDGET_H
 
-#include <hiredis/hiredis.h>
 #include <stdint.h>
 
 #include "common/status.h"
 #include "queue/keys.h"
+#include "queue/redis.h"
 #include "queue/txn.h"
 
 typedef struct {
-  redisContext *redis;
+  LwRecords *redis;
   const char *prefix;
   const char *harvest;     /* the harvest id */
   const char *seed;        /* the archive's seed hash: its field */
@@ -49,7 +49,7 @@ void lw_txn_unpack_budget_settle(LwTxn *txn, const char *harvest, const char *se
 LwStatus lw_unpack_budget_release(const LwUnpackBudgetRef *ref, LwError *err);
 
 /* What the harvest's archives hold in all. */
-LwStatus lw_unpack_budget_used(redisContext *c, const char *prefix, const char *harvest,
+LwStatus lw_unpack_budget_used(LwRecords *c, const char *prefix, const char *harvest,
                                long long *bytes, long long *files, LwError *err);
 
 #endif

@@ -153,7 +153,7 @@ static void overview_providers(LwHtml *h, const json_t *providers)
 
 /* The status report and the start of a page titled title; false (page
  * filled with the error) when Redis failed. */
-static bool report_page(const LwDashboard *d, redisContext *c, const char *title,
+static bool report_page(const LwDashboard *d, LwRecords *c, const char *title,
                         json_t **report, LwHtml *h, LwHttpPage *page)
 {
   LwError err;
@@ -165,7 +165,7 @@ static bool report_page(const LwDashboard *d, redisContext *c, const char *title
   return true;
 }
 
-void lw_dashboard_overview(const LwDashboard *d, redisContext *c, LwHttpPage *page)
+void lw_dashboard_overview(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
 {
   json_t *report = NULL;
   LwHtml h = LW_HTML_INIT;
@@ -193,7 +193,7 @@ void lw_dashboard_overview(const LwDashboard *d, redisContext *c, LwHttpPage *pa
   lw_dashboard_html_page(page, 200, lw_html_finish(&h));
 }
 
-void lw_dashboard_dead(const LwDashboard *d, redisContext *c, LwHttpPage *page)
+void lw_dashboard_dead(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
 {
   json_t *list = NULL;
   long long total = 0;
@@ -268,7 +268,7 @@ void lw_dashboard_seed_errors(LwHtml *h, const json_t *seed)
 }
 
 /* One file of a harvest on the errors page: nothing when it has none. */
-static void errors_of_file(LwHtml *h, redisContext *c, const LwDashboard *d,
+static void errors_of_file(LwHtml *h, LwRecords *c, const LwDashboard *d,
                            const char *provider, const json_t *file)
 {
   bool has = num(file, "syntax_errors") > 0 || num(file, "literal_errors") > 0 ||
@@ -297,7 +297,7 @@ static void errors_of_file(LwHtml *h, redisContext *c, const LwDashboard *d,
   json_decref(seed);
 }
 
-void lw_dashboard_errors(const LwDashboard *d, redisContext *c, LwHttpPage *page)
+void lw_dashboard_errors(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
 {
   json_t *report = NULL;
   LwHtml h = LW_HTML_INIT;
@@ -330,7 +330,7 @@ void lw_dashboard_errors(const LwDashboard *d, redisContext *c, LwHttpPage *page
   lw_dashboard_html_page(page, 200, lw_html_finish(&h));
 }
 
-bool lw_dashboard_page(const LwDashboard *d, redisContext *c, const LwHttpRequest *req,
+bool lw_dashboard_page(const LwDashboard *d, LwRecords *c, const LwHttpRequest *req,
                        LwHttpPage *page)
 {
   const char *path = req->path;

@@ -27,7 +27,7 @@
 #ifndef LW_SCHEDULER_DASHBOARD_H
 #define LW_SCHEDULER_DASHBOARD_H
 
-#include <hiredis/hiredis.h>
+#include "queue/redis.h"
 #include <jansson.h>
 #include <stdbool.h>
 
@@ -42,21 +42,21 @@ typedef struct {
 
 /* Fills page when req is one of the dashboard's; false otherwise (page
  * untouched). c is a connected Redis. */
-bool lw_dashboard_page(const LwDashboard *d, redisContext *c, const LwHttpRequest *req,
+bool lw_dashboard_page(const LwDashboard *d, LwRecords *c, const LwHttpRequest *req,
                        LwHttpPage *page);
 
 /* The pages, one per file (dashboard_*.c); each fills page. */
-void lw_dashboard_overview(const LwDashboard *d, redisContext *c, LwHttpPage *page);
-void lw_dashboard_dead(const LwDashboard *d, redisContext *c, LwHttpPage *page);
-void lw_dashboard_errors(const LwDashboard *d, redisContext *c, LwHttpPage *page);
-void lw_dashboard_providers(const LwDashboard *d, redisContext *c, LwHttpPage *page);
+void lw_dashboard_overview(const LwDashboard *d, LwRecords *c, LwHttpPage *page);
+void lw_dashboard_dead(const LwDashboard *d, LwRecords *c, LwHttpPage *page);
+void lw_dashboard_errors(const LwDashboard *d, LwRecords *c, LwHttpPage *page);
+void lw_dashboard_providers(const LwDashboard *d, LwRecords *c, LwHttpPage *page);
 /* rest: the path after "/providers/" */
-void lw_dashboard_provider(const LwDashboard *d, redisContext *c, const LwHttpRequest *req,
+void lw_dashboard_provider(const LwDashboard *d, LwRecords *c, const LwHttpRequest *req,
                            const char *rest, LwHttpPage *page);
-void lw_dashboard_seed(const LwDashboard *d, redisContext *c, const char *hash,
+void lw_dashboard_seed(const LwDashboard *d, LwRecords *c, const char *hash,
                        LwHttpPage *page);
 /* POST /actions/KIND with the form's fields. */
-void lw_dashboard_action(const LwDashboard *d, redisContext *c, const LwHttpRequest *req,
+void lw_dashboard_action(const LwDashboard *d, LwRecords *c, const LwHttpRequest *req,
                          LwHttpPage *page);
 
 /* Helpers shared by the pages. */

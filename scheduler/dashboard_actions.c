@@ -14,6 +14,7 @@
  *   resume   stage=STAGE
  *   purge    stage=STAGE       its waiting jobs dropped
  */
+#include "queue/pipeline.h"
 #include "scheduler/dashboard.h"
 
 #include <stdio.h>
@@ -26,7 +27,6 @@
 #include "queue/provider_record.h"
 #include "scheduler/harvest_cancel.h"
 #include "scheduler/registry.h"
-#include "workers/stage.h"
 
 /* Compares in time independent of where the first difference is. */
 static bool token_ok(const char *given, const char *want)
@@ -61,7 +61,7 @@ static bool is_stage_name(const char *s)
 }
 
 /* retry and delete: job=ID|all */
-static LwStatus dead_action(const LwDashboard *d, redisContext *c, bool retry, const char *job,
+static LwStatus dead_action(const LwDashboard *d, LwRecords *c, bool retry, const char *job,
                             LwError *err)
 {
   long long n = 0;
@@ -70,7 +70,7 @@ static LwStatus dead_action(const LwDashboard *d, redisContext *c, bool retry, c
                : lw_controls_dead_delete(c, d->cfg, id, &n, err);
 }
 
-static LwStatus provider_action(const LwDashboard *d, redisContext *c, const char *kind,
+static LwStatus provider_action(const LwDashboard *d, LwRecords *c, const char *kind,
                                 const char *name, LwError *err)
 {
   LwRegistry *reg = NULL;
@@ -94,17 +94,17 @@ static LwStatus provider_action(const LwDashboard *d, redisContext *c, const cha
   return lw_provider_request_force(c, d->cfg->prefix, name, err);
 }
 
-static LwStatus stage_action(const LwDashboard *d, redisContext *c, const char *kind,
+static LwStatus stage_action(const LwDashboard *d, LwRecords *c, const char *kind,
                              const char *stage, LwError *err)
 {
   if (!strcmp(kind, "purge")) {
     long long n = 0;
-    return lw_controls_purge(c, d->cfg, stage, lw_stage_harvest_follow_up, &n, err);
+    return lw_controls_purge(c, d->cfg, stage, lw_pipeline_follow_up, &n, err);
   }
   return lw_controls_stage_pause(c, d->cfg->prefix, stage, !strcmp(kind, "pause"), err);
 }
 
-void lw_dashboard_action(const LwDashboard *d, redisContext *c, const LwHttpRequest *req,
+void lw_dashboard_action(const LwDashboard *d, LwRecords *c, const LwHttpRequest *req,
                          LwHttpPage *page)
 {
   const char *kind = req->path + strlen("/actions/");

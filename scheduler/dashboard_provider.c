@@ -52,7 +52,7 @@ static const LwProvider *provider_of(const LwConfig *cfg, const char *name,
   return p;
 }
 
-void lw_dashboard_providers(const LwDashboard *d, redisContext *c, LwHttpPage *page)
+void lw_dashboard_providers(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
 {
   LwRegistry *reg = NULL;
   LwError err;
@@ -188,7 +188,7 @@ static void notify_outcome(LwHtml *h, const LwProvider *prov, const json_t *harv
   lw_html(h, "</span></dd>");
 }
 
-static void provider_page(const LwDashboard *d, redisContext *c, const LwProvider *prov,
+static void provider_page(const LwDashboard *d, LwRecords *c, const LwProvider *prov,
                           LwHttpPage *page)
 {
   json_t *p = NULL, *history = NULL, *latest = NULL;
@@ -260,7 +260,7 @@ static char *report_html(const LwDashboard *d, const json_t *r)
 }
 
 /* /providers/NAME/harvests/ID[.json|/added.nq.gz|/removed.nq.gz] */
-static void harvest_page(const LwDashboard *d, redisContext *c, const LwHttpRequest *req,
+static void harvest_page(const LwDashboard *d, LwRecords *c, const LwHttpRequest *req,
                          const json_t *provider, const char *rest, LwHttpPage *page)
 {
   char id[512];
@@ -314,7 +314,7 @@ static void harvest_page(const LwDashboard *d, redisContext *c, const LwHttpRequ
   json_decref(r);
 }
 
-void lw_dashboard_provider(const LwDashboard *d, redisContext *c, const LwHttpRequest *req,
+void lw_dashboard_provider(const LwDashboard *d, LwRecords *c, const LwHttpRequest *req,
                            const char *rest, LwHttpPage *page)
 {
   char name[128];
@@ -348,7 +348,7 @@ void lw_dashboard_provider(const LwDashboard *d, redisContext *c, const LwHttpRe
   lw_registry_free(reg);
 }
 
-void lw_dashboard_seed(const LwDashboard *d, redisContext *c, const char *hash,
+void lw_dashboard_seed(const LwDashboard *d, LwRecords *c, const char *hash,
                        LwHttpPage *page)
 {
   json_t *seed = NULL;

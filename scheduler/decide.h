@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "common/hash.h"
+#include "queue/provider_version.h" /* LwVersion */
 #include "scheduler/registry.h"
 
 typedef enum {
@@ -48,13 +49,6 @@ typedef enum {
   LW_DECIDE_ERROR,     /* the VoID could not be used; nothing starts */
   LW_DECIDE_SKIP       /* disabled in the registry */
 } LwDecision;
-
-/* What identifies one state of a provider's data. */
-typedef struct {
-  bool has_time;  /* usec is meaningful */
-  int64_t usec;   /* dcterms:modified or Last-Modified, UTC microseconds */
-  char hash[LW_HASH_HEX_LEN + 1]; /* content hash of the VoID; "" if unknown */
-} LwVersion;
 
 typedef struct {
   const LwProvider *provider; /* the registry entry (enabled, modified) */

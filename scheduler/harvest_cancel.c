@@ -3,7 +3,7 @@
 #include "queue/controls.h"
 #include "queue/provider_record.h"
 
-LwStatus lw_harvest_cancel(redisContext *c, const LwConfig *cfg, const char *name,
+LwStatus lw_harvest_cancel(LwRecords *c, const LwConfig *cfg, const char *name,
                            long long *dropped, LwError *err)
 {
   long long n = 0;

@@ -10,14 +10,14 @@
 #ifndef LW_SCHEDULER_HARVEST_CANCEL_H
 #define LW_SCHEDULER_HARVEST_CANCEL_H
 
-#include <hiredis/hiredis.h>
+#include "queue/redis.h"
 
 #include "common/config.h"
 #include "common/status.h"
 
 /* Cancels name's running harvest. LW_NOTHING when none runs; *dropped (may
  * be NULL) gets the number of waiting jobs dropped. */
-LwStatus lw_harvest_cancel(redisContext *c, const LwConfig *cfg, const char *name,
+LwStatus lw_harvest_cancel(LwRecords *c, const LwConfig *cfg, const char *name,
                            long long *dropped, LwError *err);
 
 #endif

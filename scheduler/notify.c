@@ -104,7 +104,7 @@ static long long backoff_ms(const LwConfig *cfg, long long n)
 }
 
 /* Writes the attempt's outcome on the harvest record. */
-static LwStatus record(redisContext *c, const char *id, const LwConfig *cfg, const char *url,
+static LwStatus record(LwRecords *c, const char *id, const LwConfig *cfg, const char *url,
                        long long attempts, long http, const LwError *failure, LwError *err)
 {
   bool sent = failure == NULL;
@@ -151,7 +151,7 @@ struct LwNotifyBatch {
 
 /* The report of p's latest harvest if it ended and a POST is due: LW_OK
  * with r filled, LW_NOTHING when nothing is to be sent. */
-static LwStatus prepare(redisContext *c, const LwConfig *cfg, const LwProvider *p, Report *r,
+static LwStatus prepare(LwRecords *c, const LwConfig *cfg, const LwProvider *p, Report *r,
                         LwError *err)
 {
   json_t *state = NULL;
@@ -193,7 +193,7 @@ static void *post_thread(void *arg)
   return NULL;
 }
 
-LwNotifyBatch *lw_notify_begin(redisContext *c, const LwConfig *cfg, const LwRegistry *reg,
+LwNotifyBatch *lw_notify_begin(LwRecords *c, const LwConfig *cfg, const LwRegistry *reg,
                                long timeout_ms, LwError *err)
 {
   LwNotifyBatch *b = calloc(1, sizeof(*b));
@@ -233,7 +233,7 @@ LwNotifyBatch *lw_notify_begin(redisContext *c, const LwConfig *cfg, const LwReg
   return b;
 }
 
-LwStatus lw_notify_end(redisContext *c, LwNotifyBatch *b, LwError *err)
+LwStatus lw_notify_end(LwRecords *c, LwNotifyBatch *b, LwError *err)
 {
   if (!b) {
     return LW_OK;

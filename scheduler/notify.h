@@ -24,7 +24,7 @@
 #ifndef LW_SCHEDULER_NOTIFY_H
 #define LW_SCHEDULER_NOTIFY_H
 
-#include <hiredis/hiredis.h>
+#include "queue/redis.h"
 
 #include "common/config.h"
 #include "common/status.h"
@@ -40,13 +40,13 @@ typedef struct LwNotifyBatch LwNotifyBatch;
  * latest harvest ended, not sent yet, an attempt due) and starts their
  * POSTs (a report that cannot be made is logged and skipped). NULL (err
  * set) when Redis failed or out of memory. */
-LwNotifyBatch *lw_notify_begin(redisContext *c, const LwConfig *cfg, const LwRegistry *reg,
+LwNotifyBatch *lw_notify_begin(LwRecords *c, const LwConfig *cfg, const LwRegistry *reg,
                                long timeout_ms, LwError *err);
 
 /* Waits for the POSTs of batch (each ends within its timeout), records
  * each outcome on its harvest record and frees batch (NULL safe). A failed
  * POST is LW_OK (recorded, retried later); LW_ERR_REDIS when Redis
  * failed. */
-LwStatus lw_notify_end(redisContext *c, LwNotifyBatch *batch, LwError *err);
+LwStatus lw_notify_end(LwRecords *c, LwNotifyBatch *batch, LwError *err);
 
 #endif

@@ -24,7 +24,7 @@ static void page(void *handle, const LwHttpRequest *req, LwHttpPage *p)
   bool metrics = get && !strcmp(path, "/metrics");
   bool status = get && !strcmp(path, "/status");
   bool health = get && !strcmp(path, "/healthz");
-  redisContext *c = NULL;
+  LwRecords *c = NULL;
   LwError err;
   lw_error_clear(&err);
   if (lw_redis_connect(cfg->redis_url, &c, &err) != LW_OK) {
@@ -59,7 +59,7 @@ static void page(void *handle, const LwHttpRequest *req, LwHttpPage *p)
     page_text(p, 500, "out of memory\n");
   }
   json_decref(report);
-  redisFree(c);
+  lw_records_close(c);
 }
 
 LwHttpService *lw_observe_start(const LwDashboard *dashboard, const char *bind_address,

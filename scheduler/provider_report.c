@@ -85,7 +85,7 @@ static json_t *harvest_summary(const char *id, const json_t *h)
 }
 
 /* The progress and report of harvest id, or null. */
-static json_t *harvest_json(redisContext *c, const char *prefix, const char *id)
+static json_t *harvest_json(LwRecords *c, const char *prefix, const char *id)
 {
   json_t *h = NULL;
   LwError err;
@@ -118,7 +118,7 @@ static bool in_failed_files(const json_t *failed_files, const char *seed)
 
 /* One file of a harvest as its seed record tells it, and after it the
  * entries of an archive (its "children"), each with its parent. */
-static void add_file(redisContext *c, const char *prefix, const char *seed, const char *parent,
+static void add_file(LwRecords *c, const char *prefix, const char *seed, const char *parent,
                      const json_t *failed_files, json_t *files, int depth)
 {
   if (json_array_size(files) >= REPORT_FILES_MAX || depth > 16) {
@@ -159,7 +159,7 @@ static void add_file(redisContext *c, const char *prefix, const char *seed, cons
   json_decref(children);
 }
 
-LwStatus lw_harvest_report_json(redisContext *c, const char *prefix, const char *id,
+LwStatus lw_harvest_report_json(LwRecords *c, const char *prefix, const char *id,
                                 json_t **out, LwError *err)
 {
   *out = NULL;
@@ -200,7 +200,7 @@ static void add_summary(void *arg, const char *id, const json_t *h)
   json_array_append_new(arg, harvest_summary(id, h));
 }
 
-LwStatus lw_harvest_history_json(redisContext *c, const char *prefix, const char *name,
+LwStatus lw_harvest_history_json(LwRecords *c, const char *prefix, const char *name,
                                  size_t limit, json_t **out, LwError *err)
 {
   *out = NULL;
@@ -232,7 +232,7 @@ LwStatus lw_harvest_history_json(redisContext *c, const char *prefix, const char
 }
 
 /* The dumps of the harvest, else those the VoID listed. */
-static json_t *dumps_of(redisContext *c, const char *prefix, const json_t *state)
+static json_t *dumps_of(LwRecords *c, const char *prefix, const json_t *state)
 {
   json_t *h = NULL;
   LwError err;
@@ -254,7 +254,7 @@ static json_t *dumps_of(redisContext *c, const char *prefix, const json_t *state
   return dumps;
 }
 
-LwStatus lw_provider_json(redisContext *c, const char *prefix, const LwProvider *p,
+LwStatus lw_provider_json(LwRecords *c, const char *prefix, const LwProvider *p,
                           json_t **out, LwError *err)
 {
   *out = NULL;
@@ -299,7 +299,7 @@ LwStatus lw_provider_json(redisContext *c, const char *prefix, const LwProvider 
   return LW_OK;
 }
 
-LwStatus lw_providers_json(redisContext *c, const char *prefix, const LwRegistry *reg,
+LwStatus lw_providers_json(LwRecords *c, const char *prefix, const LwRegistry *reg,
                            json_t **out, LwError *err)
 {
   json_t *list = json_array();

@@ -16,7 +16,7 @@
 #ifndef LW_SCHEDULER_PROVIDER_REPORT_H
 #define LW_SCHEDULER_PROVIDER_REPORT_H
 
-#include <hiredis/hiredis.h>
+#include "queue/redis.h"
 #include <jansson.h>
 
 #include "common/status.h"
@@ -27,11 +27,11 @@
 extern const char *const lw_provider_states[];
 
 /* One provider (caller decrefs *out). */
-LwStatus lw_provider_json(redisContext *c, const char *prefix, const LwProvider *p,
+LwStatus lw_provider_json(LwRecords *c, const char *prefix, const LwProvider *p,
                           json_t **out, LwError *err);
 
 /* Every provider of reg, in the registry's order (caller decrefs *out). */
-LwStatus lw_providers_json(redisContext *c, const char *prefix, const LwRegistry *reg,
+LwStatus lw_providers_json(LwRecords *c, const char *prefix, const LwRegistry *reg,
                            json_t **out, LwError *err);
 
 /* The report of harvest id, for the provider and for operators (the
@@ -43,12 +43,12 @@ LwStatus lw_providers_json(redisContext *c, const char *prefix, const LwRegistry
  * 10000: {seed, uri, status, outcome (ok, failed, pending), format, triples,
  * syntax_errors, literal_errors, error}. LW_NOTHING (*out NULL) when there
  * is no such harvest. Caller decrefs *out. */
-LwStatus lw_harvest_report_json(redisContext *c, const char *prefix, const char *id,
+LwStatus lw_harvest_report_json(LwRecords *c, const char *prefix, const char *id,
                                 json_t **out, LwError *err);
 
 /* The harvests of provider name, newest first, at most limit: the objects
  * of the "harvest" key above (without files). Caller decrefs *out. */
-LwStatus lw_harvest_history_json(redisContext *c, const char *prefix, const char *name,
+LwStatus lw_harvest_history_json(LwRecords *c, const char *prefix, const char *name,
                                  size_t limit, json_t **out, LwError *err);
 
 #endif

@@ -12,6 +12,7 @@
 #include "queue/heartbeat.h"
 #include "queue/controls.h"
 #include "queue/job.h"
+#include "queue/pipeline.h"
 #include "queue/queue.h"
 #include "queue/redis.h"
 #include "queue/retention.h"
@@ -20,9 +21,9 @@
 #include "queue/seed_scan.h"
 #include "queue/txn.h"
 #include "scheduler/decide.h"
+#include "scheduler/harvest_plan.h"
 #include "queue/provider_record.h"
 #include "scheduler/notify.h"
-#include "workers/stage.h"
 #include "scheduler/void.h"
 #include "scheduler/void_fetch.h"
 #include "scheduler/void_fetch_pool.h"
@@ -36,7 +37,7 @@
 
 struct LwScheduler {
   const LwConfig *cfg;
-  redisContext *redis;
+  LwRecords *redis;
   LwRegistry *registry; /* the last good one */
   char id[128];
   bool holds_lease;
@@ -64,7 +65,7 @@ void lw_scheduler_free(LwScheduler *s)
   }
   lw_scheduler_release(s);
   if (s->redis) {
-    redisFree(s->redis);
+    lw_records_close(s->redis);
   }
   lw_registry_free(s->registry);
   free(s);
@@ -84,11 +85,11 @@ const LwRegistry *lw_scheduler_registry(const LwScheduler *s)
  * reusable after an I/O error). */
 static LwStatus connect_redis(LwScheduler *s, LwError *err)
 {
-  if (s->redis && !s->redis->err) {
+  if (s->redis && lw_records_usable(s->redis)) {
     return LW_OK;
   }
   if (s->redis) {
-    redisFree(s->redis);
+    lw_records_close(s->redis);
     s->redis = NULL;
   }
   return lw_redis_connect(s->cfg->redis_url, &s->redis, err);
@@ -124,7 +125,7 @@ LwStatus lw_scheduler_lease(LwScheduler *s, LwError *err)
 
 void lw_scheduler_release(LwScheduler *s)
 {
-  if (!s->holds_lease || !s->redis || s->redis->err) {
+  if (!s->holds_lease || !s->redis || !lw_records_usable(s->redis)) {
     return;
   }
   lw_scheduler_lease_release(s->redis, s->cfg->prefix, s->id);
@@ -298,8 +299,8 @@ static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *
   const char *shown = version[0] ? version : d->version.hash;
   switch (d->decision) {
   case LW_DECIDE_START: {
-    LwHarvestStart h = {p->name, p->void_url, &d->version, source, v, forced};
-    LwStatus rc = lw_harvest_start(s->redis, s->cfg->prefix, &h, out->harvest, err);
+    LwHarvestPlan h = {p->name, p->void_url, &d->version, source, v, forced};
+    LwStatus rc = lw_harvest_plan_start(s->redis, s->cfg->prefix, &h, out->harvest, err);
     if (rc == LW_NOTHING) {
       /* Someone else (lodwash harvest) started one a moment ago. */
       out->outcome = "busy";
@@ -618,7 +619,7 @@ static LwStatus queue_periodic(LwScheduler *s, const char *stage, LwError *err)
 LwStatus lw_scheduler_duties(LwScheduler *s, LwCycleStats *stats, LwError *err)
 {
   LW_TRY(connect_redis(s, err));
-  LW_TRY(lw_stage_reap(s->redis, s->cfg, &stats->reaped, err));
+  LW_TRY(lw_pipeline_reap(s->redis, s->cfg, &stats->reaped, err));
   LW_TRY(lw_queue_promote(s->redis, s->cfg, NULL, &stats->promoted, err));
   LW_TRY(requeue_stale(s, &stats->stale, err));
   LW_TRY(queue_periodic(s, "export", err));

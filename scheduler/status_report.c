@@ -13,7 +13,7 @@
 
 /* The run time histogram of each stage: count, sum_seconds and buckets
  * (cumulative, "le" bound -> runs at most that long; "+Inf" = count). */
-static LwStatus timings_json(redisContext *c, const LwConfig *cfg, const json_t *stages,
+static LwStatus timings_json(LwRecords *c, const LwConfig *cfg, const json_t *stages,
                              json_t *out, LwError *err)
 {
   const char *stage;
@@ -39,7 +39,7 @@ static LwStatus timings_json(redisContext *c, const LwConfig *cfg, const json_t 
 }
 
 /* Redis's own figures: used memory (INFO memory). */
-static LwStatus redis_json(redisContext *c, json_t *report, LwError *err)
+static LwStatus redis_json(LwRecords *c, json_t *report, LwError *err)
 {
   long long used;
   LW_TRY(lw_report_redis_memory(c, &used, err));
@@ -49,7 +49,7 @@ static LwStatus redis_json(redisContext *c, json_t *report, LwError *err)
 }
 
 /* Who holds the scheduler's lease, and for how long still. */
-static LwStatus lease_json(redisContext *c, const LwConfig *cfg, json_t *report, LwError *err)
+static LwStatus lease_json(LwRecords *c, const LwConfig *cfg, json_t *report, LwError *err)
 {
   char holder[256];
   long long ttl_ms;
@@ -94,7 +94,7 @@ static void workers_readable(json_t *workers)
   }
 }
 
-static LwStatus queue_extras(redisContext *c, const LwConfig *cfg, json_t *report,
+static LwStatus queue_extras(LwRecords *c, const LwConfig *cfg, json_t *report,
                              LwError *err)
 {
   json_t *timings = json_object();
@@ -112,7 +112,7 @@ static LwStatus queue_extras(redisContext *c, const LwConfig *cfg, json_t *repor
   return LW_OK;
 }
 
-LwStatus lw_status_report(redisContext *c, const LwConfig *cfg, json_t **out, LwError *err)
+LwStatus lw_status_report(LwRecords *c, const LwConfig *cfg, json_t **out, LwError *err)
 {
   LW_TRY(lw_report_json(c, cfg, out, err));
   LwStatus qst = queue_extras(c, cfg, *out, err);

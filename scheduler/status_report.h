@@ -16,12 +16,12 @@
 #ifndef LW_SCHEDULER_STATUS_REPORT_H
 #define LW_SCHEDULER_STATUS_REPORT_H
 
-#include <hiredis/hiredis.h>
+#include "queue/redis.h"
 #include <jansson.h>
 
 #include "common/config.h"
 #include "common/status.h"
 
-LwStatus lw_status_report(redisContext *c, const LwConfig *cfg, json_t **out, LwError *err);
+LwStatus lw_status_report(LwRecords *c, const LwConfig *cfg, json_t **out, LwError *err);
 
 #endif

@@ -25,7 +25,7 @@ LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, long timeout_ms,
 }
 
 typedef struct {
-  redisContext *redis;
+  LwRecords *redis;
   const LwConfig *cfg;
   const LwNetGuard *guard;
   long timeout_ms;
@@ -40,7 +40,7 @@ static LwStatus robots_allow(void *user, const char *url, LwError *err)
 
 LwStatus lw_void_fetch_until(const char *url, const LwConfig *cfg, long timeout_ms,
                              const char *etag, const char *last_modified,
-                             const atomic_bool *stop, redisContext *robots_cache,
+                             const atomic_bool *stop, LwRecords *robots_cache,
                              char **body, size_t *len, LwVoidFetchInfo *info, LwError *err)
 {
   *body = NULL;

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <hiredis/hiredis.h>
+#include "queue/redis.h"
 
 #include "common/config.h"
 #include "common/status.h"
@@ -44,7 +44,7 @@ LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, long timeout_ms,
  * robots.txt disallows it (workers/host_policy.h). Thread safe. */
 LwStatus lw_void_fetch_until(const char *url, const LwConfig *cfg, long timeout_ms,
                              const char *etag, const char *last_modified,
-                             const atomic_bool *stop, redisContext *robots_cache,
+                             const atomic_bool *stop, LwRecords *robots_cache,
                              char **body, size_t *len, LwVoidFetchInfo *info, LwError *err);
 
 #endif

@@ -27,13 +27,13 @@ struct LwVoidFetchPool {
 
 /* This thread's Redis connection, for the robots.txt cache: made when
  * first needed and again after a failure. NULL when Redis cannot be had. */
-static redisContext *thread_redis(const LwConfig *cfg, redisContext **c, LwError *err)
+static LwRecords *thread_redis(const LwConfig *cfg, LwRecords **c, LwError *err)
 {
-  if (*c && !(*c)->err) {
+  if (*c && lw_records_usable(*c)) {
     return *c;
   }
   if (*c) {
-    redisFree(*c);
+    lw_records_close(*c);
     *c = NULL;
   }
   if (lw_redis_connect(cfg->redis_url, c, err) != LW_OK) {
@@ -43,10 +43,10 @@ static redisContext *thread_redis(const LwConfig *cfg, redisContext **c, LwError
 }
 
 /* One fetch, honouring robots.txt when --robots-ttl is on. */
-static void run_job(LwVoidFetchPool *pool, LwVoidFetchJob *job, redisContext **redis)
+static void run_job(LwVoidFetchPool *pool, LwVoidFetchJob *job, LwRecords **redis)
 {
   lw_error_clear(&job->err);
-  redisContext *c = NULL;
+  LwRecords *c = NULL;
   if (pool->cfg->robots_ttl_s > 0 && !(c = thread_redis(pool->cfg, redis, &job->err))) {
     job->status = LW_ERR_REDIS;
     return;
@@ -59,7 +59,7 @@ static void run_job(LwVoidFetchPool *pool, LwVoidFetchJob *job, redisContext **r
 static void *fetch_thread(void *arg)
 {
   LwVoidFetchPool *pool = arg;
-  redisContext *redis = NULL;
+  LwRecords *redis = NULL;
   pthread_mutex_lock(&pool->lock);
   for (;;) {
     while (pool->taken == pool->submitted && !pool->closing) {
@@ -78,7 +78,7 @@ static void *fetch_thread(void *arg)
   }
   pthread_mutex_unlock(&pool->lock);
   if (redis) {
-    redisFree(redis);
+    lw_records_close(redis);
   }
   return NULL;
 }

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "tests/support/check.h"
 
 static const char *prefix;

@@ -4,7 +4,7 @@
 
 #include "queue/job.h"
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "tests/support/check.h"
 
 static void test_urls(void)

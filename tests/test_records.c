@@ -1,7 +1,8 @@
 /* The records' transitions against a real Redis, with the faults that used
  * to break a harvest's fan-in caused on purpose: the script cache flushed
  * right before an ack (NOSCRIPT), an ack sent twice (its reply lost), the
- * late ack of a worker whose job was reaped and done by another, a file job
+ * late ack of a worker whose job was reaped and done by another, its late
+ * move of the seed to its working status, a file job
  * that goes dead (and its fail sent twice), one whose workers keep dying
  * (the reaper buries it), refused and stale results. Each
  * time the harvest's sets, counters and follow-up job are checked. */
@@ -11,8 +12,9 @@
 #include "queue/harvest.h"
 #include "queue/heartbeat.h"
 #include "queue/keys.h"
+#include "queue/pipeline.h"
 #include "queue/queue.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "queue/seed.h"
 #include "tests/support/check.h"
 #include "tests/support/redis_support.h"
@@ -115,20 +117,29 @@ static void test_noscript_and_resent_ack(void)
   lw_job_free(job);
 }
 
-static void test_late_ack_of_a_reaped_worker(void)
+/* frozen's heartbeat expires (the worker is stopped): the reaper gives its
+ * job (of seed) back, and worker takes it. */
+static LwJob *reap_and_retake(const char *frozen, const char *worker, const char *seed)
 {
-  LwJob *frozen = take("frozen", "f2", "h1");
-  /* its heartbeat expires (the worker is stopped): the reaper gives the job
-   * back, another worker does it */
-  cmd("DEL", lw_key(cfg.prefix, LW_KEY_WORKER, "frozen").s, NULL, NULL, NULL);
+  cmd("DEL", lw_key(cfg.prefix, LW_KEY_WORKER, frozen).s, NULL, NULL, NULL);
   long long returned = 0;
   LwError err;
   CHECK_INT_EQ(lw_queue_reap(c, &cfg, &returned, &err), LW_OK);
   CHECK_INT_EQ(returned, 1);
   const char *stages[] = {"parse"};
   LwJob *job = NULL;
-  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, "w2", stages, 1, &job, &err), LW_OK);
-  CHECK(job && !strcmp(job->seed, "f2"));
+  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, worker, stages, 1, &job, &err), LW_OK);
+  CHECK(job && !strcmp(job->seed, seed));
+  return job;
+}
+
+static void test_late_ack_of_a_reaped_worker(void)
+{
+  LwJob *frozen = take("frozen", "f2", "h1");
+  /* its heartbeat expires (the worker is stopped): the reaper gives the job
+   * back, another worker does it */
+  LwJob *job = reap_and_retake("frozen", "w2", "f2");
+  LwError err;
   LwTxn *txn = job ? results(job) : NULL;
   CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w2", job, txn, &err), LW_OK);
   lw_txn_free(txn);
@@ -151,6 +162,88 @@ static void test_late_ack_of_a_reaped_worker(void)
   CHECK_INT_EQ(lw_seed_get_field(c, cfg.prefix, "f2", "clean", &clean, &err), LW_OK);
   CHECK_STR_EQ(clean, "cafe");
   free(clean);
+}
+
+/* The seed's record and the seed counts, as one JSON text (caller frees). */
+static char *seed_snapshot(const char *seed)
+{
+  json_t *record = NULL;
+  LwError err;
+  CHECK_INT_EQ(lw_seed_get(c, cfg.prefix, seed, &record, &err), LW_OK);
+  redisReply *counts = lw_redis_cmd(c, &err, "HGETALL",
+                                    lw_key(cfg.prefix, LW_KEY_SEED_COUNTS, NULL).s, NULL);
+  CHECK(counts != NULL);
+  json_t *all = json_pack("{s:o, s:[]}", "seed", record, "counts");
+  for (size_t i = 0; counts && i < counts->elements; ++i) {
+    json_array_append_new(json_object_get(all, "counts"), json_string(counts->element[i]->str));
+  }
+  freeReplyObject(counts);
+  char *text = json_dumps(all, JSON_SORT_KEYS | JSON_COMPACT);
+  json_decref(all);
+  return text;
+}
+
+static const char *seed_status(const char *seed, char *buf, size_t size)
+{
+  char *status = NULL;
+  LwError err;
+  lw_seed_get_field(c, cfg.prefix, seed, "status", &status, &err);
+  snprintf(buf, size, "%s", status ? status : "");
+  free(status);
+  return buf;
+}
+
+/* The working-status write before a stage's work is fenced like the ack:
+ * a worker frozen between taking its job and writing it, whose job was
+ * reaped and taken by another, changes nothing when it thaws, whether the
+ * other has started (the seed still in the status the stage takes) or
+ * finished. The undisturbed write of the job's holder applies. */
+static void test_late_working_write_of_a_reaped_worker(void)
+{
+  char buf[32];
+  LwError err;
+  /* undisturbed: the holder moves its seed to working */
+  harvest("hw1", (const char *[]){"n1"}, 1);
+  cmd("HSET", lw_key(cfg.prefix, LW_KEY_SEED, "n1").s, "status", "guessed", NULL);
+  LwJob *calm = take("calm", "n1", "hw1");
+  CHECK_INT_EQ(lw_seed_set_working(c, cfg.prefix, "calm", calm, "parsing", &err), LW_OK);
+  CHECK_STR_EQ(seed_status("n1", buf, sizeof(buf)), "parsing");
+  LwTxn *txn = results(calm);
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "calm", calm, txn, &err), LW_OK);
+  lw_txn_free(txn);
+  lw_job_free(calm);
+
+  harvest("hw2", (const char *[]){"m1"}, 1);
+  cmd("HSET", lw_key(cfg.prefix, LW_KEY_SEED, "m1").s, "status", "guessed", NULL);
+  LwJob *frozen = take("frozen2", "m1", "hw2");
+  /* stopped before its working write, past its heartbeat: reaped */
+  LwJob *job = reap_and_retake("frozen2", "w3", "m1");
+  /* it thaws before the new holder starts: the seed stays as it is */
+  char *before = seed_snapshot("m1");
+  CHECK_INT_EQ(lw_seed_set_working(c, cfg.prefix, "frozen2", frozen, "parsing", &err),
+               LW_NOTHING);
+  char *after = seed_snapshot("m1");
+  CHECK_STR_EQ(after, before);
+  CHECK_STR_EQ(seed_status("m1", buf, sizeof(buf)), "guessed");
+  free(before);
+  free(after);
+  /* the holder works and acks */
+  CHECK_INT_EQ(lw_seed_set_working(c, cfg.prefix, "w3", job, "parsing", &err), LW_OK);
+  txn = job ? results(job) : NULL;
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w3", job, txn, &err), LW_OK);
+  lw_txn_free(txn);
+  lw_job_free(job);
+  /* it thaws after: still nothing */
+  before = seed_snapshot("m1");
+  CHECK_INT_EQ(lw_seed_set_working(c, cfg.prefix, "frozen2", frozen, "parsing", &err),
+               LW_NOTHING);
+  after = seed_snapshot("m1");
+  CHECK_STR_EQ(after, before);
+  CHECK_STR_EQ(seed_status("m1", buf, sizeof(buf)), "parsed");
+  CHECK_INT_EQ(finished("hw2"), 1);
+  free(before);
+  free(after);
+  lw_job_free(frozen);
 }
 
 static void test_dead_file_counted_once(void)
@@ -202,7 +295,7 @@ static void test_reaped_to_death(void)
     snprintf(worker, sizeof(worker), "killed%lld", i);
     cmd("DEL", lw_key(cfg.prefix, LW_KEY_WORKER, worker).s, NULL, NULL, NULL);
     long long returned = 0;
-    CHECK_INT_EQ(lw_stage_reap(c, &cfg, &returned, &err), LW_OK);
+    CHECK_INT_EQ(lw_pipeline_reap(c, &cfg, &returned, &err), LW_OK);
     lw_job_free(job);
     job = NULL;
     snprintf(worker, sizeof(worker), "killed%lld", i + 1);
@@ -284,6 +377,7 @@ int main(void)
   lw_test_redis_cleanup(c, cfg.prefix);
   test_noscript_and_resent_ack();
   test_late_ack_of_a_reaped_worker();
+  test_late_working_write_of_a_reaped_worker();
   test_dead_file_counted_once();
   test_reaped_to_death();
   test_large_ack();

@@ -10,7 +10,7 @@
 #include "common/log.h"
 #include "common/uri.h"
 #include "queue/keys.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "queue/seed.h"
 #include "queue/provider_record.h"
 #include "scheduler/scheduler.h"

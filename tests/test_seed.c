@@ -7,7 +7,7 @@
 #include "common/uri.h"
 #include "queue/keys.h"
 #include "queue/queue.h"
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "queue/seed.h"
 #include "tests/support/check.h"
 #include "tests/support/redis_support.h"

@@ -4,6 +4,7 @@
  * the stages reach every status of a file's life. */
 #include <string.h>
 
+#include "queue/pipeline.h"
 #include "queue/seed.h"
 #include "tests/support/check.h"
 #include "workers/stage.h"
@@ -21,7 +22,8 @@ static void check_outcome(const LwStage *s, const LwStageOutcome *o)
     const LwStage *next = lw_stage_find(o->next);
     CHECK(next != NULL);
     CHECK(next && next->takes && !strcmp(next->takes, o->status));
-    CHECK(next && next->harvest_file == s->harvest_file);
+    CHECK(lw_pipeline_is_file_stage(next ? next->name : "") ==
+          lw_pipeline_is_file_stage(s->name));
   }
 }
 
@@ -45,7 +47,7 @@ int main(void)
     const LwStage *s = &lw_stages[i];
     CHECK(lw_stage_find(s->name) == s);
     if (!s->takes) {
-      CHECK(!s->working && !s->done.status && !s->other.status && !s->frame_moves);
+      CHECK(!s->working && !s->done.status && !s->other.status);
       continue;
     }
     CHECK(lw_seed_status_valid(s->takes));
@@ -64,8 +66,13 @@ int main(void)
       CHECK(reached(st));
     }
   }
+  /* the records' file stages are rows that work on a seed */
+  for (size_t i = 0; lw_pipeline_file_stages[i]; ++i) {
+    const LwStage *s = lw_stage_find(lw_pipeline_file_stages[i]);
+    CHECK(s && s->takes);
+  }
   /* the harvest's follow-up is a stage of its own, not a file's */
-  const LwStage *follow = lw_stage_find(lw_stage_harvest_follow_up);
-  CHECK(follow && !follow->harvest_file && !follow->takes);
+  const LwStage *follow = lw_stage_find(lw_pipeline_follow_up);
+  CHECK(follow && !lw_pipeline_is_file_stage(follow->name) && !follow->takes);
   return lw_test_finish();
 }

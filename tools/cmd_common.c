@@ -8,7 +8,7 @@
 #include "queue/redis.h"
 #include "tools/commands.h"
 
-redisContext *lw_tool_redis(LwTool *tool)
+LwRecords *lw_tool_redis(LwTool *tool)
 {
   if (!tool->redis) {
     LwError err;

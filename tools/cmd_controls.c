@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "queue/controls.h"
+#include "queue/pipeline.h"
 #include "scheduler/registry.h"
 #include "tools/commands.h"
 #include "workers/stage.h"
@@ -25,7 +26,7 @@ int lw_cmd_stage(LwTool *tool, int argc, char **argv)
   if (!lw_stage_find(argv[2])) {
     return lw_tool_usage_error("stage: unknown stage '%s'", argv[2]);
   }
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     return LW_EXIT_FAIL;
   }
@@ -47,13 +48,13 @@ int lw_cmd_queue(LwTool *tool, int argc, char **argv)
   if (!lw_stage_find(argv[2])) {
     return lw_tool_usage_error("queue purge: unknown stage '%s'", argv[2]);
   }
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     return LW_EXIT_FAIL;
   }
   long long n = 0;
   LwError err;
-  if (lw_controls_purge(c, tool->config, argv[2], lw_stage_harvest_follow_up, &n, &err) >
+  if (lw_controls_purge(c, tool->config, argv[2], lw_pipeline_follow_up, &n, &err) >
       LW_NOTHING) {
     return lw_tool_fail("queue purge: %s", err.message);
   }
@@ -77,7 +78,7 @@ int lw_cmd_provider(LwTool *tool, int argc, char **argv)
     return lw_tool_usage_error("provider: no provider '%s' in %s", argv[2],
                                tool->config->registry);
   }
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     return LW_EXIT_FAIL;
   }

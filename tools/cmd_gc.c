@@ -31,7 +31,7 @@ int lw_cmd_gc(LwTool *tool, int argc, char **argv)
       return lw_tool_usage_error("usage: lodwash gc [--dry-run]");
     }
   }
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     return LW_EXIT_FAIL;
   }

@@ -36,7 +36,7 @@ static int harvest_cancel(LwTool *tool, const char *name)
     return lw_tool_usage_error("harvest cancel: no provider '%s' in %s", name,
                                tool->config->registry);
   }
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     return LW_EXIT_FAIL;
   }

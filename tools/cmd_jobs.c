@@ -66,7 +66,7 @@ static int jobs_push(LwTool *tool, int argc, char **argv)
   }
   const char *seed = extra ? json_string_value(json_object_get(extra, "seed")) : NULL;
   const char *harvest = extra ? json_string_value(json_object_get(extra, "harvest")) : NULL;
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     json_decref(extra);
     return LW_EXIT_FAIL;
@@ -130,7 +130,7 @@ static int jobs_dead(LwTool *tool, int argc, char **argv)
       return lw_tool_usage_error("jobs dead: unexpected argument '%s'", argv[i]);
     }
   }
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     return LW_EXIT_FAIL;
   }
@@ -181,7 +181,7 @@ static int jobs_dead_out(LwTool *tool, int argc, char **argv)
   if (!all && argv[2][0] == '-') {
     return lw_tool_usage_error("jobs %s: unknown option '%s'", argv[1], argv[2]);
   }
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     return LW_EXIT_FAIL;
   }

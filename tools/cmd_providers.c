@@ -95,7 +95,7 @@ int lw_cmd_providers(LwTool *tool, int argc, char **argv)
   if (lw_registry_load(cfg->registry, &reg, &err) != LW_OK) {
     return lw_tool_fail("providers: %s", err.message);
   }
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     lw_registry_free(reg);
     return LW_EXIT_FAIL;

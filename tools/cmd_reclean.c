@@ -22,7 +22,7 @@
 
 /* Starts one reclean; quiet_skip: a provider with nothing to clean or busy
  * is only mentioned (--all). Returns the exit code. */
-static int reclean_one(redisContext *c, const LwConfig *cfg, const char *name, bool quiet_skip)
+static int reclean_one(LwRecords *c, const LwConfig *cfg, const char *name, bool quiet_skip)
 {
   char id[LW_HARVEST_ID_MAX];
   size_t files = 0;
@@ -64,7 +64,7 @@ int lw_cmd_reclean(LwTool *tool, int argc, char **argv)
   }
   bool all = !strcmp(argv[1], "--all");
   int code = LW_EXIT_OK;
-  redisContext *c = NULL;
+  LwRecords *c = NULL;
   if (!all && !lw_registry_find(reg, argv[1])) {
     code = lw_tool_fail("reclean: no provider '%s' in %s", argv[1], tool->config->registry);
   } else if (!(c = lw_tool_redis(tool))) {

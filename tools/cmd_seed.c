@@ -58,7 +58,7 @@ static int seed_show(LwTool *tool, int argc, char **argv)
   if (!what) {
     return lw_tool_usage_error("seed show: give a URI or a hash");
   }
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     return LW_EXIT_FAIL;
   }
@@ -89,7 +89,7 @@ static int seed_add(LwTool *tool, int argc, char **argv)
   if (argc != 3 || (argv[2][0] == '-' && argv[2][1])) {
     return lw_tool_usage_error("seed add: give exactly one URI");
   }
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     return LW_EXIT_FAIL;
   }

@@ -105,7 +105,7 @@ static void on_interrupt(int sig)
 /* One report, printed. */
 static int show(LwTool *tool, bool json)
 {
-  redisContext *c = lw_tool_redis(tool);
+  LwRecords *c = lw_tool_redis(tool);
   if (!c) {
     return LW_EXIT_FAIL;
   }
@@ -141,7 +141,7 @@ static int watch(LwTool *tool, bool json, long long every)
     printf("lodwash status, %s (every %llds; Ctrl-C stops)\n\n",
            lw_datetime_format_ms(lw_datetime_now_usec() / 1000, now), every);
     if (show(tool, json) != LW_EXIT_OK) {
-      redisFree(tool->redis);
+      lw_records_close(tool->redis);
       tool->redis = NULL;
     }
     fflush(stdout);

@@ -13,7 +13,7 @@
 #ifndef LW_TOOLS_COMMANDS_H
 #define LW_TOOLS_COMMANDS_H
 
-#include <hiredis/hiredis.h>
+#include "queue/redis.h"
 #include <stdbool.h>
 
 #include "common/config.h"
@@ -22,7 +22,7 @@ enum { LW_EXIT_OK = 0, LW_EXIT_FAIL = 1, LW_EXIT_USAGE = 2 };
 
 typedef struct {
   const LwConfig *config;
-  redisContext *redis; /* NULL until lw_tool_redis connects */
+  LwRecords *redis; /* NULL until lw_tool_redis connects */
 } LwTool;
 
 typedef int (*LwCommandFn)(LwTool *tool, int argc, char **argv);
@@ -38,7 +38,7 @@ typedef struct {
 
 /* The Redis connection, connected on first use; NULL (message printed to
  * stderr) when Redis is unreachable. */
-redisContext *lw_tool_redis(LwTool *tool);
+LwRecords *lw_tool_redis(LwTool *tool);
 
 /* Prints "lodwash: <message>" (printf-style) to stderr; returns
  * LW_EXIT_USAGE. */

@@ -149,7 +149,7 @@ static int run(LwConfig *cfg, LwStatus st, LwError *err, int argc, char **argv, 
   lw_log_init("lodwash", cfg->log_level, cfg->log_json);
   LwTool tool = {cfg, NULL};
   int code = command->run(&tool, argc - first, argv + first);
-  redisFree(tool.redis);
+  lw_records_close(tool.redis);
   return code;
 }
 

@@ -18,7 +18,7 @@
 #ifndef LW_WORKERS_CONTEXT_CACHE_H
 #define LW_WORKERS_CONTEXT_CACHE_H
 
-#include <hiredis/hiredis.h>
+#include "queue/redis.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -27,7 +27,7 @@
 #define LW_CONTEXT_CACHE_TTL_S 86400
 
 typedef struct {
-  redisContext *redis;
+  LwRecords *redis;
   const char *prefix;
   long long max_bytes;   /* total size of the cached bodies; <= 0: no cap */
 } LwContextCache;

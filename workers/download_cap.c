@@ -15,7 +15,7 @@ static char held_by[256];
 static bool held;
 static long long renewed_ms;
 
-static bool take_place(redisContext *c, const LwConfig *cfg, const char *member)
+static bool take_place(LwRecords *c, const LwConfig *cfg, const char *member)
 {
   LwError err;
   bool got = lw_download_slot_take(c, cfg->prefix, member, cfg->download_workers,
@@ -26,7 +26,7 @@ static bool take_place(redisContext *c, const LwConfig *cfg, const char *member)
   return got;
 }
 
-static void give_back(redisContext *c, const LwConfig *cfg)
+static void give_back(LwRecords *c, const LwConfig *cfg)
 {
   if (!held) {
     return;
@@ -35,7 +35,7 @@ static void give_back(redisContext *c, const LwConfig *cfg)
   held = false;
 }
 
-size_t lw_download_cap_stages(redisContext *c, const LwConfig *cfg, const char *worker_id,
+size_t lw_download_cap_stages(LwRecords *c, const LwConfig *cfg, const char *worker_id,
                               const char *const *stages, size_t n, const char **out)
 {
   give_back(c, cfg);
@@ -64,14 +64,14 @@ size_t lw_download_cap_stages(redisContext *c, const LwConfig *cfg, const char *
   return m;
 }
 
-void lw_download_cap_keep(redisContext *c, const LwConfig *cfg, const char *stage)
+void lw_download_cap_keep(LwRecords *c, const LwConfig *cfg, const char *stage)
 {
   if (!stage || strcmp(stage, "download") != 0) {
     give_back(c, cfg);
   }
 }
 
-void lw_download_cap_refresh(redisContext *c, const LwConfig *cfg)
+void lw_download_cap_refresh(LwRecords *c, const LwConfig *cfg)
 {
   if (held && lw_now_ms() - renewed_ms > PLACE_REFRESH_MS) {
     take_place(c, cfg, held_by);

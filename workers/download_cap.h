@@ -17,7 +17,7 @@
 #ifndef LW_WORKERS_DOWNLOAD_CAP_H
 #define LW_WORKERS_DOWNLOAD_CAP_H
 
-#include <hiredis/hiredis.h>
+#include "queue/redis.h"
 #include <stddef.h>
 
 #include "common/config.h"
@@ -28,15 +28,15 @@
  * (room for LW_DOWNLOAD_CAP_MAX_STAGES), leaving "download" out when no
  * place is free; returns how many. Without a cap, for a worker serving
  * download alone, or when Redis fails: all of them. */
-size_t lw_download_cap_stages(redisContext *c, const LwConfig *cfg, const char *worker_id,
+size_t lw_download_cap_stages(LwRecords *c, const LwConfig *cfg, const char *worker_id,
                               const char *const *stages, size_t n, const char **out);
 
 /* After the fetch: keeps the place when the job got is a download, else
  * gives it back. stage NULL: no job. */
-void lw_download_cap_keep(redisContext *c, const LwConfig *cfg, const char *stage);
+void lw_download_cap_keep(LwRecords *c, const LwConfig *cfg, const char *stage);
 
 /* Renews the place's lease during a long download (cheap: at most every
  * 10 s). */
-void lw_download_cap_refresh(redisContext *c, const LwConfig *cfg);
+void lw_download_cap_refresh(LwRecords *c, const LwConfig *cfg);
 
 #endif

@@ -92,7 +92,7 @@ static const char *robots_fetch(const LwConfig *cfg, const LwNetGuard *guard,
 
 /* The robots.txt of origin, from the cache or fetched and cached:
  * *state as robots_fetch, *body (caller frees) when ok. */
-static LwStatus robots_get(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
+static LwStatus robots_get(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
                            const char *origin, long timeout_ms, char state[16], char **body,
                            size_t *len, LwError *err)
 {
@@ -109,7 +109,7 @@ static LwStatus robots_get(redisContext *c, const LwConfig *cfg, const LwNetGuar
 }
 
 /* robots.txt's word on p: LW_OK (with the Crawl-delay, -1 none), or why not. */
-static LwStatus robots_check(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
+static LwStatus robots_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
                              const UrlParts *p, const char *url, long timeout_ms,
                              long *delay_ms, LwError *err)
 {
@@ -149,7 +149,7 @@ static void sleep_ms(long long ms)
 }
 
 /* Waits for host's next turn, gap ms after the previous request. */
-static LwStatus pace(redisContext *c, const LwConfig *cfg, const char *host, long long gap,
+static LwStatus pace(LwRecords *c, const LwConfig *cfg, const char *host, long long gap,
                      LwError *err)
 {
   if (gap <= 0) {
@@ -163,7 +163,7 @@ static LwStatus pace(redisContext *c, const LwConfig *cfg, const char *host, lon
   return LW_OK;
 }
 
-LwStatus lw_host_robots_check(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
+LwStatus lw_host_robots_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
                               const char *url, long timeout_ms, LwError *err)
 {
   UrlParts p;
@@ -174,7 +174,7 @@ LwStatus lw_host_robots_check(redisContext *c, const LwConfig *cfg, const LwNetG
   return robots_check(c, cfg, guard, &p, url, timeout_ms, &delay, err);
 }
 
-LwStatus lw_host_policy_check(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
+LwStatus lw_host_policy_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
                               const char *url, LwError *err)
 {
   UrlParts p;

@@ -17,7 +17,7 @@
 #ifndef LW_WORKERS_HOST_POLICY_H
 #define LW_WORKERS_HOST_POLICY_H
 
-#include <hiredis/hiredis.h>
+#include "queue/redis.h"
 
 #include "common/config.h"
 #include "common/netguard.h"
@@ -25,12 +25,12 @@
 
 /* Checks url against its host's robots.txt and waits for the host's pace.
  * LW_OK: go ahead now. guard: the allow list used for robots.txt too. */
-LwStatus lw_host_policy_check(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
+LwStatus lw_host_policy_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
                               const char *url, LwError *err);
 
 /* robots.txt alone (for VoID files: the scheduler fetches each once per
  * visit), its fetch given at most timeout_ms (0: 30 s). */
-LwStatus lw_host_robots_check(redisContext *c, const LwConfig *cfg, const LwNetGuard *guard,
+LwStatus lw_host_robots_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
                               const char *url, long timeout_ms, LwError *err);
 
 /* The lower-cased host name of url into buf; false when it has none. */

@@ -10,7 +10,7 @@
  * The row also says, for a stage on a seed, the status it takes, its working
  * status and how it may end (status and next stage): the frame makes those
  * moves and queues the next job, so a stage computes results and never
- * names another stage (unpack, which queues its entries, still does).
+ * names another stage (unpack queues its entries with lw_stage_spawn).
  *
  * The worker frame (workers/worker.c) takes a job from the stage's queue and
  * calls run(ctx) with:
@@ -18,7 +18,9 @@
  *   ctx->config  the settings (data dir, limits, store, ...), read only
  *   ctx->redis   a connection to Redis: read what you need (the seed record:
  *                lw_seed_get), and write intermediate state that must be
- *                visible at once (lw_seed_set_status(..., "downloading"))
+ *                visible at once: the working status with
+ *                lw_stage_seed_working (fenced: only while the job is still
+ *                this worker's; lw_stage_on_own_seed does it)
  *   ctx->job     the job (ctx->job->seed, ->harvest, ->attempt, extra fields
  *                with lw_job_get_int / lw_job_get_string), read only
  *   ctx->txn     where the RESULT goes: seed fields, new child seeds
@@ -69,7 +71,7 @@
 #ifndef LW_WORKERS_STAGE_H
 #define LW_WORKERS_STAGE_H
 
-#include <hiredis/hiredis.h>
+#include "queue/redis.h"
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -81,13 +83,16 @@
 
 typedef struct LwWorker LwWorker;
 
+/* The worker's id: its in-flight list holds the jobs it runs. */
+const char *lw_worker_id(const LwWorker *w);
+
 /* How a stage ended, when it ends well: the row's `done` (the default) or
  * its `other` outcome (lw_stage_other). */
 typedef enum { LW_STAGE_DONE = 0, LW_STAGE_OTHER = 1 } LwStageOutcomeKind;
 
 typedef struct {
   const LwConfig *config;
-  redisContext *redis;
+  LwRecords *redis;
   const LwJob *job;
   LwTxn *txn;
   LwError *err;
@@ -108,27 +113,20 @@ typedef struct {
   const char *name;   /* queue name: [a-z0-9_-]+ */
   LwStageRunFn run;
   const char *doc;    /* one line, shown by lodwash-worker --help */
-  bool harvest_file;  /* works on one file of a harvest: a job of it that goes
-                         dead still counts for the harvest's fan-in */
   /* The pipeline as data, for a stage that works on a seed (takes NULL:
-   * not about a seed). The seed machine (queue/seed.h) must allow each
-   * move; test_stages checks it. */
+   * not about a seed). The frame makes the moves: to working before the
+   * stage runs (lw_stage_on_own_seed), to the outcome's status with the
+   * next job in the ack (lw_stage_results). The seed machine (queue/seed.h)
+   * must allow each move; test_stages checks it. */
   const char *takes;     /* the seed status it works on */
   const char *working;   /* the status while it works */
   LwStageOutcome done;   /* how it usually ends */
   LwStageOutcome other;  /* the other way it may end ({NULL}: none) */
-  bool frame_moves;      /* the frame makes the moves above (set working is
-                            lw_stage_on_own_seed's); false: the stage still
-                            does them itself */
 } LwStage;
 
 /* The table (workers/stages.c) and its length. */
 extern const LwStage lw_stages[];
 extern const size_t lw_stage_count;
-
-/* The stage of the job queued once every file of a harvest is finished
- * (queue/harvest.h): the harvest's own job, about the harvest. */
-extern const char *const lw_stage_harvest_follow_up;
 
 /* The row for name, or NULL. */
 const LwStage *lw_stage_find(const char *name);
@@ -146,12 +144,6 @@ void lw_stage_fan_in(const LwJob *job, LwTxn *txn);
  * failed, in the same script as the job's move to the dead list. */
 LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError *failure);
 
-/* The reaper (lw_queue_reap_files) with the fan-in of the stage table: a
- * file job that goes dead because its workers keep dying is finished as
- * failed for its harvest. The workers and the scheduler reap with it. */
-LwStatus lw_stage_reap(redisContext *c, const LwConfig *cfg, long long *returned,
-                       LwError *err);
-
 /* Records a short progress note ("12 MB of 40 MB") in the worker's
  * heartbeat. Cheap: written at most once a second. */
 void lw_stage_progress(LwStageCtx *ctx, const char *fmt, ...)
@@ -163,22 +155,38 @@ bool lw_stage_stopping(const LwStageCtx *ctx);
 /* The stage ended the row's other way (e.g. download: unchanged). */
 void lw_stage_other(LwStageCtx *ctx);
 
+/* Queues this stage for another seed (an archive's entry: a new file of the
+ * harvest), in the txn: the seed moves to the status the stage takes (from
+ * `added` first when reset: a seed an earlier harvest left further on) and
+ * the stage's job for it is pushed. The stage names neither. */
+void lw_stage_spawn(LwStageCtx *ctx, const char *seed, bool reset);
+
 /* For the frame, after run succeeded (st LW_OK or LW_NOTHING): adds to
  * ctx->txn the seed's move to the outcome's status and the job queued next
- * (when the row says the frame moves, and st is LW_OK), then the harvest's
+ * (for a stage about a seed, when st is LW_OK), then the harvest's
  * fan-in (lw_stage_fan_in). */
 void lw_stage_results(LwStageCtx *ctx, LwStatus st);
 
 /* Works on the job's seed (read whole, as JSON strings). */
 typedef LwStatus (*LwStageSeedFn)(LwStageCtx *ctx, const json_t *seed);
 
+/* Moves the job's seed to status (the stage's working status) at once, in
+ * one script fenced like the ack (lw_seed_set_working): only while this
+ * worker still holds the job. LW_NOTHING when it lost it (reaped after a
+ * stall: nothing changed, logged; do no work, the ack will change nothing
+ * either). A ctx without a worker (a test running a stage by itself) writes
+ * unfenced. */
+LwStatus lw_stage_seed_working(LwStageCtx *ctx, const char *status);
+
 /* lw_stage_on_seed with the row's takes and working statuses, moving the
- * seed to working (visible at once) before work. */
+ * seed to working (lw_stage_seed_working) before work. */
 LwStatus lw_stage_on_own_seed(LwStageCtx *ctx, LwStageSeedFn work);
 
 /* Reads the job's seed and calls work when its status is input_status or
- * working_status (a job run again after a crash); LW_NOTHING when the seed
- * is past them (the job ran twice); LW_ERR_STATE when there is no seed. */
+ * working_status (a job run again after a crash), after moving it to
+ * working_status (fenced); LW_NOTHING when the seed is past them (the job
+ * ran twice), belongs to another harvest, or the job was lost;
+ * LW_ERR_STATE when there is no seed. */
 LwStatus lw_stage_on_seed(LwStageCtx *ctx, const char *input_status,
                           const char *working_status, LwStageSeedFn work);
 

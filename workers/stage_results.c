@@ -8,14 +8,14 @@
 #include <string.h>
 
 #include "queue/harvest.h"
+#include "queue/pipeline.h"
 #include "queue/queue.h"
 #include "workers/stage.h"
 
 /* True when job works on one file of its harvest. */
 static bool harvest_file_job(const LwJob *job)
 {
-  const LwStage *stage = lw_stage_find(job->stage);
-  return stage && stage->harvest_file && *job->harvest && *job->seed;
+  return lw_pipeline_is_file_stage(job->stage) && *job->harvest && *job->seed;
 }
 
 void lw_stage_fan_in(const LwJob *job, LwTxn *txn)
@@ -40,7 +40,7 @@ void lw_stage_fan_in(const LwJob *job, LwTxn *txn)
   free(found);
   if (!continues) {
     lw_txn_harvest_finish_file(txn, job->harvest, job->seed, false,
-                               lw_stage_harvest_follow_up);
+                               lw_pipeline_follow_up);
   }
 }
 
@@ -54,7 +54,7 @@ LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError
     lw_txn_harvest_owns(txn, job->harvest, job->seed);
     if (lw_queue_fail_final(cfg, job, failure)) {
       lw_txn_harvest_finish_file(txn, job->harvest, job->seed, true,
-                                 lw_stage_harvest_follow_up);
+                                 lw_pipeline_follow_up);
     }
   }
   return txn;
@@ -62,11 +62,24 @@ LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError
 
 void lw_stage_other(LwStageCtx *ctx) { ctx->outcome = LW_STAGE_OTHER; }
 
+void lw_stage_spawn(LwStageCtx *ctx, const char *seed, bool reset)
+{
+  const LwStage *stage = lw_stage_find(ctx->job->stage);
+  if (!stage || !stage->takes) {
+    return; /* a stage about no seed spawns none (test_stages) */
+  }
+  if (reset) {
+    lw_txn_seed_status(ctx->txn, seed, "added");
+  }
+  lw_txn_seed_status(ctx->txn, seed, stage->takes);
+  lw_txn_push_job(ctx->txn, stage->name, seed, ctx->job->harvest, LW_PRIORITY_NORMAL, NULL);
+}
+
 void lw_stage_results(LwStageCtx *ctx, LwStatus st)
 {
   const LwJob *job = ctx->job;
   const LwStage *stage = lw_stage_find(job->stage);
-  if (st == LW_OK && stage && stage->frame_moves && stage->takes && *job->seed) {
+  if (st == LW_OK && stage && stage->takes && *job->seed) {
     const LwStageOutcome *o = ctx->outcome == LW_STAGE_OTHER && stage->other.status
                                   ? &stage->other
                                   : &stage->done;
@@ -79,17 +92,4 @@ void lw_stage_results(LwStageCtx *ctx, LwStatus st)
     }
   }
   lw_stage_fan_in(job, ctx->txn);
-}
-
-LwStatus lw_stage_reap(redisContext *c, const LwConfig *cfg, long long *returned, LwError *err)
-{
-  const char *files[32];
-  size_t n = 0;
-  for (size_t i = 0; i < lw_stage_count && n < 32; ++i) {
-    if (lw_stages[i].harvest_file) {
-      files[n++] = lw_stages[i].name;
-    }
-  }
-  LwReapFanIn fan_in = {files, n, lw_stage_harvest_follow_up};
-  return lw_queue_reap_files(c, cfg, &fan_in, returned, err);
 }

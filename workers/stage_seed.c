@@ -1,13 +1,33 @@
 /*
  * The common frame of a stage that works on one seed: read the job's seed,
  * work when it is in the stage's input (or working) status, and do nothing
- * when it is already past them (the job ran twice).
+ * when it is already past them (the job ran twice). The move to the working
+ * status is fenced like the ack: a worker that lost its job (reaped while it
+ * was stopped) changes nothing and does no work.
  */
 #include <string.h>
 
+#include "common/log.h"
 #include "queue/record.h"
 #include "queue/seed.h"
 #include "workers/stage.h"
+
+LwStatus lw_stage_seed_working(LwStageCtx *ctx, const char *status)
+{
+  const LwJob *job = ctx->job;
+  const char *prefix = ctx->config->prefix;
+  if (!ctx->worker) {
+    return lw_seed_set_status(ctx->redis, prefix, job->seed, status, ctx->err);
+  }
+  LwStatus st = lw_seed_set_working(ctx->redis, prefix, lw_worker_id(ctx->worker), job,
+                                    status, ctx->err);
+  if (st == LW_NOTHING) {
+    lw_warn("stage=%s seed=%s job=%s msg=\"lost the job before its work: it is no longer "
+            "this worker's, %s not written\"",
+            job->stage, job->seed, job->id, status);
+  }
+  return st;
+}
 
 LwStatus lw_stage_on_seed(LwStageCtx *ctx, const char *input_status,
                           const char *working_status, LwStageSeedFn work)
@@ -24,8 +44,7 @@ LwStatus lw_stage_on_seed(LwStageCtx *ctx, const char *input_status,
   if (*ctx->job->harvest && *owner && strcmp(owner, ctx->job->harvest)) {
     st = LW_NOTHING; /* a job of an older harvest: the seed is another's now */
   } else if (!strcmp(status, input_status) || !strcmp(status, working_status)) {
-    st = lw_seed_set_status(ctx->redis, ctx->config->prefix, ctx->job->seed, working_status,
-                            ctx->err);
+    st = lw_stage_seed_working(ctx, working_status);
     if (st == LW_OK) {
       st = work(ctx, seed);
     }

@@ -28,7 +28,10 @@
  *
  * Everything recorded rides in the job's ack (ctx->txn), so a job that runs
  * twice records once; files are written by tmp + rename and land at the same
- * hashed paths. A seed already past this stage is left alone (LW_NOTHING).
+ * hashed paths. The seed's moves (filed -> unarchiving, then unarchived with
+ * a guess job, or depleted) are the frame's, from the stage table
+ * (workers/stages.c); a seed already past this stage, or another harvest's,
+ * is left alone (LW_NOTHING).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,19 +45,6 @@
 #include "queue/seed.h"
 #include "queue/unpack_budget.h"
 #include "workers/stage.h"
-
-/* Statuses that mean this stage's work is done already. */
-static bool past_unpack(const char *status)
-{
-  static const char *const past[] = {"depleted", "unarchived", "guessing", "guessed",
-                                     "parsing", "parsed", NULL};
-  for (size_t i = 0; past[i]; ++i) {
-    if (!strcmp(status, past[i])) {
-      return true;
-    }
-  }
-  return false;
-}
 
 /* The seed's file, relative to the data directory, into rel. */
 static LwStatus seed_file(const json_t *seed, const char *hash, char *rel, size_t size)
@@ -111,6 +101,12 @@ static void txn_seed_int(LwTxn *txn, const char *seed, const char *field, long l
   lw_txn_seed_set(txn, seed, field, text);
 }
 
+/* The status an entry starts in: the one this stage takes (`filed`). */
+static const char *entry_status(const LwStageCtx *ctx)
+{
+  return lw_stage_find(ctx->job->stage)->takes;
+}
+
 /* How a child's record gets to `filed`: "" (new, or filed already), or
  * "added" when an earlier harvest of the same dump left it further on and it
  * must start again (added, then filed). LW_ERR_STATE when the seed machine
@@ -125,31 +121,29 @@ static LwStatus child_reset(LwStageCtx *ctx, const char *hash, bool *reset)
     return st == LW_NOTHING ? LW_OK : st;
   }
   const char *status = lw_record_str(old, "status", "");
-  if (lw_seed_transition_allowed(status, "filed")) {
+  const char *start = entry_status(ctx);
+  if (lw_seed_transition_allowed(status, start)) {
     st = LW_OK;
   } else if (lw_seed_transition_allowed(status, "added") &&
-             lw_seed_transition_allowed("added", "filed")) {
+             lw_seed_transition_allowed("added", start)) {
     *reset = true;
   } else {
     st = lw_error_set(ctx->err, LW_ERR_STATE,
-                      "entry seed %s (from an earlier harvest) is %s and cannot be filed "
-                      "again (the seed machine needs added -> filed)",
-                      hash, status);
+                      "entry seed %s (from an earlier harvest) is %s and cannot be %s "
+                      "again (the seed machine needs added -> %s)",
+                      hash, status, start, start);
   }
   json_decref(old);
   return st;
 }
 
-/* A child seed, its record and its unpack job. */
+/* A child seed, its record and its job (this stage's, lw_stage_spawn). */
 static void record_child(LwStageCtx *ctx, const json_t *parent, const char *parent_hash,
                          unsigned depth, const LwUnpackEntry *e, bool reset)
 {
   LwTxn *txn = ctx->txn;
   const char *harvest = ctx->job->harvest;
-  if (reset) {
-    lw_txn_seed_status(txn, e->hash, "added");
-  }
-  lw_txn_seed_status(txn, e->hash, "filed");
+  lw_stage_spawn(ctx, e->hash, reset);
   lw_txn_seed_set(txn, e->hash, "parent", parent_hash);
   lw_txn_seed_set(txn, e->hash, "file", e->relpath);
   txn_seed_json(txn, e->hash, "archive", e->archive);
@@ -165,7 +159,6 @@ static void record_child(LwStageCtx *ctx, const json_t *parent, const char *pare
   if (*harvest) {
     lw_txn_seed_set(txn, e->hash, "harvest", harvest);
   }
-  lw_txn_push_job(txn, "unpack", e->hash, harvest, LW_PRIORITY_NORMAL, NULL);
 }
 
 static LwStatus record_archive(LwStageCtx *ctx, const json_t *seed, const char *hash,
@@ -201,7 +194,7 @@ static LwStatus record_archive(LwStageCtx *ctx, const json_t *seed, const char *
   txn_seed_json(txn, hash, "archive_format", fmt);
   json_decref(fmt);
   txn_seed_int(txn, hash, "processed", lw_now_ms());
-  lw_txn_seed_status(txn, hash, "depleted");
+  lw_stage_other(ctx); /* depleted: its entries go on, not the archive */
   const char *harvest = ctx->job->harvest;
   if (*harvest) {
     /* The entries become files of the harvest in the frame's fan-in
@@ -239,8 +232,7 @@ static LwStatus settle_data(LwStageCtx *ctx, const char *hash, const char *rel)
     lw_txn_seed_set(txn, hash, "file", rel);
   }
   txn_seed_int(txn, hash, "processed", lw_now_ms());
-  lw_txn_seed_status(txn, hash, "unarchived");
-  lw_txn_push_job(txn, "guess", hash, ctx->job->harvest, LW_PRIORITY_NORMAL, NULL);
+  /* unarchived, and on to the next stage: the frame's moves (the row) */
   lw_info("stage=unpack seed=%s outcome=unarchived encoding=%s source=%s recoded=%s replaced=%llu",
           hash, enc.encoding, enc.source, enc.recoded ? "true" : "false",
           (unsigned long long)enc.replaced);
@@ -293,24 +285,13 @@ static LwStatus unpack_seed(LwStageCtx *ctx, const json_t *seed, const char *has
   return st;
 }
 
+/* The seed is in this stage's working status (lw_stage_on_own_seed). */
+static LwStatus unpack_own_seed(LwStageCtx *ctx, const json_t *seed)
+{
+  return unpack_seed(ctx, seed, ctx->job->seed);
+}
+
 LwStatus lw_stage_unpack_run(LwStageCtx *ctx)
 {
-  const char *hash = ctx->job->seed;
-  const char *prefix = ctx->config->prefix;
-  json_t *seed = NULL;
-  LwStatus st = lw_seed_get(ctx->redis, prefix, hash, &seed, ctx->err);
-  if (st != LW_OK) {
-    return st == LW_NOTHING ? lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", hash) : st;
-  }
-  const char *status = lw_record_str(seed, "status", "");
-  if (past_unpack(status)) {
-    json_decref(seed);
-    return LW_NOTHING; /* a job run twice: done already */
-  }
-  st = lw_seed_set_status(ctx->redis, prefix, hash, "unarchiving", ctx->err);
-  if (st == LW_OK) {
-    st = unpack_seed(ctx, seed, hash);
-  }
-  json_decref(seed);
-  return st;
+  return lw_stage_on_own_seed(ctx, unpack_own_seed);
 }

@@ -11,6 +11,7 @@
 #include "common/log.h"
 #include "queue/heartbeat.h"
 #include "queue/job_timing.h"
+#include "queue/pipeline.h"
 #include "queue/queue.h"
 #include "queue/redis.h"
 #include "workers/download_cap.h"
@@ -21,7 +22,7 @@ struct LwWorker {
   const LwConfig *cfg;
   char id[256];
   char stages_csv[1024];
-  redisContext *redis;
+  LwRecords *redis;
   long long progress_ms; /* last progress write */
 
   /* the heartbeat thread */
@@ -30,6 +31,8 @@ struct LwWorker {
   pthread_cond_t beat_cond;
   bool beat_quit;
 };
+
+const char *lw_worker_id(const LwWorker *w) { return w->id; }
 
 static bool stopping(const LwWorker *w) { return w->opts->stop && *w->opts->stop; }
 
@@ -104,7 +107,7 @@ size_t lw_worker_parse_stages(const char *list, const char **names, size_t max,
  * replies were lost with the old connection. */
 static bool connect_redis(LwWorker *w, const LwJob *holding)
 {
-  redisFree(w->redis);
+  lw_records_close(w->redis);
   w->redis = NULL;
   long long backoff = 100;
   bool warned = false;
@@ -118,7 +121,7 @@ static bool connect_redis(LwWorker *w, const LwJob *holding)
       }
       return true;
     }
-    redisFree(w->redis);
+    lw_records_close(w->redis);
     w->redis = NULL;
     lw_warn("msg=\"Redis unavailable, retrying\" error=\"%s\" retry_ms=%lld", err.message,
             backoff);
@@ -132,7 +135,7 @@ static bool connect_redis(LwWorker *w, const LwJob *holding)
 static void *beat_main(void *arg)
 {
   LwWorker *w = arg;
-  redisContext *c = NULL;
+  LwRecords *c = NULL;
   long long period_ms = w->cfg->heartbeat_ttl_s * 1000 / 3;
   if (period_ms < 100) {
     period_ms = 100;
@@ -156,8 +159,8 @@ static void *beat_main(void *arg)
     }
     pthread_mutex_unlock(&w->beat_lock);
     LwError err;
-    if (!c || c->err) {
-      redisFree(c);
+    if (!lw_records_usable(c)) {
+      lw_records_close(c);
       c = NULL;
       if (lw_redis_connect(w->cfg->redis_url, &c, &err) != LW_OK) {
         lw_debug("msg=\"heartbeat: Redis unavailable\" error=\"%s\"", err.message);
@@ -169,7 +172,7 @@ static void *beat_main(void *arg)
     pthread_mutex_lock(&w->beat_lock);
   }
   pthread_mutex_unlock(&w->beat_lock);
-  redisFree(c);
+  lw_records_close(c);
   return NULL;
 }
 
@@ -244,7 +247,7 @@ static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn
     } else {
       st = lw_queue_handback(w->redis, w->cfg, w->id, job, err);
     }
-    if (st != LW_ERR_REDIS || !w->redis || !w->redis->err) {
+    if (st != LW_ERR_REDIS || !w->redis || lw_records_usable(w->redis)) {
       return st; /* done, or Redis answered with an error: not a lost link */
     }
     lw_warn("msg=\"lost Redis while finishing a job\" job=%s error=\"%s\"", job->id,
@@ -279,7 +282,7 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
     failure.status = status;
   }
   /* the handler may have broken the connection: make sure it is usable */
-  if (!w->redis || w->redis->err) {
+  if (!w->redis || !lw_records_usable(w->redis)) {
     connect_redis(w, job);
   }
 
@@ -346,7 +349,7 @@ static bool idle_round(LwWorker *w, long long *sleep_ms, long long *last_reap)
                   now - *last_reap >= w->cfg->heartbeat_ttl_s * 1000;
   if (reap_due) {
     long long returned = 0;
-    if (lw_stage_reap(w->redis, w->cfg, &returned, &err) == LW_OK && returned) {
+    if (lw_pipeline_reap(w->redis, w->cfg, &returned, &err) == LW_OK && returned) {
       lw_info("msg=\"gave back jobs of dead workers\" jobs=%lld", returned);
       *sleep_ms = 1;
       return true;
@@ -389,7 +392,7 @@ int lw_worker_run(const LwWorkerOptions *opts)
   }
   if (!beat_start(&w)) {
     lw_error("msg=\"cannot start the heartbeat thread\"");
-    redisFree(w.redis);
+    lw_records_close(w.redis);
     return 1;
   }
   lw_info("msg=\"worker started\" worker=%s stages=%s", w.id, w.stages_csv);
@@ -418,7 +421,7 @@ int lw_worker_run(const LwWorkerOptions *opts)
       if (!idle_round(&w, &sleep_ms, &last_reap)) {
         break;
       }
-    } else if (w.redis && !w.redis->err) {
+    } else if (w.redis && lw_records_usable(w.redis)) {
       lw_warn("msg=\"fetch failed\" error=\"%s\"", err.message); /* e.g. a bad job */
       nap(&w, 100);
     } else {
@@ -435,10 +438,10 @@ int lw_worker_run(const LwWorkerOptions *opts)
     lw_job_free(job);
   }
   beat_stop(&w);
-  if (w.redis && !w.redis->err) {
+  if (w.redis && lw_records_usable(w.redis)) {
     lw_heartbeat_unregister(w.redis, w.cfg, w.id, NULL);
   }
-  redisFree(w.redis);
+  lw_records_close(w.redis);
   lw_info("msg=\"worker stopped\" worker=%s jobs=%lld", w.id, jobs);
   return 0;
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "queue/redis.h"
+#include "queue/redis_cmd.h"
 #include "tests/support/check.h"
 
 redisContext *lw_test_redis(void)

@@ -1,0 +1,55 @@
+/*
+ * Commands and Lua scripts on the records handle (hiredis 0.14, the old
+ * API). Only queue/ includes this: it is the one owner of every key and
+ * command (tests/test_layering.sh).
+ *
+ * Scripts are run with EVALSHA and loaded on NOSCRIPT, so one round trip is
+ * the common case; the cache empties when Redis restarts, which is handled.
+ */
+#ifndef LW_QUEUE_REDIS_CMD_H
+#define LW_QUEUE_REDIS_CMD_H
+
+#include <hiredis/hiredis.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/status.h"
+#include "queue/redis.h"
+
+/* Runs one command given as argc strings with lengths (lens NULL: strlen).
+ * Returns the reply (caller frees with freeReplyObject), or NULL with err
+ * set: LW_ERR_REDIS for a broken connection or an error reply, LW_ERR_STATE
+ * for a script's refusal ("LWSTATE ..." error replies). */
+redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv,
+                          const size_t *lens, LwError *err);
+
+/* The same with NULL-terminated string arguments. */
+redisReply *lw_redis_cmd(redisContext *c, LwError *err, const char *arg0, ...)
+    __attribute__((sentinel));
+
+/* Turns an error reply into a status (LW_ERR_STATE for "LWSTATE ...",
+ * LW_ERR_REDIS otherwise) with err set; LW_OK for other replies. */
+LwStatus lw_redis_reply_status(const redisReply *reply, LwError *err);
+
+/* A Lua script with its SHA1, computed on first use. Define as
+ * static LwScript s = {SOURCE, ""}; */
+typedef struct {
+  const char *source;
+  char sha[41];
+} LwScript;
+
+/* The hex SHA1 of the script's source (fills s->sha). */
+const char *lw_script_sha(LwScript *s);
+
+/* EVALSHA s with nkeys keys followed by the other args (argc in all), EVAL
+ * fallback on NOSCRIPT. Reply and errors as lw_redis_argv. */
+redisReply *lw_script_run(redisContext *c, LwScript *s, int nkeys, int argc,
+                          const char **argv, const size_t *lens, LwError *err);
+
+/* SCRIPT LOAD s (used before pipelines of EVALSHA). */
+LwStatus lw_script_load(redisContext *c, LwScript *s, LwError *err);
+
+/* True if reply is a NOSCRIPT error. */
+bool lw_reply_is_noscript(const redisReply *reply);
+
+#endif
