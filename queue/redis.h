@@ -3,7 +3,7 @@
  *
  * Code outside queue/ holds an LwRecords * and passes it to queue/
  * functions; it cannot send a command itself, because this header does not
- * include hiredis (LwRecords is hiredis' LwRecords, forward-declared).
+ * include hiredis (LwRecords is hiredis' struct redisContext, forward-declared).
  * queue/redis_cmd.h, included only inside queue/, sends the commands.
  *
  * URLs: redis://[[user]:password@]host[:port][/db], parsed here because
