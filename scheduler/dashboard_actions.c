@@ -25,7 +25,7 @@
 #include "queue/queue.h"
 #include "queue/provider_record.h"
 #include "scheduler/harvest_cancel.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 #include "workers/stage.h"
 
 /* Compares in time independent of where the first difference is. */

@@ -11,7 +11,7 @@
 #include "queue/record.h"
 #include "queue/seed.h"
 #include "scheduler/provider_report.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 
 static long long num(const json_t *o, const char *key)
 {

@@ -39,7 +39,7 @@
 #include <stdint.h>
 
 #include "common/hash.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 
 typedef enum {
   LW_DECIDE_START = 0, /* start a harvest now */

@@ -28,7 +28,7 @@
 
 #include "common/config.h"
 #include "common/status.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 
 /* The reports due go out at once (up to 64 a cycle; the rest at the next),
  * each POST on a thread of its own within timeout_ms, while the caller does

@@ -20,7 +20,7 @@
 #include <jansson.h>
 
 #include "common/status.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 
 /* Every state a provider can show, NULL-terminated: idle, harvesting,
  * error, held (an operator's hold, queue/controls.h). */

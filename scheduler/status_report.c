@@ -9,7 +9,7 @@
 #include "queue/report.h"
 #include "queue/scheduler_lease.h"
 #include "scheduler/provider_report.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 
 /* The run time histogram of each stage: count, sum_seconds and buckets
  * (cumulative, "le" bound -> runs at most that long; "+Inf" = count). */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "queue/controls.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 #include "tools/commands.h"
 #include "workers/stage.h"
 

@@ -21,7 +21,7 @@
 #include "queue/keys.h"
 #include "queue/redis.h"
 #include "scheduler/provider_report.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 
 static const char *text_of(json_t *o, const char *key)
 {
