@@ -10,7 +10,7 @@
 #include "queue/keys.h"
 #include "queue/record.h"
 #include "queue/seed.h"
-#include "scheduler/provider_report.h"
+#include "report/provider_report.h"
 #include "common/registry.h"
 
 static long long num(const json_t *o, const char *key)

@@ -13,7 +13,7 @@
 #include "common/datetime.h"
 #include "queue/job.h"
 #include "queue/queue.h"
-#include "scheduler/status_report.h"
+#include "report/status_report.h"
 #include "tools/commands.h"
 
 /* A string field for printing: "-" when absent or not a string. */

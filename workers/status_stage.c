@@ -1,13 +1,13 @@
 /*
  * Stage status (queued every cycle by the scheduler): writes the status
- * report (scheduler/status_report.h) to DATA/status.json and logs one
+ * report (report/status_report.h) to DATA/status.json and logs one
  * summary line.
  */
 #include <jansson.h>
 
 #include "common/log.h"
-#include "queue/report.h"
-#include "scheduler/status_report.h"
+#include "queue/report_read.h"
+#include "report/status_report.h"
 #include "workers/stage.h"
 
 /* Sums one count over every stage. */

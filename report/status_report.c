@@ -1,4 +1,4 @@
-#include "scheduler/status_report.h"
+#include "report/status_report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -6,9 +6,9 @@
 #include "common/datetime.h"
 #include "queue/controls.h"
 #include "queue/job_timing.h"
-#include "queue/report.h"
+#include "queue/report_read.h"
 #include "queue/scheduler_lease.h"
-#include "scheduler/provider_report.h"
+#include "report/provider_report.h"
 #include "common/registry.h"
 
 /* The run time histogram of each stage: count, sum_seconds and buckets

@@ -6,8 +6,8 @@
  * kind: the PREFIXcounters hash) and "providers" (one object per provider
  * with its current or last harvest).
  */
-#ifndef LW_QUEUE_REPORT_H
-#define LW_QUEUE_REPORT_H
+#ifndef LW_QUEUE_REPORT_READ_H
+#define LW_QUEUE_REPORT_READ_H
 
 #include <hiredis/hiredis.h>
 #include <jansson.h>

@@ -1,4 +1,4 @@
-#include "queue/report.h"
+#include "queue/report_read.h"
 
 #include <errno.h>
 #include <stdio.h>

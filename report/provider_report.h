@@ -13,8 +13,8 @@
  * uri, error}], notify: what became of the report's POST, scheduler/
  * notify.h) or null.
  */
-#ifndef LW_SCHEDULER_PROVIDER_REPORT_H
-#define LW_SCHEDULER_PROVIDER_REPORT_H
+#ifndef LW_REPORT_PROVIDER_REPORT_H
+#define LW_REPORT_PROVIDER_REPORT_H
 
 #include <hiredis/hiredis.h>
 #include <jansson.h>
