@@ -1,10 +1,8 @@
 /*
- * The status report: what `lodwash status --json` prints, what the status
- * job writes to DATA/status.json and what /status serves — one function, so
- * they never disagree. lw_queue_status (stages, workers, seeds), plus
- * "counters" (bytes downloaded, triples cleaned and imported, errors by
- * kind: the PREFIXcounters hash) and "providers" (one object per provider
- * with its current or last harvest).
+ * The queue's part of the status report (report/status_report.h builds the
+ * whole one), read from Redis: lw_queue_status (stages, workers, seeds)
+ * plus "counters" (bytes downloaded, triples cleaned and imported, errors by
+ * kind: the PREFIXcounters hash), and Redis's own used memory.
  */
 #ifndef LW_QUEUE_REPORT_READ_H
 #define LW_QUEUE_REPORT_READ_H
@@ -17,11 +15,8 @@
 #include "queue/keys.h"
 
 
-/* Builds the report (caller decrefs *out). */
+/* Reads the queue's part of the report (caller decrefs *out). */
 LwStatus lw_report_json(redisContext *c, const LwConfig *cfg, json_t **out, LwError *err);
-
-/* Writes the report to DATA/status.json atomically. */
-LwStatus lw_report_write(const LwConfig *cfg, const json_t *report, LwError *err);
 
 /* Redis's used memory in bytes (INFO memory), -1 when it does not say. */
 LwStatus lw_report_redis_memory(redisContext *c, long long *used, LwError *err);

@@ -24,4 +24,8 @@
 
 LwStatus lw_status_report(redisContext *c, const LwConfig *cfg, json_t **out, LwError *err);
 
+/* Writes report to DATA/status.json atomically (what the status stage
+ * leaves for those who read files, not Redis). */
+LwStatus lw_status_report_write(const LwConfig *cfg, const json_t *report, LwError *err);
+
 #endif
