@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/file_store.h"
+#include "common/hash.h"
 
 #ifndef LODWASH_VERSION
 #define LODWASH_VERSION "0"
@@ -112,16 +113,6 @@ static bool decode_base64(const char *s, size_t len, unsigned char *out, unsigne
   }
   memcpy(out, buf, want);
   return true;
-}
-
-static void to_hex(const unsigned char *d, unsigned len, char *out)
-{
-  static const char digits[] = "0123456789abcdef";
-  for (unsigned i = 0; i < len; ++i) {
-    out[2 * i] = digits[d[i] >> 4];
-    out[2 * i + 1] = digits[d[i] & 15];
-  }
-  out[2 * len] = '\0';
 }
 
 /* ---- the transfer ------------------------------------------------------- */
@@ -1228,8 +1219,8 @@ static LwStatus verify_digests(Fetch *f, LwError *err)
     EVP_DigestFinal_ex(d->ctx, got, &len);
     if (len != d->expected_len || memcmp(got, d->expected, len) != 0) {
       char want_hex[2 * EVP_MAX_MD_SIZE + 1], got_hex[2 * EVP_MAX_MD_SIZE + 1];
-      to_hex(d->expected, d->expected_len, want_hex);
-      to_hex(got, len, got_hex);
+      lw_hex_encode(d->expected, d->expected_len, want_hex);
+      lw_hex_encode(got, len, got_hex);
       return lw_error_set(err, LW_ERR_CHECKSUM,
                           "checksum mismatch: %s %s is %s, the body's is %s (%s)",
                           d->source, d->name, want_hex, got_hex,
