@@ -154,6 +154,17 @@ redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv,
   return reply;
 }
 
+redisReply *lw_redis_members(redisContext *c, const char *key, LwError *err)
+{
+  redisReply *reply = lw_redis_cmd(c, err, "SMEMBERS", key, NULL);
+  if (reply && reply->type != REDIS_REPLY_ARRAY) {
+    freeReplyObject(reply);
+    lw_error_set(err, LW_ERR_REDIS, "%s is not a set", key);
+    return NULL;
+  }
+  return reply;
+}
+
 redisReply *lw_redis_cmd(redisContext *c, LwError *err, const char *arg0, ...)
 {
   const char *argv[64];

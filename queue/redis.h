@@ -47,6 +47,10 @@ redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv,
 redisReply *lw_redis_cmd(redisContext *c, LwError *err, const char *arg0, ...)
     __attribute__((sentinel));
 
+/* SMEMBERS key as an array reply (caller frees), or NULL with err set, also
+ * when key holds no set. */
+redisReply *lw_redis_members(redisContext *c, const char *key, LwError *err);
+
 /* Turns an error reply into a status (LW_ERR_STATE for "LWSTATE ...",
  * LW_ERR_REDIS otherwise) with err set; LW_OK for other replies. */
 LwStatus lw_redis_reply_status(const redisReply *reply, LwError *err);
