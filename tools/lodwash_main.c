@@ -155,13 +155,12 @@ static int run(LwConfig *cfg, LwStatus st, LwError *err, int argc, char **argv, 
 
 int main(int argc, char **argv)
 {
-  char description[4096];
-  size_t n = (size_t)snprintf(description, sizeof(description), "Commands:");
-  for (size_t i = 0; i < N_COMMANDS && n < sizeof(description); ++i) {
-    n += (size_t)snprintf(description + n, sizeof(description) - n, "\n  %s\n      %s",
-                          commands[i].usage, commands[i].doc);
+  LwHelpText help = {.len = 0};
+  lw_help_add(&help, "Commands:");
+  for (size_t i = 0; i < N_COMMANDS; ++i) {
+    lw_help_add(&help, "\n  %s\n      %s", commands[i].usage, commands[i].doc);
   }
-  LwProgram prog = {"lodwash", "[OPTIONS] COMMAND [ARGS]", description, NULL, 0};
+  LwProgram prog = {"lodwash", "[OPTIONS] COMMAND [ARGS]", help.text, NULL, 0};
   LwConfig cfg;
   LwError err;
   int first = 0;
