@@ -296,6 +296,19 @@ redisReply *lw_script_run(redisContext *c, LwScript *s, int nkeys, int argc,
   return reply;
 }
 
+LwStatus lw_script_run_yes(redisContext *c, LwScript *s, int nkeys, int argc,
+                           const char **argv, bool *yes, LwError *err)
+{
+  *yes = false;
+  redisReply *r = lw_script_run(c, s, nkeys, argc, argv, NULL, err);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  *yes = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+  freeReplyObject(r);
+  return LW_OK;
+}
+
 LwStatus lw_script_load(redisContext *c, LwScript *s, LwError *err)
 {
   redisReply *reply = lw_redis_cmd(c, err, "SCRIPT", "LOAD", s->source, NULL);

@@ -70,6 +70,11 @@ const char *lw_script_sha(LwScript *s);
 redisReply *lw_script_run(redisContext *c, LwScript *s, int nkeys, int argc,
                           const char **argv, const size_t *lens, LwError *err);
 
+/* lw_script_run for a script that answers 1 (yes) or anything else (no):
+ * *yes says which. */
+LwStatus lw_script_run_yes(redisContext *c, LwScript *s, int nkeys, int argc,
+                           const char **argv, bool *yes, LwError *err);
+
 /* SCRIPT LOAD s (used before pipelines of EVALSHA). */
 LwStatus lw_script_load(redisContext *c, LwScript *s, LwError *err);
 
