@@ -153,14 +153,20 @@ static int run(LwConfig *cfg, LwStatus st, LwError *err, int argc, char **argv, 
   return code;
 }
 
+/* The command list of `lodwash --help`, in help. */
+static const char *commands_help(LwHelpText *help)
+{
+  lw_help_add(help, "Commands:");
+  for (size_t i = 0; i < N_COMMANDS; ++i) {
+    lw_help_add(help, "\n  %s\n      %s", commands[i].usage, commands[i].doc);
+  }
+  return help->text;
+}
+
 int main(int argc, char **argv)
 {
   LwHelpText help = {.len = 0};
-  lw_help_add(&help, "Commands:");
-  for (size_t i = 0; i < N_COMMANDS; ++i) {
-    lw_help_add(&help, "\n  %s\n      %s", commands[i].usage, commands[i].doc);
-  }
-  LwProgram prog = {"lodwash", "[OPTIONS] COMMAND [ARGS]", help.text, NULL, 0};
+  LwProgram prog = {"lodwash", "[OPTIONS] COMMAND [ARGS]", commands_help(&help), NULL, 0};
   LwConfig cfg;
   LwError err;
   int first = 0;

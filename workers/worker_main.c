@@ -31,6 +31,16 @@ static void install_signals(void)
   signal(SIGPIPE, SIG_IGN);
 }
 
+/* What the worker does and its stages, for --help, in help. */
+static const char *stages_help(LwHelpText *help)
+{
+  lw_help_add(help, "Takes jobs from Redis and runs them. Stages:");
+  for (size_t i = 0; i < lw_stage_count; ++i) {
+    lw_help_add(help, "\n  %-10s %s", lw_stages[i].name, lw_stages[i].doc);
+  }
+  return help->text;
+}
+
 int main(int argc, char **argv)
 {
   const char *stages = NULL;
@@ -43,11 +53,7 @@ int main(int argc, char **argv)
      "exit once nothing of those stages is queued, delayed or in flight", NULL},
   };
   LwHelpText help = {.len = 0};
-  lw_help_add(&help, "Takes jobs from Redis and runs them. Stages:");
-  for (size_t i = 0; i < lw_stage_count; ++i) {
-    lw_help_add(&help, "\n  %-10s %s", lw_stages[i].name, lw_stages[i].doc);
-  }
-  LwProgram prog = {"lodwash-worker", "[OPTIONS]", help.text, options, 2};
+  LwProgram prog = {"lodwash-worker", "[OPTIONS]", stages_help(&help), options, 2};
   LwConfig cfg;
   LwError err;
   int first = 0;
