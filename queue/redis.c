@@ -133,15 +133,10 @@ LwStatus lw_redis_reply_status(const redisReply *reply, LwError *err)
   return lw_error_set(err, LW_ERR_REDIS, "Redis: %s", reply->str);
 }
 
-redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv,
-                          const size_t *lens, LwError *err)
+/* The reply as callers get it: NULL with err set for a lost connection
+ * (no reply) or an error reply (freed). */
+static redisReply *checked_reply(redisContext *c, redisReply *reply, LwError *err)
 {
-  if (!c || c->err) {
-    lw_error_set(err, LW_ERR_REDIS, "Redis connection lost%s%s", c ? ": " : "",
-                 c ? c->errstr : "");
-    return NULL;
-  }
-  redisReply *reply = redisCommandArgv(c, argc, argv, lens);
   if (!reply) {
     lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s",
                  c->errstr[0] ? c->errstr : "no reply");
@@ -152,6 +147,18 @@ redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv,
     return NULL;
   }
   return reply;
+}
+
+redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv,
+                          const size_t *lens, LwError *err)
+{
+  if (!c || c->err) {
+    lw_error_set(err, LW_ERR_REDIS, "Redis connection lost%s%s", c ? ": " : "",
+                 c ? c->errstr : "");
+    return NULL;
+  }
+  redisReply *reply = redisCommandArgv(c, argc, argv, lens);
+  return checked_reply(c, reply, err);
 }
 
 redisReply *lw_redis_members(redisContext *c, const char *key, LwError *err)
@@ -284,16 +291,7 @@ redisReply *lw_script_run(redisContext *c, LwScript *s, int nkeys, int argc,
     full_lens[1] = strlen(s->source);
     reply = redisCommandArgv(c, argc + 3, full, full_lens);
   }
-  if (!reply) {
-    lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s",
-                 c->errstr[0] ? c->errstr : "no reply");
-    return NULL;
-  }
-  if (lw_redis_reply_status(reply, err) != LW_OK) {
-    freeReplyObject(reply);
-    return NULL;
-  }
-  return reply;
+  return checked_reply(c, reply, err);
 }
 
 LwStatus lw_script_run_yes(redisContext *c, LwScript *s, int nkeys, int argc,
