@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,6 +323,18 @@ static void usage_line(FILE *out, const char *flag, const char *arg,
     fputc(']', out);
   }
   fputc('\n', out);
+}
+
+void lw_help_add(LwHelpText *help, const char *fmt, ...)
+{
+  if (help->len >= sizeof(help->text)) {
+    return;
+  }
+  va_list args;
+  va_start(args, fmt);
+  int n = vsnprintf(help->text + help->len, sizeof(help->text) - help->len, fmt, args);
+  va_end(args);
+  help->len += n > 0 ? (size_t)n : 0;
 }
 
 void lw_config_usage(FILE *out, const LwProgram *prog)

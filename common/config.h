@@ -124,6 +124,16 @@ typedef struct {
   size_t n_options;
 } LwProgram;
 
+/* A program's --help description that lists things (the tool's commands,
+ * the worker's stages), built piece by piece; what does not fit is cut. */
+typedef struct {
+  char text[4096];
+  size_t len;
+} LwHelpText;
+
+/* Appends printf-style text to help. */
+void lw_help_add(LwHelpText *help, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Fills cfg with the built-in defaults (allocates the strings). */
 void lw_config_init(LwConfig *cfg);
 

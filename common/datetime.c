@@ -316,3 +316,10 @@ int64_t lw_datetime_now_usec(void)
   clock_gettime(CLOCK_REALTIME, &ts);
   return (int64_t)ts.tv_sec * USEC_PER_SEC + ts.tv_nsec / 1000;
 }
+
+double lw_monotonic_seconds(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

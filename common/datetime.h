@@ -71,4 +71,8 @@ bool lw_datetime_parse_http(const char *text, LwDateTime *out);
 /* The current time in microseconds since the epoch. */
 int64_t lw_datetime_now_usec(void);
 
+/* Seconds on a clock that only moves forward (CLOCK_MONOTONIC), to measure
+ * how long something took. */
+double lw_monotonic_seconds(void);
+
 #endif

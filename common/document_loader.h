@@ -1,9 +1,16 @@
 /*
- * The JSON-LD document loader lodwash uses for remote contexts: fetched with
- * lw_fetch_small under the download stage's rules (http and https only,
- * refused address ranges unless allowed, size cap, timeouts), optionally
- * through a cache (the worker caches in Redis with a TTL, so ten thousand
- * documents naming one context fetch it once).
+ * The JSON-LD document loader lodwash uses for remote contexts, its only
+ * HTTP client for them: fetched with lw_fetch_small under the download
+ * stage's rules (http and https only, refused address ranges unless
+ * allowed, size cap, timeouts), optionally through a cache (the worker
+ * caches in Redis with a TTL, so ten thousand documents naming one context
+ * fetch it once).
+ *
+ * As JSON-LD 1.1's LoadDocumentCallback does, an answer that is not JSON
+ * (schema.org serves HTML) with a `Link: <URL>; rel="alternate";
+ * type="application/ld+json"` header is not the document: URL (resolved
+ * against the answer's) is fetched instead, once, under the same rules. The
+ * cache keeps it under the URL asked for.
  */
 #ifndef LW_DOCUMENT_LOADER_H
 #define LW_DOCUMENT_LOADER_H

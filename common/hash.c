@@ -7,12 +7,12 @@ struct LwMd5 {
   EVP_MD_CTX *ctx;
 };
 
-static void to_hex(const unsigned char *digest, unsigned len, char *out)
+void lw_hex_encode(const unsigned char *bytes, size_t len, char *out)
 {
   static const char digits[] = "0123456789abcdef";
-  for (unsigned i = 0; i < len; ++i) {
-    out[2 * i] = digits[digest[i] >> 4];
-    out[2 * i + 1] = digits[digest[i] & 0xF];
+  for (size_t i = 0; i < len; ++i) {
+    out[2 * i] = digits[bytes[i] >> 4];
+    out[2 * i + 1] = digits[bytes[i] & 0xF];
   }
   out[2 * len] = '\0';
 }
@@ -22,7 +22,7 @@ void lw_md5_hex(const void *data, size_t len, char out[LW_HASH_HEX_LEN + 1])
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned digest_len = 0;
   EVP_Digest(data, len, digest, &digest_len, EVP_md5(), NULL);
-  to_hex(digest, digest_len, out);
+  lw_hex_encode(digest, digest_len, out);
 }
 
 LwMd5 *lw_md5_new(void)
@@ -49,7 +49,7 @@ void lw_md5_finish(LwMd5 *md5, char out[LW_HASH_HEX_LEN + 1])
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned digest_len = 0;
   EVP_DigestFinal_ex(md5->ctx, digest, &digest_len);
-  to_hex(digest, digest_len, out);
+  lw_hex_encode(digest, digest_len, out);
 }
 
 void lw_md5_free(LwMd5 *md5)

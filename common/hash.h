@@ -10,6 +10,9 @@
 
 typedef struct LwMd5 LwMd5;
 
+/* len bytes as 2 * len lowercase hex digits and a NUL in out. */
+void lw_hex_encode(const unsigned char *bytes, size_t len, char *out);
+
 /* MD5 of data as 32 lowercase hex digits and a NUL in out. */
 void lw_md5_hex(const void *data, size_t len, char out[LW_HASH_HEX_LEN + 1]);
 

@@ -15,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/datetime.h"
 #include "common/file_store.h"
+#include "common/hash.h"
 
 #ifndef LODWASH_VERSION
 #define LODWASH_VERSION "0"
@@ -114,16 +116,6 @@ static bool decode_base64(const char *s, size_t len, unsigned char *out, unsigne
   return true;
 }
 
-static void to_hex(const unsigned char *d, unsigned len, char *out)
-{
-  static const char digits[] = "0123456789abcdef";
-  for (unsigned i = 0; i < len; ++i) {
-    out[2 * i] = digits[d[i] >> 4];
-    out[2 * i + 1] = digits[d[i] & 15];
-  }
-  out[2 * len] = '\0';
-}
-
 /* ---- the transfer ------------------------------------------------------- */
 
 typedef struct {
@@ -172,18 +164,10 @@ typedef struct {
 
 static bool pipe_drain(struct Pipe *p);
 
+/* Wall clock, seconds since the epoch (the result's begin and end). */
 static double now_epoch(void)
 {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double now_mono(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+  return (double)lw_datetime_now_usec() / 1e6;
 }
 
 static void set_abort(Fetch *f, LwStatus st, const char *fmt, ...)
@@ -1015,7 +999,7 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
   if (!url) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  double t_start = now_mono();
+  double t_start = lw_monotonic_seconds();
   LwStatus st = LW_OK;
   for (int redirects = 0;; ++redirects) {
     if ((st = lw_netguard_check_scheme(url, err)) != LW_OK) {
@@ -1025,7 +1009,7 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
       break; /* the caller's politeness said no (robots.txt, a busy host) */
     }
     if (o->timeout_ms > 0) {
-      long left = o->timeout_ms - (long)((now_mono() - t_start) * 1000);
+      long left = o->timeout_ms - (long)((lw_monotonic_seconds() - t_start) * 1000);
       if (left <= 0) {
         st = lw_error_set(err, LW_ERR_NET, "timeout: %ld ms spent before %s",
                           o->timeout_ms, url);
@@ -1043,13 +1027,13 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
     f->header_bytes = 0;
     f->discarded = 0;
     f->discard_cut = false;
-    double t0 = now_mono();
+    double t0 = lw_monotonic_seconds();
     CURLcode rc = curl_easy_perform(f->curl);
     if (rc == CURLE_WRITE_ERROR && f->discard_cut && f->abort_status == LW_OK) {
       rc = CURLE_OK; /* we hung up on a body we did not want */
     }
     if (f->status > 0) {
-      json_array_append_new(f->res->http, hop_json(f, url, now_mono() - t0));
+      json_array_append_new(f->res->http, hop_json(f, url, lw_monotonic_seconds() - t0));
     }
     free(f->res->final_url);
     f->res->final_url = strdup(url);
@@ -1228,8 +1212,8 @@ static LwStatus verify_digests(Fetch *f, LwError *err)
     EVP_DigestFinal_ex(d->ctx, got, &len);
     if (len != d->expected_len || memcmp(got, d->expected, len) != 0) {
       char want_hex[2 * EVP_MAX_MD_SIZE + 1], got_hex[2 * EVP_MAX_MD_SIZE + 1];
-      to_hex(d->expected, d->expected_len, want_hex);
-      to_hex(got, len, got_hex);
+      lw_hex_encode(d->expected, d->expected_len, want_hex);
+      lw_hex_encode(got, len, got_hex);
       return lw_error_set(err, LW_ERR_CHECKSUM,
                           "checksum mismatch: %s %s is %s, the body's is %s (%s)",
                           d->source, d->name, want_hex, got_hex,

@@ -27,8 +27,8 @@
  * Literals may contain U+0000: their length is LwTerm.len.
  *
  * Remote contexts are fetched through a replaceable LwJsonldLoadFn: a map
- * from URL prefixes to local files (tests, offline use), an HTTP loader on
- * libcurl, or the two chained.
+ * from URL prefixes to local files (tests, offline use), the guarded HTTP
+ * loader (common/document_loader.h), or the two chained.
  */
 #ifndef LW_JSONLD_H
 #define LW_JSONLD_H
@@ -107,7 +107,8 @@ LwStatus lw_jsonld_map_add(LwJsonldMap *map, const char *url_prefix,
 LwStatus lw_jsonld_map_add_spec(LwJsonldMap *map, const char *spec,
                                 LwError *err);
 
-/* Unmapped URLs go to fallback (for example lw_jsonld_http_load). */
+/* Unmapped URLs go to fallback (for example lw_document_load,
+ * common/document_loader.h). */
 void lw_jsonld_map_set_fallback(LwJsonldMap *map, LwJsonldLoadFn fallback,
                                 void *fallback_handle);
 
@@ -115,20 +116,5 @@ void lw_jsonld_map_set_fallback(LwJsonldMap *map, LwJsonldLoadFn fallback,
 LwStatus lw_jsonld_map_load(void *handle, const char *url, char **body,
                             size_t *len, char **document_url, LwError *err);
 
-/* An HTTP loader (libcurl): http and https only, redirects followed up to a
- * limit (each hop again http or https), a size cap and timeouts. 4xx and
- * other definitive answers fail with LW_ERR_HTTP, network trouble and 5xx
- * with LW_ERR_NET. */
-typedef struct {
-  size_t max_bytes;     /* 0: default 10 MiB */
-  long timeout_seconds; /* whole transfer; 0: default 30 */
-  long connect_timeout_seconds; /* 0: default 10 */
-  long max_redirects;   /* 0: default 5 */
-} LwJsonldHttpOptions;
-
-/* The LwJsonldLoadFn over HTTP; handle is a const LwJsonldHttpOptions * or
- * NULL for the defaults. */
-LwStatus lw_jsonld_http_load(void *handle, const char *url, char **body,
-                             size_t *len, char **document_url, LwError *err);
 
 #endif

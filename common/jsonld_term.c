@@ -228,6 +228,18 @@ static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
     result = lw_jld_fail(p, code, __VA_ARGS__);                                \
     goto out;                                                                  \
   } while (0)
+/* iri = value expanded as a vocabulary IRI in the local context; an error
+ * ends the definition with it. */
+#define EXPAND_VOCAB(iri, value)                                               \
+  do {                                                                         \
+    LwStatus st_ = LW_OK;                                                      \
+    iri = lw_jld_expand_iri(p, active, value, false, true, local, defined,    \
+                            &st_);                                             \
+    if (st_ != LW_OK) {                                                        \
+      result = st_;                                                            \
+      goto out;                                                                \
+    }                                                                          \
+  } while (0)
   /* 11 */
   protected_ = protected_ || json_is_true(json_object_get(local, "@protected"));
   json_t *prot = json_object_get(val, "@protected");
@@ -247,13 +259,8 @@ static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
     if (!json_is_string(type)) {
       FAIL("invalid type mapping", "%s", term);
     }
-    LwStatus st = LW_OK;
-    char *t = lw_jld_expand_iri(p, active, json_string_value(type), false, true,
-                                local, defined, &st);
-    if (st != LW_OK) {
-      result = st;
-      goto out;
-    }
+    char *t;
+    EXPAND_VOCAB(t, json_string_value(type));
     if (!t || (strcmp(t, "@id") && strcmp(t, "@vocab") && strcmp(t, "@json") &&
                strcmp(t, "@none") && !lw_jld_is_absolute_iri(t))) {
       free(t);
@@ -274,13 +281,8 @@ static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
     if (lw_jld_has_keyword_form(json_string_value(rev))) {
       goto out; /* ignored */
     }
-    LwStatus st = LW_OK;
-    char *iri = lw_jld_expand_iri(p, active, json_string_value(rev), false,
-                                  true, local, defined, &st);
-    if (st != LW_OK) {
-      result = st;
-      goto out;
-    }
+    char *iri;
+    EXPAND_VOCAB(iri, json_string_value(rev));
     if (!iri || !strchr(iri, ':')) {
       free(iri);
       FAIL("invalid IRI mapping", "%s", term);
@@ -315,13 +317,8 @@ static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
       if (!lw_jld_is_keyword(ids) && lw_jld_has_keyword_form(ids)) {
         goto out; /* ignored */
       }
-      LwStatus st = LW_OK;
-      char *iri =
-          lw_jld_expand_iri(p, active, ids, false, true, local, defined, &st);
-      if (st != LW_OK) {
-        result = st;
-        goto out;
-      }
+      char *iri;
+      EXPAND_VOCAB(iri, ids);
       if (!iri || (!lw_jld_is_keyword(iri) && !strchr(iri, ':'))) {
         free(iri);
         FAIL("invalid IRI mapping", "%s", term);
@@ -337,6 +334,7 @@ static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
       bool iri_like = (colon && colon[1]) || strchr(term, '/');
       if (iri_like) {
         json_object_set_new(defined, term, json_true());
+        LwStatus st = LW_OK;
         char *self =
             lw_jld_expand_iri(p, active, term, false, true, local, defined, &st);
         bool same = self && !strcmp(self, iri);
@@ -541,6 +539,7 @@ check_rest:;
   return result;
 out:
 #undef FAIL
+#undef EXPAND_VOCAB
   json_decref(val);
   json_decref(def);
   json_decref(previous);

@@ -308,18 +308,24 @@ static void put_part(Builder *b, char sep, LwSlice s)
   }
 }
 
+/* "scheme:" and, when there is one, "//authority". */
+static void put_scheme_authority(Builder *b, LwSlice scheme, LwSlice authority)
+{
+  put(b, scheme.ptr, scheme.len);
+  put_char(b, ':');
+  if (authority.ptr) {
+    put(b, "//", 2);
+    put(b, authority.ptr, authority.len);
+  }
+}
+
 char *lw_uri_resolve(const char *base, const char *ref)
 {
   LwUriParts r, bp;
   lw_uri_split(ref, &r);
   if (r.scheme.ptr) {
     Builder t = {0};
-    put(&t, r.scheme.ptr, r.scheme.len);
-    put_char(&t, ':');
-    if (r.authority.ptr) {
-      put(&t, "//", 2);
-      put(&t, r.authority.ptr, r.authority.len);
-    }
+    put_scheme_authority(&t, r.scheme, r.authority);
     put_clean_path(&t, r.path.ptr, r.path.len);
     put_part(&t, '?', r.query);
     put_part(&t, '#', r.fragment);
@@ -333,18 +339,12 @@ char *lw_uri_resolve(const char *base, const char *ref)
     return NULL;
   }
   Builder t = {0};
-  put(&t, bp.scheme.ptr, bp.scheme.len);
-  put_char(&t, ':');
   if (r.authority.ptr) {
-    put(&t, "//", 2);
-    put(&t, r.authority.ptr, r.authority.len);
+    put_scheme_authority(&t, bp.scheme, r.authority);
     put_clean_path(&t, r.path.ptr, r.path.len);
     put_part(&t, '?', r.query);
   } else {
-    if (bp.authority.ptr) {
-      put(&t, "//", 2);
-      put(&t, bp.authority.ptr, bp.authority.len);
-    }
+    put_scheme_authority(&t, bp.scheme, bp.authority);
     if (r.path.len == 0) {
       put(&t, bp.path.ptr, bp.path.len);
       put_part(&t, '?', r.query.ptr ? r.query : bp.query);

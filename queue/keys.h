@@ -46,7 +46,7 @@
  * harvest:<id>:failed     set     ... and those failed (queue/harvest.h)
  * provider:<name>         hash    what the scheduler knows of a provider
  * counters                hash    bytes downloaded, triples cleaned and imported,
- *                                 errors by kind (queue/report.h)
+ *                                 errors by kind (queue/report_read.h)
  * context:<md5 of URL>    hash    a cached JSON-LD context (workers/context_cache.h)
  * contexts                zset    the context cache's index: md5 of URL -> ms cached
  * unpacked:<harvest id>   hash    the harvest's unpack budget: archive seed hash

@@ -339,12 +339,7 @@ LwStatus lw_harvest_check_timeout(redisContext *c, const char *prefix, const cha
   char ms[32];
   snprintf(ms, sizeof(ms), "%lld", timeout_ms);
   const char *argv[] = {hkey.s, id, ms};
-  redisReply *r = lw_script_run(c, &timeout_script, 1, 3, argv, NULL, err);
-  if (!r) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
-  *timed_out = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
-  freeReplyObject(r);
+  LW_TRY(lw_script_run_yes(c, &timeout_script, 1, 3, argv, timed_out, err));
   if (*timed_out && lw_harvest_settle(c, prefix, id, err) > LW_NOTHING) {
     return err ? err->status : LW_ERR_REDIS;
   }

@@ -426,18 +426,6 @@ LwStatus lw_queue_handback(redisContext *c, const LwConfig *cfg,
   return LW_OK;
 }
 
-/* SMEMBERS key as a reply (caller frees), or NULL with err. */
-static redisReply *members(redisContext *c, const char *key, LwError *err)
-{
-  redisReply *reply = lw_redis_cmd(c, err, "SMEMBERS", key, NULL);
-  if (reply && reply->type != REDIS_REPLY_ARRAY) {
-    freeReplyObject(reply);
-    lw_error_set(err, LW_ERR_REDIS, "%s is not a set", key);
-    return NULL;
-  }
-  return reply;
-}
-
 LwStatus lw_queue_reap_files(redisContext *c, const LwConfig *cfg,
                              const LwReapFanIn *fan_in, long long *returned, LwError *err)
 {
@@ -449,7 +437,7 @@ LwStatus lw_queue_reap_files(redisContext *c, const LwConfig *cfg,
     return lw_error_set(err, LW_ERR_USAGE, "too many file stages");
   }
   LwKey workers = lw_key(cfg->prefix, LW_KEY_WORKERS, NULL);
-  redisReply *ids = members(c, workers.s, err);
+  redisReply *ids = lw_redis_members(c, workers.s, err);
   LW_TRY(reply_status(ids, err));
   LwKey heads[6] = {lw_key(cfg->prefix, LW_KEY_QUEUE, ""),
                     lw_key(cfg->prefix, LW_KEY_STATS, ""),

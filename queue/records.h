@@ -17,7 +17,7 @@
 /* Removes field from the seed's record. */
 void lw_txn_seed_unset(LwTxn *txn, const char *seed, const char *field);
 
-/* Adds n to a global counter (queue/report.h: bytes downloaded, triples
+/* Adds n to a global counter (queue/report_read.h: bytes downloaded, triples
  * cleaned and imported, errors by kind). */
 void lw_txn_counter_add(LwTxn *txn, const char *counter, long long n);
 

@@ -134,6 +134,22 @@ LwStatus lw_redis_reply_status(const redisReply *reply, LwError *err)
   return lw_error_set(err, LW_ERR_REDIS, "Redis: %s", reply->str);
 }
 
+/* The reply as callers get it: NULL with err set for a lost connection
+ * (no reply) or an error reply (freed). */
+static redisReply *checked_reply(redisContext *c, redisReply *reply, LwError *err)
+{
+  if (!reply) {
+    lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s",
+                 c->errstr[0] ? c->errstr : "no reply");
+    return NULL;
+  }
+  if (lw_redis_reply_status(reply, err) != LW_OK) {
+    freeReplyObject(reply);
+    return NULL;
+  }
+  return reply;
+}
+
 redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv,
                           const size_t *lens, LwError *err)
 {
@@ -143,13 +159,15 @@ redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv,
     return NULL;
   }
   redisReply *reply = redisCommandArgv(c, argc, argv, lens);
-  if (!reply) {
-    lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s",
-                 c->errstr[0] ? c->errstr : "no reply");
-    return NULL;
-  }
-  if (lw_redis_reply_status(reply, err) != LW_OK) {
+  return checked_reply(c, reply, err);
+}
+
+redisReply *lw_redis_members(redisContext *c, const char *key, LwError *err)
+{
+  redisReply *reply = lw_redis_cmd(c, err, "SMEMBERS", key, NULL);
+  if (reply && reply->type != REDIS_REPLY_ARRAY) {
     freeReplyObject(reply);
+    lw_error_set(err, LW_ERR_REDIS, "%s is not a set", key);
     return NULL;
   }
   return reply;
@@ -284,16 +302,20 @@ redisReply *lw_script_run(redisContext *c, LwScript *s, int nkeys, int argc,
     full_lens[1] = strlen(s->source);
     reply = redisCommandArgv(c, argc + 3, full, full_lens);
   }
-  if (!reply) {
-    lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s",
-                 c->errstr[0] ? c->errstr : "no reply");
-    return NULL;
+  return checked_reply(c, reply, err);
+}
+
+LwStatus lw_script_run_yes(redisContext *c, LwScript *s, int nkeys, int argc,
+                           const char **argv, bool *yes, LwError *err)
+{
+  *yes = false;
+  redisReply *r = lw_script_run(c, s, nkeys, argc, argv, NULL, err);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
   }
-  if (lw_redis_reply_status(reply, err) != LW_OK) {
-    freeReplyObject(reply);
-    return NULL;
-  }
-  return reply;
+  *yes = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+  freeReplyObject(r);
+  return LW_OK;
 }
 
 LwStatus lw_script_load(redisContext *c, LwScript *s, LwError *err)

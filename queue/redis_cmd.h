@@ -27,6 +27,10 @@ redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv,
 redisReply *lw_redis_cmd(redisContext *c, LwError *err, const char *arg0, ...)
     __attribute__((sentinel));
 
+/* SMEMBERS key as an array reply (caller frees), or NULL with err set, also
+ * when key holds no set. */
+redisReply *lw_redis_members(redisContext *c, const char *key, LwError *err);
+
 /* Turns an error reply into a status (LW_ERR_STATE for "LWSTATE ...",
  * LW_ERR_REDIS otherwise) with err set; LW_OK for other replies. */
 LwStatus lw_redis_reply_status(const redisReply *reply, LwError *err);
@@ -45,6 +49,11 @@ const char *lw_script_sha(LwScript *s);
  * fallback on NOSCRIPT. Reply and errors as lw_redis_argv. */
 redisReply *lw_script_run(redisContext *c, LwScript *s, int nkeys, int argc,
                           const char **argv, const size_t *lens, LwError *err);
+
+/* lw_script_run for a script that answers 1 (yes) or anything else (no):
+ * *yes says which. */
+LwStatus lw_script_run_yes(redisContext *c, LwScript *s, int nkeys, int argc,
+                           const char **argv, bool *yes, LwError *err);
 
 /* SCRIPT LOAD s (used before pipelines of EVALSHA). */
 LwStatus lw_script_load(redisContext *c, LwScript *s, LwError *err);

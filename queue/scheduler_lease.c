@@ -29,12 +29,8 @@ LwStatus lw_scheduler_lease_take(redisContext *c, const char *prefix, const char
   char ttl[32];
   snprintf(ttl, sizeof(ttl), "%lld", ttl_ms);
   const char *argv[] = {key.s, id, ttl};
-  redisReply *r = lw_script_run(c, &lease_script, 1, 3, argv, NULL, err);
-  if (!r) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
-  bool held = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
-  freeReplyObject(r);
+  bool held = false;
+  LW_TRY(lw_script_run_yes(c, &lease_script, 1, 3, argv, &held, err));
   return held ? LW_OK : LW_NOTHING;
 }
 

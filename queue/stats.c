@@ -22,23 +22,11 @@ static LwStatus reply_status(redisReply *reply, LwError *err)
   return LW_OK;
 }
 
-/* SMEMBERS key as a reply (caller frees), or NULL with err. */
-static redisReply *members(redisContext *c, const char *key, LwError *err)
-{
-  redisReply *reply = lw_redis_cmd(c, err, "SMEMBERS", key, NULL);
-  if (reply && reply->type != REDIS_REPLY_ARRAY) {
-    freeReplyObject(reply);
-    lw_error_set(err, LW_ERR_REDIS, "%s is not a set", key);
-    return NULL;
-  }
-  return reply;
-}
-
 LwStatus lw_queue_stages(redisContext *c, const LwConfig *cfg, json_t **out,
                          LwError *err)
 {
   *out = NULL;
-  redisReply *names = members(c, lw_key(cfg->prefix, LW_KEY_STAGES, NULL).s, err);
+  redisReply *names = lw_redis_members(c, lw_key(cfg->prefix, LW_KEY_STAGES, NULL).s, err);
   LW_TRY(reply_status(names, err));
   /* sorted, so that output is stable */
   const char **sorted = calloc(names->elements + 1, sizeof(char *));
@@ -130,7 +118,7 @@ static long long int_reply(redisReply *r)
 static LwStatus count_inflight(redisContext *c, const LwConfig *cfg, json_t *counts,
                                const char *except_worker, LwError *err)
 {
-  redisReply *ids = members(c, lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, err);
+  redisReply *ids = lw_redis_members(c, lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, err);
   LW_TRY(reply_status(ids, err));
   LwStatus status = LW_OK;
   for (size_t i = 0; i < ids->elements && status == LW_OK; ++i) {
@@ -205,7 +193,7 @@ LwStatus lw_queue_counts(redisContext *c, const LwConfig *cfg, const char *stage
 static LwStatus workers_json(redisContext *c, const LwConfig *cfg, json_t *list,
                              LwError *err)
 {
-  redisReply *ids = members(c, lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, err);
+  redisReply *ids = lw_redis_members(c, lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, err);
   LW_TRY(reply_status(ids, err));
   LwStatus status = LW_OK;
   for (size_t i = 0; i < ids->elements && status == LW_OK; ++i) {

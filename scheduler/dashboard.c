@@ -10,8 +10,8 @@
 #include "queue/seed.h"
 #include "scheduler/dashboard_html.h"
 #include "scheduler/dashboard_rate.h"
-#include "scheduler/provider_report.h"
-#include "scheduler/status_report.h"
+#include "report/provider_report.h"
+#include "report/status_report.h"
 
 bool lw_dashboard_actions_on(const LwDashboard *d)
 {

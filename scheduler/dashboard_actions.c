@@ -26,7 +26,7 @@
 #include "queue/queue.h"
 #include "queue/provider_record.h"
 #include "scheduler/harvest_cancel.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 
 /* Compares in time independent of where the first difference is. */
 static bool token_ok(const char *given, const char *want)

@@ -10,8 +10,8 @@
 #include "queue/keys.h"
 #include "queue/record.h"
 #include "queue/seed.h"
-#include "scheduler/provider_report.h"
-#include "scheduler/registry.h"
+#include "report/provider_report.h"
+#include "common/registry.h"
 
 static long long num(const json_t *o, const char *key)
 {

@@ -39,8 +39,8 @@
 #include <stdint.h>
 
 #include "common/hash.h"
+#include "common/registry.h"
 #include "queue/provider_version.h" /* LwVersion */
-#include "scheduler/registry.h"
 
 typedef enum {
   LW_DECIDE_START = 0, /* start a harvest now */

@@ -13,7 +13,7 @@
 #include "queue/job.h"
 #include "queue/records.h"
 #include "queue/record.h"
-#include "scheduler/provider_report.h"
+#include "report/provider_report.h"
 
 typedef struct {
   const LwNetGuard *guard;

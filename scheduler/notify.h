@@ -1,7 +1,7 @@
 /*
  * Telling a provider what became of its dump: when the registry gives a
  * provider `notify: URL`, the report of each harvest that ended (done or
- * failed; scheduler/provider_report.h, lw_harvest_report_json) is POSTed
+ * failed; report/provider_report.h, lw_harvest_report_json) is POSTed
  * there as JSON (Content-Type: application/json), by the scheduler at its
  * next cycle, during its VoID visits (within their timeout, 5 to 30 s).
  *
@@ -28,7 +28,7 @@
 
 #include "common/config.h"
 #include "common/status.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 
 /* The reports due go out at once (up to 64 a cycle; the rest at the next),
  * each POST on a thread of its own within timeout_ms, while the caller does

@@ -5,8 +5,8 @@
 
 #include "queue/redis.h"
 #include "scheduler/dashboard.h"
-#include "scheduler/metrics.h"
-#include "scheduler/status_report.h"
+#include "report/metrics.h"
+#include "report/status_report.h"
 
 static void page_text(LwHttpPage *page, int status, const char *text)
 {

@@ -1,7 +1,7 @@
 /*
  * The scheduler's HTTP pages for operators (common/http_service.h):
- *   /metrics  Prometheus text (scheduler/metrics.h)
- *   /status   the status report as JSON (scheduler/status_report.h)
+ *   /metrics  Prometheus text (report/metrics.h)
+ *   /status   the status report as JSON (report/status_report.h)
  *   /healthz  "ok" when Redis answers, else 503
  *   /, /providers, /dead, ... and POST /actions/...: the dashboard
  *             (scheduler/dashboard.h)

@@ -40,7 +40,7 @@
 
 #include "common/config.h"
 #include "common/status.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 
 typedef struct LwScheduler LwScheduler;
 

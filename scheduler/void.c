@@ -8,7 +8,7 @@
 
 #include "common/rdf_reader.h"
 #include "common/uri.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 
 #define RDF_NS "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 #define VOID_NS "http://rdfs.org/ns/void#"

@@ -23,20 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
+#include "common/datetime.h"
 #include "common/graph_import.h"
 #include "common/graph_merge.h"
 
 #define GRAPH "http://lodwash.example.org/graph/bench"
 #define PER_SUBJECT 10
-
-static double now(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 /* Lines come out sorted: subjects and predicates are zero-padded. The old
  * graph has subjects [0, n/P); the harvest [n/2P, n/2P + n/P): half overlap,
@@ -115,9 +108,9 @@ static int rewrite(const char *data, const char *harvest)
                            .new_count = 1, .out_path = out};
   LwGraphMergeReport r;
   LwError err;
-  double t0 = now();
+  double t0 = lw_monotonic_seconds();
   LwStatus st = lw_graph_merge(&o, &r, &err);
-  double secs = now() - t0;
+  double secs = lw_monotonic_seconds() - t0;
   if (st != LW_OK) {
     fprintf(stderr, "merge failed: %s\n", err.message);
     return 1;
@@ -136,9 +129,9 @@ static int import(const char *data, const char *harvest, LwSparqlStore *store)
                             .clean_count = harvest ? 1 : 0, .store = store};
   LwGraphImportReport r;
   LwError err;
-  double t0 = now();
+  double t0 = lw_monotonic_seconds();
   LwStatus st = lw_graph_import(&o, &r, &err);
-  double secs = now() - t0;
+  double secs = lw_monotonic_seconds() - t0;
   if (st != LW_OK) {
     fprintf(stderr, "import failed: %s\n", err.message);
     return 1;

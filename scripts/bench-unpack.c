@@ -18,17 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "common/archive_unpack.h"
+#include "common/datetime.h"
 #include "common/encoding.h"
-
-static double now(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static long peak_rss_kb(void)
 {
@@ -88,9 +81,9 @@ static int unpack(const char *file, const char *data_dir)
   o.limits = lw_unpack_limits_default();
   LwUnpackResult *r = NULL;
   LwError err;
-  double t0 = now();
+  double t0 = lw_monotonic_seconds();
   LwStatus st = lw_archive_unpack(file, &o, &r, &err);
-  double t = now() - t0;
+  double t = lw_monotonic_seconds() - t0;
   if (st) {
     fprintf(stderr, "unpack: %s\n", err.message);
     return 1;
@@ -110,9 +103,9 @@ static int encoding(const char *file, const char *data_dir)
   snprintf(out, sizeof(out), "%s/utf8/bench.out", data_dir);
   LwEncodingResult res;
   LwError err;
-  double t0 = now();
+  double t0 = lw_monotonic_seconds();
   LwStatus st = lw_encoding_settle(data_dir, file, out, &res, &err);
-  double t = now() - t0;
+  double t = lw_monotonic_seconds() - t0;
   if (st) {
     fprintf(stderr, "encoding: %s\n", err.message);
     return 1;

@@ -15,18 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/datetime.h"
 #include "common/http_fetch.h"
 #include "tests/support/http_server.h"
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int gen(const char *path, unsigned long long size)
 {
@@ -88,9 +81,9 @@ static int get(const char *url, const char *data_dir, const char *allow)
   o.guard = guard;
   o.contact = "https://example.org/lodwash-bench";
   LwFetchResult r;
-  double t0 = now();
+  double t0 = lw_monotonic_seconds();
   LwStatus st = lw_fetch(url, &o, &r, &err);
-  double secs = now() - t0;
+  double secs = lw_monotonic_seconds() - t0;
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   if (st != LW_OK) {

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/document_loader.h"
 #include "common/jsonld.h"
+#include "common/netguard.h"
 #include "tests/support/check.h"
 #include "tests/support/jsonld_nquads_compare.h"
 
@@ -281,7 +283,7 @@ static void test_map_loader(const char *dir) {
   lw_jsonld_map_free(NULL);
 }
 
-/* ---- HTTP loader against a real server ----------------------------------- */
+/* ---- the HTTP loader (common/document_loader.h) against a real server ---- */
 
 static enum MHD_Result serve(void *cls, struct MHD_Connection *c,
                              const char *url, const char *method,
@@ -355,41 +357,49 @@ static void test_http_loader(void) {
   char *body = NULL, *final = NULL;
   size_t len = 0;
   LwError err;
-  LwJsonldHttpOptions ho = {.max_bytes = 1 << 20, .timeout_seconds = 10};
+  /* the production loader; loopback is refused unless allowed */
+  LwDocumentLoader ho = {.guard = NULL, .max_bytes = 1 << 20, .timeout_ms = 10000};
+  snprintf(url, sizeof(url), "http://127.0.0.1:%u/ctx.jsonld", port);
+  CHECK(lw_document_load(&ho, url, &body, &len, &final, &err) == LW_ERR_REFUSED);
+  LwNetGuard *loopback = NULL;
+  CHECK(lw_netguard_new("127.0.0.1", &loopback, &err) == LW_OK);
+  ho.guard = loopback;
 
   snprintf(url, sizeof(url), "http://127.0.0.1:%u/moved", port);
-  CHECK(lw_jsonld_http_load(&ho, url, &body, &len, &final, &err) == LW_OK);
+  CHECK(lw_document_load(&ho, url, &body, &len, &final, &err) == LW_OK);
   CHECK(body && strstr(body, "schema.org") != NULL);
   CHECK(final && strstr(final, "/ctx.jsonld") != NULL);
   free(body);
   free(final);
 
+  /* HTML with a Link rel=alternate: the JSON-LD it names, fetched too */
+  unsigned long long before = ho.fetches;
   snprintf(url, sizeof(url), "http://127.0.0.1:%u/page", port);
-  CHECK(lw_jsonld_http_load(&ho, url, &body, &len, &final, &err) == LW_OK);
+  CHECK(lw_document_load(&ho, url, &body, &len, &final, &err) == LW_OK);
   CHECK(body && strstr(body, "schema.org") != NULL);
   CHECK(final && strstr(final, "/ctx.jsonld") != NULL);
+  CHECK_INT_EQ((long long)(ho.fetches - before), 2);
   free(body);
   free(final);
 
   snprintf(url, sizeof(url), "http://127.0.0.1:%u/missing", port);
-  CHECK(lw_jsonld_http_load(&ho, url, &body, &len, &final, &err) == LW_ERR_HTTP);
+  CHECK(lw_document_load(&ho, url, &body, &len, &final, &err) == LW_ERR_HTTP);
   snprintf(url, sizeof(url), "http://127.0.0.1:%u/error", port);
-  CHECK(lw_jsonld_http_load(&ho, url, &body, &len, &final, &err) == LW_ERR_NET);
+  CHECK(lw_document_load(&ho, url, &body, &len, &final, &err) == LW_ERR_NET);
   snprintf(url, sizeof(url), "http://127.0.0.1:%u/loop", port);
-  CHECK(lw_jsonld_http_load(&ho, url, &body, &len, &final, &err) == LW_ERR_LIMIT);
+  CHECK(lw_document_load(&ho, url, &body, &len, &final, &err) == LW_ERR_LIMIT);
   snprintf(url, sizeof(url), "http://127.0.0.1:%u/big", port);
-  CHECK(lw_jsonld_http_load(&ho, url, &body, &len, &final, &err) == LW_ERR_LIMIT);
+  CHECK(lw_document_load(&ho, url, &body, &len, &final, &err) == LW_ERR_LIMIT);
   snprintf(url, sizeof(url), "http://127.0.0.1:%u/to-file", port);
-  CHECK(lw_jsonld_http_load(&ho, url, &body, &len, &final, &err) ==
+  CHECK(lw_document_load(&ho, url, &body, &len, &final, &err) == LW_ERR_REFUSED);
+  CHECK(lw_document_load(&ho, "file:///etc/passwd", &body, &len, &final, &err) ==
         LW_ERR_REFUSED);
-  CHECK(lw_jsonld_http_load(&ho, "file:///etc/passwd", &body, &len, &final,
-                            &err) == LW_ERR_REFUSED);
-  CHECK(lw_jsonld_http_load(NULL, "ftp://127.0.0.1/x", &body, &len, &final,
-                            &err) == LW_ERR_REFUSED);
+  CHECK(lw_document_load(&ho, "ftp://127.0.0.1/x", &body, &len, &final, &err) ==
+        LW_ERR_REFUSED);
 
   /* through the processor, behind a map with the HTTP loader as fallback */
   LwJsonldMap *map = lw_jsonld_map_new();
-  lw_jsonld_map_set_fallback(map, lw_jsonld_http_load, &ho);
+  lw_jsonld_map_set_fallback(map, lw_document_load, &ho);
   LwJsonldOptions opt = {0};
   opt.load = lw_jsonld_map_load;
   opt.load_handle = map;
@@ -407,6 +417,7 @@ static void test_http_loader(void) {
            port);
   check_fails(doc, &opt, LW_ERR_SYNTAX, "loading remote context failed");
   lw_jsonld_map_free(map);
+  lw_netguard_free(loopback);
   MHD_stop_daemon(d);
 }
 

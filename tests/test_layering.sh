@@ -31,7 +31,7 @@ allowed_file() {
 }
 
 fail=0
-offenders=$(grep -rlE "$pattern" --include='*.c' --include='*.h' common scheduler workers tools | sort || true)
+offenders=$(grep -rlE "$pattern" --include='*.c' --include='*.h' common report scheduler workers tools | sort || true)
 for f in $offenders; do
   if ! allowed_file "$f"; then
     echo "FAIL $f talks to Redis or names a key outside queue/:" >&2

@@ -4,7 +4,7 @@
  * status - never a crash, a leak or undefined behaviour (run under ASan and
  * UBSan) - and a registry that loads must only hold valid entries. */
 #include "common/datetime.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 #include "scheduler/void.h"
 #include "tests/support/check.h"
 

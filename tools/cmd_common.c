@@ -20,26 +20,33 @@ LwRecords *lw_tool_redis(LwTool *tool)
   return tool->redis;
 }
 
+/* "lodwash: MESSAGE" on stderr; returns code. */
+static int say(int code, const char *fmt, va_list args) __attribute__((format(printf, 2, 0)));
+
+static int say(int code, const char *fmt, va_list args)
+{
+  fputs("lodwash: ", stderr);
+  vfprintf(stderr, fmt, args);
+  fputc('\n', stderr);
+  return code;
+}
+
 int lw_tool_usage_error(const char *fmt, ...)
 {
   va_list args;
   va_start(args, fmt);
-  fputs("lodwash: ", stderr);
-  vfprintf(stderr, fmt, args);
-  fputc('\n', stderr);
+  int code = say(LW_EXIT_USAGE, fmt, args);
   va_end(args);
-  return LW_EXIT_USAGE;
+  return code;
 }
 
 int lw_tool_fail(const char *fmt, ...)
 {
   va_list args;
   va_start(args, fmt);
-  fputs("lodwash: ", stderr);
-  vfprintf(stderr, fmt, args);
-  fputc('\n', stderr);
+  int code = say(LW_EXIT_FAIL, fmt, args);
   va_end(args);
-  return LW_EXIT_FAIL;
+  return code;
 }
 
 void lw_tool_print_json(const void *json)

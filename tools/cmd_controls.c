@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "queue/controls.h"
+#include "common/registry.h"
 #include "queue/pipeline.h"
-#include "scheduler/registry.h"
 #include "tools/commands.h"
 #include "workers/stage.h"
 

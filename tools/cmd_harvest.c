@@ -19,7 +19,7 @@
 
 #include "common/config.h"
 #include "scheduler/harvest_cancel.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 #include "scheduler/scheduler.h"
 #include "tools/commands.h"
 

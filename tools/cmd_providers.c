@@ -7,7 +7,7 @@
  *
  * --json prints an array of objects with the keys name, void, modified,
  * void_modified, harvested, state, dumps (array of URLs), error (null
- * where nothing is known) and harvest (scheduler/provider_report.h).
+ * where nothing is known) and harvest (report/provider_report.h).
  *
  * Exit codes: 0, 1 (registry or Redis unusable), 2 (bad usage). The
  * registry's own problems (bad entries) are printed to stderr first.
@@ -20,8 +20,8 @@
 #include "tools/commands.h"
 #include "queue/keys.h"
 #include "queue/redis.h"
-#include "scheduler/provider_report.h"
-#include "scheduler/registry.h"
+#include "report/provider_report.h"
+#include "common/registry.h"
 
 static const char *text_of(json_t *o, const char *key)
 {

@@ -15,7 +15,7 @@
 
 #include "common/config.h"
 #include "queue/reclean.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 #include "tools/commands.h"
 
 #define USAGE "usage: lodwash reclean NAME | reclean --all"

@@ -11,88 +11,9 @@
 #include <string.h>
 
 #include "common/datetime.h"
-#include "queue/job.h"
-#include "queue/queue.h"
-#include "scheduler/status_report.h"
+#include "report/status_report.h"
+#include "report/status_text.h"
 #include "tools/commands.h"
-
-/* A string field for printing: "-" when absent or not a string. */
-static const char *str(const json_t *obj, const char *key)
-{
-  const char *s = json_string_value(json_object_get(obj, key));
-  return s ? s : "-";
-}
-
-static void print_text(json_t *status)
-{
-  printf("%-12s %9s %9s %9s %9s %9s %9s\n", "stage", "queued", "inflight", "delayed",
-         "dead", "done", "failed");
-  const char *name;
-  json_t *s;
-  json_object_foreach(json_object_get(status, "stages"), name, s) {
-    printf("%-12s %9lld %9lld %9lld %9lld %9lld %9lld\n", name,
-           (long long)json_integer_value(json_object_get(s, "queued")),
-           (long long)json_integer_value(json_object_get(s, "inflight")),
-           (long long)json_integer_value(json_object_get(s, "delayed")),
-           (long long)json_integer_value(json_object_get(s, "dead")),
-           (long long)json_integer_value(json_object_get(s, "done")),
-           (long long)json_integer_value(json_object_get(s, "failed")));
-  }
-  size_t k;
-  json_t *paused;
-  json_array_foreach(json_object_get(status, "paused"), k, paused) {
-    printf("%s%s", k ? ", " : "\npaused (lodwash stage resume STAGE): ", json_string_value(paused));
-  }
-  if (json_array_size(json_object_get(status, "paused"))) {
-    printf("\n");
-  }
-  json_t *workers = json_object_get(status, "workers");
-  printf("\nworkers alive: %zu\n", json_array_size(workers));
-  size_t i;
-  json_t *w;
-  json_array_foreach(workers, i, w) {
-    printf("  %s host=%s pid=%lld stages=%s", str(w, "id"),
-           str(w, "host"),
-           (long long)json_integer_value(json_object_get(w, "pid")),
-           str(w, "stages"));
-    json_t *job = json_object_get(w, "job");
-    if (json_is_object(job)) {
-      printf(" job=%s stage=%s seed=%s since=%s for=%.1fs", str(job, "id"), str(job, "stage"),
-             str(job, "seed"), str(w, "since"),
-             json_number_value(json_object_get(w, "job_seconds")));
-      const char *progress = json_string_value(json_object_get(w, "progress"));
-      if (progress) {
-        printf(" progress=\"%s\"", progress);
-      }
-    } else {
-      printf(" idle");
-    }
-    printf("\n");
-  }
-  size_t p;
-  json_t *prov;
-  json_array_foreach(json_object_get(status, "providers"), p, prov) {
-    if (p == 0) {
-      printf("\nproviders:\n");
-    }
-    json_t *h = json_object_get(prov, "harvest");
-    printf("  %s %s", str(prov, "name"), str(prov, "state"));
-    if (json_is_object(h)) {
-      printf(" harvest=%s status=%s pending=%lld failed=%lld triples=%lld",
-             str(h, "id"), str(h, "status"),
-             (long long)json_integer_value(json_object_get(h, "pending")),
-             (long long)json_integer_value(json_object_get(h, "failed")),
-             (long long)json_integer_value(json_object_get(h, "triples")));
-    }
-    printf("\n");
-  }
-  printf("\nseeds:");
-  json_t *n;
-  json_object_foreach(json_object_get(status, "seeds"), name, n) {
-    printf(" %s=%lld", name, (long long)json_integer_value(n));
-  }
-  printf("\n");
-}
 
 static volatile sig_atomic_t watch_stop = 0;
 
@@ -117,7 +38,7 @@ static int show(LwTool *tool, bool json)
   if (json) {
     lw_tool_print_json(status);
   } else {
-    print_text(status);
+    lw_status_text_print(stdout, status);
   }
   json_decref(status);
   return LW_EXIT_OK;

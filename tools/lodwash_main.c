@@ -153,15 +153,20 @@ static int run(LwConfig *cfg, LwStatus st, LwError *err, int argc, char **argv, 
   return code;
 }
 
+/* The command list of `lodwash --help`, in help. */
+static const char *commands_help(LwHelpText *help)
+{
+  lw_help_add(help, "Commands:");
+  for (size_t i = 0; i < N_COMMANDS; ++i) {
+    lw_help_add(help, "\n  %s\n      %s", commands[i].usage, commands[i].doc);
+  }
+  return help->text;
+}
+
 int main(int argc, char **argv)
 {
-  char description[4096];
-  size_t n = (size_t)snprintf(description, sizeof(description), "Commands:");
-  for (size_t i = 0; i < N_COMMANDS && n < sizeof(description); ++i) {
-    n += (size_t)snprintf(description + n, sizeof(description) - n, "\n  %s\n      %s",
-                          commands[i].usage, commands[i].doc);
-  }
-  LwProgram prog = {"lodwash", "[OPTIONS] COMMAND [ARGS]", description, NULL, 0};
+  LwHelpText help = {.len = 0};
+  LwProgram prog = {"lodwash", "[OPTIONS] COMMAND [ARGS]", commands_help(&help), NULL, 0};
   LwConfig cfg;
   LwError err;
   int first = 0;

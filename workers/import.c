@@ -28,7 +28,6 @@
 #include "queue/records.h"
 #include "queue/seed.h"
 #include "queue/redis.h"
-#include "queue/report.h"
 #include "workers/stage.h"
 
 #define MAX_DEPTH 64

@@ -23,7 +23,6 @@
 #include "queue/record.h"
 #include "queue/records.h"
 #include "queue/redis.h"
-#include "queue/report.h"
 #include "queue/seed.h"
 #include "workers/context_cache.h"
 #include "workers/stage.h"

@@ -31,6 +31,16 @@ static void install_signals(void)
   signal(SIGPIPE, SIG_IGN);
 }
 
+/* What the worker does and its stages, for --help, in help. */
+static const char *stages_help(LwHelpText *help)
+{
+  lw_help_add(help, "Takes jobs from Redis and runs them. Stages:");
+  for (size_t i = 0; i < lw_stage_count; ++i) {
+    lw_help_add(help, "\n  %-10s %s", lw_stages[i].name, lw_stages[i].doc);
+  }
+  return help->text;
+}
+
 int main(int argc, char **argv)
 {
   const char *stages = NULL;
@@ -42,14 +52,8 @@ int main(int argc, char **argv)
     {"exit-when-idle", LW_OPT_BOOL, &exit_when_idle, NULL,
      "exit once nothing of those stages is queued, delayed or in flight", NULL},
   };
-  char description[2048];
-  size_t n = (size_t)snprintf(description, sizeof(description),
-                              "Takes jobs from Redis and runs them. Stages:");
-  for (size_t i = 0; i < lw_stage_count && n < sizeof(description); ++i) {
-    n += (size_t)snprintf(description + n, sizeof(description) - n, "\n  %-10s %s",
-                          lw_stages[i].name, lw_stages[i].doc);
-  }
-  LwProgram prog = {"lodwash-worker", "[OPTIONS]", description, options, 2};
+  LwHelpText help = {.len = 0};
+  LwProgram prog = {"lodwash-worker", "[OPTIONS]", stages_help(&help), options, 2};
   LwConfig cfg;
   LwError err;
   int first = 0;

@@ -1,4 +1,4 @@
-#include "scheduler/registry.h"
+#include "common/registry.h"
 
 #include <errno.h>
 #include <stdarg.h>

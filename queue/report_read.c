@@ -1,12 +1,8 @@
-#include "queue/report.h"
+#include "queue/report_read.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "common/file_store.h"
 #include "queue/keys.h"
 #include "queue/queue.h"
 #include "queue/record.h"
@@ -45,20 +41,6 @@ LwStatus lw_report_json(redisContext *c, const LwConfig *cfg, json_t **out, LwEr
   }
   json_decref(report);
   return st;
-}
-
-LwStatus lw_report_write(const LwConfig *cfg, const json_t *report, LwError *err)
-{
-  char tmp[4096], path[4096];
-  FILE *f = NULL;
-  LW_TRY(lw_store_tmpfile(cfg->data_dir, tmp, sizeof(tmp), &f, err));
-  int rc = json_dumpf(report, f, JSON_INDENT(2) | JSON_SORT_KEYS);
-  if (fclose(f) != 0 || rc != 0) {
-    unlink(tmp);
-    return lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-  }
-  snprintf(path, sizeof(path), "%s/status.json", cfg->data_dir);
-  return lw_store_commit(tmp, path, err);
 }
 
 LwStatus lw_report_redis_memory(redisContext *c, long long *used, LwError *err)

@@ -1,4 +1,4 @@
-#include "scheduler/metrics.h"
+#include "report/metrics.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -8,7 +8,7 @@
 
 #include "common/buf.h"
 #include "common/datetime.h"
-#include "scheduler/provider_report.h"
+#include "report/provider_report.h"
 
 #ifndef LODWASH_VERSION
 #define LODWASH_VERSION "0"

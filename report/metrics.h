@@ -1,6 +1,6 @@
 /*
  * The Prometheus text exposition of lodwash's state, rendered from the same
- * report that `lodwash status --json` prints (scheduler/status_report.h), so
+ * report that `lodwash status --json` prints (report/status_report.h), so
  * the two never disagree. Every family has HELP and TYPE:
  *
  *   lodwash_build_info{version}                      gauge, always 1

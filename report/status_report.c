@@ -1,15 +1,19 @@
-#include "scheduler/status_report.h"
+#include "report/status_report.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/datetime.h"
+#include "common/file_store.h"
+#include "common/registry.h"
 #include "queue/controls.h"
 #include "queue/job_timing.h"
-#include "queue/report.h"
+#include "queue/report_read.h"
 #include "queue/scheduler_lease.h"
-#include "scheduler/provider_report.h"
-#include "scheduler/registry.h"
+#include "report/provider_report.h"
 
 /* The run time histogram of each stage: count, sum_seconds and buckets
  * (cumulative, "le" bound -> runs at most that long; "+Inf" = count). */
@@ -141,4 +145,18 @@ LwStatus lw_status_report(LwRecords *c, const LwConfig *cfg, json_t **out, LwErr
   }
   json_object_set_new(*out, "providers", providers ? providers : json_array());
   return LW_OK;
+}
+
+LwStatus lw_status_report_write(const LwConfig *cfg, const json_t *report, LwError *err)
+{
+  char tmp[4096], path[4096];
+  FILE *f = NULL;
+  LW_TRY(lw_store_tmpfile(cfg->data_dir, tmp, sizeof(tmp), &f, err));
+  int rc = json_dumpf(report, f, JSON_INDENT(2) | JSON_SORT_KEYS);
+  if (fclose(f) != 0 || rc != 0) {
+    unlink(tmp);
+    return lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+  }
+  snprintf(path, sizeof(path), "%s/status.json", cfg->data_dir);
+  return lw_store_commit(tmp, path, err);
 }

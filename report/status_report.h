@@ -1,7 +1,7 @@
 /*
- * The whole status report: the queue's part (queue/report.h: stages,
+ * The whole status report: the queue's part (queue/report_read.h: stages,
  * workers, seeds, counters) and the providers of the registry with their
- * harvests (scheduler/provider_report.h). What `lodwash status --json`
+ * harvests (report/provider_report.h). What `lodwash status --json`
  * prints, the status job writes to DATA/status.json and the scheduler serves
  * at /status (and renders at /metrics). A registry that cannot be read leaves
  * "providers" empty and says why in "providers_error".
@@ -13,8 +13,8 @@
  * and since, harvests' started and finished); a worker with a job has
  * job_seconds.
  */
-#ifndef LW_SCHEDULER_STATUS_REPORT_H
-#define LW_SCHEDULER_STATUS_REPORT_H
+#ifndef LW_REPORT_STATUS_REPORT_H
+#define LW_REPORT_STATUS_REPORT_H
 
 #include "queue/redis.h"
 #include <jansson.h>
@@ -23,5 +23,9 @@
 #include "common/status.h"
 
 LwStatus lw_status_report(LwRecords *c, const LwConfig *cfg, json_t **out, LwError *err);
+
+/* Writes report to DATA/status.json atomically (what the status stage
+ * leaves for those who read files, not Redis). */
+LwStatus lw_status_report_write(const LwConfig *cfg, const json_t *report, LwError *err);
 
 #endif

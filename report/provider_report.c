@@ -1,4 +1,4 @@
-#include "scheduler/provider_report.h"
+#include "report/provider_report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,14 +13,14 @@
  * uri, error}], notify: what became of the report's POST, scheduler/
  * notify.h) or null.
  */
-#ifndef LW_SCHEDULER_PROVIDER_REPORT_H
-#define LW_SCHEDULER_PROVIDER_REPORT_H
+#ifndef LW_REPORT_PROVIDER_REPORT_H
+#define LW_REPORT_PROVIDER_REPORT_H
 
 #include "queue/redis.h"
 #include <jansson.h>
 
 #include "common/status.h"
-#include "scheduler/registry.h"
+#include "common/registry.h"
 
 /* Every state a provider can show, NULL-terminated: idle, harvesting,
  * error, held (an operator's hold, queue/controls.h). */
