@@ -21,8 +21,16 @@ struct LwGraphDb {
   MDB_dbi triples;
   MDB_dbi meta;
   MDB_txn *txn;                 /* the open write transaction, or NULL */
+  MDB_cursor *writer;           /* the transaction's puts and dels */
   unsigned long long mutations; /* puts and dels: cursors seek again after one */
   unsigned char key[LONG_KEY];  /* a long triple's key */
+  /* The last key of the database, while it is known: a put of a greater
+   * key appends (MDB_APPEND: no search, pages filled full). Keys come in
+   * sorted order in a migration and past the old graph's end in an import,
+   * so most of a new graph's puts are appends. */
+  unsigned char tail[LONG_KEY];
+  size_t tail_len;
+  bool tail_known;
 };
 
 struct LwGraphCursor {
@@ -127,6 +135,39 @@ void lw_graph_db_close(LwGraphDb *db)
   }
 }
 
+static void tail_set(LwGraphDb *db, const MDB_val *key)
+{
+  memcpy(db->tail, key->mv_data, key->mv_size);
+  db->tail_len = key->mv_size;
+  db->tail_known = true;
+}
+
+/* Opens the transaction's write cursor and finds the database's last key
+ * (none in an empty database: every put appends). */
+static int writer_open(LwGraphDb *db)
+{
+  int rc = mdb_cursor_open(db->txn, db->triples, &db->writer);
+  if (rc) {
+    return rc;
+  }
+  MDB_val key, value;
+  rc = mdb_cursor_get(db->writer, &key, &value, MDB_LAST);
+  db->tail_len = 0;
+  db->tail_known = rc == 0 || rc == MDB_NOTFOUND;
+  if (rc == 0) {
+    tail_set(db, &key);
+  }
+  return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+static void writer_close(LwGraphDb *db)
+{
+  if (db->writer) {
+    mdb_cursor_close(db->writer);
+    db->writer = NULL;
+  }
+}
+
 LwStatus lw_graph_db_begin(LwGraphDb *db, LwError *err)
 {
   int rc = mdb_txn_begin(db->env, NULL, 0, &db->txn);
@@ -134,11 +175,17 @@ LwStatus lw_graph_db_begin(LwGraphDb *db, LwError *err)
     db->txn = NULL;
     return mdb_fail(err, rc, "begin");
   }
+  rc = writer_open(db);
+  if (rc) {
+    lw_graph_db_abort(db);
+    return mdb_fail(err, rc, "cursor");
+  }
   return LW_OK;
 }
 
 LwStatus lw_graph_db_commit(LwGraphDb *db, LwError *err)
 {
+  writer_close(db);
   int rc = mdb_txn_commit(db->txn);
   db->txn = NULL;
   return rc ? mdb_fail(err, rc, "commit") : LW_OK;
@@ -146,6 +193,7 @@ LwStatus lw_graph_db_commit(LwGraphDb *db, LwError *err)
 
 void lw_graph_db_abort(LwGraphDb *db)
 {
+  writer_close(db);
   if (db->txn) {
     mdb_txn_abort(db->txn);
     db->txn = NULL;
@@ -174,19 +222,38 @@ static MDB_val key_of(LwGraphDb *db, const char *triple, size_t len)
   return (MDB_val){LONG_KEY, db->key};
 }
 
+static int compare_keys(const MDB_val *a, const unsigned char *b, size_t blen)
+{
+  size_t n = a->mv_size < blen ? a->mv_size : blen;
+  int c = memcmp(a->mv_data, b, n);
+  return c ? c : (a->mv_size > blen) - (a->mv_size < blen);
+}
+
+/* Puts and dels go through one cursor: in key order, LMDB finds the next
+ * key's page from the cursor's (no search from the root). */
 LwStatus lw_graph_db_put(LwGraphDb *db, const char *triple, size_t len, LwError *err)
 {
   MDB_val key = key_of(db, triple, len);
   MDB_val value = {len > LW_GRAPH_DB_SHORT ? len : 0, (void *)triple};
-  int rc = mdb_put(db->txn, db->triples, &key, &value, 0);
+  bool append = db->tail_known && compare_keys(&key, db->tail, db->tail_len) > 0;
+  int rc = mdb_cursor_put(db->writer, &key, &value, append ? MDB_APPEND : 0);
+  if (rc == 0 && append) {
+    tail_set(db, &key);
+  }
   ++db->mutations;
   return rc ? mdb_fail(err, rc, "put") : LW_OK;
 }
 
 LwStatus lw_graph_db_del(LwGraphDb *db, const char *triple, size_t len, LwError *err)
 {
-  MDB_val key = key_of(db, triple, len);
-  int rc = mdb_del(db->txn, db->triples, &key, NULL);
+  MDB_val key = key_of(db, triple, len), value;
+  int rc = mdb_cursor_get(db->writer, &key, &value, MDB_SET);
+  if (rc == 0) {
+    if (db->tail_known && compare_keys(&key, db->tail, db->tail_len) == 0) {
+      db->tail_known = false; /* the new last key is not worth a lookup */
+    }
+    rc = mdb_cursor_del(db->writer, 0);
+  }
   ++db->mutations;
   return rc && rc != MDB_NOTFOUND ? mdb_fail(err, rc, "del") : LW_OK;
 }
