@@ -41,6 +41,7 @@ struct LwGraphCursor {
   LwBuf last_key;   /* key of the last triple given back */
   bool started;
   bool reseek;      /* the cursor stands past last_key: seek from it */
+  bool snapshot;    /* in its own read snapshot: writes never move it */
   unsigned long long seen_mutations;
   LwBuf *run;       /* long triples sharing their first bytes, sorted */
   size_t run_len, run_pos, run_cap;
@@ -326,8 +327,8 @@ LwStatus lw_graph_cursor_seek(LwGraphCursor *c, const char *prefix, size_t len,
   return LW_OK;
 }
 
-LwStatus lw_graph_cursor_open(LwGraphDb *db, const char *prefix, size_t len,
-                              LwGraphCursor **out, LwError *err)
+static LwStatus cursor_open(LwGraphDb *db, const char *prefix, size_t len, bool snapshot,
+                            LwGraphCursor **out, LwError *err)
 {
   LwGraphCursor *c = calloc(1, sizeof(*c));
   if (!c || lw_graph_cursor_seek(c, prefix, len, err) != LW_OK) {
@@ -335,12 +336,13 @@ LwStatus lw_graph_cursor_open(LwGraphDb *db, const char *prefix, size_t len,
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   c->db = db;
+  c->snapshot = snapshot || !db->txn;
   int rc = 0;
-  if (!db->txn) {
+  if (c->snapshot) {
     rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &c->own_txn);
   }
   if (!rc) {
-    rc = mdb_cursor_open(db->txn ? db->txn : c->own_txn, db->triples, &c->cursor);
+    rc = mdb_cursor_open(c->snapshot ? c->own_txn : db->txn, db->triples, &c->cursor);
   }
   if (rc) {
     lw_graph_cursor_close(c);
@@ -348,6 +350,17 @@ LwStatus lw_graph_cursor_open(LwGraphDb *db, const char *prefix, size_t len,
   }
   *out = c;
   return LW_OK;
+}
+
+LwStatus lw_graph_cursor_open(LwGraphDb *db, const char *prefix, size_t len,
+                              LwGraphCursor **out, LwError *err)
+{
+  return cursor_open(db, prefix, len, false, out, err);
+}
+
+LwStatus lw_graph_cursor_open_committed(LwGraphDb *db, LwGraphCursor **out, LwError *err)
+{
+  return cursor_open(db, NULL, 0, true, out, err);
 }
 
 void lw_graph_cursor_close(LwGraphCursor *c)
@@ -385,7 +398,7 @@ static int step(LwGraphCursor *c, MDB_val *key, MDB_val *value)
     return c->prefix.len ? mdb_cursor_get(c->cursor, key, value, MDB_SET_RANGE)
                          : mdb_cursor_get(c->cursor, key, value, MDB_FIRST);
   }
-  if (!c->reseek && c->seen_mutations == c->db->mutations) {
+  if (!c->reseek && (c->snapshot || c->seen_mutations == c->db->mutations)) {
     return mdb_cursor_get(c->cursor, key, value, MDB_NEXT);
   }
   c->reseek = false;
