@@ -42,6 +42,7 @@ struct LwGraphCursor {
   bool started;
   bool reseek;      /* the cursor stands past last_key: seek from it */
   bool snapshot;    /* in its own read snapshot: writes never move it */
+  bool past_end;    /* a snapshot cursor ran past the last key */
   unsigned long long seen_mutations;
   LwBuf *run;       /* long triples sharing their first bytes, sorted */
   size_t run_len, run_pos, run_cap;
@@ -315,9 +316,20 @@ LwStatus lw_graph_db_set_info(LwGraphDb *db, const LwGraphDbInfo *info, LwError 
 
 /* ---- cursors ---- */
 
+/* True when every key starting with the cursor's prefix sorts before every
+ * key starting with prefix (greater, and not an extension of it). */
+static bool prefix_after(const LwGraphCursor *c, const char *prefix, size_t len)
+{
+  size_t n = len < c->prefix.len ? len : c->prefix.len;
+  return c->prefix.len && memcmp(prefix, c->prefix.data, n) > 0;
+}
+
 LwStatus lw_graph_cursor_seek(LwGraphCursor *c, const char *prefix, size_t len,
                               LwError *err)
 {
+  /* In a snapshot, no key follows the last one: an import's new subjects
+   * past the old graph's end cost no search. */
+  c->past_end = c->snapshot && c->past_end && prefix_after(c, prefix, len);
   lw_buf_reset(&c->prefix);
   if (len && lw_buf_append(&c->prefix, prefix, len) != LW_OK) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
@@ -471,9 +483,13 @@ LwStatus lw_graph_cursor_next(LwGraphCursor *c, const char **triple, size_t *len
     *len = b->len;
     return LW_OK;
   }
+  if (c->past_end) {
+    return LW_NOTHING;
+  }
   MDB_val key, value;
   int rc = step(c, &key, &value);
   c->seen_mutations = c->db->mutations;
+  c->past_end = rc == MDB_NOTFOUND;
   if (rc == MDB_NOTFOUND || (!rc && !has_prefix(c, &key))) {
     return LW_NOTHING;
   }

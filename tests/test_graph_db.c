@@ -154,6 +154,18 @@ static void test_appends(void)
   CHECK_STR_EQ(all, want.data);
   free(all);
   lw_buf_free(&want);
+  /* Seeks on a committed-graph cursor, past the end and back. */
+  const char *seeks[][2] = {{"<http://s/5> ", NULL}, {"<http://s/6> ", NULL},
+                            {"<http://s/4> ", last}, {"<http://s/9> ", NULL},
+                            {"<http://s/0> ", first}};
+  CHECK_INT_EQ(lw_graph_cursor_open_committed(db, &c, &err), LW_OK);
+  for (size_t i = 0; i < 5; ++i) {
+    CHECK_INT_EQ(lw_graph_cursor_seek(c, seeks[i][0], strlen(seeks[i][0]), &err), LW_OK);
+    LwStatus st = lw_graph_cursor_next(c, &got, &len, &err);
+    CHECK_INT_EQ(st, seeks[i][1] ? LW_OK : LW_NOTHING);
+    CHECK(!seeks[i][1] || (len == strlen(seeks[i][1]) && !memcmp(got, seeks[i][1], len)));
+  }
+  lw_graph_cursor_close(c);
   lw_graph_db_close(db);
   for (size_t i = 0; i < 5; ++i) {
     free(t[i]);
