@@ -21,8 +21,16 @@ struct LwGraphDb {
   MDB_dbi triples;
   MDB_dbi meta;
   MDB_txn *txn;                 /* the open write transaction, or NULL */
+  MDB_cursor *writer;           /* the transaction's puts and dels */
   unsigned long long mutations; /* puts and dels: cursors seek again after one */
   unsigned char key[LONG_KEY];  /* a long triple's key */
+  /* The last key of the database, while it is known: a put of a greater
+   * key appends (MDB_APPEND: no search, pages filled full). Keys come in
+   * sorted order in a migration and past the old graph's end in an import,
+   * so most of a new graph's puts are appends. */
+  unsigned char tail[LONG_KEY];
+  size_t tail_len;
+  bool tail_known;
 };
 
 struct LwGraphCursor {
@@ -33,6 +41,8 @@ struct LwGraphCursor {
   LwBuf last_key;   /* key of the last triple given back */
   bool started;
   bool reseek;      /* the cursor stands past last_key: seek from it */
+  bool snapshot;    /* in its own read snapshot: writes never move it */
+  bool past_end;    /* a snapshot cursor ran past the last key */
   unsigned long long seen_mutations;
   LwBuf *run;       /* long triples sharing their first bytes, sorted */
   size_t run_len, run_pos, run_cap;
@@ -127,6 +137,39 @@ void lw_graph_db_close(LwGraphDb *db)
   }
 }
 
+static void tail_set(LwGraphDb *db, const MDB_val *key)
+{
+  memcpy(db->tail, key->mv_data, key->mv_size);
+  db->tail_len = key->mv_size;
+  db->tail_known = true;
+}
+
+/* Opens the transaction's write cursor and finds the database's last key
+ * (none in an empty database: every put appends). */
+static int writer_open(LwGraphDb *db)
+{
+  int rc = mdb_cursor_open(db->txn, db->triples, &db->writer);
+  if (rc) {
+    return rc;
+  }
+  MDB_val key, value;
+  rc = mdb_cursor_get(db->writer, &key, &value, MDB_LAST);
+  db->tail_len = 0;
+  db->tail_known = rc == 0 || rc == MDB_NOTFOUND;
+  if (rc == 0) {
+    tail_set(db, &key);
+  }
+  return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+static void writer_close(LwGraphDb *db)
+{
+  if (db->writer) {
+    mdb_cursor_close(db->writer);
+    db->writer = NULL;
+  }
+}
+
 LwStatus lw_graph_db_begin(LwGraphDb *db, LwError *err)
 {
   int rc = mdb_txn_begin(db->env, NULL, 0, &db->txn);
@@ -134,11 +177,17 @@ LwStatus lw_graph_db_begin(LwGraphDb *db, LwError *err)
     db->txn = NULL;
     return mdb_fail(err, rc, "begin");
   }
+  rc = writer_open(db);
+  if (rc) {
+    lw_graph_db_abort(db);
+    return mdb_fail(err, rc, "cursor");
+  }
   return LW_OK;
 }
 
 LwStatus lw_graph_db_commit(LwGraphDb *db, LwError *err)
 {
+  writer_close(db);
   int rc = mdb_txn_commit(db->txn);
   db->txn = NULL;
   return rc ? mdb_fail(err, rc, "commit") : LW_OK;
@@ -146,6 +195,7 @@ LwStatus lw_graph_db_commit(LwGraphDb *db, LwError *err)
 
 void lw_graph_db_abort(LwGraphDb *db)
 {
+  writer_close(db);
   if (db->txn) {
     mdb_txn_abort(db->txn);
     db->txn = NULL;
@@ -174,19 +224,38 @@ static MDB_val key_of(LwGraphDb *db, const char *triple, size_t len)
   return (MDB_val){LONG_KEY, db->key};
 }
 
+static int compare_keys(const MDB_val *a, const unsigned char *b, size_t blen)
+{
+  size_t n = a->mv_size < blen ? a->mv_size : blen;
+  int c = memcmp(a->mv_data, b, n);
+  return c ? c : (a->mv_size > blen) - (a->mv_size < blen);
+}
+
+/* Puts and dels go through one cursor: in key order, LMDB finds the next
+ * key's page from the cursor's (no search from the root). */
 LwStatus lw_graph_db_put(LwGraphDb *db, const char *triple, size_t len, LwError *err)
 {
   MDB_val key = key_of(db, triple, len);
   MDB_val value = {len > LW_GRAPH_DB_SHORT ? len : 0, (void *)triple};
-  int rc = mdb_put(db->txn, db->triples, &key, &value, 0);
+  bool append = db->tail_known && compare_keys(&key, db->tail, db->tail_len) > 0;
+  int rc = mdb_cursor_put(db->writer, &key, &value, append ? MDB_APPEND : 0);
+  if (rc == 0 && append) {
+    tail_set(db, &key);
+  }
   ++db->mutations;
   return rc ? mdb_fail(err, rc, "put") : LW_OK;
 }
 
 LwStatus lw_graph_db_del(LwGraphDb *db, const char *triple, size_t len, LwError *err)
 {
-  MDB_val key = key_of(db, triple, len);
-  int rc = mdb_del(db->txn, db->triples, &key, NULL);
+  MDB_val key = key_of(db, triple, len), value;
+  int rc = mdb_cursor_get(db->writer, &key, &value, MDB_SET);
+  if (rc == 0) {
+    if (db->tail_known && compare_keys(&key, db->tail, db->tail_len) == 0) {
+      db->tail_known = false; /* the new last key is not worth a lookup */
+    }
+    rc = mdb_cursor_del(db->writer, 0);
+  }
   ++db->mutations;
   return rc && rc != MDB_NOTFOUND ? mdb_fail(err, rc, "del") : LW_OK;
 }
@@ -247,9 +316,20 @@ LwStatus lw_graph_db_set_info(LwGraphDb *db, const LwGraphDbInfo *info, LwError 
 
 /* ---- cursors ---- */
 
+/* True when every key starting with the cursor's prefix sorts before every
+ * key starting with prefix (greater, and not an extension of it). */
+static bool prefix_after(const LwGraphCursor *c, const char *prefix, size_t len)
+{
+  size_t n = len < c->prefix.len ? len : c->prefix.len;
+  return c->prefix.len && memcmp(prefix, c->prefix.data, n) > 0;
+}
+
 LwStatus lw_graph_cursor_seek(LwGraphCursor *c, const char *prefix, size_t len,
                               LwError *err)
 {
+  /* In a snapshot, no key follows the last one: an import's new subjects
+   * past the old graph's end cost no search. */
+  c->past_end = c->snapshot && c->past_end && prefix_after(c, prefix, len);
   lw_buf_reset(&c->prefix);
   if (len && lw_buf_append(&c->prefix, prefix, len) != LW_OK) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
@@ -259,8 +339,8 @@ LwStatus lw_graph_cursor_seek(LwGraphCursor *c, const char *prefix, size_t len,
   return LW_OK;
 }
 
-LwStatus lw_graph_cursor_open(LwGraphDb *db, const char *prefix, size_t len,
-                              LwGraphCursor **out, LwError *err)
+static LwStatus cursor_open(LwGraphDb *db, const char *prefix, size_t len, bool snapshot,
+                            LwGraphCursor **out, LwError *err)
 {
   LwGraphCursor *c = calloc(1, sizeof(*c));
   if (!c || lw_graph_cursor_seek(c, prefix, len, err) != LW_OK) {
@@ -268,12 +348,13 @@ LwStatus lw_graph_cursor_open(LwGraphDb *db, const char *prefix, size_t len,
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   c->db = db;
+  c->snapshot = snapshot || !db->txn;
   int rc = 0;
-  if (!db->txn) {
+  if (c->snapshot) {
     rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &c->own_txn);
   }
   if (!rc) {
-    rc = mdb_cursor_open(db->txn ? db->txn : c->own_txn, db->triples, &c->cursor);
+    rc = mdb_cursor_open(c->snapshot ? c->own_txn : db->txn, db->triples, &c->cursor);
   }
   if (rc) {
     lw_graph_cursor_close(c);
@@ -281,6 +362,17 @@ LwStatus lw_graph_cursor_open(LwGraphDb *db, const char *prefix, size_t len,
   }
   *out = c;
   return LW_OK;
+}
+
+LwStatus lw_graph_cursor_open(LwGraphDb *db, const char *prefix, size_t len,
+                              LwGraphCursor **out, LwError *err)
+{
+  return cursor_open(db, prefix, len, false, out, err);
+}
+
+LwStatus lw_graph_cursor_open_committed(LwGraphDb *db, LwGraphCursor **out, LwError *err)
+{
+  return cursor_open(db, NULL, 0, true, out, err);
 }
 
 void lw_graph_cursor_close(LwGraphCursor *c)
@@ -318,7 +410,7 @@ static int step(LwGraphCursor *c, MDB_val *key, MDB_val *value)
     return c->prefix.len ? mdb_cursor_get(c->cursor, key, value, MDB_SET_RANGE)
                          : mdb_cursor_get(c->cursor, key, value, MDB_FIRST);
   }
-  if (!c->reseek && c->seen_mutations == c->db->mutations) {
+  if (!c->reseek && (c->snapshot || c->seen_mutations == c->db->mutations)) {
     return mdb_cursor_get(c->cursor, key, value, MDB_NEXT);
   }
   c->reseek = false;
@@ -391,9 +483,13 @@ LwStatus lw_graph_cursor_next(LwGraphCursor *c, const char **triple, size_t *len
     *len = b->len;
     return LW_OK;
   }
+  if (c->past_end) {
+    return LW_NOTHING;
+  }
   MDB_val key, value;
   int rc = step(c, &key, &value);
   c->seen_mutations = c->db->mutations;
+  c->past_end = rc == MDB_NOTFOUND;
   if (rc == MDB_NOTFOUND || (!rc && !has_prefix(c, &key))) {
     return LW_NOTHING;
   }

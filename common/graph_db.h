@@ -70,6 +70,12 @@ LwStatus lw_graph_db_set_info(LwGraphDb *db, const LwGraphDbInfo *info, LwError 
 LwStatus lw_graph_cursor_open(LwGraphDb *db, const char *prefix, size_t len,
                               LwGraphCursor **out, LwError *err);
 
+/* A cursor over the last committed graph, even while a write transaction
+ * is open: the import reads each subject's old triples through it, so that
+ * its own puts and dels never make it seek again (a subject's key range is
+ * read before any write to it). Position it with lw_graph_cursor_seek. */
+LwStatus lw_graph_cursor_open_committed(LwGraphDb *db, LwGraphCursor **out, LwError *err);
+
 /* Starts the cursor again on the triples starting with prefix (cheaper
  * than a new cursor: the import moves one cursor from subject to subject). */
 LwStatus lw_graph_cursor_seek(LwGraphCursor *cursor, const char *prefix, size_t len,

@@ -1,6 +1,7 @@
 #include "common/graph_merge.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/graph_writes.h"
 #include "common/gz_writer.h"
 #include "common/line_reader.h"
 
@@ -388,6 +390,8 @@ typedef struct {
   unsigned long long new_subjects; /* harvest subjects the old graph lacked */
   unsigned long long merged;       /* harvest lines merged, for progress */
   const LwGraphMergeOptions *options;
+  LwGraphWrites *writes; /* the graph database's puts and dels, applied
+                            on the thread of its write transaction */
 } Merge;
 
 static bool old_live(const Merge *m) { return m->has_old && !m->old.done; }
@@ -467,9 +471,9 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
       if (st == LW_OK && c < 0) {
         ++m->report->added;
         st = put_line(&m->out.added, &m->fresh.cur, err);
-        if (st == LW_OK && m->options->db) {
-          st = lw_graph_db_put(m->options->db, m->fresh.cur.data,
-                               triple_len(&m->fresh.cur, rw), err);
+        if (st == LW_OK && m->writes) {
+          st = lw_graph_writes_put(m->writes, m->fresh.cur.data,
+                                   triple_len(&m->fresh.cur, rw), err);
         }
       }
       if (st == LW_OK) {
@@ -481,9 +485,9 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
       if (c > 0) {
         ++m->report->removed;
         st = put_line(&m->out.removed, &m->old.cur, err);
-        if (st == LW_OK && m->options->db) {
-          st = lw_graph_db_del(m->options->db, m->old.cur.data,
-                               triple_len(&m->old.cur, rw), err);
+        if (st == LW_OK && m->writes) {
+          st = lw_graph_writes_del(m->writes, m->old.cur.data,
+                                   triple_len(&m->old.cur, rw), err);
         }
       }
       if (st == LW_OK) {
@@ -517,14 +521,12 @@ static LwStatus merge_all(Merge *m, const Rewrite *rw, LwError *err)
 }
 
 /* The graph database's way: only the harvest's subjects are read, each
- * through a cursor on its key range; other subjects are not touched. */
-static LwStatus merge_db(Merge *m, const Rewrite *rw, LwError *err)
+ * through a cursor on its key range of the committed graph; other subjects
+ * are not touched. Runs on a thread of its own (merge_thread). */
+static LwStatus merge_subjects(Merge *m, const Rewrite *rw, LwError *err)
 {
-  LwGraphDb *db = m->options->db;
-  LwGraphDbInfo info;
-  LW_TRY(lw_graph_db_info(db, &info, err));
   LwGraphCursor *cursor = NULL;
-  LwStatus st = lw_graph_cursor_open(db, NULL, 0, &cursor, err);
+  LwStatus st = lw_graph_cursor_open_committed(m->options->db, &cursor, err);
   memset(&m->old, 0, sizeof(m->old));
   m->old.cursor = cursor;
   while (st == LW_OK && !m->fresh.done) {
@@ -539,8 +541,54 @@ static LwStatus merge_db(Merge *m, const Rewrite *rw, LwError *err)
     }
   }
   m->has_old = false;
-  source_close(&m->old); /* and the cursor, before the caller commits */
-  LW_TRY(st);
+  source_close(&m->old); /* and the cursor's read snapshot */
+  return st;
+}
+
+typedef struct {
+  Merge *merge;
+  const Rewrite *rw;
+  LwStatus status;
+  LwError err;
+} MergeThread;
+
+static void *merge_thread(void *arg)
+{
+  MergeThread *t = arg;
+  t->status = merge_subjects(t->merge, t->rw, &t->err);
+  lw_graph_writes_finish(t->merge->writes);
+  return NULL;
+}
+
+/* The merge on a thread of its own, its writes applied on this one (the
+ * write transaction's), then the counts updated in the transaction. */
+static LwStatus merge_db(Merge *m, const Rewrite *rw, LwError *err)
+{
+  LwGraphDb *db = m->options->db;
+  LwGraphDbInfo info;
+  LW_TRY(lw_graph_db_info(db, &info, err));
+  m->writes = lw_graph_writes_new();
+  if (!m->writes) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  MergeThread t = {.merge = m, .rw = rw, .status = LW_OK};
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, merge_thread, &t) != 0) {
+    lw_graph_writes_free(m->writes);
+    m->writes = NULL;
+    return lw_error_set(err, LW_ERR_NOMEM, "cannot start the merge's thread");
+  }
+  LwStatus st = lw_graph_writes_apply(m->writes, db, err);
+  pthread_join(thread, NULL);
+  lw_graph_writes_free(m->writes);
+  m->writes = NULL;
+  LW_TRY(st); /* the database's failure, which also stopped the merge */
+  if (t.status != LW_OK) {
+    if (err) {
+      *err = t.err;
+    }
+    return t.status;
+  }
   LwGraphMergeReport *r = m->report;
   r->triples = info.triples + r->added - r->removed;
   r->subjects = info.subjects + m->new_subjects;

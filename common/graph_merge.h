@@ -28,7 +28,9 @@
 typedef struct {
   const char *graph_iri;       /* the provider's graph, without <> */
   LwGraphDb *db;               /* the graph, edited in its open write
-                                  transaction (the caller commits); NULL:
+                                  transaction (the caller commits), which
+                                  must hold no writes yet: the old triples
+                                  are read from the last commit; NULL:
                                   old_path and out_path instead */
   const char *old_path;        /* current graph file; NULL or missing: empty */
   const char *const *new_paths;/* the harvest's clean files (gzip or plain) */

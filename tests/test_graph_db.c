@@ -1,15 +1,18 @@
 /* The files store's graph database: triples come back in bytewise order,
  * long ones (keyed by a prefix and a hash) included; a cursor stays right
  * while its transaction edits the range it reads; an aborted transaction
- * changes nothing; the graph file of the earlier layout is taken over by
- * the first import. */
+ * changes nothing; puts past the last key (appended) and the import's write
+ * queue (another thread's writes) end in the same triples as plain puts; the
+ * graph file of the earlier layout is taken over by the first import. */
 #include "common/graph_db.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/buf.h"
 #include "common/graph_import.h"
+#include "common/graph_writes.h"
 #include "common/graph_view.h"
 #include "tests/support/check.h"
 
@@ -111,6 +114,124 @@ static void test_order(void)
   }
 }
 
+/* Puts past the database's last key are appends: long triples (whose keys
+ * order by hash, not text), a delete of the last key, puts before it, all
+ * end in the same sorted triples; a cursor on the committed graph does not
+ * see the open transaction's writes. */
+static void test_appends(void)
+{
+  char *t[] = {
+    strdup("<http://s/1> <http://p> \"1\""), long_triple("2", 600, "b"),
+    long_triple("2", 600, "a"), long_triple("2", 600, "c"), strdup("<http://s/3> <http://p> \"3\""),
+  };
+  LwGraphDb *db = NULL;
+  LwError err;
+  CHECK_INT_EQ(lw_graph_db_open(dir, "appends", false, &db, &err), LW_OK);
+  CHECK_INT_EQ(lw_graph_db_begin(db, &err), LW_OK);
+  CHECK_INT_EQ(lw_graph_db_put(db, t[0], strlen(t[0]), &err), LW_OK);
+  CHECK_INT_EQ(lw_graph_db_commit(db, &err), LW_OK);
+  CHECK_INT_EQ(lw_graph_db_begin(db, &err), LW_OK);
+  for (size_t i = 1; i < 5; ++i) {
+    CHECK_INT_EQ(lw_graph_db_put(db, t[i], strlen(t[i]), &err), LW_OK);
+  }
+  CHECK_INT_EQ(lw_graph_db_del(db, t[4], strlen(t[4]), &err), LW_OK); /* the last key */
+  const char *first = "<http://s/0> <http://p> \"0\"", *last = "<http://s/4> <http://p> \"4\"";
+  CHECK_INT_EQ(lw_graph_db_put(db, first, strlen(first), &err), LW_OK);
+  CHECK_INT_EQ(lw_graph_db_put(db, last, strlen(last), &err), LW_OK);
+  LwGraphCursor *c = NULL;
+  const char *got;
+  size_t len, committed = 0;
+  CHECK_INT_EQ(lw_graph_cursor_open_committed(db, &c, &err), LW_OK);
+  while (lw_graph_cursor_next(c, &got, &len, &err) == LW_OK) {
+    ++committed;
+  }
+  lw_graph_cursor_close(c);
+  CHECK_INT_EQ(committed, 1);
+  CHECK_INT_EQ(lw_graph_db_commit(db, &err), LW_OK);
+  LwBuf want = LW_BUF_INIT;
+  lw_buf_appendf(&want, "%s\n%s\n%s\n%s\n%s\n%s\n", first, t[0], t[2], t[1], t[3], last);
+  char *all = dump(db, NULL);
+  CHECK_STR_EQ(all, want.data);
+  free(all);
+  lw_buf_free(&want);
+  /* Seeks on a committed-graph cursor, past the end and back. */
+  const char *seeks[][2] = {{"<http://s/5> ", NULL}, {"<http://s/6> ", NULL},
+                            {"<http://s/4> ", last}, {"<http://s/9> ", NULL},
+                            {"<http://s/0> ", first}};
+  CHECK_INT_EQ(lw_graph_cursor_open_committed(db, &c, &err), LW_OK);
+  for (size_t i = 0; i < 5; ++i) {
+    CHECK_INT_EQ(lw_graph_cursor_seek(c, seeks[i][0], strlen(seeks[i][0]), &err), LW_OK);
+    LwStatus st = lw_graph_cursor_next(c, &got, &len, &err);
+    CHECK_INT_EQ(st, seeks[i][1] ? LW_OK : LW_NOTHING);
+    CHECK(!seeks[i][1] || (len == strlen(seeks[i][1]) && !memcmp(got, seeks[i][1], len)));
+  }
+  lw_graph_cursor_close(c);
+  lw_graph_db_close(db);
+  for (size_t i = 0; i < 5; ++i) {
+    free(t[i]);
+  }
+}
+
+/* The import's producer: puts subjects 0..n-1 (several batches), deletes
+ * every tenth, then stops (at stop_at: as a failed merge would). */
+typedef struct {
+  LwGraphWrites *writes;
+  unsigned n, stop_at;
+} Producer;
+
+static void *produce(void *arg)
+{
+  Producer *p = arg;
+  LwError err;
+  char triple[64];
+  for (unsigned i = 0; i < p->n && i < p->stop_at; ++i) {
+    int len = snprintf(triple, sizeof(triple), "<http://s/%08u> <http://p> \"x\"", i);
+    LwStatus st = lw_graph_writes_put(p->writes, triple, (size_t)len, &err);
+    if (st == LW_OK && i % 10 == 0) {
+      st = lw_graph_writes_del(p->writes, triple, (size_t)len, &err);
+    }
+    if (st != LW_OK) {
+      break;
+    }
+  }
+  lw_graph_writes_finish(p->writes);
+  return NULL;
+}
+
+static size_t count_triples(LwGraphDb *db)
+{
+  char *all = dump(db, NULL);
+  size_t n = 0;
+  for (const char *s = all; s && (s = strchr(s, '\n')); ++s) {
+    ++n;
+  }
+  free(all);
+  return n;
+}
+
+static void run_queue(const char *graph, unsigned n, unsigned stop_at, size_t want)
+{
+  LwGraphDb *db = NULL;
+  LwError err;
+  CHECK_INT_EQ(lw_graph_db_open(dir, graph, false, &db, &err), LW_OK);
+  CHECK_INT_EQ(lw_graph_db_begin(db, &err), LW_OK);
+  Producer p = {lw_graph_writes_new(), n, stop_at};
+  pthread_t thread;
+  CHECK_INT_EQ(pthread_create(&thread, NULL, produce, &p), 0);
+  CHECK_INT_EQ(lw_graph_writes_apply(p.writes, db, &err), LW_OK);
+  pthread_join(thread, NULL);
+  lw_graph_writes_free(p.writes);
+  CHECK_INT_EQ(lw_graph_db_commit(db, &err), LW_OK);
+  CHECK_INT_EQ(count_triples(db), want);
+  lw_graph_db_close(db);
+}
+
+static void test_write_queue(void)
+{
+  run_queue("queue", 100000, 100000, 90000); /* about 5 MB: batches wait */
+  run_queue("stopped", 100000, 25, 22);      /* the producer stopped early */
+}
+
 static void write_file(const char *path, const char *text)
 {
   FILE *f = fopen(path, "w");
@@ -168,6 +289,8 @@ int main(void)
 {
   dir = lw_test_tmpdir();
   test_order();
+  test_appends();
+  test_write_queue();
   test_migrate();
   lw_test_rmtree(dir);
   free(dir);
