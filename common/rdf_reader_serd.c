@@ -435,6 +435,14 @@ static const char *literal_extras(SerdContext *c, const SerdNode *datatype,
   return NULL;
 }
 
+/* The node a report quotes, as written (a prefixed name the scanner renamed
+ * is given back its name). */
+static const char *quoted(const SerdNode *n)
+{
+  const char *text = (const char *)n->buf;
+  return n->type == SERD_CURIE ? lw_scanner_written_name(text) : text;
+}
+
 /* Where the statement q is: line mode, its line and the column of the
  * object when it is a literal (the first '"': no IRI or blank node label of
  * N-Triples holds one), else 1; stream mode, where serd stands. */
@@ -497,7 +505,7 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
     if (problem) {
       ++c->line_errors;
       lw_read_report(c->rc, at.line, at.column, "%s: %.80s", problem,
-                     (const char *)c->problem_node->buf);
+                     quoted(c->problem_node));
     } else if (++c->line_statements == 1) {
       c->pending = q; /* goes out when the line is done, if it was good */
       c->pending_at = at;
@@ -511,7 +519,7 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
      * space, say): skip it, and count it once */
     if (!serd_errors) {
       lw_read_report(c->rc, at.line, at.column, "%s: %.80s, statement skipped",
-                     problem, (const char *)c->problem_node->buf);
+                     problem, quoted(c->problem_node));
     }
     return SERD_SUCCESS;
   }
@@ -557,7 +565,7 @@ static SerdStatus on_prefix(void *handle, const SerdNode *name,
   if (!lw_uri_is_absolute(target)) {
     lw_read_report(c->rc, here_line(c), here_column(c),
                    "prefix %s: bound to relative IRI <%s>",
-                   (const char *)name->buf, value);
+                   lw_scanner_written_name((const char *)name->buf), value);
   }
   serd_env_set_prefix_from_strings(c->env, name->buf,
                                    (const uint8_t *)target);

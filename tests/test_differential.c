@@ -74,8 +74,6 @@ static const Listed deliberate[] = {
 
 /* Where lodwash is wrong and rapper right: known, not fixed yet. */
 static const Listed known_bugs[] = {
-  {"extra/good/test-boolish-prefix.ttl",
-   "serd 0.30 reads the prefixed name false.ish:o as the boolean false"},
   {NULL, NULL},
 };
 
