@@ -728,7 +728,10 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
     emit_bool_held(s, &o, false); /* "true" or "false" at the very end */
   }
   if (s->state == S_LSTR) {
-    emit_quotes(s, &o, false); /* an unterminated long string */
+    /* an unterminated long string: "\\Z" follows, so a lone quote goes out
+     * as \" (else serd took the backslash as it is, read on past the end
+     * in the string, and never came back) */
+    emit_quotes(s, &o, true);
   }
   /* The input ends inside a string or an escape: a bad escape makes serd
    * give up on the statement there (reading on, it would take what follows
