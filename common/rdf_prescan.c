@@ -650,7 +650,7 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
 {
   /* each input byte gives at most 6 output bytes (NUL -> \u0000) */
   if (lw_buf_reserve(out, 6 * (len + sizeof(s->carry)) + 16 + s->dots +
-                              s->held_b + sizeof(s->bool_held)) != LW_OK) {
+                              s->held_b + sizeof(s->bool_held) + 1) != LW_OK) {
     return LW_SCAN_NOMEM;
   }
   Out o = {out->data + out->len};
@@ -707,7 +707,7 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
 
 LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
 {
-  if (lw_buf_reserve(out, 16 + s->dots + s->held_b + sizeof(s->bool_held)) !=
+  if (lw_buf_reserve(out, 17 + s->dots + s->held_b + sizeof(s->bool_held)) !=
       LW_OK) {
     return LW_SCAN_NOMEM;
   }
