@@ -41,6 +41,9 @@ void lw_scanner_sync(LwScanner *s)
   s->dots = 0;
   s->label_state = 0;
   s->held_b = 0;
+  s->bool_state = 0;
+  s->bool_len = 0;
+  s->after_caret = false;
 }
 
 static int hex_value(unsigned c)
@@ -133,8 +136,13 @@ static void emit(Out *out, const char *bytes, size_t n)
   out->o += n;
 }
 
+static void emit_bool_held(LwScanner *s, Out *out, bool extra_z);
+
 static void emit_dots(LwScanner *s, Out *out, bool space)
 {
+  if (s->bool_len) { /* a boolean before the end of a statement */
+    emit_bool_held(s, out, false);
+  }
   if (space) {
     *out->o++ = ' ';
   }
@@ -167,6 +175,105 @@ static void emit_quotes(LwScanner *s, Out *out, bool backslash_next)
   }
 }
 
+/* Boolean-like prefixes (Turtle / TriG): "Z...Z" + "true" or "false", held
+ * back until the next character says whether a prefixed name goes on. */
+enum { BOOL_NONE = 0, BOOL_ZS, BOOL_WORD };
+
+/* After "true" / "false": the bytes of a character that is PN_CHARS but not
+ * PN_CHARS_BASE ('-', '_', digits, U+00B7, U+0300-036F, U+203F-2040), or ':'
+ * or '.'. serd 0.30 stops the word there and reads the boolean. */
+static bool name_goes_on(const unsigned char *p, size_t n)
+{
+  unsigned c = p[0];
+  if (c == '-' || c == '_' || c == ':' || c == '.' || (c >= '0' && c <= '9')) {
+    return true;
+  }
+  if (n >= 2 && c == 0xC2 && p[1] == 0xB7) {
+    return true;
+  }
+  if (n >= 2 && (c == 0xCC || (c == 0xCD && p[1] <= 0xAF))) {
+    return true;
+  }
+  return n >= 3 && c == 0xE2 && ((p[1] == 0x80 && p[2] == 0xBF) ||
+                                 (p[1] == 0x81 && p[2] == 0x80));
+}
+
+const char *lw_scanner_written_name(const char *name)
+{
+  size_t z = strspn(name, "Z");
+  if (z == 0) {
+    return name;
+  }
+  const char *word = name + z;
+  size_t k = !strncmp(word, "true", 4) ? 4 : !strncmp(word, "false", 5) ? 5 : 0;
+  if (k && word[k] && name_goes_on((const unsigned char *)word + k,
+                                   strlen(word + k))) {
+    return name + 1;
+  }
+  return name;
+}
+
+static const char *bool_word(const LwScanner *s)
+{
+  return s->bool_held[0] == 't' ? "true" : "false";
+}
+
+/* The held letters go out, after one more 'Z' when a prefixed name goes on. */
+static void emit_bool_held(LwScanner *s, Out *out, bool extra_z)
+{
+  if (extra_z) {
+    *out->o++ = 'Z';
+  }
+  emit(out, s->bool_held, s->bool_len);
+  s->bool_len = 0;
+  s->bool_state = BOOL_NONE;
+}
+
+/* Called for each character in the NORMAL state, before the dot rule.
+ * Returns true when c was held back. */
+static bool boolean_like(LwScanner *s, unsigned c, bool token_start,
+                         const char *bytes, size_t n, Out *out)
+{
+  if (!s->long_strings) {
+    return false;
+  }
+  if (s->bool_state == BOOL_WORD) {
+    const char *word = bool_word(s);
+    if (s->bool_len < strlen(word)) {
+      if (c == (unsigned char)word[s->bool_len]) {
+        s->bool_held[s->bool_len++] = (char)c;
+        return true;
+      }
+      emit_bool_held(s, out, false);
+      return false;
+    }
+    if (c == '.') {
+      return false; /* the dot rule holds it: a dot before white space ends
+                       the statement, before a name character it goes on */
+    }
+    bool goes_on = s->dots ? is_token_char(c) && c != '^' && c != '@'
+                           : name_goes_on((const unsigned char *)bytes, n);
+    emit_bool_held(s, out, goes_on);
+    return false;
+  }
+  if (s->bool_state == BOOL_NONE && token_start) {
+    s->bool_state = BOOL_ZS;
+  }
+  if (s->bool_state == BOOL_ZS) {
+    if (c == 't' || c == 'f') {
+      s->bool_held[0] = (char)c;
+      s->bool_len = 1;
+      s->bool_state = BOOL_WORD;
+      s->in_token = true;
+      return true;
+    }
+    if (c != 'Z') {
+      s->bool_state = BOOL_NONE;
+    }
+  }
+  return false;
+}
+
 /* Blank node labels in Turtle / TriG: "_:" then 'B's held back until we see
  * whether a digit follows. Returns true when c was held. */
 static bool blank_label(LwScanner *s, unsigned c, Out *out)
@@ -197,7 +304,10 @@ static bool blank_label(LwScanner *s, unsigned c, Out *out)
 static LwScanResult normal(LwScanner *s, unsigned c, const char *bytes,
                            size_t n, Out *out)
 {
-  if (blank_label(s, c, out)) {
+  bool token_start = !s->in_token || s->after_caret; /* "^^" + a name */
+  s->after_caret = c == '^';
+  if (blank_label(s, c, out) ||
+      boolean_like(s, c, token_start, bytes, n, out)) {
     return LW_SCAN_OK;
   }
   if (c == '.' && (s->in_token || s->dots)) {
@@ -519,7 +629,8 @@ static size_t plain_run(const LwScanner *s, const unsigned char *in,
     mask = P_COMMENT;
     break;
   case S_NORMAL:
-    if (!s->in_token || s->dots || s->label_state) {
+    if (!s->in_token || s->dots || s->label_state || s->bool_state ||
+        s->after_caret) {
       return 0;
     }
     mask = P_TOKEN;
@@ -539,7 +650,7 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
 {
   /* each input byte gives at most 6 output bytes (NUL -> \u0000) */
   if (lw_buf_reserve(out, 6 * (len + sizeof(s->carry)) + 16 + s->dots +
-                              s->held_b) != LW_OK) {
+                              s->held_b + sizeof(s->bool_held) + 1) != LW_OK) {
     return LW_SCAN_NOMEM;
   }
   Out o = {out->data + out->len};
@@ -596,7 +707,8 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
 
 LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
 {
-  if (lw_buf_reserve(out, 16 + s->dots + s->held_b) != LW_OK) {
+  if (lw_buf_reserve(out, 17 + s->dots + s->held_b + sizeof(s->bool_held)) !=
+      LW_OK) {
     return LW_SCAN_NOMEM;
   }
   Out o = {out->data + out->len};
@@ -612,8 +724,14 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
     }
   }
   emit_held_b(s, &o, false);
+  if (s->bool_len) {
+    emit_bool_held(s, &o, false); /* "true" or "false" at the very end */
+  }
   if (s->state == S_LSTR) {
-    emit_quotes(s, &o, false); /* an unterminated long string */
+    /* an unterminated long string: "\\Z" follows, so a lone quote goes out
+     * as \" (else serd took the backslash as it is, read on past the end
+     * in the string, and never came back) */
+    emit_quotes(s, &o, true);
   }
   /* The input ends inside a string or an escape: a bad escape makes serd
    * give up on the statement there (reading on, it would take what follows

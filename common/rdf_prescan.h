@@ -27,7 +27,16 @@
  *   - a bare token (a number, a prefixed name, a blank node label) followed
  *     by '.' and then white space gets a space before the dot: "12." and
  *     "_:b." end statements, and serd 0.30 gets them wrong (it drops the
- *     datatype of "12." and takes the dot into the label).
+ *     datatype of "12." and takes the dot into the label);
+ *   - Turtle / TriG prefixed names whose prefix starts with "true" or
+ *     "false" and goes on with a character that is no letter ("false.ish:o",
+ *     "true-x:o", "false:o"): serd 0.30 reads the letters of an object first
+ *     and takes "true" / "false" for the boolean, whatever follows. The
+ *     scanner writes one more 'Z' in front of such a name wherever it stands
+ *     (declaration, subject, predicate, object, datatype, graph), so that
+ *     serd reads a prefixed name: "Z...Z" + "true"/"false" + such a character
+ *     gets one more 'Z', which keeps all prefixes apart
+ *     (lw_scanner_written_name gives the name as written, for messages).
  *
  * Repairs that add bytes shift serd's columns on the rest of that line; the
  * scanner's own reports count columns in input bytes.
@@ -73,6 +82,10 @@ typedef struct {
   unsigned dots;         /* dots held back after a bare token */
   int label_state;       /* where in "_:B...B<digit>" we are */
   unsigned held_b;       /* 'B's held back after "_:" */
+  int bool_state;        /* where in "Z...Z" + "true" / "false" we are */
+  char bool_held[5];     /* the letters of "true" / "false" held back */
+  unsigned bool_len;
+  bool after_caret;      /* the last byte was '^': a datatype name follows */
   unsigned depth;
   size_t term_len;
   unsigned long reported_line; /* one report per line is enough */
@@ -100,6 +113,11 @@ void lw_scanner_sync(LwScanner *s);
  * offending byte, and stop_line / stop_column say where it is). */
 LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
                              LwBuf *out);
+
+/* The name (a prefixed name, or a prefix) as written in the input: name
+ * without the 'Z' the scanner put in front of a prefix starting with "true"
+ * or "false" (see above), else name itself. */
+const char *lw_scanner_written_name(const char *name);
 
 /* At the end of the input (or of a line, for the line-based syntaxes):
  * appends what the scanner still holds back. */

@@ -20,6 +20,8 @@ typedef struct {
   LwError *err;
   unsigned max_depth;      /* options->max_depth or the default */
   size_t max_term_bytes;   /* options->max_term_bytes or the default */
+  bool serd_bytewise;      /* tests: Turtle / TriG fed to serd one byte at a
+                              time, not in pages (same results) */
 } LwReadContext;
 
 /* Counts one syntax error and passes it to options->on_error. */
@@ -40,6 +42,11 @@ bool lw_read_iri_chars_ok(const char *s, size_t len);
 
 /* Turtle, TriG, N-Triples, N-Quads (serd). */
 LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *ctx);
+
+/* Whether serd can be fed Turtle and TriG in pages: its reader is laid out
+ * as the serd lodwash was built for, whose position lodwash reads (else serd
+ * is fed one byte at a time, slower, with the same results). */
+bool lw_rdf_serd_paged(void);
 
 /* RDF/XML and RDFa (raptor2). */
 LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *ctx);

@@ -64,11 +64,13 @@ typedef struct {
   unsigned long serd_line;  /* where serd's last reported error was */
   unsigned long serd_column;
   size_t out_pos;           /* stream mode: bytes of out already handed on */
-  /* stream mode: where serd stands (the last byte handed to it; serd reads
-   * one byte at a time, so this is its position) */
+  /* stream mode: where serd stands. Paged, serd's own cursor (see
+   * SerdReaderView); one byte at a time, the last byte handed to it. */
+  const struct SerdReaderView *view; /* NULL: one byte at a time */
   unsigned long at_line;
   unsigned long at_column;
-  unsigned eof_nuls;        /* NULs handed on after the end of the input */
+  size_t eof_nuls;          /* NULs handed on after the end of the input */
+  size_t handed;            /* bytes of the input handed to serd */
   /* line mode: the line being read, as written */
   const char *line_text;
   size_t line_len;
@@ -151,20 +153,27 @@ static void follow(SerdContext *c, const char *bytes, size_t n)
 }
 
 #define MAX_EOF_NULS 1024 /* then the plain end of input */
+#define SERD_PAGE 4096    /* what serd reads at a time */
 
+/* serd 0.30 reads a page at a time (serd_reader_read_source's page_size):
+ * it asks for the next page as soon as it has taken the last byte of one,
+ * a short page is the end of the input for it, and after the end its lax
+ * recovery (skip_until) reads EOF as the byte 0xFF and goes on over what is
+ * left in its buffer. So every page is full: the end of the input is padded
+ * with NULs, which end serd's recovery and its statements, and then comes a
+ * page of NULs only (serd's buffer holds nothing stale when the plain end
+ * of input follows). One byte at a time (page 1), the same with single NULs. */
 static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
 {
   SerdContext *c = stream;
   size_t want = size * nmemb;
-  if (want == 1 && c->out.len - c->out_pos > 1) { /* the common case */
+  /* One byte at a time, the pre-scanner runs when serd starts a page as
+   * it would have been (so its reports come at the same times) */
+  if (want == 1 && c->handed % SERD_PAGE && c->out_pos < c->out.len) {
     char byte = c->out.data[c->out_pos++];
     *(char *)buf = byte;
-    if (byte == '\n') {
-      ++c->at_line;
-      c->at_column = 0;
-    } else {
-      ++c->at_column;
-    }
+    follow(c, &byte, 1);
+    ++c->handed;
     return 1;
   }
   if (c->stop != LW_OK && c->stop != LW_ERR_LIMIT) {
@@ -180,20 +189,26 @@ static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
       }
     }
   }
-  fill(c, want);
+  fill(c, SERD_PAGE);
   size_t avail = c->out.len - c->out_pos;
   size_t n = avail < want ? avail : want;
-  if (n == 0 && want && c->at_eof && c->eof_nuls < MAX_EOF_NULS) {
-    /* serd 0.30 reading one byte at a time: after the end its lax recovery
-     * (skip_until) reads EOF as the byte 0xFF and skips for ever; a NUL
-     * ends it, and serd's own end of a string input */
-    ++c->eof_nuls;
-    *(char *)buf = '\0';
-    return 1;
+  if (n == 0) { /* the end (or a read error: serd asks source_error) */
+    if (!c->at_eof || c->eof_nuls >= MAX_EOF_NULS) {
+      return 0;
+    }
+    memset(buf, '\0', want);
+    c->eof_nuls += want;
+    return want;
+  }
+  if (n < want) { /* the last page: padded with NULs */
+    memset((char *)buf + n, '\0', want - n);
   }
   memcpy(buf, c->out.data + c->out_pos, n);
-  follow(c, c->out.data + c->out_pos, n);
+  if (!c->view) {
+    follow(c, c->out.data + c->out_pos, n);
+  }
   c->out_pos += n;
+  c->handed += n;
   if (c->out_pos == c->out.len) {
     lw_buf_reset(&c->out);
     c->out_pos = 0;
@@ -202,7 +217,120 @@ static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
     c->out.len -= c->out_pos;
     c->out_pos = 0;
   }
-  return n;
+  return want;
+}
+
+/* ---- where serd stands ---- */
+
+/* serd 0.30 keeps no position one could ask for, but its reader has a
+ * cursor for its error messages: this is the start of serd 0.30.16's reader
+ * (src/reader.h, src/byte_source.h), read only. It is used only when a probe
+ * finds serd's fields where they are said to be (lw_rdf_serd_paged);
+ * otherwise serd is fed one byte at a time and the bytes handed to it say
+ * where it is. */
+typedef struct {
+  SerdSource read_func;
+  SerdStreamErrorFunc error_func;
+  void *stream;
+  size_t page_size;
+  size_t buf_size;
+  struct {
+    const uint8_t *filename;
+    unsigned line;
+    unsigned col;
+  } cur;
+  uint8_t *file_buf;
+  const uint8_t *read_buf;
+  size_t read_head;
+  uint8_t read_byte;
+  bool from_stream;
+  bool prepared;
+  bool eof;
+} SerdSourceView;
+
+struct SerdReaderView {
+  void *handle;
+  void (*free_handle)(void *ptr);
+  SerdBaseSink base_sink;
+  SerdPrefixSink prefix_sink;
+  SerdStatementSink statement_sink;
+  SerdEndSink end_sink;
+  SerdErrorSink error_sink;
+  void *error_handle;
+  size_t rdf_first, rdf_rest, rdf_nil;
+  SerdNode default_graph;
+  SerdSourceView source;
+};
+
+typedef struct {
+  const struct SerdReaderView *view;
+  bool known;
+} LayoutProbe;
+
+/* The probe's source: on serd's first read, are the fields where we look? */
+static size_t probe_read(void *buf, size_t size, size_t nmemb, void *stream)
+{
+  LayoutProbe *p = stream;
+  const SerdSourceView *src = &p->view->source;
+  p->known = p->view->handle == p && p->view->error_handle == p &&
+             src->read_func == probe_read && src->stream == p &&
+             src->page_size == SERD_PAGE && src->file_buf == buf &&
+             src->read_buf == buf && src->read_head == 0 &&
+             src->cur.line == 1 && src->cur.col == 1 && src->from_stream &&
+             src->prepared && size * nmemb == SERD_PAGE;
+  return 0;
+}
+
+static int probe_error(void *stream)
+{
+  (void)stream;
+  return 0;
+}
+
+static SerdStatus probe_error_sink(void *handle, const SerdError *e)
+{
+  (void)handle, (void)e;
+  return SERD_SUCCESS;
+}
+
+/* Whether serd's reader is laid out as SerdReaderView says (the serd this
+ * was built for): read an empty input with a reader whose fields we know. */
+bool lw_rdf_serd_paged(void)
+{
+  LayoutProbe p = {0};
+  SerdReader *reader = serd_reader_new(SERD_TURTLE, &p, NULL, NULL, NULL,
+                                       NULL, NULL);
+  if (!reader) {
+    return false;
+  }
+  serd_reader_set_error_sink(reader, probe_error_sink, &p);
+  p.view = (const struct SerdReaderView *)reader;
+  serd_reader_read_source(reader, probe_read, probe_error, &p,
+                          (const uint8_t *)"probe", SERD_PAGE);
+  serd_reader_free(reader);
+  return p.known;
+}
+
+/* Where serd stands: after the bytes it has taken and the one it looks at
+ * next (so a statement is located just after its object, as when serd had
+ * that byte handed to it one at a time). */
+static LwLocation serd_stands(const SerdContext *c)
+{
+  if (!c->view) {
+    return (LwLocation){(unsigned)c->at_line, (unsigned)c->at_column};
+  }
+  const SerdSourceView *src = &c->view->source;
+  unsigned line = src->cur.line;
+  /* serd counts columns from 1 on the first line, from 0 after */
+  unsigned column = line == 1 ? src->cur.col - 1 : src->cur.col;
+  uint8_t next = src->eof ? 0 : src->read_buf[src->read_head];
+  if (next == '\n') {
+    ++line;
+    column = 0;
+  } else if (next) { /* a NUL: the end of the input */
+    ++column;
+  }
+  return (LwLocation){line, column};
 }
 
 /* Stream mode: serd reports one problem several times at one place ("invalid
@@ -288,8 +416,9 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
     return SERD_SUCCESS;
   }
   ++c->serd_errors;
-  /* serd counts columns from 0 after the first line */
-  unsigned column = e->line > 1 ? e->col + 1 : e->col;
+  /* serd counts columns from 0 after the first line, and from 1 on it, but
+   * one byte at a time it counts one more there (the byte it starts with) */
+  unsigned column = e->line > 1 || c->view ? e->col + 1 : e->col;
   if (cascade(c, e->line, column) ||
       (e->line == c->serd_line && column >= c->serd_column)) {
     return SERD_SUCCESS;
@@ -435,13 +564,21 @@ static const char *literal_extras(SerdContext *c, const SerdNode *datatype,
   return NULL;
 }
 
+/* The node a report quotes, as written (a prefixed name the scanner renamed
+ * is given back its name). */
+static const char *quoted(const SerdNode *n)
+{
+  const char *text = (const char *)n->buf;
+  return n->type == SERD_CURIE ? lw_scanner_written_name(text) : text;
+}
+
 /* Where the statement q is: line mode, its line and the column of the
  * object when it is a literal (the first '"': no IRI or blank node label of
  * N-Triples holds one), else 1; stream mode, where serd stands. */
 static LwLocation locate(const SerdContext *c, const LwQuad *q)
 {
   if (!c->line_based) {
-    return (LwLocation){(unsigned)c->at_line, (unsigned)c->at_column};
+    return serd_stands(c);
   }
   const char *quote = q->object.type == LW_TERM_LITERAL
                           ? memchr(c->line_text, '"', c->line_len)
@@ -454,12 +591,12 @@ static LwLocation locate(const SerdContext *c, const LwQuad *q)
  * there are none). */
 static unsigned here_line(const SerdContext *c)
 {
-  return c->line_based ? (unsigned)c->line_no : (unsigned)c->at_line;
+  return c->line_based ? (unsigned)c->line_no : serd_stands(c).line;
 }
 
 static unsigned here_column(const SerdContext *c)
 {
-  return c->line_based ? 1 : (unsigned)c->at_column;
+  return c->line_based ? 1 : serd_stands(c).column;
 }
 
 static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
@@ -497,7 +634,7 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
     if (problem) {
       ++c->line_errors;
       lw_read_report(c->rc, at.line, at.column, "%s: %.80s", problem,
-                     (const char *)c->problem_node->buf);
+                     quoted(c->problem_node));
     } else if (++c->line_statements == 1) {
       c->pending = q; /* goes out when the line is done, if it was good */
       c->pending_at = at;
@@ -511,7 +648,7 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
      * space, say): skip it, and count it once */
     if (!serd_errors) {
       lw_read_report(c->rc, at.line, at.column, "%s: %.80s, statement skipped",
-                     problem, (const char *)c->problem_node->buf);
+                     problem, quoted(c->problem_node));
     }
     return SERD_SUCCESS;
   }
@@ -557,7 +694,7 @@ static SerdStatus on_prefix(void *handle, const SerdNode *name,
   if (!lw_uri_is_absolute(target)) {
     lw_read_report(c->rc, here_line(c), here_column(c),
                    "prefix %s: bound to relative IRI <%s>",
-                   (const char *)name->buf, value);
+                   lw_scanner_written_name((const char *)name->buf), value);
   }
   serd_env_set_prefix_from_strings(c->env, name->buf,
                                    (const uint8_t *)target);
@@ -592,7 +729,8 @@ static LwStatus finish(SerdContext *c, SerdStatus st)
   if (c->stop != LW_OK) {
     return lw_error_set(rc->err, c->stop, "stopped by the statement sink");
   }
-  if (st > SERD_FAILURE && !c->at_eof) {
+  if (st > SERD_FAILURE && !c->eof_nuls) {
+    /* serd gave up before the end (a corrupt byte order mark) */
     return lw_error_set(rc->err, LW_ERR_SYNTAX,
                         "cannot read on after a syntax error");
   }
@@ -741,11 +879,14 @@ static LwStatus read_lines(SerdContext *c, SerdReader *reader)
 
 static LwStatus read_stream(SerdContext *c, SerdReader *reader)
 {
-  /* One byte at a time: serd keeps no position we could ask for, but then
-   * the bytes handed to it say where it is (see follow). */
+  /* In pages where we can ask serd where it stands (see SerdReaderView),
+   * else one byte at a time, where the bytes handed to it say it (follow). */
+  bool paged = !c->rc->serd_bytewise && lw_rdf_serd_paged();
+  c->view = paged ? (const struct SerdReaderView *)reader : NULL;
   c->at_line = 1;
   SerdStatus st = serd_reader_read_source(reader, source_read, source_error,
-                                          c, (const uint8_t *)"input", 1);
+                                          c, (const uint8_t *)"input",
+                                          paged ? SERD_PAGE : 1);
   return finish(c, st);
 }
 

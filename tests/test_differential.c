@@ -1,8 +1,9 @@
 /*
- * A differential test: every Turtle, TriG and RDF/XML file of the shared test
- * data (the W3C suites, serd's extra tests, the real dumps and vocabularies)
- * read by lodwash (lw_rdf_read) and by rapper (raptor2-utils, a second
- * parser: for Turtle and TriG independent of serd), and the statements
+ * A differential test: every Turtle, TriG, N-Triples, N-Quads and RDF/XML
+ * file of the shared test data (the W3C suites, serd's extra tests, the
+ * suites' expected results, the real dumps and vocabularies) read by
+ * lodwash (lw_rdf_read) and by rapper (raptor2-utils, a second parser: for
+ * all but RDF/XML independent of serd), and the statements
  * compared up to blank node renaming, in canonical form (so that language
  * tags lower-cased by lodwash, which RDF 1.1 Concepts permits, compare
  * equal).
@@ -57,6 +58,21 @@ static const Listed deliberate[] = {
   {"rdf-trig/LITERAL2_ascii_boundaries.trig", RAPTOR_NUL},
   {"rdf-trig/LITERAL_LONG1_ascii_boundaries.trig", RAPTOR_NUL},
   {"rdf-trig/LITERAL_LONG2_ascii_boundaries.trig", RAPTOR_NUL},
+  /* the N-Triples / N-Quads tests and the suites' expected results */
+  {"rdf-n-quads/literal_all_controls.nq", RAPTOR_NUL},
+  {"rdf-n-quads/literal_ascii_boundaries.nq", RAPTOR_NUL},
+  {"rdf-n-triples/literal_all_controls.nt", RAPTOR_NUL},
+  {"rdf-n-triples/literal_ascii_boundaries.nt", RAPTOR_NUL},
+  {"rdf-trig/LITERAL1_all_controls.nq", RAPTOR_NUL},
+  {"rdf-trig/LITERAL1_ascii_boundaries.nq", RAPTOR_NUL},
+  {"rdf-trig/LITERAL2_ascii_boundaries.nq", RAPTOR_NUL},
+  {"rdf-trig/LITERAL_LONG1_ascii_boundaries.nq", RAPTOR_NUL},
+  {"rdf-trig/LITERAL_LONG2_ascii_boundaries.nq", RAPTOR_NUL},
+  {"rdf-turtle/LITERAL1_all_controls.nt", RAPTOR_NUL},
+  {"rdf-turtle/LITERAL1_ascii_boundaries.nt", RAPTOR_NUL},
+  {"rdf-turtle/LITERAL2_ascii_boundaries.nt", RAPTOR_NUL},
+  {"rdf-turtle/LITERAL_LONG1_ascii_boundaries.nt", RAPTOR_NUL},
+  {"rdf-turtle/LITERAL_LONG2_ascii_boundaries.nt", RAPTOR_NUL},
   {"rdf-turtle/IRI-resolution-08.ttl",
    "raptor 2.0.15 resolves <../xyz> against <http://ab//de/ghi> wrongly; "
    "lodwash gives the W3C result"},
@@ -74,8 +90,6 @@ static const Listed deliberate[] = {
 
 /* Where lodwash is wrong and rapper right: known, not fixed yet. */
 static const Listed known_bugs[] = {
-  {"extra/good/test-boolish-prefix.ttl",
-   "serd 0.30 reads the prefixed name false.ish:o as the boolean false"},
   {NULL, NULL},
 };
 
@@ -126,6 +140,12 @@ static LwFormat format_of(const char *path)
   if (ends_with(path, ".rdf")) {
     return LW_FORMAT_RDFXML;
   }
+  if (ends_with(path, ".nt")) {
+    return LW_FORMAT_NTRIPLES;
+  }
+  if (ends_with(path, ".nq")) {
+    return LW_FORMAT_NQUADS;
+  }
   if (ends_with(path, ".owl")) {
     FILE *f = fopen(path, "rb");
     int c = ' ';
@@ -145,9 +165,11 @@ static LwFormat format_of(const char *path)
 static bool read_with_rapper(const char *path, LwFormat format,
                              const char *base, LwTestGraph *g)
 {
-  const char *name = format == LW_FORMAT_RDFXML ? "rdfxml"
-                     : format == LW_FORMAT_TRIG ? "trig"
-                                                : "turtle";
+  const char *name = format == LW_FORMAT_RDFXML     ? "rdfxml"
+                     : format == LW_FORMAT_TRIG     ? "trig"
+                     : format == LW_FORMAT_NTRIPLES ? "ntriples"
+                     : format == LW_FORMAT_NQUADS   ? "nquads"
+                                                    : "turtle";
   return lw_test_rapper_read(path, name, base, g);
 }
 

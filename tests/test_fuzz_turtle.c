@@ -1,7 +1,8 @@
 /*
  * A differential fuzz target: random valid Turtle documents (long and short
  * strings with quotes and every kind of escape, nested blank nodes,
- * collections, prefixed names, numbers, language tags, datatypes) read by
+ * collections, prefixed names (also with prefixes that start like a
+ * boolean), numbers, booleans, language tags, datatypes) read by
  * lodwash (lw_rdf_read) and by rapper, the statements compared up to blank
  * node renaming. Any difference fails, and the document is kept
  * ($TMPDIR/lodwash-fuzz-SEED.ttl) with the seed to replay it.
@@ -129,7 +130,7 @@ static void put_string(LwBuf *b)
 
 static void put_iri(LwBuf *b)
 {
-  switch (rnd(4)) {
+  switch (rnd(5)) {
   case 0:
     lw_buf_appendf(b, "<http://example.org/r%u>", rnd(5));
     break;
@@ -139,9 +140,15 @@ static void put_iri(LwBuf *b)
   case 2:
     lw_buf_appendf(b, "<rel%u>", rnd(3)); /* against the base */
     break;
-  default:
+  case 3:
     lw_buf_appendf(b, ":e%u", rnd(3));
     break;
+  default: { /* prefixes serd 0.30 took for booleans, and their neighbours */
+    static const char *prefixes[] = {"false.ish", "true-x", "false",
+                                     "true_1", "Ztrue-x", "truex"};
+    lw_buf_appendf(b, "%s:b%u", prefixes[rnd(6)], rnd(3));
+    break;
+  }
   }
 }
 
@@ -180,8 +187,11 @@ static void put_object(LwBuf *b, unsigned depth)
   } else if (k < 5) {
     put_iri(b);
   } else if (k == 5) {
-    lw_buf_append_str(b, numbers[rnd(9)]);
-    lw_buf_append_char(b, ' '); /* "12." would end the statement */
+    unsigned which = rnd(9);
+    lw_buf_append_str(b, numbers[which]);
+    if (which < 7) {
+      lw_buf_append_char(b, ' '); /* "12." would end the statement */
+    }
   } else if (k == 6) {
     lw_buf_appendf(b, "_:n%u", rnd(4));
   } else if (k < 9) {
@@ -204,7 +214,13 @@ static void put_object(LwBuf *b, unsigned depth)
 static void generate(LwBuf *b)
 {
   lw_buf_append_str(b, "@prefix ex: <http://example.org/ns#> .\n"
-                       "PREFIX : <http://example.org/empty#>\n");
+                       "PREFIX : <http://example.org/empty#>\n"
+                       "@prefix false.ish: <http://example.org/f#> .\n"
+                       "@prefix true-x: <http://example.org/t#> .\n"
+                       "PREFIX false: <http://example.org/F#>\n"
+                       "@prefix true_1: <http://example.org/t1#> .\n"
+                       "@prefix Ztrue-x: <http://example.org/Zt#> .\n"
+                       "@prefix truex: <http://example.org/tx#> .\n");
   unsigned n = 1 + rnd(6);
   for (unsigned i = 0; i < n; ++i) {
     unsigned k = rnd(5);

@@ -73,7 +73,6 @@ static const char *known_failure(const char *test)
     const char *name;
     const char *why;
   } known[] = {
-    {"#test-boolish-prefix>", "serd 0.30 reads 'false.ish:' as the boolean false"},
     /* we skip a statement with invalid UTF-8 (newer serd keeps it with
      * U+FFFD); serd 0.30's lax Turtle goes on at the next line, so the rest
      * of that statement is lost too */
