@@ -160,6 +160,17 @@ static bool on_progress(void *user, uint64_t bytes, uint64_t total)
   return !lw_stage_stopping(d->ctx);
 }
 
+/* While waiting for a host's turn: shown by `lodwash status`; false once
+ * the worker is told to stop (the job is then handed back). */
+static bool keep_waiting(void *user)
+{
+  Download *d = user;
+  lw_stage_progress(d->ctx, "waiting for the turn of %s (its pace)", d->host_name);
+  slot_refresh(d, &d->host);
+  lw_download_cap_refresh(d->ctx->redis, d->ctx->config);
+  return !lw_stage_stopping(d->ctx);
+}
+
 /* Before each request, the first and every redirect's: a slot on the host
  * actually asked (a redirect to another host moves the slot there), then
  * its robots.txt and pace (workers/host_policy.h). */
@@ -179,7 +190,8 @@ static LwStatus before_hop(void *user, const char *url, LwError *err)
     d->host.why = "per-host-concurrency";
     LW_TRY(slot_acquire(d, &d->host, host));
   }
-  return lw_host_policy_check(d->ctx->redis, d->ctx->config, d->guard, url, err);
+  return lw_host_policy_check(d->ctx->redis, d->ctx->config, d->guard, url, keep_waiting, d,
+                              err);
 }
 
 static bool file_exists(const char *path)
