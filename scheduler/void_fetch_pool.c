@@ -1,14 +1,13 @@
 #include "scheduler/void_fetch_pool.h"
 
+#include <jansson.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include <jansson.h>
-#include <stdint.h>
-#include <stdio.h>
 
 #include "common/http_fetch.h"
 #include "common/netguard.h"
