@@ -17,9 +17,12 @@
  * names the seed's provider) only asks whether the dump changed: unchanged
  * (304, same MD5) ends as above; changed marks the provider
  * (provider:<name> dump_changed, scheduler/harvest.h) so that its next
- * visit starts a harvest, whose own download fetches the dump again into
- * the pipeline (the seed keeps its validators, so that is no 304). The
- * body is dropped, the seed rests (filed) with `processed` now. A re-check
+ * visit starts a harvest. The body is kept in DATA/prefetch/ab/cd/<seed
+ * hash>, described by the seed's `prefetched` (validators, content, hops);
+ * the harvest's download asks with those validators and, when the server
+ * says the body is still current, takes it as its file: the changed dump
+ * crosses the network once. The seed rests (filed) with `processed` now,
+ * its last file and validators unchanged until then. A re-check
  * gives way to a harvest: it does nothing while the seed's harvest runs,
  * and its results are refused when a harvest took the seed meanwhile.
  *
