@@ -8,7 +8,7 @@
 #include "queue/redis_cmd.h"
 
 /* KEYS: hostpace:<host>  ARGV: interval ms.  Reserves the host's next turn:
- * returns how many ms to wait for it. */
+ * returns how many ms to wait for it and the time of the turn after it. */
 static LwScript pace_script = {
     "local t = redis.call('TIME')\n"
     "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
@@ -16,7 +16,19 @@ static LwScript pace_script = {
     "local at = math.max(now, nxt)\n"
     "local gap = tonumber(ARGV[1])\n"
     "redis.call('SET', KEYS[1], at + gap, 'PX', at + gap - now + 1000)\n"
-    "return at - now\n",
+    "return {at - now, at + gap}\n",
+    ""};
+
+/* KEYS: hostpace:<host>  ARGV: the turn after the one given back, interval
+ * ms.  Gives an unused turn back, unless a later one was reserved since. */
+static LwScript pace_back_script = {
+    "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end\n"
+    "local t = redis.call('TIME')\n"
+    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+    "local at = tonumber(ARGV[1]) - tonumber(ARGV[2])\n"
+    "if at <= now then redis.call('DEL', KEYS[1]) return 1 end\n"
+    "redis.call('SET', KEYS[1], at, 'PX', at - now + 1000)\n"
+    "return 1\n",
     ""};
 
 LwStatus lw_robots_cache_get(redisContext *c, const char *prefix, const char *origin,
@@ -58,7 +70,8 @@ void lw_robots_cache_put(redisContext *c, const char *prefix, const char *origin
 }
 
 LwStatus lw_host_pace_reserve(redisContext *c, const char *prefix, const char *host,
-                              long long gap_ms, long long *wait_ms, LwError *err)
+                              long long gap_ms, long long *wait_ms, long long *next_ms,
+                              LwError *err)
 {
   LwKey key = lw_key(prefix, LW_KEY_HOST_PACE, host);
   char gap_text[32];
@@ -68,7 +81,23 @@ LwStatus lw_host_pace_reserve(redisContext *c, const char *prefix, const char *h
   if (!r) {
     return err ? err->status : LW_ERR_REDIS;
   }
-  *wait_ms = r->type == REDIS_REPLY_INTEGER ? r->integer : 0;
+  bool ok = r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+            r->element[0]->type == REDIS_REPLY_INTEGER &&
+            r->element[1]->type == REDIS_REPLY_INTEGER;
+  *wait_ms = ok ? r->element[0]->integer : 0;
+  *next_ms = ok ? r->element[1]->integer : 0;
   freeReplyObject(r);
   return LW_OK;
+}
+
+void lw_host_pace_give_back(redisContext *c, const char *prefix, const char *host,
+                            long long next_ms, long long gap_ms)
+{
+  LwKey key = lw_key(prefix, LW_KEY_HOST_PACE, host);
+  char next_text[32], gap_text[32];
+  snprintf(next_text, sizeof(next_text), "%lld", next_ms);
+  snprintf(gap_text, sizeof(gap_text), "%lld", gap_ms);
+  const char *argv[] = {key.s, next_text, gap_text};
+  LwError ignored;
+  freeReplyObject(lw_script_run(c, &pace_back_script, 1, 3, argv, NULL, &ignored));
 }

@@ -6,10 +6,10 @@
 #ifndef LW_QUEUE_HOST_STORE_H
 #define LW_QUEUE_HOST_STORE_H
 
+#include "queue/redis.h"
 #include <stddef.h>
 
 #include "common/status.h"
-#include "queue/redis.h"
 
 /* The cached robots.txt of origin: LW_OK with state (ok|none|unreachable)
  * and, when there is one, *body (the caller's, NUL-terminated) and *len;
@@ -26,8 +26,16 @@ void lw_robots_cache_put(LwRecords *c, const char *prefix, const char *origin,
 
 /* Reserves host's next turn, gap_ms after the turn reserved before it (one
  * script on Redis' clock: workers never take the same turn): *wait_ms is how
- * long to wait for it (0: now). */
+ * long to wait for it (0: now), *next_ms the time of the turn after it (for
+ * lw_host_pace_give_back). */
 LwStatus lw_host_pace_reserve(LwRecords *c, const char *prefix, const char *host,
-                              long long gap_ms, long long *wait_ms, LwError *err);
+                              long long gap_ms, long long *wait_ms, long long *next_ms,
+                              LwError *err);
+
+/* Gives back a reserved turn that will not be used (the waiter stops):
+ * the next request may go at that turn, unless another turn was reserved
+ * after it meanwhile (then nothing changes). Best effort. */
+void lw_host_pace_give_back(LwRecords *c, const char *prefix, const char *host,
+                            long long next_ms, long long gap_ms);
 
 #endif

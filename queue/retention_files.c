@@ -3,6 +3,7 @@
  * record is gone. Every file lodwash writes is named after its record:
  *
  *   raw/ab/cd/<seed hash>, utf8/ab/cd/<seed hash>   seed:<hash>
+ *   prefetch/ab/cd/<seed hash>                       seed:<hash> (a re-check's body)
  *   clean/ab/cd/<md5>.nq.gz                          seed:<md5> (clean record)
  *   changesets/<provider>/<harvest id>.{added,removed}.nq.gz   harvest:<id>
  *   tmp/<any name>                                   none (work in progress)
@@ -232,6 +233,7 @@ LwStatus lw_retention_sweep_files(LwGc *g)
 {
   LW_TRY(sweep_tree(g, "raw", 2, seed_name));
   LW_TRY(sweep_tree(g, "utf8", 2, seed_name));
+  LW_TRY(sweep_tree(g, "prefetch", 2, seed_name));
   LW_TRY(sweep_tree(g, "clean", 2, seed_name));
   LW_TRY(sweep_tree(g, "changesets", 1, changeset_name));
   return sweep_dir(g, "tmp", tmp_name);

@@ -494,10 +494,10 @@ LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced,
   if (rc == LW_OK) {
     LwVoidFetchJob *f = &pv->fetch;
     lw_error_clear(&f->err);
+    LwVoidFetchHooks hooks = {NULL, s->redis, NULL, NULL};
     f->status = lw_void_fetch_until(f->url, s->cfg, f->timeout_ms, f->etag,
-                                    f->last_modified, NULL,
-                                    s->cfg->robots_ttl_s > 0 ? s->redis : NULL, &f->body,
-                                    &f->len, &f->info, &f->err);
+                                    f->last_modified, &hooks, &f->body, &f->len, &f->info,
+                                    &f->err);
     rc = visit_end(s, pv, err);
     free(f->body);
   }

@@ -20,28 +20,34 @@ LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, long timeout_ms,
                        const char *etag, const char *last_modified, char **body,
                        size_t *len, LwVoidFetchInfo *info, LwError *err)
 {
-  return lw_void_fetch_until(url, cfg, timeout_ms, etag, last_modified, NULL, NULL, body,
-                             len, info, err);
+  return lw_void_fetch_until(url, cfg, timeout_ms, etag, last_modified, NULL, body, len,
+                             info, err);
 }
 
 typedef struct {
-  LwRecords *redis;
+  const LwVoidFetchHooks *hooks;
   const LwConfig *cfg;
   const LwNetGuard *guard;
-  long timeout_ms;
 } Politeness;
 
-/* Before each request (redirects included): the host's robots.txt. */
-static LwStatus robots_allow(void *user, const char *url, LwError *err)
+static bool not_stopped(void *user)
+{
+  const atomic_bool *stop = user;
+  return !stop || !atomic_load(stop);
+}
+
+/* Before each request (redirects included): the host's robots.txt and pace. */
+static LwStatus polite_hop(void *user, const char *url, LwError *err)
 {
   const Politeness *p = user;
-  return lw_host_robots_check(p->redis, p->cfg, p->guard, url, p->timeout_ms, err);
+  return lw_host_policy_check(p->hooks->redis, p->cfg, p->guard, url, not_stopped,
+                              (void *)p->hooks->stop, err);
 }
 
 LwStatus lw_void_fetch_until(const char *url, const LwConfig *cfg, long timeout_ms,
                              const char *etag, const char *last_modified,
-                             const atomic_bool *stop, LwRecords *robots_cache,
-                             char **body, size_t *len, LwVoidFetchInfo *info, LwError *err)
+                             const LwVoidFetchHooks *hooks, char **body, size_t *len,
+                             LwVoidFetchInfo *info, LwError *err)
 {
   *body = NULL;
   *len = 0;
@@ -60,13 +66,16 @@ LwStatus lw_void_fetch_until(const char *url, const LwConfig *cfg, long timeout_
              "*/*;q=0.1";
   o.etag = etag && *etag ? etag : NULL;
   o.last_modified = last_modified && *last_modified ? last_modified : NULL;
-  if (stop) {
+  if (hooks && hooks->stop) {
     o.progress = keep_going;
-    o.progress_user = (void *)stop;
+    o.progress_user = (void *)hooks->stop;
   }
-  Politeness polite = {robots_cache, cfg, guard, o.timeout_ms};
-  if (robots_cache && cfg) {
-    o.before_hop = robots_allow;
+  Politeness polite = {hooks, cfg, guard};
+  if (hooks && hooks->before_hop) {
+    o.before_hop = hooks->before_hop;
+    o.before_hop_user = hooks->before_hop_user;
+  } else if (hooks && hooks->redis && cfg) {
+    o.before_hop = polite_hop;
     o.before_hop_user = &polite;
   }
   LwFetchResult r;

@@ -38,13 +38,26 @@ LwStatus lw_void_fetch(const char *url, const LwConfig *cfg, long timeout_ms,
                        const char *etag, const char *last_modified, char **body,
                        size_t *len, LwVoidFetchInfo *info, LwError *err);
 
-/* The same, ended early (LW_ERR_NET "stopped") within about a second once
- * *stop becomes true (stop may be NULL), and, with robots_cache (a Redis
- * connection of the calling thread; NULL: none), refused when the host's
- * robots.txt disallows it (workers/host_policy.h). Thread safe. */
+/* What a fetch may wait on and for, besides the server. */
+typedef struct {
+  /* Ends the fetch (LW_ERR_NET "stopped"), or its wait for the host's turn,
+   * within about a second once *stop is true. NULL: never. */
+  const atomic_bool *stop;
+  /* The calling thread's Redis connection: with it the host's robots.txt
+   * (a disallowed VoID is refused) and pace are kept, as for downloads
+   * (workers/host_policy.h). NULL: neither. */
+  LwRecords *redis;
+  /* Before each request (redirects included), instead of the host policy
+   * above: the pool's own, which also counts places per host. NULL: the
+   * host policy with redis (when given). */
+  LwStatus (*before_hop)(void *user, const char *url, LwError *err);
+  void *before_hop_user;
+} LwVoidFetchHooks;
+
+/* lw_void_fetch with hooks (NULL: none). Thread safe. */
 LwStatus lw_void_fetch_until(const char *url, const LwConfig *cfg, long timeout_ms,
                              const char *etag, const char *last_modified,
-                             const atomic_bool *stop, LwRecords *robots_cache,
-                             char **body, size_t *len, LwVoidFetchInfo *info, LwError *err);
+                             const LwVoidFetchHooks *hooks, char **body, size_t *len,
+                             LwVoidFetchInfo *info, LwError *err);
 
 #endif

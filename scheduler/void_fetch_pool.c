@@ -1,21 +1,42 @@
 #include "scheduler/void_fetch_pool.h"
 
+#include <jansson.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "common/http_fetch.h"
+#include "common/netguard.h"
 #include "queue/redis.h"
+#include "workers/host_policy.h"
+
+/* A host of the VoIDs, for politeness: its fetches in flight and when the
+ * next may start (its pace as last seen; Redis has the shared truth). */
+typedef struct {
+  char name[256];
+  int in_flight;
+  long long not_before_ms;
+  long long gap_ms;
+} Host;
 
 struct LwVoidFetchPool {
   const LwConfig *cfg;
+  LwNetGuard *guard;     /* for robots.txt */
   pthread_mutex_t lock;
-  pthread_cond_t work;   /* a job was queued, or closing */
+  pthread_cond_t work;   /* a job was queued, a host has room, or closing */
   pthread_cond_t done;   /* a job finished */
   LwVoidFetchJob **jobs; /* submitted, in order */
-  size_t capacity, submitted, taken;
+  size_t *job_host;      /* each job's host (index into hosts) */
+  bool *job_taken;
+  size_t capacity, submitted, first_untaken;
+  Host *hosts;
+  size_t host_count, host_capacity;
+  json_t *host_index;    /* name -> index into hosts */
+  int per_host;          /* fetches in flight per host at most */
   LwVoidFetchJob **finished; /* ring of finished jobs not yet handed back */
   size_t fin_head, fin_count;
   size_t handed_back;
@@ -25,8 +46,89 @@ struct LwVoidFetchPool {
   atomic_bool cancel;
 };
 
-/* This thread's Redis connection, for the robots.txt cache: made when
- * first needed and again after a failure. NULL when Redis cannot be had. */
+/* A job in flight: what its hooks need. */
+typedef struct {
+  LwVoidFetchPool *pool;
+  LwVoidFetchJob *job;
+  size_t host;           /* the host whose place it holds */
+  LwRecords *redis;
+} InFlight;
+
+static long long now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void add_ms(struct timespec *ts, long ms)
+{
+  ts->tv_sec += ms / 1000;
+  ts->tv_nsec += (ms % 1000) * 1000000L;
+  if (ts->tv_nsec >= 1000000000L) {
+    ts->tv_sec += 1;
+    ts->tv_nsec -= 1000000000L;
+  }
+}
+
+/* The index of host name, added when new; SIZE_MAX when out of memory.
+ * Under the lock. */
+static size_t host_find(LwVoidFetchPool *pool, const char *name)
+{
+  json_t *known = json_object_get(pool->host_index, name);
+  if (known) {
+    return (size_t)json_integer_value(known);
+  }
+  if (pool->host_count == pool->host_capacity) {
+    size_t n = pool->host_capacity ? pool->host_capacity * 2 : 16;
+    Host *grown = realloc(pool->hosts, n * sizeof(*grown));
+    if (!grown) {
+      return SIZE_MAX;
+    }
+    pool->hosts = grown;
+    pool->host_capacity = n;
+  }
+  Host *h = &pool->hosts[pool->host_count];
+  memset(h, 0, sizeof(*h));
+  snprintf(h->name, sizeof(h->name), "%s", name);
+  h->gap_ms = pool->cfg->host_interval_ms > 0 ? pool->cfg->host_interval_ms : 0;
+  if (json_object_set_new(pool->host_index, name, json_integer((json_int_t)pool->host_count))) {
+    return SIZE_MAX;
+  }
+  return pool->host_count++;
+}
+
+/* The next job to start, in submission order among the hosts with room
+ * whose next turn has come: a host that is busy or keeps a long pace delays
+ * only its own providers. -1 when none; *wake_ms: when a paced host's turn
+ * comes (0: none waits for its turn). Under the lock. */
+static long pick_job(LwVoidFetchPool *pool, long long now, long long *wake_ms)
+{
+  *wake_ms = 0;
+  while (pool->first_untaken < pool->submitted && pool->job_taken[pool->first_untaken]) {
+    ++pool->first_untaken;
+  }
+  for (size_t i = pool->first_untaken; i < pool->submitted; ++i) {
+    if (pool->job_taken[i]) {
+      continue;
+    }
+    const Host *h = &pool->hosts[pool->job_host[i]];
+    if (h->in_flight >= pool->per_host) {
+      continue;
+    }
+    if (h->not_before_ms <= now) {
+      return (long)i;
+    }
+    if (!*wake_ms || h->not_before_ms < *wake_ms) {
+      *wake_ms = h->not_before_ms;
+    }
+  }
+  return -1;
+}
+
+/* This thread's Redis connection, for robots.txt and the hosts' pace: made
+ * when first needed and again after a failure. NULL when Redis cannot be
+ * had. */
 static LwRecords *thread_redis(const LwConfig *cfg, LwRecords **c, LwError *err)
 {
   if (*c && lw_records_usable(*c)) {
@@ -42,45 +144,159 @@ static LwRecords *thread_redis(const LwConfig *cfg, LwRecords **c, LwError *err)
   return *c;
 }
 
-/* One fetch, honouring robots.txt when --robots-ttl is on. */
-static void run_job(LwVoidFetchPool *pool, LwVoidFetchJob *job, LwRecords **redis)
+static bool not_cancelled(void *user)
 {
+  const LwVoidFetchPool *pool = user;
+  return !atomic_load(&pool->cancel);
+}
+
+/* A redirect to another host: the place moves there (given back first, so
+ * that two fetches redirected towards each other's host never wait on each
+ * other), waiting for room. */
+static LwStatus move_place(InFlight *f, const char *name, LwError *err)
+{
+  LwVoidFetchPool *pool = f->pool;
+  LwStatus st = LW_OK;
+  pthread_mutex_lock(&pool->lock);
+  --pool->hosts[f->host].in_flight;
+  pthread_cond_broadcast(&pool->work);
+  size_t h = host_find(pool, name);
+  while (h != SIZE_MAX && pool->hosts[h].in_flight >= pool->per_host &&
+         !atomic_load(&pool->cancel)) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    add_ms(&until, 100);
+    pthread_cond_timedwait(&pool->work, &pool->lock, &until);
+  }
+  if (h == SIZE_MAX) {
+    st = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    h = f->host;
+  } else if (atomic_load(&pool->cancel)) {
+    st = lw_error_set(err, LW_ERR_NET, "stopped");
+    h = f->host;
+  }
+  ++pool->hosts[h].in_flight;
+  f->host = h;
+  pthread_mutex_unlock(&pool->lock);
+  return st;
+}
+
+/* Before each request of a fetch: a place on the host asked (a redirect
+ * moves it), then its robots.txt and pace, shared with the workers through
+ * Redis; the host's next local turn is noted before waiting for this one,
+ * so no other thread waits on the same host meanwhile. */
+static LwStatus pool_hop(void *user, const char *url, LwError *err)
+{
+  InFlight *f = user;
+  LwVoidFetchPool *pool = f->pool;
+  char name[256];
+  if (!lw_url_host(url, name, sizeof(name))) {
+    return lw_error_set(err, LW_ERR_USAGE, "not a URL with a host: %.300s", url);
+  }
+  pthread_mutex_lock(&pool->lock);
+  bool moved = strcmp(name, pool->hosts[f->host].name) != 0;
+  pthread_mutex_unlock(&pool->lock);
+  if (moved) {
+    LW_TRY(move_place(f, name, err));
+  }
+  if (!f->redis) {
+    return LW_OK; /* neither robots.txt nor a pace (both turned off) */
+  }
+  LwHostTurn turn;
+  LW_TRY(lw_host_turn_take(f->redis, pool->cfg, pool->guard, url, f->job->timeout_ms, &turn,
+                           err));
+  pthread_mutex_lock(&pool->lock);
+  Host *h = &pool->hosts[f->host];
+  long long next = now_ms() + turn.wait_ms + turn.gap_ms;
+  h->gap_ms = turn.gap_ms;
+  h->not_before_ms = next > h->not_before_ms ? next : h->not_before_ms;
+  pthread_mutex_unlock(&pool->lock);
+  return lw_host_turn_wait(f->redis, pool->cfg, &turn, not_cancelled, pool, err);
+}
+
+/* One fetch, honouring the host's robots.txt and pace. */
+static void run_job(LwVoidFetchPool *pool, InFlight *f, LwRecords **redis)
+{
+  LwVoidFetchJob *job = f->job;
   lw_error_clear(&job->err);
-  LwRecords *c = NULL;
-  if (pool->cfg->robots_ttl_s > 0 && !(c = thread_redis(pool->cfg, redis, &job->err))) {
+  f->redis = NULL;
+  bool polite = pool->cfg->robots_ttl_s > 0 || pool->cfg->host_interval_ms > 0;
+  if (polite && !(f->redis = thread_redis(pool->cfg, redis, &job->err))) {
     job->status = LW_ERR_REDIS;
     return;
   }
+  LwVoidFetchHooks hooks = {&pool->cancel, f->redis, pool_hop, f};
   job->status = lw_void_fetch_until(job->url, pool->cfg, job->timeout_ms, job->etag,
-                                    job->last_modified, &pool->cancel, c, &job->body,
-                                    &job->len, &job->info, &job->err);
+                                    job->last_modified, &hooks, &job->body, &job->len,
+                                    &job->info, &job->err);
+}
+
+/* Takes the next job that may start, waiting for one: LW_OK with *f set,
+ * LW_NOTHING when closing. Under the lock. */
+static LwStatus take_job(LwVoidFetchPool *pool, InFlight *f)
+{
+  for (;;) {
+    if (pool->closing) {
+      return LW_NOTHING;
+    }
+    long long now = now_ms(), wake = 0;
+    long i = pick_job(pool, now, &wake);
+    if (i >= 0) {
+      pool->job_taken[i] = true;
+      Host *h = &pool->hosts[pool->job_host[i]];
+      ++h->in_flight;
+      /* the host's pace as last seen; its hook corrects it */
+      h->not_before_ms = now + h->gap_ms;
+      f->job = pool->jobs[i];
+      f->host = pool->job_host[i];
+      return LW_OK;
+    }
+    if (wake) {
+      struct timespec until;
+      clock_gettime(CLOCK_REALTIME, &until);
+      add_ms(&until, (long)(wake - now));
+      pthread_cond_timedwait(&pool->work, &pool->lock, &until);
+    } else {
+      pthread_cond_wait(&pool->work, &pool->lock);
+    }
+  }
 }
 
 static void *fetch_thread(void *arg)
 {
   LwVoidFetchPool *pool = arg;
   LwRecords *redis = NULL;
+  InFlight f = {pool, NULL, 0, NULL};
   pthread_mutex_lock(&pool->lock);
-  for (;;) {
-    while (pool->taken == pool->submitted && !pool->closing) {
-      pthread_cond_wait(&pool->work, &pool->lock);
-    }
-    if (pool->taken == pool->submitted) {
-      break; /* closing and nothing left */
-    }
-    LwVoidFetchJob *job = pool->jobs[pool->taken++];
+  while (take_job(pool, &f) == LW_OK) {
     pthread_mutex_unlock(&pool->lock);
-    run_job(pool, job, &redis);
+    run_job(pool, &f, &redis);
     pthread_mutex_lock(&pool->lock);
-    pool->finished[(pool->fin_head + pool->fin_count) % pool->capacity] = job;
+    --pool->hosts[f.host].in_flight;
+    pool->finished[(pool->fin_head + pool->fin_count) % pool->capacity] = f.job;
     ++pool->fin_count;
     pthread_cond_signal(&pool->done);
+    pthread_cond_broadcast(&pool->work); /* the host has room again */
   }
   pthread_mutex_unlock(&pool->lock);
   if (redis) {
     lw_records_close(redis);
   }
   return NULL;
+}
+
+/* Frees the pool's memory (the threads are joined). */
+static void pool_release(LwVoidFetchPool *pool)
+{
+  lw_netguard_free(pool->guard);
+  json_decref(pool->host_index);
+  free(pool->hosts);
+  free(pool->jobs);
+  free(pool->job_host);
+  free(pool->job_taken);
+  free(pool->finished);
+  free(pool->threads);
+  free(pool);
 }
 
 LwVoidFetchPool *lw_void_fetch_pool_new(const LwConfig *cfg, int max_in_flight,
@@ -93,14 +309,19 @@ LwVoidFetchPool *lw_void_fetch_pool_new(const LwConfig *cfg, int max_in_flight,
   pool->cfg = cfg;
   pool->capacity = capacity > 0 ? capacity : 1;
   pool->max_threads = max_in_flight > 0 ? max_in_flight : 1;
+  pool->per_host = cfg->per_host_concurrency > 0 ? (int)cfg->per_host_concurrency : 1;
   pool->jobs = calloc(pool->capacity, sizeof(*pool->jobs));
+  pool->job_host = calloc(pool->capacity, sizeof(*pool->job_host));
+  pool->job_taken = calloc(pool->capacity, sizeof(*pool->job_taken));
   pool->finished = calloc(pool->capacity, sizeof(*pool->finished));
   pool->threads = calloc((size_t)pool->max_threads, sizeof(*pool->threads));
-  if (!pool->jobs || !pool->finished || !pool->threads) {
-    free(pool->jobs);
-    free(pool->finished);
-    free(pool->threads);
-    free(pool);
+  pool->host_index = json_object();
+  LwError err;
+  bool guarded = lw_netguard_new(cfg->allow_net ? cfg->allow_net : "", &pool->guard, &err) ==
+                 LW_OK;
+  if (!guarded || !pool->jobs || !pool->job_host || !pool->job_taken || !pool->finished ||
+      !pool->threads || !pool->host_index) {
+    pool_release(pool);
     return NULL;
   }
   pthread_mutex_init(&pool->lock, NULL);
@@ -115,11 +336,17 @@ LwStatus lw_void_fetch_pool_submit(LwVoidFetchPool *pool, LwVoidFetchJob *job)
 {
   LwStatus st = LW_OK;
   pthread_mutex_lock(&pool->lock);
+  char name[256];
+  size_t host = SIZE_MAX;
   if (pool->submitted == pool->capacity) {
     st = LW_ERR_LIMIT;
+  } else if ((host = host_find(pool, lw_url_host(job->url, name, sizeof(name)) ? name : "")) ==
+             SIZE_MAX) {
+    st = LW_ERR_NOMEM;
   } else {
     job->body = NULL;
     job->len = 0;
+    pool->job_host[pool->submitted] = host;
     pool->jobs[pool->submitted++] = job;
     /* A new thread only while there are more unfinished jobs than threads. */
     size_t unfinished = pool->submitted - pool->handed_back - pool->fin_count;
@@ -133,20 +360,10 @@ LwStatus lw_void_fetch_pool_submit(LwVoidFetchPool *pool, LwVoidFetchJob *job)
         st = LW_ERR_NOMEM;
       }
     }
-    pthread_cond_signal(&pool->work);
+    pthread_cond_broadcast(&pool->work);
   }
   pthread_mutex_unlock(&pool->lock);
   return st;
-}
-
-static void add_ms(struct timespec *ts, long ms)
-{
-  ts->tv_sec += ms / 1000;
-  ts->tv_nsec += (ms % 1000) * 1000000L;
-  if (ts->tv_nsec >= 1000000000L) {
-    ts->tv_sec += 1;
-    ts->tv_nsec -= 1000000000L;
-  }
 }
 
 LwStatus lw_void_fetch_pool_next(LwVoidFetchPool *pool, long wait_ms,
@@ -188,8 +405,7 @@ void lw_void_fetch_pool_free(LwVoidFetchPool *pool)
   }
   atomic_store(&pool->cancel, true);
   pthread_mutex_lock(&pool->lock);
-  pool->taken = pool->submitted; /* what has not started never will */
-  pool->closing = true;
+  pool->closing = true; /* what has not started never will */
   pthread_cond_broadcast(&pool->work);
   pthread_mutex_unlock(&pool->lock);
   for (int i = 0; i < pool->threads_started; ++i) {
@@ -203,8 +419,5 @@ void lw_void_fetch_pool_free(LwVoidFetchPool *pool)
   pthread_cond_destroy(&pool->work);
   pthread_cond_destroy(&pool->done);
   pthread_mutex_destroy(&pool->lock);
-  free(pool->jobs);
-  free(pool->finished);
-  free(pool->threads);
-  free(pool);
+  pool_release(pool);
 }

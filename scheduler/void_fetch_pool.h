@@ -9,6 +9,14 @@
  * has arrived. With 3 providers that never answer among 100 quick ones, a
  * cycle lasts about one fetch timeout, not three.
  *
+ * Polite per host (the host name of the VoID URL, then of each redirect):
+ * at most --per-host-concurrency fetches in flight on a host, each after
+ * the host's robots.txt and pace (--host-interval-ms or its Crawl-delay,
+ * shared with the workers' downloads through Redis: workers/host_policy.h).
+ * A thread takes the next job in submission order whose host has room and
+ * whose turn has come, so a slow or paced host delays only its own
+ * providers; a thread waits for a turn only when the workers took it.
+ *
  * Why threads around lw_void_fetch rather than curl's multi interface: the
  * fetch rules (netguard on every connected socket, redirects followed and
  * checked one by one, decoding, size caps) live in common/http_fetch.c on
@@ -54,7 +62,8 @@ typedef struct {
 typedef struct LwVoidFetchPool LwVoidFetchPool;
 
 /* A pool for at most capacity jobs, max_in_flight fetches at once (at
- * least 1). NULL when out of memory. cfg is borrowed. */
+ * least 1), cfg->per_host_concurrency per host. NULL when out of memory or
+ * cfg->allow_net is not valid. cfg is borrowed. */
 LwVoidFetchPool *lw_void_fetch_pool_new(const LwConfig *cfg, int max_in_flight,
                                         size_t capacity);
 

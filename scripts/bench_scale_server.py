@@ -8,8 +8,9 @@ log-normal distribution; a share of providers never answer (the connection
 is held open), a share trickle their dumps (a byte a second), and a share
 publish a VoID whose dcterms:modified changes every minute.
 
-Every VoID request is recorded (time, provider) and written to LOG when the
-server is stopped (SIGTERM), for the visit-lag figures. The registry is
+Every VoID request is recorded (time answered, provider, time received) and
+written to LOG when the server is stopped (SIGTERM), for the visit-lag and
+per-host politeness figures. The registry is
 written to REGISTRY at start.
 
   bench_scale_server.py --providers 2000 --port P --registry R --log L
@@ -53,7 +54,7 @@ for i in range(ARGS.providers):
         KIND[i] = "changing"
     else:
         KIND[i] = "plain"
-VISITS = []  # (time, provider)
+VISITS = []  # (time answered, provider, time received)
 
 
 def host_of(i):
@@ -111,12 +112,13 @@ async def handle(reader, writer):
             await respond(writer, 404, b"")
             return
         i = int(parts[2])
+        received = time.time()
         if KIND.get(i) == "never":
             await asyncio.sleep(3600)
             return
         await asyncio.sleep(latency())
         if parts[3] == "void.ttl":
-            VISITS.append((time.time(), i))
+            VISITS.append((time.time(), i, received))
             await respond(writer, 200, void_of(i), "text/turtle")
         elif parts[3].startswith("d") and parts[3].endswith(".nt"):
             body = dump_of(i, int(parts[3][1:-3]))
@@ -156,8 +158,8 @@ async def main():
     await stop.wait()
     server.close()
     with open(ARGS.log, "w") as f:
-        for t, i in VISITS:
-            f.write("%.3f %d %s\n" % (t, i, KIND[i]))
+        for t, i, received in VISITS:
+            f.write("%.3f %d %s %.3f %s\n" % (t, i, KIND[i], received, host_of(i)))
 
 
 asyncio.run(main())

@@ -189,6 +189,11 @@ int main(void)
   CHECK_INT_EQ(lw_config_set(&cfg, "registry", registry, &err), LW_OK);
   CHECK_INT_EQ(lw_config_set(&cfg, "allow-net", "127.0.0.1", &err), LW_OK);
   CHECK_INT_EQ(lw_config_set(&cfg, "interval", "1", &err), LW_OK); /* fetch timeout 5 s */
+  /* Every provider is on one loopback host: no pace and room for all, so
+   * that this tests the pool itself (the per-host politeness of VoID
+   * fetches: tests/test_void_politeness.sh). */
+  CHECK_INT_EQ(lw_config_set(&cfg, "host-interval-ms", "0", &err), LW_OK);
+  CHECK_INT_EQ(lw_config_set(&cfg, "per-host-concurrency", "1000", &err), LW_OK);
 
   write_registry(registry, QUICK, SLOW);
   test_slow_hosts_wait_together(&cfg, rc);

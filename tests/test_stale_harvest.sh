@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Staleness leads to the provider's graph: a dump that changes while its
 # VoID does not is re-checked after its interval (--seed-interval), which
-# marks the provider; the next cycle starts a harvest through the usual
-# decision, and the graph gets the new triples. A dump that did not change
-# starts nothing. The real scheduler and workers, loopback HTTP, the files
+# marks the provider and keeps the body; the next cycle starts a harvest
+# through the usual decision, whose download uses that body (the server
+# counts one full transfer of the changed dump, then a 304), and the graph
+# gets the new triples. A dump that did not change starts nothing. The real scheduler and workers, loopback HTTP, the files
 # store; each step is one scheduler cycle (--once) and workers until idle.
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
@@ -52,6 +53,7 @@ expect_eq "unchanged: graph as it was" "$(hv_graph "$data" p | grep -c '"before 
 # the dump changes, its VoID does not
 sleep 1.1 # a Last-Modified of another second
 hv_dump moving 20 after
+mark=$(wc -l < "$dir/access.log")
 stale_cycle
 expect_match "both re-checked again" "$(tail -n 1 "$dir/sched.log")" 'stale=2'
 expect_match "the VoID unchanged" "$(grep 'provider=p outcome=' "$dir/sched.log" | tail -n 1)" \
@@ -71,6 +73,16 @@ expect_match "started for the changed dump" "$(grep 'provider=p outcome=started'
 expect_eq "the mark is cleared" "$(redis HGET "${prefix}provider:p" dump_changed)" ""
 hv_workers "$prefix" "$data" 2
 expect_eq "second harvest done" "$(hv_harvest "$prefix" p status)" done
+# the changed dump crossed the network once: the re-check's body was kept
+# and the harvest's download only asked whether it is still current
+since=$(tail -n +"$((mark + 1))" "$dir/access.log")
+expect_eq "the changed dump transferred once (HTTP 200)" \
+  "$(grep -c '^/moving.nt 200$' <<<"$since" || true)" 1
+expect_eq "the harvest's download asked conditionally (HTTP 304)" \
+  "$(grep -c '^/moving.nt 304$' <<<"$since" || true)" 1
+expect_match "it used the re-check's body" "$(grep 'prefetched=true' "$data/workers.log")" \
+  'not transferred again'
+expect_eq "nothing kept aside any more" "$(find "$data/prefetch" -type f 2>/dev/null | wc -l)" 0
 graph=$(hv_graph "$data" p)
 expect_match "the graph has the new triples" "$graph" '"after value 19"'
 # the import replaces the triples of the subjects the new files describe

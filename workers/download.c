@@ -17,9 +17,12 @@
  * names the seed's provider) only asks whether the dump changed: unchanged
  * (304, same MD5) ends as above; changed marks the provider
  * (provider:<name> dump_changed, scheduler/harvest.h) so that its next
- * visit starts a harvest, whose own download fetches the dump again into
- * the pipeline (the seed keeps its validators, so that is no 304). The
- * body is dropped, the seed rests (filed) with `processed` now. A re-check
+ * visit starts a harvest. The body is kept in DATA/prefetch/ab/cd/<seed
+ * hash>, described by the seed's `prefetched` (validators, content, hops);
+ * the harvest's download asks with those validators and, when the server
+ * says the body is still current, takes it as its file: the changed dump
+ * crosses the network once. The seed rests (filed) with `processed` now,
+ * its last file and validators unchanged until then. A re-check
  * gives way to a harvest: it does nothing while the seed's harvest runs,
  * and its results are refused when a harvest took the seed meanwhile.
  *
@@ -160,6 +163,17 @@ static bool on_progress(void *user, uint64_t bytes, uint64_t total)
   return !lw_stage_stopping(d->ctx);
 }
 
+/* While waiting for a host's turn: shown by `lodwash status`; false once
+ * the worker is told to stop (the job is then handed back). */
+static bool keep_waiting(void *user)
+{
+  Download *d = user;
+  lw_stage_progress(d->ctx, "waiting for the turn of %s (its pace)", d->host_name);
+  slot_refresh(d, &d->host);
+  lw_download_cap_refresh(d->ctx->redis, d->ctx->config);
+  return !lw_stage_stopping(d->ctx);
+}
+
 /* Before each request, the first and every redirect's: a slot on the host
  * actually asked (a redirect to another host moves the slot there), then
  * its robots.txt and pace (workers/host_policy.h). */
@@ -179,7 +193,8 @@ static LwStatus before_hop(void *user, const char *url, LwError *err)
     d->host.why = "per-host-concurrency";
     LW_TRY(slot_acquire(d, &d->host, host));
   }
-  return lw_host_policy_check(d->ctx->redis, d->ctx->config, d->guard, url, err);
+  return lw_host_policy_check(d->ctx->redis, d->ctx->config, d->guard, url, keep_waiting, d,
+                              err);
 }
 
 static bool file_exists(const char *path)
@@ -219,15 +234,52 @@ typedef struct {
   char raw_path[4096];
   char raw_rel[512];
   char partial_path[4096];
+  char prefetch_path[4096]; /* a re-check's body, kept for the harvest */
+  char prefetch_rel[512];
+  json_t *prefetched;       /* the seed's record of it, when usable */
   const char *etag;
   const char *last_modified;
   char previous_hash[LW_HASH_HEX_LEN + 1];
   const char *checksum;
 } Paths;
 
+static const char *recheck_of(const LwStageCtx *ctx);
+
+static void set_previous_hash(Paths *p, const json_t *content)
+{
+  const char *h = json_string_value(json_object_get(content, "hash"));
+  if (h && strlen(h) == LW_HASH_HEX_LEN) {
+    memcpy(p->previous_hash, h, LW_HASH_HEX_LEN + 1);
+  }
+}
+
+/* A body a staleness re-check kept (record_changed): the harvest's
+ * download asks with its validators, so that the changed dump crosses the
+ * network once. Usable while its file is there. */
+static bool use_prefetched(const LwStageCtx *ctx, const json_t *seed, Paths *p)
+{
+  const char *text = lw_record_str(seed, "prefetched", NULL);
+  if (recheck_of(ctx) || !text || !file_exists(p->prefetch_path)) {
+    return false;
+  }
+  p->prefetched = json_loads(text, 0, NULL);
+  if (!json_is_object(p->prefetched)) {
+    json_decref(p->prefetched);
+    p->prefetched = NULL;
+    return false;
+  }
+  const char *etag = json_string_value(json_object_get(p->prefetched, "etag"));
+  const char *lm = json_string_value(json_object_get(p->prefetched, "last_modified"));
+  p->etag = etag && *etag ? etag : NULL;
+  p->last_modified = lm && *lm ? lm : NULL;
+  set_previous_hash(p, json_object_get(p->prefetched, "content"));
+  return true;
+}
+
 /* What the last visit left: validators and the content hash count only
  * when its file is still there and it went all the way (clean file or
- * children), else a changed-or-not answer would leave nothing to use. */
+ * children), else a changed-or-not answer would leave nothing to use. A
+ * body a re-check kept comes first. */
 static void last_visit(const LwStageCtx *ctx, const json_t *seed, Paths *p)
 {
   const char *hash = ctx->job->seed;
@@ -235,7 +287,12 @@ static void last_visit(const LwStageCtx *ctx, const json_t *seed, Paths *p)
   lw_store_path(data, "raw", hash, NULL, p->raw_path, sizeof(p->raw_path));
   lw_store_relpath("raw", hash, NULL, p->raw_rel, sizeof(p->raw_rel));
   lw_store_path(data, "partial", hash, NULL, p->partial_path, sizeof(p->partial_path));
+  lw_store_path(data, "prefetch", hash, NULL, p->prefetch_path, sizeof(p->prefetch_path));
+  lw_store_relpath("prefetch", hash, NULL, p->prefetch_rel, sizeof(p->prefetch_rel));
   p->checksum = lw_job_get_string(ctx->job, "checksum", lw_record_str(seed, "checksum", NULL));
+  if (use_prefetched(ctx, seed, p)) {
+    return;
+  }
   bool complete = lw_record_str(seed, "clean", NULL) || lw_record_str(seed, "children", NULL);
   if (!complete || !file_exists(p->raw_path)) {
     return;
@@ -243,10 +300,7 @@ static void last_visit(const LwStageCtx *ctx, const json_t *seed, Paths *p)
   p->etag = lw_record_str(seed, "etag", NULL);
   p->last_modified = lw_record_str(seed, "last_modified", NULL);
   json_t *content = json_loads(lw_record_str(seed, "content", "{}"), 0, NULL);
-  const char *h = json_string_value(json_object_get(content, "hash"));
-  if (h && strlen(h) == LW_HASH_HEX_LEN) {
-    memcpy(p->previous_hash, h, LW_HASH_HEX_LEN + 1);
-  }
+  set_previous_hash(p, content);
   json_decref(content);
 }
 
@@ -273,8 +327,8 @@ static void fetch_options(const LwStageCtx *ctx, const Paths *p, const LwNetGuar
   o->max_bytes = cfg->download_max_bytes > 0 ? (uint64_t)cfg->download_max_bytes : 0;
   o->max_redirects = cfg->max_redirects > 0 ? (int)cfg->max_redirects : -1;
   o->contact = cfg->contact;
-  if (recheck_of(ctx)) { /* the body is only looked at, never kept */
-    o->dest_path = NULL;
+  if (recheck_of(ctx)) { /* kept aside for the harvest it may start */
+    o->dest_path = p->prefetch_path;
     o->partial_path = NULL;
   }
   o->etag = p->etag;
@@ -359,23 +413,73 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
 }
 
 /* A staleness re-check found the dump changed: its provider is marked for a
- * harvest, the body dropped; the seed keeps the last harvest's validators
- * and content (the harvest downloads the dump again). */
-static void record_changed(LwStageCtx *ctx, const char *provider, const LwFetchResult *r)
+ * harvest; the body stays in DATA/prefetch with its validators on the seed
+ * (`prefetched`), for that harvest's download (use_prefetched). The seed
+ * keeps the last harvest's validators and content until then. */
+static void record_changed(LwStageCtx *ctx, const char *provider, const Paths *p,
+                           const LwFetchResult *r)
 {
   LwTxn *txn = ctx->txn;
   const char *seed = ctx->job->seed;
-  unlink(r->path);
   char now[32];
   now_ms_text(now, sizeof(now));
   txn_json(txn, seed, "http", json_incref(r->http));
   lw_txn_seed_set(txn, seed, "processed", now);
+  txn_json(txn, seed, "prefetched",
+           json_pack("{s:s, s:s, s:s, s:s, s:o?, s:O?, s:o?}", "file", p->prefetch_rel,
+                     "etag", r->etag, "last_modified", r->last_modified, "content_type",
+                     r->content_type, "content", lw_content_meta_json(&r->content), "http",
+                     r->http, "timestamp", lw_fetch_timestamp_json(r)));
   lw_txn_provider_dump_changed(txn, provider, now);
   count_bytes(txn, r);
   lw_stage_other(ctx); /* filed, nothing to unpack: the harvest will */
   lw_info("stage=download seed=%s recheck=changed provider=%s msg=\"the dump changed "
-          "without its VoID: the provider's next visit starts a harvest\"",
+          "without its VoID: the provider's next visit starts a harvest, which uses "
+          "this body unless it changed again\"",
           seed, provider);
+}
+
+/* The server says the body a re-check kept is still current (304, or the
+ * same MD5): it becomes this download's file, recorded as that re-check
+ * fetched it, after its MD5 is checked against the record. */
+static LwStatus record_prefetched(LwStageCtx *ctx, const Paths *p)
+{
+  LwTxn *txn = ctx->txn;
+  const char *seed = ctx->job->seed;
+  const json_t *pf = p->prefetched;
+  LwContentMeta meta;
+  LW_TRY(lw_content_meta_file(p->prefetch_path, &meta, ctx->err));
+  if (strcmp(meta.hash, p->previous_hash) != 0) {
+    unlink(p->prefetch_path); /* not what the record says: fetched anew on retry */
+    return lw_error_set(ctx->err, LW_ERR_NET, "the body kept by the re-check of %s is not "
+                        "the one recorded: it is downloaded again", seed);
+  }
+  LW_TRY(lw_store_commit(p->prefetch_path, p->raw_path, ctx->err));
+  char now[32];
+  now_ms_text(now, sizeof(now));
+  txn_json(txn, seed, "http", json_incref(json_object_get(pf, "http")));
+  txn_json(txn, seed, "timestamp", json_incref(json_object_get(pf, "timestamp")));
+  txn_json(txn, seed, "content", lw_content_meta_json(&meta));
+  lw_txn_seed_set(txn, seed, "processed", now);
+  lw_txn_seed_set(txn, seed, "file", p->raw_rel);
+  static const char *const copied[] = {"etag", "last_modified", "content_type"};
+  for (size_t i = 0; i < sizeof(copied) / sizeof(*copied); ++i) {
+    const char *v = json_string_value(json_object_get(pf, copied[i]));
+    if (v && *v) {
+      lw_txn_seed_set(txn, seed, copied[i], v);
+    } else {
+      lw_txn_seed_unset(txn, seed, copied[i]);
+    }
+  }
+  lw_txn_seed_set(txn, seed, "resumed_from", "0");
+  lw_txn_seed_set(txn, seed, "unchanged", "false");
+  lw_txn_seed_unset(txn, seed, "error");
+  lw_txn_seed_unset(txn, seed, "retry_after");
+  lw_txn_seed_unset(txn, seed, "prefetched");
+  lw_info("stage=download seed=%s prefetched=true bytes=%llu msg=\"the body the re-check "
+          "kept is current: not transferred again\"",
+          seed, (unsigned long long)meta.number_of_bytes);
+  return LW_OK;
 }
 
 /* A failed job's transaction is dropped: what HTTP said goes on now. */
@@ -406,15 +510,15 @@ static void record_failure(LwStageCtx *ctx, const LwFetchResult *r)
 
 static LwStatus fetch_seed(LwStageCtx *ctx, const json_t *seed, const char *uri)
 {
-  Paths p;
-  memset(&p, 0, sizeof(p));
-  last_visit(ctx, seed, &p);
   char host[512];
   if (!lw_url_host(uri, host, sizeof(host))) {
     return lw_error_set(ctx->err, LW_ERR_USAGE, "not a URL with a host: %.300s", uri);
   }
   LwNetGuard *guard = NULL;
   LW_TRY(lw_netguard_new(ctx->config->allow_net, &guard, ctx->err));
+  Paths p;
+  memset(&p, 0, sizeof(p));
+  last_visit(ctx, seed, &p);
   const LwConfig *cfg = ctx->config;
   Download d;
   memset(&d, 0, sizeof(d));
@@ -428,8 +532,14 @@ static LwStatus fetch_seed(LwStageCtx *ctx, const json_t *seed, const char *uri)
   LwStatus st = lw_fetch(uri, &o, &r, ctx->err);
   slot_release(&d, &d.host);
   if (st == LW_OK && recheck_of(ctx)) {
-    record_changed(ctx, recheck_of(ctx), &r);
+    record_changed(ctx, recheck_of(ctx), &p, &r);
+  } else if (st == LW_NOTHING && p.prefetched) {
+    st = record_prefetched(ctx, &p);
   } else if (st <= LW_NOTHING) {
+    if (p.prefetched) { /* changed again since the re-check */
+      unlink(p.prefetch_path);
+      lw_txn_seed_unset(ctx->txn, ctx->job->seed, "prefetched");
+    }
     record_success(ctx, &p, &r, st);
     /* unchanged is a result too (lw_stage_other): the frame records it */
     lw_info("stage=download seed=%s status=%ld bytes=%llu hops=%zu unchanged=%s "
@@ -442,6 +552,7 @@ static LwStatus fetch_seed(LwStageCtx *ctx, const json_t *seed, const char *uri)
   }
   lw_fetch_result_clear(&r);
   lw_netguard_free(guard);
+  json_decref(p.prefetched);
   return st == LW_NOTHING ? LW_OK : st;
 }
 

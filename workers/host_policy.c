@@ -142,47 +142,60 @@ static LwStatus robots_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard
   return st;
 }
 
+#define TURN_POLL_MS 100
+
 static void sleep_ms(long long ms)
 {
   struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
   nanosleep(&ts, NULL);
 }
 
-/* Waits for host's next turn, gap ms after the previous request. */
-static LwStatus pace(LwRecords *c, const LwConfig *cfg, const char *host, long long gap,
-                     LwError *err)
+LwStatus lw_host_turn_take(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
+                           const char *url, long robots_timeout_ms, LwHostTurn *turn,
+                           LwError *err)
 {
-  if (gap <= 0) {
+  memset(turn, 0, sizeof(*turn));
+  UrlParts p;
+  if (!url_parts(url, &p) || !p.host[0]) {
+    return lw_error_set(err, LW_ERR_USAGE, "not a URL with a host: %.300s", url);
+  }
+  snprintf(turn->host, sizeof(turn->host), "%s", p.host);
+  long delay = -1;
+  LW_TRY(robots_check(c, cfg, guard, &p, url, robots_timeout_ms, &delay, err));
+  turn->gap_ms = cfg->host_interval_ms > delay ? cfg->host_interval_ms : delay;
+  if (turn->gap_ms <= 0) {
+    turn->gap_ms = 0;
     return LW_OK;
   }
-  long long wait;
-  LW_TRY(lw_host_pace_reserve(c, cfg->prefix, host, gap, &wait, err));
-  if (wait > 0) {
-    sleep_ms(wait);
+  return lw_host_pace_reserve(c, cfg->prefix, p.host, turn->gap_ms, &turn->wait_ms,
+                              &turn->next_ms, err);
+}
+
+LwStatus lw_host_turn_wait(LwRecords *c, const LwConfig *cfg, const LwHostTurn *turn,
+                           bool (*keep_waiting)(void *user), void *user, LwError *err)
+{
+  /* In short steps: a worker told to stop (SIGTERM) must not sit out a
+   * long Crawl-delay; its turn then goes to the next one. */
+  for (long long left = turn->wait_ms; left > 0; left -= TURN_POLL_MS) {
+    if (keep_waiting && !keep_waiting(user)) {
+      lw_host_pace_give_back(c, cfg->prefix, turn->host, turn->next_ms, turn->gap_ms);
+      return lw_error_set(err, LW_ERR_NET, "stopped while waiting for the turn of %.300s",
+                          turn->host);
+    }
+    sleep_ms(left < TURN_POLL_MS ? left : TURN_POLL_MS);
   }
   return LW_OK;
 }
 
-LwStatus lw_host_robots_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
-                              const char *url, long timeout_ms, LwError *err)
-{
-  UrlParts p;
-  if (!url_parts(url, &p) || !p.host[0]) {
-    return lw_error_set(err, LW_ERR_USAGE, "not a URL with a host: %.300s", url);
-  }
-  long delay = -1;
-  return robots_check(c, cfg, guard, &p, url, timeout_ms, &delay, err);
-}
-
 LwStatus lw_host_policy_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
-                              const char *url, LwError *err)
+                              const char *url, bool (*keep_waiting)(void *user), void *user,
+                              LwError *err)
 {
-  UrlParts p;
-  if (!url_parts(url, &p) || !p.host[0]) {
-    return lw_error_set(err, LW_ERR_USAGE, "not a URL with a host: %.300s", url);
+  LwHostTurn turn;
+  LW_TRY(lw_host_turn_take(c, cfg, guard, url, 0, &turn, err));
+  if (turn.wait_ms >= 1000) {
+    lw_info("host=%s msg=\"waiting %lld ms for the host's turn (one request every %lld ms: "
+            "--host-interval-ms or its Crawl-delay)\"", turn.host, turn.wait_ms, turn.gap_ms);
   }
-  long delay = -1;
-  LW_TRY(robots_check(c, cfg, guard, &p, url, 0, &delay, err));
-  long long gap = cfg->host_interval_ms > delay ? cfg->host_interval_ms : delay;
-  return pace(c, cfg, p.host, gap, err);
+  return lw_host_turn_wait(c, cfg, &turn, keep_waiting, user, err);
 }

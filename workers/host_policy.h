@@ -11,8 +11,9 @@
  *   LW_ERR_NET, so the job is retried later (cached for 10 minutes).
  * - The host's pace: requests to one host name are at least
  *   --host-interval-ms apart, or its robots.txt Crawl-delay if longer, over
- *   all workers (hostpace:<host>, reserved by one Lua script; the caller
- *   sleeps until its turn).
+ *   all workers and the scheduler's VoID fetches (hostpace:<host>, reserved
+ *   by one Lua script; the caller sleeps until its turn, and stops sleeping
+ *   when told to stop, giving the turn back).
  */
 #ifndef LW_WORKERS_HOST_POLICY_H
 #define LW_WORKERS_HOST_POLICY_H
@@ -23,15 +24,37 @@
 #include "common/netguard.h"
 #include "common/status.h"
 
-/* Checks url against its host's robots.txt and waits for the host's pace.
- * LW_OK: go ahead now. guard: the allow list used for robots.txt too. */
-LwStatus lw_host_policy_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
-                              const char *url, LwError *err);
+/* A host's turn for a request, reserved by lw_host_turn_take. */
+typedef struct {
+  char host[512];
+  long long wait_ms; /* until the turn: 0 now */
+  long long gap_ms;  /* the host's interval: --host-interval-ms, or its
+                        Crawl-delay if longer; 0 no pace */
+  long long next_ms; /* the turn reserved after it (Redis time), to give
+                        this one back */
+} LwHostTurn;
 
-/* robots.txt alone (for VoID files: the scheduler fetches each once per
- * visit), its fetch given at most timeout_ms (0: 30 s). */
-LwStatus lw_host_robots_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
-                              const char *url, long timeout_ms, LwError *err);
+/* Checks url against its host's robots.txt (its fetch given at most
+ * robots_timeout_ms, 0: 30 s) and reserves the host's next turn, without
+ * waiting for it. LW_OK: *turn set. guard: the allow list, for robots.txt
+ * too. */
+LwStatus lw_host_turn_take(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
+                           const char *url, long robots_timeout_ms, LwHostTurn *turn,
+                           LwError *err);
+
+/* Sleeps until turn. keep_waiting(user) is asked every tenth of a second
+ * (NULL: never): false stops the wait at once, gives the turn back (unless a
+ * later one was reserved since) and returns LW_ERR_NET "stopped while
+ * waiting for the turn of HOST" (a worker's SIGTERM: its job is handed
+ * back). */
+LwStatus lw_host_turn_wait(LwRecords *c, const LwConfig *cfg, const LwHostTurn *turn,
+                           bool (*keep_waiting)(void *user), void *user, LwError *err);
+
+/* Both, as before a download's request: LW_OK to go ahead now. A wait of a
+ * second or more is logged. */
+LwStatus lw_host_policy_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
+                              const char *url, bool (*keep_waiting)(void *user), void *user,
+                              LwError *err);
 
 /* The lower-cased host name of url into buf; false when it has none. */
 bool lw_url_host(const char *url, char *buf, size_t size);

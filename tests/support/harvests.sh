@@ -4,7 +4,9 @@
 # lib.sh; call hv_stop from the test's EXIT trap.
 #
 #   hv_init DIR            serve DIR/www on a free port ($HV_BASE); files
-#                          under www/slow/ answer after $HV_SLOW_S (3) s
+#                          under www/slow/ answer after $HV_SLOW_S (3) s;
+#                          every answer is a line "PATH STATUS" of
+#                          DIR/access.log
 #   hv_dump NAME N [SEED]  DIR/www/NAME.nt: N triples, blank nodes among them
 #   hv_provider REG NAME DUMP...  NAME's VoID lists the dumps; added to the
 #                          registry file REG
@@ -26,13 +28,16 @@ hv_init() {
   HV_BASE="http://127.0.0.1:$port"
   # files under /slow/ are answered after ${HV_SLOW_S:-3} s (a download
   # that is surely in flight when a test freezes its worker)
-  python3 - "$HV_DIR/www" "$port" "${HV_SLOW_S:-3}" > /dev/null 2>&1 <<'PY' &
+  python3 - "$HV_DIR/www" "$port" "${HV_SLOW_S:-3}" "$HV_DIR/access.log" > /dev/null 2>&1 <<'PY' &
 import functools, http.server, sys, time
 class Handler(http.server.SimpleHTTPRequestHandler):
     def do_GET(self):
         if self.path.startswith("/slow/"):
             time.sleep(float(sys.argv[3]))
         super().do_GET()
+    def log_request(self, code="-", size="-"):
+        with open(sys.argv[4], "a") as f:
+            f.write("%s %s\n" % (self.path, int(code)))
     def log_message(self, *args):
         pass
 handler = functools.partial(Handler, directory=sys.argv[1])

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# VoID fetches are polite per host, and a slow host delays only its own
+# providers: the real scheduler (one cycle) and three loopback hosts that
+# record their requests (tests/support/host_log_server.py):
+#   A: robots.txt Crawl-delay 2 s, 4 providers
+#   B: answers after 2 s, 5 providers (--per-host-concurrency 2)
+#   C: quick, 5 providers (--host-interval-ms 200)
+# A's VoIDs are fetched 2 s apart, B's never more than 2 at once, and all of
+# C's are fetched before A's third: the pool takes the next provider on
+# another host instead of waiting. The undisturbed run (robots.txt off, no
+# pace, no limit) shows each of these would be seen if broken.
+source "$LODWASH_SOURCE_DIR/tests/support/redis_shell.sh"
+lw_sh_require_redis
+lw_sh_init voidpolite
+export LODWASH_ALLOW_NET=127.0.0.0/8
+a=127.0.0.41 b=127.0.0.42 c=127.0.0.43
+www=$LW_SH_TMP/www
+mkdir -p "$www/$a" "$www/$b" "$www/$c"
+printf 'User-agent: *\nCrawl-delay: 2\n' > "$www/$a/robots.txt"
+echo 2 > "$www/$b/.delay"
+python3 "$LODWASH_SOURCE_DIR/tests/support/host_log_server.py" "$www" "$LW_SH_TMP/requests" \
+  "$LW_SH_TMP/port" "$a" "$b" "$c" &
+LW_SH_PIDS+=($!)
+lw_sh_wait_for 10 test -s "$LW_SH_TMP/port"
+port=$(cat "$LW_SH_TMP/port")
+
+reg=$LW_SH_TMP/registry.yaml
+provider() { # NAME HOST
+  cat > "$www/$2/$1.ttl" <<TTL
+@prefix void: <http://rdfs.org/ns/void#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+<#d> a void:Dataset ; dcterms:modified "2020-01-01" ; void:dataDump <http://$2:$port/$1.nt> .
+TTL
+  printf '%s:\n  void: http://%s:%s/%s.ttl\n' "$1" "$2" "$port" "$1" >> "$reg"
+}
+for i in 1 2 3 4; do provider a$i "$a"; done
+for i in 1 2 3 4 5; do provider b$i "$b"; provider c$i "$c"; done
+
+# one cycle under a prefix of its own; the VoID requests it caused, by host
+cycle() { # NAME ARGS...
+  local name=$1; shift
+  : > "$LW_SH_TMP/requests"
+  LODWASH_PREFIX="${LODWASH_PREFIX}$name:" "$LODWASH_BINARY_DIR/lodwash-scheduler" \
+    --registry "$reg" --once --per-host-concurrency 2 --host-interval-ms 200 "$@" \
+    2>"$LW_SH_TMP/$name.log"
+  grep '\.ttl ' "$LW_SH_TMP/requests" > "$LW_SH_TMP/$name.voids"
+}
+# FIGURE HOST FILE: most at once / shortest gap between starts (s) / last start
+figure() {
+  python3 - "$@" <<'PY'
+import sys
+what, host, path = sys.argv[1:4]
+rows = [l.split() for l in open(path)]
+spans = sorted((float(r[2]), float(r[3])) for r in rows if r[0] == host)
+starts = [s for s, _ in spans]
+if what == "most":
+    print(max(sum(1 for s2, e2 in spans if s2 <= s < e2) for s, _ in spans))
+elif what == "gap":
+    print("%.2f" % min(b - a for a, b in zip(starts, starts[1:])))
+elif what == "start":  # the Nth start (1-based) of host
+    print("%.3f" % starts[int(sys.argv[4]) - 1])
+PY
+}
+ge() { python3 -c "import sys; sys.exit(0 if $1 >= $2 else 1)"; }
+lt() { python3 -c "import sys; sys.exit(0 if $1 < $2 else 1)"; }
+
+cycle polite
+f=$LW_SH_TMP/polite.voids
+lw_sh_check "every provider visited" test "$(grep -c 'outcome=started' "$LW_SH_TMP/polite.log")" = 14
+lw_sh_check "each VoID fetched once" test "$(wc -l < "$f")" = 14
+most=$(figure most "$b" "$f")
+lw_sh_check "slow host: at most 2 fetches at once (saw $most)" test "$most" = 2
+gap=$(figure gap "$a" "$f")
+lw_sh_check "Crawl-delay host: fetches ${gap}s apart (at least 2 s)" ge "$gap" 1.95
+gap=$(figure gap "$c" "$f")
+lw_sh_check "quick host: ${gap}s apart (--host-interval-ms 200)" ge "$gap" 0.19
+c_last=$(figure start "$c" "$f" 5) a_third=$(figure start "$a" "$f" 3)
+lw_sh_check "the quick host is not held up by the others: done before A's third" \
+  lt "$c_last" "$a_third"
+
+# undisturbed: no robots.txt, no pace, no limit
+cycle free --robots-ttl 0 --host-interval-ms 0 --per-host-concurrency 100
+f=$LW_SH_TMP/free.voids
+lw_sh_check "undisturbed: every provider visited" \
+  test "$(grep -c 'outcome=started' "$LW_SH_TMP/free.log")" = 14
+most=$(figure most "$b" "$f")
+lw_sh_check "undisturbed: the slow host gets all 5 at once (saw $most)" test "$most" = 5
+gap=$(figure gap "$a" "$f")
+lw_sh_check "undisturbed: A's fetches ${gap}s apart" lt "$gap" 1
+lw_sh_finish
