@@ -43,7 +43,7 @@ printf 'alpha:\n  void: http://127.0.0.1:%s/alpha/void.ttl\nbeta:\n  void: http:
   "$port" "$port" > "$dir/registry.yaml"
 
 common=(--redis "$LODWASH_TEST_REDIS" --prefix "$prefix" --data "$dir/data"
-        --registry "$dir/registry.yaml" --allow-net 127.0.0.1 --log-level warn
+        --registry "$dir/registry.yaml" --allow-net 127.0.0.1 --host-interval-ms 0 --log-level warn
         --keep-harvests 3 --gc-grace 0 --dead-max 2 --max-attempts 1)
 
 # Version i of both providers' dumps, under a newer dcterms:modified.

@@ -33,7 +33,7 @@ lw_start_http "$port" "$dir/www"
 printf 'a:\n  void: %s/a/void.ttl\nb:\n  void: %s/b/void.ttl\n' "$web" "$web" > "$dir/registry.yaml"
 
 common=(--redis "$LODWASH_TEST_REDIS" --prefix "$prefix" --data "$dir/data"
-        --registry "$dir/registry.yaml" --allow-net 127.0.0.1 --log-level warn
+        --registry "$dir/registry.yaml" --allow-net 127.0.0.1 --host-interval-ms 0 --log-level warn
         --keep-harvests 3 --gc-interval 0 --gc-grace 0)
 # gc [OPTIONS]: `lodwash gc` with the test's settings (OPTIONS override them).
 gc() { "$LODWASH_BINARY_DIR/lodwash" "${common[@]}" "$@" gc; }

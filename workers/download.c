@@ -203,10 +203,10 @@ static bool file_exists(const char *path)
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Moves the seed into `downloading`. LW_NOTHING: already past this stage. */
+/* Moves the seed into `downloading` (fenced like the ack). LW_NOTHING:
+ * already past this stage, or the job is no longer this worker's. */
 static LwStatus enter_downloading(LwStageCtx *ctx, const json_t *seed)
 {
-  const char *prefix = ctx->config->prefix;
   const char *hash = ctx->job->seed;
   const char *status = lw_record_str(seed, "status", "");
   if (!strcmp(lw_record_str(seed, "relative", "false"), "true")) {
@@ -217,7 +217,7 @@ static LwStatus enter_downloading(LwStageCtx *ctx, const json_t *seed)
   }
   if (!strcmp(status, "failed")) {
     /* a dead job retried by hand (lodwash jobs retry) */
-    LW_TRY(lw_seed_set_status(ctx->redis, prefix, hash, "added", ctx->err));
+    LW_TRY(lw_stage_seed_working(ctx, "added"));
     status = "added";
   }
   if (!strcmp(status, "cleaned") || !lw_seed_status_valid(status)) {
@@ -227,7 +227,7 @@ static LwStatus enter_downloading(LwStageCtx *ctx, const json_t *seed)
   if (strcmp(status, "added") != 0) {
     return LW_NOTHING; /* past this stage already: the job ran twice */
   }
-  return lw_seed_set_status(ctx->redis, prefix, hash, "downloading", ctx->err);
+  return lw_stage_seed_working(ctx, "downloading"); /* fenced: LW_NOTHING when lost */
 }
 
 typedef struct {
