@@ -37,7 +37,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "common/rdf_reader.h"
 #include "common/rdf_term.h"
 #include "common/status.h"
 

@@ -56,11 +56,6 @@ typedef struct {
   LwLocation *location;
 } LwReadOptions;
 
-typedef struct {
-  unsigned long long statements; /* passed to on_quad */
-  unsigned long long errors;     /* reported to on_error */
-} LwReadStats;
-
 /* Reads all of in (UTF-8) in options->format. Returns LW_OK when the input
  * was read to its end, even with skipped statements (counted in stats);
  * LW_ERR_LIMIT when a cap was hit, LW_ERR_SYNTAX when nothing past some point

@@ -48,6 +48,12 @@ typedef struct {
   unsigned column;
 } LwLocation;
 
+/* What a reader (lw_rdf_read, or the JSON-LD processor) counted. */
+typedef struct {
+  unsigned long long statements; /* passed to on_quad */
+  unsigned long long errors;     /* reported to on_error */
+} LwReadStats;
+
 /* Receives one statement. Returning an error (> LW_NOTHING) stops the reader. */
 typedef LwStatus (*LwQuadSink)(void *handle, const LwQuad *quad);
 
