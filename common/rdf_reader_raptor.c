@@ -251,6 +251,9 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
   p->parser = raptor_new_parser(p->world,
                                 format == LW_FORMAT_RDFA ? "rdfa" : "rdfxml");
   p->guard = lw_xml_guard_new(c->rc->max_depth);
+  if (p->guard && format == LW_FORMAT_RDFA) {
+    lw_xml_guard_blank_empty_default_ns(p->guard);
+  }
   p->block = malloc(LW_XML_MAX_PROLOG_BYTES + BLOCK_SIZE);
   if (format == LW_FORMAT_RDFXML &&
       !(p->scope = lw_xml_lang_scope_new(c->rc->max_depth))) {
@@ -361,8 +364,12 @@ static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c,
   LW_TRY(read_prolog(in, p, &len, &eof, err));
   size_t guarded = 0; /* bytes at the front the guard has seen */
   for (;;) {
-    LW_TRY(lw_xml_guard_feed(p->guard, p->block + guarded, len - guarded, err));
-    size_t keep = feed_block(p, c, len, eof);
+    LW_TRY(lw_xml_guard_feed(p->guard, p->block, len, guarded, err));
+    /* the start of what may be an xmlns="" the guard is to blank (RDFa)
+     * waits for the next block */
+    size_t hold = eof ? 0 : lw_xml_guard_undecided(p->guard);
+    hold = hold <= LW_XML_MAX_PROLOG_BYTES ? hold : 0;
+    size_t keep = feed_block(p, c, len - hold, eof) + hold;
     if (c->stop != LW_OK) {
       raptor_parser_parse_abort(p->parser);
       return lw_error_set(err, c->stop, "stopped by the statement sink");
