@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/redis.h"
 
 /* The context cached for the URL whose MD5 is hash: LW_OK with *body (NUL-

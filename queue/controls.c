@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "common/log.h"
+#include "base/base.h"
 #include "queue/harvest.h"
 #include "queue/job.h"
 #include "queue/keys.h"

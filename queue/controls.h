@@ -28,8 +28,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/config.h"
-#include "common/status.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "queue/redis.h"
 
 /* Pauses (pause true) or resumes stage. LW_NOTHING when it already was. */

@@ -11,8 +11,8 @@
 #define LW_QUEUE_HEARTBEAT_H
 
 
-#include "common/config.h"
-#include "common/status.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "queue/redis.h"
 
 /* A fresh worker id: "<host>-<pid>-<4 hex>" written into out. */

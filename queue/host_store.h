@@ -9,7 +9,7 @@
 #include "queue/redis.h"
 #include <stddef.h>
 
-#include "common/status.h"
+#include "base/base.h"
 
 /* The cached robots.txt of origin: LW_OK with state (ok|none|unreachable)
  * and, when there is one, *body (the caller's, NUL-terminated) and *len;

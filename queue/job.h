@@ -44,7 +44,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/status.h"
+#include "base/base.h"
 
 typedef enum {
   LW_PRIORITY_NORMAL = 0,

@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/redis.h"
 
 /* Upper bounds of the buckets, in seconds, ascending. */

@@ -9,7 +9,7 @@
 #define LW_QUEUE_LEASE_SET_H
 
 
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/redis.h"
 
 /* The lease sets below: each take drops expired leases, then takes (or

@@ -11,8 +11,8 @@
 
 #include <stdbool.h>
 
-#include "common/config.h"
-#include "common/status.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "queue/redis.h"
 
 /* The stages of a harvest's files, NULL-terminated. */

@@ -58,8 +58,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/datetime.h"
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/keys.h"
 #include "queue/provider_version.h"
 #include "queue/redis.h"

@@ -10,8 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "common/datetime.h"
-#include "common/hash.h"
+#include "base/base.h"
 
 typedef struct {
   bool has_time;  /* usec is meaningful */

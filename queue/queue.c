@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/log.h"
+#include "base/base.h"
 #include "queue/controls.h"
 #include "queue/keys.h"
 #include "queue/redis_cmd.h"

@@ -29,8 +29,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/config.h"
-#include "common/status.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "queue/job.h"
 #include "queue/redis.h"
 #include "queue/txn.h"

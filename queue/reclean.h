@@ -25,7 +25,7 @@
 
 #include <stddef.h>
 
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/provider_record.h"
 #include "queue/redis.h"
 

@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/redis.h"
 
 /* HGETALL key as a JSON object of strings (caller decrefs). LW_NOTHING and

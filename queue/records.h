@@ -9,8 +9,7 @@
 
 #include <jansson.h>
 
-#include "common/hash.h"
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/redis.h"
 #include "queue/txn.h"
 

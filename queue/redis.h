@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/status.h"
+#include "base/base.h"
 
 /* An open connection to the records' Redis (opaque outside queue/). */
 typedef struct redisContext LwRecords;

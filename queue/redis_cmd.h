@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/redis.h"
 
 /* Runs one command given as argc strings with lengths (lens NULL: strlen).

@@ -10,8 +10,8 @@
 #include "queue/redis.h"
 #include <jansson.h>
 
-#include "common/config.h"
-#include "common/status.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "queue/keys.h"
 
 

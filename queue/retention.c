@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/log.h"
+#include "base/base.h"
 #include "queue/job.h"
 #include "queue/redis_cmd.h"
 #include "queue/retention_gc.h"

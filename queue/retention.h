@@ -42,8 +42,8 @@
 
 #include <stdbool.h>
 
-#include "common/config.h"
-#include "common/status.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "queue/keys.h"
 #include "queue/redis.h"
 

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/hash.h"
+#include "base/base.h"
 #include "queue/redis_cmd.h"
 #include "queue/retention_gc.h"
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/hex_set.h"
+#include "base/base.h"
 #include "queue/redis_cmd.h"
 #include "queue/retention.h"
 

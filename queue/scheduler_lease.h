@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/redis.h"
 
 /* Takes the lease for id if it is free, or renews it if id holds it (one

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/uri.h"
+#include "base/base.h"
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/queue.h"

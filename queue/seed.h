@@ -46,8 +46,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "common/hash.h"
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/job.h"
 #include "queue/redis.h"
 

@@ -8,7 +8,7 @@
 #define LW_QUEUE_SEED_SCAN_H
 
 
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/redis.h"
 
 /* Most fields read per seed. */

@@ -32,7 +32,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/job.h"
 #include "queue/redis.h"
 

@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/keys.h"
 #include "queue/redis.h"
 #include "queue/txn.h"
@@ -35,7 +35,7 @@ typedef struct {
 } LwUnpackBudgetRef;
 
 /* Asks for *bytes and *files in all for ref->seed (see LwUnpackBudget in
- * common/archive_unpack.h: the same contract, ref is its data). On LW_OK the
+ * archive/archive.h: the same contract, ref is its data). On LW_OK the
  * field holds the grant. LW_ERR_LIMIT "harvest budget exceeded: ..." when
  * even need_bytes / need_files do not fit beside the other archives. */
 LwStatus lw_unpack_budget_reserve(void *ref, uint64_t need_bytes, uint64_t need_files,

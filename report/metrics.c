@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/buf.h"
-#include "common/datetime.h"
+#include "base/base.h"
 #include "report/provider_report.h"
 
 #ifndef LODWASH_VERSION

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/datetime.h"
+#include "base/base.h"
 #include "queue/controls.h"
 #include "queue/record.h"
 #include "queue/records.h"

@@ -19,8 +19,8 @@
 #include "queue/redis.h"
 #include <jansson.h>
 
-#include "common/status.h"
-#include "common/registry.h"
+#include "base/base.h"
+#include "config/config.h"
 
 /* Every state a provider can show, NULL-terminated: idle, harvesting,
  * error, held (an operator's hold, queue/controls.h). */

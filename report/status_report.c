@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/datetime.h"
-#include "common/file_store.h"
-#include "common/registry.h"
+#include "base/base.h"
+#include "files/files.h"
+#include "config/config.h"
 #include "queue/controls.h"
 #include "queue/job_timing.h"
 #include "queue/report_read.h"

@@ -19,8 +19,8 @@
 #include "queue/redis.h"
 #include <jansson.h>
 
-#include "common/config.h"
-#include "common/status.h"
+#include "config/config.h"
+#include "base/base.h"
 
 LwStatus lw_status_report(LwRecords *c, const LwConfig *cfg, json_t **out, LwError *err);
 

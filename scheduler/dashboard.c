@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/datetime.h"
+#include "base/base.h"
 #include "queue/queue.h"
 #include "queue/record.h"
 #include "queue/seed.h"

@@ -31,8 +31,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "common/config.h"
-#include "common/http_service.h"
+#include "config/config.h"
+#include "net/net.h"
 #include "scheduler/dashboard_html.h"
 
 typedef struct {

@@ -21,12 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/log.h"
+#include "base/base.h"
 #include "queue/controls.h"
 #include "queue/queue.h"
 #include "queue/provider_record.h"
 #include "scheduler/harvest_cancel.h"
-#include "common/registry.h"
+#include "config/config.h"
 
 /* Compares in time independent of where the first difference is. */
 static bool token_ok(const char *given, const char *want)

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/buf.h"
+#include "base/base.h"
 
 typedef struct {
   LwBuf buf;

@@ -11,7 +11,7 @@
 #include "queue/record.h"
 #include "queue/seed.h"
 #include "report/provider_report.h"
-#include "common/registry.h"
+#include "config/config.h"
 
 static long long num(const json_t *o, const char *key)
 {

@@ -38,8 +38,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "common/hash.h"
-#include "common/registry.h"
+#include "base/base.h"
+#include "config/config.h"
 #include "queue/provider_version.h" /* LwVersion */
 
 typedef enum {

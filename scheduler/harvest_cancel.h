@@ -12,8 +12,8 @@
 
 #include "queue/redis.h"
 
-#include "common/config.h"
-#include "common/status.h"
+#include "config/config.h"
+#include "base/base.h"
 
 /* Cancels name's running harvest. LW_NOTHING when none runs; *dropped (may
  * be NULL) gets the number of waiting jobs dropped. */

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "common/status.h"
+#include "base/base.h"
 #include "queue/provider_record.h"
 #include "queue/redis.h"
 #include "scheduler/void.h"

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/log.h"
-#include "common/netguard.h"
+#include "base/base.h"
+#include "net/net.h"
 #include "queue/job.h"
 #include "queue/records.h"
 #include "queue/record.h"

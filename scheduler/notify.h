@@ -5,7 +5,7 @@
  * there as JSON (Content-Type: application/json), by the scheduler at its
  * next cycle, during its VoID visits (within their timeout, 5 to 30 s).
  *
- * The POST follows the download stage's address rules (common/netguard.h:
+ * The POST follows the download stage's address rules (net/net.h:
  * http(s) only, public addresses unless --allow-net exempts them, checked on
  * the socket connected), follows no redirect, and counts as sent on a 2xx
  * answer. Otherwise it is tried again with the queue's backoff
@@ -26,9 +26,8 @@
 
 #include "queue/redis.h"
 
-#include "common/config.h"
-#include "common/status.h"
-#include "common/registry.h"
+#include "config/config.h"
+#include "base/base.h"
 
 /* The reports due go out at once (up to 64 a cycle; the rest at the next),
  * each POST on a thread of its own within timeout_ms, while the caller does

@@ -1,5 +1,5 @@
 /*
- * The scheduler's HTTP pages for operators (common/http_service.h):
+ * The scheduler's HTTP pages for operators (net/net.h):
  *   /metrics  Prometheus text (report/metrics.h)
  *   /status   the status report as JSON (report/status_report.h)
  *   /healthz  "ok" when Redis answers, else 503
@@ -11,8 +11,8 @@
 #ifndef LW_SCHEDULER_OBSERVE_H
 #define LW_SCHEDULER_OBSERVE_H
 
-#include "common/config.h"
-#include "common/http_service.h"
+#include "config/config.h"
+#include "net/net.h"
 #include "scheduler/dashboard.h"
 
 /* Starts the pages on bind_address:port (dashboard and its cfg are kept by

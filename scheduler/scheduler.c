@@ -7,8 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/hash.h"
-#include "common/log.h"
+#include "base/base.h"
 #include "queue/heartbeat.h"
 #include "queue/controls.h"
 #include "queue/job.h"

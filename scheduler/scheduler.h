@@ -38,9 +38,8 @@
 #include <signal.h>
 #include <stdbool.h>
 
-#include "common/config.h"
-#include "common/status.h"
-#include "common/registry.h"
+#include "config/config.h"
+#include "base/base.h"
 
 typedef struct LwScheduler LwScheduler;
 

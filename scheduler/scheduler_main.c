@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/config.h"
-#include "common/log.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "scheduler/observe.h"
 #include "scheduler/scheduler.h"
 

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "common/rdf_reader.h"
-#include "common/uri.h"
-#include "common/registry.h"
+#include "rdf_readers/rdf_readers.h"
+#include "base/base.h"
+#include "config/config.h"
 
 #define RDF_NS "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 #define VOID_NS "http://rdfs.org/ns/void#"

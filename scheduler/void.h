@@ -47,9 +47,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/datetime.h"
-#include "common/rdf_format.h"
-#include "common/status.h"
+#include "base/base.h"
+#include "rdf/rdf.h"
 
 /* Caps that keep a hostile VoID cheap. */
 #define LW_VOID_MAX_BYTES (16u * 1024u * 1024u)

@@ -3,8 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/http_fetch.h"
-#include "common/netguard.h"
+#include "net/net.h"
 #include "scheduler/void.h"
 #include "workers/host_policy.h"
 

@@ -1,6 +1,6 @@
 /*
  * Fetching a VoID file: one small document over HTTP(S), with the download
- * stage's rules (common/http_fetch.h, lw_fetch_small): http and https only,
+ * stage's rules (net/net.h, lw_fetch_small): http and https only,
  * also for redirects (at most 5 here); the address connected to must be
  * public unless --allow-net lists it; connect timeout 10 s, whole fetch
  * (the caller's timeout), at most LW_VOID_MAX_BYTES decoded bytes; conditional GET
@@ -16,8 +16,8 @@
 
 #include "queue/redis.h"
 
-#include "common/config.h"
-#include "common/status.h"
+#include "config/config.h"
+#include "base/base.h"
 
 typedef struct {
   long status;              /* HTTP status of the last response, 0 if none */

@@ -9,8 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/http_fetch.h"
-#include "common/netguard.h"
+#include "net/net.h"
 #include "queue/redis.h"
 #include "workers/host_policy.h"
 

@@ -19,7 +19,7 @@
  *
  * Why threads around lw_void_fetch rather than curl's multi interface: the
  * fetch rules (netguard on every connected socket, redirects followed and
- * checked one by one, decoding, size caps) live in common/http_fetch.c on
+ * checked one by one, decoding, size caps) live in net/http_fetch.c on
  * easy handles; a thread per fetch in flight reuses them unchanged, and a
  * thread that waits in poll() costs no CPU (docs/scale.md has the figures).
  *
@@ -38,8 +38,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/config.h"
-#include "common/status.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "scheduler/void_fetch.h"
 
 /* One fetch: inputs set by the caller, outputs by the pool. The job must

@@ -1,6 +1,6 @@
 /*
  * Driver of scripts/bench-import: generates the data and times lodwash's
- * import (common/graph_import.h) with each store.
+ * import (graph_store/graph_store.h) with each store.
  *
  *   bench-import gen N DIR        DIR/old.nq: the existing graph, N triples;
  *                                 DIR/new.nq: the harvest, N triples, half of
@@ -24,9 +24,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "common/datetime.h"
-#include "common/graph_import.h"
-#include "common/graph_merge.h"
+#include "base/base.h"
+#include "graph_store/graph_store.h"
 
 #define GRAPH "http://lodwash.example.org/graph/bench"
 #define PER_SUBJECT 10

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/jsonld.h"
+#include "jsonld/jsonld.h"
 
 static void put_escaped(FILE *out, const char *s, size_t len) {
   for (size_t i = 0; i < len; i++) {

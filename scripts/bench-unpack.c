@@ -19,9 +19,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "common/archive_unpack.h"
-#include "common/datetime.h"
-#include "common/encoding.h"
+#include "archive/archive.h"
+#include "base/base.h"
 
 static long peak_rss_kb(void)
 {

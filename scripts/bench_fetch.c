@@ -17,8 +17,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "common/datetime.h"
-#include "common/http_fetch.h"
+#include "base/base.h"
+#include "net/net.h"
 #include "tests/support/http_server.h"
 
 static int gen(const char *path, unsigned long long size)

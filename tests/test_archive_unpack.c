@@ -4,7 +4,7 @@
  * the caps (generated small, never expanded to disk), and bounded memory on a
  * 300 MB tar.gz. */
 #define _XOPEN_SOURCE 700 /* nftw */
-#include "common/archive_unpack.h"
+#include "archive/archive.h"
 
 #include <archive.h>
 #include <archive_entry.h>

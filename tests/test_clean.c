@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "common/clean.h"
-#include "common/hash.h"
+#include "clean/clean.h"
+#include "base/base.h"
 #include "tests/support/check.h"
 #include "tools/commands.h"
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/config.h"
+#include "config/config.h"
 #include "tests/support/check.h"
 
 /* argv arrays must be writable (char **): copies of string literals. */

@@ -1,6 +1,6 @@
 /* Streaming content metadata: the `content` record must not depend on how
  * the bytes were chunked, and must match hand-counted figures. */
-#include "common/content_meta.h"
+#include "files/files.h"
 #include "tests/support/check.h"
 
 #include <stdlib.h>

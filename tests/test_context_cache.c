@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/document_loader.h"
-#include "common/hash.h"
+#include "jsonld/jsonld.h"
+#include "base/base.h"
 #include "queue/keys.h"
 #include "tests/support/check.h"
 #include "tests/support/http_server.h"

@@ -1,6 +1,6 @@
 /* Dates and date-times: the forms providers and registry files use, the
  * comparison rule (no zone = UTC, a date = midnight) and ISO 8601 output. */
-#include "common/datetime.h"
+#include "base/base.h"
 #include "tests/support/check.h"
 
 static int64_t usec_of(const char *text)

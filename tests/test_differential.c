@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "common/rdf_reader.h"
+#include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
 #include "tests/support/error_count.h"
 #include "tests/support/nquads_compare.h"

@@ -1,6 +1,6 @@
 /*
  * serd is fed Turtle and TriG in pages, and lodwash reads serd's position
- * from its reader (common/rdf_reader_serd.c): the results must be those of
+ * from its reader (rdf_readers/rdf_reader_serd.c): the results must be those of
  * feeding it one byte at a time, where the bytes handed to serd say where it
  * stands. Every Turtle and TriG file of the shared test data (good and bad:
  * W3C suites, serd's tests, RDFa results, real vocabularies and dumps) is
@@ -22,9 +22,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/buf.h"
-#include "common/nquads.h"
-#include "common/rdf_reader_internal.h"
+#include "base/base.h"
+#include "rdf/rdf.h"
+#include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
 
 #define MAX_FILE_BYTES ((size_t)16 << 20)

@@ -1,7 +1,7 @@
 /* Encoding settlement: every input is written byte by byte by the test
  * (Latin-1 é as 0xE9, Windows-1252 € as 0x80, smart quotes 0x93/0x94, UTF-16
  * with hand-made code units) and the UTF-8 a user would expect is checked. */
-#include "common/encoding.h"
+#include "archive/archive.h"
 
 #include <stdlib.h>
 #include <string.h>

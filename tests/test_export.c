@@ -1,6 +1,6 @@
 /* The export: all graphs in one gzip N-Quads dump with a VoID file whose
  * counts match the graphs; nothing is rewritten when nothing changed. */
-#include "common/export.h"
+#include "graph_store/graph_store.h"
 
 #include <stdlib.h>
 #include <sys/time.h>
@@ -8,8 +8,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "common/graph_stats.h"
-#include "common/line_reader.h"
+#include "base/base.h"
 #include "tests/support/check.h"
 
 static char data[4096];

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/buf.h"
-#include "common/rdf_reader.h"
+#include "base/base.h"
+#include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
 #include "tests/support/nquads_compare.h"
 #include "tests/support/rapper.h"

@@ -4,16 +4,13 @@
  * changes nothing; puts past the last key (appended) and the import's write
  * queue (another thread's writes) end in the same triples as plain puts; the
  * graph file of the earlier layout is taken over by the first import. */
-#include "common/graph_db.h"
+#include "graph_store/graph_store.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/buf.h"
-#include "common/graph_import.h"
-#include "common/graph_writes.h"
-#include "common/graph_view.h"
+#include "base/base.h"
 #include "tests/support/check.h"
 
 static char *dir;

@@ -1,14 +1,12 @@
 /* A harvest imported into a provider graph: the graph file, its stats and
  * the changeset; with a SPARQL store (when the test Virtuoso runs), the
  * store ends with exactly the triples of the files store. */
-#include "common/graph_import.h"
-#include "common/graph_view.h"
+#include "graph_store/graph_store.h"
 
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "common/graph_stats.h"
-#include "common/line_reader.h"
+#include "base/base.h"
 #include "tests/support/check.h"
 
 static char data[4096];

@@ -1,11 +1,11 @@
 /* The files store's import: subjects in the harvest are replaced, others
  * kept, every quad lands in the provider's graph, the changeset is exact and
  * a second run changes nothing. */
-#include "common/graph_merge.h"
+#include "graph_store/graph_store.h"
 
 #include <stdlib.h>
 
-#include "common/line_reader.h"
+#include "base/base.h"
 #include "tests/support/check.h"
 
 static char *dir;

@@ -10,7 +10,7 @@
  * in the guessed syntax without an error, so a parser fed the guess reads
  * the same statements.
  */
-#include "common/guess.h"
+#include "rdf/rdf.h"
 #include "tests/support/check.h"
 
 #include <dirent.h>

@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "common/gz_writer.h"
-#include "common/hash.h"
+#include "files/files.h"
+#include "base/base.h"
 #include "tests/support/check.h"
 
 /* Deterministic text in pieces of awkward sizes around the chunk size. */

@@ -2,7 +2,7 @@
  * hops recorded, errors classified, limits and address rules enforced,
  * conditional GET, resume and checksums, memory bounded. The allow list
  * exempts exactly the test server's 127.0.0.1:PORT. */
-#include "common/http_fetch.h"
+#include "net/net.h"
 #include "tests/support/check.h"
 #include "tests/support/http_server.h"
 

@@ -1,7 +1,7 @@
 /* The operators' HTTP service answers GETs and POSTs (with their form
  * fields) from its page callback over real HTTP on loopback, sends files and
  * redirects, refuses other methods and says 404 for unknown paths. */
-#include "common/http_service.h"
+#include "net/net.h"
 
 #include <curl/curl.h>
 #include <stdio.h>

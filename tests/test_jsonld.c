@@ -10,9 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/document_loader.h"
-#include "common/jsonld.h"
-#include "common/netguard.h"
+#include "jsonld/jsonld.h"
+#include "net/net.h"
 #include "tests/support/check.h"
 #include "tests/support/jsonld_nquads_compare.h"
 
@@ -283,7 +282,7 @@ static void test_map_loader(const char *dir) {
   lw_jsonld_map_free(NULL);
 }
 
-/* ---- the HTTP loader (common/document_loader.h) against a real server ---- */
+/* ---- the HTTP loader (jsonld/jsonld.h) against a real server ---- */
 
 static enum MHD_Result serve(void *cls, struct MHD_Connection *c,
                              const char *url, const char *method,

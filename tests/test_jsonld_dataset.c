@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/jsonld.h"
+#include "jsonld/jsonld.h"
 #include "tests/support/check.h"
 #include "tests/support/jsonld_nquads_compare.h"
 

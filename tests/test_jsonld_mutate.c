@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "common/jsonld.h"
+#include "jsonld/jsonld.h"
 #include "tests/support/check.h"
 
 static unsigned long long rng = 88172645463325252ULL;

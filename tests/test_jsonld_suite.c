@@ -23,7 +23,7 @@
 
 #include <jansson.h>
 
-#include "common/jsonld.h"
+#include "jsonld/jsonld.h"
 #include "tests/support/check.h"
 #include "tests/support/jsonld_nquads_compare.h"
 

@@ -1,6 +1,6 @@
 /* BCP 47 well-formedness: RFC 5646's own examples (appendix A) and the
  * shapes it refuses. */
-#include "common/langtag.h"
+#include "rdf/rdf.h"
 #include "tests/support/check.h"
 
 static const char *const valid[] = {

@@ -1,6 +1,6 @@
 /* The SSRF guard: which schemes and addresses a fetch may reach, and how the
  * allow list (--allow-net) exempts exactly what it names. */
-#include "common/netguard.h"
+#include "net/net.h"
 #include "tests/support/check.h"
 
 #include <arpa/inet.h>

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/nq_sort.h"
+#include "clean/clean.h"
 #include "tests/support/check.h"
 
 /* ---- helpers ------------------------------------------------------------ */

@@ -3,9 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/buf.h"
-#include "common/nquads.h"
-#include "common/utf8.h"
+#include "base/base.h"
+#include "rdf/rdf.h"
 #include "tests/support/check.h"
 
 #define XSD "http://www.w3.org/2001/XMLSchema#"

@@ -2,7 +2,7 @@
  * Prefixed names whose prefix starts like a boolean ("false.ish:o",
  * "true-x:o", "false:o"): serd 0.30 read them as the literal true / false
  * (serd's test-boolish-prefix); the pre-scanner renames such prefixes so that
- * serd reads a prefixed name (common/rdf_prescan.h). Checked in Turtle and
+ * serd reads a prefixed name (rdf_readers/rdf_readers.h). Checked in Turtle and
  * TriG, in every position a prefixed name can take, with "true" and "false"
  * alone still booleans, a renamed prefix kept apart from one that was
  * written with the 'Z' already, the same bytes whatever the blocks, and
@@ -12,10 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/buf.h"
-#include "common/nquads.h"
-#include "common/rdf_prescan.h"
-#include "common/rdf_reader.h"
+#include "base/base.h"
+#include "rdf/rdf.h"
+#include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
 
 #define BOOLEAN "^^<http://www.w3.org/2001/XMLSchema#boolean>"

@@ -4,20 +4,19 @@
  *
  *   - serd: inside """...""" or '''...''', an escape right after a lone
  *     quote was not decoded ("""a"\\nb""" gave a backslash and a newline);
- *     corrected in the pre-scanner (common/rdf_prescan.h), whatever the split
+ *     corrected in the pre-scanner (rdf_readers/rdf_readers.h), whatever the split
  *     of the input into blocks;
  *   - raptor: literals from RDF/XML property attributes lost their in-scope
  *     xml:lang (W3C rdfms-xmllang/test006); corrected with
- *     common/xml_lang_scope.h, also for a tag cut by a block boundary.
+ *     rdf_readers/xml_lang_scope.h, also for a tag cut by a block boundary.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/buf.h"
-#include "common/nquads.h"
-#include "common/rdf_prescan.h"
-#include "common/rdf_reader.h"
+#include "base/base.h"
+#include "rdf/rdf.h"
+#include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
 
 static LwStatus collect_quad(void *handle, const LwQuad *q)

@@ -12,10 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/buf.h"
-#include "common/rdf_reader.h"
-#include "common/uri.h"
-#include "common/utf8.h"
+#include "base/base.h"
+#include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;

@@ -6,10 +6,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "common/buf.h"
-#include "common/datetime.h"
-#include "common/rdf_reader.h"
-#include "common/xml_guard.h"
+#include "base/base.h"
+#include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
 
 typedef struct {

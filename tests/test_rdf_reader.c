@@ -4,10 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/buf.h"
-#include "common/nquads.h"
-#include "common/rdf_reader.h"
-#include "common/utf8.h"
+#include "base/base.h"
+#include "rdf/rdf.h"
+#include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
 
 typedef struct {

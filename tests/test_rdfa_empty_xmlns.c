@@ -1,16 +1,16 @@
 /* RDFa with an empty default namespace declaration (xmlns=""): raptor
  * 2.0.15's RDFa parser crashed the process on it (a NULL namespace URI in
  * raptor_sax2_start_element). The XML guard blanks the attribute before
- * raptor reads it (common/xml_guard.h): the page must read, with its
+ * raptor reads it (rdf_readers/rdf_readers.h): the page must read, with its
  * statements, as XHTML (XML declaration) and as HTML, whatever the quotes,
  * the spaces around '=', the element, and where a 64 KiB block ends. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/buf.h"
-#include "common/nquads.h"
-#include "common/rdf_reader.h"
+#include "base/base.h"
+#include "rdf/rdf.h"
+#include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
 
 #define XML_DECL "<?xml version=\"1.0\"?>\n"

@@ -1,5 +1,5 @@
 /* RDFa in HTML that is not XML: pages libxml2's HTML parser repairs before
- * raptor's RDFa parser reads them (common/html_repair.h). The broken-HTML
+ * raptor's RDFa parser reads them (rdf_readers/html_repair.h). The broken-HTML
  * cases (an unclosed <p>, &nbsp;, a <br>, no XML declaration) must yield the
  * statements after the broken construct; then the RDFa 1.1 test suite's
  * html5 pages (LODWASH_TESTDATA), each compared with its expected Turtle. */
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/buf.h"
-#include "common/nquads.h"
-#include "common/rdf_reader.h"
+#include "base/base.h"
+#include "rdf/rdf.h"
+#include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
 #include "tests/support/nquads_compare.h"
 

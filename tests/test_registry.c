@@ -1,7 +1,7 @@
 /* registry.yaml: good files, YAML errors (whole file refused, with
  * line:column), bad entries (reported with their line, the rest kept),
  * duplicates libyaml would let through, and the GeoLink glharvest files. */
-#include "common/registry.h"
+#include "config/config.h"
 #include "tests/support/check.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
-/* robots.txt read the RFC 9309 way for the agent "lodwash" (common/robots.h):
+/* robots.txt read the RFC 9309 way for the agent "lodwash" (net/net.h):
  * groups, longest match, allow on ties, wildcards and "$", Crawl-delay. The
  * same rules over HTTP, with the cache in Redis: tests/test_stage_download.c. */
-#include "common/robots.h"
+#include "net/net.h"
 #include "tests/support/check.h"
 
 #include <string.h>

@@ -5,10 +5,8 @@
  * YAML keeps the last good registry, unreachable / 404 / not RDF / missing
  * modified are provider errors that leave the others alone, 304 reuses the
  * kept copy, forced harvests jump the queue, periodic duties, the lease. */
-#include "common/config.h"
-#include "common/hash.h"
-#include "common/log.h"
-#include "common/uri.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "queue/keys.h"
 #include "queue/redis_cmd.h"
 #include "queue/seed.h"

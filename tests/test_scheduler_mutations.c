@@ -3,8 +3,8 @@
  * good registry, good dates and good VoID files. Each must end in a clear
  * status - never a crash, a leak or undefined behaviour (run under ASan and
  * UBSan) - and a registry that loads must only hold valid entries. */
-#include "common/datetime.h"
-#include "common/registry.h"
+#include "base/base.h"
+#include "config/config.h"
 #include "scheduler/void.h"
 #include "tests/support/check.h"
 

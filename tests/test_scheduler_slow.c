@@ -7,8 +7,8 @@
  * disallows is not fetched and says so. --void-concurrency bounds the fetches
  * in flight. The backlog policy holds: a second cycle starts nothing new. */
 #define _GNU_SOURCE /* POLLRDHUP */
-#include "common/config.h"
-#include "common/log.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "queue/keys.h"
 #include "scheduler/scheduler.h"
 #include "tests/support/check.h"

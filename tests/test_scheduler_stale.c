@@ -3,9 +3,8 @@
  * changes. The interval is the seed's own, else its provider's registry
  * `interval`, else --seed-interval. The real scheduler's duties on a real
  * Redis. */
-#include "common/config.h"
-#include "common/log.h"
-#include "common/uri.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "queue/keys.h"
 #include "scheduler/scheduler.h"
 #include "tests/support/check.h"

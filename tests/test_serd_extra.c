@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/rdf_reader.h"
+#include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
 #include "tests/support/error_count.h"
 #include "tests/support/nquads_compare.h"

@@ -3,9 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/nquads.h"
-#include "common/skolem.h"
-#include "common/uri.h"
+#include "rdf/rdf.h"
+#include "base/base.h"
 #include "tests/support/check.h"
 
 static const char *iri_of(LwBuf *b, const char *base, const char *seed,

@@ -1,8 +1,7 @@
 /* The sparql store against a real Virtuoso: a harvest replaces exactly the
  * triples of its subjects, in batches, and running it again changes nothing;
  * the store ends equal to the files store's graph. */
-#include "common/graph_merge.h"
-#include "common/sparql_import.h"
+#include "graph_store/graph_store.h"
 
 #include <stdlib.h>
 #include <unistd.h>

@@ -7,8 +7,8 @@
  * leads to.
  * The handler is called as the worker frame calls it, and its transaction
  * is executed as the frame's ack would. */
-#include "common/config.h"
-#include "common/file_store.h"
+#include "config/config.h"
+#include "files/files.h"
 #include "queue/harvest.h"
 #include "queue/job.h"
 #include "queue/keys.h"

@@ -1,5 +1,5 @@
 /* Status codes: the queue's retry decision rests on lw_status_retryable. */
-#include "common/status.h"
+#include "base/base.h"
 #include "tests/support/check.h"
 
 int main(void)

@@ -1,6 +1,6 @@
 /* RFC 3986: the normalization examples of §6.2.2, the resolution examples of
  * §5.4, and seed hashes as `lodwash hash` prints them. */
-#include "common/uri.h"
+#include "base/base.h"
 
 #include <stdlib.h>
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/rdf_reader.h"
+#include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
 #include "tests/support/error_count.h"
 #include "tests/support/nquads_compare.h"
@@ -42,7 +42,7 @@ static const Suite suites[] = {
 /* Failures we know and cannot fix around the library: printed, not counted
  * as test failures. If one starts passing, the test says so. None today:
  * raptor 2.0.15's one failure (rdfms-xmllang/test006, no xml:lang on
- * property attributes) is corrected (common/xml_lang_scope.h). */
+ * property attributes) is corrected (rdf_readers/xml_lang_scope.h). */
 static const struct {
   const char *test;
   const char *why;

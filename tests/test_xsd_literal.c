@@ -1,5 +1,5 @@
 /* XSD lexical forms: valid and invalid vectors for every checked datatype. */
-#include "common/xsd_literal.h"
+#include "rdf/rdf.h"
 #include "tests/support/check.h"
 
 #define XSD LW_XSD_NS

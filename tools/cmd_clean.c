@@ -1,7 +1,7 @@
 /*
  * `lodwash clean FILE [--format F] [--base IRI] [-o OUT]`: guess, parse and
  * clean a local file without Redis, through the worker's own code path
- * (common/clean.h). Canonical N-Quads go to OUT (gzip only when OUT ends in
+ * (clean/clean.h). Canonical N-Quads go to OUT (gzip only when OUT ends in
  * .gz) or stdout; a one-line summary goes to stderr.
  *
  * Exit codes: 0 success (even with skipped statements), 1 the file could not
@@ -12,11 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/clean.h"
-#include "common/document_loader.h"
-#include "common/jsonld.h"
-#include "common/rdf_format.h"
-#include "common/status.h"
+#include "clean/clean.h"
+#include "jsonld/jsonld.h"
+#include "rdf/rdf.h"
+#include "base/base.h"
 #include "tools/commands.h"
 
 static int clean_main(const LwConfig *cfg, int argc, char **argv);

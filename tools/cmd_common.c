@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "common/datetime.h"
+#include "base/base.h"
 #include "queue/redis.h"
 #include "tools/commands.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "queue/controls.h"
-#include "common/registry.h"
+#include "config/config.h"
 #include "queue/pipeline.h"
 #include "tools/commands.h"
 #include "workers/stage.h"

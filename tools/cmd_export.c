@@ -4,7 +4,7 @@
  */
 #include <stdio.h>
 
-#include "common/export.h"
+#include "graph_store/graph_store.h"
 #include "tools/commands.h"
 
 int lw_cmd_export(LwTool *tool, int argc, char **argv)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/graph_view.h"
+#include "graph_store/graph_store.h"
 #include "tools/commands.h"
 
 #define USAGE "usage: lodwash graph NAME [--subject IRI]"

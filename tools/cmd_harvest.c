@@ -17,9 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/config.h"
+#include "config/config.h"
 #include "scheduler/harvest_cancel.h"
-#include "common/registry.h"
 #include "scheduler/scheduler.h"
 #include "tools/commands.h"
 

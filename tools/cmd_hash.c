@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "common/uri.h"
+#include "base/base.h"
 #include "tools/commands.h"
 
 int lw_cmd_hash(LwTool *tool, int argc, char **argv)

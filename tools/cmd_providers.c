@@ -16,12 +16,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/config.h"
+#include "config/config.h"
 #include "tools/commands.h"
 #include "queue/keys.h"
 #include "queue/redis.h"
 #include "report/provider_report.h"
-#include "common/registry.h"
 
 static const char *text_of(json_t *o, const char *key)
 {

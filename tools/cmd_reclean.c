@@ -13,9 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/config.h"
+#include "config/config.h"
 #include "queue/reclean.h"
-#include "common/registry.h"
 #include "tools/commands.h"
 
 #define USAGE "usage: lodwash reclean NAME | reclean --all"

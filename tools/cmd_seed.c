@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/uri.h"
+#include "base/base.h"
 #include "queue/seed.h"
 #include "tools/commands.h"
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/datetime.h"
+#include "base/base.h"
 #include "report/status_report.h"
 #include "report/status_text.h"
 #include "tools/commands.h"

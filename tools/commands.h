@@ -16,7 +16,7 @@
 #include "queue/redis.h"
 #include <stdbool.h>
 
-#include "common/config.h"
+#include "config/config.h"
 
 enum { LW_EXIT_OK = 0, LW_EXIT_FAIL = 1, LW_EXIT_USAGE = 2 };
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/config.h"
-#include "common/log.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "queue/redis.h"
 #include "tools/commands.h"
 

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/hash.h"
-#include "common/log.h"
+#include "base/base.h"
 #include "queue/context_store.h"
 
 static void url_md5(const char *url, char hash[LW_HASH_HEX_LEN + 1])

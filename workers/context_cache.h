@@ -1,7 +1,7 @@
 /*
  * The Redis cache of remote JSON-LD contexts, shared by all workers (stored
  * by queue/context_store.h). Plugs
- * into LwDocumentLoader (common/document_loader.h).
+ * into LwDocumentLoader (jsonld/jsonld.h).
  *
  *   PREFIXcontext:<MD5 of URL>  hash {url, body, size}, expiring after
  *                               LW_CONTEXT_CACHE_TTL_S
@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/status.h"
+#include "base/base.h"
 
 #define LW_CONTEXT_CACHE_TTL_S 86400
 

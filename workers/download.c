@@ -1,6 +1,6 @@
 /*
  * Stage download: a seed URI becomes a file in the data directory
- * (docs/download.md). The fetching itself is common/http_fetch.h; this file
+ * (docs/download.md). The fetching itself is net/net.h; this file
  * is the glue to the queue:
  *
  *   added --> downloading --> filed (+ an unpack job)
@@ -51,10 +51,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/file_store.h"
-#include "common/http_fetch.h"
-#include "common/log.h"
-#include "common/netguard.h"
+#include "files/files.h"
+#include "net/net.h"
+#include "base/base.h"
 #include "queue/harvest.h"
 #include "queue/job.h"
 #include "queue/lease_set.h"

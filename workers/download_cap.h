@@ -20,7 +20,7 @@
 #include "queue/redis.h"
 #include <stddef.h>
 
-#include "common/config.h"
+#include "config/config.h"
 
 #define LW_DOWNLOAD_CAP_MAX_STAGES 64
 

@@ -2,11 +2,11 @@
  * Stage export (queued every cycle by the scheduler, and by each import with
  * the provider as its seed): when any graph changed since the last export,
  * the changed graphs' files from their databases, then all graphs as one
- * dump with its VoID description (common/export.h). Nothing changed:
+ * dump with its VoID description (graph_store/graph_store.h). Nothing changed:
  * nothing written.
  */
-#include "common/export.h"
-#include "common/log.h"
+#include "graph_store/graph_store.h"
+#include "base/base.h"
 #include "workers/stage.h"
 
 LwStatus lw_stage_export_run(LwStageCtx *ctx)

@@ -1,6 +1,6 @@
 /*
  * Stage guess: `unarchived` -> `guessing` -> `guessed` with `format`, from
- * the content's first KB (common/guess.h); the media type of the last HTTP
+ * the content's first KB (rdf/rdf.h); the media type of the last HTTP
  * hop and the file name are hints only. Not RDF: the seed fails with the
  * reason (a permanent error: the frame marks it failed).
  */
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "common/guess.h"
-#include "common/log.h"
+#include "rdf/rdf.h"
+#include "base/base.h"
 #include "queue/record.h"
 #include "queue/seed.h"
 #include "workers/stage.h"

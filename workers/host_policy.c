@@ -7,8 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "common/http_fetch.h"
-#include "common/robots.h"
+#include "net/net.h"
 #include "queue/host_store.h"
 
 #define ROBOTS_AGENT "lodwash"

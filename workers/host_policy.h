@@ -20,9 +20,9 @@
 
 #include "queue/redis.h"
 
-#include "common/config.h"
-#include "common/netguard.h"
-#include "common/status.h"
+#include "config/config.h"
+#include "net/net.h"
+#include "base/base.h"
 
 /* A host's turn for a request, reserved by lw_host_turn_take. */
 typedef struct {

@@ -3,7 +3,7 @@
  * its provider's graph. S = the subjects of every clean file reachable from
  * the harvest's dumps (archives through their children; dumps that were
  * unchanged keep their clean files from the last harvest, so they count);
- * their triples are replaced, others kept (common/graph_import.h). Files that
+ * their triples are replaced, others kept (graph_store/graph_store.h). Files that
  * failed are left out and listed on the harvest.
  *
  * Job: {"stage":"import","seed":"<harvest id>","harvest":"<harvest id>"}.
@@ -12,15 +12,15 @@
  *
  * Then an export job is queued (seed: the provider, so imports of two
  * providers each get one): it rewrites the provider's graph file view
- * (common/graph_view.h) and the dump, work in the graph's size that the
+ * (graph_store/graph_store.h) and the dump, work in the graph's size that the
  * import itself no longer does.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/graph_import.h"
-#include "common/log.h"
+#include "graph_store/graph_store.h"
+#include "base/base.h"
 #include "queue/harvest.h"
 #include "queue/keys.h"
 #include "queue/queue.h"

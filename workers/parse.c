@@ -1,6 +1,6 @@
 /*
  * Stage parse: `guessed` -> `parsing` -> `parsed`, cleaning the seed's file
- * into canonical N-Quads (common/clean.h: the same code path as `lodwash
+ * into canonical N-Quads (clean/clean.h: the same code path as `lodwash
  * clean`). The clean file is named by the MD5 of its content,
  * DATA/clean/ab/cd/<md5>.nq.gz, and described by a record of its own,
  * PREFIXseed:<md5> with status `cleaned`, `dirty` pointing back and the
@@ -14,11 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/clean.h"
-#include "common/document_loader.h"
-#include "common/file_store.h"
-#include "common/log.h"
-#include "common/uri.h"
+#include "clean/clean.h"
+#include "jsonld/jsonld.h"
+#include "files/files.h"
+#include "base/base.h"
 #include "queue/keys.h"
 #include "queue/record.h"
 #include "queue/records.h"
@@ -70,7 +69,7 @@ static void skolem_base_of(const LwConfig *cfg, char *out, size_t size)
 
 /* The name of the seed's content for PREFIXcleanof: its hash, and its
  * provider, since blank nodes are named after the seed that was cleaned
- * (common/skolem.h) and one provider's graph must not name another's. */
+ * (rdf/rdf.h) and one provider's graph must not name another's. */
 static const char *content_hash_of(const json_t *seed, char *out, size_t size)
 {
   json_t *content = json_loads(lw_record_str(seed, "content", "{}"), 0, NULL);

@@ -58,7 +58,7 @@
  *   - Be idempotent: the queue is at-least-once, a job may run twice (its
  *     worker was thought dead, or died after doing the work but before the
  *     ack). Running twice must end in the same records and files.
- *   - Write files to a temporary file and rename (common/file_store.h);
+ *   - Write files to a temporary file and rename (files/files.h);
  *     never leave half files under their final name.
  *   - Keep no state between jobs; everything lives in Redis and the data dir.
  *   - Long work: call lw_stage_stopping(ctx) now and then and return an
@@ -76,8 +76,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/config.h"
-#include "common/status.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "queue/job.h"
 #include "queue/txn.h"
 

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "common/log.h"
+#include "base/base.h"
 #include "queue/record.h"
 #include "queue/seed.h"
 #include "workers/stage.h"

@@ -5,7 +5,7 @@
  */
 #include <jansson.h>
 
-#include "common/log.h"
+#include "base/base.h"
 #include "report/status_report.h"
 #include "report/status_text.h"
 #include "workers/stage.h"

@@ -36,10 +36,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/archive_unpack.h"
-#include "common/encoding.h"
-#include "common/file_store.h"
-#include "common/log.h"
+#include "archive/archive.h"
+#include "files/files.h"
+#include "base/base.h"
 #include "queue/harvest.h"
 #include "queue/record.h"
 #include "queue/seed.h"

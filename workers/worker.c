@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/log.h"
+#include "base/base.h"
 #include "queue/heartbeat.h"
 #include "queue/job_timing.h"
 #include "queue/pipeline.h"

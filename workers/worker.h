@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/config.h"
+#include "config/config.h"
 
 typedef struct {
   const LwConfig *config;

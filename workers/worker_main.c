@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/config.h"
-#include "common/log.h"
+#include "config/config.h"
+#include "base/base.h"
 #include "queue/redis.h"
 #include "workers/stage.h"
 #include "workers/worker.h"

@@ -1,7 +1,7 @@
 /* libFuzzer target: format guessing never crashes, never reads beyond the
  * head, always says why, and gives the same answer twice. The first byte
  * picks the hints. */
-#include "common/guess.h"
+#include "rdf/rdf.h"
 
 #include <stdint.h>
 #include <stdlib.h>

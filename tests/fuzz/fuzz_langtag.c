@@ -1,8 +1,7 @@
 /* libFuzzer target: language tags. Never crashes or reads past the tag;
  * case does not matter; a well-formed BCP 47 tag also matches xsd:language's
  * pattern. */
-#include "common/langtag.h"
-#include "common/xsd_literal.h"
+#include "rdf/rdf.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -5,8 +5,8 @@
  *
  * Needs libarchive, uchardet, jansson and OpenSSL (MD5) at link time: in
  * tests/fuzz/CMakeLists.txt the row
- *   "unpack:common/archive_unpack.c common/encoding.c common/content_meta.c
- *    common/file_store.c common/hash.c common/status.c"
+ *   "unpack:archive/archive_unpack.c archive/encoding.c files/content_meta.c
+ *    files/file_store.c base/hash.c base/errors.c"
  * plus target_link_libraries(fuzz_unpack PRIVATE PkgConfig::DEPS Threads::Threads). */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <ftw.h>
@@ -17,8 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/archive_unpack.h"
-#include "common/encoding.h"
+#include "archive/archive.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

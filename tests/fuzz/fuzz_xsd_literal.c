@@ -2,7 +2,7 @@
  * lexical form, and agree with the datatype hierarchy (a valid int is a
  * valid long is a valid integer is a valid decimal, ...). The first byte
  * picks the datatype. */
-#include "common/xsd_literal.h"
+#include "rdf/rdf.h"
 
 #include <stdint.h>
 #include <stdlib.h>

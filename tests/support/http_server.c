@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "common/hash.h"
+#include "base/base.h"
 
 typedef struct {
   char *path;

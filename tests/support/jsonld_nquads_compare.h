@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/rdf_term.h"
+#include "rdf/rdf.h"
 
 typedef struct LwNqSet LwNqSet;
 

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/buf.h"
-#include "common/nquads.h"
-#include "common/utf8.h"
+#include "base/base.h"
+#include "rdf/rdf.h"
 
 /* ---- building ---- */
 

@@ -4,7 +4,7 @@
  * file (the W3C suites, cross-format tests).
  *
  * A dataset holds each quad once, its terms in canonical N-Triples form
- * (common/nquads.h), so that literals written differently but equal (escapes,
+ * (rdf/rdf.h), so that literals written differently but equal (escapes,
  * xsd:string, language tag case) compare equal. The N-Quads line reader here
  * is independent of serd, so the readers under test are not their own judge.
  */
@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "common/rdf_term.h"
-#include "common/status.h"
+#include "rdf/rdf.h"
+#include "base/base.h"
 
 typedef struct {
   char *s, *p, *o, *g; /* canonical terms; g is "" for the default graph */

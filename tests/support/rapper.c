@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "common/buf.h"
+#include "base/base.h"
 
 bool lw_test_rapper_available(void)
 {

@@ -8,7 +8,7 @@
 
 #include <hiredis/hiredis.h>
 
-#include "common/config.h"
+#include "config/config.h"
 
 /* Connects to the test Redis (skips the test when there is none; exits 1
  * when it is set but unreachable). Caller frees with redisFree. */

@@ -1,0 +1,134 @@
+/*
+ * lw_rdf_read: checks the options, applies the default limits and hands the
+ * input to the reader for its format.
+ */
+#include "rdf_readers/rdf_readers.h"
+
+#include "jsonld/jsonld.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/base.h"
+
+void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
+                    const char *fmt, ...)
+{
+  char message[LW_ERROR_MESSAGE_MAX];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(message, sizeof(message), fmt, args);
+  va_end(args);
+  size_t len = strlen(message);
+  while (len && (message[len - 1] == '\n' || message[len - 1] == ' ')) {
+    message[--len] = '\0';
+  }
+  /* parsers quote the offending byte, which may be no UTF-8 at all */
+  for (size_t i = 0; i < len;) {
+    size_t ok = lw_utf8_valid_prefix(message + i, len - i);
+    i += ok;
+    if (i < len) {
+      message[i++] = '?';
+    }
+  }
+  ++ctx->stats->errors;
+  if (ctx->options->on_error) {
+    ctx->options->on_error(ctx->options->error_handle, line, column, message);
+  }
+}
+
+/* 1 for the bytes IRIREF forbids */
+static const unsigned char iri_forbidden[256] = {
+  [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1,
+  [0x06] = 1, [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0A] = 1, [0x0B] = 1,
+  [0x0C] = 1, [0x0D] = 1, [0x0E] = 1, [0x0F] = 1, [0x10] = 1, [0x11] = 1,
+  [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1,
+  [0x18] = 1, [0x19] = 1, [0x1A] = 1, [0x1B] = 1, [0x1C] = 1, [0x1D] = 1,
+  [0x1E] = 1, [0x1F] = 1, [' '] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1,
+  ['{'] = 1, ['}'] = 1, ['|'] = 1, ['^'] = 1, ['`'] = 1, ['\\'] = 1,
+};
+
+bool lw_read_iri_chars_ok(const char *s, size_t len)
+{
+  const unsigned char *u = (const unsigned char *)s;
+  for (size_t i = 0; i < len; ++i) {
+    if (iri_forbidden[u[i]]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool lw_read_iri_ok(const char *s, size_t len)
+{
+  return lw_read_iri_chars_ok(s, len) && lw_uri_is_absolute(s);
+}
+
+LwStatus lw_read_emit(LwReadContext *ctx, const LwQuad *quad, unsigned line,
+                      unsigned column)
+{
+  if (ctx->options->location) {
+    *ctx->options->location = (LwLocation){line, column};
+  }
+  LwStatus st = ctx->options->on_quad(ctx->options->quad_handle, quad);
+  if (st <= LW_NOTHING) {
+    ++ctx->stats->statements;
+  }
+  return st;
+}
+
+static LwStatus read_jsonld(FILE *in, const LwReadOptions *options, LwReadStats *stats,
+                           LwError *err)
+{
+  LwJsonldOptions jo = {
+    .base_iri = options->base_iri,
+    .load = options->load_document,
+    .load_handle = options->load_handle,
+    .on_quad = options->on_quad,
+    .quad_handle = options->quad_handle,
+    .on_error = options->on_error,
+    .error_handle = options->error_handle,
+    .max_depth = options->max_depth,
+    .location = options->location,
+  };
+  return lw_jsonld_to_rdf(in, &jo, stats, err);
+}
+
+LwStatus lw_rdf_read(FILE *in, const LwReadOptions *options,
+                     LwReadStats *stats, LwError *err)
+{
+  LwReadStats local_stats;
+  if (!stats) {
+    stats = &local_stats;
+  }
+  *stats = (LwReadStats){0, 0};
+  lw_error_clear(err);
+  if (!in || !options || !options->on_quad) {
+    return lw_error_set(err, LW_ERR_USAGE, "lw_rdf_read: no input or no sink");
+  }
+  LwReadContext ctx = {
+    .options = options,
+    .stats = stats,
+    .err = err,
+    .max_depth = options->max_depth ? options->max_depth
+                                    : LW_READ_DEFAULT_MAX_DEPTH,
+    .max_term_bytes = options->max_term_bytes ? options->max_term_bytes
+                                              : LW_READ_DEFAULT_MAX_TERM_BYTES,
+  };
+  switch (options->format) {
+  case LW_FORMAT_TURTLE:
+  case LW_FORMAT_TRIG:
+  case LW_FORMAT_NTRIPLES:
+  case LW_FORMAT_NQUADS:
+    return lw_rdf_read_serd(in, &ctx);
+  case LW_FORMAT_RDFXML:
+  case LW_FORMAT_RDFA:
+    return lw_rdf_read_raptor(in, &ctx);
+  case LW_FORMAT_JSONLD:
+    return read_jsonld(in, options, stats, err);
+  case LW_FORMAT_UNKNOWN:
+    break;
+  }
+  return lw_error_set(err, LW_ERR_USAGE, "lw_rdf_read: unknown format");
+}

@@ -1,0 +1,473 @@
+/*
+ * RDF/XML and RDFa through raptor2, fed in blocks with
+ * raptor_parser_parse_chunk. RDFa in HTML (no XML declaration) is first
+ * repaired into well-formed XML by libxml2's HTML parser
+ * (rdf_readers/html_repair.h), since raptor reads XML only.
+ *
+ * Safety: no network, no file access, no external entities (raptor options
+ * and a URI filter that refuses every load), and the XML guard
+ * (rdf_readers/rdf_readers.h) in front of libxml2: a DTD declaring anything but
+ * plain entities is refused before raptor sees a byte, and entity expansion
+ * is budgeted.
+ *
+ * Blank nodes: raptor asks us for every blank node label. Document labels
+ * (rdf:nodeID) are kept, except that one starting with 'g' gets another 'g'
+ * in front; generated labels are "g" and a number. So the two never collide.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <raptor2.h>
+
+#include "base/base.h"
+#include "rdf_readers/html_repair.h"
+#include "rdf_readers/rdf_readers.h"
+#include "rdf_readers/xml_lang_scope.h"
+
+#define BLOCK_SIZE 65536
+/* raptor cannot read RDF/XML without a base; this one marks IRIs that were
+ * relative in a document read without a base IRI. */
+#define NO_BASE "http://lodwash.invalid/no-base-iri/"
+
+typedef struct {
+  LwReadContext *rc;
+  LwStatus stop;          /* the sink stopped us */
+  bool have_base;
+  bool fatal;
+  char fatal_message[256];
+  unsigned long long next_id;
+  raptor_parser *parser;  /* for the location of libxml2's errors */
+  /* RDF/XML: while raptor reads one start tag alone, its in-scope xml:lang,
+   * which raptor 2.0.15 forgets on property attributes (see
+   * rdf_readers/xml_lang_scope.h) */
+  const char *attribute_lang;
+} RaptorContext;
+
+/* ---- blank node labels ---- */
+
+static unsigned char *make_bnodeid(void *handle, unsigned char *user_id)
+{
+  RaptorContext *c = handle;
+  char *label;
+  if (user_id) {
+    if (user_id[0] != 'g') {
+      return user_id;
+    }
+    size_t n = strlen((char *)user_id);
+    label = malloc(n + 2);
+    if (label) {
+      label[0] = 'g';
+      memcpy(label + 1, user_id, n + 1);
+    }
+    free(user_id);
+    return (unsigned char *)label;
+  }
+  label = malloc(24);
+  if (label) {
+    snprintf(label, 24, "g%llu", ++c->next_id);
+  }
+  return (unsigned char *)label;
+}
+
+/* ---- errors ---- */
+
+/* raptor warns (rather than errs) when it drops part of the input: those
+ * warnings are syntax errors for us; the others are not. */
+static bool drops_input(const raptor_log_message *m)
+{
+  return m->level == RAPTOR_LOG_LEVEL_WARN && m->text &&
+         (strstr(m->text, "skipping") || strstr(m->text, "Ignoring RDFa triple"));
+}
+
+static void on_log(void *handle, raptor_log_message *m)
+{
+  RaptorContext *c = handle;
+  if ((m->level < RAPTOR_LOG_LEVEL_ERROR && !drops_input(m)) ||
+      c->stop != LW_OK) {
+    return;
+  }
+  int line = m->locator ? raptor_locator_line(m->locator) : -1;
+  int column = m->locator ? raptor_locator_column(m->locator) : -1;
+  if (line <= 0 && c->parser) {
+    /* libxml2's messages come without a location: take where the parser
+     * is (the line of the last element it saw) */
+    raptor_locator *at = raptor_parser_get_locator(c->parser);
+    line = at ? raptor_locator_line(at) : -1;
+    column = -1;
+  }
+  lw_read_report(c->rc, line > 0 ? (unsigned)line : 0,
+                 column > 0 ? (unsigned)column : 0, "%s",
+                 m->text ? m->text : "error");
+  /* libxml2 reads nothing more after a well-formedness error */
+  bool ends = m->level == RAPTOR_LOG_LEVEL_FATAL ||
+              (m->text && !strncmp(m->text, "XML parser error", 16));
+  if (ends && !c->fatal) {
+    c->fatal = true;
+    snprintf(c->fatal_message, sizeof(c->fatal_message), "%s%.*d%s%s",
+             line > 0 ? "line " : "", line > 0 ? 1 : 0, line > 0 ? line : 0,
+             line > 0 ? ": " : "", m->text ? m->text : "fatal error");
+  }
+}
+
+static int refuse_uri(void *handle, raptor_uri *uri)
+{
+  (void)handle;
+  (void)uri;
+  return 1; /* never load anything */
+}
+
+/* ---- statements ---- */
+
+static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t)
+{
+  *t = (LwTerm){0};
+  if (!r) {
+    return NULL;
+  }
+  size_t len = 0;
+  switch (r->type) {
+  case RAPTOR_TERM_TYPE_URI:
+    t->type = LW_TERM_IRI;
+    t->value = (const char *)raptor_uri_as_counted_string(r->value.uri, &len);
+    t->len = len;
+    if (!c->have_base && !strncmp(t->value, NO_BASE, strlen(NO_BASE))) {
+      return "relative IRI and no base IRI";
+    }
+    if (!lw_read_iri_ok(t->value, t->len)) {
+      return "not an IRI"; /* librdfa passes on what a bad prefix makes */
+    }
+    break;
+  case RAPTOR_TERM_TYPE_BLANK:
+    t->type = LW_TERM_BLANK;
+    t->value = (const char *)r->value.blank.string;
+    t->len = r->value.blank.string_len;
+    break;
+  case RAPTOR_TERM_TYPE_LITERAL:
+    t->type = LW_TERM_LITERAL;
+    t->value = (const char *)r->value.literal.string;
+    t->len = r->value.literal.string_len;
+    if (r->value.literal.datatype) {
+      t->datatype = (const char *)raptor_uri_as_string(r->value.literal.datatype);
+      if (!lw_read_iri_ok(t->datatype, strlen(t->datatype))) {
+        return "datatype not an IRI";
+      }
+    }
+    if (r->value.literal.language && r->value.literal.language_len) {
+      t->lang = (const char *)r->value.literal.language;
+    }
+    break;
+  default:
+    return "unknown term";
+  }
+  if (!t->value) {
+    t->value = "";
+    t->len = 0;
+  }
+  if (!lw_utf8_valid(t->value, t->len) ||
+      (t->datatype && !lw_utf8_valid(t->datatype, strlen(t->datatype)))) {
+    return "invalid UTF-8";
+  }
+  if (t->len > c->rc->max_term_bytes) {
+    return "term too long";
+  }
+  return NULL;
+}
+
+static void on_statement(void *handle, raptor_statement *s)
+{
+  RaptorContext *c = handle;
+  if (c->stop != LW_OK) {
+    return;
+  }
+  LwQuad q;
+  raptor_locator *at = raptor_parser_get_locator(c->parser);
+  int at_line = at ? raptor_locator_line(at) : -1;
+  unsigned line = at_line > 0 ? (unsigned)at_line : 0; /* no column */
+  const char *problem = convert(c, s->subject, &q.subject);
+  if (!problem) {
+    problem = convert(c, s->predicate, &q.predicate);
+  }
+  if (!problem) {
+    problem = convert(c, s->object, &q.object);
+  }
+  if (!problem) {
+    problem = convert(c, s->graph, &q.graph);
+  }
+  if (!problem && c->attribute_lang && q.object.type == LW_TERM_LITERAL &&
+      !q.object.lang && !q.object.datatype) {
+    q.object.lang = c->attribute_lang; /* a property attribute's literal */
+  }
+  if (!problem && (q.predicate.type != LW_TERM_IRI ||
+                   q.subject.type == LW_TERM_LITERAL ||
+                   q.subject.type == LW_TERM_NONE ||
+                   q.object.type == LW_TERM_NONE ||
+                   q.graph.type == LW_TERM_LITERAL)) {
+    problem = "term of the wrong kind";
+  }
+  if (problem) {
+    lw_read_report(c->rc, line, 0, "%s, statement skipped", problem);
+    return;
+  }
+  LwStatus st = lw_read_emit(c->rc, &q, line, 0);
+  if (st > LW_NOTHING) {
+    c->stop = st;
+  }
+}
+
+/* ---- reading ---- */
+
+typedef struct {
+  raptor_world *world;
+  raptor_parser *parser;
+  LwXmlGuard *guard;
+  LwXmlLangScope *scope; /* RDF/XML only */
+  char *block;
+  bool started;          /* raptor got its first bytes */
+} RaptorParts;
+
+static void parts_free(RaptorParts *p)
+{
+  raptor_free_parser(p->parser);
+  raptor_free_world(p->world);
+  lw_xml_guard_free(p->guard);
+  lw_xml_lang_scope_free(p->scope);
+  free(p->block);
+}
+
+static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
+{
+  p->world = raptor_new_world();
+  if (!p->world) {
+    return LW_ERR_NOMEM;
+  }
+  raptor_world_set_log_handler(p->world, c, on_log);
+  raptor_world_set_generate_bnodeid_handler(p->world, c, make_bnodeid);
+  if (raptor_world_open(p->world)) {
+    return LW_ERR_INTERNAL;
+  }
+  p->parser = raptor_new_parser(p->world,
+                                format == LW_FORMAT_RDFA ? "rdfa" : "rdfxml");
+  p->guard = lw_xml_guard_new(c->rc->max_depth);
+  if (p->guard && format == LW_FORMAT_RDFA) {
+    lw_xml_guard_blank_empty_default_ns(p->guard);
+  }
+  p->block = malloc(LW_XML_MAX_PROLOG_BYTES + BLOCK_SIZE);
+  if (format == LW_FORMAT_RDFXML &&
+      !(p->scope = lw_xml_lang_scope_new(c->rc->max_depth))) {
+    return LW_ERR_NOMEM;
+  }
+  if (!p->parser || !p->guard || !p->block) {
+    return LW_ERR_NOMEM;
+  }
+  raptor_parser_set_option(p->parser, RAPTOR_OPTION_NO_NET, NULL, 1);
+  raptor_parser_set_option(p->parser, RAPTOR_OPTION_NO_FILE, NULL, 1);
+  raptor_parser_set_option(p->parser, RAPTOR_OPTION_LOAD_EXTERNAL_ENTITIES,
+                           NULL, 0);
+  raptor_parser_set_uri_filter(p->parser, refuse_uri, c);
+  raptor_parser_set_statement_handler(p->parser, c, on_statement);
+  c->parser = p->parser;
+  return LW_OK;
+}
+
+/* Reads up to want bytes; sets *eof at the end of input. */
+static LwStatus read_block(FILE *in, char *buf, size_t want, size_t *got,
+                           bool *eof)
+{
+  *got = 0;
+  while (*got < want) {
+    size_t n = fread(buf + *got, 1, want - *got, in);
+    if (n == 0) {
+      if (ferror(in)) {
+        return LW_ERR_IO;
+      }
+      *eof = true;
+      break;
+    }
+    *got += n;
+  }
+  return LW_OK;
+}
+
+/* Reads until the prolog is complete and checked; leaves its bytes (and
+ * maybe more) in p->block, which holds the first *len bytes on entry (all
+ * of the input when *eof). */
+static LwStatus read_prolog(FILE *in, RaptorParts *p, size_t *len, bool *eof,
+                            LwError *err)
+{
+  for (;;) {
+    LwStatus st = lw_xml_guard_prolog(p->guard, p->block, *len, *eof, err);
+    if (st != LW_NOTHING) {
+      return st;
+    }
+    size_t got;
+    if (read_block(in, p->block + *len, BLOCK_SIZE, &got, eof) != LW_OK) {
+      return lw_error_set(err, LW_ERR_IO, "read error");
+    }
+    *len += got;
+  }
+}
+
+static void chunk(RaptorParts *p, const char *data, size_t len, bool eof)
+{
+  raptor_parser_parse_chunk(p->parser, (const unsigned char *)data, len, eof);
+}
+
+/* Gives raptor the len bytes of the block, the start tags that matter to
+ * the xml:lang correction each alone. Returns how many bytes at the end
+ * (an unfinished start tag) are kept for the next block. */
+static size_t feed_block(RaptorParts *p, RaptorContext *c, size_t len,
+                         bool eof)
+{
+  const char *data = p->block;
+  size_t fed = 0;
+  if (!p->started) {
+    /* raptor keeps its first bytes for libxml2 to guess the encoding and
+     * parses them only with the next: a few that end no tag */
+    fed = len < 4 ? len : 4;
+    chunk(p, data, fed, eof && fed == len);
+    p->started = true;
+  }
+  size_t pos = 0, tag;
+  const char *lang;
+  while (p->scope && c->stop == LW_OK && !c->fatal &&
+         lw_xml_lang_scope_next(p->scope, data, len, &pos, &tag, &lang)) {
+    if (tag > fed) {
+      chunk(p, data + fed, tag - fed, false);
+      fed = tag;
+    }
+    c->attribute_lang = lang;
+    chunk(p, data + fed, pos - fed, false);
+    c->attribute_lang = NULL;
+    fed = pos;
+  }
+  size_t keep = 0;
+  if (p->scope && !eof && lw_xml_lang_scope_open_tag(p->scope, &tag) &&
+      tag >= fed && len - tag <= LW_XML_MAX_PROLOG_BYTES) {
+    keep = len - tag;
+    lw_xml_lang_scope_restart_tag(p->scope);
+  }
+  if (fed < len - keep || eof) {
+    chunk(p, data + fed, len - keep - fed, eof);
+  }
+  return keep;
+}
+
+/* Parses the document whose first len bytes are in p->block (all of it
+ * when eof) and whose rest is in. */
+static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c,
+                          size_t len, bool eof)
+{
+  LwError *err = c->rc->err;
+  LW_TRY(read_prolog(in, p, &len, &eof, err));
+  size_t guarded = 0; /* bytes at the front the guard has seen */
+  for (;;) {
+    LW_TRY(lw_xml_guard_feed(p->guard, p->block, len, guarded, err));
+    /* the start of what may be an xmlns="" the guard is to blank (RDFa)
+     * waits for the next block */
+    size_t hold = eof ? 0 : lw_xml_guard_undecided(p->guard);
+    hold = hold <= LW_XML_MAX_PROLOG_BYTES ? hold : 0;
+    size_t keep = feed_block(p, c, len - hold, eof) + hold;
+    if (c->stop != LW_OK) {
+      raptor_parser_parse_abort(p->parser);
+      return lw_error_set(err, c->stop, "stopped by the statement sink");
+    }
+    if (c->fatal || eof) {
+      break;
+    }
+    memmove(p->block, p->block + len - keep, keep);
+    size_t got;
+    if (read_block(in, p->block + keep, BLOCK_SIZE, &got, &eof) != LW_OK) {
+      return lw_error_set(err, LW_ERR_IO, "read error");
+    }
+    guarded = keep;
+    len = keep + got;
+  }
+  if (c->fatal) {
+    return lw_error_set(err, LW_ERR_SYNTAX, "%s", c->fatal_message);
+  }
+  return LW_OK;
+}
+
+/* The whole HTML page (its first len bytes in first, the rest in in) made
+ * well-formed XML in *xml (free() it). */
+static LwStatus repair_html(FILE *in, const char *first, size_t len,
+                            bool eof, char **xml, size_t *xml_len,
+                            LwError *err)
+{
+  LwBuf page = {0};
+  LwStatus st = lw_buf_append(&page, first, len);
+  if (st != LW_OK) {
+    st = lw_error_set(err, st, "out of memory reading HTML");
+  } else if (!eof) {
+    st = lw_html_read_page(in, &page, err);
+  }
+  if (st == LW_OK) {
+    st = lw_html_to_xml(page.data, page.len, xml, xml_len, err);
+  }
+  lw_buf_free(&page);
+  return st;
+}
+
+/* RDFa in HTML (no XML declaration): the page, whose first len bytes are
+ * in p->block, is repaired into XML by libxml2's HTML parser
+ * (rdf_readers/html_repair.h), and that XML goes to raptor, behind the XML
+ * guard, as an XHTML page would. */
+static LwStatus parse_html(FILE *in, RaptorParts *p, RaptorContext *c,
+                           size_t len, bool eof)
+{
+  LwError *err = c->rc->err;
+  char *xml = NULL;
+  size_t xml_len = 0;
+  LW_TRY(repair_html(in, p->block, len, eof, &xml, &xml_len, err));
+  FILE *repaired = fmemopen(xml, xml_len, "rb");
+  LwStatus st;
+  eof = false;
+  if (!repaired) {
+    st = lw_error_set(err, LW_ERR_NOMEM, "cannot open the repaired HTML");
+  } else if (read_block(repaired, p->block, BLOCK_SIZE, &len, &eof) != LW_OK) {
+    st = lw_error_set(err, LW_ERR_IO, "read error");
+  } else {
+    st = parse_all(repaired, p, c, len, eof);
+  }
+  if (repaired) {
+    fclose(repaired);
+  }
+  free(xml);
+  return st;
+}
+
+LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
+{
+  RaptorContext c = {.rc = rc, .stop = LW_OK};
+  c.have_base = rc->options->base_iri != NULL;
+  RaptorParts p = {0};
+  LwStatus st = parts_new(&p, &c, rc->options->format);
+  if (st != LW_OK) {
+    parts_free(&p);
+    return lw_error_set(rc->err, st, "cannot set up raptor");
+  }
+  raptor_uri *base = raptor_new_uri(
+      p.world, (const unsigned char *)(c.have_base ? rc->options->base_iri
+                                                     : NO_BASE));
+  if (!base || raptor_parser_parse_start(p.parser, base)) {
+    if (base) {
+      raptor_free_uri(base);
+    }
+    parts_free(&p);
+    return lw_error_set(rc->err, LW_ERR_USAGE, "bad base IRI");
+  }
+  size_t len;
+  bool eof = false;
+  if (read_block(in, p.block, BLOCK_SIZE, &len, &eof) != LW_OK) {
+    st = lw_error_set(rc->err, LW_ERR_IO, "read error");
+  } else if (rc->options->format == LW_FORMAT_RDFA &&
+             !lw_html_is_xml(p.block, len)) {
+    st = parse_html(in, &p, &c, len, eof);
+  } else {
+    st = parse_all(in, &p, &c, len, eof);
+  }
+  raptor_free_uri(base);
+  parts_free(&p);
+  return st;
+}

@@ -1,0 +1,319 @@
+/*
+ * lodwash's RDF readers: one entry point (lw_rdf_read) for every RDF syntax,
+ * streaming statements to a quad sink. Turtle, TriG, N-Triples and N-Quads are
+ * parsed by serd (rdf_readers/rdf_reader_serd.c, with a pre-scanner for what
+ * serd 0.30 reads differently), RDF/XML and RDFa by raptor2 on libxml2
+ * (rdf_readers/rdf_reader_raptor.c, behind an XML guard, with HTML repair and
+ * xml:lang scoping), JSON-LD by jsonld/.
+ *
+ * Uses base, rdf and jsonld. Below, one section per module; the readers'
+ * shared internals are in rdf_readers/rdf_reader_internal.h.
+ */
+#ifndef LW_RDF_READERS_H
+#define LW_RDF_READERS_H
+
+#include "base/base.h"
+#include "rdf/rdf.h"
+
+/* ---- xml_guard (rdf_readers/xml_guard.c) ------------------------------- */
+
+/*
+ * A guard in front of libxml2 (through raptor2): XML entity tricks must fail
+ * fast, whatever libxml2's own limits are.
+ *
+ * The prolog (everything before the root element) is checked first: a DTD
+ * internal subset may declare only plain internal general entities (no
+ * parameter entities, no SYSTEM / PUBLIC entities, no entity whose value
+ * holds '&', '%' or '<', at most LW_XML_MAX_ENTITIES of them, each at most
+ * LW_XML_MAX_ENTITY_BYTES): that keeps the RDF/XML files that abbreviate
+ * namespaces with entities (&rdf; &xsd; ...) readable and refuses billion
+ * laughs and external entities outright. The body is then watched for
+ * references to the declared entities: their expanded size may not exceed
+ * 16 MiB plus 8 times the bytes read (quadratic blowup); and for element
+ * nesting, which may not go deeper than max_depth (raptor slows down
+ * quadratically with depth). HTML's void elements (<br>, <img>, ...) do not
+ * count as open.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+#define LW_XML_MAX_ENTITIES 1024
+#define LW_XML_MAX_ENTITY_BYTES 8192
+#define LW_XML_MAX_PROLOG_BYTES ((size_t)1 << 20)
+
+typedef struct LwXmlGuard LwXmlGuard;
+
+/* A new guard, or NULL when out of memory. lw_xml_guard_free(NULL) is safe. */
+LwXmlGuard *lw_xml_guard_new(unsigned max_depth);
+void lw_xml_guard_free(LwXmlGuard *guard);
+
+/* Checks the prolog in data (len bytes; the start of the document). Returns
+ * LW_OK when the prolog ends within data (the root element starts) and is
+ * acceptable; LW_NOTHING when data ends before the root element does
+ * (call again with more data, up to LW_XML_MAX_PROLOG_BYTES); LW_ERR_LIMIT
+ * with a message in err when the DTD is refused or the prolog is too long
+ * (set at_eof when no more data will come). */
+LwStatus lw_xml_guard_prolog(LwXmlGuard *guard, const char *data, size_t len,
+                             bool at_eof, LwError *err);
+
+/* For RDFa: an empty (or blank) default namespace declaration, xmlns="" or
+ * xmlns = '  ', is overwritten with spaces in the data lw_xml_guard_feed
+ * watches, before raptor reads it: raptor 2.0.15's RDFa parser crashes on
+ * it (a NULL namespace URI in raptor_sax2_start_element), and in RDFa the
+ * attribute means nothing (prefixes come from xmlns:PREFIX and @prefix). */
+void lw_xml_guard_blank_empty_default_ns(LwXmlGuard *guard);
+
+/* Watches the document's bytes (all of them, from the start, once the
+ * prolog was accepted) for entity references and nesting, and blanks empty
+ * default namespace declarations in them when asked to. data holds len
+ * bytes: the first seen of them were watched by the previous call (bytes it
+ * held back, see lw_xml_guard_undecided), the rest are new.
+ * LW_ERR_LIMIT when the expansion budget or the depth is exceeded;
+ * LW_ERR_SYNTAX when such a declaration began before data (given to raptor
+ * already, so it cannot be blanked any more). */
+LwStatus lw_xml_guard_feed(LwXmlGuard *guard, char *data, size_t len,
+                           size_t seen, LwError *err);
+
+/* How many bytes at the end of the data watched so far may still be part
+ * of an empty default namespace declaration (blanked only once its value
+ * closes): hold them back from raptor, and give them again, as seen, with
+ * the next data. 0 unless lw_xml_guard_blank_empty_default_ns was called. */
+size_t lw_xml_guard_undecided(const LwXmlGuard *guard);
+
+/* ---- rdf_prescan (rdf_readers/rdf_prescan.c) --------------------------- */
+
+/*
+ * A light transducer that sees the bytes of Turtle, TriG, N-Triples and
+ * N-Quads before serd does, and hands serd a repaired copy, to keep serd
+ * 0.30 safe and correct where it is not:
+ *
+ *   - nesting: serd recurses once per [ ( { level and overflows the stack on
+ *     deep input, so the scanner counts the open brackets outside strings,
+ *     IRIs and comments and stops at max_depth;
+ *   - size: an IRI, a literal or a bare token longer than max_term_bytes
+ *     stops it;
+ *   - escapes: serd writes invalid UTF-8 for \u / \U escapes of surrogates
+ *     and of code points above U+10FFFF (and lets IRIs hold escaped
+ *     characters IRIREF forbids), so the scanner writes 'Z' for the last hex
+ *     digit of such an escape: serd then reports the bad escape itself, at
+ *     its line and column, and recovers as from any syntax error;
+ *   - invalid UTF-8 (each maximal bad subpart) is reported through on_error
+ *     and becomes a bad escape ("\\Z"), so that serd skips the statement as
+ *     it skips any syntax error (in a comment it becomes U+FFFD): the output
+ *     is always valid UTF-8;
+ *   - a NUL byte becomes \u0000 in a string (where it is allowed) and a bad
+ *     escape elsewhere (serd reads C strings and would stop at it);
+ *   - Turtle / TriG blank node labels: serd 0.30 renames a document's
+ *     "_:b<digit>..." to "B<digit>..." (its own labels are "b<digit>"), so
+ *     that "_:B1" and "_:b1" would meet (or clash, with an error); the
+ *     scanner writes one more 'B' in front of a label "B...B<digit>...",
+ *     which keeps all labels apart;
+ *   - a bare token (a number, a prefixed name, a blank node label) followed
+ *     by '.' and then white space gets a space before the dot: "12." and
+ *     "_:b." end statements, and serd 0.30 gets them wrong (it drops the
+ *     datatype of "12." and takes the dot into the label);
+ *   - Turtle / TriG prefixed names whose prefix starts with "true" or
+ *     "false" and goes on with a character that is no letter ("false.ish:o",
+ *     "true-x:o", "false:o"): serd 0.30 reads the letters of an object first
+ *     and takes "true" / "false" for the boolean, whatever follows. The
+ *     scanner writes one more 'Z' in front of such a name wherever it stands
+ *     (declaration, subject, predicate, object, datatype, graph), so that
+ *     serd reads a prefixed name: "Z...Z" + "true"/"false" + such a character
+ *     gets one more 'Z', which keeps all prefixes apart
+ *     (lw_scanner_written_name gives the name as written, for messages).
+ *
+ * Repairs that add bytes shift serd's columns on the rest of that line; the
+ * scanner's own reports count columns in input bytes.
+ *
+ * The scanner works on any split of the input into blocks: its state carries
+ * over from one call to the next.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+  LW_SCAN_OK = 0,
+  LW_SCAN_DEPTH, /* nesting deeper than max_depth */
+  LW_SCAN_TERM,  /* a term longer than max_term_bytes */
+  LW_SCAN_NOMEM
+} LwScanResult;
+
+/* Receives a problem the scanner repaired (1-based line and column). */
+typedef void (*LwScanErrorFunc)(void *handle, unsigned long line,
+                                unsigned long column, const char *message);
+
+typedef struct {
+  /* configuration */
+  bool long_strings;     /* Turtle/TriG: ' strings and """ / ''' */
+  unsigned max_depth;
+  size_t max_term_bytes;
+  LwScanErrorFunc on_error;
+  void *error_handle;
+  /* state */
+  int state;
+  int ret_state;         /* where an escape returns to */
+  int quote;             /* the quote character of the open string */
+  int quotes_seen;       /* consecutive quotes (opening or closing) */
+  int esc_left;          /* hex digits still expected in a \u escape */
+  uint32_t esc_value;
+  bool in_token;         /* the last byte out was part of a bare token */
+  unsigned dots;         /* dots held back after a bare token */
+  int label_state;       /* where in "_:B...B<digit>" we are */
+  unsigned held_b;       /* 'B's held back after "_:" */
+  int bool_state;        /* where in "Z...Z" + "true" / "false" we are */
+  char bool_held[5];     /* the letters of "true" / "false" held back */
+  unsigned bool_len;
+  bool after_caret;      /* the last byte was '^': a datatype name follows */
+  unsigned depth;
+  size_t term_len;
+  unsigned long reported_line; /* one report per line is enough */
+  unsigned char carry[4]; /* the start of a UTF-8 sequence cut by a block */
+  size_t carry_len;
+  /* position of the next input byte (1-based line, 0-based byte column) */
+  unsigned long line;
+  unsigned long column;
+  /* what stopped it */
+  unsigned long stop_line;
+  unsigned long stop_column;
+} LwScanner;
+
+/* Sets up a scanner. on_error may be NULL. */
+void lw_scanner_init(LwScanner *s, bool long_strings, unsigned max_depth,
+                     size_t max_term_bytes, LwScanErrorFunc on_error,
+                     void *error_handle);
+
+/* Forgets any open string, IRI or comment: the caller knows that a new
+ * statement starts here (the line-based syntaxes, at each line). */
+void lw_scanner_sync(LwScanner *s);
+
+/* Scans len bytes of data and appends the repaired bytes to out. Returns
+ * LW_SCAN_OK, or the cap that was hit (out then holds what came before the
+ * offending byte, and stop_line / stop_column say where it is). */
+LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
+                             LwBuf *out);
+
+/* The name (a prefixed name, or a prefix) as written in the input: name
+ * without the 'Z' the scanner put in front of a prefix starting with "true"
+ * or "false" (see above), else name itself. */
+const char *lw_scanner_written_name(const char *name);
+
+/* At the end of the input (or of a line, for the line-based syntaxes):
+ * appends what the scanner still holds back. */
+LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out);
+
+/* ---- rdf_reader (rdf_readers/rdf_reader.c) ----------------------------- */
+
+/*
+ * Streaming RDF readers: one entry point for every serialization, calling an
+ * LwQuadSink for each statement (see rdf/rdf.h).
+ *
+ * Readers are lax: a bad statement is reported through on_error with its
+ * line and column, skipped, and reading goes on. They never crash or exhaust
+ * memory on hostile input: nesting depth, term size and line size are capped,
+ * XML external entities and entity expansion are off. Relative IRIs are
+ * resolved against base_iri with lodwash's own RFC 3986 code.
+ *
+ * What the readers guarantee (docs/parse.md has the details):
+ *   - every string handed on is valid UTF-8 (a statement with invalid UTF-8
+ *     is skipped and reported); IRIs are absolute and hold none of the
+ *     characters IRIREF forbids;
+ *   - blank node labels are the document's, except that in Turtle / TriG a
+ *     label "b<digit>..." comes out as "B<digit>..." and "B...B<digit>..."
+ *     with one more 'B' (serd 0.30's renaming, made collision-free), and in
+ *     RDF/XML an rdf:nodeID starting with 'g' gets another 'g'; labels the
+ *     libraries generate never equal a document's label; skolemize with
+ *     rdf/rdf.h;
+ *   - an error has the line and column where the parser noticed it; 0 when
+ *     unknown (a statement serd read but that we refuse, such as a relative
+ *     IRI without a base, has no location in serd 0.30);
+ *   - N-Triples / N-Quads: one bad line is one skipped statement; a line is
+ *     at most 4 * max_term_bytes + 4 KiB;
+ *   - RDF/XML and RDFa: max_depth also caps element nesting; a DTD may only
+ *     declare plain internal entities (see rdf_readers/rdf_readers.h); an XML
+ *     well-formedness error ends the document (LW_ERR_SYNTAX). RDFa is read
+ *     by raptor's XML-based parser: XHTML and well-formed HTML only.
+ */
+#include <stdio.h>
+
+typedef struct {
+  LwFormat format;
+  const char *base_iri;        /* resolves relative IRIs; NULL: none */
+  LwQuadSink on_quad;
+  void *quad_handle;
+  LwSyntaxErrorSink on_error;  /* may be NULL (errors are still counted) */
+  void *error_handle;
+  unsigned max_depth;          /* [ ( { nesting; 0: default (256) */
+  size_t max_term_bytes;       /* one IRI, literal or tag; 0: default (16 MiB) */
+  /* JSON-LD only: fetches remote contexts (an LwJsonldLoadFn, see
+   * jsonld/jsonld.h); NULL: a document naming a remote context fails. */
+  LwStatus (*load_document)(void *handle, const char *url, char **body, size_t *len,
+                            char **document_url, LwError *err);
+  void *load_handle;
+  /* When set, the reader writes there where each statement is before it
+   * hands it to on_quad. */
+  LwLocation *location;
+} LwReadOptions;
+
+/* Reads all of in (UTF-8) in options->format. Returns LW_OK when the input
+ * was read to its end, even with skipped statements (counted in stats);
+ * LW_ERR_LIMIT when a cap was hit, LW_ERR_SYNTAX when nothing past some point
+ * could be read; whatever on_quad returned when it stopped the reader
+ * (on_quad returning LW_NOTHING does not stop it). LW_ERR_FORMAT for
+ * JSON-LD until the JSON-LD processor is linked in; LW_ERR_USAGE for a
+ * missing sink, an unknown format or a relative base_iri. err gets the
+ * message; stats (may be NULL) the counts, also on error. */
+LwStatus lw_rdf_read(FILE *in, const LwReadOptions *options,
+                     LwReadStats *stats, LwError *err);
+
+/* ---- rdf_reader_internal (types only) ---------------------------------- */
+
+/*
+ * What the format readers behind lw_rdf_read share (not a public header):
+ * the read context with its effective limits, and error reporting.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define LW_READ_DEFAULT_MAX_DEPTH 256u
+#define LW_READ_DEFAULT_MAX_TERM_BYTES ((size_t)16 << 20)
+
+typedef struct {
+  const LwReadOptions *options;
+  LwReadStats *stats;
+  LwError *err;
+  unsigned max_depth;      /* options->max_depth or the default */
+  size_t max_term_bytes;   /* options->max_term_bytes or the default */
+  bool serd_bytewise;      /* tests: Turtle / TriG fed to serd one byte at a
+                              time, not in pages (same results) */
+} LwReadContext;
+
+/* Counts one syntax error and passes it to options->on_error. */
+void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Hands one statement, found at line and column, to options->on_quad and
+ * counts it. */
+LwStatus lw_read_emit(LwReadContext *ctx, const LwQuad *quad, unsigned line,
+                      unsigned column);
+
+/* True when s (len bytes) may go out as an IRI: absolute, and none of the
+ * characters IRIREF forbids (controls, space, <>"{}|^`\). */
+bool lw_read_iri_ok(const char *s, size_t len);
+
+/* True when s holds none of the characters IRIREF forbids. */
+bool lw_read_iri_chars_ok(const char *s, size_t len);
+
+/* Turtle, TriG, N-Triples, N-Quads (serd). */
+LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *ctx);
+
+/* Whether serd can be fed Turtle and TriG in pages: its reader is laid out
+ * as the serd lodwash was built for, whose position lodwash reads (else serd
+ * is fed one byte at a time, slower, with the same results). */
+bool lw_rdf_serd_paged(void);
+
+/* RDF/XML and RDFa (raptor2). */
+LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *ctx);
+
+#endif
