@@ -1,6 +1,6 @@
 /*
  * Seed records: PREFIXseed:<hash>, one Redis hash per URI to fetch and per
- * file found in an archive (DESIGN.md, "Seeds").
+ * file found in an archive (docs/design.md, "The records").
  *
  * Status machine (the LOD Laundromat states). A seed is created as `added`
  * (a URI), `filed` (an archive entry, already on disk) or `cleaned` (the
