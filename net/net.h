@@ -253,7 +253,7 @@ const char *lw_fetch_user_agent(const char *contact, char *buf, size_t size);
  * final "$" (end of the path). No rule matching: allowed. /robots.txt
  * itself is always allowed. Lines that are not understood are skipped.
  *
- * Fetching and caching robots.txt per host is workers/host_policy.h.
+ * Fetching and caching robots.txt per host is politeness/politeness.h.
  */
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * What workers keep per host for politeness (workers/host_policy.h uses it):
+ * What workers keep per host for politeness (politeness/politeness.h uses it):
  * a host's robots.txt, cached (robots:<origin>, a hash with a TTL), and the
  * time of its next request (hostpace:<host>, shared by every worker).
  */

@@ -33,7 +33,7 @@
  * seeds                   hash    seed status -> number of seeds in it
  * hostslots:<host>        zset    downloads from host now (member job id, score
  *                                 lease expiry): the per-host limit
- * robots:<origin>         hash    a host's robots.txt (workers/host_policy.h):
+ * robots:<origin>         hash    a host's robots.txt (politeness/politeness.h):
  *                                 state ok|none|unreachable, body; with a TTL
  * hostpace:<host>         string  when the next request to host may go (ms,
  *                                 Redis clock): the per-host rate

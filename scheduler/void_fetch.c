@@ -5,7 +5,7 @@
 
 #include "net/net.h"
 #include "scheduler/void.h"
-#include "workers/host_policy.h"
+#include "politeness/politeness.h"
 
 /* The fetch goes on while *stop (when given) stays false. */
 static bool keep_going(void *user, uint64_t bytes, uint64_t total)

@@ -45,7 +45,7 @@ typedef struct {
   const atomic_bool *stop;
   /* The calling thread's Redis connection: with it the host's robots.txt
    * (a disallowed VoID is refused) and pace are kept, as for downloads
-   * (workers/host_policy.h). NULL: neither. */
+   * (politeness/politeness.h). NULL: neither. */
   LwRecords *redis;
   /* Before each request (redirects included), instead of the host policy
    * above: the pool's own, which also counts places per host. NULL: the

@@ -11,7 +11,7 @@
 
 #include "net/net.h"
 #include "queue/redis.h"
-#include "workers/host_policy.h"
+#include "politeness/politeness.h"
 
 /* A host of the VoIDs, for politeness: its fetches in flight and when the
  * next may start (its pace as last seen; Redis has the shared truth). */

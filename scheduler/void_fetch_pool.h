@@ -12,7 +12,7 @@
  * Polite per host (the host name of the VoID URL, then of each redirect):
  * at most --per-host-concurrency fetches in flight on a host, each after
  * the host's robots.txt and pace (--host-interval-ms or its Crawl-delay,
- * shared with the workers' downloads through Redis: workers/host_policy.h).
+ * shared with the workers' downloads through Redis: politeness/politeness.h).
  * A thread takes the next job in submission order whose host has room and
  * whose turn has come, so a slow or paced host delays only its own
  * providers; a thread waits for a turn only when the workers took it.

@@ -62,7 +62,7 @@
 #include "queue/redis.h"
 #include "queue/seed.h"
 #include "workers/download_cap.h"
-#include "workers/host_policy.h"
+#include "politeness/politeness.h"
 #include "workers/stage.h"
 
 #define SLOT_WAIT_STEP_MS 250
@@ -175,7 +175,7 @@ static bool keep_waiting(void *user)
 
 /* Before each request, the first and every redirect's: a slot on the host
  * actually asked (a redirect to another host moves the slot there), then
- * its robots.txt and pace (workers/host_policy.h). */
+ * its robots.txt and pace (politeness/politeness.h). */
 static LwStatus before_hop(void *user, const char *url, LwError *err)
 {
   Download *d = user;

@@ -1,4 +1,4 @@
-#include "workers/host_policy.h"
+#include "politeness/politeness.h"
 
 #include <curl/curl.h>
 #include <stdio.h>

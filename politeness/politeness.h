@@ -15,8 +15,8 @@
  *   by one Lua script; the caller sleeps until its turn, and stops sleeping
  *   when told to stop, giving the turn back).
  */
-#ifndef LW_WORKERS_HOST_POLICY_H
-#define LW_WORKERS_HOST_POLICY_H
+#ifndef LW_POLITENESS_H
+#define LW_POLITENESS_H
 
 #include "queue/redis.h"
 
