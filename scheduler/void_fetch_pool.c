@@ -33,6 +33,7 @@ struct LwVoidFetchPool {
   size_t *job_host;      /* each job's host (index into hosts) */
   bool *job_taken;
   size_t capacity, submitted, first_untaken;
+  long long start_by_ms; /* no job starts after it (0: none) */
   Host *hosts;
   size_t host_count, host_capacity;
   json_t *host_index;    /* name -> index into hosts */
@@ -101,10 +102,14 @@ static size_t host_find(LwVoidFetchPool *pool, const char *name)
 /* The next job to start, in submission order among the hosts with room
  * whose next turn has come: a host that is busy or keeps a long pace delays
  * only its own providers. -1 when none; *wake_ms: when a paced host's turn
- * comes (0: none waits for its turn). Under the lock. */
+ * comes (0: none waits for its turn, or not before the start deadline).
+ * Under the lock. */
 static long pick_job(LwVoidFetchPool *pool, long long now, long long *wake_ms)
 {
   *wake_ms = 0;
+  if (pool->start_by_ms && now >= pool->start_by_ms) {
+    return -1;
+  }
   while (pool->first_untaken < pool->submitted && pool->job_taken[pool->first_untaken]) {
     ++pool->first_untaken;
   }
@@ -119,11 +124,32 @@ static long pick_job(LwVoidFetchPool *pool, long long now, long long *wake_ms)
     if (h->not_before_ms <= now) {
       return (long)i;
     }
-    if (!*wake_ms || h->not_before_ms < *wake_ms) {
+    if ((!pool->start_by_ms || h->not_before_ms < pool->start_by_ms) &&
+        (!*wake_ms || h->not_before_ms < *wake_ms)) {
       *wake_ms = h->not_before_ms;
     }
   }
   return -1;
+}
+
+/* Once the start deadline has passed, the jobs not started are finished
+ * unfetched, to be handed back. Under the lock. */
+static void defer_unstarted(LwVoidFetchPool *pool)
+{
+  if (!pool->start_by_ms || now_ms() < pool->start_by_ms) {
+    return;
+  }
+  for (size_t i = pool->first_untaken; i < pool->submitted; ++i) {
+    if (pool->job_taken[i]) {
+      continue;
+    }
+    pool->job_taken[i] = true;
+    LwVoidFetchJob *job = pool->jobs[i];
+    job->deferred = true;
+    job->status = lw_error_set(&job->err, LW_ERR_LIMIT, "not started by the deadline");
+    pool->finished[(pool->fin_head + pool->fin_count) % pool->capacity] = job;
+    ++pool->fin_count;
+  }
 }
 
 /* This thread's Redis connection, for robots.txt and the hosts' pace: made
@@ -346,6 +372,7 @@ LwStatus lw_void_fetch_pool_submit(LwVoidFetchPool *pool, LwVoidFetchJob *job)
   } else {
     job->body = NULL;
     job->len = 0;
+    job->deferred = false;
     pool->job_host[pool->submitted] = host;
     pool->jobs[pool->submitted++] = job;
     /* A new thread only while there are more unfinished jobs than threads. */
@@ -366,14 +393,27 @@ LwStatus lw_void_fetch_pool_submit(LwVoidFetchPool *pool, LwVoidFetchJob *job)
   return st;
 }
 
+void lw_void_fetch_pool_start_within(LwVoidFetchPool *pool, long ms)
+{
+  pthread_mutex_lock(&pool->lock);
+  pool->start_by_ms = ms > 0 ? now_ms() + ms : 0;
+  pthread_cond_broadcast(&pool->work);
+  pthread_mutex_unlock(&pool->lock);
+}
+
 LwStatus lw_void_fetch_pool_next(LwVoidFetchPool *pool, long wait_ms,
                                  LwVoidFetchJob **done)
 {
   *done = NULL;
   pthread_mutex_lock(&pool->lock);
+  defer_unstarted(pool);
   if (pool->handed_back == pool->submitted) {
     pthread_mutex_unlock(&pool->lock);
     return LW_NOTHING;
+  }
+  long long left = pool->start_by_ms - now_ms(); /* wake at the deadline too */
+  if (pool->start_by_ms && left > 0 && left < wait_ms) {
+    wait_ms = (long)left;
   }
   struct timespec until;
   clock_gettime(CLOCK_REALTIME, &until);
@@ -383,6 +423,7 @@ LwStatus lw_void_fetch_pool_next(LwVoidFetchPool *pool, long wait_ms,
       break;
     }
   }
+  defer_unstarted(pool);
   if (pool->fin_count > 0) {
     *done = pool->finished[pool->fin_head];
     pool->fin_head = (pool->fin_head + 1) % pool->capacity;
