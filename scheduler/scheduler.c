@@ -43,6 +43,7 @@ struct LwScheduler {
   bool holds_lease;
   char stale_cursor[32];
   long long last_gc_ms; /* the last retention collection (queue/retention.h) */
+  bool once;            /* --once: no next cycle to leave a visit for */
 };
 
 LwScheduler *lw_scheduler_new(const LwConfig *cfg)
@@ -738,8 +739,9 @@ static LwStatus finish_visits(LwScheduler *s, LwVoidFetchPool *pool, LwCycleStat
  * timeout), and each provider decided as its VoID arrives, so a slow host
  * delays only itself. Fetches whose host's turn (its pace) has not come
  * within the interval are not waited for: their providers, not visited,
- * are the first of their host next cycle (the pool orders by last visit),
- * so a crowded host never lengthens the cycle for the others. */
+ * are the first of their host next cycle (submit_visits), so a crowded
+ * host never lengthens the cycle for the others (with --once, there being
+ * no next cycle, every due provider is visited however long it takes). */
 static LwStatus visit_all(LwScheduler *s, const LwRegistry *reg, LwCycleStats *stats,
                           LwError *err)
 {
@@ -748,7 +750,9 @@ static LwStatus visit_all(LwScheduler *s, const LwRegistry *reg, LwCycleStats *s
   LwVoidFetchPool *pool = lw_void_fetch_pool_new(s->cfg, fetch_concurrency(s), reg->count);
   LwStatus st = !pvs || !pool ? lw_error_set(err, LW_ERR_NOMEM, "out of memory") : LW_OK;
   if (st == LW_OK) {
-    lw_void_fetch_pool_start_within(pool, (long)(s->cfg->interval_s * 1000));
+    if (!s->once) {
+      lw_void_fetch_pool_start_within(pool, (long)(s->cfg->interval_s * 1000));
+    }
     st = submit_visits(s, reg, pvs, pool, stats, err);
   }
   if (st == LW_OK) {
@@ -833,6 +837,7 @@ int lw_scheduler_run(LwScheduler *s, bool once, volatile sig_atomic_t *stop)
 {
   bool was_active = false;
   long long waited = 0;
+  s->once = once;
   while (!*stop) {
     LwError err;
     lw_error_clear(&err);
