@@ -42,6 +42,7 @@ struct LwScheduler {
   bool holds_lease;
   char stale_cursor[32];
   long long last_gc_ms; /* the last retention collection (queue/retention.h) */
+  bool once;            /* --once: no next cycle to leave a visit for */
 };
 
 LwScheduler *lw_scheduler_new(const LwConfig *cfg)
@@ -348,6 +349,7 @@ static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *
 typedef struct {
   const LwProvider *p;
   bool forced;
+  long long checked_ms; /* its last visit, 0 if never */
   LwVoidFetchJob fetch;
   LwVisit visit;
 } ProviderVisit;
@@ -396,6 +398,7 @@ static LwStatus visit_begin(LwScheduler *s, const LwProvider *p, bool forced,
   }
   pv->fetch.url = p->void_url;
   pv->fetch.timeout_ms = fetch_timeout_ms(s);
+  pv->checked_ms = st.checked_ms;
   pv->fetch.user = pv;
   set_validators(&st, &pv->fetch);
   return LW_OK;
@@ -635,6 +638,7 @@ static void count_outcome(LwCycleStats *stats, const LwVisit *visit)
   stats->busy += !strcmp(o, "busy");
   stats->errors += !strcmp(o, "error");
   stats->skipped += !strcmp(o, "disabled") || !strcmp(o, "not-due") || !strcmp(o, "held");
+  stats->deferred += !strcmp(o, "deferred");
 }
 
 /* Still ours? A scheduler that lost its lease (it stalled longer than the
@@ -654,24 +658,49 @@ static int fetch_concurrency(const LwScheduler *s)
   return s->cfg->void_concurrency > 0 ? (int)s->cfg->void_concurrency : 1;
 }
 
-/* Hands the due providers' VoID fetches to the pool. */
+/* Longest unvisited first (never visited before all), then registry order. */
+static int by_last_visit(const void *a, const void *b)
+{
+  const ProviderVisit *x = *(ProviderVisit *const *)a, *y = *(ProviderVisit *const *)b;
+  if (x->checked_ms != y->checked_ms) {
+    return x->checked_ms < y->checked_ms ? -1 : 1;
+  }
+  return (x > y) - (x < y);
+}
+
+/* Reads every provider's state, then hands the due ones' VoID fetches to
+ * the pool longest unvisited first: the pool starts a host's fetches in
+ * that order, so the providers a cycle's deadline left over are the first
+ * of their host in the next (all are read first: a fetch started during
+ * the reading would go to whichever provider came first in the registry). */
 static LwStatus submit_visits(LwScheduler *s, const LwRegistry *reg, ProviderVisit *pvs,
                               LwVoidFetchPool *pool, LwCycleStats *stats, LwError *err)
 {
-  for (size_t i = 0; i < reg->count; ++i) {
+  ProviderVisit **due = calloc(reg->count ? reg->count : 1, sizeof(*due));
+  if (!due) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  size_t n = 0;
+  LwStatus st = LW_OK;
+  for (size_t i = 0; i < reg->count && st == LW_OK; ++i) {
     ++stats->providers;
-    LwStatus rc = visit_begin(s, &reg->providers[i], false, &pvs[i], err);
-    if (rc == LW_NOTHING) {
+    st = visit_begin(s, &reg->providers[i], false, &pvs[i], err);
+    if (st == LW_NOTHING) {
       count_outcome(stats, &pvs[i].visit);
-      continue;
-    }
-    LW_TRY(rc);
-    rc = lw_void_fetch_pool_submit(pool, &pvs[i].fetch);
-    if (rc != LW_OK) {
-      return lw_error_set(err, rc, "cannot start a VoID fetch");
+      st = LW_OK;
+    } else if (st == LW_OK) {
+      due[n++] = &pvs[i];
     }
   }
-  return LW_OK;
+  qsort(due, n, sizeof(*due), by_last_visit);
+  for (size_t i = 0; i < n && st == LW_OK; ++i) {
+    LwStatus rc = lw_void_fetch_pool_submit(pool, &due[i]->fetch);
+    if (rc != LW_OK) {
+      st = lw_error_set(err, rc, "cannot start a VoID fetch");
+    }
+  }
+  free(due);
+  return st;
 }
 
 /* Decides for each provider as soon as its VoID is in, renewing the lease
@@ -687,6 +716,14 @@ static LwStatus finish_visits(LwScheduler *s, LwVoidFetchPool *pool, LwCycleStat
       continue;
     }
     ProviderVisit *pv = done->user;
+    if (done->deferred) {
+      pv->visit.outcome = "deferred";
+      lw_info("provider=%s outcome=deferred msg=\"its host's turn did not come within the "
+              "interval: it goes first on its host next cycle\"",
+              pv->p->name);
+      count_outcome(stats, &pv->visit);
+      continue;
+    }
     LwStatus rc = visit_end(s, pv, err);
     free(done->body);
     done->body = NULL;
@@ -699,7 +736,11 @@ static LwStatus finish_visits(LwScheduler *s, LwVoidFetchPool *pool, LwCycleStat
 /* Visits every provider of reg: the states are read one after another, the
  * VoIDs fetched at once (a bounded number in flight, each within its
  * timeout), and each provider decided as its VoID arrives, so a slow host
- * delays only itself. */
+ * delays only itself. Fetches whose host's turn (its pace) has not come
+ * within the interval are not waited for: their providers, not visited,
+ * are the first of their host next cycle (submit_visits), so a crowded
+ * host never lengthens the cycle for the others (with --once, there being
+ * no next cycle, every due provider is visited however long it takes). */
 static LwStatus visit_all(LwScheduler *s, const LwRegistry *reg, LwCycleStats *stats,
                           LwError *err)
 {
@@ -708,6 +749,9 @@ static LwStatus visit_all(LwScheduler *s, const LwRegistry *reg, LwCycleStats *s
   LwVoidFetchPool *pool = lw_void_fetch_pool_new(s->cfg, fetch_concurrency(s), reg->count);
   LwStatus st = !pvs || !pool ? lw_error_set(err, LW_ERR_NOMEM, "out of memory") : LW_OK;
   if (st == LW_OK) {
+    if (!s->once) {
+      lw_void_fetch_pool_start_within(pool, (long)(s->cfg->interval_s * 1000));
+    }
     st = submit_visits(s, reg, pvs, pool, stats, err);
   }
   if (st == LW_OK) {
@@ -753,10 +797,10 @@ LwStatus lw_scheduler_cycle(LwScheduler *s, LwCycleStats *stats, LwError *err)
   }
   LW_TRY(lw_scheduler_duties(s, stats, err));
   lw_info("cycle=done providers=%d started=%d unchanged=%d busy=%d errors=%d skipped=%d "
-          "reaped=%lld retries=%lld stale=%lld registry=%s",
+          "reaped=%lld retries=%lld stale=%lld registry=%s deferred=%d",
           stats->providers, stats->started, stats->unchanged, stats->busy, stats->errors,
           stats->skipped, stats->reaped, stats->promoted, stats->stale,
-          stats->registry_error ? "last-good" : "ok");
+          stats->registry_error ? "last-good" : "ok", stats->deferred);
   return LW_OK;
 }
 
@@ -792,6 +836,7 @@ int lw_scheduler_run(LwScheduler *s, bool once, volatile sig_atomic_t *stop)
 {
   bool was_active = false;
   long long waited = 0;
+  s->once = once;
   while (!*stop) {
     LwError err;
     lw_error_clear(&err);

@@ -51,6 +51,7 @@ typedef struct {
   int busy;
   int errors;
   int skipped;     /* disabled, not due or held */
+  int deferred;    /* due, but its host's turn did not come within the interval */
   long long reaped, promoted, stale;
   bool registry_error; /* the file did not load; the last good one was used */
 } LwCycleStats;
@@ -58,7 +59,8 @@ typedef struct {
 /* What one visit of a provider ended in. */
 typedef struct {
   const char *outcome;    /* started, unchanged, busy, error, disabled, not-due, held
-                             (an operator's hold: queue/controls.h) */
+                             (an operator's hold: queue/controls.h), deferred (its
+                             host's turn did not come within the interval) */
   char harvest[192];      /* started / busy: the harvest id */
   size_t dumps;           /* started: number of dumps */
   bool follow_up;         /* busy: a follow-up harvest is pending */

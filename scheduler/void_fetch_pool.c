@@ -32,6 +32,7 @@ struct LwVoidFetchPool {
   size_t *job_host;      /* each job's host (index into hosts) */
   bool *job_taken;
   size_t capacity, submitted, first_untaken;
+  long long start_by_ms; /* a job whose host must wait then is deferred (0: none) */
   Host *hosts;
   size_t host_count, host_capacity;
   json_t *host_index;    /* name -> index into hosts */
@@ -97,13 +98,39 @@ static size_t host_find(LwVoidFetchPool *pool, const char *name)
   return pool->host_count++;
 }
 
+/* Once the start deadline has passed, the jobs not started whose host
+ * has no room or whose turn has not come are finished unfetched, to be
+ * handed back (those waiting only for a free thread still start: they are
+ * bounded by --void-concurrency, not by a host). Under the lock. */
+static void defer_unstarted(LwVoidFetchPool *pool, long long now)
+{
+  if (!pool->start_by_ms || now < pool->start_by_ms) {
+    return;
+  }
+  for (size_t i = pool->first_untaken; i < pool->submitted; ++i) {
+    const Host *h = &pool->hosts[pool->job_host[i]];
+    if (pool->job_taken[i] || (h->in_flight < pool->per_host && h->not_before_ms <= now)) {
+      continue;
+    }
+    pool->job_taken[i] = true;
+    LwVoidFetchJob *job = pool->jobs[i];
+    job->deferred = true;
+    job->status = lw_error_set(&job->err, LW_ERR_LIMIT, "not started by the deadline");
+    pool->finished[(pool->fin_head + pool->fin_count) % pool->capacity] = job;
+    ++pool->fin_count;
+    pthread_cond_signal(&pool->done);
+  }
+}
+
 /* The next job to start, in submission order among the hosts with room
  * whose next turn has come: a host that is busy or keeps a long pace delays
  * only its own providers. -1 when none; *wake_ms: when a paced host's turn
- * comes (0: none waits for its turn). Under the lock. */
+ * comes (0: none waits for its turn, or not before the start deadline).
+ * Under the lock. */
 static long pick_job(LwVoidFetchPool *pool, long long now, long long *wake_ms)
 {
   *wake_ms = 0;
+  defer_unstarted(pool, now);
   while (pool->first_untaken < pool->submitted && pool->job_taken[pool->first_untaken]) {
     ++pool->first_untaken;
   }
@@ -118,7 +145,8 @@ static long pick_job(LwVoidFetchPool *pool, long long now, long long *wake_ms)
     if (h->not_before_ms <= now) {
       return (long)i;
     }
-    if (!*wake_ms || h->not_before_ms < *wake_ms) {
+    if ((!pool->start_by_ms || h->not_before_ms < pool->start_by_ms) &&
+        (!*wake_ms || h->not_before_ms < *wake_ms)) {
       *wake_ms = h->not_before_ms;
     }
   }
@@ -345,6 +373,7 @@ LwStatus lw_void_fetch_pool_submit(LwVoidFetchPool *pool, LwVoidFetchJob *job)
   } else {
     job->body = NULL;
     job->len = 0;
+    job->deferred = false;
     pool->job_host[pool->submitted] = host;
     pool->jobs[pool->submitted++] = job;
     /* A new thread only while there are more unfinished jobs than threads. */
@@ -365,14 +394,27 @@ LwStatus lw_void_fetch_pool_submit(LwVoidFetchPool *pool, LwVoidFetchJob *job)
   return st;
 }
 
+void lw_void_fetch_pool_start_within(LwVoidFetchPool *pool, long ms)
+{
+  pthread_mutex_lock(&pool->lock);
+  pool->start_by_ms = ms > 0 ? now_ms() + ms : 0;
+  pthread_cond_broadcast(&pool->work);
+  pthread_mutex_unlock(&pool->lock);
+}
+
 LwStatus lw_void_fetch_pool_next(LwVoidFetchPool *pool, long wait_ms,
                                  LwVoidFetchJob **done)
 {
   *done = NULL;
   pthread_mutex_lock(&pool->lock);
+  defer_unstarted(pool, now_ms());
   if (pool->handed_back == pool->submitted) {
     pthread_mutex_unlock(&pool->lock);
     return LW_NOTHING;
+  }
+  long long left = pool->start_by_ms - now_ms(); /* wake at the deadline too */
+  if (pool->start_by_ms && left > 0 && left < wait_ms) {
+    wait_ms = (long)left;
   }
   struct timespec until;
   clock_gettime(CLOCK_REALTIME, &until);
@@ -382,6 +424,7 @@ LwStatus lw_void_fetch_pool_next(LwVoidFetchPool *pool, long wait_ms,
       break;
     }
   }
+  defer_unstarted(pool, now_ms());
   if (pool->fin_count > 0) {
     *done = pool->finished[pool->fin_head];
     pool->fin_head = (pool->fin_head + 1) % pool->capacity;

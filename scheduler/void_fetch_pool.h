@@ -17,6 +17,13 @@
  * whose turn has come, so a slow or paced host delays only its own
  * providers; a thread waits for a turn only when the workers took it.
  *
+ * A start deadline (lw_void_fetch_pool_start_within) keeps a crowded host
+ * from holding the caller: the jobs not started by then are handed back
+ * unfetched (deferred) instead of being waited for. The scheduler submits
+ * its providers longest unvisited first, so the ones a deadline left over
+ * are the first of their host next cycle, and a host's providers are all
+ * visited in turn at its pace.
+ *
  * Why threads around lw_void_fetch rather than curl's multi interface: the
  * fetch rules (netguard on every connected socket, redirects followed and
  * checked one by one, decoding, size caps) live in net/http_fetch.c on
@@ -24,6 +31,7 @@
  * thread that waits in poll() costs no CPU (docs/scale.md has the figures).
  *
  *   LwVoidFetchPool *pool = lw_void_fetch_pool_new(cfg, 64, n);
+ *   lw_void_fetch_pool_start_within(pool, 60000);  // optional
  *   lw_void_fetch_pool_submit(pool, &jobs[i]);  ... for each provider
  *   LwVoidFetchJob *done;
  *   while ((st = lw_void_fetch_pool_next(pool, 500, &done)) != LW_NOTHING) {
@@ -51,7 +59,8 @@ typedef struct {
   char etag[256];            /* "" none */
   char last_modified[64];    /* "" none */
   void *user;                /* the caller's, untouched */
-  /* out: as lw_void_fetch */
+  /* out: as lw_void_fetch, unless deferred */
+  bool deferred;             /* not started by the start deadline */
   LwStatus status;
   char *body;                /* caller frees */
   size_t len;
@@ -70,6 +79,11 @@ LwVoidFetchPool *lw_void_fetch_pool_new(const LwConfig *cfg, int max_in_flight,
 /* Queues job (LW_ERR_LIMIT beyond capacity, LW_ERR_NOMEM if a thread cannot
  * start). Fetching starts at once. */
 LwStatus lw_void_fetch_pool_submit(LwVoidFetchPool *pool, LwVoidFetchJob *job);
+
+/* Jobs not started within ms from now will not start: they are handed
+ * back deferred (status LW_ERR_LIMIT) once that time has come (fetches already
+ * started go on). 0 or less: no deadline (the default). */
+void lw_void_fetch_pool_start_within(LwVoidFetchPool *pool, long ms);
 
 /* Waits at most wait_ms for a finished job: LW_OK with *done set (or NULL
  * when the wait ran out), LW_NOTHING when every submitted job has been

@@ -14,27 +14,12 @@ lw_sh_require_redis
 lw_sh_init voidpolite
 export LODWASH_ALLOW_NET=127.0.0.0/8
 a=127.0.0.41 b=127.0.0.42 c=127.0.0.43
-www=$LW_SH_TMP/www
-mkdir -p "$www/$a" "$www/$b" "$www/$c"
+source "$LODWASH_SOURCE_DIR/tests/support/void_hosts.sh"
+lw_vh_serve "$a" "$b" "$c"
 printf 'User-agent: *\nCrawl-delay: 2\n' > "$www/$a/robots.txt"
 echo 2 > "$www/$b/.delay"
-python3 "$LODWASH_SOURCE_DIR/tests/support/host_log_server.py" "$www" "$LW_SH_TMP/requests" \
-  "$LW_SH_TMP/port" "$a" "$b" "$c" &
-LW_SH_PIDS+=($!)
-lw_sh_wait_for 10 test -s "$LW_SH_TMP/port"
-port=$(cat "$LW_SH_TMP/port")
-
-reg=$LW_SH_TMP/registry.yaml
-provider() { # NAME HOST
-  cat > "$www/$2/$1.ttl" <<TTL
-@prefix void: <http://rdfs.org/ns/void#> .
-@prefix dcterms: <http://purl.org/dc/terms/> .
-<#d> a void:Dataset ; dcterms:modified "2020-01-01" ; void:dataDump <http://$2:$port/$1.nt> .
-TTL
-  printf '%s:\n  void: http://%s:%s/%s.ttl\n' "$1" "$2" "$port" "$1" >> "$reg"
-}
-for i in 1 2 3 4; do provider a$i "$a"; done
-for i in 1 2 3 4 5; do provider b$i "$b"; provider c$i "$c"; done
+for i in 1 2 3 4; do lw_vh_provider a$i "$a"; done
+for i in 1 2 3 4 5; do lw_vh_provider b$i "$b"; lw_vh_provider c$i "$c"; done
 
 # one cycle under a prefix of its own; the VoID requests it caused, by host
 cycle() { # NAME ARGS...
