@@ -51,17 +51,17 @@ typedef struct {
   char encoding[LW_ENCODING_NAME_MAX]; /* the input's encoding, upper case:
                                           "ASCII", "UTF-8", "UTF-16LE",
                                           "WINDOWS-1252", "ISO-8859-1", ... */
-  char source[16];         /* how it was settled: "bom", "ascii", "utf8"
+  char source[16];                     /* how it was settled: "bom", "ascii", "utf8"
                               (mostly well-formed UTF-8), "uchardet",
                               "default" (detector had no verdict: UTF-8),
                               "fallback" (iconv does not know the detector's
                               name: repaired as UTF-8) */
-  bool bom;                /* the input started with a BOM (not copied) */
-  bool recoded;            /* a UTF-8 file was written at out_path */
-  uint64_t replaced;       /* invalid sequences replaced by U+FFFD */
-  uint64_t bytes_in;       /* input size */
-  uint64_t bytes_out;      /* output size (== bytes_in when not recoded) */
-  LwContentMeta content;   /* of the UTF-8 output, computed while writing;
+  bool bom;                            /* the input started with a BOM (not copied) */
+  bool recoded;                        /* a UTF-8 file was written at out_path */
+  uint64_t replaced;                   /* invalid sequences replaced by U+FFFD */
+  uint64_t bytes_in;                   /* input size */
+  uint64_t bytes_out;                  /* output size (== bytes_in when not recoded) */
+  LwContentMeta content;               /* of the UTF-8 output, computed while writing;
                               all zero when not recoded (the input's own
                               content record stands) */
 } LwEncodingResult;
@@ -72,9 +72,8 @@ typedef struct {
  * Otherwise writes nothing. in_path and out_path may be the same path: the
  * original is then replaced atomically. Errors: LW_ERR_IO (read, write),
  * LW_ERR_FORMAT (an encoding iconv does not know). */
-LwStatus lw_encoding_settle(const char *data_dir, const char *in_path,
-                            const char *out_path, LwEncodingResult *res,
-                            LwError *err);
+LwStatus lw_encoding_settle(const char *data_dir, const char *in_path, const char *out_path,
+                            LwEncodingResult *res, LwError *err);
 
 /* Only the first two steps: the BOM, else the detector's verdict on data
  * (a sample). Sets encoding, source and bom; *bom_len gets the BOM's size. */
@@ -134,13 +133,13 @@ LwStatus lw_encoding_recode(FILE *in, const char *from, FILE *out,
 
 /* Caps; 0 means "no cap" for each field. */
 typedef struct {
-  uint64_t max_entries;      /* entry headers per archive (all kinds) */
-  uint64_t max_entry_bytes;  /* expanded bytes of one entry */
+  uint64_t max_entries;       /* entry headers per archive (all kinds) */
+  uint64_t max_entry_bytes;   /* expanded bytes of one entry */
   uint64_t max_archive_bytes; /* expanded bytes of the whole archive */
-  uint64_t max_ratio;        /* expanded bytes / compressed bytes read */
-  uint64_t ratio_min_bytes;  /* the ratio is checked only past this many
+  uint64_t max_ratio;         /* expanded bytes / compressed bytes read */
+  uint64_t ratio_min_bytes;   /* the ratio is checked only past this many
                                 expanded bytes (small files compress well) */
-  unsigned max_depth;        /* archive levels: depth + 1 must not exceed it */
+  unsigned max_depth;         /* archive levels: depth + 1 must not exceed it */
 } LwUnpackLimits;
 
 /* Defaults: 100,000 entries, 16 GiB per entry, 64 GiB per archive, ratio 200
@@ -158,23 +157,23 @@ typedef struct {
    * need_files). On LW_OK *bytes and *files hold what was granted, at least
    * need_bytes and need_files. When even the need does not fit: LW_ERR_LIMIT
    * with a message saying so (the unpack then fails and leaves nothing). */
-  LwStatus (*reserve)(void *data, uint64_t need_bytes, uint64_t need_files,
-                      uint64_t *bytes, uint64_t *files, LwError *err);
+  LwStatus (*reserve)(void *data, uint64_t need_bytes, uint64_t need_files, uint64_t *bytes,
+                      uint64_t *files, LwError *err);
   void *data;
   uint64_t step_bytes; /* asked for beyond the need; 0: 8 MiB */
   uint64_t step_files; /* 0: 64 */
 } LwUnpackBudget;
 
 typedef struct {
-  const char *data_dir;     /* the data directory (required) */
-  const char *kind;         /* store kind for children; NULL means "raw" */
-  const char *parent_hash;  /* the seed hash of the file (required, 32 hex) */
-  const char *name;         /* the file's name, for a compressed single file's
+  const char *data_dir;    /* the data directory (required) */
+  const char *kind;        /* store kind for children; NULL means "raw" */
+  const char *parent_hash; /* the seed hash of the file (required, 32 hex) */
+  const char *name;        /* the file's name, for a compressed single file's
                                entry name ("dump.nt.gz" -> "dump.nt"); may be
                                NULL */
-  unsigned depth;           /* archive levels above this file: 0 for a
+  unsigned depth;          /* archive levels above this file: 0 for a
                                downloaded file, parent's depth + 1 for a child */
-  LwUnpackBudget budget;    /* reserve NULL: no shared budget */
+  LwUnpackBudget budget;   /* reserve NULL: no shared budget */
   LwUnpackLimits limits;
   /* Called after every block with the bytes expanded so far (may be NULL).
    * Returning false stops the unpack: it fails with LW_ERR_INTERNAL
@@ -184,34 +183,34 @@ typedef struct {
 } LwUnpackOptions;
 
 typedef enum {
-  LW_UNPACK_DATA = 0,   /* not an archive: nothing written */
-  LW_UNPACK_ARCHIVE     /* an archive: entries written */
+  LW_UNPACK_DATA = 0, /* not an archive: nothing written */
+  LW_UNPACK_ARCHIVE   /* an archive: entries written */
 } LwUnpackKind;
 
 /* One regular file entry, written to the store. */
 typedef struct {
-  char hash[LW_HASH_HEX_LEN + 1];  /* the child seed's hash */
-  char *path;                      /* the entry's path as in the archive
+  char hash[LW_HASH_HEX_LEN + 1]; /* the child seed's hash */
+  char *path;                     /* the entry's path as in the archive
                                       (UTF-8 where libarchive could convert it) */
-  char *relpath;                   /* "KIND/ab/cd/HASH", relative to data_dir */
-  uint64_t bytes;                  /* bytes written */
-  LwContentMeta content;           /* computed while streaming */
-  json_t *archive;                 /* the seed's `archive` field: {path, size,
+  char *relpath;                  /* "KIND/ab/cd/HASH", relative to data_dir */
+  uint64_t bytes;                 /* bytes written */
+  LwContentMeta content;          /* computed while streaming */
+  json_t *archive;                /* the seed's `archive` field: {path, size,
                                       mtime, filetype, format, filters} */
 } LwUnpackEntry;
 
 typedef struct {
   LwUnpackKind kind;
-  char *format;             /* libarchive's format name ("GNU tar format",
+  char *format;    /* libarchive's format name ("GNU tar format",
                                "ZIP 2.0 (deflation)", "raw", ...) */
-  json_t *filters;          /* filter names, outermost first (["gzip"]) */
+  json_t *filters; /* filter names, outermost first (["gzip"]) */
   size_t n_entries;
-  LwUnpackEntry *entries;   /* in archive order; a path seen twice keeps the
+  LwUnpackEntry *entries;  /* in archive order; a path seen twice keeps the
                                later entry (as tar extraction would) */
-  json_t *skipped;          /* [{path, filetype, reason, target?}] */
-  uint64_t bytes_expanded;  /* total written (what the budget is charged) */
-  uint64_t files_written;   /* entry files written (the budget's files) */
-  uint64_t bytes_read;      /* compressed bytes read */
+  json_t *skipped;         /* [{path, filetype, reason, target?}] */
+  uint64_t bytes_expanded; /* total written (what the budget is charged) */
+  uint64_t files_written;  /* entry files written (the budget's files) */
+  uint64_t bytes_read;     /* compressed bytes read */
 } LwUnpackResult;
 
 /* Unpacks one level of the file at path (see above). On LW_OK *out is a new

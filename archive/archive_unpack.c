@@ -18,12 +18,12 @@
 LwUnpackLimits lw_unpack_limits_default(void)
 {
   LwUnpackLimits l = {
-      .max_entries = 100000,
-      .max_entry_bytes = 16ULL << 30,
-      .max_archive_bytes = 64ULL << 30,
-      .max_ratio = 200,
-      .ratio_min_bytes = 4ULL << 20,
-      .max_depth = 8,
+    .max_entries = 100000,
+    .max_entry_bytes = 16ULL << 30,
+    .max_archive_bytes = 64ULL << 30,
+    .max_ratio = 200,
+    .ratio_min_bytes = 4ULL << 20,
+    .max_depth = 8,
   };
   return l;
 }
@@ -44,9 +44,9 @@ void lw_unpack_child_hash(const char *parent_hash, const char *entry_path,
 
 char *lw_unpack_single_name(const char *name)
 {
-  static const char *const exts[] = {".gz", ".gzip", ".bz2", ".bz", ".xz",
-                                     ".lzma", ".zst", ".zstd", ".lz4", ".lz",
-                                     ".Z", ".lzo", ".lrz", ".uu", NULL};
+  static const char *const exts[] = {".gz",   ".gzip", ".bz2",  ".bz",  ".xz",
+                                     ".lzma", ".zst",  ".zstd", ".lz4", ".lz",
+                                     ".Z",    ".lzo",  ".lrz",  ".uu",  NULL};
   const char *base = name ? strrchr(name, '/') : NULL;
   base = base ? base + 1 : name;
   if (!base || !*base) {
@@ -100,16 +100,16 @@ typedef struct {
   pthread_t thread;
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  bool inited;              /* mutex and condition exist */
+  bool inited; /* mutex and condition exist */
   bool started;
   bool quit;
   char *slots[WRITER_SLOTS];
   size_t lens[WRITER_SLOTS];
-  size_t head;              /* the next slot to fill */
-  size_t count;             /* filled slots not yet written */
-  FILE *file;               /* the current entry's tmp file */
+  size_t head;  /* the next slot to fill */
+  size_t count; /* filled slots not yet written */
+  FILE *file;   /* the current entry's tmp file */
   LwContentCounter *counter;
-  int error;                /* errno of the first failed write */
+  int error; /* errno of the first failed write */
 } Writer;
 
 static int write_block(FILE *file, LwContentCounter *counter, const char *b, size_t n)
@@ -238,14 +238,14 @@ typedef struct {
   const char *kind;
   struct archive *a;
   LwUnpackResult *r;
-  size_t cap;              /* allocated entries */
-  char tmp[4096];          /* the tmp file being written, "" when none */
+  size_t cap;     /* allocated entries */
+  char tmp[4096]; /* the tmp file being written, "" when none */
   Writer w;
-  uint64_t headers;        /* entry headers seen */
-  int fd;                  /* the file being unpacked */
-  char *inbuf;             /* what the read callback hands libarchive */
-  uint64_t delivered;      /* compressed bytes handed to libarchive so far */
-  uint64_t granted_bytes;  /* room the shared budget granted so far */
+  uint64_t headers;       /* entry headers seen */
+  int fd;                 /* the file being unpacked */
+  char *inbuf;            /* what the read callback hands libarchive */
+  uint64_t delivered;     /* compressed bytes handed to libarchive so far */
+  uint64_t granted_bytes; /* room the shared budget granted so far */
   uint64_t granted_files;
   LwError *err;
 } Unpack;
@@ -351,22 +351,30 @@ static const char *filetype_name(struct archive_entry *e)
     return "hardlink";
   }
   switch (archive_entry_filetype(e)) {
-  case AE_IFREG: return "file";
-  case AE_IFDIR: return "directory";
-  case AE_IFLNK: return "symlink";
-  case AE_IFCHR: return "character-device";
-  case AE_IFBLK: return "block-device";
-  case AE_IFIFO: return "fifo";
-  case AE_IFSOCK: return "socket";
-  default: return "unknown";
+  case AE_IFREG:
+    return "file";
+  case AE_IFDIR:
+    return "directory";
+  case AE_IFLNK:
+    return "symlink";
+  case AE_IFCHR:
+    return "character-device";
+  case AE_IFBLK:
+    return "block-device";
+  case AE_IFIFO:
+    return "fifo";
+  case AE_IFSOCK:
+    return "socket";
+  default:
+    return "unknown";
   }
 }
 
 static LwStatus record_skip(Unpack *u, struct archive_entry *e, const char *type,
                             const char *reason)
 {
-  json_t *s = json_pack("{s:o, s:s, s:s}", "path", json_text(entry_path(e)),
-                        "filetype", type, "reason", reason);
+  json_t *s = json_pack("{s:o, s:s, s:s}", "path", json_text(entry_path(e)), "filetype",
+                        type, "reason", reason);
   if (!s) {
     return nomem(u);
   }
@@ -511,15 +519,15 @@ static json_t *archive_meta(Unpack *u, struct archive_entry *e, const char *path
                             uint64_t bytes)
 {
   json_t *m = json_pack("{s:o, s:I, s:s, s:s}", "path", json_text(path), "size",
-                        (json_int_t)bytes, "filetype", "file", "format",
-                        u->r->format);
+                        (json_int_t)bytes, "filetype", "file", "format", u->r->format);
   if (!m) {
     return NULL;
   }
   json_object_set(m, "filters", u->r->filters);
-  json_object_set_new(m, "mtime", archive_entry_mtime_is_set(e)
-                                      ? json_integer((json_int_t)archive_entry_mtime(e))
-                                      : json_null());
+  json_object_set_new(m, "mtime",
+                      archive_entry_mtime_is_set(e)
+                        ? json_integer((json_int_t)archive_entry_mtime(e))
+                        : json_null());
   char perm[8];
   snprintf(perm, sizeof(perm), "%04o", (unsigned)archive_entry_perm(e) & 07777);
   json_object_set_new(m, "permissions", json_string(perm));
@@ -596,7 +604,8 @@ static LwStatus write_entry(Unpack *u, struct archive_entry *e, const char *path
   LwStatus st = counter ? stream_entry(u, e, path, &bytes) : nomem(u);
   int write_errno = writer_drain(&u->w);
   if (write_errno && !st) {
-    st = lw_error_set(u->err, LW_ERR_IO, "cannot write %s: %s", u->tmp, strerror(write_errno));
+    st = lw_error_set(u->err, LW_ERR_IO, "cannot write %s: %s", u->tmp,
+                      strerror(write_errno));
   }
   u->w.file = NULL;
   u->w.counter = NULL;
@@ -753,8 +762,8 @@ static void undo(Unpack *u)
   char final[4096];
   for (size_t i = 0; i < u->r->n_entries; ++i) {
     if (u->r->entries[i].relpath &&
-        snprintf(final, sizeof(final), "%s/%s", u->o->data_dir,
-                 u->r->entries[i].relpath) < (int)sizeof(final)) {
+        snprintf(final, sizeof(final), "%s/%s", u->o->data_dir, u->r->entries[i].relpath) <
+          (int)sizeof(final)) {
       unlink(final);
     }
   }
@@ -766,7 +775,8 @@ LwStatus lw_archive_unpack(const char *path, const LwUnpackOptions *opts,
   *out = NULL;
   if (!opts || !opts->data_dir || !opts->parent_hash ||
       strlen(opts->parent_hash) != LW_HASH_HEX_LEN) {
-    return lw_error_set(err, LW_ERR_USAGE, "unpack needs a data directory and a 32-digit parent hash");
+    return lw_error_set(err, LW_ERR_USAGE,
+                        "unpack needs a data directory and a 32-digit parent hash");
   }
   Unpack u;
   memset(&u, 0, sizeof(u));

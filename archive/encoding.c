@@ -125,8 +125,7 @@ static size_t utf8_check(Utf8Check *c, const unsigned char *p, size_t n)
 
 /* Counts the well-formed multi-byte sequences and the ill-formed bytes of a
  * sample (an incomplete sequence at its very end is neither). */
-static void utf8_tally(const unsigned char *p, size_t n, size_t *valid_mb,
-                       size_t *invalid)
+static void utf8_tally(const unsigned char *p, size_t n, size_t *valid_mb, size_t *invalid)
 {
   Utf8Check c = {0, 0x80, 0xBF, false};
   *valid_mb = *invalid = 0;
@@ -208,8 +207,8 @@ void lw_encoding_detect(const void *data, size_t len, LwEncodingResult *res,
 /* Scans in from its current position to the end. Returns the offset (from
  * the start of the file) of the first ill-formed byte, or -1 if the rest is
  * valid UTF-8. Sets *non_ascii. */
-static LwStatus utf8_scan(FILE *in, long long *bad_at, bool *non_ascii,
-                          unsigned char *buf, LwError *err)
+static LwStatus utf8_scan(FILE *in, long long *bad_at, bool *non_ascii, unsigned char *buf,
+                          LwError *err)
 {
   Utf8Check c = {0, 0x80, 0xBF, false};
   long long pos = ftello(in);
@@ -290,8 +289,8 @@ static LwStatus out_replacement(OutBuf *o, uint64_t *replaced, LwError *err)
 
 /* Converts in[0..*len) as far as it can; leaves an incomplete tail in place
  * (moved to the front) and sets *len to its size. */
-static LwStatus convert_chunk(iconv_t cd, size_t unit, char *in, size_t *len,
-                              OutBuf *o, uint64_t *replaced, LwError *err)
+static LwStatus convert_chunk(iconv_t cd, size_t unit, char *in, size_t *len, OutBuf *o,
+                              uint64_t *replaced, LwError *err)
 {
   char *ip = in;
   size_t left = *len;
@@ -468,9 +467,8 @@ done:
 
 /* ---- putting it together ---- */
 
-static LwStatus recode_file(const char *data_dir, FILE *in, long bom_len,
-                            const char *from, const char *out_path,
-                            LwEncodingResult *res, LwError *err)
+static LwStatus recode_file(const char *data_dir, FILE *in, long bom_len, const char *from,
+                            const char *out_path, LwEncodingResult *res, LwError *err)
 {
   char tmp[4096];
   FILE *out = NULL;
@@ -540,8 +538,7 @@ static void redetect_at(FILE *in, long long bad_at, unsigned char *buf,
 }
 
 static LwStatus settle_open(const char *data_dir, FILE *in, const char *out_path,
-                            LwEncodingResult *res, unsigned char *buf,
-                            LwError *err)
+                            LwEncodingResult *res, unsigned char *buf, LwError *err)
 {
   size_t n = fread(buf, 1, LW_ENCODING_SAMPLE, in);
   if (ferror(in)) {
@@ -576,13 +573,12 @@ static LwStatus settle_open(const char *data_dir, FILE *in, const char *out_path
     set_name(res->encoding, sizeof(res->encoding), "UTF-8");
     set_name(res->source, sizeof(res->source), "fallback");
   }
-  return recode_file(data_dir, in, (long)bom_len, iconv_name(res->encoding),
-                     out_path, res, err);
+  return recode_file(data_dir, in, (long)bom_len, iconv_name(res->encoding), out_path, res,
+                     err);
 }
 
-LwStatus lw_encoding_settle(const char *data_dir, const char *in_path,
-                            const char *out_path, LwEncodingResult *res,
-                            LwError *err)
+LwStatus lw_encoding_settle(const char *data_dir, const char *in_path, const char *out_path,
+                            LwEncodingResult *res, LwError *err)
 {
   memset(res, 0, sizeof(*res));
   FILE *in = fopen(in_path, "rb");

@@ -28,24 +28,24 @@
 #include <stdbool.h>
 
 typedef enum {
-  LW_OK = 0,          /* success */
-  LW_NOTHING,         /* nothing done: queue empty, content unchanged, ... */
+  LW_OK = 0,  /* success */
+  LW_NOTHING, /* nothing done: queue empty, content unchanged, ... */
   /* retryable */
-  LW_ERR_NET,         /* DNS, connect, TLS, timeout, 5xx, 429 */
-  LW_ERR_REDIS,       /* Redis unreachable or failing */
-  LW_ERR_IO,          /* local file system (disk full, permissions) */
-  LW_ERR_NOMEM,       /* allocation failed */
-  LW_ERR_STORE,       /* triple store unreachable or failing */
+  LW_ERR_NET,   /* DNS, connect, TLS, timeout, 5xx, 429 */
+  LW_ERR_REDIS, /* Redis unreachable or failing */
+  LW_ERR_IO,    /* local file system (disk full, permissions) */
+  LW_ERR_NOMEM, /* allocation failed */
+  LW_ERR_STORE, /* triple store unreachable or failing */
   /* permanent */
-  LW_ERR_HTTP,        /* 4xx and other definitive HTTP answers */
-  LW_ERR_REFUSED,     /* scheme or address not allowed */
-  LW_ERR_LIMIT,       /* a size, count, depth or ratio cap was hit */
-  LW_ERR_SYNTAX,      /* input does not parse */
-  LW_ERR_FORMAT,      /* input is not what it must be (not RDF, bad archive) */
-  LW_ERR_CHECKSUM,    /* declared checksum does not match */
-  LW_ERR_STATE,       /* a record is not in a state that allows this */
-  LW_ERR_USAGE,       /* bad arguments or configuration */
-  LW_ERR_INTERNAL     /* a bug: should never happen */
+  LW_ERR_HTTP,     /* 4xx and other definitive HTTP answers */
+  LW_ERR_REFUSED,  /* scheme or address not allowed */
+  LW_ERR_LIMIT,    /* a size, count, depth or ratio cap was hit */
+  LW_ERR_SYNTAX,   /* input does not parse */
+  LW_ERR_FORMAT,   /* input is not what it must be (not RDF, bad archive) */
+  LW_ERR_CHECKSUM, /* declared checksum does not match */
+  LW_ERR_STATE,    /* a record is not in a state that allows this */
+  LW_ERR_USAGE,    /* bad arguments or configuration */
+  LW_ERR_INTERNAL  /* a bug: should never happen */
 } LwStatus;
 
 #define LW_ERROR_MESSAGE_MAX 512
@@ -64,7 +64,7 @@ typedef struct {
  * returns status, so that `return lw_error_set(err, LW_ERR_IO, ...)` reads
  * naturally. */
 LwStatus lw_error_set(LwError *err, LwStatus status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+  __attribute__((format(printf, 3, 4)));
 
 /* Clears err to LW_OK with an empty message. */
 void lw_error_clear(LwError *err);
@@ -76,12 +76,12 @@ const char *lw_status_name(LwStatus status);
 bool lw_status_retryable(LwStatus status);
 
 /* Propagates real errors (anything above LW_NOTHING) to the caller. */
-#define LW_TRY(expr)                                                           \
-  do {                                                                         \
-    LwStatus lw_try_status_ = (expr);                                          \
-    if (lw_try_status_ > LW_NOTHING) {                                         \
-      return lw_try_status_;                                                   \
-    }                                                                          \
+#define LW_TRY(expr)                                                                       \
+  do {                                                                                     \
+    LwStatus lw_try_status_ = (expr);                                                      \
+    if (lw_try_status_ > LW_NOTHING) {                                                     \
+      return lw_try_status_;                                                               \
+    }                                                                                      \
   } while (0)
 
 /* ---- log (base/log.c) -------------------------------------------------- */
@@ -98,12 +98,7 @@ bool lw_status_retryable(LwStatus status);
  */
 #include <stdbool.h>
 
-typedef enum {
-  LW_LOG_ERROR = 0,
-  LW_LOG_WARN,
-  LW_LOG_INFO,
-  LW_LOG_DEBUG
-} LwLogLevel;
+typedef enum { LW_LOG_ERROR = 0, LW_LOG_WARN, LW_LOG_INFO, LW_LOG_DEBUG } LwLogLevel;
 
 /* Sets the program name shown on each line, the lowest level printed and
  * whether lines are JSON. Safe to call again. */
@@ -115,8 +110,7 @@ bool lw_log_level_parse(const char *name, LwLogLevel *level);
 /* True if a line at level would be printed. */
 bool lw_log_enabled(LwLogLevel level);
 
-void lw_log(LwLogLevel level, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void lw_log(LwLogLevel level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define lw_error(...) lw_log(LW_LOG_ERROR, __VA_ARGS__)
 #define lw_warn(...) lw_log(LW_LOG_WARN, __VA_ARGS__)
@@ -137,12 +131,15 @@ void lw_log(LwLogLevel level, const char *fmt, ...)
 #include <stddef.h>
 
 typedef struct {
-  char *data;  /* owned; NULL until the first append */
-  size_t len;  /* bytes used, not counting the trailing NUL */
-  size_t cap;  /* bytes allocated */
+  char *data; /* owned; NULL until the first append */
+  size_t len; /* bytes used, not counting the trailing NUL */
+  size_t cap; /* bytes allocated */
 } LwBuf;
 
-#define LW_BUF_INIT {NULL, 0, 0}
+#define LW_BUF_INIT                                                                        \
+  {                                                                                        \
+    NULL, 0, 0                                                                             \
+  }
 
 /* Makes room for at least extra more bytes (plus the NUL).
  * LW_ERR_NOMEM when the allocation fails (the buffer is unchanged). */
@@ -159,7 +156,7 @@ LwStatus lw_buf_append_char(LwBuf *buf, char c);
 
 /* Appends printf-formatted text. */
 LwStatus lw_buf_appendf(LwBuf *buf, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+  __attribute__((format(printf, 2, 3)));
 
 /* Empties the buffer (len 0) and keeps its memory. */
 void lw_buf_reset(LwBuf *buf);
@@ -292,8 +289,7 @@ typedef struct {
 
 /* Parses text (len bytes, need not be NUL-terminated) into out. Returns
  * LW_OK, or LW_ERR_SYNTAX with a message in err saying what is wrong. */
-LwStatus lw_datetime_parse(const char *text, size_t len, LwDateTime *out,
-                           LwError *err);
+LwStatus lw_datetime_parse(const char *text, size_t len, LwDateTime *out, LwError *err);
 
 /* Convenience for a NUL-terminated string; false when it does not parse. */
 bool lw_datetime_parse_str(const char *text, LwDateTime *out);

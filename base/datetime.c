@@ -80,16 +80,16 @@ static bool take(Cursor *c, char ch)
 
 static void skip_spaces(Cursor *c)
 {
-  while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' ||
-                           *c->p == '\r')) {
+  while (c->p < c->end &&
+         (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')) {
     ++c->p;
   }
 }
 
 static LwStatus parse_date(Cursor *c, int *y, int *m, int *d, LwError *err)
 {
-  if (!read_digits(c, 4, y) || !take(c, '-') || !read_digits(c, 2, m) ||
-      !take(c, '-') || !read_digits(c, 2, d)) {
+  if (!read_digits(c, 4, y) || !take(c, '-') || !read_digits(c, 2, m) || !take(c, '-') ||
+      !read_digits(c, 2, d)) {
     return lw_error_set(err, LW_ERR_SYNTAX, "expected a date YYYY-MM-DD");
   }
   if (c->p < c->end && is_digit(*c->p)) {
@@ -102,8 +102,8 @@ static LwStatus parse_date(Cursor *c, int *y, int *m, int *d, LwError *err)
     return lw_error_set(err, LW_ERR_SYNTAX, "month %02d out of range", *m);
   }
   if (*d < 1 || *d > days_in_month(*y, *m)) {
-    return lw_error_set(err, LW_ERR_SYNTAX, "day %02d out of range for %04d-%02d",
-                        *d, *y, *m);
+    return lw_error_set(err, LW_ERR_SYNTAX, "day %02d out of range for %04d-%02d", *d, *y,
+                        *m);
   }
   return LW_OK;
 }
@@ -140,16 +140,14 @@ static LwStatus parse_time(Cursor *c, int64_t *usec, LwError *err)
     return LW_OK;
   }
   if (h > 23 || mi > 59 || s > 59) {
-    return lw_error_set(err, LW_ERR_SYNTAX, "time %02d:%02d:%02d out of range",
-                        h, mi, s);
+    return lw_error_set(err, LW_ERR_SYNTAX, "time %02d:%02d:%02d out of range", h, mi, s);
   }
   *usec = ((int64_t)h * 3600 + mi * 60 + s) * USEC_PER_SEC + frac;
   return LW_OK;
 }
 
 /* Z, +HH:MM, +HHMM, +HH or +H (YAML), as seconds east of UTC. */
-static LwStatus parse_zone(Cursor *c, bool *zoned, int64_t *offset,
-                           LwError *err)
+static LwStatus parse_zone(Cursor *c, bool *zoned, int64_t *offset, LwError *err)
 {
   const char *before = c->p;
   skip_spaces(c);
@@ -193,13 +191,12 @@ static LwStatus parse_zone(Cursor *c, bool *zoned, int64_t *offset,
   return LW_OK;
 }
 
-LwStatus lw_datetime_parse(const char *text, size_t len, LwDateTime *out,
-                           LwError *err)
+LwStatus lw_datetime_parse(const char *text, size_t len, LwDateTime *out, LwError *err)
 {
   Cursor c = {text, text + len};
   skip_spaces(&c);
-  while (c.end > c.p && (c.end[-1] == ' ' || c.end[-1] == '\t' ||
-                         c.end[-1] == '\n' || c.end[-1] == '\r')) {
+  while (c.end > c.p && (c.end[-1] == ' ' || c.end[-1] == '\t' || c.end[-1] == '\n' ||
+                         c.end[-1] == '\r')) {
     --c.end;
   }
   if (c.p == c.end) {
@@ -230,8 +227,7 @@ LwStatus lw_datetime_parse(const char *text, size_t len, LwDateTime *out,
     return lw_error_set(err, LW_ERR_SYNTAX, "unexpected text after the date: '%.*s'",
                         (int)(c.end - c.p > 20 ? 20 : c.end - c.p), c.p);
   }
-  v.usec = (days_from_civil(y, m, d) * SEC_PER_DAY - offset) * USEC_PER_SEC +
-           time_of_day;
+  v.usec = (days_from_civil(y, m, d) * SEC_PER_DAY - offset) * USEC_PER_SEC + time_of_day;
   *out = v;
   return LW_OK;
 }
@@ -254,11 +250,10 @@ char *lw_datetime_format_usec(int64_t usec, char out[LW_DATETIME_BUF])
   const int64_t sod = secs - days * SEC_PER_DAY;
   int y = 0, m = 0, d = 0;
   civil_from_days(days, &y, &m, &d);
-  int n = snprintf(out, LW_DATETIME_BUF, "%04d-%02d-%02dT%02d:%02d:%02d", y, m,
-                   d, (int)(sod / 3600), (int)(sod / 60 % 60), (int)(sod % 60));
+  int n = snprintf(out, LW_DATETIME_BUF, "%04d-%02d-%02dT%02d:%02d:%02d", y, m, d,
+                   (int)(sod / 3600), (int)(sod / 60 % 60), (int)(sod % 60));
   if (frac && n > 0 && n < LW_DATETIME_BUF) {
-    n += snprintf(out + n, (size_t)(LW_DATETIME_BUF - n), ".%06lld",
-                  (long long)frac);
+    n += snprintf(out + n, (size_t)(LW_DATETIME_BUF - n), ".%06lld", (long long)frac);
   }
   if (n > 0 && n < LW_DATETIME_BUF - 1) {
     out[n] = 'Z';

@@ -28,22 +28,38 @@ void lw_error_clear(LwError *err)
 const char *lw_status_name(LwStatus status)
 {
   switch (status) {
-  case LW_OK: return "ok";
-  case LW_NOTHING: return "nothing";
-  case LW_ERR_NET: return "net";
-  case LW_ERR_REDIS: return "redis";
-  case LW_ERR_IO: return "io";
-  case LW_ERR_NOMEM: return "nomem";
-  case LW_ERR_STORE: return "store";
-  case LW_ERR_HTTP: return "http";
-  case LW_ERR_REFUSED: return "refused";
-  case LW_ERR_LIMIT: return "limit";
-  case LW_ERR_SYNTAX: return "syntax";
-  case LW_ERR_FORMAT: return "format";
-  case LW_ERR_CHECKSUM: return "checksum";
-  case LW_ERR_STATE: return "state";
-  case LW_ERR_USAGE: return "usage";
-  case LW_ERR_INTERNAL: return "internal";
+  case LW_OK:
+    return "ok";
+  case LW_NOTHING:
+    return "nothing";
+  case LW_ERR_NET:
+    return "net";
+  case LW_ERR_REDIS:
+    return "redis";
+  case LW_ERR_IO:
+    return "io";
+  case LW_ERR_NOMEM:
+    return "nomem";
+  case LW_ERR_STORE:
+    return "store";
+  case LW_ERR_HTTP:
+    return "http";
+  case LW_ERR_REFUSED:
+    return "refused";
+  case LW_ERR_LIMIT:
+    return "limit";
+  case LW_ERR_SYNTAX:
+    return "syntax";
+  case LW_ERR_FORMAT:
+    return "format";
+  case LW_ERR_CHECKSUM:
+    return "checksum";
+  case LW_ERR_STATE:
+    return "state";
+  case LW_ERR_USAGE:
+    return "usage";
+  case LW_ERR_INTERNAL:
+    return "internal";
   }
   return "unknown";
 }

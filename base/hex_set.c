@@ -11,7 +11,7 @@ typedef struct {
 
 struct LwHexSet {
   Slot *slots;
-  size_t cap;   /* a power of two */
+  size_t cap; /* a power of two */
   size_t count;
 };
 

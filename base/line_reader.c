@@ -19,7 +19,7 @@ typedef struct {
 
 struct LwLineReader {
   gzFile file;
-  char *buf;      /* buf[start, end) holds bytes read but not yet returned */
+  char *buf; /* buf[start, end) holds bytes read but not yet returned */
   size_t start;
   size_t end;
   size_t cap;
@@ -33,10 +33,10 @@ struct LwLineReader {
   pthread_mutex_t lock;
   pthread_cond_t changed;
   Slot *slots;
-  size_t head, count;  /* slots[head] is the oldest full one */
-  bool read_done;      /* the thread reached the end (or an error) */
-  bool stop;           /* the caller closes early */
-  char error[256];     /* the thread's read error, "" if none */
+  size_t head, count; /* slots[head] is the oldest full one */
+  bool read_done;     /* the thread reached the end (or an error) */
+  bool stop;          /* the caller closes early */
+  char error[256];    /* the thread's read error, "" if none */
 };
 
 static void *read_ahead(void *arg)
@@ -147,8 +147,7 @@ static LwStatus fill(LwLineReader *r, LwError *err)
   return take_slot(r, err);
 }
 
-LwStatus lw_line_reader_next(LwLineReader *r, const char **line, size_t *len,
-                             LwError *err)
+LwStatus lw_line_reader_next(LwLineReader *r, const char **line, size_t *len, LwError *err)
 {
   for (;;) {
     char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);

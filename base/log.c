@@ -33,7 +33,10 @@ bool lw_log_level_parse(const char *name, LwLogLevel *level)
   return false;
 }
 
-bool lw_log_enabled(LwLogLevel level) { return level <= log_level; }
+bool lw_log_enabled(LwLogLevel level)
+{
+  return level <= log_level;
+}
 
 /* A JSON string of s[0..len); bytes that are not UTF-8 become '?'. */
 static json_t *string_of(const char *s, size_t len)
@@ -64,8 +67,8 @@ static void add_fields(json_t *obj, const char *message)
       ++p;
     }
     const char *key = p;
-    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-           *p == '_' || *p == '.' || *p == '-') {
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+           (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' || *p == '-') {
       ++p;
     }
     size_t key_len = (size_t)(p - key);
@@ -132,7 +135,8 @@ static void add_fields(json_t *obj, const char *message)
 }
 
 /* The JSON line: time, level, program, then the message's own fields. */
-static void put_json_line(FILE *out, const char *stamp, LwLogLevel level, const char *message)
+static void put_json_line(FILE *out, const char *stamp, LwLogLevel level,
+                          const char *message)
 {
   json_t *obj = json_pack("{s:s, s:s, s:s}", "time", stamp, "level", level_names[level],
                           "program", log_program);

@@ -27,7 +27,10 @@ static size_t scheme_length(const char *uri)
   return uri[n] == ':' ? n : 0;
 }
 
-bool lw_uri_is_absolute(const char *uri) { return scheme_length(uri) > 0; }
+bool lw_uri_is_absolute(const char *uri)
+{
+  return scheme_length(uri) > 0;
+}
 
 void lw_uri_split(const char *uri, LwUriParts *parts)
 {
@@ -74,7 +77,10 @@ static void put(Builder *b, const char *s, size_t n)
   }
 }
 
-static void put_char(Builder *b, char c) { put(b, &c, 1); }
+static void put_char(Builder *b, char c)
+{
+  put(b, &c, 1);
+}
 
 static char *finish(Builder *b)
 {

@@ -35,16 +35,16 @@ typedef struct {
   const char *seed_hash;
   char seed_buf[LW_HASH_HEX_LEN + 1]; /* the default seed hash */
   size_t max_errors;
-  LwBuf line;       /* the canonical line being built */
-  LwSkolem skolem;  /* blank nodes to well-known IRIs */
-  LwError err;      /* why on_quad stopped the reader */
+  LwBuf line;      /* the canonical line being built */
+  LwSkolem skolem; /* blank nodes to well-known IRIs */
+  LwError err;     /* why on_quad stopped the reader */
   /* Fast path: the lines left for the reader, and their line numbers. */
   LwBuf batch;
   unsigned long *batch_lines;
   size_t batch_n, batch_cap;
-  bool in_batch;    /* the reader is reading the batch */
+  bool in_batch;       /* the reader is reading the batch */
   LwLocation location; /* where the reader found the statement in on_quad */
-  LwBuf *pending;   /* when set, on_quad keeps lines here, not in the sort */
+  LwBuf *pending;      /* when set, on_quad keeps lines here, not in the sort */
   LwBuf pending_buf;
 } CleanContext;
 
@@ -53,9 +53,12 @@ typedef struct {
 const char *lw_clean_error_kind_name(LwCleanErrorKind kind)
 {
   switch (kind) {
-  case LW_CLEAN_ERROR_SYNTAX: return "syntax";
-  case LW_CLEAN_ERROR_LITERAL: return "literal";
-  case LW_CLEAN_ERROR_LANGTAG: return "langtag";
+  case LW_CLEAN_ERROR_SYNTAX:
+    return "syntax";
+  case LW_CLEAN_ERROR_LITERAL:
+    return "literal";
+  case LW_CLEAN_ERROR_LANGTAG:
+    return "langtag";
   }
   return "unknown";
 }
@@ -79,10 +82,9 @@ char *lw_clean_report_errors_json(const LwCleanReport *report)
   for (size_t i = 0; list && i < report->n_errors; ++i) {
     const LwCleanError *e = &report->errors[i];
     json_array_append_new(
-        list, json_pack("{s:s, s:I, s:I, s:s}", "kind",
-                        lw_clean_error_kind_name(e->kind), "line",
-                        (json_int_t)e->line, "column", (json_int_t)e->column,
-                        "message", e->message ? e->message : ""));
+      list, json_pack("{s:s, s:I, s:I, s:s}", "kind", lw_clean_error_kind_name(e->kind),
+                      "line", (json_int_t)e->line, "column", (json_int_t)e->column,
+                      "message", e->message ? e->message : ""));
   }
   char *text = list ? json_dumps(list, JSON_COMPACT) : NULL;
   json_decref(list);
@@ -92,7 +94,7 @@ char *lw_clean_report_errors_json(const LwCleanReport *report)
 /* Keeps the error when there is room for more samples. */
 static void sample_error(CleanContext *c, LwCleanErrorKind kind, unsigned line,
                          unsigned column, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+  __attribute__((format(printf, 5, 6)));
 
 static void sample_error(CleanContext *c, LwCleanErrorKind kind, unsigned line,
                          unsigned column, const char *fmt, ...)
@@ -143,10 +145,9 @@ static void on_batch_error(void *handle, unsigned line, unsigned column,
 
 /* Counts a bad language tag or lexical form (datatype NUL-terminated);
  * the statement is kept as it is. */
-static void check_literal_parts(CleanContext *c, unsigned line,
-                                unsigned column, const char *lexical, size_t len,
-                                const char *datatype, const char *lang,
-                                size_t lang_len)
+static void check_literal_parts(CleanContext *c, unsigned line, unsigned column,
+                                const char *lexical, size_t len, const char *datatype,
+                                const char *lang, size_t lang_len)
 {
   if (lang) {
     if (!lw_langtag_valid_n(lang, lang_len)) {
@@ -159,8 +160,8 @@ static void check_literal_parts(CleanContext *c, unsigned line,
     c->report->literal_errors++;
     int shown = len > 64 ? 64 : (int)len;
     sample_error(c, LW_CLEAN_ERROR_LITERAL, line, column,
-                 "invalid lexical form \"%.*s%s\" for <%.200s>", shown,
-                 lexical, len > 64 ? "..." : "", datatype);
+                 "invalid lexical form \"%.*s%s\" for <%.200s>", shown, lexical,
+                 len > 64 ? "..." : "", datatype);
   }
 }
 
@@ -169,12 +170,11 @@ static void check_literal(CleanContext *c, const LwTerm *o)
   if (o->type == LW_TERM_LITERAL) {
     unsigned line = c->location.line, column = c->location.column;
     if (c->in_batch) { /* the batch's line numbers become the file's */
-      line = line >= 1 && line <= c->batch_n ? (unsigned)c->batch_lines[line - 1]
-                                             : 0;
+      line = line >= 1 && line <= c->batch_n ? (unsigned)c->batch_lines[line - 1] : 0;
       column = line ? column : 0;
     }
-    check_literal_parts(c, line, column, o->value, o->len, o->datatype,
-                        o->lang, o->lang ? strlen(o->lang) : 0);
+    check_literal_parts(c, line, column, o->value, o->len, o->datatype, o->lang,
+                        o->lang ? strlen(o->lang) : 0);
   }
 }
 
@@ -208,8 +208,7 @@ static LwStatus on_quad(void *handle, const LwQuad *quad)
   if (st != LW_OK) {
     return lw_error_set(&c->err, st, "cannot write a statement");
   }
-  return c->pending ? LW_OK
-                    : lw_sorter_add(c->sorter, out->data, out->len, &c->err);
+  return c->pending ? LW_OK : lw_sorter_add(c->sorter, out->data, out->len, &c->err);
 }
 
 /* ---- options --------------------------------------------------------------- */
@@ -230,8 +229,8 @@ static char *file_uri(const char *path)
   char *o = uri + sprintf(uri, "file://");
   static const char hex[] = "0123456789ABCDEF";
   for (const unsigned char *p = (const unsigned char *)abs; *p; ++p) {
-    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-        (*p >= '0' && *p <= '9') || strchr("/-._~!$&'()*+,;=:@", *p)) {
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+        strchr("/-._~!$&'()*+,;=:@", *p)) {
       *o++ = (char)*p;
     } else {
       *o++ = '%';
@@ -250,8 +249,8 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* Guesses the format from the head of in, then rewinds it. */
-static LwStatus guess(FILE *in, const char *path, const LwCleanOptions *o,
-                      LwFormat *format, LwError *err)
+static LwStatus guess(FILE *in, const char *path, const LwCleanOptions *o, LwFormat *format,
+                      LwError *err)
 {
   char *head = malloc(LW_GUESS_HEAD_MAX);
   if (!head) {
@@ -264,8 +263,7 @@ static LwStatus guess(FILE *in, const char *path, const LwCleanOptions *o,
                 : lw_guess_format(head, len, o->media_type, path, &info);
   free(head);
   if (bad || fseek(in, 0, SEEK_SET) != 0) {
-    return lw_error_set(err, LW_ERR_IO, "cannot read %s: %s", path,
-                        strerror(errno));
+    return lw_error_set(err, LW_ERR_IO, "cannot read %s: %s", path, strerror(errno));
   }
   if (*format == LW_FORMAT_UNKNOWN) {
     return lw_error_set(err, LW_ERR_FORMAT, "not RDF: %s", info.reason);
@@ -342,15 +340,15 @@ static LwStatus read_stream(CleanContext *c, FILE *in, const char *base,
                             LwSyntaxErrorSink on_error, LwError *err)
 {
   LwReadOptions ro = {
-      .format = c->report->format,
-      .base_iri = base,
-      .on_quad = on_quad,
-      .quad_handle = c,
-      .on_error = on_error,
-      .error_handle = c,
-      .load_document = c->options->load_document,
-      .load_handle = c->options->load_handle,
-      .location = &c->location,
+    .format = c->report->format,
+    .base_iri = base,
+    .on_quad = on_quad,
+    .quad_handle = c,
+    .on_error = on_error,
+    .error_handle = c,
+    .load_document = c->options->load_document,
+    .load_handle = c->options->load_handle,
+    .location = &c->location,
   };
   LwReadStats stats = {0};
   LwError rerr = {0};
@@ -379,8 +377,8 @@ static LwStatus read_stream(CleanContext *c, FILE *in, const char *base,
   return LW_OK;
 }
 
-static LwStatus read_buffer(CleanContext *c, char *data, size_t len,
-                           const char *base, LwError *err)
+static LwStatus read_buffer(CleanContext *c, char *data, size_t len, const char *base,
+                            LwError *err)
 {
   FILE *m = fmemopen(data, len, "r");
   if (!m) {
@@ -463,8 +461,8 @@ static LwStatus batch_add(CleanContext *c, const char *line, size_t len,
   }
   c->batch_lines[c->batch_n++] = line_no;
   return c->batch.len >= BATCH_BYTES || c->batch_n >= BATCH_LINES
-             ? flush_batch(c, base, err)
-             : LW_OK;
+           ? flush_batch(c, base, err)
+           : LW_OK;
 }
 
 /* One line (without its newline) of an N-Triples or N-Quads file. */
@@ -491,15 +489,14 @@ static LwStatus take_line(CleanContext *c, const char *line, size_t len,
     }
     /* the column of the literal's opening quote */
     unsigned column = (unsigned)(o.lexical - line);
-    check_literal_parts(c, (unsigned)line_no, column, o.lexical, o.lexical_len,
-                        datatype, o.lang, o.lang_len);
+    check_literal_parts(c, (unsigned)line_no, column, o.lexical, o.lexical_len, datatype,
+                        o.lang, o.lang_len);
   }
   return lw_sorter_add(c->sorter, line, len, err);
 }
 
 /* N-Triples and N-Quads: line by line, canonical lines straight to the sort. */
-static LwStatus read_lines(CleanContext *c, FILE *in, const char *base,
-                           LwError *err)
+static LwStatus read_lines(CleanContext *c, FILE *in, const char *base, LwError *err)
 {
   size_t cap = INPUT_BUFFER;
   char *buf = malloc(cap);
@@ -533,8 +530,8 @@ static LwStatus read_lines(CleanContext *c, FILE *in, const char *base,
     start = 0;
     if (end == cap) {
       if (cap >= MAX_LINE_BYTES) {
-        st = lw_error_set(err, LW_ERR_LIMIT, "line %lu longer than %zu bytes",
-                          line_no + 1, (size_t)MAX_LINE_BYTES);
+        st = lw_error_set(err, LW_ERR_LIMIT, "line %lu longer than %zu bytes", line_no + 1,
+                          (size_t)MAX_LINE_BYTES);
         break;
       }
       char *nb = realloc(buf, cap * 2);
@@ -562,8 +559,8 @@ static LwStatus read_lines(CleanContext *c, FILE *in, const char *base,
   return st;
 }
 
-static LwStatus read_input(CleanContext *c, CleanResources *res,
-                           const char *base, LwError *err)
+static LwStatus read_input(CleanContext *c, CleanResources *res, const char *base,
+                           LwError *err)
 {
   LwFormat f = c->report->format;
   if (f == LW_FORMAT_NTRIPLES || f == LW_FORMAT_NQUADS) {
@@ -572,8 +569,8 @@ static LwStatus read_input(CleanContext *c, CleanResources *res,
   return read_stream(c, res->in, base, on_syntax_error, err);
 }
 
-static LwStatus write_output(CleanContext *c, CleanResources *res,
-                             const char *path, LwError *err)
+static LwStatus write_output(CleanContext *c, CleanResources *res, const char *path,
+                             LwError *err)
 {
   const LwCleanOptions *o = c->options;
   bool gzip = o->compress == LW_CLEAN_GZIP_ON ||
@@ -582,8 +579,8 @@ static LwStatus write_output(CleanContext *c, CleanResources *res,
   if (o->output_path) {
     res->out = fopen(o->output_path, "wb");
     if (!res->out) {
-      return lw_error_set(err, LW_ERR_IO, "cannot create %s: %s",
-                          o->output_path, strerror(errno));
+      return lw_error_set(err, LW_ERR_IO, "cannot create %s: %s", o->output_path,
+                          strerror(errno));
     }
     res->out_owned = true;
     /* Only a regular file is removed on failure: never a device such as
@@ -615,8 +612,8 @@ static LwStatus write_output(CleanContext *c, CleanResources *res,
     FILE *f = res->out;
     res->out = NULL;
     if (fclose(f) != 0) {
-      return lw_error_set(err, LW_ERR_IO, "cannot write %s: %s",
-                          o->output_path, strerror(errno));
+      return lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", o->output_path,
+                          strerror(errno));
     }
   }
   LwSortStats ss = lw_sorter_stats(c->sorter);
@@ -629,14 +626,12 @@ static LwStatus write_output(CleanContext *c, CleanResources *res,
   return LW_OK;
 }
 
-static LwStatus clean(const char *path, CleanContext *c, CleanResources *res,
-                      LwError *err)
+static LwStatus clean(const char *path, CleanContext *c, CleanResources *res, LwError *err)
 {
   const LwCleanOptions *o = c->options;
   res->in = open_input(path, o->gunzip_input);
   if (!res->in) {
-    return lw_error_set(err, LW_ERR_IO, "cannot open %s: %s", path,
-                        strerror(errno));
+    return lw_error_set(err, LW_ERR_IO, "cannot open %s: %s", path, strerror(errno));
   }
   setvbuf(res->in, NULL, _IOFBF, INPUT_BUFFER);
   c->report->format = o->format;
@@ -647,8 +642,7 @@ static LwStatus clean(const char *path, CleanContext *c, CleanResources *res,
   if (!base) {
     res->base = file_uri(path);
     if (!res->base) {
-      return lw_error_set(err, LW_ERR_IO, "cannot resolve %s: %s", path,
-                          strerror(errno));
+      return lw_error_set(err, LW_ERR_IO, "cannot resolve %s: %s", path, strerror(errno));
     }
     base = res->base;
   }

@@ -41,8 +41,8 @@
 typedef struct LwSorter LwSorter;
 
 typedef struct {
-  const char *data_dir;   /* runs go to DATA/tmp; NULL: $TMPDIR or /tmp */
-  size_t memory_budget;   /* bytes; 0: 256 MiB; smaller than 64 KiB: 64 KiB */
+  const char *data_dir; /* runs go to DATA/tmp; NULL: $TMPDIR or /tmp */
+  size_t memory_budget; /* bytes; 0: 256 MiB; smaller than 64 KiB: 64 KiB */
 } LwSortOptions;
 
 typedef struct {
@@ -65,13 +65,11 @@ LwSorter *lw_sorter_new(const LwSortOptions *options);
 /* Adds one line: len bytes, the last of which must be '\n' (a line without
  * one gets it added). The bytes are copied. Errors: LW_ERR_IO when a run
  * cannot be written, LW_ERR_NOMEM. */
-LwStatus lw_sorter_add(LwSorter *sorter, const char *line, size_t len,
-                       LwError *err);
+LwStatus lw_sorter_add(LwSorter *sorter, const char *line, size_t len, LwError *err);
 
 /* Sorts, merges and hands every distinct line to sink in bytewise order.
  * Call it once; afterwards only lw_sorter_stats and lw_sorter_free. */
-LwStatus lw_sorter_finish(LwSorter *sorter, LwLineSink sink, void *handle,
-                          LwError *err);
+LwStatus lw_sorter_finish(LwSorter *sorter, LwLineSink sink, void *handle, LwError *err);
 
 /* Counts so far (complete after lw_sorter_finish). */
 LwSortStats lw_sorter_stats(const LwSorter *sorter);
@@ -116,19 +114,19 @@ typedef enum {
 } LwCleanCompress;
 
 typedef struct {
-  LwFormat format;            /* LW_FORMAT_UNKNOWN: guessed from the content */
-  const char *media_type;     /* a hint for the guess; may be NULL */
-  const char *base_iri;       /* resolves relative IRIs; NULL: the input's
+  LwFormat format;         /* LW_FORMAT_UNKNOWN: guessed from the content */
+  const char *media_type;  /* a hint for the guess; may be NULL */
+  const char *base_iri;    /* resolves relative IRIs; NULL: the input's
                                  file:// URI */
-  const char *seed_hash;      /* names the blank nodes of this file; NULL:
+  const char *seed_hash;   /* names the blank nodes of this file; NULL:
                                  MD5 of the base IRI */
-  const char *skolem_base;    /* NULL: LW_CLEAN_DEFAULT_SKOLEM_BASE */
-  const char *data_dir;       /* sort runs go to DATA/tmp; NULL: $TMPDIR or /tmp */
-  size_t memory_budget;       /* sort memory in bytes; 0: 256 MiB */
-  int max_errors;             /* errors kept in the report; <0: none,
+  const char *skolem_base; /* NULL: LW_CLEAN_DEFAULT_SKOLEM_BASE */
+  const char *data_dir;    /* sort runs go to DATA/tmp; NULL: $TMPDIR or /tmp */
+  size_t memory_budget;    /* sort memory in bytes; 0: 256 MiB */
+  int max_errors;          /* errors kept in the report; <0: none,
                                  0: LW_CLEAN_DEFAULT_MAX_ERRORS */
-  const char *output_path;    /* written (and removed again on failure) ... */
-  FILE *output;               /* ... or, when output_path is NULL, this stream
+  const char *output_path; /* written (and removed again on failure) ... */
+  FILE *output;            /* ... or, when output_path is NULL, this stream
                                  (the caller's; flushed, not closed) */
   LwCleanCompress compress;
   /* Told the number of statements read every 65,536 statements; may be NULL. */
@@ -138,10 +136,10 @@ typedef struct {
   LwStatus (*load_document)(void *handle, const char *url, char **body, size_t *len,
                             char **document_url, LwError *err);
   void *load_handle;
-  int gzip_level;             /* 1..9; 0: 1 */
-  bool no_fast_path;          /* N-Triples/N-Quads: send every line through
+  int gzip_level;    /* 1..9; 0: 1 */
+  bool no_fast_path; /* N-Triples/N-Quads: send every line through
                                  the reader (for tests; same output) */
-  bool gunzip_input;          /* read a gzip-compressed input decompressed
+  bool gunzip_input; /* read a gzip-compressed input decompressed
                                  (the command line; the worker's inputs are
                                  unpacked, with caps, before) */
 } LwCleanOptions;

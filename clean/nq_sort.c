@@ -44,7 +44,7 @@ struct LwSorter {
   size_t n_runs;
   size_t runs_cap;
   LwSortStats stats;
-  char *tmp_dir;     /* owned copy of options.data_dir (or the default) */
+  char *tmp_dir; /* owned copy of options.data_dir (or the default) */
 
   /* Segments of the arena's entries, in insertion order: [start, start+len)
    * of entry indices (entry i lives at the arena's end minus i + 1). The
@@ -52,9 +52,9 @@ struct LwSorter {
   size_t *seg_start;
   size_t *seg_len;
   size_t n_segs, segs_cap;
-  size_t submitted;    /* entries covered by segments */
-  size_t seg_target;   /* entries in the next segment */
-  size_t sorted_segs;  /* segments the thread has sorted */
+  size_t submitted;   /* entries covered by segments */
+  size_t seg_target;  /* entries in the next segment */
+  size_t sorted_segs; /* segments the thread has sorted */
   bool thread_started;
   bool stop;
   pthread_t thread;
@@ -82,8 +82,7 @@ static inline uint64_t load_key(const char *base, const Entry *e, size_t depth)
   return v | rem;
 }
 
-static inline int compare_bytes(const char *a, size_t alen, const char *b,
-                                size_t blen)
+static inline int compare_bytes(const char *a, size_t alen, const char *b, size_t blen)
 {
   int c = memcmp(a, b, alen < blen ? alen : blen);
   if (c) {
@@ -93,8 +92,8 @@ static inline int compare_bytes(const char *a, size_t alen, const char *b,
 }
 
 /* Compares two entries known to be equal before depth. */
-static inline int compare_entries(const char *base, const Entry *a,
-                                  const Entry *b, size_t depth)
+static inline int compare_entries(const char *base, const Entry *a, const Entry *b,
+                                  size_t depth)
 {
   if (a->key != b->key) {
     return a->key < b->key ? -1 : 1;
@@ -103,8 +102,7 @@ static inline int compare_entries(const char *base, const Entry *a,
     return 0;
   }
   size_t d = depth + 7;
-  return compare_bytes(base + a->off + d, a->len - d, base + b->off + d,
-                       b->len - d);
+  return compare_bytes(base + a->off + d, a->len - d, base + b->off + d, b->len - d);
 }
 
 static void insertion_sort(const char *base, Entry *a, size_t n, size_t depth)
@@ -120,8 +118,7 @@ static void insertion_sort(const char *base, Entry *a, size_t n, size_t depth)
   }
 }
 
-static void sift_down(const char *base, Entry *a, size_t n, size_t i,
-                      size_t depth)
+static void sift_down(const char *base, Entry *a, size_t n, size_t i, size_t depth)
 {
   for (;;) {
     size_t c = 2 * i + 1;
@@ -177,8 +174,7 @@ static unsigned depth_limit(size_t n)
 /* Multikey quicksort (Bentley & Sedgewick) on cached 7-byte slices: the
  * partitioning runs over the compact entry array, and only lines that share
  * a 7-byte slice are looked at again, one slice deeper. */
-static void mkqsort(const char *base, Entry *a, size_t n, size_t depth,
-                    unsigned limit)
+static void mkqsort(const char *base, Entry *a, size_t n, size_t depth, unsigned limit)
 {
   for (;;) {
     if (n < 16) {
@@ -340,8 +336,7 @@ LwSorter *lw_sorter_new(const LwSortOptions *options)
   /* Safe to destroy in lw_sorter_free even when set-up fails below. */
   pthread_mutex_init(&s->mutex, NULL);
   pthread_cond_init(&s->changed, NULL);
-  size_t budget = s->options.memory_budget ? s->options.memory_budget
-                                           : DEFAULT_BUDGET;
+  size_t budget = s->options.memory_budget ? s->options.memory_budget : DEFAULT_BUDGET;
   if (budget < MIN_BUDGET) {
     budget = MIN_BUDGET;
   }
@@ -482,8 +477,7 @@ static void cursor_down(const char *base, Cursor *h, size_t n, size_t i)
 /* Hands the distinct lines of the sorted segments to sink, in order: a
  * k-way merge of the segments in memory. */
 static LwStatus emit_arena(LwSorter *s, LwLineSink sink, void *handle,
-                           unsigned long long *out_lines,
-                           unsigned long long *out_bytes)
+                           unsigned long long *out_lines, unsigned long long *out_bytes)
 {
   size_t k = s->n_segs;
   Cursor *h = malloc((k ? k : 1) * sizeof(*h));
@@ -541,8 +535,8 @@ static LwStatus spill(LwSorter *s, LwError *err)
   LwStatus st = emit_arena(s, file_sink, f, &lines, &bytes);
   LwStatus cst = run_close(f, s->runs[s->n_runs - 1], err);
   if (st != LW_OK) {
-    return lw_error_set(err, st, "cannot write sort run %s: %s",
-                        s->runs[s->n_runs - 1], strerror(errno));
+    return lw_error_set(err, st, "cannot write sort run %s: %s", s->runs[s->n_runs - 1],
+                        strerror(errno));
   }
   LW_TRY(cst);
   s->stats.runs++;
@@ -553,8 +547,7 @@ static LwStatus spill(LwSorter *s, LwError *err)
 }
 
 /* A line too long for the arena is a sorted run all by itself. */
-static LwStatus spill_single(LwSorter *s, const char *line, size_t len,
-                             LwError *err)
+static LwStatus spill_single(LwSorter *s, const char *line, size_t len, LwError *err)
 {
   FILE *f = NULL;
   LW_TRY(run_create(s, &f, err));
@@ -696,9 +689,8 @@ static bool last_set(LastLine *l, const char *line, size_t len)
 }
 
 /* Merges runs [first, first + n) into sink, dropping duplicates. */
-static LwStatus merge_runs(LwSorter *s, size_t first, size_t n,
-                           size_t buffer_size, LwLineSink sink, void *handle,
-                           unsigned long long *out_lines,
+static LwStatus merge_runs(LwSorter *s, size_t first, size_t n, size_t buffer_size,
+                           LwLineSink sink, void *handle, unsigned long long *out_lines,
                            unsigned long long *out_bytes, LwError *err)
 {
   LwStatus st = LW_OK;
@@ -717,8 +709,8 @@ static LwStatus merge_runs(LwSorter *s, size_t first, size_t n,
     r->buf = malloc(buffer_size);
     r->cap = buffer_size;
     if (!r->f || !r->buf) {
-      st = lw_error_set(err, r->f ? LW_ERR_NOMEM : LW_ERR_IO,
-                        "cannot open sort run %s: %s", r->path, strerror(errno));
+      st = lw_error_set(err, r->f ? LW_ERR_NOMEM : LW_ERR_IO, "cannot open sort run %s: %s",
+                        r->path, strerror(errno));
       goto done;
     }
     setvbuf(r->f, NULL, _IONBF, 0); /* we read in large blocks ourselves */
@@ -781,19 +773,16 @@ static void drop_runs(LwSorter *s, size_t first, size_t n)
     unlink(s->runs[i]);
     free(s->runs[i]);
   }
-  memmove(s->runs + first, s->runs + first + n,
-          (s->n_runs - first - n) * sizeof(*s->runs));
+  memmove(s->runs + first, s->runs + first + n, (s->n_runs - first - n) * sizeof(*s->runs));
   s->n_runs -= n;
 }
 
-LwStatus lw_sorter_finish(LwSorter *s, LwLineSink sink, void *handle,
-                          LwError *err)
+LwStatus lw_sorter_finish(LwSorter *s, LwLineSink sink, void *handle, LwError *err)
 {
   LwSortStats *stats = &s->stats;
   if (s->n_runs == 0) {
     LW_TRY(sort_arena(s, err));
-    LwStatus st = emit_arena(s, sink, handle, &stats->lines_out,
-                             &stats->bytes_out);
+    LwStatus st = emit_arena(s, sink, handle, &stats->lines_out, &stats->bytes_out);
     stats->duplicates = stats->lines_in - stats->lines_out;
     if (st > LW_NOTHING && err && err->status == LW_OK) {
       lw_error_set(err, st, "sort output failed");
@@ -819,8 +808,8 @@ LwStatus lw_sorter_finish(LwSorter *s, LwLineSink sink, void *handle,
     FILE *f = NULL;
     LW_TRY(run_create(s, &f, err));
     unsigned long long lines = 0, bytes = 0;
-    LwStatus st = merge_runs(s, 0, fan_in, budget / (fan_in + 1), file_sink,
-                             f, &lines, &bytes, err);
+    LwStatus st = merge_runs(s, 0, fan_in, budget / (fan_in + 1), file_sink, f, &lines,
+                             &bytes, err);
     LwStatus cst = run_close(f, s->runs[s->n_runs - 1], err);
     LW_TRY(st);
     LW_TRY(cst);
@@ -828,8 +817,8 @@ LwStatus lw_sorter_finish(LwSorter *s, LwLineSink sink, void *handle,
     stats->merge_passes++;
   }
   size_t n = s->n_runs;
-  LwStatus st = merge_runs(s, 0, n, budget / (n + 1), sink, handle,
-                           &stats->lines_out, &stats->bytes_out, err);
+  LwStatus st = merge_runs(s, 0, n, budget / (n + 1), sink, handle, &stats->lines_out,
+                           &stats->bytes_out, err);
   stats->merge_passes++;
   stats->duplicates = stats->lines_in - stats->lines_out;
   drop_runs(s, 0, n);

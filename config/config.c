@@ -37,8 +37,7 @@ static const Setting settings[] = {
    "Redis server: redis://[[user]:password@]host[:port][/db]"},
   {"prefix", NULL, KIND_STRING, OFF(prefix), "lodwash:", "PREFIX",
    "prefix of every Redis key"},
-  {"data", NULL, KIND_STRING, OFF(data_dir), "./data", "DIR",
-   "shared data directory"},
+  {"data", NULL, KIND_STRING, OFF(data_dir), "./data", "DIR", "shared data directory"},
   {"registry", NULL, KIND_STRING, OFF(registry), "registry.yaml", "FILE",
    "provider registry"},
   {"store", NULL, KIND_STRING, OFF(store), "files", "STORE",
@@ -51,9 +50,8 @@ static const Setting settings[] = {
    "SPARQL endpoint user (digest or basic authentication)"},
   {"store-password", NULL, KIND_STRING, OFF(store_password), "", "PASSWORD",
    "SPARQL endpoint password"},
-  {"graph-base", NULL, KIND_STRING, OFF(graph_base),
-   "http://lodwash.example.org/graph", "IRI",
-   "graph IRI of a provider is IRI/NAME"},
+  {"graph-base", NULL, KIND_STRING, OFF(graph_base), "http://lodwash.example.org/graph",
+   "IRI", "graph IRI of a provider is IRI/NAME"},
   {"allow-net", NULL, KIND_STRING, OFF(allow_net), "", "LIST",
    "addresses or CIDR blocks, each optionally with :PORT, that may be fetched although private or loopback"},
   {"contact", NULL, KIND_STRING, OFF(contact), "", "URL",
@@ -68,8 +66,7 @@ static const Setting settings[] = {
    "... for this long"},
   {"total-timeout", NULL, KIND_INT, OFF(total_timeout_s), "3600", "SECONDS",
    "longest download"},
-  {"max-redirects", NULL, KIND_INT, OFF(max_redirects), "10", "N",
-   "redirects followed"},
+  {"max-redirects", NULL, KIND_INT, OFF(max_redirects), "10", "N", "redirects followed"},
   {"per-host-concurrency", NULL, KIND_INT, OFF(per_host_concurrency), "2", "N",
    "downloads at once from one host"},
   {"host-interval-ms", NULL, KIND_INT, OFF(host_interval_ms), "1000", "MS",
@@ -125,8 +122,7 @@ static const Setting settings[] = {
    "registry interval wins (0: never)"},
   {"log-level", NULL, KIND_LEVEL, OFF(log_level), "info", "LEVEL",
    "error, warn, info or debug"},
-  {"log-json", NULL, KIND_BOOL, OFF(log_json), "0", NULL,
-   "log one JSON object per line"},
+  {"log-json", NULL, KIND_BOOL, OFF(log_json), "0", NULL, "log one JSON object per line"},
 };
 
 #define N_SETTINGS (sizeof(settings) / sizeof(settings[0]))
@@ -203,8 +199,10 @@ static LwStatus apply(LwConfig *cfg, const Setting *s, const char *value,
   }
   case KIND_INT:
     if (!lw_parse_size(value, (long long *)field)) {
-      return lw_error_set(err, LW_ERR_USAGE,
-                          "%s: '%s' is not a number (digits, optionally followed by k, M or G)", source, value);
+      return lw_error_set(
+        err, LW_ERR_USAGE,
+        "%s: '%s' is not a number (digits, optionally followed by k, M or G)", source,
+        value);
     }
     return LW_OK;
   case KIND_BOOL:
@@ -214,8 +212,8 @@ static LwStatus apply(LwConfig *cfg, const Setting *s, const char *value,
     return LW_OK;
   case KIND_LEVEL:
     if (!lw_log_level_parse(value, (LwLogLevel *)field)) {
-      return lw_error_set(err, LW_ERR_USAGE,
-                          "%s: '%s' is not error, warn, info or debug", source, value);
+      return lw_error_set(err, LW_ERR_USAGE, "%s: '%s' is not error, warn, info or debug",
+                          source, value);
     }
     return LW_OK;
   }
@@ -250,8 +248,7 @@ void lw_config_init(LwConfig *cfg)
   }
 }
 
-LwStatus lw_config_set(LwConfig *cfg, const char *name, const char *value,
-                       LwError *err)
+LwStatus lw_config_set(LwConfig *cfg, const char *name, const char *value, LwError *err)
 {
   const Setting *s = find_setting(name);
   if (!s) {
@@ -275,8 +272,8 @@ LwStatus lw_config_from_env(LwConfig *cfg, LwError *err)
   return LW_OK;
 }
 
-static LwStatus apply_option(const LwOption *o, const char *value,
-                             const char *source, LwError *err)
+static LwStatus apply_option(const LwOption *o, const char *value, const char *source,
+                             LwError *err)
 {
   switch (o->type) {
   case LW_OPT_STRING:
@@ -284,8 +281,10 @@ static LwStatus apply_option(const LwOption *o, const char *value,
     return LW_OK;
   case LW_OPT_INT:
     if (!lw_parse_size(value, (long long *)o->target)) {
-      return lw_error_set(err, LW_ERR_USAGE,
-                          "%s: '%s' is not a number (digits, optionally followed by k, M or G)", source, value);
+      return lw_error_set(
+        err, LW_ERR_USAGE,
+        "%s: '%s' is not a number (digits, optionally followed by k, M or G)", source,
+        value);
     }
     return LW_OK;
   case LW_OPT_BOOL:
@@ -309,8 +308,8 @@ static LwStatus options_from_env(const LwProgram *prog, LwError *err)
   return LW_OK;
 }
 
-static void usage_line(FILE *out, const char *flag, const char *arg,
-                       const char *help, const char *env, const char *def)
+static void usage_line(FILE *out, const char *flag, const char *arg, const char *help,
+                       const char *env, const char *def)
 {
   char left[80];
   snprintf(left, sizeof(left), "--%s%s%s", flag, arg ? " " : "", arg ? arg : "");
@@ -347,8 +346,8 @@ void lw_config_usage(FILE *out, const LwProgram *prog)
     fprintf(out, "\nOptions of %s:\n", prog->name);
     for (size_t i = 0; i < prog->n_options; ++i) {
       const LwOption *o = &prog->options[i];
-      usage_line(out, o->name, o->type == LW_OPT_BOOL ? NULL : o->arg, o->help,
-                 o->env, NULL);
+      usage_line(out, o->name, o->type == LW_OPT_BOOL ? NULL : o->arg, o->help, o->env,
+                 NULL);
     }
   }
   fprintf(out, "\nCommon options (environment variable, default):\n");
@@ -364,8 +363,8 @@ void lw_config_usage(FILE *out, const LwProgram *prog)
 
 enum { OPT_HELP = 'h', OPT_VERSION = 'V', OPT_SHARED = 1000, OPT_PROGRAM = 2000 };
 
-LwStatus lw_config_parse(LwConfig *cfg, int argc, char **argv,
-                         const LwProgram *prog, int *first_arg, LwError *err)
+LwStatus lw_config_parse(LwConfig *cfg, int argc, char **argv, const LwProgram *prog,
+                         int *first_arg, LwError *err)
 {
   lw_config_init(cfg);
   *first_arg = argc;
@@ -379,10 +378,9 @@ LwStatus lw_config_parse(LwConfig *cfg, int argc, char **argv,
   }
   size_t k = 0;
   for (size_t i = 0; i < N_SETTINGS; ++i, ++k) {
-    longopts[k] = (struct option){settings[i].flag,
-                                  settings[i].kind == KIND_BOOL ? no_argument
-                                                                : required_argument,
-                                  NULL, OPT_SHARED + (int)i};
+    longopts[k] = (struct option){
+      settings[i].flag, settings[i].kind == KIND_BOOL ? no_argument : required_argument,
+      NULL, OPT_SHARED + (int)i};
   }
   for (size_t i = 0; i < prog->n_options; ++i, ++k) {
     const LwOption *o = &prog->options[i];
@@ -397,8 +395,7 @@ LwStatus lw_config_parse(LwConfig *cfg, int argc, char **argv,
   optind = 0; /* GNU: re-initialize, so parsing may run more than once */
   opterr = 0;
   int c;
-  while (status == LW_OK &&
-         (c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+  while (status == LW_OK && (c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
     const char *bad = argv[optind - 1] ? argv[optind - 1] : "?";
     if (c == OPT_HELP) {
       lw_config_usage(stdout, prog);
@@ -438,10 +435,10 @@ LwStatus lw_config_check(const LwConfig *cfg, LwError *err)
     const char *flag;
     long long value;
   } positive[] = {
-    {"heartbeat-ttl", cfg->heartbeat_ttl_s}, {"retry-base-ms", cfg->retry_base_ms},
-    {"retry-max-ms", cfg->retry_max_ms},     {"max-attempts", cfg->max_attempts},
-    {"poll-max-ms", cfg->poll_max_ms},       {"interval", cfg->interval_s},
-    {"sort-memory", cfg->sort_memory_bytes}, {"keep-harvests", cfg->keep_harvests},
+    {"heartbeat-ttl", cfg->heartbeat_ttl_s},     {"retry-base-ms", cfg->retry_base_ms},
+    {"retry-max-ms", cfg->retry_max_ms},         {"max-attempts", cfg->max_attempts},
+    {"poll-max-ms", cfg->poll_max_ms},           {"interval", cfg->interval_s},
+    {"sort-memory", cfg->sort_memory_bytes},     {"keep-harvests", cfg->keep_harvests},
     {"void-concurrency", cfg->void_concurrency},
   };
   for (size_t i = 0; i < sizeof(positive) / sizeof(positive[0]); ++i) {

@@ -58,58 +58,59 @@ typedef struct {
   char *store_user;     /* --store-user: for the SPARQL endpoint ("" none) */
   char *store_password; /* --store-password */
   char *graph_base;     /* --graph-base: graph IRI = <graph_base>/<provider> */
-  char *allow_net;      /* --allow-net: comma-separated addresses or CIDR blocks, each optionally with :PORT,
+  char *
+    allow_net; /* --allow-net: comma-separated addresses or CIDR blocks, each optionally with :PORT,
                            that may be fetched although private, loopback or
                            link-local ("" = none) */
-  char *contact;        /* --contact: URL put in the User-Agent ("" = none) */
+  char *contact; /* --contact: URL put in the User-Agent ("" = none) */
 
   /* download limits */
   long long download_max_bytes; /* body size cap */
   long long connect_timeout_s;
-  long long low_speed_limit;    /* bytes/s below which ... */
-  long long low_speed_time_s;   /* ... for this long, a download is aborted */
-  long long total_timeout_s;    /* whole transfer */
+  long long low_speed_limit;  /* bytes/s below which ... */
+  long long low_speed_time_s; /* ... for this long, a download is aborted */
+  long long total_timeout_s;  /* whole transfer */
   long long max_redirects;
   long long per_host_concurrency; /* downloads at once per host */
-  long long host_interval_ms;   /* least time between requests to one host */
-  long long robots_ttl_s;       /* robots.txt kept this long; 0: not read */
-  long long download_workers;   /* downloads at once over all workers; 0: any */
+  long long host_interval_ms;     /* least time between requests to one host */
+  long long robots_ttl_s;         /* robots.txt kept this long; 0: not read */
+  long long download_workers;     /* downloads at once over all workers; 0: any */
 
   /* archive limits */
   long long archive_max_entries;
-  long long archive_max_bytes;  /* expanded bytes of one archive, in total */
-  long long archive_max_ratio;  /* expanded / compressed */
-  long long archive_max_depth;  /* nested archives */
-  long long harvest_max_bytes;  /* bytes all archives of a harvest may expand */
-  long long harvest_max_files;  /* files all archives of a harvest may create */
+  long long archive_max_bytes; /* expanded bytes of one archive, in total */
+  long long archive_max_ratio; /* expanded / compressed */
+  long long archive_max_depth; /* nested archives */
+  long long harvest_max_bytes; /* bytes all archives of a harvest may expand */
+  long long harvest_max_files; /* files all archives of a harvest may create */
 
   /* parsing */
-  long long sort_memory_bytes;  /* external-sort memory budget */
-  long long max_errors_kept;    /* syntax errors recorded per file */
+  long long sort_memory_bytes;       /* external-sort memory budget */
+  long long max_errors_kept;         /* syntax errors recorded per file */
   long long context_cache_max_bytes; /* JSON-LD contexts cached in Redis, in all */
 
   /* queue */
-  long long heartbeat_ttl_s;    /* a worker silent this long is dead */
-  long long retry_base_ms;      /* first retry delay; doubles per attempt */
-  long long retry_max_ms;       /* longest retry delay */
-  long long max_attempts;       /* runs of a job before it goes dead */
-  long long harvest_timeout_s;  /* a harvest without progress this long fails */
-  long long poll_max_ms;        /* longest sleep of an idle worker */
+  long long heartbeat_ttl_s;   /* a worker silent this long is dead */
+  long long retry_base_ms;     /* first retry delay; doubles per attempt */
+  long long retry_max_ms;      /* longest retry delay */
+  long long max_attempts;      /* runs of a job before it goes dead */
+  long long harvest_timeout_s; /* a harvest without progress this long fails */
+  long long poll_max_ms;       /* longest sleep of an idle worker */
 
   /* scheduler */
-  long long interval_s;         /* --interval: seconds between cycles */
-  long long void_concurrency;   /* VoID fetches at once */
-  long long seed_interval_s;    /* re-check a dump after this long; 0: never */
+  long long interval_s;       /* --interval: seconds between cycles */
+  long long void_concurrency; /* VoID fetches at once */
+  long long seed_interval_s;  /* re-check a dump after this long; 0: never */
 
   /* retention (queue/retention.h) */
-  long long keep_harvests;      /* harvest records kept per provider */
-  long long gc_grace_s;         /* records and files untouched this long are kept */
-  long long gc_interval_s;      /* seconds between the scheduler's collections; 0: never */
-  long long dead_max;           /* dead jobs kept per stage; 0: all */
+  long long keep_harvests; /* harvest records kept per provider */
+  long long gc_grace_s;    /* records and files untouched this long are kept */
+  long long gc_interval_s; /* seconds between the scheduler's collections; 0: never */
+  long long dead_max;      /* dead jobs kept per stage; 0: all */
 
   /* logging */
-  LwLogLevel log_level;         /* --log-level error|warn|info|debug */
-  bool log_json;                /* --log-json: one JSON object per line */
+  LwLogLevel log_level; /* --log-level error|warn|info|debug */
+  bool log_json;        /* --log-json: one JSON object per line */
 } LwConfig;
 
 /* A program-specific flag. target points at the variable it sets:
@@ -119,12 +120,12 @@ typedef struct {
 typedef enum { LW_OPT_STRING, LW_OPT_INT, LW_OPT_BOOL } LwOptType;
 
 typedef struct {
-  const char *name;  /* long flag without "--" */
+  const char *name; /* long flag without "--" */
   LwOptType type;
   void *target;
-  const char *arg;   /* argument name in --help ("LIST"); NULL for bool */
-  const char *help;  /* one line */
-  const char *env;   /* environment variable giving the default, or NULL */
+  const char *arg;  /* argument name in --help ("LIST"); NULL for bool */
+  const char *help; /* one line */
+  const char *env;  /* environment variable giving the default, or NULL */
 } LwOption;
 
 typedef struct {
@@ -143,7 +144,8 @@ typedef struct {
 } LwHelpText;
 
 /* Appends printf-style text to help. */
-void lw_help_add(LwHelpText *help, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void lw_help_add(LwHelpText *help, const char *fmt, ...)
+  __attribute__((format(printf, 2, 3)));
 
 /* Fills cfg with the built-in defaults (allocates the strings). */
 void lw_config_init(LwConfig *cfg);
@@ -157,8 +159,8 @@ LwStatus lw_config_from_env(LwConfig *cfg, LwError *err);
  * left. Returns LW_OK, LW_NOTHING when --help or --version was printed to
  * stdout (exit 0), or LW_ERR_USAGE with a one-line message (exit 2). On
  * every return cfg must be freed with lw_config_free. */
-LwStatus lw_config_parse(LwConfig *cfg, int argc, char **argv,
-                         const LwProgram *prog, int *first_arg, LwError *err);
+LwStatus lw_config_parse(LwConfig *cfg, int argc, char **argv, const LwProgram *prog,
+                         int *first_arg, LwError *err);
 
 /* Checks values that parse but make no sense (a heartbeat TTL of 0, an
  * empty key prefix, ...). lw_config_parse calls it. LW_ERR_USAGE. */
@@ -175,8 +177,7 @@ void lw_config_usage(FILE *out, const LwProgram *prog);
 
 /* Sets one shared setting by flag name ("redis", "heartbeat-ttl-s", ...)
  * from a string, as a flag would. LW_ERR_USAGE if unknown or bad. */
-LwStatus lw_config_set(LwConfig *cfg, const char *name, const char *value,
-                       LwError *err);
+LwStatus lw_config_set(LwConfig *cfg, const char *name, const char *value, LwError *err);
 
 /* The User-Agent header: "lodwash/VERSION (+CONTACT)". */
 void lw_config_user_agent(const LwConfig *cfg, char *buf, size_t size);
@@ -249,12 +250,12 @@ typedef struct {
 } LwRegistryProblem;
 
 typedef struct {
-  char *path;                  /* the file name used in messages */
-  LwProvider *providers;       /* the good entries, in file order */
+  char *path;            /* the file name used in messages */
+  LwProvider *providers; /* the good entries, in file order */
   size_t count;
   LwRegistryProblem *problems; /* errors and warnings, in file order */
   size_t problem_count;
-  size_t error_count;          /* problems that skipped a provider */
+  size_t error_count; /* problems that skipped a provider */
 } LwRegistry;
 
 /* Reads and checks the registry file at path. On LW_OK *out is a new
@@ -265,8 +266,8 @@ typedef struct {
 LwStatus lw_registry_load(const char *path, LwRegistry **out, LwError *err);
 
 /* The same for text in memory; name is used in messages as the file name. */
-LwStatus lw_registry_parse(const char *text, size_t len, const char *name,
-                           LwRegistry **out, LwError *err);
+LwStatus lw_registry_parse(const char *text, size_t len, const char *name, LwRegistry **out,
+                           LwError *err);
 
 /* The provider called name, or NULL. The pointer lives as long as registry. */
 const LwProvider *lw_registry_find(const LwRegistry *registry, const char *name);

@@ -28,11 +28,10 @@ static char *dup_n(const char *s, size_t n)
   return d;
 }
 
-static void add_problem(Loader *ld, bool warning, unsigned line,
-                        const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void add_problem(Loader *ld, bool warning, unsigned line, const char *fmt, ...)
+  __attribute__((format(printf, 4, 5)));
 
-static void add_problem(Loader *ld, bool warning, unsigned line,
-                        const char *fmt, ...)
+static void add_problem(Loader *ld, bool warning, unsigned line, const char *fmt, ...)
 {
   LwRegistry *reg = ld->reg;
   char text[768];
@@ -44,8 +43,8 @@ static void add_problem(Loader *ld, bool warning, unsigned line,
     vsnprintf(text + n, sizeof(text) - (size_t)n, fmt, ap);
   }
   va_end(ap);
-  LwRegistryProblem *grown =
-      realloc(reg->problems, (reg->problem_count + 1) * sizeof(*grown));
+  LwRegistryProblem *grown = realloc(reg->problems,
+                                     (reg->problem_count + 1) * sizeof(*grown));
   char *msg = strdup(text);
   if (!grown || !msg) {
     free(msg);
@@ -85,8 +84,7 @@ bool lw_provider_name_valid(const char *name)
   size_t n = 0;
   for (; name[n]; ++n) {
     char c = name[n];
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-          (c >= '0' && c <= '9'))) {
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) {
       return false;
     }
   }
@@ -194,8 +192,8 @@ static bool read_setting(Loader *ld, LwProvider *p, const char *key,
       ok = false;
     } else if (!lw_registry_url_valid(value)) {
       add_problem(ld, false, line,
-                  "provider '%s': 'void' must be an http or https URL, not '%s'",
-                  p->name, value);
+                  "provider '%s': 'void' must be an http or https URL, not '%s'", p->name,
+                  value);
       ok = false;
     } else {
       p->void_url = value;
@@ -204,8 +202,8 @@ static bool read_setting(Loader *ld, LwProvider *p, const char *key,
   } else if (!strcmp(key, "notify")) {
     if (!lw_registry_url_valid(value)) { /* where harvest reports are POSTed */
       add_problem(ld, false, line,
-                  "provider '%s': 'notify' must be an http or https URL, not '%s'",
-                  p->name, value);
+                  "provider '%s': 'notify' must be an http or https URL, not '%s'", p->name,
+                  value);
       ok = false;
     } else {
       free(p->notify_url);
@@ -226,8 +224,8 @@ static bool read_setting(Loader *ld, LwProvider *p, const char *key,
   } else if (!strcmp(key, "enabled")) {
     if (!parse_bool(value, &p->enabled)) {
       add_problem(ld, false, line,
-                  "provider '%s': 'enabled' must be true or false, not '%s'",
-                  p->name, value);
+                  "provider '%s': 'enabled' must be true or false, not '%s'", p->name,
+                  value);
       ok = false;
     }
   } else if (!strcmp(key, "interval")) {
@@ -282,8 +280,8 @@ static bool read_provider(Loader *ld, LwProvider *p, const yaml_node_t *map)
           prev->data.scalar.length == strlen(key) &&
           !memcmp(prev->data.scalar.value, key, strlen(key))) {
         add_problem(ld, false, line_of(k),
-                    "provider '%s': duplicate key '%s' (first on line %u)",
-                    p->name, key, line_of(prev));
+                    "provider '%s': duplicate key '%s' (first on line %u)", p->name, key,
+                    line_of(prev));
         dup = true;
       }
     }
@@ -295,8 +293,8 @@ static bool read_provider(Loader *ld, LwProvider *p, const yaml_node_t *map)
     free(key);
   }
   if (!void_seen) {
-    add_problem(ld, false, p->line, "provider '%s': 'void' (the VoID file's URL) is missing",
-                p->name);
+    add_problem(ld, false, p->line,
+                "provider '%s': 'void' (the VoID file's URL) is missing", p->name);
     ok = false;
   }
   return ok;
@@ -304,8 +302,8 @@ static bool read_provider(Loader *ld, LwProvider *p, const yaml_node_t *map)
 
 /* How many times the top-level key at index i occurs, and the line of the
  * first other occurrence. */
-static size_t count_name(Loader *ld, const yaml_node_pair_t *pairs, size_t n,
-                         size_t i, unsigned *other_line)
+static size_t count_name(Loader *ld, const yaml_node_pair_t *pairs, size_t n, size_t i,
+                         unsigned *other_line)
 {
   const yaml_node_t *k = yaml_document_get_node(ld->doc, pairs[i].key);
   size_t count = 0;
@@ -385,8 +383,8 @@ static unsigned line_at(const char *text, size_t len, size_t offset)
   return line;
 }
 
-static LwStatus yaml_failure(const yaml_parser_t *parser, const char *text,
-                             size_t len, const char *name, LwError *err)
+static LwStatus yaml_failure(const yaml_parser_t *parser, const char *text, size_t len,
+                             const char *name, LwError *err)
 {
   if (parser->error == YAML_MEMORY_ERROR) {
     return lw_error_set(err, LW_ERR_NOMEM, "%s: out of memory reading YAML", name);
@@ -400,8 +398,8 @@ static LwStatus yaml_failure(const yaml_parser_t *parser, const char *text,
   if (parser->context) {
     return lw_error_set(err, LW_ERR_SYNTAX, "%s:%u:%u: YAML error: %s (%s at line %u)",
                         name, (unsigned)m->line + 1, (unsigned)m->column + 1,
-                        parser->problem ? parser->problem : "syntax error",
-                        parser->context, (unsigned)parser->context_mark.line + 1);
+                        parser->problem ? parser->problem : "syntax error", parser->context,
+                        (unsigned)parser->context_mark.line + 1);
   }
   return lw_error_set(err, LW_ERR_SYNTAX, "%s:%u:%u: YAML error: %s", name,
                       (unsigned)m->line + 1, (unsigned)m->column + 1,
@@ -410,9 +408,8 @@ static LwStatus yaml_failure(const yaml_parser_t *parser, const char *text,
 
 /* Loads the first document; warns if more follow (only the first counts).
  * A syntax error anywhere in the file fails the load. */
-static LwStatus load_document(yaml_parser_t *parser, yaml_document_t *doc,
-                              Loader *ld, const char *text, size_t len,
-                              const char *name, LwError *err)
+static LwStatus load_document(yaml_parser_t *parser, yaml_document_t *doc, Loader *ld,
+                              const char *text, size_t len, const char *name, LwError *err)
 {
   if (!yaml_parser_load(parser, doc)) {
     return yaml_failure(parser, text, len, name, err);
@@ -431,8 +428,8 @@ static LwStatus load_document(yaml_parser_t *parser, yaml_document_t *doc,
   return LW_OK;
 }
 
-LwStatus lw_registry_parse(const char *text, size_t len, const char *name,
-                           LwRegistry **out, LwError *err)
+LwStatus lw_registry_parse(const char *text, size_t len, const char *name, LwRegistry **out,
+                           LwError *err)
 {
   *out = NULL;
   LwRegistry *reg = calloc(1, sizeof(*reg));

@@ -12,8 +12,8 @@ struct LwContentCounter {
   uint64_t lf_all; /* every '\n', CRLF ones included */
   uint64_t crlf;
   uint64_t lone_cr;
-  unsigned char last;  /* last byte fed (valid when bytes > 0) */
-  int pending_cr;      /* the last byte was '\r': CR or the start of CRLF */
+  unsigned char last; /* last byte fed (valid when bytes > 0) */
+  int pending_cr;     /* the last byte was '\r': CR or the start of CRLF */
 };
 
 LwContentCounter *lw_content_counter_new(void)
@@ -42,8 +42,7 @@ static uint64_t lane_sum(uint64_t a)
  * (SWAR): with MD5 this is the whole cost of the counter, and a byte loop
  * was slower than MD5 itself at -O2. Per-lane counters are flushed every
  * 255 words so they cannot overflow. */
-static void count_simple(const unsigned char *p, size_t n, uint64_t *chars,
-                         uint64_t *lfs)
+static void count_simple(const unsigned char *p, size_t n, uint64_t *chars, uint64_t *lfs)
 {
   const uint64_t hi = 0x8080808080808080ull;
   const uint64_t lo7 = 0x7F7F7F7F7F7F7F7Full;
@@ -61,8 +60,8 @@ static void count_simple(const unsigned char *p, size_t n, uint64_t *chars,
     for (size_t w = 0; w < words; ++w, i += 8) {
       uint64_t x;
       memcpy(&x, p + i, 8);
-      acc_cont += (x & ~(x << 1) & hi) >> 7;     /* bit 7 set, bit 6 clear */
-      uint64_t y = x ^ nl;                       /* '\n' bytes become 0 */
+      acc_cont += (x & ~(x << 1) & hi) >> 7;          /* bit 7 set, bit 6 clear */
+      uint64_t y = x ^ nl;                            /* '\n' bytes become 0 */
       acc_lf += (~(((y & lo7) + lo7) | y) & hi) >> 7; /* exact zero-byte test */
     }
     cont += lane_sum(acc_cont);
@@ -156,22 +155,26 @@ void lw_content_counter_free(LwContentCounter *c)
 const char *lw_newline_name(LwNewline newline)
 {
   switch (newline) {
-  case LW_NEWLINE_LF: return "LF";
-  case LW_NEWLINE_CRLF: return "CRLF";
-  case LW_NEWLINE_CR: return "CR";
-  case LW_NEWLINE_MIXED: return "mixed";
-  case LW_NEWLINE_NONE: break;
+  case LW_NEWLINE_LF:
+    return "LF";
+  case LW_NEWLINE_CRLF:
+    return "CRLF";
+  case LW_NEWLINE_CR:
+    return "CR";
+  case LW_NEWLINE_MIXED:
+    return "mixed";
+  case LW_NEWLINE_NONE:
+    break;
   }
   return "none";
 }
 
 json_t *lw_content_meta_json(const LwContentMeta *m)
 {
-  return json_pack("{s:s, s:s, s:I, s:I, s:I}", "hash", m->hash, "newline",
-                   lw_newline_name(m->newline), "number_of_bytes",
-                   (json_int_t)m->number_of_bytes, "number_of_chars",
-                   (json_int_t)m->number_of_chars, "number_of_lines",
-                   (json_int_t)m->number_of_lines);
+  return json_pack(
+    "{s:s, s:s, s:I, s:I, s:I}", "hash", m->hash, "newline", lw_newline_name(m->newline),
+    "number_of_bytes", (json_int_t)m->number_of_bytes, "number_of_chars",
+    (json_int_t)m->number_of_chars, "number_of_lines", (json_int_t)m->number_of_lines);
 }
 
 LwStatus lw_content_meta_file(const char *path, LwContentMeta *out, LwError *err)

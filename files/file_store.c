@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-LwStatus lw_store_relpath(const char *kind, const char *hash,
-                          const char *suffix, char *buf, size_t size)
+LwStatus lw_store_relpath(const char *kind, const char *hash, const char *suffix, char *buf,
+                          size_t size)
 {
   if (strlen(hash) < 4) {
     return LW_ERR_INTERNAL;
@@ -47,8 +47,8 @@ LwStatus lw_store_mkparents(const char *path, LwError *err)
   return LW_OK;
 }
 
-LwStatus lw_store_tmpfile(const char *data_dir, char *path_buf, size_t size,
-                          FILE **out, LwError *err)
+LwStatus lw_store_tmpfile(const char *data_dir, char *path_buf, size_t size, FILE **out,
+                          LwError *err)
 {
   int n = snprintf(path_buf, size, "%s/tmp/lw-XXXXXX", data_dir);
   if (n < 0 || (size_t)n >= size) {
@@ -57,8 +57,8 @@ LwStatus lw_store_tmpfile(const char *data_dir, char *path_buf, size_t size,
   LW_TRY(lw_store_mkparents(path_buf, err));
   int fd = mkstemp(path_buf);
   if (fd < 0) {
-    return lw_error_set(err, LW_ERR_IO, "cannot create a file in %s/tmp: %s",
-                        data_dir, strerror(errno));
+    return lw_error_set(err, LW_ERR_IO, "cannot create a file in %s/tmp: %s", data_dir,
+                        strerror(errno));
   }
   *out = fdopen(fd, "w+b");
   if (!*out) {
@@ -73,8 +73,8 @@ LwStatus lw_store_commit(const char *tmp_path, const char *final_path, LwError *
 {
   LW_TRY(lw_store_mkparents(final_path, err));
   if (rename(tmp_path, final_path) != 0) {
-    return lw_error_set(err, LW_ERR_IO, "cannot rename %s to %s: %s", tmp_path,
-                        final_path, strerror(errno));
+    return lw_error_set(err, LW_ERR_IO, "cannot rename %s to %s: %s", tmp_path, final_path,
+                        strerror(errno));
   }
   return LW_OK;
 }

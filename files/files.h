@@ -32,14 +32,14 @@ LwStatus lw_store_path(const char *data_dir, const char *kind, const char *hash,
 
 /* The same path relative to the data directory ("KIND/ab/cd/HASHSUFFIX"),
  * as recorded on seeds. */
-LwStatus lw_store_relpath(const char *kind, const char *hash,
-                          const char *suffix, char *buf, size_t size);
+LwStatus lw_store_relpath(const char *kind, const char *hash, const char *suffix, char *buf,
+                          size_t size);
 
 /* Creates a new empty temporary file in DATA/tmp, opened for writing and
  * reading; its path goes into path_buf. The caller closes it and either
  * commits it with lw_store_commit or removes it. */
-LwStatus lw_store_tmpfile(const char *data_dir, char *path_buf, size_t size,
-                          FILE **out, LwError *err);
+LwStatus lw_store_tmpfile(const char *data_dir, char *path_buf, size_t size, FILE **out,
+                          LwError *err);
 
 /* Renames tmp_path to final_path atomically, creating final_path's folders. */
 LwStatus lw_store_commit(const char *tmp_path, const char *final_path, LwError *err);
@@ -98,7 +98,7 @@ typedef struct {
   uint64_t number_of_bytes;
   uint64_t number_of_chars;
   uint64_t number_of_lines;
-  uint64_t lf, crlf, cr;          /* terminators of each kind */
+  uint64_t lf, crlf, cr; /* terminators of each kind */
   LwNewline newline;
 } LwContentMeta;
 
@@ -109,8 +109,7 @@ typedef struct LwContentCounter LwContentCounter;
 LwContentCounter *lw_content_counter_new(void);
 
 /* Feeds the next len bytes of the content. */
-void lw_content_counter_update(LwContentCounter *counter, const void *data,
-                               size_t len);
+void lw_content_counter_update(LwContentCounter *counter, const void *data, size_t len);
 
 /* Bytes fed so far. */
 uint64_t lw_content_counter_bytes(const LwContentCounter *counter);
@@ -167,8 +166,8 @@ typedef struct {
 } LwGzOptions;
 
 typedef struct {
-  unsigned long long bytes_in;  /* uncompressed bytes written by the caller */
-  unsigned long long bytes_out; /* bytes that went to the file */
+  unsigned long long bytes_in;   /* uncompressed bytes written by the caller */
+  unsigned long long bytes_out;  /* bytes that went to the file */
   char md5[LW_HASH_HEX_LEN + 1]; /* MD5 of the uncompressed bytes (on close;
                                     empty with no_md5) */
 } LwGzStats;
@@ -176,13 +175,12 @@ typedef struct {
 /* Starts a writer on out, which stays the caller's: it must stay open until
  * lw_gz_writer_close or lw_gz_writer_free returns, and the caller closes it.
  * options may be NULL (plain output). On success *writer is set. */
-LwStatus lw_gz_writer_open(FILE *out, const LwGzOptions *options,
-                           LwGzWriter **writer, LwError *err);
+LwStatus lw_gz_writer_open(FILE *out, const LwGzOptions *options, LwGzWriter **writer,
+                           LwError *err);
 
 /* Appends len bytes. LW_ERR_IO (or another error) when the writer thread
  * failed; the writer is then only good for lw_gz_writer_free. */
-LwStatus lw_gz_writer_write(LwGzWriter *writer, const void *data, size_t len,
-                            LwError *err);
+LwStatus lw_gz_writer_write(LwGzWriter *writer, const void *data, size_t len, LwError *err);
 
 /* An LwLineSink-shaped adapter (clean/clean.h): handle is the writer.
  * On error the detail is kept for lw_gz_writer_close. */

@@ -25,7 +25,7 @@ typedef struct {
   size_t in_len;
   unsigned char *dict; /* the end of the chunk before: deflate's history */
   size_t dict_len;
-  unsigned char *out;  /* raw deflate data ending in a sync flush */
+  unsigned char *out; /* raw deflate data ending in a sync flush */
   size_t out_len;
   uLong crc;
   bool failed;
@@ -87,8 +87,7 @@ static bool compress_slot(z_stream *zs, Slot *s, size_t out_cap)
   if (deflateReset(zs) != Z_OK) {
     return false;
   }
-  if (s->dict_len &&
-      deflateSetDictionary(zs, s->dict, (uInt)s->dict_len) != Z_OK) {
+  if (s->dict_len && deflateSetDictionary(zs, s->dict, (uInt)s->dict_len) != Z_OK) {
     return false;
   }
   zs->next_in = (Bytef *)s->in;
@@ -111,8 +110,8 @@ static void *worker_main(void *arg)
   z_stream zs;
   memset(&zs, 0, sizeof(zs));
   /* windowBits -15: raw deflate; the writer adds gzip's header and trailer. */
-  bool ok = deflateInit2(&zs, w->options.level, Z_DEFLATED, -15, 8,
-                         Z_DEFAULT_STRATEGY) == Z_OK;
+  bool ok = deflateInit2(&zs, w->options.level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) ==
+            Z_OK;
   if (!ok) {
     fail(w, LW_ERR_NOMEM, "zlib: cannot start a compressor");
   }
@@ -161,8 +160,8 @@ static bool put(LwGzWriter *w, const void *data, size_t len)
 
 static bool put_le32(LwGzWriter *w, uint32_t v)
 {
-  unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8),
-                        (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
+  unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                        (unsigned char)(v >> 24)};
   return put(w, b, 4);
 }
 
@@ -284,8 +283,8 @@ static bool alloc_slots(LwGzWriter *w)
   return true;
 }
 
-LwStatus lw_gz_writer_open(FILE *out, const LwGzOptions *options,
-                           LwGzWriter **writer, LwError *err)
+LwStatus lw_gz_writer_open(FILE *out, const LwGzOptions *options, LwGzWriter **writer,
+                           LwError *err)
 {
   *writer = NULL;
   LwGzWriter *w = calloc(1, sizeof(*w));
@@ -390,8 +389,7 @@ static LwStatus hand_off(LwGzWriter *w, LwError *err)
   return LW_OK;
 }
 
-LwStatus lw_gz_writer_write(LwGzWriter *w, const void *data, size_t len,
-                            LwError *err)
+LwStatus lw_gz_writer_write(LwGzWriter *w, const void *data, size_t len, LwError *err)
 {
   if (!w->current) {
     return thread_failure(w, err);

@@ -38,13 +38,13 @@ struct LwGraphCursor {
   MDB_txn *own_txn; /* a read snapshot when no write transaction was open */
   MDB_cursor *cursor;
   LwBuf prefix;
-  LwBuf last_key;   /* key of the last triple given back */
+  LwBuf last_key; /* key of the last triple given back */
   bool started;
-  bool reseek;      /* the cursor stands past last_key: seek from it */
-  bool snapshot;    /* in its own read snapshot: writes never move it */
-  bool past_end;    /* a snapshot cursor ran past the last key */
+  bool reseek;   /* the cursor stands past last_key: seek from it */
+  bool snapshot; /* in its own read snapshot: writes never move it */
+  bool past_end; /* a snapshot cursor ran past the last key */
   unsigned long long seen_mutations;
-  LwBuf *run;       /* long triples sharing their first bytes, sorted */
+  LwBuf *run; /* long triples sharing their first bytes, sorted */
   size_t run_len, run_pos, run_cap;
 };
 
@@ -445,8 +445,8 @@ static LwStatus run_add(LwGraphCursor *c, const MDB_val *value, LwError *err)
   LwBuf *b = &c->run[c->run_len++];
   lw_buf_reset(b);
   return lw_buf_append(b, value->mv_data, value->mv_size) == LW_OK
-             ? LW_OK
-             : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+           ? LW_OK
+           : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
 }
 
 /* Reads the long triples whose keys share key's first bytes, and sorts them

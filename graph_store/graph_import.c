@@ -8,14 +8,13 @@
 #include "files/files.h"
 #include "base/base.h"
 
-static LwStatus paths(const LwGraphImportOptions *o, LwGraphImportReport *r,
-                      char *legacy, char *stats, size_t size, LwError *err)
+static LwStatus paths(const LwGraphImportOptions *o, LwGraphImportReport *r, char *legacy,
+                      char *stats, size_t size, LwError *err)
 {
   int n1 = snprintf(legacy, size, "%s/graphs/%s.nq.gz", o->data_dir, o->provider);
   int n3 = snprintf(stats, size, "%s/graphs/%s.stats.json", o->data_dir, o->provider);
-  int n4 = snprintf(r->added_path, sizeof(r->added_path),
-                    "%s/changesets/%s/%s.added.nq.gz", o->data_dir, o->provider,
-                    o->harvest_id);
+  int n4 = snprintf(r->added_path, sizeof(r->added_path), "%s/changesets/%s/%s.added.nq.gz",
+                    o->data_dir, o->provider, o->harvest_id);
   int n5 = snprintf(r->removed_path, sizeof(r->removed_path),
                     "%s/changesets/%s/%s.removed.nq.gz", o->data_dir, o->provider,
                     o->harvest_id);
@@ -118,11 +117,15 @@ static LwStatus merge_and_push(const LwGraphImportOptions *o, LwGraphDb *db,
     }
   }
   LwGraphMergeOptions m = {
-    .graph_iri = o->graph_iri, .db = db, .new_paths = o->clean_paths,
-    .new_count = o->clean_count, .added_path = r->added_path,
+    .graph_iri = o->graph_iri,
+    .db = db,
+    .new_paths = o->clean_paths,
+    .new_count = o->clean_count,
+    .added_path = r->added_path,
     .removed_path = r->removed_path,
     .on_harvest_line = push ? lw_sparql_import_line : NULL,
-    .on_subject_end = push ? lw_sparql_import_subject_end : NULL, .handle = push,
+    .on_subject_end = push ? lw_sparql_import_subject_end : NULL,
+    .handle = push,
   };
   Progress progress = {o, push};
   if (o->progress) {
@@ -158,7 +161,8 @@ LwStatus lw_graph_import(const LwGraphImportOptions *o, LwGraphImportReport *r,
   }
   lw_graph_db_close(db); /* aborts what was not committed */
   LW_TRY(st);
-  LwGraphStats stats = {.triples = r->merge.triples, .subjects = r->merge.subjects,
+  LwGraphStats stats = {.triples = r->merge.triples,
+                        .subjects = r->merge.subjects,
                         .modified = (long long)time(NULL)};
   snprintf(stats.graph_iri, sizeof(stats.graph_iri), "%s", o->graph_iri);
   return lw_graph_stats_write(stats_path, &stats, err);

@@ -88,8 +88,8 @@ typedef LwBuf Line;
 typedef struct {
   LwLineReader *reader;
   LwGraphCursor *cursor; /* instead of reader: a subject's triples in the db */
-  Line cur;   /* current line, with the provider's graph, no "\n" */
-  Line spare; /* the next line is built here, then swapped with cur */
+  Line cur;              /* current line, with the provider's graph, no "\n" */
+  Line spare;            /* the next line is built here, then swapped with cur */
   bool done;
   const char *path;
 } Source;
@@ -120,8 +120,8 @@ static LwStatus subject_copy(Line *subject, const Line *line, LwError *err)
 {
   lw_buf_reset(subject);
   return lw_buf_append(subject, line->data, subject_len(line))
-             ? lw_error_set(err, LW_ERR_NOMEM, "out of memory")
-             : LW_OK;
+           ? lw_error_set(err, LW_ERR_NOMEM, "out of memory")
+           : LW_OK;
 }
 
 /* True when line is about subject ("S "): a prefix test, no scanning. */
@@ -186,8 +186,8 @@ static LwStatus source_next(Source *s, const Rewrite *rw, LwError *err)
   return LW_OK;
 }
 
-static LwStatus source_open(Source *s, const char *path, size_t max_line,
-                            const Rewrite *rw, LwError *err)
+static LwStatus source_open(Source *s, const char *path, size_t max_line, const Rewrite *rw,
+                            LwError *err)
 {
   memset(s, 0, sizeof(*s));
   s->path = path;
@@ -213,7 +213,7 @@ typedef struct {
   size_t count;
   size_t *heap; /* indices of live sources, smallest current line first */
   size_t heap_len;
-  Line cur;     /* the merged stream's current line */
+  Line cur; /* the merged stream's current line */
   bool done;
   Rewrite rw;
 } Harvest;
@@ -252,8 +252,8 @@ static LwStatus line_copy(Line *dst, const Line *src, LwError *err)
 {
   lw_buf_reset(dst);
   return lw_buf_append(dst, src->data, src->len)
-             ? lw_error_set(err, LW_ERR_NOMEM, "out of memory")
-             : LW_OK;
+           ? lw_error_set(err, LW_ERR_NOMEM, "out of memory")
+           : LW_OK;
 }
 
 /* Pops the smallest line into h->cur; skips lines equal to the previous one. */
@@ -280,8 +280,8 @@ static LwStatus harvest_next(Harvest *h, LwError *err)
   }
 }
 
-static LwStatus harvest_open(Harvest *h, const LwGraphMergeOptions *o,
-                             size_t max_line, LwError *err)
+static LwStatus harvest_open(Harvest *h, const LwGraphMergeOptions *o, size_t max_line,
+                             LwError *err)
 {
   h->sources = calloc(o->new_count ? o->new_count : 1, sizeof(Source));
   h->heap = calloc(o->new_count ? o->new_count : 1, sizeof(size_t));
@@ -384,7 +384,7 @@ typedef struct {
   Harvest fresh;
   Outputs out;
   LwGraphMergeReport *report;
-  Line last_subject; /* to count distinct subjects written */
+  Line last_subject;               /* to count distinct subjects written */
   unsigned long long new_subjects; /* harvest subjects the old graph lacked */
   unsigned long long merged;       /* harvest lines merged, for progress */
   const LwGraphMergeOptions *options;
@@ -392,7 +392,10 @@ typedef struct {
                             on the thread of its write transaction */
 } Merge;
 
-static bool old_live(const Merge *m) { return m->has_old && !m->old.done; }
+static bool old_live(const Merge *m)
+{
+  return m->has_old && !m->old.done;
+}
 
 static LwStatus write_graph_line(Merge *m, const Line *line, LwError *err)
 {
@@ -484,8 +487,8 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
         ++m->report->removed;
         st = put_line(&m->out.removed, &m->old.cur, err);
         if (st == LW_OK && m->writes) {
-          st = lw_graph_writes_del(m->writes, m->old.cur.data,
-                                   triple_len(&m->old.cur, rw), err);
+          st = lw_graph_writes_del(m->writes, m->old.cur.data, triple_len(&m->old.cur, rw),
+                                   err);
         }
       }
       if (st == LW_OK) {
@@ -507,8 +510,9 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
 static LwStatus merge_all(Merge *m, const Rewrite *rw, LwError *err)
 {
   while (!m->fresh.done || old_live(m)) {
-    int c = m->fresh.done ? 1 : !old_live(m) ? -1
-                                              : compare_subjects(&m->fresh.cur, &m->old.cur);
+    int c = m->fresh.done  ? 1
+            : !old_live(m) ? -1
+                           : compare_subjects(&m->fresh.cur, &m->old.cur);
     if (c <= 0) {
       LW_TRY(replace_group(m, rw, err));
     } else {

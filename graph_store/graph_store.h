@@ -168,20 +168,20 @@ LwStatus lw_graph_view_refresh_all(const char *data_dir, unsigned *refreshed, Lw
 #include <stddef.h>
 
 typedef struct {
-  const char *graph_iri;       /* the provider's graph, without <> */
-  LwGraphDb *db;               /* the graph, edited in its open write
+  const char *graph_iri;        /* the provider's graph, without <> */
+  LwGraphDb *db;                /* the graph, edited in its open write
                                   transaction (the caller commits), which
                                   must hold no writes yet: the old triples
                                   are read from the last commit; NULL:
                                   old_path and out_path instead */
-  const char *old_path;        /* current graph file; NULL or missing: empty */
-  const char *const *new_paths;/* the harvest's clean files (gzip or plain) */
+  const char *old_path;         /* current graph file; NULL or missing: empty */
+  const char *const *new_paths; /* the harvest's clean files (gzip or plain) */
   size_t new_count;
-  const char *out_path;        /* the new graph file (gzip), written in place:
+  const char *out_path;     /* the new graph file (gzip), written in place:
                                   give a temporary path and rename it */
-  const char *added_path;      /* changeset: lines added (gzip); NULL: none */
-  const char *removed_path;    /* changeset: lines removed (gzip); NULL: none */
-  size_t max_line;             /* longest line accepted; 0: 64 MiB */
+  const char *added_path;   /* changeset: lines added (gzip); NULL: none */
+  const char *removed_path; /* changeset: lines removed (gzip); NULL: none */
+  size_t max_line;          /* longest line accepted; 0: 64 MiB */
   /* Called for every line of the harvest, in order, after it is written;
    * first_of_subject is true on the first line of each subject, and
    * subject_in_old says whether the old graph had triples about that
@@ -201,16 +201,16 @@ typedef struct {
 } LwGraphMergeOptions;
 
 typedef struct {
-  unsigned long long triples;         /* triples in the new graph */
-  unsigned long long subjects;        /* distinct subjects in the new graph */
-  unsigned long long harvest_subjects;/* |S| */
+  unsigned long long triples;          /* triples in the new graph */
+  unsigned long long subjects;         /* distinct subjects in the new graph */
+  unsigned long long harvest_subjects; /* |S| */
   unsigned long long added;
   unsigned long long removed;
-  unsigned long long foreign_graph;   /* harvest quads that named another graph */
+  unsigned long long foreign_graph; /* harvest quads that named another graph */
 } LwGraphMergeReport;
 
-LwStatus lw_graph_merge(const LwGraphMergeOptions *options,
-                        LwGraphMergeReport *report, LwError *err);
+LwStatus lw_graph_merge(const LwGraphMergeOptions *options, LwGraphMergeReport *report,
+                        LwError *err);
 
 /* Parses a canonical N-Quads line: the length of "S P O" (without the graph
  * label and " ."), and the graph label's position and length (0 when the
@@ -247,8 +247,10 @@ LwGraphWrites *lw_graph_writes_new(void);
 /* Producer (the merge's thread): queues a put (or del) of the triple
  * "S P O". Blocks while the queue is full. Fails (without queuing) once
  * the consumer gave up: stop merging then. */
-LwStatus lw_graph_writes_put(LwGraphWrites *w, const char *triple, size_t len, LwError *err);
-LwStatus lw_graph_writes_del(LwGraphWrites *w, const char *triple, size_t len, LwError *err);
+LwStatus lw_graph_writes_put(LwGraphWrites *w, const char *triple, size_t len,
+                             LwError *err);
+LwStatus lw_graph_writes_del(LwGraphWrites *w, const char *triple, size_t len,
+                             LwError *err);
 
 /* Producer: no more writes; hands on what is queued. Call it exactly once,
  * also when the merge failed (the consumer then returns). */
@@ -291,7 +293,7 @@ typedef struct {
   const char *query_url;  /* SPARQL Query endpoint; NULL: update_url */
   const char *user;       /* NULL: no authentication */
   const char *password;
-  long timeout_seconds;   /* per request; 0: 600 */
+  long timeout_seconds; /* per request; 0: 600 */
   LwSparqlMode mode;
 } LwSparqlOptions;
 
@@ -308,8 +310,8 @@ void lw_sparql_close(LwSparqlStore *store);
 LwStatus lw_sparql_update(LwSparqlStore *store, const char *update, LwError *err);
 
 /* Adds N-Triples to graph through the Graph Store Protocol (POST). */
-LwStatus lw_sparql_post(LwSparqlStore *store, const char *graph_iri,
-                        const char *ntriples, size_t len, LwError *err);
+LwStatus lw_sparql_post(LwSparqlStore *store, const char *graph_iri, const char *ntriples,
+                        size_t len, LwError *err);
 
 /* The store's insert mode. */
 LwSparqlMode lw_sparql_mode(const LwSparqlStore *store);
@@ -319,12 +321,12 @@ bool lw_sparql_mode_parse(const char *text, LwSparqlMode *mode);
 
 /* Runs a SELECT query and returns its result as CSV (a new string the caller
  * frees) in *csv. */
-LwStatus lw_sparql_select_csv(LwSparqlStore *store, const char *query,
-                              char **csv, LwError *err);
+LwStatus lw_sparql_select_csv(LwSparqlStore *store, const char *query, char **csv,
+                              LwError *err);
 
 /* Runs a SELECT query whose result is one number (such as COUNT(*)). */
-LwStatus lw_sparql_count(LwSparqlStore *store, const char *query,
-                         unsigned long long *count, LwError *err);
+LwStatus lw_sparql_count(LwSparqlStore *store, const char *query, unsigned long long *count,
+                         LwError *err);
 
 /* ---- sparql_import (graph_store/sparql_import.c) ----------------------- */
 
@@ -388,12 +390,12 @@ void lw_sparql_import_free(LwSparqlImport *import);
 
 typedef struct {
   const char *data_dir;
-  const char *provider;          /* [A-Za-z0-9]+ */
+  const char *provider; /* [A-Za-z0-9]+ */
   const char *graph_iri;
-  const char *harvest_id;        /* names the changeset files */
-  const char *const *clean_paths;/* the harvest's clean files */
+  const char *harvest_id;         /* names the changeset files */
+  const char *const *clean_paths; /* the harvest's clean files */
   size_t clean_count;
-  LwSparqlStore *store;          /* NULL: the files store only */
+  LwSparqlStore *store; /* NULL: the files store only */
   /* Called now and then during the import (every 65,536 harvest triples
    * merged) with the triples merged so far and the requests sent to the
    * SPARQL store (0 without one). May be NULL. */
@@ -409,8 +411,8 @@ typedef struct {
   unsigned long long store_requests;
 } LwGraphImportReport;
 
-LwStatus lw_graph_import(const LwGraphImportOptions *options,
-                         LwGraphImportReport *report, LwError *err);
+LwStatus lw_graph_import(const LwGraphImportOptions *options, LwGraphImportReport *report,
+                         LwError *err);
 
 /* ---- graph_export (graph_store/graph_export.c) ------------------------- */
 

@@ -29,7 +29,8 @@ static LwStatus each_quad(LwGraphDb *db, const char *prefix, size_t plen, LineFn
   LwStatus st;
   while ((st = lw_graph_cursor_next(cursor, &triple, &len, err)) == LW_OK) {
     lw_buf_reset(&line);
-    if (lw_buf_append(&line, triple, len) || lw_buf_appendf(&line, " <%s> .\n", info.graph_iri)) {
+    if (lw_buf_append(&line, triple, len) ||
+        lw_buf_appendf(&line, " <%s> .\n", info.graph_iri)) {
       st = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
       break;
     }
@@ -45,8 +46,8 @@ static LwStatus each_quad(LwGraphDb *db, const char *prefix, size_t plen, LineFn
 static LwStatus to_file(void *handle, const char *line, size_t len, LwError *err)
 {
   return fwrite(line, 1, len, handle) == len
-             ? LW_OK
-             : lw_error_set(err, LW_ERR_IO, "write error: %s", strerror(errno));
+           ? LW_OK
+           : lw_error_set(err, LW_ERR_IO, "write error: %s", strerror(errno));
 }
 
 LwStatus lw_graph_view_print(const char *data_dir, const char *provider,

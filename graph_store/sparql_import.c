@@ -34,7 +34,7 @@ LwSparqlImport *lw_sparql_import_new(LwSparqlStore *store, const char *graph_iri
   im->store = store;
   im->graph_iri = strdup(graph_iri);
   im->delete_batch = delete_batch ? delete_batch : 1000;
-  im->insert_batch = insert_batch                                 ? insert_batch
+  im->insert_batch = insert_batch                                ? insert_batch
                      : lw_sparql_mode(store) == LW_SPARQL_UPDATE ? 10000
                                                                  : 100000;
   if (!im->graph_iri) {
@@ -89,7 +89,8 @@ static LwStatus flush(LwSparqlImport *im, LwError *err)
     LW_TRY(send_update(im, insert_by_update, err));
   }
   if (im->triple_count && !insert_by_update) {
-    LW_TRY(lw_sparql_post(im->store, im->graph_iri, im->triples.data, im->triples.len, err));
+    LW_TRY(
+      lw_sparql_post(im->store, im->graph_iri, im->triples.data, im->triples.len, err));
     ++im->requests;
   }
   im->subjects.len = im->triples.len = 0;
@@ -141,9 +142,15 @@ LwStatus lw_sparql_import_subject_end(void *handle, bool changed, LwError *err)
   return LW_OK;
 }
 
-LwStatus lw_sparql_import_finish(LwSparqlImport *im, LwError *err) { return flush(im, err); }
+LwStatus lw_sparql_import_finish(LwSparqlImport *im, LwError *err)
+{
+  return flush(im, err);
+}
 
-unsigned long long lw_sparql_import_requests(const LwSparqlImport *im) { return im->requests; }
+unsigned long long lw_sparql_import_requests(const LwSparqlImport *im)
+{
+  return im->requests;
+}
 
 void lw_sparql_import_free(LwSparqlImport *im)
 {

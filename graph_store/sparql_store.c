@@ -96,8 +96,8 @@ void lw_sparql_close(LwSparqlStore *s)
 /* POSTs body with content_type to url; the answer lands in *answer. A
  * transport failure or a 5xx is retryable (LW_ERR_STORE), a 4xx is not. */
 static LwStatus post(LwSparqlStore *s, const char *url, const char *content_type,
-                     const char *accept, const char *body, size_t len,
-                     Body *answer, LwError *err)
+                     const char *accept, const char *body, size_t len, Body *answer,
+                     LwError *err)
 {
   CURL *curl = s->curl;
   char ct[128], ac[128];
@@ -161,15 +161,15 @@ LwStatus lw_sparql_update(LwSparqlStore *s, const char *update, LwError *err)
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   Body answer = LW_BUF_INIT;
-  LwStatus st = post(s, s->update_url, "application/x-www-form-urlencoded",
-                     "*/*", body, strlen(body), &answer, err);
+  LwStatus st = post(s, s->update_url, "application/x-www-form-urlencoded", "*/*", body,
+                     strlen(body), &answer, err);
   free(body);
   free(answer.data);
   return st;
 }
 
-LwStatus lw_sparql_post(LwSparqlStore *s, const char *graph_iri,
-                        const char *ntriples, size_t len, LwError *err)
+LwStatus lw_sparql_post(LwSparqlStore *s, const char *graph_iri, const char *ntriples,
+                        size_t len, LwError *err)
 {
   char *graph = curl_easy_escape(NULL, graph_iri, 0);
   if (!graph) {
@@ -191,7 +191,10 @@ LwStatus lw_sparql_post(LwSparqlStore *s, const char *graph_iri,
   return st;
 }
 
-LwSparqlMode lw_sparql_mode(const LwSparqlStore *s) { return s->mode; }
+LwSparqlMode lw_sparql_mode(const LwSparqlStore *s)
+{
+  return s->mode;
+}
 
 bool lw_sparql_mode_parse(const char *text, LwSparqlMode *mode)
 {
@@ -205,16 +208,15 @@ bool lw_sparql_mode_parse(const char *text, LwSparqlMode *mode)
   return true;
 }
 
-LwStatus lw_sparql_select_csv(LwSparqlStore *s, const char *query, char **csv,
-                              LwError *err)
+LwStatus lw_sparql_select_csv(LwSparqlStore *s, const char *query, char **csv, LwError *err)
 {
   char *body = form("query", query);
   if (!body) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   Body answer = LW_BUF_INIT;
-  LwStatus st = post(s, s->query_url, "application/x-www-form-urlencoded",
-                     "text/csv", body, strlen(body), &answer, err);
+  LwStatus st = post(s, s->query_url, "application/x-www-form-urlencoded", "text/csv", body,
+                     strlen(body), &answer, err);
   free(body);
   if (st != LW_OK) {
     free(answer.data);
@@ -224,8 +226,8 @@ LwStatus lw_sparql_select_csv(LwSparqlStore *s, const char *query, char **csv,
   return *csv ? LW_OK : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
 }
 
-LwStatus lw_sparql_count(LwSparqlStore *s, const char *query,
-                         unsigned long long *count, LwError *err)
+LwStatus lw_sparql_count(LwSparqlStore *s, const char *query, unsigned long long *count,
+                         LwError *err)
 {
   char *csv = NULL;
   LW_TRY(lw_sparql_select_csv(s, query, &csv, err));
@@ -234,8 +236,8 @@ LwStatus lw_sparql_count(LwSparqlStore *s, const char *query,
   char *end = NULL;
   unsigned long long value = nl ? strtoull(nl + 1 + (nl[1] == '"'), &end, 10) : 0;
   LwStatus st = end && end != nl + 1 + (nl[1] == '"')
-                    ? LW_OK
-                    : lw_error_set(err, LW_ERR_STORE, "not a count: %.200s", csv);
+                  ? LW_OK
+                  : lw_error_set(err, LW_ERR_STORE, "not a count: %.200s", csv);
   *count = value;
   free(csv);
   return st;

@@ -92,7 +92,8 @@ static void alternate_of(const LwFetchResult *result, char *out, size_t size)
     return;
   }
   const json_t *last = json_array_get(result->http, json_array_size(result->http) - 1);
-  const char *link = json_string_value(json_object_get(json_object_get(last, "headers"), "link"));
+  const char *link = json_string_value(
+    json_object_get(json_object_get(last, "headers"), "link"));
   if (link) {
     alternate_in(link, out, size);
   }
@@ -131,8 +132,9 @@ static LwStatus fetch_one(LwDocumentLoader *l, const char *url, char **body, siz
 }
 
 /* Follows the alternate of the document just fetched from url, once. */
-static LwStatus follow_alternate(LwDocumentLoader *l, const char *url, const char *alternate,
-                                 char **body, size_t *len, char **document_url, LwError *err)
+static LwStatus follow_alternate(LwDocumentLoader *l, const char *url,
+                                 const char *alternate, char **body, size_t *len,
+                                 char **document_url, LwError *err)
 {
   char *next = lw_uri_resolve(*document_url, alternate);
   free(*body);
@@ -153,11 +155,13 @@ LwStatus lw_document_load(void *handle, const char *url, char **body, size_t *le
   LwDocumentLoader *l = handle;
   *body = NULL;
   *document_url = NULL;
-  if (l->cache_get && l->cache_get(l->cache_handle, url, body, len, document_url) == LW_OK) {
+  if (l->cache_get &&
+      l->cache_get(l->cache_handle, url, body, len, document_url) == LW_OK) {
     return LW_OK;
   }
   char alternate[2048];
-  LwStatus st = fetch_one(l, url, body, len, document_url, alternate, sizeof(alternate), err);
+  LwStatus st = fetch_one(l, url, body, len, document_url, alternate, sizeof(alternate),
+                          err);
   if (st == LW_OK && alternate[0]) {
     st = follow_alternate(l, url, alternate, body, len, document_url, err);
   }

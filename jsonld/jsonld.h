@@ -56,19 +56,18 @@
 /* Fetches the document at url. On success *body (len bytes, NUL-terminated)
  * and *document_url (the URL after redirects) are new strings the caller
  * frees. Returns LW_OK, or an error with a message in err. */
-typedef LwStatus (*LwJsonldLoadFn)(void *handle, const char *url, char **body,
-                                   size_t *len, char **document_url,
-                                   LwError *err);
+typedef LwStatus (*LwJsonldLoadFn)(void *handle, const char *url, char **body, size_t *len,
+                                   char **document_url, LwError *err);
 
 typedef struct {
-  const char *base_iri;        /* the document's URL; NULL: none */
-  LwJsonldLoadFn load;         /* remote contexts; NULL: every fetch fails */
+  const char *base_iri; /* the document's URL; NULL: none */
+  LwJsonldLoadFn load;  /* remote contexts; NULL: every fetch fails */
   void *load_handle;
   LwQuadSink on_quad;
   void *quad_handle;
-  LwSyntaxErrorSink on_error;  /* may be NULL; told about the fatal error */
+  LwSyntaxErrorSink on_error; /* may be NULL; told about the fatal error */
   void *error_handle;
-  const char *rdf_direction;   /* NULL, "i18n-datatype", "compound-literal" */
+  const char *rdf_direction;    /* NULL, "i18n-datatype", "compound-literal" */
   bool produce_generalized_rdf; /* keep triples with blank node predicates */
   unsigned max_depth;           /* JSON nesting; 0: default 512 */
   unsigned max_context_depth;   /* nested context processing; 0: default 32 */
@@ -83,12 +82,11 @@ typedef struct {
  * counts the quads passed to on_quad and the errors reported. Returns LW_OK,
  * LW_ERR_SYNTAX (JSON or JSON-LD error), LW_ERR_LIMIT, LW_ERR_IO, or what
  * on_quad returned when it stopped the conversion. */
-LwStatus lw_jsonld_to_rdf(FILE *in, const LwJsonldOptions *opt,
-                          LwReadStats *stats, LwError *err);
+LwStatus lw_jsonld_to_rdf(FILE *in, const LwJsonldOptions *opt, LwReadStats *stats,
+                          LwError *err);
 
 /* The same for a document in memory (len bytes, need not be NUL-terminated). */
-LwStatus lw_jsonld_to_rdf_buffer(const char *json, size_t len,
-                                 const LwJsonldOptions *opt,
+LwStatus lw_jsonld_to_rdf_buffer(const char *json, size_t len, const LwJsonldOptions *opt,
                                  LwReadStats *stats, LwError *err);
 
 /* ---- Canonical JSON ------------------------------------------------------ */
@@ -112,12 +110,11 @@ LwJsonldMap *lw_jsonld_map_new(void);
 void lw_jsonld_map_free(LwJsonldMap *map); /* NULL-safe */
 
 /* Maps url_prefix to path (a file or a directory; copied). */
-LwStatus lw_jsonld_map_add(LwJsonldMap *map, const char *url_prefix,
-                           const char *path, LwError *err);
+LwStatus lw_jsonld_map_add(LwJsonldMap *map, const char *url_prefix, const char *path,
+                           LwError *err);
 
 /* The same from a "URL=PATH" string, as given to --context-map. */
-LwStatus lw_jsonld_map_add_spec(LwJsonldMap *map, const char *spec,
-                                LwError *err);
+LwStatus lw_jsonld_map_add_spec(LwJsonldMap *map, const char *spec, LwError *err);
 
 /* Unmapped URLs go to fallback (for example lw_document_load,
  * jsonld/jsonld.h). */
@@ -125,8 +122,8 @@ void lw_jsonld_map_set_fallback(LwJsonldMap *map, LwJsonldLoadFn fallback,
                                 void *fallback_handle);
 
 /* The LwJsonldLoadFn of a map; handle is the LwJsonldMap. */
-LwStatus lw_jsonld_map_load(void *handle, const char *url, char **body,
-                            size_t *len, char **document_url, LwError *err);
+LwStatus lw_jsonld_map_load(void *handle, const char *url, char **body, size_t *len,
+                            char **document_url, LwError *err);
 
 /* ---- document_loader (jsonld/document_loader.c) ------------------------ */
 
@@ -147,10 +144,10 @@ LwStatus lw_jsonld_map_load(void *handle, const char *url, char **body,
 #include <stddef.h>
 
 typedef struct {
-  const LwNetGuard *guard;   /* allow list; NULL: public addresses only */
-  const char *contact;       /* in the User-Agent; may be NULL */
-  size_t max_bytes;          /* 0: 4 MiB */
-  long timeout_ms;           /* 0: 30 s */
+  const LwNetGuard *guard; /* allow list; NULL: public addresses only */
+  const char *contact;     /* in the User-Agent; may be NULL */
+  size_t max_bytes;        /* 0: 4 MiB */
+  long timeout_ms;         /* 0: 30 s */
   /* A cache, all optional: get returns LW_OK with a new body (and the URL it
    * was fetched from) when url is cached; put stores a fetched document. */
   LwStatus (*cache_get)(void *handle, const char *url, char **body, size_t *len,

@@ -16,7 +16,8 @@ typedef struct {
   bool failed;
 } Buf;
 
-static void put(Buf *b, const char *s, size_t n) {
+static void put(Buf *b, const char *s, size_t n)
+{
   if (b->failed) {
     return;
   }
@@ -38,9 +39,13 @@ static void put(Buf *b, const char *s, size_t n) {
   b->data[b->len] = 0;
 }
 
-static void puts_(Buf *b, const char *s) { put(b, s, strlen(s)); }
+static void puts_(Buf *b, const char *s)
+{
+  put(b, s, strlen(s));
+}
 
-void lw_jld_format_number(double d, char *buf, size_t size) {
+void lw_jld_format_number(double d, char *buf, size_t size)
+{
   if (d == 0) {
     snprintf(buf, size, "0");
     return;
@@ -114,19 +119,34 @@ void lw_jld_format_number(double d, char *buf, size_t size) {
   snprintf(buf, size, "%s", out);
 }
 
-static void put_string(Buf *b, const char *s, size_t len) {
+static void put_string(Buf *b, const char *s, size_t len)
+{
   put(b, "\"", 1);
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
     char esc[8];
     switch (c) {
-    case '"': puts_(b, "\\\""); break;
-    case '\\': puts_(b, "\\\\"); break;
-    case '\b': puts_(b, "\\b"); break;
-    case '\f': puts_(b, "\\f"); break;
-    case '\n': puts_(b, "\\n"); break;
-    case '\r': puts_(b, "\\r"); break;
-    case '\t': puts_(b, "\\t"); break;
+    case '"':
+      puts_(b, "\\\"");
+      break;
+    case '\\':
+      puts_(b, "\\\\");
+      break;
+    case '\b':
+      puts_(b, "\\b");
+      break;
+    case '\f':
+      puts_(b, "\\f");
+      break;
+    case '\n':
+      puts_(b, "\\n");
+      break;
+    case '\r':
+      puts_(b, "\\r");
+      break;
+    case '\t':
+      puts_(b, "\\t");
+      break;
     default:
       if (c < 0x20) {
         snprintf(esc, sizeof(esc), "\\u%04x", c);
@@ -140,7 +160,8 @@ static void put_string(Buf *b, const char *s, size_t len) {
 }
 
 /* Decodes one UTF-8 code point (input is valid UTF-8: jansson checked it). */
-static unsigned long next_cp(const unsigned char **s) {
+static unsigned long next_cp(const unsigned char **s)
+{
   const unsigned char *p = *s;
   unsigned long cp;
   int n;
@@ -165,7 +186,8 @@ static unsigned long next_cp(const unsigned char **s) {
 }
 
 /* Compares keys by UTF-16 code units, as RFC 8785 asks. */
-static int cmp_utf16(const void *a, const void *b) {
+static int cmp_utf16(const void *a, const void *b)
+{
   const unsigned char *x = *(const unsigned char *const *)a;
   const unsigned char *y = *(const unsigned char *const *)b;
   while (*x && *y) {
@@ -182,7 +204,8 @@ static int cmp_utf16(const void *a, const void *b) {
   return *x ? 1 : *y ? -1 : 0;
 }
 
-static void put_value(Buf *b, const json_t *v) {
+static void put_value(Buf *b, const json_t *v)
+{
   char num[64];
   switch (json_typeof(v)) {
   case JSON_OBJECT: {
@@ -194,7 +217,10 @@ static void put_value(Buf *b, const json_t *v) {
     }
     const char *k;
     json_t *x;
-    json_object_foreach((json_t *)v, k, x) { keys[i++] = k; }
+    json_object_foreach((json_t *)v, k, x)
+    {
+      keys[i++] = k;
+    }
     qsort(keys, n, sizeof(*keys), cmp_utf16);
     put(b, "{", 1);
     for (i = 0; i < n; i++) {
@@ -243,7 +269,8 @@ static void put_value(Buf *b, const json_t *v) {
   }
 }
 
-char *lw_jld_canonical(const json_t *v) {
+char *lw_jld_canonical(const json_t *v)
+{
   Buf b = {0};
   put_value(&b, v);
   if (b.failed) {
@@ -256,12 +283,13 @@ char *lw_jld_canonical(const json_t *v) {
   return b.data;
 }
 
-char *lw_jsonld_canonical_json(const char *json, LwError *err) {
+char *lw_jsonld_canonical_json(const char *json, LwError *err)
+{
   json_error_t jerr;
   json_t *v = json_loads(json, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL, &jerr);
   if (!v) {
-    lw_error_set(err, LW_ERR_SYNTAX, "line %d, column %d: %s", jerr.line,
-                 jerr.column, jerr.text);
+    lw_error_set(err, LW_ERR_SYNTAX, "line %d, column %d: %s", jerr.line, jerr.column,
+                 jerr.text);
     return NULL;
   }
   char *r = lw_jld_canonical(v);

@@ -11,7 +11,8 @@
 
 /* ---- active contexts ------------------------------------------------------ */
 
-LwJldCtx *lw_jld_ctx_new(const char *base) {
+LwJldCtx *lw_jld_ctx_new(const char *base)
+{
   LwJldCtx *c = calloc(1, sizeof(*c));
   if (!c) {
     return NULL;
@@ -27,14 +28,16 @@ LwJldCtx *lw_jld_ctx_new(const char *base) {
   return c;
 }
 
-LwJldCtx *lw_jld_ctx_ref(LwJldCtx *ctx) {
+LwJldCtx *lw_jld_ctx_ref(LwJldCtx *ctx)
+{
   if (ctx) {
     ctx->refs++;
   }
   return ctx;
 }
 
-void lw_jld_ctx_unref(LwJldCtx *ctx) {
+void lw_jld_ctx_unref(LwJldCtx *ctx)
+{
   while (ctx && --ctx->refs == 0) {
     LwJldCtx *prev = ctx->previous;
     free(ctx->base);
@@ -48,7 +51,8 @@ void lw_jld_ctx_unref(LwJldCtx *ctx) {
   }
 }
 
-static LwJldCtx *ctx_copy(const LwJldCtx *src) {
+static LwJldCtx *ctx_copy(const LwJldCtx *src)
+{
   LwJldCtx *c = calloc(1, sizeof(*c));
   if (!c) {
     return NULL;
@@ -68,14 +72,17 @@ static LwJldCtx *ctx_copy(const LwJldCtx *src) {
   return c;
 }
 
-json_t *lw_jld_term(const LwJldCtx *ctx, const char *term) {
+json_t *lw_jld_term(const LwJldCtx *ctx, const char *term)
+{
   return term ? json_object_get(ctx->terms, term) : NULL;
 }
 
-static bool has_protected_terms(const LwJldCtx *ctx) {
+static bool has_protected_terms(const LwJldCtx *ctx)
+{
   const char *key;
   json_t *def;
-  json_object_foreach(ctx->terms, key, def) {
+  json_object_foreach(ctx->terms, key, def)
+  {
     if (json_is_true(json_object_get(def, "@protected"))) {
       return true;
     }
@@ -83,7 +90,8 @@ static bool has_protected_terms(const LwJldCtx *ctx) {
   return false;
 }
 
-static void set_str(char **field, const char *value) {
+static void set_str(char **field, const char *value)
+{
   free(*field);
   *field = lw_jld_strdup(value);
 }
@@ -93,44 +101,38 @@ static void set_str(char **field, const char *value) {
 /* Loads the context document at url (cached per document run): *context is a
  * borrowed reference to its @context value, *doc_url its final URL. */
 static LwStatus load_remote(LwJld *p, const char *url, json_t **context,
-                            const char **doc_url) {
+                            const char **doc_url)
+{
   json_t *entry = json_object_get(p->remote_cache, url);
   if (!entry) {
     if (p->remote_fetched >= p->max_remote) {
-      lw_error_set(p->err, LW_ERR_LIMIT,
-                   "context overflow: more than %u remote contexts",
+      lw_error_set(p->err, LW_ERR_LIMIT, "context overflow: more than %u remote contexts",
                    p->max_remote);
       return LW_ERR_LIMIT;
     }
     p->remote_fetched++;
     if (!p->opt->load) {
-      return lw_jld_fail(p, "loading remote context failed",
-                         "%s: no document loader", url);
+      return lw_jld_fail(p, "loading remote context failed", "%s: no document loader", url);
     }
     char *body = NULL, *final_url = NULL;
     size_t len = 0;
     LwError lerr;
     lw_error_clear(&lerr);
-    LwStatus st =
-        p->opt->load(p->opt->load_handle, url, &body, &len, &final_url, &lerr);
+    LwStatus st = p->opt->load(p->opt->load_handle, url, &body, &len, &final_url, &lerr);
     if (st != LW_OK) {
       free(body);
       free(final_url);
-      return lw_jld_fail(p, "loading remote context failed", "%s: %s", url,
-                         lerr.message);
+      return lw_jld_fail(p, "loading remote context failed", "%s: %s", url, lerr.message);
     }
     json_error_t jerr;
-    json_t *doc = json_loadb(body, len, JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL,
-                             &jerr);
+    json_t *doc = json_loadb(body, len, JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL, &jerr);
     free(body);
     if (!doc) {
       free(final_url);
-      return lw_jld_fail(p, "loading remote context failed",
-                         "%s: line %d, column %d: %s", url, jerr.line,
-                         jerr.column, jerr.text);
+      return lw_jld_fail(p, "loading remote context failed", "%s: line %d, column %d: %s",
+                         url, jerr.line, jerr.column, jerr.text);
     }
-    entry = json_pack("{s:o,s:s}", "doc", doc, "url",
-                      final_url ? final_url : url);
+    entry = json_pack("{s:o,s:s}", "doc", doc, "url", final_url ? final_url : url);
     free(final_url);
     if (!entry || json_object_set_new(p->remote_cache, url, entry)) {
       return lw_jld_nomem(p);
@@ -139,8 +141,7 @@ static LwStatus load_remote(LwJld *p, const char *url, json_t **context,
   json_t *doc = json_object_get(entry, "doc");
   json_t *ctx = json_is_object(doc) ? json_object_get(doc, "@context") : NULL;
   if (!ctx) {
-    return lw_jld_fail(p, "invalid remote context",
-                       "%s has no top-level @context", url);
+    return lw_jld_fail(p, "invalid remote context", "%s has no top-level @context", url);
   }
   *context = ctx;
   *doc_url = json_string_value(json_object_get(entry, "url"));
@@ -150,10 +151,9 @@ static LwStatus load_remote(LwJld *p, const char *url, json_t **context,
 /* ---- context processing (4.1.2) ------------------------------------------- */
 
 static LwStatus process_definition(LwJld *p, LwJldCtx **resultp, json_t *context,
-                                   const char *base_url,
-                                   json_t *remote_contexts,
-                                   bool override_protected,
-                                   bool validate_scoped) {
+                                   const char *base_url, json_t *remote_contexts,
+                                   bool override_protected, bool validate_scoped)
+{
   LwJldCtx *result = *resultp;
   /* 5.5 */
   json_t *version = json_object_get(context, "@version");
@@ -192,8 +192,7 @@ static LwStatus process_definition(LwJld *p, LwJldCtx **resultp, json_t *context
   if (base && json_array_size(remote_contexts) == 0) {
     if (json_is_null(base)) {
       set_str(&result->base, NULL);
-    } else if (json_is_string(base) &&
-               lw_jld_is_absolute_iri(json_string_value(base))) {
+    } else if (json_is_string(base) && lw_jld_is_absolute_iri(json_string_value(base))) {
       set_str(&result->base, json_string_value(base));
     } else if (json_is_string(base) && result->base) {
       char *r = lw_jld_resolve(result->base, json_string_value(base));
@@ -210,8 +209,8 @@ static LwStatus process_definition(LwJld *p, LwJldCtx **resultp, json_t *context
     if (json_is_null(vocab)) {
       set_str(&result->vocab, NULL);
     } else if (json_is_string(vocab)) {
-      char *v = lw_jld_expand_iri(p, result, json_string_value(vocab), true,
-                                  true, NULL, NULL, &st);
+      char *v = lw_jld_expand_iri(p, result, json_string_value(vocab), true, true, NULL,
+                                  NULL, &st);
       if (st != LW_OK) {
         free(v);
         goto done;
@@ -278,16 +277,15 @@ static LwStatus process_definition(LwJld *p, LwJldCtx **resultp, json_t *context
   p->ctx_override = override_protected;
   const char *key;
   json_t *ignored;
-  json_object_foreach(context, key, ignored) {
-    if (!strcmp(key, "@base") || !strcmp(key, "@direction") ||
-        !strcmp(key, "@import") || !strcmp(key, "@language") ||
-        !strcmp(key, "@propagate") || !strcmp(key, "@protected") ||
-        !strcmp(key, "@version") || !strcmp(key, "@vocab")) {
+  json_object_foreach(context, key, ignored)
+  {
+    if (!strcmp(key, "@base") || !strcmp(key, "@direction") || !strcmp(key, "@import") ||
+        !strcmp(key, "@language") || !strcmp(key, "@propagate") ||
+        !strcmp(key, "@protected") || !strcmp(key, "@version") || !strcmp(key, "@vocab")) {
       continue;
     }
-    st = lw_jld_create_term(p, result, context, key, defined, base_url,
-                     json_is_true(prot), override_protected, remote_contexts,
-                     validate_scoped);
+    st = lw_jld_create_term(p, result, context, key, defined, base_url, json_is_true(prot),
+                            override_protected, remote_contexts, validate_scoped);
     if (st != LW_OK) {
       break;
     }
@@ -304,7 +302,8 @@ done:
 static LwStatus process_context(LwJld *p, LwJldCtx *active, json_t *local,
                                 const char *base_url, json_t *remote_contexts,
                                 bool override_protected, bool propagate,
-                                bool validate_scoped, LwJldCtx **out) {
+                                bool validate_scoped, LwJldCtx **out)
+{
   /* 1 */
   LwJldCtx *result = ctx_copy(active);
   if (!result) {
@@ -328,12 +327,12 @@ static LwStatus process_context(LwJld *p, LwJldCtx *active, json_t *local,
   LwStatus st = LW_OK;
   size_t i;
   json_t *context;
-  json_array_foreach(list, i, context) {
+  json_array_foreach(list, i, context)
+  {
     if (json_is_null(context)) {
       /* 5.1 */
       if (!override_protected && has_protected_terms(result)) {
-        st = lw_jld_fail(p, "invalid context nullification",
-                         "protected terms present");
+        st = lw_jld_fail(p, "invalid context nullification", "protected terms present");
         break;
       }
       LwJldCtx *fresh = lw_jld_ctx_new(active->original_base);
@@ -380,8 +379,8 @@ static LwStatus process_context(LwJld *p, LwJldCtx *active, json_t *local,
         char *durl = lw_jld_strdup(doc_url);
         json_incref(loaded); /* the cache may not outlive the call */
         LwJldCtx *next = NULL;
-        st = lw_jld_process_context(p, result, loaded, durl, remotes, false,
-                                    true, validate_scoped, &next);
+        st = lw_jld_process_context(p, result, loaded, durl, remotes, false, true,
+                                    validate_scoped, &next);
         json_decref(loaded);
         free(durl);
         if (st == LW_OK) {
@@ -418,16 +417,16 @@ static LwStatus process_context(LwJld *p, LwJldCtx *active, json_t *local,
 LwStatus lw_jld_process_context(LwJld *p, LwJldCtx *active, json_t *local,
                                 const char *base_url, json_t *remote_contexts,
                                 bool override_protected, bool propagate,
-                                bool validate_scoped, LwJldCtx **result) {
+                                bool validate_scoped, LwJldCtx **result)
+{
   *result = NULL;
   if (p->context_depth >= p->max_context_depth * 4) {
     return lw_jld_fail(p, "context overflow", "contexts nested too deeply");
   }
   json_t *remotes = remote_contexts ? json_incref(remote_contexts) : json_array();
   p->context_depth++;
-  LwStatus st = process_context(p, active, local, base_url, remotes,
-                                override_protected, propagate, validate_scoped,
-                                result);
+  LwStatus st = process_context(p, active, local, base_url, remotes, override_protected,
+                                propagate, validate_scoped, result);
   p->context_depth--;
   json_decref(remotes);
   return st;
@@ -436,8 +435,9 @@ LwStatus lw_jld_process_context(LwJld *p, LwJldCtx *active, json_t *local,
 /* ---- IRI expansion (5.2.2) ------------------------------------------------- */
 
 char *lw_jld_expand_iri(LwJld *p, LwJldCtx *active, const char *value,
-                        bool document_relative, bool vocab, json_t *local,
-                        json_t *defined, LwStatus *st) {
+                        bool document_relative, bool vocab, json_t *local, json_t *defined,
+                        LwStatus *st)
+{
   /* 1, 2 */
   if (!value) {
     return NULL;
@@ -452,7 +452,7 @@ char *lw_jld_expand_iri(LwJld *p, LwJldCtx *active, const char *value,
   if (local && json_object_get(local, value) &&
       !json_is_true(json_object_get(defined, value))) {
     *st = lw_jld_create_term(p, active, local, value, defined, p->ctx_base_url, false,
-                      p->ctx_override, p->ctx_remotes, true);
+                             p->ctx_override, p->ctx_remotes, true);
     if (*st != LW_OK) {
       return NULL;
     }
@@ -482,8 +482,8 @@ char *lw_jld_expand_iri(LwJld *p, LwJldCtx *active, const char *value,
     }
     if (local && json_object_get(local, prefix) &&
         !json_is_true(json_object_get(defined, prefix))) {
-      *st = lw_jld_create_term(p, active, local, prefix, defined, p->ctx_base_url,
-                        false, p->ctx_override, p->ctx_remotes, true);
+      *st = lw_jld_create_term(p, active, local, prefix, defined, p->ctx_base_url, false,
+                               p->ctx_override, p->ctx_remotes, true);
       if (*st != LW_OK) {
         free(prefix);
         return NULL;

@@ -9,11 +9,13 @@
 
 #include "jsonld/jsonld_private.h"
 
-static json_t *container_of(LwJldCtx *ctx, const char *term) {
+static json_t *container_of(LwJldCtx *ctx, const char *term)
+{
   return json_object_get(lw_jld_term(ctx, term), "@container");
 }
 
-static bool has_container(LwJldCtx *ctx, const char *term, const char *kind) {
+static bool has_container(LwJldCtx *ctx, const char *term, const char *kind)
+{
   json_t *c = container_of(ctx, term);
   return c && lw_jld_array_has_string(c, kind);
 }
@@ -21,8 +23,8 @@ static bool has_container(LwJldCtx *ctx, const char *term, const char *kind) {
 /* True if key expands (vocab-relative) to keyword. IRI expansion yields a
  * keyword only for the keyword itself or a term aliasing it (steps 1 and 4),
  * so this needs no allocation. */
-static bool expands_to(LwJld *p, LwJldCtx *ctx, const char *key,
-                       const char *keyword) {
+static bool expands_to(LwJld *p, LwJldCtx *ctx, const char *key, const char *keyword)
+{
   (void)p;
   if (!strcmp(key, keyword)) {
     return true;
@@ -32,12 +34,14 @@ static bool expands_to(LwJld *p, LwJldCtx *ctx, const char *key,
   return iri && !strcmp(iri, keyword);
 }
 
-static int cmp_str(const void *a, const void *b) {
+static int cmp_str(const void *a, const void *b)
+{
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* The keys of obj, sorted; a new array the caller frees. */
-static const char **sorted_keys(json_t *obj, size_t *n) {
+static const char **sorted_keys(json_t *obj, size_t *n)
+{
   *n = json_object_size(obj);
   const char **keys = malloc((*n + 1) * sizeof(*keys));
   if (!keys) {
@@ -46,20 +50,23 @@ static const char **sorted_keys(json_t *obj, size_t *n) {
   size_t i = 0;
   const char *k;
   json_t *v;
-  json_object_foreach(obj, k, v) { keys[i++] = k; }
+  json_object_foreach(obj, k, v)
+  {
+    keys[i++] = k;
+  }
   qsort(keys, *n, sizeof(*keys), cmp_str);
   return keys;
 }
 
 /* ---- value expansion (5.3.2) ---------------------------------------------- */
 
-static LwStatus expand_value(LwJld *p, LwJldCtx *ctx, const char *property,
-                             json_t *value, json_t **out) {
+static LwStatus expand_value(LwJld *p, LwJldCtx *ctx, const char *property, json_t *value,
+                             json_t **out)
+{
   json_t *def = lw_jld_term(ctx, property);
   const char *type = json_string_value(json_object_get(def, "@type"));
   LwStatus st = LW_OK;
-  if (type && json_is_string(value) &&
-      (!strcmp(type, "@id") || !strcmp(type, "@vocab"))) {
+  if (type && json_is_string(value) && (!strcmp(type, "@id") || !strcmp(type, "@vocab"))) {
     char *iri = lw_jld_expand_iri(p, ctx, json_string_value(value), true,
                                   !strcmp(type, "@vocab"), NULL, NULL, &st);
     *out = lw_jld_obj1("@id", iri ? json_string(iri) : json_null());
@@ -70,8 +77,7 @@ static LwStatus expand_value(LwJld *p, LwJldCtx *ctx, const char *property,
   if (!r) {
     return lw_jld_nomem(p);
   }
-  if (type && strcmp(type, "@id") && strcmp(type, "@vocab") &&
-      strcmp(type, "@none")) {
+  if (type && strcmp(type, "@id") && strcmp(type, "@vocab") && strcmp(type, "@none")) {
     json_object_set_new(r, "@type", json_string(type));
   } else if (json_is_string(value)) {
     json_t *lang = json_object_get(def, "@language");
@@ -93,27 +99,27 @@ static LwStatus expand_value(LwJld *p, LwJldCtx *ctx, const char *property,
 
 typedef struct {
   LwJld *p;
-  LwJldCtx *ctx;          /* active context (after scoped contexts) */
-  LwJldCtx *type_ctx;     /* type-scoped context for @type values */
+  LwJldCtx *ctx;      /* active context (after scoped contexts) */
+  LwJldCtx *type_ctx; /* type-scoped context for @type values */
   const char *active_property;
   const char *base_url;
   const char *input_type; /* expanded type of the element, or NULL */
   json_t *result;
-  json_t *nests;          /* object used as a set of nest keys */
+  json_t *nests; /* object used as a set of nest keys */
 } Frame;
 
 static LwStatus expand_entries(Frame *f, json_t *element);
 
-static LwStatus scoped_ctx(LwJld *p, LwJldCtx *ctx, json_t *def,
-                           bool propagate, bool override, LwJldCtx **out) {
+static LwStatus scoped_ctx(LwJld *p, LwJldCtx *ctx, json_t *def, bool propagate,
+                           bool override, LwJldCtx **out)
+{
   json_t *scoped = json_object_get(def, "@context");
   const char *base = json_string_value(json_object_get(def, "_base"));
-  return lw_jld_process_context(p, ctx, scoped, base, NULL, override, propagate,
-                                true, out);
+  return lw_jld_process_context(p, ctx, scoped, base, NULL, override, propagate, true, out);
 }
 
-static LwStatus expand_keyword(Frame *f, const char *key, const char *prop,
-                               json_t *value) {
+static LwStatus expand_keyword(Frame *f, const char *key, const char *prop, json_t *value)
+{
   LwJld *p = f->p;
   json_t *result = f->result;
   json_t *expanded = NULL;
@@ -122,8 +128,7 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop,
   if (f->active_property && !strcmp(f->active_property, "@reverse")) {
     return lw_jld_fail(p, "invalid reverse property map", "%s", key);
   }
-  if (json_object_get(result, prop) && strcmp(prop, "@included") &&
-      strcmp(prop, "@type")) {
+  if (json_object_get(result, prop) && strcmp(prop, "@included") && strcmp(prop, "@type")) {
     return lw_jld_fail(p, "colliding keywords", "%s", prop);
   }
   if (!strcmp(prop, "@id")) {
@@ -131,8 +136,8 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop,
     if (!json_is_string(value)) {
       return lw_jld_fail(p, "invalid @id value", "not a string");
     }
-    char *iri = lw_jld_expand_iri(p, f->ctx, json_string_value(value), true,
-                                  false, NULL, NULL, &st);
+    char *iri = lw_jld_expand_iri(p, f->ctx, json_string_value(value), true, false, NULL,
+                                  NULL, &st);
     expanded = iri ? json_string(iri) : json_null();
     free(iri);
   } else if (!strcmp(prop, "@type")) {
@@ -141,13 +146,14 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop,
     expanded = json_array();
     size_t i;
     json_t *t;
-    json_array_foreach(arr, i, t) {
+    json_array_foreach(arr, i, t)
+    {
       if (!json_is_string(t)) {
         st = lw_jld_fail(p, "invalid type value", "not a string");
         break;
       }
-      char *iri = lw_jld_expand_iri(p, f->type_ctx, json_string_value(t), true,
-                                    true, NULL, NULL, &st);
+      char *iri = lw_jld_expand_iri(p, f->type_ctx, json_string_value(t), true, true, NULL,
+                                    NULL, &st);
       if (st != LW_OK) {
         free(iri);
         break;
@@ -174,8 +180,7 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop,
     }
   } else if (!strcmp(prop, "@graph")) {
     /* 13.4.5 */
-    st = lw_jld_expand(p, f->ctx, "@graph", value, f->base_url, false,
-                       &expanded);
+    st = lw_jld_expand(p, f->ctx, "@graph", value, f->base_url, false, &expanded);
     if (st == LW_OK) {
       json_t *arr = lw_jld_as_array(expanded);
       json_decref(expanded);
@@ -185,15 +190,15 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop,
     /* 13.4.6 */
     /* "@included" rather than null as the active property, so that value
      * and list objects are reported rather than dropped as free-floating */
-    st = lw_jld_expand(p, f->ctx, "@included", value, f->base_url, false,
-                       &expanded);
+    st = lw_jld_expand(p, f->ctx, "@included", value, f->base_url, false, &expanded);
     if (st == LW_OK) {
       json_t *arr = lw_jld_as_array(expanded);
       json_decref(expanded);
       expanded = arr;
       size_t i;
       json_t *item;
-      json_array_foreach(arr, i, item) {
+      json_array_foreach(arr, i, item)
+      {
         if (!json_is_object(item) || json_object_get(item, "@value") ||
             json_object_get(item, "@list") || json_object_get(item, "@set")) {
           st = lw_jld_fail(p, "invalid @included value", "not a node object");
@@ -244,8 +249,7 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop,
     if (!f->active_property || !strcmp(f->active_property, "@graph")) {
       return LW_OK;
     }
-    st = lw_jld_expand(p, f->ctx, f->active_property, value, f->base_url, false,
-                       &expanded);
+    st = lw_jld_expand(p, f->ctx, f->active_property, value, f->base_url, false, &expanded);
     if (st == LW_OK) {
       json_t *arr = lw_jld_as_array(expanded);
       json_decref(expanded);
@@ -253,15 +257,13 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop,
     }
   } else if (!strcmp(prop, "@set")) {
     /* 13.4.12 */
-    st = lw_jld_expand(p, f->ctx, f->active_property, value, f->base_url, false,
-                       &expanded);
+    st = lw_jld_expand(p, f->ctx, f->active_property, value, f->base_url, false, &expanded);
   } else if (!strcmp(prop, "@reverse")) {
     /* 13.4.13 */
     if (!json_is_object(value)) {
       return lw_jld_fail(p, "invalid @reverse value", "not an object");
     }
-    st = lw_jld_expand(p, f->ctx, "@reverse", value, f->base_url, false,
-                       &expanded);
+    st = lw_jld_expand(p, f->ctx, "@reverse", value, f->base_url, false, &expanded);
     if (st != LW_OK) {
       json_decref(expanded);
       return st;
@@ -269,10 +271,12 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop,
     const char *rk;
     json_t *rv;
     json_t *inner = json_object_get(expanded, "@reverse");
-    json_object_foreach(inner, rk, rv) {
+    json_object_foreach(inner, rk, rv)
+    {
       lw_jld_add_value(result, rk, json_incref(rv));
     }
-    json_object_foreach(expanded, rk, rv) {
+    json_object_foreach(expanded, rk, rv)
+    {
       if (!strcmp(rk, "@reverse")) {
         continue;
       }
@@ -283,10 +287,10 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop,
       }
       size_t i;
       json_t *item;
-      json_array_foreach(rv, i, item) {
+      json_array_foreach(rv, i, item)
+      {
         if (json_object_get(item, "@value") || json_object_get(item, "@list")) {
-          LwStatus bad =
-              lw_jld_fail(p, "invalid reverse property value", "%s", rk);
+          LwStatus bad = lw_jld_fail(p, "invalid reverse property value", "%s", rk);
           json_decref(expanded); /* rk lives in expanded */
           return bad;
         }
@@ -318,8 +322,8 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop,
 }
 
 /* 13.7: a language map */
-static LwStatus expand_language_map(Frame *f, const char *key, json_t *value,
-                                    json_t **out) {
+static LwStatus expand_language_map(Frame *f, const char *key, json_t *value, json_t **out)
+{
   LwJld *p = f->p;
   json_t *def = lw_jld_term(f->ctx, key);
   const char *dir = f->ctx->direction;
@@ -330,12 +334,14 @@ static LwStatus expand_language_map(Frame *f, const char *key, json_t *value,
   json_t *r = json_array();
   const char *lang;
   json_t *lv;
-  json_object_foreach(value, lang, lv) {
+  json_object_foreach(value, lang, lv)
+  {
     json_t *arr = lw_jld_as_array(lv);
     size_t i;
     json_t *item;
     bool none = !strcmp(lang, "@none") || expands_to(p, f->ctx, lang, "@none");
-    json_array_foreach(arr, i, item) {
+    json_array_foreach(arr, i, item)
+    {
       if (json_is_null(item)) {
         continue;
       }
@@ -359,13 +365,15 @@ static LwStatus expand_language_map(Frame *f, const char *key, json_t *value,
   return LW_OK;
 }
 
-static bool is_graph_object(json_t *v) {
+static bool is_graph_object(json_t *v)
+{
   if (!json_is_object(v) || !json_object_get(v, "@graph")) {
     return false;
   }
   const char *k;
   json_t *x;
-  json_object_foreach(v, k, x) {
+  json_object_foreach(v, k, x)
+  {
     if (strcmp(k, "@graph") && strcmp(k, "@id") && strcmp(k, "@index") &&
         strcmp(k, "@context")) {
       return false;
@@ -375,8 +383,8 @@ static bool is_graph_object(json_t *v) {
 }
 
 /* 13.8: an index, id or type map */
-static LwStatus expand_index_map(Frame *f, const char *key, json_t *value,
-                                 json_t **out) {
+static LwStatus expand_index_map(Frame *f, const char *key, json_t *value, json_t **out)
+{
   LwJld *p = f->p;
   json_t *def = lw_jld_term(f->ctx, key);
   json_t *container = json_object_get(def, "@container");
@@ -392,10 +400,11 @@ static LwStatus expand_index_map(Frame *f, const char *key, json_t *value,
   json_t *r = json_array();
   const char *index;
   json_t *iv;
-  json_object_foreach(value, index, iv) {
+  json_object_foreach(value, index, iv)
+  {
     /* 13.8.3.1 - 13.8.3.3 */
     LwJldCtx *map_ctx = lw_jld_ctx_ref(
-        (c_id || c_type) && f->ctx->previous ? f->ctx->previous : f->ctx);
+      (c_id || c_type) && f->ctx->previous ? f->ctx->previous : f->ctx);
     json_t *idef = lw_jld_term(map_ctx, index);
     if (c_type && idef && json_object_get(idef, "@context")) {
       LwJldCtx *next = NULL;
@@ -407,8 +416,8 @@ static LwStatus expand_index_map(Frame *f, const char *key, json_t *value,
       }
     }
     /* 13.8.3.4 */
-    char *expanded_index =
-        lw_jld_expand_iri(p, f->ctx, index, false, true, NULL, NULL, &st);
+    char *expanded_index = lw_jld_expand_iri(p, f->ctx, index, false, true, NULL, NULL,
+                                             &st);
     bool none = expanded_index && !strcmp(expanded_index, "@none");
     json_t *items = NULL;
     json_t *arr = lw_jld_as_array(iv);
@@ -426,7 +435,8 @@ static LwStatus expand_index_map(Frame *f, const char *key, json_t *value,
     json_decref(items);
     size_t i;
     json_t *item;
-    json_array_foreach(list, i, item) {
+    json_array_foreach(list, i, item)
+    {
       json_t *it = json_incref(item);
       /* 13.8.3.7.1 */
       if (c_graph && !is_graph_object(it)) {
@@ -440,14 +450,12 @@ static LwStatus expand_index_map(Frame *f, const char *key, json_t *value,
         json_t *idx = json_string(index);
         st = expand_value(p, f->ctx, index_key, idx, &re);
         json_decref(idx);
-        char *eik = lw_jld_expand_iri(p, f->ctx, index_key, false, true, NULL,
-                                      NULL, &st);
+        char *eik = lw_jld_expand_iri(p, f->ctx, index_key, false, true, NULL, NULL, &st);
         if (json_object_get(it, "@value")) {
           free(eik);
           json_decref(re);
           json_decref(it);
-          st = lw_jld_fail(p, "invalid value object",
-                           "property-valued index on a value");
+          st = lw_jld_fail(p, "invalid value object", "property-valued index on a value");
           break;
         }
         json_t *vals = json_array();
@@ -463,8 +471,7 @@ static LwStatus expand_index_map(Frame *f, const char *key, json_t *value,
       } else if (c_index && !json_object_get(it, "@index") && !none) {
         json_object_set_new(it, "@index", json_string(index));
       } else if (c_id && !json_object_get(it, "@id") && !none) {
-        char *iri =
-            lw_jld_expand_iri(p, f->ctx, index, true, false, NULL, NULL, &st);
+        char *iri = lw_jld_expand_iri(p, f->ctx, index, true, false, NULL, NULL, &st);
         json_object_set_new(it, "@id", iri ? json_string(iri) : json_null());
         free(iri);
       } else if (c_type && !none) {
@@ -494,13 +501,14 @@ static LwStatus expand_index_map(Frame *f, const char *key, json_t *value,
   return LW_OK;
 }
 
-static bool is_list_object(json_t *v) {
+static bool is_list_object(json_t *v)
+{
   return json_is_object(v) && json_object_get(v, "@list");
 }
 
 /* 13.5 - 13.14 for a key that is not a keyword */
-static LwStatus expand_property(Frame *f, const char *key, const char *prop,
-                                json_t *value) {
+static LwStatus expand_property(Frame *f, const char *key, const char *prop, json_t *value)
+{
   LwJld *p = f->p;
   json_t *def = lw_jld_term(f->ctx, key);
   json_t *container = json_object_get(def, "@container");
@@ -509,8 +517,7 @@ static LwStatus expand_property(Frame *f, const char *key, const char *prop,
   LwStatus st = LW_OK;
   if (tm && !strcmp(tm, "@json")) {
     expanded = json_pack("{s:O,s:s}", "@value", value, "@type", "@json");
-  } else if (lw_jld_array_has_string(container, "@language") &&
-             json_is_object(value)) {
+  } else if (lw_jld_array_has_string(container, "@language") && json_is_object(value)) {
     st = expand_language_map(f, key, value, &expanded);
   } else if ((lw_jld_array_has_string(container, "@index") ||
               lw_jld_array_has_string(container, "@type") ||
@@ -543,9 +550,9 @@ static LwStatus expand_property(Frame *f, const char *key, const char *prop,
     json_t *wrapped = json_array();
     size_t i;
     json_t *ev;
-    json_array_foreach(arr, i, ev) {
-      json_array_append_new(wrapped,
-                            json_pack("{s:o}", "@graph", lw_jld_as_array(ev)));
+    json_array_foreach(arr, i, ev)
+    {
+      json_array_append_new(wrapped, json_pack("{s:o}", "@graph", lw_jld_as_array(ev)));
     }
     json_decref(arr);
     json_decref(expanded);
@@ -562,7 +569,8 @@ static LwStatus expand_property(Frame *f, const char *key, const char *prop,
     json_decref(expanded);
     size_t i;
     json_t *item;
-    json_array_foreach(arr, i, item) {
+    json_array_foreach(arr, i, item)
+    {
       if (json_object_get(item, "@value") || json_object_get(item, "@list")) {
         json_decref(arr);
         return lw_jld_fail(p, "invalid reverse property value", "%s", key);
@@ -585,12 +593,14 @@ static LwStatus expand_property(Frame *f, const char *key, const char *prop,
 }
 
 /* 13 and 14: the entries of element (or of a nested object) */
-static LwStatus expand_entries(Frame *f, json_t *element) {
+static LwStatus expand_entries(Frame *f, json_t *element)
+{
   LwJld *p = f->p;
   const char *key;
   json_t *value;
   LwStatus st = LW_OK;
-  json_object_foreach(element, key, value) {
+  json_object_foreach(element, key, value)
+  {
     if (!strcmp(key, "@context")) {
       continue;
     }
@@ -616,7 +626,8 @@ static LwStatus expand_entries(Frame *f, json_t *element) {
   return LW_OK;
 }
 
-static LwStatus expand_nests(Frame *f, json_t *element) {
+static LwStatus expand_nests(Frame *f, json_t *element)
+{
   LwJld *p = f->p;
   size_t n;
   json_t *nests = f->nests;
@@ -642,14 +653,16 @@ static LwStatus expand_nests(Frame *f, json_t *element) {
     json_t *arr = lw_jld_as_array(json_object_get(element, keys[k]));
     size_t i;
     json_t *nested;
-    json_array_foreach(arr, i, nested) {
+    json_array_foreach(arr, i, nested)
+    {
       if (!json_is_object(nested)) {
         st = lw_jld_fail(p, "invalid @nest value", "%s", keys[k]);
         break;
       }
       const char *nk;
       json_t *nv;
-      json_object_foreach(nested, nk, nv) {
+      json_object_foreach(nested, nk, nv)
+      {
         if (expands_to(p, ctx, nk, "@value")) {
           st = lw_jld_fail(p, "invalid @nest value", "%s holds @value", keys[k]);
           break;
@@ -679,7 +692,8 @@ static LwStatus expand_nests(Frame *f, json_t *element) {
 }
 
 /* 15 - 19: checks on the result of a map */
-static LwStatus finish_map(Frame *f, json_t **resultp) {
+static LwStatus finish_map(Frame *f, json_t **resultp)
+{
   LwJld *p = f->p;
   json_t *result = *resultp;
   json_t *val = json_object_get(result, "@value");
@@ -687,15 +701,16 @@ static LwStatus finish_map(Frame *f, json_t **resultp) {
     /* 15 */
     const char *k;
     json_t *x;
-    json_object_foreach(result, k, x) {
-      if (strcmp(k, "@direction") && strcmp(k, "@index") &&
-          strcmp(k, "@language") && strcmp(k, "@type") && strcmp(k, "@value")) {
+    json_object_foreach(result, k, x)
+    {
+      if (strcmp(k, "@direction") && strcmp(k, "@index") && strcmp(k, "@language") &&
+          strcmp(k, "@type") && strcmp(k, "@value")) {
         return lw_jld_fail(p, "invalid value object", "unexpected %s", k);
       }
     }
     json_t *type = json_object_get(result, "@type");
-    if (type && (json_object_get(result, "@language") ||
-                 json_object_get(result, "@direction"))) {
+    if (type &&
+        (json_object_get(result, "@language") || json_object_get(result, "@direction"))) {
       return lw_jld_fail(p, "invalid value object", "@type with @language");
     }
     if (json_is_string(type) && !strcmp(json_string_value(type), "@json")) {
@@ -709,16 +724,14 @@ static LwStatus finish_map(Frame *f, json_t **resultp) {
     if (!json_is_string(val) && json_object_get(result, "@language")) {
       return lw_jld_fail(p, "invalid language-tagged value", "not a string");
     }
-    if (type && !(json_is_string(type) &&
-                  lw_jld_is_absolute_iri(json_string_value(type)) &&
+    if (type && !(json_is_string(type) && lw_jld_is_absolute_iri(json_string_value(type)) &&
                   !strpbrk(json_string_value(type), " \t\r\n"))) {
       return lw_jld_fail(p, "invalid typed value", "@type is not an IRI");
     }
   } else if (json_object_get(result, "@type") &&
              !json_is_array(json_object_get(result, "@type"))) {
     /* 16 */
-    json_object_set_new(result, "@type",
-                        lw_jld_as_array(json_object_get(result, "@type")));
+    json_object_set_new(result, "@type", lw_jld_as_array(json_object_get(result, "@type")));
   } else if (json_object_get(result, "@set") || json_object_get(result, "@list")) {
     /* 17 */
     size_t n = json_object_size(result);
@@ -758,7 +771,8 @@ static LwStatus finish_map(Frame *f, json_t **resultp) {
 /* 7 - 11: the contexts that apply to a map */
 static LwStatus map_contexts(LwJld *p, LwJldCtx **ctxp, LwJldCtx **type_ctxp,
                              const char *active_property, json_t *element,
-                             const char *base_url, bool from_map) {
+                             const char *base_url, bool from_map)
+{
   LwJldCtx *ctx = *ctxp;
   LwStatus st = LW_OK;
   /* 3: the property-scoped context comes from the context before step 7 */
@@ -768,13 +782,15 @@ static LwStatus map_contexts(LwJld *p, LwJldCtx **ctxp, LwJldCtx **type_ctxp,
     bool revert = true;
     const char *k;
     json_t *v;
-    json_object_foreach(element, k, v) {
+    json_object_foreach(element, k, v)
+    {
       if (expands_to(p, ctx, k, "@value")) {
         revert = false;
       }
     }
     if (json_object_size(element) == 1) {
-      json_object_foreach(element, k, v) {
+      json_object_foreach(element, k, v)
+      {
         if (expands_to(p, ctx, k, "@id")) {
           revert = false;
         }
@@ -804,8 +820,7 @@ static LwStatus map_contexts(LwJld *p, LwJldCtx **ctxp, LwJldCtx **type_ctxp,
   json_t *local = json_object_get(element, "@context");
   if (local) {
     LwJldCtx *next = NULL;
-    st = lw_jld_process_context(p, ctx, local, base_url, NULL, false, true,
-                                true, &next);
+    st = lw_jld_process_context(p, ctx, local, base_url, NULL, false, true, true, &next);
     if (st != LW_OK) {
       *ctxp = ctx;
       return st;
@@ -829,7 +844,8 @@ static LwStatus map_contexts(LwJld *p, LwJldCtx **ctxp, LwJldCtx **type_ctxp,
       return lw_jld_nomem(p);
     }
   }
-  json_object_foreach(element, k0, v0) {
+  json_object_foreach(element, k0, v0)
+  {
     if (expands_to(p, ctx, k0, "@type")) {
       keys[n++] = k0;
     }
@@ -870,20 +886,22 @@ static LwStatus map_contexts(LwJld *p, LwJldCtx **ctxp, LwJldCtx **type_ctxp,
   return st;
 }
 
-static LwStatus expand_map(LwJld *p, LwJldCtx *active,
-                           const char *active_property, json_t *element,
-                           const char *base_url, bool from_map, json_t **out) {
+static LwStatus expand_map(LwJld *p, LwJldCtx *active, const char *active_property,
+                           json_t *element, const char *base_url, bool from_map,
+                           json_t **out)
+{
   LwJldCtx *ctx = lw_jld_ctx_ref(active);
   LwJldCtx *type_ctx = NULL;
-  LwStatus st = map_contexts(p, &ctx, &type_ctx, active_property, element,
-                             base_url, from_map);
+  LwStatus st = map_contexts(p, &ctx, &type_ctx, active_property, element, base_url,
+                             from_map);
   Frame f = {p, ctx, type_ctx, active_property, base_url, NULL, NULL, NULL};
   char *input_type = NULL;
   if (st == LW_OK) {
     /* 12: the last value of the first key (in order) expanding to @type */
     const char *first = NULL, *k;
     json_t *v;
-    json_object_foreach(element, k, v) {
+    json_object_foreach(element, k, v)
+    {
       if ((!first || strcmp(k, first) < 0) && expands_to(p, ctx, k, "@type")) {
         first = k;
       }
@@ -894,8 +912,8 @@ static LwStatus expand_map(LwJld *p, LwJldCtx *active,
         t = json_array_get(t, json_array_size(t) - 1);
       }
       if (json_is_string(t)) {
-        input_type = lw_jld_expand_iri(p, ctx, json_string_value(t), false,
-                                       true, NULL, NULL, &st);
+        input_type = lw_jld_expand_iri(p, ctx, json_string_value(t), false, true, NULL,
+                                       NULL, &st);
       }
     }
     f.input_type = input_type;
@@ -924,16 +942,15 @@ static LwStatus expand_map(LwJld *p, LwJldCtx *active,
 }
 
 LwStatus lw_jld_expand(LwJld *p, LwJldCtx *active, const char *active_property,
-                       json_t *element, const char *base_url, bool from_map,
-                       json_t **out) {
+                       json_t *element, const char *base_url, bool from_map, json_t **out)
+{
   *out = NULL;
   /* 1 */
   if (!element || json_is_null(element)) {
     return LW_OK;
   }
   if (p->depth >= p->max_depth) {
-    lw_error_set(p->err, LW_ERR_LIMIT, "JSON nested deeper than %u levels",
-                 p->max_depth);
+    lw_error_set(p->err, LW_ERR_LIMIT, "JSON nested deeper than %u levels", p->max_depth);
     return LW_ERR_LIMIT;
   }
   p->depth++;
@@ -962,10 +979,10 @@ LwStatus lw_jld_expand(LwJld *p, LwJldCtx *active, const char *active_property,
     bool list = has_container(active, active_property, "@list");
     size_t i;
     json_t *item;
-    json_array_foreach(element, i, item) {
+    json_array_foreach(element, i, item)
+    {
       json_t *e = NULL;
-      st = lw_jld_expand(p, active, active_property, item, base_url, from_map,
-                         &e);
+      st = lw_jld_expand(p, active, active_property, item, base_url, from_map, &e);
       if (st != LW_OK) {
         break;
       }
@@ -988,22 +1005,21 @@ LwStatus lw_jld_expand(LwJld *p, LwJldCtx *active, const char *active_property,
       *out = result;
     }
   } else {
-    st = expand_map(p, active, active_property, element, base_url, from_map,
-                    out);
+    st = expand_map(p, active, active_property, element, base_url, from_map, out);
   }
   p->depth--;
   return st;
 }
 
 LwStatus lw_jld_expand_top(LwJld *p, LwJldCtx *active, json_t *element,
-                           const char *base_url, json_t **out) {
+                           const char *base_url, json_t **out)
+{
   json_t *r = NULL;
   LwStatus st = lw_jld_expand(p, active, NULL, element, base_url, false, &r);
   if (st != LW_OK) {
     return st;
   }
-  if (json_is_object(r) && json_object_size(r) == 1 &&
-      json_object_get(r, "@graph")) {
+  if (json_is_object(r) && json_object_size(r) == 1 && json_object_get(r, "@graph")) {
     json_t *g = json_incref(json_object_get(r, "@graph"));
     json_decref(r);
     r = g;

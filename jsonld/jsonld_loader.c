@@ -24,9 +24,13 @@ struct LwJsonldMap {
   void *fallback_handle;
 };
 
-LwJsonldMap *lw_jsonld_map_new(void) { return calloc(1, sizeof(LwJsonldMap)); }
+LwJsonldMap *lw_jsonld_map_new(void)
+{
+  return calloc(1, sizeof(LwJsonldMap));
+}
 
-void lw_jsonld_map_free(LwJsonldMap *map) {
+void lw_jsonld_map_free(LwJsonldMap *map)
+{
   if (!map) {
     return;
   }
@@ -38,12 +42,12 @@ void lw_jsonld_map_free(LwJsonldMap *map) {
   free(map);
 }
 
-LwStatus lw_jsonld_map_add(LwJsonldMap *map, const char *url_prefix,
-                           const char *path, LwError *err) {
+LwStatus lw_jsonld_map_add(LwJsonldMap *map, const char *url_prefix, const char *path,
+                           LwError *err)
+{
   struct stat sb;
   if (stat(path, &sb) != 0) {
-    return lw_error_set(err, LW_ERR_USAGE, "context map: %s: %s", path,
-                        strerror(errno));
+    return lw_error_set(err, LW_ERR_USAGE, "context map: %s: %s", path, strerror(errno));
   }
   MapEntry *grown = realloc(map->entries, (map->count + 1) * sizeof(*grown));
   if (!grown) {
@@ -63,12 +67,12 @@ LwStatus lw_jsonld_map_add(LwJsonldMap *map, const char *url_prefix,
   return LW_OK;
 }
 
-LwStatus lw_jsonld_map_add_spec(LwJsonldMap *map, const char *spec,
-                                LwError *err) {
+LwStatus lw_jsonld_map_add_spec(LwJsonldMap *map, const char *spec, LwError *err)
+{
   const char *eq = strchr(spec, '=');
   if (!eq || eq == spec || !eq[1]) {
-    return lw_error_set(err, LW_ERR_USAGE,
-                        "context map: expected URL=PATH, got '%s'", spec);
+    return lw_error_set(err, LW_ERR_USAGE, "context map: expected URL=PATH, got '%s'",
+                        spec);
   }
   char *url = strndup(spec, (size_t)(eq - spec));
   if (!url) {
@@ -80,13 +84,14 @@ LwStatus lw_jsonld_map_add_spec(LwJsonldMap *map, const char *spec,
 }
 
 void lw_jsonld_map_set_fallback(LwJsonldMap *map, LwJsonldLoadFn fallback,
-                                void *fallback_handle) {
+                                void *fallback_handle)
+{
   map->fallback = fallback;
   map->fallback_handle = fallback_handle;
 }
 
-static LwStatus read_file(const char *path, char **body, size_t *len,
-                          LwError *err) {
+static LwStatus read_file(const char *path, char **body, size_t *len, LwError *err)
+{
   FILE *f = fopen(path, "rb");
   if (!f) {
     return lw_error_set(err, LW_ERR_HTTP, "%s: %s", path, strerror(errno));
@@ -130,8 +135,9 @@ static LwStatus read_file(const char *path, char **body, size_t *len,
   return LW_OK;
 }
 
-LwStatus lw_jsonld_map_load(void *handle, const char *url, char **body,
-                            size_t *len, char **document_url, LwError *err) {
+LwStatus lw_jsonld_map_load(void *handle, const char *url, char **body, size_t *len,
+                            char **document_url, LwError *err)
+{
   LwJsonldMap *map = handle;
   const MapEntry *best = NULL;
   for (size_t i = 0; i < map->count; i++) {
@@ -144,8 +150,7 @@ LwStatus lw_jsonld_map_load(void *handle, const char *url, char **body,
   }
   if (!best) {
     if (map->fallback) {
-      return map->fallback(map->fallback_handle, url, body, len, document_url,
-                           err);
+      return map->fallback(map->fallback_handle, url, body, len, document_url, err);
     }
     return lw_error_set(err, LW_ERR_HTTP, "%s: not in the context map", url);
   }

@@ -10,7 +10,8 @@
 
 #include "jsonld/jsonld_private.h"
 
-const char *lw_jld_issue_bnode(LwJld *p, const char *old) {
+const char *lw_jld_issue_bnode(LwJld *p, const char *old)
+{
   if (old) {
     json_t *issued = json_object_get(p->bnode_map, old);
     if (issued) {
@@ -28,7 +29,8 @@ const char *lw_jld_issue_bnode(LwJld *p, const char *old) {
   return json_string_value(s);
 }
 
-static json_t *get_or_create(json_t *obj, const char *key) {
+static json_t *get_or_create(json_t *obj, const char *key)
+{
   json_t *v = json_object_get(obj, key);
   if (!v) {
     v = json_object();
@@ -37,17 +39,16 @@ static json_t *get_or_create(json_t *obj, const char *key) {
   return v;
 }
 
-static LwStatus node_map(LwJld *p, json_t *element, json_t *map,
-                         const char *graph_name, json_t *subject,
-                         const char *property, json_t *list);
+static LwStatus node_map(LwJld *p, json_t *element, json_t *map, const char *graph_name,
+                         json_t *subject, const char *property, json_t *list);
 
-static LwStatus node_object(LwJld *p, json_t *element, json_t *map,
-                            const char *graph_name, json_t *subject,
-                            const char *property, json_t *list) {
+static LwStatus node_object(LwJld *p, json_t *element, json_t *map, const char *graph_name,
+                            json_t *subject, const char *property, json_t *list)
+{
   json_t *graph = get_or_create(map, graph_name);
-  json_t *subject_node =
-      json_is_string(subject) ? json_object_get(graph, json_string_value(subject))
-                              : NULL;
+  json_t *subject_node = json_is_string(subject)
+                           ? json_object_get(graph, json_string_value(subject))
+                           : NULL;
   /* 6.1 */
   const char *id;
   json_t *idv = json_object_get(element, "@id");
@@ -91,7 +92,8 @@ static LwStatus node_object(LwJld *p, json_t *element, json_t *map,
   json_t *types = json_object_get(element, "@type");
   size_t i;
   json_t *t;
-  json_array_foreach(types, i, t) {
+  json_array_foreach(types, i, t)
+  {
     const char *ts = json_string_value(t);
     if (ts && lw_jld_is_bnode(ts)) {
       ts = lw_jld_issue_bnode(p, ts);
@@ -117,8 +119,10 @@ static LwStatus node_object(LwJld *p, json_t *element, json_t *map,
     json_t *ref = lw_jld_obj1("@id", json_string(id));
     const char *rp;
     json_t *values;
-    json_object_foreach(reverse, rp, values) {
-      json_array_foreach(values, i, t) {
+    json_object_foreach(reverse, rp, values)
+    {
+      json_array_foreach(values, i, t)
+      {
         st = node_map(p, t, map, graph_name, ref, rp, NULL);
         if (st != LW_OK) {
           break;
@@ -143,7 +147,8 @@ static LwStatus node_object(LwJld *p, json_t *element, json_t *map,
   /* 6.11 */
   const char *key;
   json_t *value;
-  json_object_foreach(element, key, value) {
+  json_object_foreach(element, key, value)
+  {
     if (st != LW_OK) {
       break;
     }
@@ -167,12 +172,11 @@ static LwStatus node_object(LwJld *p, json_t *element, json_t *map,
   return st;
 }
 
-static LwStatus node_map(LwJld *p, json_t *element, json_t *map,
-                         const char *graph_name, json_t *subject,
-                         const char *property, json_t *list) {
+static LwStatus node_map(LwJld *p, json_t *element, json_t *map, const char *graph_name,
+                         json_t *subject, const char *property, json_t *list)
+{
   if (p->depth >= p->max_depth) {
-    lw_error_set(p->err, LW_ERR_LIMIT, "JSON nested deeper than %u levels",
-                 p->max_depth);
+    lw_error_set(p->err, LW_ERR_LIMIT, "JSON nested deeper than %u levels", p->max_depth);
     return LW_ERR_LIMIT;
   }
   LwStatus st = LW_OK;
@@ -181,7 +185,8 @@ static LwStatus node_map(LwJld *p, json_t *element, json_t *map,
     /* 1 */
     size_t i;
     json_t *item;
-    json_array_foreach(element, i, item) {
+    json_array_foreach(element, i, item)
+    {
       st = node_map(p, item, map, graph_name, subject, property, list);
       if (st != LW_OK) {
         break;
@@ -191,15 +196,15 @@ static LwStatus node_map(LwJld *p, json_t *element, json_t *map,
     /* 4 */
     json_t *graph = get_or_create(map, graph_name);
     json_t *subject_node = json_is_string(subject)
-                               ? json_object_get(graph, json_string_value(subject))
-                               : NULL;
+                             ? json_object_get(graph, json_string_value(subject))
+                             : NULL;
     json_t *v = json_incref(element);
     json_t *type = json_object_get(element, "@type");
     if (json_is_string(type) && lw_jld_is_bnode(json_string_value(type))) {
       json_decref(v);
       v = json_copy(element);
-      json_object_set_new(v, "@type", json_string(lw_jld_issue_bnode(
-                                          p, json_string_value(type))));
+      json_object_set_new(v, "@type",
+                          json_string(lw_jld_issue_bnode(p, json_string_value(type))));
     }
     if (list) {
       json_array_append_new(json_object_get(list, "@list"), v);
@@ -211,17 +216,16 @@ static LwStatus node_map(LwJld *p, json_t *element, json_t *map,
   } else if (json_object_get(element, "@list")) {
     /* 5 */
     json_t *result = json_pack("{s:[]}", "@list");
-    st = node_map(p, json_object_get(element, "@list"), map, graph_name,
-                  subject, property, result);
+    st = node_map(p, json_object_get(element, "@list"), map, graph_name, subject, property,
+                  result);
     if (st == LW_OK) {
       if (list) {
         json_array_append_new(json_object_get(list, "@list"), result);
       } else {
         json_t *graph = get_or_create(map, graph_name);
-        json_t *subject_node =
-            json_is_string(subject)
-                ? json_object_get(graph, json_string_value(subject))
-                : NULL;
+        json_t *subject_node = json_is_string(subject)
+                                 ? json_object_get(graph, json_string_value(subject))
+                                 : NULL;
         if (subject_node) {
           lw_jld_add_value(subject_node, property, result);
         } else {
@@ -240,7 +244,8 @@ static LwStatus node_map(LwJld *p, json_t *element, json_t *map,
 
 LwStatus lw_jld_node_map(LwJld *p, json_t *element, json_t *node_map_,
                          const char *active_graph, json_t *active_subject,
-                         const char *active_property, json_t *list) {
-  return node_map(p, element, node_map_, active_graph, active_subject,
-                  active_property, list);
+                         const char *active_property, json_t *list)
+{
+  return node_map(p, element, node_map_, active_graph, active_subject, active_property,
+                  list);
 }

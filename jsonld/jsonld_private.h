@@ -21,12 +21,12 @@
  * they apply to and by the "previous context" of non-propagated ones). */
 typedef struct LwJldCtx {
   unsigned refs;
-  char *base;          /* base IRI; NULL: none */
-  char *original_base; /* the document's base URL */
-  char *vocab;         /* NULL: none */
-  char *language;      /* default language; NULL: none */
-  char *direction;     /* default base direction; NULL: none */
-  json_t *terms;       /* term -> definition object */
+  char *base;                /* base IRI; NULL: none */
+  char *original_base;       /* the document's base URL */
+  char *vocab;               /* NULL: none */
+  char *language;            /* default language; NULL: none */
+  char *direction;           /* default base direction; NULL: none */
+  json_t *terms;             /* term -> definition object */
   struct LwJldCtx *previous; /* for @propagate false; NULL: none */
 } LwJldCtx;
 
@@ -34,16 +34,16 @@ typedef struct LwJldCtx {
 typedef struct {
   const LwJsonldOptions *opt;
   LwError *err;
-  json_t *remote_cache;     /* URL -> {"doc": context document, "url": ...} */
-  unsigned remote_fetched;  /* documents loaded so far */
-  unsigned context_depth;   /* current nesting of context processing */
-  unsigned depth;           /* current expansion / node map recursion */
-  unsigned term_depth;      /* current create-term-definition recursion */
+  json_t *remote_cache;    /* URL -> {"doc": context document, "url": ...} */
+  unsigned remote_fetched; /* documents loaded so far */
+  unsigned context_depth;  /* current nesting of context processing */
+  unsigned depth;          /* current expansion / node map recursion */
+  unsigned term_depth;     /* current create-term-definition recursion */
   unsigned long long bnode_counter;
-  json_t *bnode_map;        /* document label -> issued label */
-  char fresh[32];           /* the last label issued for no document label */
+  json_t *bnode_map; /* document label -> issued label */
+  char fresh[32];    /* the last label issued for no document label */
   LwReadStats *stats;
-  size_t max_bytes;         /* document size cap */
+  size_t max_bytes;              /* document size cap */
   unsigned err_line, err_column; /* where the fatal error is, 0 unknown */
   /* where the top-level element being converted starts (streamed
    * documents), for the location of its statements; 0 unknown */
@@ -59,14 +59,14 @@ typedef struct {
 
 /* Sets err to LW_ERR_SYNTAX "CODE: detail" and returns LW_ERR_SYNTAX. */
 LwStatus lw_jld_fail(LwJld *p, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+  __attribute__((format(printf, 3, 4)));
 LwStatus lw_jld_nomem(LwJld *p);
 
 /* ---- jsonld_util.c */
 bool lw_jld_is_keyword(const char *s);
 bool lw_jld_has_keyword_form(const char *s); /* "@" followed by ALPHA+ */
 bool lw_jld_is_absolute_iri(const char *s);  /* has a scheme */
-bool lw_jld_is_bnode(const char *s);          /* "_:" */
+bool lw_jld_is_bnode(const char *s);         /* "_:" */
 bool lw_jld_is_scalar(const json_t *v);
 /* Appends v (stolen) to the array at obj[key], creating it. */
 int lw_jld_add_value(json_t *obj, const char *key, json_t *v);
@@ -97,17 +97,16 @@ LwStatus lw_jld_process_context(LwJld *p, LwJldCtx *active, json_t *local,
                                 bool validate_scoped, LwJldCtx **result);
 
 /* Create Term Definition (jsonld_term.c). */
-LwStatus lw_jld_create_term(LwJld *p, LwJldCtx *active, json_t *local,
-                            const char *term, json_t *defined,
-                            const char *base_url, bool protected_,
+LwStatus lw_jld_create_term(LwJld *p, LwJldCtx *active, json_t *local, const char *term,
+                            json_t *defined, const char *base_url, bool protected_,
                             bool override_protected, json_t *remote_contexts,
                             bool validate_scoped);
 
 /* IRI Expansion. Returns a new string (the caller frees) or NULL for a null
  * result; *st is set on errors (local/defined may be NULL). */
 char *lw_jld_expand_iri(LwJld *p, LwJldCtx *active, const char *value,
-                        bool document_relative, bool vocab, json_t *local,
-                        json_t *defined, LwStatus *st);
+                        bool document_relative, bool vocab, json_t *local, json_t *defined,
+                        LwStatus *st);
 
 /* ---- jsonld_expand.c */
 /* Expansion Algorithm for a whole document or one element: *result is a new
@@ -132,9 +131,8 @@ LwStatus lw_jld_emit_node_map(LwJld *p, json_t *node_map);
 
 /* ---- jsonld_document.c, jsonld_stream.c */
 /* Expands, maps and emits one element (top: with the top-level rules). */
-LwStatus lw_jld_convert_element(LwJld *p, LwJldCtx *ctx,
-                                const char *active_property, json_t *element,
-                                bool top);
+LwStatus lw_jld_convert_element(LwJld *p, LwJldCtx *ctx, const char *active_property,
+                                json_t *element, bool top);
 /* Converts a whole parsed document (element by element where it can). */
 LwStatus lw_jld_convert_whole(LwJld *p, json_t *doc);
 /* Reads the document from in and converts it. */

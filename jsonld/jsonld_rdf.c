@@ -14,14 +14,15 @@
 #define XSD "http://www.w3.org/2001/XMLSchema#"
 
 /* An absolute IRI without characters the IRI grammar forbids. */
-static bool well_formed_iri(const char *s) {
+static bool well_formed_iri(const char *s)
+{
   if (!lw_jld_is_absolute_iri(s)) {
     return false;
   }
   int hashes = 0;
   for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-    if (*c <= 0x20 || *c == '<' || *c == '>' || *c == '"' || *c == '{' ||
-        *c == '}' || *c == '|' || *c == '\\' || *c == '^' || *c == '`') {
+    if (*c <= 0x20 || *c == '<' || *c == '>' || *c == '"' || *c == '{' || *c == '}' ||
+        *c == '|' || *c == '\\' || *c == '^' || *c == '`') {
       return false;
     }
     hashes += *c == '#';
@@ -29,12 +30,14 @@ static bool well_formed_iri(const char *s) {
   return hashes <= 1; /* a fragment cannot hold another '#' */
 }
 
-static bool well_formed_node(const char *s) {
+static bool well_formed_node(const char *s)
+{
   return s && (lw_jld_is_bnode(s) || well_formed_iri(s));
 }
 
 /* BCP 47, loosely: alphanumeric subtags of 1-8 characters, the first alpha. */
-static bool well_formed_language(const char *s) {
+static bool well_formed_language(const char *s)
+{
   size_t run = 0;
   bool first = true;
   for (const char *c = s;; c++) {
@@ -55,7 +58,8 @@ static bool well_formed_language(const char *s) {
   }
 }
 
-static void node_term(const char *id, LwTerm *t) {
+static void node_term(const char *id, LwTerm *t)
+{
   memset(t, 0, sizeof(*t));
   if (lw_jld_is_bnode(id)) {
     t->type = LW_TERM_BLANK;
@@ -67,14 +71,14 @@ static void node_term(const char *id, LwTerm *t) {
   t->len = strlen(t->value);
 }
 
-static LwStatus emit(LwJld *p, const LwTerm *s, const LwTerm *pr,
-                     const LwTerm *o, const LwTerm *g) {
+static LwStatus emit(LwJld *p, const LwTerm *s, const LwTerm *pr, const LwTerm *o,
+                     const LwTerm *g)
+{
   LwQuad q = {*s, *pr, *o, *g};
   if (p->opt->location) {
     *p->opt->location = (LwLocation){p->at_line, p->at_column};
   }
-  LwStatus st = p->opt->on_quad ? p->opt->on_quad(p->opt->quad_handle, &q)
-                                : LW_OK;
+  LwStatus st = p->opt->on_quad ? p->opt->on_quad(p->opt->quad_handle, &q) : LW_OK;
   if (st > LW_NOTHING) {
     if (p->err && p->err->status == LW_OK) {
       lw_error_set(p->err, st, "quad sink stopped the conversion");
@@ -87,8 +91,9 @@ static LwStatus emit(LwJld *p, const LwTerm *s, const LwTerm *pr,
   return LW_OK;
 }
 
-static LwStatus emit_iri(LwJld *p, const LwTerm *s, const char *pred,
-                         const LwTerm *o, const LwTerm *g) {
+static LwStatus emit_iri(LwJld *p, const LwTerm *s, const char *pred, const LwTerm *o,
+                         const LwTerm *g)
+{
   LwTerm pt;
   node_term(pred, &pt);
   return emit(p, s, &pt, o, g);
@@ -100,13 +105,15 @@ typedef struct {
   char *owned[3];
 } Obj;
 
-static void obj_free(Obj *o) {
+static void obj_free(Obj *o)
+{
   for (int i = 0; i < 3; i++) {
     free(o->owned[i]);
   }
 }
 
-static char *format_double(double d) {
+static char *format_double(double d)
+{
   char buf[64];
   snprintf(buf, sizeof(buf), "%.15E", d);
   char *e = strchr(buf, 'E');
@@ -129,21 +136,22 @@ static LwStatus list_to_rdf(LwJld *p, json_t *list, const LwTerm *g, Obj *out,
 
 /* The algorithm drops a value it cannot convert: the statement is
  * skipped, which the reader reports like any skipped statement. */
-static void skipped(LwJld *p, const char *why, const char *what) {
+static void skipped(LwJld *p, const char *why, const char *what)
+{
   if (p->stats) {
     p->stats->errors++;
   }
   if (p->opt->on_error) {
     char message[256];
-    snprintf(message, sizeof(message), "%s \"%.64s\", statement skipped", why,
-             what);
+    snprintf(message, sizeof(message), "%s \"%.64s\", statement skipped", why, what);
     p->opt->on_error(p->opt->error_handle, p->at_line, p->at_column, message);
   }
 }
 
 /* 8.2: *present false when the item yields no term */
 static LwStatus object_to_rdf(LwJld *p, json_t *item, const LwTerm *g, Obj *o,
-                              bool *present) {
+                              bool *present)
+{
   memset(o, 0, sizeof(*o));
   *present = false;
   if (!json_is_object(item)) {
@@ -271,8 +279,7 @@ static LwStatus object_to_rdf(LwJld *p, json_t *item, const LwTerm *g, Obj *o,
   o->owned[0] = lex;
   const char *text = lex ? lex : borrowed;
   /* datatype and lang are static strings or live in item */
-  o->term = (LwTerm){LW_TERM_LITERAL, text,
-                     lex_len != (size_t)-1 ? lex_len : strlen(text),
+  o->term = (LwTerm){LW_TERM_LITERAL, text, lex_len != (size_t)-1 ? lex_len : strlen(text),
                      datatype && strcmp(datatype, XSD "string") ? datatype : NULL,
                      datatype ? NULL : lang};
   *present = true;
@@ -281,7 +288,8 @@ static LwStatus object_to_rdf(LwJld *p, json_t *item, const LwTerm *g, Obj *o,
 
 /* 8.3 */
 static LwStatus list_to_rdf(LwJld *p, json_t *list, const LwTerm *g, Obj *out,
-                            bool *present) {
+                            bool *present)
+{
   size_t n = json_array_size(list);
   *present = true;
   if (n == 0) {
@@ -305,8 +313,7 @@ static LwStatus list_to_rdf(LwJld *p, json_t *list, const LwTerm *g, Obj *out,
     bool has;
     p->depth++;
     st = p->depth > p->max_depth ? LW_ERR_LIMIT
-                                 : object_to_rdf(p, json_array_get(list, i), g,
-                                                 &o, &has);
+                                 : object_to_rdf(p, json_array_get(list, i), g, &o, &has);
     p->depth--;
     if (st == LW_ERR_LIMIT && p->err->status == LW_OK) {
       lw_error_set(p->err, LW_ERR_LIMIT, "lists nested too deeply");
@@ -330,18 +337,20 @@ static LwStatus list_to_rdf(LwJld *p, json_t *list, const LwTerm *g, Obj *out,
   return st;
 }
 
-static LwStatus emit_node(LwJld *p, const char *subject, json_t *node,
-                          const LwTerm *g) {
+static LwStatus emit_node(LwJld *p, const char *subject, json_t *node, const LwTerm *g)
+{
   LwTerm s;
   node_term(subject, &s);
   const char *prop;
   json_t *values;
-  json_object_foreach(node, prop, values) {
+  json_object_foreach(node, prop, values)
+  {
     LwStatus st = LW_OK;
     size_t i;
     json_t *item;
     if (!strcmp(prop, "@type")) {
-      json_array_foreach(values, i, item) {
+      json_array_foreach(values, i, item)
+      {
         const char *t = json_string_value(item);
         if (!well_formed_node(t)) {
           continue;
@@ -359,7 +368,8 @@ static LwStatus emit_node(LwJld *p, const char *subject, json_t *node,
         !well_formed_node(prop)) {
       continue;
     }
-    json_array_foreach(values, i, item) {
+    json_array_foreach(values, i, item)
+    {
       Obj o;
       bool has;
       st = object_to_rdf(p, item, g, &o, &has);
@@ -377,10 +387,12 @@ static LwStatus emit_node(LwJld *p, const char *subject, json_t *node,
   return LW_OK;
 }
 
-LwStatus lw_jld_emit_node_map(LwJld *p, json_t *node_map) {
+LwStatus lw_jld_emit_node_map(LwJld *p, json_t *node_map)
+{
   const char *graph_name;
   json_t *graph;
-  json_object_foreach(node_map, graph_name, graph) {
+  json_object_foreach(node_map, graph_name, graph)
+  {
     LwTerm g = {0};
     if (strcmp(graph_name, "@default")) {
       if (!well_formed_node(graph_name)) {
@@ -390,7 +402,8 @@ LwStatus lw_jld_emit_node_map(LwJld *p, json_t *node_map) {
     }
     const char *subject;
     json_t *node;
-    json_object_foreach(graph, subject, node) {
+    json_object_foreach(graph, subject, node)
+    {
       if (!well_formed_node(subject)) {
         continue;
       }

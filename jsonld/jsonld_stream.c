@@ -38,16 +38,17 @@ typedef struct {
   char *buf;
   size_t start, end, cap;
   bool eof;
-  bool keep;             /* don't drop used bytes (before a fallback) */
+  bool keep;                /* don't drop used bytes (before a fallback) */
   unsigned long long total; /* bytes read from in */
-  unsigned line, col;    /* position of buf[start]: line (1-based), chars */
+  unsigned line, col;       /* position of buf[start]: line (1-based), chars */
 } Src;
 
 static LwStatus at_error(LwJld *p, LwStatus st, unsigned line, unsigned col,
                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 static LwStatus at_error(LwJld *p, LwStatus st, unsigned line, unsigned col,
-                         const char *fmt, ...) {
+                         const char *fmt, ...)
+{
   char text[LW_ERROR_MESSAGE_MAX];
   va_list ap;
   va_start(ap, fmt);
@@ -59,7 +60,8 @@ static LwStatus at_error(LwJld *p, LwStatus st, unsigned line, unsigned col,
   return st;
 }
 
-static void src_init(Src *s, LwJld *p, FILE *in, unsigned line, unsigned col) {
+static void src_init(Src *s, LwJld *p, FILE *in, unsigned line, unsigned col)
+{
   memset(s, 0, sizeof(*s));
   s->p = p;
   s->in = in;
@@ -67,7 +69,8 @@ static void src_init(Src *s, LwJld *p, FILE *in, unsigned line, unsigned col) {
   s->col = col;
 }
 
-static LwStatus src_fill(Src *s) {
+static LwStatus src_fill(Src *s)
+{
   if (s->eof) {
     return LW_OK;
   }
@@ -95,14 +98,15 @@ static LwStatus src_fill(Src *s) {
   s->end += n;
   s->total += n;
   if (s->total > s->p->max_bytes) {
-    return lw_error_set(s->p->err, LW_ERR_LIMIT,
-                        "document larger than %zu bytes", s->p->max_bytes);
+    return lw_error_set(s->p->err, LW_ERR_LIMIT, "document larger than %zu bytes",
+                        s->p->max_bytes);
   }
   return LW_OK;
 }
 
 /* The next byte, or -1 at the end; *st set on read errors. */
-static int src_peek(Src *s, LwStatus *st) {
+static int src_peek(Src *s, LwStatus *st)
+{
   while (s->start == s->end && !s->eof) {
     *st = src_fill(s);
     if (*st != LW_OK) {
@@ -112,7 +116,8 @@ static int src_peek(Src *s, LwStatus *st) {
   return s->start < s->end ? (unsigned char)s->buf[s->start] : -1;
 }
 
-static void src_advance(Src *s, size_t n) {
+static void src_advance(Src *s, size_t n)
+{
   const char *p = s->buf + s->start, *end = p + n, *nl;
   while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
     s->line++;
@@ -127,7 +132,8 @@ static void src_advance(Src *s, size_t n) {
   s->start += n;
 }
 
-static LwStatus src_skip_ws(Src *s) {
+static LwStatus src_skip_ws(Src *s)
+{
   LwStatus st = LW_OK;
   for (;;) {
     int c = src_peek(s, &st);
@@ -139,7 +145,8 @@ static LwStatus src_skip_ws(Src *s) {
 }
 
 /* Parses the JSON value at the window's start. */
-static LwStatus src_value(Src *s, json_t **out) {
+static LwStatus src_value(Src *s, json_t **out)
+{
   *out = NULL;
   for (;;) {
     size_t avail = s->end - s->start;
@@ -174,15 +181,15 @@ static LwStatus src_value(Src *s, json_t **out) {
     unsigned line = s->line + (je.line > 1 ? (unsigned)je.line - 1 : 0);
     unsigned col = je.line > 1 ? (unsigned)je.column
                                : s->col + (je.column > 0 ? (unsigned)je.column : 0);
-    LwStatus st = strstr(je.text, "maximum parsing depth") ? LW_ERR_LIMIT
-                                                            : LW_ERR_SYNTAX;
+    LwStatus st = strstr(je.text, "maximum parsing depth") ? LW_ERR_LIMIT : LW_ERR_SYNTAX;
     return at_error(s->p, st, line, col, "%s", je.text);
   }
 }
 
 /* Streams the array at the window's start: each element is converted with
  * ctx and active_property, then freed. */
-static LwStatus stream_array(Src *s, LwJldCtx *ctx, const char *active_property) {
+static LwStatus stream_array(Src *s, LwJldCtx *ctx, const char *active_property)
+{
   LwJld *p = s->p;
   LwStatus st = LW_OK;
   src_advance(s, 1); /* '[' */
@@ -224,8 +231,7 @@ static LwStatus stream_array(Src *s, LwJldCtx *ctx, const char *active_property)
     } else if (st != LW_OK) {
       return st;
     } else {
-      return at_error(p, LW_ERR_SYNTAX, s->line, s->col + 1,
-                      "',' or ']' expected");
+      return at_error(p, LW_ERR_SYNTAX, s->line, s->col + 1, "',' or ']' expected");
     }
   }
 }
@@ -241,7 +247,8 @@ typedef struct {
   bool failed;
 } Scan;
 
-static int sc_get(Scan *sc) {
+static int sc_get(Scan *sc)
+{
   if (sc->pos == sc->len) {
     sc->len = fread(sc->buf, 1, sizeof(sc->buf), sc->in);
     sc->pos = 0;
@@ -260,7 +267,8 @@ static int sc_get(Scan *sc) {
   return c;
 }
 
-static int sc_peek(Scan *sc) {
+static int sc_peek(Scan *sc)
+{
   if (sc->pos == sc->len) {
     sc->len = fread(sc->buf, 1, sizeof(sc->buf), sc->in);
     sc->pos = 0;
@@ -271,7 +279,8 @@ static int sc_peek(Scan *sc) {
   return (unsigned char)sc->buf[sc->pos];
 }
 
-static void sc_ws(Scan *sc) {
+static void sc_ws(Scan *sc)
+{
   int c;
   while ((c = sc_peek(sc)) == ' ' || c == '\t' || c == '\n' || c == '\r') {
     sc_get(sc);
@@ -280,7 +289,8 @@ static void sc_ws(Scan *sc) {
 
 /* Skips a string whose opening quote was read; false on a backslash when
  * no_escapes (keys with escapes are left to the whole-document path). */
-static bool sc_string(Scan *sc, char *copy, size_t size, bool no_escapes) {
+static bool sc_string(Scan *sc, char *copy, size_t size, bool no_escapes)
+{
   size_t n = 0;
   for (;;) {
     int c = sc_get(sc);
@@ -307,7 +317,8 @@ static bool sc_string(Scan *sc, char *copy, size_t size, bool no_escapes) {
 }
 
 /* Skips one JSON value, loosely (jansson checks it properly later). */
-static bool sc_value(Scan *sc) {
+static bool sc_value(Scan *sc)
+{
   int c = sc_peek(sc);
   if (c == '"') {
     sc_get(sc);
@@ -347,7 +358,8 @@ typedef struct {
 
 /* True when the object at offset start has only "@context" and "@graph"
  * (an array) as keys. */
-static bool scan_shape(FILE *in, off_t start, Shape *shape) {
+static bool scan_shape(FILE *in, off_t start, Shape *shape)
+{
   Scan *sc = calloc(1, sizeof(*sc));
   if (!sc || fseeko(in, start, SEEK_SET) != 0) {
     free(sc);
@@ -421,7 +433,8 @@ done:
   return ok;
 }
 
-static LwStatus stream_object(LwJld *p, FILE *in, const Shape *shape) {
+static LwStatus stream_object(LwJld *p, FILE *in, const Shape *shape)
+{
   LwJldCtx *ctx = lw_jld_ctx_new(p->opt->base_iri);
   if (!ctx) {
     return lw_jld_nomem(p);
@@ -439,8 +452,8 @@ static LwStatus stream_object(LwJld *p, FILE *in, const Shape *shape) {
     free(s.buf);
     if (st == LW_OK) {
       LwJldCtx *next = NULL;
-      st = lw_jld_process_context(p, ctx, local, p->opt->base_iri, NULL, false,
-                                  true, true, &next);
+      st = lw_jld_process_context(p, ctx, local, p->opt->base_iri, NULL, false, true, true,
+                                  &next);
       if (st == LW_OK) {
         lw_jld_ctx_unref(ctx);
         ctx = next;
@@ -470,14 +483,15 @@ static LwStatus stream_object(LwJld *p, FILE *in, const Shape *shape) {
 /* ---- the whole document with jansson ----------------------------------- */
 
 typedef struct {
-  Src *s;        /* bytes already read (served first), may be NULL */
+  Src *s; /* bytes already read (served first), may be NULL */
   size_t served;
   FILE *in;
   unsigned long long total;
   LwJld *p;
 } Whole;
 
-static size_t whole_read(void *buffer, size_t size, void *data) {
+static size_t whole_read(void *buffer, size_t size, void *data)
+{
   Whole *w = data;
   if (w->s && w->served < w->s->end) {
     size_t n = w->s->end - w->served;
@@ -500,10 +514,10 @@ static size_t whole_read(void *buffer, size_t size, void *data) {
   return n;
 }
 
-static LwStatus read_whole(LwJld *p, FILE *in, Src *already) {
+static LwStatus read_whole(LwJld *p, FILE *in, Src *already)
+{
   Whole w = {already, 0, in, already ? already->total : 0, p};
-  if (already && already->end >= 3 &&
-      !memcmp(already->buf, "\xEF\xBB\xBF", 3)) {
+  if (already && already->end >= 3 && !memcmp(already->buf, "\xEF\xBB\xBF", 3)) {
     w.served = 3; /* jansson does not skip a byte order mark */
   }
   json_error_t je;
@@ -512,8 +526,7 @@ static LwStatus read_whole(LwJld *p, FILE *in, Src *already) {
     if (p->err->status == LW_ERR_LIMIT || p->err->status == LW_ERR_IO) {
       return p->err->status; /* set by whole_read: size cap, read error */
     }
-    LwStatus st = strstr(je.text, "maximum parsing depth") ? LW_ERR_LIMIT
-                                                            : LW_ERR_SYNTAX;
+    LwStatus st = strstr(je.text, "maximum parsing depth") ? LW_ERR_LIMIT : LW_ERR_SYNTAX;
     return at_error(p, st, je.line > 0 ? (unsigned)je.line : 0,
                     je.column > 0 ? (unsigned)je.column : 0, "%s", je.text);
   }
@@ -522,7 +535,8 @@ static LwStatus read_whole(LwJld *p, FILE *in, Src *already) {
   return st;
 }
 
-static LwStatus read_array(LwJld *p, Src *s) {
+static LwStatus read_array(LwJld *p, Src *s)
+{
   LwJldCtx *ctx = lw_jld_ctx_new(p->opt->base_iri);
   if (!ctx) {
     return lw_jld_nomem(p);
@@ -532,14 +546,14 @@ static LwStatus read_array(LwJld *p, Src *s) {
   if (st == LW_OK) {
     st = src_skip_ws(s);
     if (st == LW_OK && src_peek(s, &st) >= 0) {
-      st = at_error(p, LW_ERR_SYNTAX, s->line, s->col + 1,
-                    "end of file expected");
+      st = at_error(p, LW_ERR_SYNTAX, s->line, s->col + 1, "end of file expected");
     }
   }
   return st;
 }
 
-LwStatus lw_jld_read(LwJld *p, FILE *in) {
+LwStatus lw_jld_read(LwJld *p, FILE *in)
+{
   off_t origin = ftello(in);
   Src s;
   src_init(&s, p, in, 1, 0);

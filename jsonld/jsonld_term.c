@@ -10,14 +10,16 @@
 #include "jsonld/jsonld_private.h"
 
 
-static bool is_gen_delim(char c) {
+static bool is_gen_delim(char c)
+{
   return c && strchr(":/?#[]@", c) != NULL;
 }
 
-static bool valid_container(json_t *container) {
+static bool valid_container(json_t *container)
+{
   /* 20.1: a single keyword, or the 1.1 combinations */
-  static const char *const allowed[] = {"@graph", "@id",   "@index", "@language",
-                                        "@list",  "@set",  "@type",  NULL};
+  static const char *const allowed[] = {"@graph", "@id",  "@index", "@language",
+                                        "@list",  "@set", "@type",  NULL};
   size_t n = json_array_size(container);
   if (n == 0) {
     return false;
@@ -25,7 +27,8 @@ static bool valid_container(json_t *container) {
   unsigned mask = 0;
   size_t i;
   json_t *item;
-  json_array_foreach(container, i, item) {
+  json_array_foreach(container, i, item)
+  {
     if (!json_is_string(item)) {
       return false;
     }
@@ -59,14 +62,16 @@ static bool valid_container(json_t *container) {
 }
 
 static LwStatus define_type_term(LwJld *p, LwJldCtx *active, const char *term,
-                                 json_t *value, json_t *defined) {
+                                 json_t *value, json_t *defined)
+{
   /* 4: @type may only become @set-containered and/or protected */
   const char *key;
   json_t *v;
   if (!json_is_object(value) || json_object_size(value) == 0) {
     return lw_jld_fail(p, "keyword redefinition", "%s", term);
   }
-  json_object_foreach(value, key, v) {
+  json_object_foreach(value, key, v)
+  {
     if (!strcmp(key, "@container")) {
       if (!json_is_string(v) || strcmp(json_string_value(v), "@set")) {
         return lw_jld_fail(p, "keyword redefinition", "%s", term);
@@ -113,9 +118,9 @@ static LwStatus define_type_term(LwJld *p, LwJldCtx *active, const char *term,
 }
 
 
-static LwStatus finish_term(LwJld *p, LwJldCtx *active, const char *term,
-                            json_t *def, json_t *previous,
-                            bool override_protected, json_t *defined) {
+static LwStatus finish_term(LwJld *p, LwJldCtx *active, const char *term, json_t *def,
+                            json_t *previous, bool override_protected, json_t *defined)
+{
   /* 28: a protected term may only be redefined identically */
   if (!override_protected && previous &&
       json_is_true(json_object_get(previous, "@protected"))) {
@@ -137,39 +142,36 @@ static LwStatus finish_term(LwJld *p, LwJldCtx *active, const char *term,
 }
 
 static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
-                                 const char *term, json_t *defined,
-                                 const char *base_url, bool protected_,
-                                 bool override_protected,
+                                 const char *term, json_t *defined, const char *base_url,
+                                 bool protected_, bool override_protected,
                                  json_t *remote_contexts, bool validate_scoped);
 
 /* Terms defined through other terms recurse: a hostile context can chain
  * thousands of them, so the recursion is bounded. */
 #define MAX_TERM_DEPTH 1024
 
-LwStatus lw_jld_create_term(LwJld *p, LwJldCtx *active, json_t *local,
-                            const char *term, json_t *defined,
-                            const char *base_url, bool protected_,
+LwStatus lw_jld_create_term(LwJld *p, LwJldCtx *active, json_t *local, const char *term,
+                            json_t *defined, const char *base_url, bool protected_,
                             bool override_protected, json_t *remote_contexts,
-                            bool validate_scoped) {
+                            bool validate_scoped)
+{
   if (p->term_depth >= MAX_TERM_DEPTH) {
     lw_error_set(p->err, LW_ERR_LIMIT,
-                 "term definitions depend on each other more than %d deep",
-                 MAX_TERM_DEPTH);
+                 "term definitions depend on each other more than %d deep", MAX_TERM_DEPTH);
     return LW_ERR_LIMIT;
   }
   p->term_depth++;
-  LwStatus st = create_term_body(p, active, local, term, defined, base_url,
-                                 protected_, override_protected,
-                                 remote_contexts, validate_scoped);
+  LwStatus st = create_term_body(p, active, local, term, defined, base_url, protected_,
+                                 override_protected, remote_contexts, validate_scoped);
   p->term_depth--;
   return st;
 }
 
 static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
-                                 const char *term, json_t *defined,
-                                 const char *base_url, bool protected_,
-                                 bool override_protected,
-                                 json_t *remote_contexts, bool validate_scoped) {
+                                 const char *term, json_t *defined, const char *base_url,
+                                 bool protected_, bool override_protected,
+                                 json_t *remote_contexts, bool validate_scoped)
+{
   json_t *def = NULL;
   /* 1 */
   json_t *state = json_object_get(defined, term);
@@ -223,22 +225,21 @@ static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
     json_decref(def);
     return lw_jld_nomem(p);
   }
-#define FAIL(code, ...)                                                        \
-  do {                                                                         \
-    result = lw_jld_fail(p, code, __VA_ARGS__);                                \
-    goto out;                                                                  \
+#define FAIL(code, ...)                                                                    \
+  do {                                                                                     \
+    result = lw_jld_fail(p, code, __VA_ARGS__);                                            \
+    goto out;                                                                              \
   } while (0)
 /* iri = value expanded as a vocabulary IRI in the local context; an error
  * ends the definition with it. */
-#define EXPAND_VOCAB(iri, value)                                               \
-  do {                                                                         \
-    LwStatus st_ = LW_OK;                                                      \
-    iri = lw_jld_expand_iri(p, active, value, false, true, local, defined,    \
-                            &st_);                                             \
-    if (st_ != LW_OK) {                                                        \
-      result = st_;                                                            \
-      goto out;                                                                \
-    }                                                                          \
+#define EXPAND_VOCAB(iri, value)                                                           \
+  do {                                                                                     \
+    LwStatus st_ = LW_OK;                                                                  \
+    iri = lw_jld_expand_iri(p, active, value, false, true, local, defined, &st_);          \
+    if (st_ != LW_OK) {                                                                    \
+      result = st_;                                                                        \
+      goto out;                                                                            \
+    }                                                                                      \
   } while (0)
   /* 11 */
   protected_ = protected_ || json_is_true(json_object_get(local, "@protected"));
@@ -335,8 +336,7 @@ static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
       if (iri_like) {
         json_object_set_new(defined, term, json_true());
         LwStatus st = LW_OK;
-        char *self =
-            lw_jld_expand_iri(p, active, term, false, true, local, defined, &st);
+        char *self = lw_jld_expand_iri(p, active, term, false, true, local, defined, &st);
         bool same = self && !strcmp(self, iri);
         free(self);
         if (st != LW_OK) {
@@ -365,9 +365,9 @@ static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
       goto out;
     }
     if (json_object_get(local, prefix)) {
-      LwStatus st = lw_jld_create_term(p, active, local, prefix, defined, base_url,
-                                false, override_protected, remote_contexts,
-                                validate_scoped);
+      LwStatus st = lw_jld_create_term(p, active, local, prefix, defined, base_url, false,
+                                       override_protected, remote_contexts,
+                                       validate_scoped);
       if (st != LW_OK) {
         free(prefix);
         result = st;
@@ -434,8 +434,8 @@ static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
       FAIL("invalid term definition", "%s: bad @index", term);
     }
     LwStatus st = LW_OK;
-    char *iri = lw_jld_expand_iri(p, active, json_string_value(index), false,
-                                  true, local, defined, &st);
+    char *iri = lw_jld_expand_iri(p, active, json_string_value(index), false, true, local,
+                                  defined, &st);
     bool ok = iri && lw_jld_is_absolute_iri(iri) && !lw_jld_is_keyword(iri);
     free(iri);
     if (st != LW_OK) {
@@ -451,9 +451,8 @@ static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
   json_t *scoped = json_object_get(val, "@context");
   if (scoped) {
     LwJldCtx *tmp = NULL;
-    LwStatus st =
-        lw_jld_process_context(p, active, scoped, base_url, remote_contexts,
-                               true, true, false, &tmp);
+    LwStatus st = lw_jld_process_context(p, active, scoped, base_url, remote_contexts, true,
+                                         true, false, &tmp);
     lw_jld_ctx_unref(tmp);
     if (st == LW_ERR_SYNTAX) {
       char detail[LW_ERROR_MESSAGE_MAX];
@@ -492,9 +491,8 @@ static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
   /* 25 */
   json_t *nest = json_object_get(val, "@nest");
   if (nest) {
-    if (!json_is_string(nest) ||
-        (lw_jld_is_keyword(json_string_value(nest)) &&
-         strcmp(json_string_value(nest), "@nest"))) {
+    if (!json_is_string(nest) || (lw_jld_is_keyword(json_string_value(nest)) &&
+                                  strcmp(json_string_value(nest), "@nest"))) {
       FAIL("invalid @nest value", "%s", term);
     }
     json_object_set(def, "@nest", nest);
@@ -518,12 +516,12 @@ static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
 check_rest:;
   /* 27 */
   static const char *const allowed[] = {
-      "@id",     "@reverse", "@container", "@context",   "@direction",
-      "@index",  "@language", "@nest",     "@prefix",    "@protected",
-      "@type",   NULL};
+    "@id",       "@reverse", "@container", "@context",   "@direction", "@index",
+    "@language", "@nest",    "@prefix",    "@protected", "@type",      NULL};
   const char *key;
   json_t *ignored;
-  json_object_foreach(val, key, ignored) {
+  json_object_foreach(val, key, ignored)
+  {
     bool ok = false;
     for (int k = 0; allowed[k]; k++) {
       ok = ok || !strcmp(allowed[k], key);
@@ -533,8 +531,7 @@ check_rest:;
     }
   }
   json_decref(val);
-  result = finish_term(p, active, term, def, previous, override_protected,
-                       defined);
+  result = finish_term(p, active, term, def, previous, override_protected, defined);
   json_decref(previous);
   return result;
 out:
@@ -548,4 +545,3 @@ out:
   }
   return result;
 }
-

@@ -12,14 +12,14 @@
 #include "base/base.h"
 
 static const char *const keywords[] = {
-    "@base",     "@container", "@context", "@default",  "@direction",
-    "@embed",    "@explicit",  "@graph",   "@id",       "@import",
-    "@included", "@index",     "@json",    "@language", "@list",
-    "@nest",     "@none",      "@omitDefault", "@prefix", "@preserve",
-    "@propagate", "@protected", "@requireAll", "@reverse", "@set",
-    "@type",     "@value",     "@version", "@vocab",    NULL};
+  "@base",     "@container", "@context",   "@default",   "@direction",  "@embed",
+  "@explicit", "@graph",     "@id",        "@import",    "@included",   "@index",
+  "@json",     "@language",  "@list",      "@nest",      "@none",       "@omitDefault",
+  "@prefix",   "@preserve",  "@propagate", "@protected", "@requireAll", "@reverse",
+  "@set",      "@type",      "@value",     "@version",   "@vocab",      NULL};
 
-LwStatus lw_jld_fail(LwJld *p, const char *code, const char *fmt, ...) {
+LwStatus lw_jld_fail(LwJld *p, const char *code, const char *fmt, ...)
+{
   char detail[LW_ERROR_MESSAGE_MAX];
   va_list ap;
   va_start(ap, fmt);
@@ -31,14 +31,16 @@ LwStatus lw_jld_fail(LwJld *p, const char *code, const char *fmt, ...) {
   return LW_ERR_SYNTAX;
 }
 
-LwStatus lw_jld_nomem(LwJld *p) {
+LwStatus lw_jld_nomem(LwJld *p)
+{
   if (p->err && p->err->status == LW_OK) {
     lw_error_set(p->err, LW_ERR_NOMEM, "out of memory");
   }
   return LW_ERR_NOMEM;
 }
 
-bool lw_jld_is_keyword(const char *s) {
+bool lw_jld_is_keyword(const char *s)
+{
   if (!s || s[0] != '@' || !s[1]) {
     return false;
   }
@@ -51,7 +53,8 @@ bool lw_jld_is_keyword(const char *s) {
   return false;
 }
 
-bool lw_jld_has_keyword_form(const char *s) {
+bool lw_jld_has_keyword_form(const char *s)
+{
   if (!s || s[0] != '@' || !s[1]) {
     return false;
   }
@@ -63,17 +66,23 @@ bool lw_jld_has_keyword_form(const char *s) {
   return true;
 }
 
-bool lw_jld_is_absolute_iri(const char *s) {
+bool lw_jld_is_absolute_iri(const char *s)
+{
   return s && lw_uri_is_absolute(s);
 }
 
-bool lw_jld_is_bnode(const char *s) { return s && s[0] == '_' && s[1] == ':'; }
+bool lw_jld_is_bnode(const char *s)
+{
+  return s && s[0] == '_' && s[1] == ':';
+}
 
-bool lw_jld_is_scalar(const json_t *v) {
+bool lw_jld_is_scalar(const json_t *v)
+{
   return json_is_string(v) || json_is_number(v) || json_is_boolean(v);
 }
 
-int lw_jld_add_value(json_t *obj, const char *key, json_t *v) {
+int lw_jld_add_value(json_t *obj, const char *key, json_t *v)
+{
   json_t *arr = json_object_get(obj, key);
   if (!arr) {
     arr = json_array();
@@ -99,12 +108,14 @@ int lw_jld_add_value(json_t *obj, const char *key, json_t *v) {
   return json_array_append_new(arr, v);
 }
 
-int lw_jld_add_unique(json_t *obj, const char *key, json_t *v) {
+int lw_jld_add_unique(json_t *obj, const char *key, json_t *v)
+{
   json_t *arr = json_object_get(obj, key);
   if (arr) {
     size_t i;
     json_t *item;
-    json_array_foreach(arr, i, item) {
+    json_array_foreach(arr, i, item)
+    {
       if (json_equal(item, v)) {
         json_decref(v);
         return 0;
@@ -114,7 +125,8 @@ int lw_jld_add_unique(json_t *obj, const char *key, json_t *v) {
   return lw_jld_add_value(obj, key, v);
 }
 
-json_t *lw_jld_as_array(json_t *v) {
+json_t *lw_jld_as_array(json_t *v)
+{
   if (json_is_array(v)) {
     return json_incref(v);
   }
@@ -125,10 +137,12 @@ json_t *lw_jld_as_array(json_t *v) {
   return arr;
 }
 
-bool lw_jld_array_has_string(const json_t *array, const char *s) {
+bool lw_jld_array_has_string(const json_t *array, const char *s)
+{
   size_t i;
   json_t *item;
-  json_array_foreach(array, i, item) {
+  json_array_foreach(array, i, item)
+  {
     if (json_is_string(item) && !strcmp(json_string_value(item), s)) {
       return true;
     }
@@ -136,7 +150,8 @@ bool lw_jld_array_has_string(const json_t *array, const char *s) {
   return false;
 }
 
-json_t *lw_jld_obj1(const char *key, json_t *value) {
+json_t *lw_jld_obj1(const char *key, json_t *value)
+{
   json_t *o = json_object();
   if (!o || !value || json_object_set_new_nocheck(o, key, value)) {
     json_decref(o);
@@ -146,9 +161,13 @@ json_t *lw_jld_obj1(const char *key, json_t *value) {
   return o;
 }
 
-char *lw_jld_strdup(const char *s) { return s ? strdup(s) : NULL; }
+char *lw_jld_strdup(const char *s)
+{
+  return s ? strdup(s) : NULL;
+}
 
-char *lw_jld_concat(const char *a, const char *b) {
+char *lw_jld_concat(const char *a, const char *b)
+{
   size_t la = strlen(a), lb = strlen(b);
   char *r = malloc(la + lb + 1);
   if (r) {
@@ -158,7 +177,8 @@ char *lw_jld_concat(const char *a, const char *b) {
   return r;
 }
 
-char *lw_jld_resolve(const char *base, const char *ref) {
+char *lw_jld_resolve(const char *base, const char *ref)
+{
   if (!base || !lw_uri_is_absolute(base)) {
     return strdup(ref);
   }

@@ -35,8 +35,8 @@ typedef struct {
   EVP_MD_CTX *ctx;
   unsigned char expected[EVP_MAX_MD_SIZE];
   unsigned expected_len;
-  char name[16];    /* "sha256" */
-  char source[64];  /* "declared", "Digest header", ... */
+  char name[16];   /* "sha256" */
+  char source[64]; /* "declared", "Digest header", ... */
 } Digest;
 
 /* Maps "sha-256", "SHA256", "checksumAlgorithm_sha256", "sha" (RFC 3230's
@@ -139,12 +139,12 @@ typedef struct {
   int vmajor;
   int vminor;
   char reason[128];
-  bool writing;      /* this hop's body is the document */
-  bool body_started; /* the final hop began its body */
-  size_t header_bytes;   /* of this hop: capped, a server cannot flood us */
-  uint64_t discarded;    /* body bytes of a hop that is not the document */
-  bool discard_cut;      /* ... stopped reading them: not an error */
-  bool identity;     /* no Content-Encoding */
+  bool writing;        /* this hop's body is the document */
+  bool body_started;   /* the final hop began its body */
+  size_t header_bytes; /* of this hop: capped, a server cannot flood us */
+  uint64_t discarded;  /* body bytes of a hop that is not the document */
+  bool discard_cut;    /* ... stopped reading them: not an error */
+  bool identity;       /* no Content-Encoding */
 
   LwContentCounter *counter;
   uint64_t written;
@@ -170,7 +170,7 @@ static double now_epoch(void)
 }
 
 static void set_abort(Fetch *f, LwStatus st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+  __attribute__((format(printf, 3, 4)));
 
 static void set_abort(Fetch *f, LwStatus st, const char *fmt, ...)
 {
@@ -269,7 +269,8 @@ static bool feed_partial(Fetch *f)
   int fd = fileno(f->file);
   uint64_t off = 0;
   while (off < f->resume_from) {
-    size_t want = f->resume_from - off < (1 << 16) ? (size_t)(f->resume_from - off) : (1 << 16);
+    size_t want = f->resume_from - off < (1 << 16) ? (size_t)(f->resume_from - off)
+                                                   : (1 << 16);
     ssize_t n = pread(fd, buf, want, (off_t)off);
     if (n <= 0) {
       free(buf);
@@ -337,8 +338,8 @@ static bool headers_done(Fetch *f)
     unsigned long long n = strtoull(cl, NULL, 10) + f->resume_from;
     if (n > f->max_bytes) {
       set_abort(f, LW_ERR_LIMIT,
-                "size limit: Content-Length %llu is over the limit of %llu bytes",
-                n, (unsigned long long)f->max_bytes);
+                "size limit: Content-Length %llu is over the limit of %llu bytes", n,
+                (unsigned long long)f->max_bytes);
       return false;
     }
   }
@@ -466,17 +467,17 @@ typedef struct Pipe {
   pthread_mutex_t lock;
   pthread_cond_t cond;
   Fetch *f;
-  char *cur;                 /* being filled by the curl thread */
+  char *cur; /* being filled by the curl thread */
   size_t cur_len;
-  char *spare[PIPE_SLOTS];   /* free buffers */
+  char *spare[PIPE_SLOTS]; /* free buffers */
   int nspare;
   char *queue[PIPE_SLOTS + 1]; /* full buffers, in order */
   size_t qlen[PIPE_SLOTS + 1];
   int qhead;
   int qcount;
-  bool busy;                 /* the writer holds a buffer */
+  bool busy; /* the writer holds a buffer */
   bool quit;
-  bool failed;               /* a write failed: errno_value says why */
+  bool failed; /* a write failed: errno_value says why */
   int errno_value;
 } Pipe;
 
@@ -709,7 +710,8 @@ static curl_socket_t on_open_socket(void *clientp, curlsocktype purpose,
   if (purpose != CURLSOCKTYPE_IPCXN ||
       lw_netguard_check_sockaddr(f->opts->guard, &address->addr, &err) != LW_OK) {
     if (purpose != CURLSOCKTYPE_IPCXN) {
-      snprintf(err.message, sizeof(err.message), "socket type %d is not a TCP connection", (int)purpose);
+      snprintf(err.message, sizeof(err.message), "socket type %d is not a TCP connection",
+               (int)purpose);
     }
     f->refused = true;
     snprintf(f->refused_message, sizeof(f->refused_message), "%s", err.message);
@@ -817,7 +819,8 @@ static void setup_curl(Fetch *f, char *ua, size_t ua_size)
   curl_easy_setopt(c, CURLOPT_PREREQFUNCTION, on_prereq);
   curl_easy_setopt(c, CURLOPT_PREREQDATA, f);
   curl_easy_setopt(c, CURLOPT_USERAGENT,
-                   o->user_agent ? o->user_agent : lw_fetch_user_agent(o->contact, ua, ua_size));
+                   o->user_agent ? o->user_agent
+                                 : lw_fetch_user_agent(o->contact, ua, ua_size));
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
                    o->connect_timeout_ms > 0 ? o->connect_timeout_ms
                                              : LW_FETCH_DEFAULT_CONNECT_TIMEOUT_MS);
@@ -878,9 +881,10 @@ static json_t *json_url(const char *url)
 
 static json_t *hop_json(Fetch *f, const char *url, double walltime)
 {
-  return json_pack("{s:o, s:i, s:o, s:{s:i, s:i}, s:f}", "headers", json_copy(f->hop_headers),
-                   "status", (int)f->status, "uri", json_url(url), "version", "major", f->vmajor,
-                   "minor", f->vminor, "walltime", walltime);
+  return json_pack("{s:o, s:i, s:o, s:{s:i, s:i}, s:f}", "headers",
+                   json_copy(f->hop_headers), "status", (int)f->status, "uri",
+                   json_url(url), "version", "major", f->vmajor, "minor", f->vminor,
+                   "walltime", walltime);
 }
 
 static long parse_retry_after(const char *v)
@@ -953,7 +957,8 @@ static LwStatus curl_failure(Fetch *f, CURLcode rc, const char *url, LwError *er
     break;
   }
   if (f->status > 0) {
-    return lw_error_set(err, st, "%s: %s after HTTP %ld (%s)", kind, detail, f->status, url);
+    return lw_error_set(err, st, "%s: %s after HTTP %ld (%s)", kind, detail, f->status,
+                        url);
   }
   return lw_error_set(err, st, "%s: %s (%s)", kind, detail, url);
 }
@@ -964,8 +969,8 @@ static LwStatus http_failure(Fetch *f, const char *url, LwError *err)
   LwStatus st = (s >= 500 || s == 429 || s == 408) ? LW_ERR_NET : LW_ERR_HTTP;
   f->res->retry_after = parse_retry_after(hop_header(f, "retry-after"));
   if (f->res->retry_after >= 0) {
-    return lw_error_set(err, st, "HTTP %ld %s from %s (Retry-After: %ld s)", s,
-                        f->reason, url, f->res->retry_after);
+    return lw_error_set(err, st, "HTTP %ld %s from %s (Retry-After: %ld s)", s, f->reason,
+                        url, f->res->retry_after);
   }
   return lw_error_set(err, st, "HTTP %ld %s from %s", s, f->reason, url);
 }
@@ -992,8 +997,9 @@ static char *resolve_location(const char *url, const char *location)
 static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
 {
   const LwFetchOptions *o = f->opts;
-  int max_redirects = o->max_redirects == 0 ? LW_FETCH_DEFAULT_MAX_REDIRECTS
-                      : o->max_redirects < 0 ? 0 : o->max_redirects;
+  int max_redirects = o->max_redirects == 0  ? LW_FETCH_DEFAULT_MAX_REDIRECTS
+                      : o->max_redirects < 0 ? 0
+                                             : o->max_redirects;
   char *url = strdup(start_url);
   if (!url) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
@@ -1010,8 +1016,8 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
     if (o->timeout_ms > 0) {
       long left = o->timeout_ms - (long)((lw_monotonic_seconds() - t_start) * 1000);
       if (left <= 0) {
-        st = lw_error_set(err, LW_ERR_NET, "timeout: %ld ms spent before %s",
-                          o->timeout_ms, url);
+        st = lw_error_set(err, LW_ERR_NET, "timeout: %ld ms spent before %s", o->timeout_ms,
+                          url);
         break;
       }
       curl_easy_setopt(f->curl, CURLOPT_TIMEOUT_MS, left);
@@ -1060,8 +1066,8 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
       }
       if (redirects >= max_redirects) {
         st = lw_error_set(err, LW_ERR_LIMIT,
-                          "too many redirects: more than %d, the last to %s",
-                          max_redirects, next);
+                          "too many redirects: more than %d, the last to %s", max_redirects,
+                          next);
         curl_free(resolved);
         break;
       }
@@ -1087,8 +1093,8 @@ static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
       break;
     }
     if (f->status >= 200 && f->status < 300) {
-      st = lw_error_set(err, LW_ERR_HTTP, "HTTP %ld %s from %s: not a document",
-                        f->status, f->reason, url);
+      st = lw_error_set(err, LW_ERR_HTTP, "HTTP %ld %s from %s: not a document", f->status,
+                        f->reason, url);
       break;
     }
     st = http_failure(f, url, err);
@@ -1142,8 +1148,8 @@ static LwStatus open_body(Fetch *f, LwError *err)
     if (!f->opts->data_dir) {
       return lw_error_set(err, LW_ERR_USAGE, "lw_fetch: no data directory given");
     }
-    LW_TRY(lw_store_tmpfile(f->opts->data_dir, f->file_path, sizeof(f->file_path),
-                            &f->file, err));
+    LW_TRY(lw_store_tmpfile(f->opts->data_dir, f->file_path, sizeof(f->file_path), &f->file,
+                            err));
   }
   f->pipe = pipe_start(f);
   if (!f->pipe) {
@@ -1213,14 +1219,13 @@ static LwStatus verify_digests(Fetch *f, LwError *err)
       char want_hex[2 * EVP_MAX_MD_SIZE + 1], got_hex[2 * EVP_MAX_MD_SIZE + 1];
       lw_hex_encode(d->expected, d->expected_len, want_hex);
       lw_hex_encode(got, len, got_hex);
-      return lw_error_set(err, LW_ERR_CHECKSUM,
-                          "checksum mismatch: %s %s is %s, the body's is %s (%s)",
-                          d->source, d->name, want_hex, got_hex,
-                          f->res->final_url ? f->res->final_url : "");
+      return lw_error_set(
+        err, LW_ERR_CHECKSUM, "checksum mismatch: %s %s is %s, the body's is %s (%s)",
+        d->source, d->name, want_hex, got_hex, f->res->final_url ? f->res->final_url : "");
     }
     int n = snprintf(f->res->checksums_verified + used,
-                     sizeof(f->res->checksums_verified) - used, "%s%s %s",
-                     used ? ", " : "", d->source, d->name);
+                     sizeof(f->res->checksums_verified) - used, "%s%s %s", used ? ", " : "",
+                     d->source, d->name);
     if (n > 0 && used + (size_t)n < sizeof(f->res->checksums_verified)) {
       used += (size_t)n;
     }

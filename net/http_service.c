@@ -47,8 +47,8 @@ const char *lw_http_form_get(const LwHttpRequest *req, const char *name)
 /* libmicrohttpd's post processor hands values over in pieces (off). */
 static enum MHD_Result on_field(void *cls, enum MHD_ValueKind kind, const char *key,
                                 const char *filename, const char *content_type,
-                                const char *transfer_encoding, const char *data, uint64_t off,
-                                size_t size)
+                                const char *transfer_encoding, const char *data,
+                                uint64_t off, size_t size)
 {
   (void)kind;
   (void)filename;
@@ -112,8 +112,8 @@ static struct MHD_Response *response_of(LwHttpPage *page)
     page->content_type = "text/plain; charset=utf-8";
   }
   size_t len = page->length ? page->length : page->body ? strlen(page->body) : 0;
-  struct MHD_Response *r =
-      MHD_create_response_from_buffer(len, page->body, MHD_RESPMEM_MUST_FREE);
+  struct MHD_Response *r = MHD_create_response_from_buffer(len, page->body,
+                                                           MHD_RESPMEM_MUST_FREE);
   if (!r) {
     free(page->body);
   }
@@ -133,8 +133,9 @@ static enum MHD_Result reply(LwHttpService *s, struct MHD_Connection *connection
     s->page(s->handle, &req, &page);
   }
   if (!page.body && !page.file) {
-    page.body = strdup(page.status == 404 ? "not found\n"
-                       : page.status == 405 ? "method not allowed\n" : "");
+    page.body = strdup(page.status == 404   ? "not found\n"
+                       : page.status == 405 ? "method not allowed\n"
+                                            : "");
   }
   struct MHD_Response *response = response_of(&page);
   enum MHD_Result ret = MHD_NO;
@@ -152,10 +153,10 @@ static enum MHD_Result reply(LwHttpService *s, struct MHD_Connection *connection
   return ret;
 }
 
-static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
-                              const char *url, const char *method,
-                              const char *version, const char *upload_data,
-                              size_t *upload_data_size, void **con_cls)
+static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, const char *url,
+                              const char *method, const char *version,
+                              const char *upload_data, size_t *upload_data_size,
+                              void **con_cls)
 {
   (void)version;
   LwHttpService *s = cls;
@@ -182,8 +183,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
   return reply(s, connection, url, method, &p->form);
 }
 
-LwHttpService *lw_http_service_start(const char *bind_address, int port,
-                                     LwHttpPageFn page, void *handle, LwError *err)
+LwHttpService *lw_http_service_start(const char *bind_address, int port, LwHttpPageFn page,
+                                     void *handle, LwError *err)
 {
   LwHttpService *s = calloc(1, sizeof(*s));
   if (!s) {
@@ -201,23 +202,25 @@ LwHttpService *lw_http_service_start(const char *bind_address, int port,
     lw_error_set(err, LW_ERR_USAGE, "bad bind address %s", bind_address);
     return NULL;
   }
-  s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
-                               (uint16_t)port, NULL, NULL, answer, s,
-                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-                               MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-                               MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
+  s->daemon = MHD_start_daemon(
+    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, (uint16_t)port, NULL, NULL, answer,
+    s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED,
+    completed, NULL, MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
   if (!s->daemon) {
     free(s);
     lw_error_set(err, LW_ERR_IO, "cannot listen on %s:%d", bind_address, port);
     return NULL;
   }
-  const union MHD_DaemonInfo *info =
-      MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon,
+                                                         MHD_DAEMON_INFO_BIND_PORT);
   s->port = info ? info->port : port;
   return s;
 }
 
-int lw_http_service_port(const LwHttpService *s) { return s->port; }
+int lw_http_service_port(const LwHttpService *s)
+{
+  return s->port;
+}
 
 void lw_http_service_stop(LwHttpService *s)
 {

@@ -62,13 +62,13 @@ LwStatus lw_netguard_check_scheme(const char *url, LwError *err);
 /* LW_OK if a connection to the address and port may be made: the allow list
  * exempts it, or it is public. Else LW_ERR_REFUSED saying which range it is
  * in. guard may be NULL (no allow list). */
-LwStatus lw_netguard_check_sockaddr(const LwNetGuard *guard,
-                                    const struct sockaddr *addr, LwError *err);
+LwStatus lw_netguard_check_sockaddr(const LwNetGuard *guard, const struct sockaddr *addr,
+                                    LwError *err);
 
 /* The same for a numeric IPv4 or IPv6 address in text ("10.0.0.1", "::1");
  * anything that is not a numeric address is LW_ERR_REFUSED. */
-LwStatus lw_netguard_check_ip(const LwNetGuard *guard, const char *ip,
-                              unsigned port, LwError *err);
+LwStatus lw_netguard_check_ip(const LwNetGuard *guard, const char *ip, unsigned port,
+                              LwError *err);
 
 /* The special-purpose range a numeric address is in ("loopback",
  * "private", ...), or NULL for a public unicast address. For tests and
@@ -141,28 +141,28 @@ const char *lw_netguard_range_name(const char *ip);
  * usable default (no size cap, no total timeout, 10 redirects). Strings are
  * borrowed for the duration of the call. */
 typedef struct {
-  const char *data_dir;        /* temporary bodies go to DATA/tmp (required
+  const char *data_dir;     /* temporary bodies go to DATA/tmp (required
                                   unless partial_path is given) */
-  const char *dest_path;       /* rename the complete body here; NULL: leave
+  const char *dest_path;    /* rename the complete body here; NULL: leave
                                   it at result->path for the caller */
-  const char *partial_path;    /* where a partial body waits for a resume
+  const char *partial_path; /* where a partial body waits for a resume
                                   (plus PATH.meta); NULL: never resume */
-  const LwNetGuard *guard;     /* allow list; NULL: none (public only) */
+  const LwNetGuard *guard;  /* allow list; NULL: none (public only) */
 
-  long connect_timeout_ms;     /* 0: 30 s */
-  long timeout_ms;             /* whole fetch, all hops; 0: none */
-  long low_speed_limit;        /* bytes/s; 0: off */
-  long low_speed_time;         /* seconds below low_speed_limit; 0: 30 */
-  uint64_t max_bytes;          /* decoded body bytes; 0: unlimited */
-  int max_redirects;           /* 0: 10; negative: no redirect followed */
+  long connect_timeout_ms; /* 0: 30 s */
+  long timeout_ms;         /* whole fetch, all hops; 0: none */
+  long low_speed_limit;    /* bytes/s; 0: off */
+  long low_speed_time;     /* seconds below low_speed_limit; 0: 30 */
+  uint64_t max_bytes;      /* decoded body bytes; 0: unlimited */
+  int max_redirects;       /* 0: 10; negative: no redirect followed */
 
-  const char *user_agent;      /* NULL: "lodwash/VERSION (+contact)" */
-  const char *contact;         /* a URL about this harvester, in User-Agent */
-  const char *accept;          /* Accept header; NULL: none */
+  const char *user_agent; /* NULL: "lodwash/VERSION (+contact)" */
+  const char *contact;    /* a URL about this harvester, in User-Agent */
+  const char *accept;     /* Accept header; NULL: none */
 
-  const char *etag;            /* from the last visit: If-None-Match */
-  const char *last_modified;   /* from the last visit: If-Modified-Since */
-  const char *previous_hash;   /* MD5 hex of the last body: same = unchanged */
+  const char *etag;          /* from the last visit: If-None-Match */
+  const char *last_modified; /* from the last visit: If-Modified-Since */
+  const char *previous_hash; /* MD5 hex of the last body: same = unchanged */
 
   const char *checksum;        /* declared: "ALGO:HEX", ALGO one of md5,
                                   sha1, sha224, sha256, sha384, sha512
@@ -173,7 +173,7 @@ typedef struct {
                                   or decoded: the bytes are kept as sent */
   const char *checksum_source; /* named in the mismatch message; NULL: "declared" */
 
-  const char *const *resolve;  /* NULL-terminated "HOST:PORT:ADDRESS" pins,
+  const char *const *resolve; /* NULL-terminated "HOST:PORT:ADDRESS" pins,
                                   as curl --resolve (tests, fixed hosts) */
 
   /* Called now and then during the transfer (at least once a second) with
@@ -193,24 +193,24 @@ typedef struct {
 } LwFetchOptions;
 
 typedef struct {
-  json_t *http;               /* the hop list (owned) */
-  double begin;               /* wall clock, seconds since the epoch */
+  json_t *http; /* the hop list (owned) */
+  double begin; /* wall clock, seconds since the epoch */
   double end;
-  long status;                /* status of the last response; 0: none */
-  char *final_url;            /* URL of the last hop (owned) */
-  char path[4096];            /* the body on LW_OK: dest_path or DATA/tmp/... */
-  LwContentMeta content;      /* on LW_OK, and on LW_NOTHING by same hash */
+  long status;           /* status of the last response; 0: none */
+  char *final_url;       /* URL of the last hop (owned) */
+  char path[4096];       /* the body on LW_OK: dest_path or DATA/tmp/... */
+  LwContentMeta content; /* on LW_OK, and on LW_NOTHING by same hash */
   bool have_content;
-  bool not_modified;          /* unchanged: HTTP 304 */
-  bool same_hash;             /* unchanged: body MD5 == previous_hash */
-  bool resumed;               /* the body continued a partial download */
-  uint64_t resumed_from;      /* bytes that were already there */
-  bool partial_kept;          /* failed, but opts->partial_path can resume */
-  long retry_after;           /* seconds (Retry-After), -1 when none */
-  char etag[256];             /* of the last response, "" when none */
+  bool not_modified;     /* unchanged: HTTP 304 */
+  bool same_hash;        /* unchanged: body MD5 == previous_hash */
+  bool resumed;          /* the body continued a partial download */
+  uint64_t resumed_from; /* bytes that were already there */
+  bool partial_kept;     /* failed, but opts->partial_path can resume */
+  long retry_after;      /* seconds (Retry-After), -1 when none */
+  char etag[256];        /* of the last response, "" when none */
   char last_modified[64];
   char content_type[256];
-  char content_encoding[64];  /* as the server sent it (decoded already) */
+  char content_encoding[64];    /* as the server sent it (decoded already) */
   char checksums_verified[128]; /* e.g. "declared sha256, Digest md5" */
 } LwFetchResult;
 
@@ -220,16 +220,15 @@ void lw_fetch_global_init(void);
 /* Fetches url into a file (see the top of this header). result is filled
  * in all cases; release it with lw_fetch_result_clear. Returns LW_OK (body at
  * result->path), LW_NOTHING (unchanged) or an error. */
-LwStatus lw_fetch(const char *url, const LwFetchOptions *opts,
-                  LwFetchResult *result, LwError *err);
+LwStatus lw_fetch(const char *url, const LwFetchOptions *opts, LwFetchResult *result,
+                  LwError *err);
 
 /* Fetches a small document into memory under the same rules: at most
  * max_size decoded bytes (else LW_ERR_LIMIT). On LW_OK *body is a
  * NUL-terminated malloc'd buffer owned by the caller and *len its length.
  * partial_path and dest_path are ignored. */
-LwStatus lw_fetch_small(const char *url, const LwFetchOptions *opts,
-                        size_t max_size, char **body, size_t *len,
-                        LwFetchResult *result, LwError *err);
+LwStatus lw_fetch_small(const char *url, const LwFetchOptions *opts, size_t max_size,
+                        char **body, size_t *len, LwFetchResult *result, LwError *err);
 
 /* Frees what result owns and zeroes it. NULL safe. */
 void lw_fetch_result_clear(LwFetchResult *result);
@@ -290,10 +289,10 @@ void lw_robots_free(LwRobots *robots);
 typedef struct LwHttpForm LwHttpForm;
 
 typedef struct {
-  const char *method;      /* "GET", "HEAD" or "POST" */
-  const char *path;        /* "/metrics", ... (without the query) */
-  const LwHttpForm *form;  /* a POST's fields; NULL for GET */
-  const char *accept;      /* the Accept header, "" when none */
+  const char *method;     /* "GET", "HEAD" or "POST" */
+  const char *path;       /* "/metrics", ... (without the query) */
+  const LwHttpForm *form; /* a POST's fields; NULL for GET */
+  const char *accept;     /* the Accept header, "" when none */
 } LwHttpRequest;
 
 /* The value of the form field name of a POST, or NULL when absent (or not
@@ -303,13 +302,13 @@ const char *lw_http_form_get(const LwHttpRequest *req, const char *name);
 #define LW_HTTP_FIELD_MAX 4096
 
 typedef struct {
-  int status;             /* HTTP status, such as 200 or 404 */
+  int status; /* HTTP status, such as 200 or 404 */
   const char *content_type;
-  char *body;             /* malloc'd; the service frees it */
-  size_t length;          /* bytes of body; 0: strlen(body) */
-  char *file;             /* malloc'd path: its content is sent instead of
+  char *body;     /* malloc'd; the service frees it */
+  size_t length;  /* bytes of body; 0: strlen(body) */
+  char *file;     /* malloc'd path: its content is sent instead of
                              body (404 when it cannot be opened) */
-  char *location;         /* malloc'd: a Location header (redirects) */
+  char *location; /* malloc'd: a Location header (redirects) */
 } LwHttpPage;
 
 /* Fills page for req. Runs on the service's thread. */
@@ -320,8 +319,8 @@ typedef struct LwHttpService LwHttpService;
 /* Listens on bind_address:port (port 0: any free port, see
  * lw_http_service_port). NULL with err set when it cannot (LW_ERR_USAGE for
  * a bad address). */
-LwHttpService *lw_http_service_start(const char *bind_address, int port,
-                                     LwHttpPageFn page, void *handle, LwError *err);
+LwHttpService *lw_http_service_start(const char *bind_address, int port, LwHttpPageFn page,
+                                     void *handle, LwError *err);
 
 /* The port actually listened on. */
 int lw_http_service_port(const LwHttpService *service);

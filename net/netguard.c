@@ -30,29 +30,29 @@ typedef struct {
 
 /* IANA IPv4 special-purpose registry, plus multicast and the reserved 240/4. */
 static const Range v4_ranges[] = {
-    {"0.0.0.0", 8, "unspecified (this network)"},
-    {"10.0.0.0", 8, "private"},
-    {"100.64.0.0", 10, "shared address space (CGNAT)"},
-    {"127.0.0.0", 8, "loopback"},
-    {"169.254.0.0", 16, "link-local"},
-    {"172.16.0.0", 12, "private"},
-    {"192.0.0.0", 24, "IETF protocol assignments"},
-    {"192.0.2.0", 24, "documentation (TEST-NET-1)"},
-    {"192.88.99.0", 24, "6to4 relay anycast"},
-    {"192.168.0.0", 16, "private"},
-    {"198.18.0.0", 15, "benchmarking"},
-    {"198.51.100.0", 24, "documentation (TEST-NET-2)"},
-    {"203.0.113.0", 24, "documentation (TEST-NET-3)"},
-    {"224.0.0.0", 4, "multicast"},
-    {"240.0.0.0", 4, "reserved"},
+  {"0.0.0.0", 8, "unspecified (this network)"},
+  {"10.0.0.0", 8, "private"},
+  {"100.64.0.0", 10, "shared address space (CGNAT)"},
+  {"127.0.0.0", 8, "loopback"},
+  {"169.254.0.0", 16, "link-local"},
+  {"172.16.0.0", 12, "private"},
+  {"192.0.0.0", 24, "IETF protocol assignments"},
+  {"192.0.2.0", 24, "documentation (TEST-NET-1)"},
+  {"192.88.99.0", 24, "6to4 relay anycast"},
+  {"192.168.0.0", 16, "private"},
+  {"198.18.0.0", 15, "benchmarking"},
+  {"198.51.100.0", 24, "documentation (TEST-NET-2)"},
+  {"203.0.113.0", 24, "documentation (TEST-NET-3)"},
+  {"224.0.0.0", 4, "multicast"},
+  {"240.0.0.0", 4, "reserved"},
 };
 
 /* Inside 2000::/3, the only global unicast block; everything outside it is
  * refused before these are looked at. */
 static const Range v6_ranges[] = {
-    {"2001::", 23, "IETF protocol assignments (Teredo, ORCHID, ...)"},
-    {"2001:db8::", 32, "documentation"},
-    {"3fff::", 20, "documentation"},
+  {"2001::", 23, "IETF protocol assignments (Teredo, ORCHID, ...)"},
+  {"2001:db8::", 32, "documentation"},
+  {"3fff::", 20, "documentation"},
 };
 
 static bool prefix_match(const uint8_t *a, const uint8_t *net, unsigned bits)
@@ -300,8 +300,7 @@ LwStatus lw_netguard_check_scheme(const char *url, LwError *err)
       (len == 5 && !strncasecmp(url, "https", 5))) {
     return LW_OK;
   }
-  return lw_error_set(err, LW_ERR_REFUSED,
-                      "only http and https URLs are fetched: %.200s",
+  return lw_error_set(err, LW_ERR_REFUSED, "only http and https URLs are fetched: %.200s",
                       url ? url : "(null)");
 }
 
@@ -316,8 +315,8 @@ static bool allowed(const LwNetGuard *g, const uint8_t a[16], unsigned port)
   return false;
 }
 
-static LwStatus check_bytes(const LwNetGuard *g, const uint8_t a[16],
-                            unsigned port, LwError *err)
+static LwStatus check_bytes(const LwNetGuard *g, const uint8_t a[16], unsigned port,
+                            LwError *err)
 {
   if (allowed(g, a, port)) {
     return LW_OK;
@@ -338,8 +337,8 @@ static LwStatus check_bytes(const LwNetGuard *g, const uint8_t a[16],
   return LW_OK;
 }
 
-LwStatus lw_netguard_check_sockaddr(const LwNetGuard *g,
-                                    const struct sockaddr *sa, LwError *err)
+LwStatus lw_netguard_check_sockaddr(const LwNetGuard *g, const struct sockaddr *sa,
+                                    LwError *err)
 {
   uint8_t a[16];
   unsigned port;
@@ -352,15 +351,14 @@ LwStatus lw_netguard_check_sockaddr(const LwNetGuard *g,
     memcpy(a, &in6->sin6_addr, 16);
     port = ntohs(in6->sin6_port);
   } else {
-    return lw_error_set(err, LW_ERR_REFUSED,
-                        "address family %d is not IPv4 or IPv6",
+    return lw_error_set(err, LW_ERR_REFUSED, "address family %d is not IPv4 or IPv6",
                         sa->sa_family);
   }
   return check_bytes(g, a, port, err);
 }
 
-LwStatus lw_netguard_check_ip(const LwNetGuard *g, const char *ip,
-                              unsigned port, LwError *err)
+LwStatus lw_netguard_check_ip(const LwNetGuard *g, const char *ip, unsigned port,
+                              LwError *err)
 {
   uint8_t a[16];
   bool v4;

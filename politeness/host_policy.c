@@ -18,7 +18,7 @@
 typedef struct {
   char origin[1200]; /* scheme://host:port */
   char host[512];
-  char path[4096];   /* path and query */
+  char path[4096]; /* path and query */
 } UrlParts;
 
 static bool url_parts(const char *url, UrlParts *out)
@@ -100,9 +100,10 @@ static LwStatus robots_get(LwRecords *c, const LwConfig *cfg, const LwNetGuard *
     return cached;
   }
   snprintf(state, 16, "%s", robots_fetch(cfg, guard, origin, timeout_ms, body, len));
-  long long ttl = !strcmp(state, "unreachable") && cfg->robots_ttl_s > ROBOTS_UNREACHABLE_TTL_S
-                      ? ROBOTS_UNREACHABLE_TTL_S
-                      : cfg->robots_ttl_s;
+  long long ttl = !strcmp(state, "unreachable") &&
+                      cfg->robots_ttl_s > ROBOTS_UNREACHABLE_TTL_S
+                    ? ROBOTS_UNREACHABLE_TTL_S
+                    : cfg->robots_ttl_s;
   lw_robots_cache_put(c, cfg->prefix, origin, state, *body, *len, ttl, err);
   return LW_OK;
 }
@@ -124,14 +125,16 @@ static LwStatus robots_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard
   if (!strcmp(state, "unreachable")) {
     st = lw_error_set(err, LW_ERR_NET,
                       "robots.txt of %.500s cannot be read now: nothing is fetched from it "
-                      "until it can", p->origin);
+                      "until it can",
+                      p->origin);
   } else if (!strcmp(state, "ok")) {
     LwRobots *robots = lw_robots_parse(body ? body : "", body ? len : 0, ROBOTS_AGENT);
     if (!robots) {
       st = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
     } else if (!lw_robots_allowed(robots, p->path)) {
-      st = lw_error_set(err, LW_ERR_REFUSED, "disallowed by robots.txt (%.500s/robots.txt): %.1000s",
-                        p->origin, url);
+      st = lw_error_set(err, LW_ERR_REFUSED,
+                        "disallowed by robots.txt (%.500s/robots.txt): %.1000s", p->origin,
+                        url);
     } else {
       *delay_ms = lw_robots_crawl_delay_ms(robots);
     }
@@ -194,7 +197,8 @@ LwStatus lw_host_policy_check(LwRecords *c, const LwConfig *cfg, const LwNetGuar
   LW_TRY(lw_host_turn_take(c, cfg, guard, url, 0, &turn, err));
   if (turn.wait_ms >= 1000) {
     lw_info("host=%s msg=\"waiting %lld ms for the host's turn (one request every %lld ms: "
-            "--host-interval-ms or its Crawl-delay)\"", turn.host, turn.wait_ms, turn.gap_ms);
+            "--host-interval-ms or its Crawl-delay)\"",
+            turn.host, turn.wait_ms, turn.gap_ms);
   }
   return lw_host_turn_wait(c, cfg, &turn, keep_waiting, user, err);
 }

@@ -33,8 +33,7 @@ LwStatus lw_controls_stage_pause(redisContext *c, const char *prefix, const char
   return set_member(c, lw_key(prefix, LW_KEY_PAUSED, NULL).s, stage, pause, err);
 }
 
-LwStatus lw_controls_paused(redisContext *c, const char *prefix, json_t **out,
-                            LwError *err)
+LwStatus lw_controls_paused(redisContext *c, const char *prefix, json_t **out, LwError *err)
 {
   *out = NULL;
   redisReply *r = lw_redis_cmd(c, err, "SMEMBERS", lw_key(prefix, LW_KEY_PAUSED, NULL).s,
@@ -138,8 +137,8 @@ static void forget_job(redisContext *c, const char *prefix, const char *raw, siz
   LwError err;
   char member[LW_JOB_MEMBER_MAX];
   lw_job_member(job, member);
-  freeReplyObject(
-      lw_redis_cmd(c, &err, "SREM", lw_key(prefix, LW_KEY_QUEUED, job->stage).s, member, NULL));
+  freeReplyObject(lw_redis_cmd(c, &err, "SREM", lw_key(prefix, LW_KEY_QUEUED, job->stage).s,
+                               member, NULL));
   if (follow_up && *job->harvest && *job->seed && strcmp(job->seed, job->harvest)) {
     LwTxn *txn = lw_txn_new(prefix);
     if (txn) {
@@ -178,9 +177,10 @@ LwStatus lw_controls_purge(redisContext *c, const LwConfig *cfg, const char *sta
   static const char *const zset[] = {"ZRANGE %s 0 -1", "DEL %s"};
   long long a = take_all(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_QUEUE, stage).s, list,
                          follow_up, err);
-  long long b = a < 0 ? -1
-                      : take_all(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_DELAYED, stage).s,
-                                 zset, follow_up, err);
+  long long b = a < 0
+                  ? -1
+                  : take_all(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_DELAYED, stage).s,
+                             zset, follow_up, err);
   if (a < 0 || b < 0) {
     return reply_error(err);
   }
@@ -190,8 +190,8 @@ LwStatus lw_controls_purge(redisContext *c, const LwConfig *cfg, const char *sta
 
 /* Removes from the list or zset key every member whose job matches (id or
  * harvest); forgets the jobs when forget. */
-static LwStatus remove_matching(redisContext *c, const char *prefix, const char *key, bool zset,
-                                const char *id, const char *harvest, bool forget,
+static LwStatus remove_matching(redisContext *c, const char *prefix, const char *key,
+                                bool zset, const char *id, const char *harvest, bool forget,
                                 long long *removed, LwError *err)
 {
   redisReply *r = lw_redis_cmd(c, err, zset ? "ZRANGE" : "LRANGE", key, "0", "-1", NULL);
@@ -235,7 +235,8 @@ LwStatus lw_controls_dead_delete(redisContext *c, const LwConfig *cfg, const cha
   LwStatus st = LW_OK;
   size_t i;
   json_t *name;
-  json_array_foreach(stages, i, name) {
+  json_array_foreach(stages, i, name)
+  {
     LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, json_string_value(name));
     if (id) {
       st = remove_matching(c, cfg->prefix, dead.s, false, id, NULL, false, deleted, err);
@@ -264,13 +265,14 @@ LwStatus lw_controls_drop_harvest(redisContext *c, const LwConfig *cfg, const ch
   LwStatus st = LW_OK;
   size_t i;
   json_t *name;
-  json_array_foreach(stages, i, name) {
+  json_array_foreach(stages, i, name)
+  {
     const char *stage = json_string_value(name);
     st = remove_matching(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_QUEUE, stage).s, false,
                          NULL, id, true, dropped, err);
     if (st == LW_OK) {
-      st = remove_matching(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_DELAYED, stage).s, true,
-                           NULL, id, true, dropped, err);
+      st = remove_matching(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_DELAYED, stage).s,
+                           true, NULL, id, true, dropped, err);
     }
     if (st != LW_OK) {
       break;

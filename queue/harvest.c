@@ -2,15 +2,16 @@
 
 #include "queue/job.h"
 
-void lw_txn_harvest_expect_files(LwTxn *txn, const char *harvest,
-                                 const char *const *files, size_t n)
+void lw_txn_harvest_expect_files(LwTxn *txn, const char *harvest, const char *const *files,
+                                 size_t n)
 {
   const char *prefix = lw_txn_prefix(txn);
   LwKey keys[3] = {lw_key(prefix, LW_KEY_HARVEST, harvest),
                    lw_key(prefix, LW_KEY_HARVEST_EXPECTED, harvest),
                    lw_key(prefix, LW_KEY_HARVEST_FINISHED, harvest)};
   for (size_t i = 0; i < n; ++i) {
-    lw_txn_op(txn, "expect", 4, (const char *[]){keys[0].s, keys[1].s, keys[2].s, files[i]});
+    lw_txn_op(txn, "expect", 4,
+              (const char *[]){keys[0].s, keys[1].s, keys[2].s, files[i]});
   }
 }
 
@@ -33,10 +34,9 @@ void lw_txn_harvest_finish_file(LwTxn *txn, const char *harvest, const char *fil
                    lw_key(prefix, LW_KEY_QUEUE, follow_up_stage),
                    lw_key(prefix, LW_KEY_QUEUED, follow_up_stage),
                    lw_key(prefix, LW_KEY_STAGES, NULL)};
-  const char *argv[] = {keys[0].s, keys[1].s, keys[2].s, keys[3].s, file,
-                        failed ? "1" : "0",
-                        keys[4].s, keys[5].s, keys[6].s, job->raw, member, "normal",
-                        follow_up_stage};
+  const char *argv[] = {
+    keys[0].s, keys[1].s, keys[2].s, keys[3].s, file,     failed ? "1" : "0", keys[4].s,
+    keys[5].s, keys[6].s, job->raw,  member,    "normal", follow_up_stage};
   lw_txn_op(txn, "finish", 13, argv);
   lw_job_free(job);
 }
@@ -44,8 +44,9 @@ void lw_txn_harvest_finish_file(LwTxn *txn, const char *harvest, const char *fil
 void lw_txn_harvest_owns(LwTxn *txn, const char *harvest, const char *seed)
 {
   LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_SEED, seed);
-  lw_txn_op(txn, "guard", 4,
-            (const char *[]){key.s, "harvest", harvest, "the seed belongs to another harvest"});
+  lw_txn_op(
+    txn, "guard", 4,
+    (const char *[]){key.s, "harvest", harvest, "the seed belongs to another harvest"});
 }
 
 void lw_txn_harvest_running(LwTxn *txn, const char *harvest)

@@ -34,8 +34,8 @@
 #include "queue/txn.h"
 
 /* The harvest waits for files[0..n) too. */
-void lw_txn_harvest_expect_files(LwTxn *txn, const char *harvest,
-                                 const char *const *files, size_t n);
+void lw_txn_harvest_expect_files(LwTxn *txn, const char *harvest, const char *const *files,
+                                 size_t n);
 
 /* File (a seed hash) of the harvest is finished (failed: for good); the last
  * one queues a job of follow_up_stage about the harvest. */

@@ -40,11 +40,13 @@ LwStatus lw_heartbeat_register(redisContext *c, const LwConfig *cfg, const char 
   snprintf(started, sizeof(started), "%lld", lw_now_ms());
   snprintf(ttl, sizeof(ttl), "%lld", cfg->heartbeat_ttl_s * 1000);
   LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, id);
-  LW_TRY(run(c, err, lw_redis_cmd(c, err, "HSET", worker.s, "host", host, "pid", pid,
-                                  "stages", stages, "started", started, NULL)));
+  LW_TRY(run(c, err,
+             lw_redis_cmd(c, err, "HSET", worker.s, "host", host, "pid", pid, "stages",
+                          stages, "started", started, NULL)));
   LW_TRY(run(c, err, lw_redis_cmd(c, err, "PEXPIRE", worker.s, ttl, NULL)));
-  return run(c, err, lw_redis_cmd(c, err, "SADD",
-                                  lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, id, NULL));
+  return run(
+    c, err,
+    lw_redis_cmd(c, err, "SADD", lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, id, NULL));
 }
 
 LwStatus lw_heartbeat_beat(redisContext *c, const LwConfig *cfg, const char *id,
@@ -65,8 +67,9 @@ LwStatus lw_heartbeat_beat(redisContext *c, const LwConfig *cfg, const char *id,
   /* The reaper may have dropped the id while the worker was stalled (and a
    * fetch re-created the key since): be in the set again, or a later death
    * would go unnoticed. */
-  return run(c, err, lw_redis_cmd(c, err, "SADD",
-                                  lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, id, NULL));
+  return run(
+    c, err,
+    lw_redis_cmd(c, err, "SADD", lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, id, NULL));
 }
 
 LwStatus lw_heartbeat_progress(redisContext *c, const LwConfig *cfg, const char *id,
@@ -89,8 +92,8 @@ LwStatus lw_heartbeat_progress(redisContext *c, const LwConfig *cfg, const char 
 LwStatus lw_heartbeat_unregister(redisContext *c, const LwConfig *cfg, const char *id,
                                  LwError *err)
 {
-  LW_TRY(run(c, err, lw_redis_cmd(c, err, "DEL", lw_key(cfg->prefix, LW_KEY_WORKER, id).s,
-                                  NULL)));
+  LW_TRY(run(c, err,
+             lw_redis_cmd(c, err, "DEL", lw_key(cfg->prefix, LW_KEY_WORKER, id).s, NULL)));
   /* jobs still in flight: stay in the set, so that the reaper gives them back */
   redisReply *len = lw_redis_cmd(c, err, "LLEN", lw_key(cfg->prefix, LW_KEY_INFLIGHT, id).s,
                                  NULL);
@@ -102,6 +105,7 @@ LwStatus lw_heartbeat_unregister(redisContext *c, const LwConfig *cfg, const cha
   if (held > 0) {
     return LW_NOTHING;
   }
-  return run(c, err, lw_redis_cmd(c, err, "SREM",
-                                  lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, id, NULL));
+  return run(
+    c, err,
+    lw_redis_cmd(c, err, "SREM", lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, id, NULL));
 }

@@ -83,8 +83,8 @@ static bool valid_name(const char *s)
   }
   for (; *s; ++s) {
     char c = *s;
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-          (c >= '0' && c <= '9') || c == '_' || c == '-')) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+          c == '_' || c == '-')) {
       return false;
     }
   }
@@ -120,7 +120,8 @@ LwJob *lw_job_new(const char *stage, const char *seed, const char *harvest,
   if (extra) {
     const char *key;
     json_t *value;
-    json_object_foreach((json_t *)extra, key, value) {
+    json_object_foreach((json_t *)extra, key, value)
+    {
       if (strcmp(key, "stage") && strcmp(key, "seed") && strcmp(key, "harvest") &&
           strcmp(key, "id")) {
         json_object_set(job->obj, key, value);
@@ -192,8 +193,7 @@ long long lw_job_get_int(const LwJob *job, const char *field, long long def)
   return json_is_integer(v) ? json_integer_value(v) : def;
 }
 
-const char *lw_job_get_string(const LwJob *job, const char *field,
-                              const char *def)
+const char *lw_job_get_string(const LwJob *job, const char *field, const char *def)
 {
   const char *s = json_string_value(json_object_get(job->obj, field));
   return s ? s : def;

@@ -46,14 +46,11 @@
 
 #include "base/base.h"
 
-typedef enum {
-  LW_PRIORITY_NORMAL = 0,
-  LW_PRIORITY_HIGH = 1
-} LwPriority;
+typedef enum { LW_PRIORITY_NORMAL = 0, LW_PRIORITY_HIGH = 1 } LwPriority;
 
 typedef struct {
-  char *raw;            /* the JSON text as stored on Redis (owned) */
-  json_t *obj;          /* the parsed object (owned), for extra fields */
+  char *raw;   /* the JSON text as stored on Redis (owned) */
+  json_t *obj; /* the parsed object (owned), for extra fields */
   /* borrowed from obj, never NULL (empty string when absent): */
   const char *id;
   const char *stage;
@@ -80,8 +77,7 @@ LwJob *lw_job_with(const LwJob *job, const json_t *changes, LwError *err);
 
 /* Integer / string field of the job, or def when absent or mistyped. */
 long long lw_job_get_int(const LwJob *job, const char *field, long long def);
-const char *lw_job_get_string(const LwJob *job, const char *field,
-                              const char *def);
+const char *lw_job_get_string(const LwJob *job, const char *field, const char *def);
 
 /* The job's duplicate-suppression member of queued:<stage>: "seed harvest",
  * or the seed when the job has no harvest, "" when it has no seed (never

@@ -8,7 +8,7 @@
 #include "queue/redis_cmd.h"
 
 const double lw_job_timing_bounds[LW_JOB_TIMING_BUCKETS] = {
-    0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 1800, 7200};
+  0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 1800, 7200};
 
 /* The field of the bucket a run of ms falls in. */
 static void bucket_field(long long ms, char *buf, size_t size)
@@ -59,8 +59,7 @@ LwStatus lw_job_timing_read(redisContext *c, const char *prefix, const char *sta
     return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
   }
   LwStatus st = LW_OK;
-  for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i + 1 < r->elements;
-       i += 2) {
+  for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i + 1 < r->elements; i += 2) {
     const char *f = r->element[i]->str;
     long long v = strtoll(r->element[i + 1]->str, NULL, 10);
     if (f[0] == 'b') {

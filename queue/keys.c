@@ -14,8 +14,8 @@ LwKey lw_key(const char *prefix, const char *pattern, const char *arg)
   if (!hole) {
     snprintf(key.s + n, sizeof(key.s) - n, "%s", pattern);
   } else {
-    snprintf(key.s + n, sizeof(key.s) - n, "%.*s%s%s", (int)(hole - pattern),
-             pattern, arg ? arg : "", hole + 2);
+    snprintf(key.s + n, sizeof(key.s) - n, "%.*s%s%s", (int)(hole - pattern), pattern,
+             arg ? arg : "", hole + 2);
   }
   return key;
 }

@@ -75,11 +75,11 @@
 #define LW_KEY_INFLIGHT "inflight:%s"
 #define LW_KEY_SEED "seed:%s"
 #define LW_KEY_SEED_COUNTS "seeds"
-#define LW_KEY_HOST_SLOTS "hostslots:%s" /* zset: download leases per host */
-#define LW_KEY_ROBOTS "robots:%s"       /* hash: a host's robots.txt, cached */
-#define LW_KEY_HOST_PACE "hostpace:%s"  /* string: next request time per host */
+#define LW_KEY_HOST_SLOTS "hostslots:%s"      /* zset: download leases per host */
+#define LW_KEY_ROBOTS "robots:%s"             /* hash: a host's robots.txt, cached */
+#define LW_KEY_HOST_PACE "hostpace:%s"        /* string: next request time per host */
 #define LW_KEY_DOWNLOAD_SLOTS "downloadslots" /* zset: downloads over all workers */
-#define LW_KEY_CLEAN_OF "cleanof:%s"  /* string: content hash -> clean record hash */
+#define LW_KEY_CLEAN_OF "cleanof:%s" /* string: content hash -> clean record hash */
 #define LW_KEY_HARVEST "harvest:%s"
 #define LW_KEY_HARVEST_EXPECTED "harvest:%s:expected" /* set: files waited for */
 #define LW_KEY_HARVEST_FINISHED "harvest:%s:finished" /* set: files finished */
@@ -88,9 +88,9 @@
 #define LW_KEY_SCHEDULER_LEASE "scheduler:lease"
 #define LW_KEY_COUNTERS "counters"
 #define LW_KEY_CONTEXT "context:%s"
-#define LW_KEY_TIMING "timing:%s"     /* hash: queue/job_timing.h */
-#define LW_KEY_PAUSED "paused"        /* set of stage names: queue/controls.h */
-#define LW_KEY_HELD "held"            /* set of provider names: queue/controls.h */
+#define LW_KEY_TIMING "timing:%s" /* hash: queue/job_timing.h */
+#define LW_KEY_PAUSED "paused"    /* set of stage names: queue/controls.h */
+#define LW_KEY_HELD "held"        /* set of provider names: queue/controls.h */
 #define LW_KEY_CONTEXTS "contexts"
 #define LW_KEY_UNPACKED "unpacked:%s" /* hash: archive seed -> "bytes files" */
 

@@ -7,20 +7,20 @@
 
 /* KEYS[1] the lease set; ARGV: holder, limit, lease ms. */
 static LwScript take_script = {
-    "local t = redis.call('TIME')\n"
-    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
-    "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)\n"
-    "if redis.call('ZSCORE', KEYS[1], ARGV[1]) or\n"
-    "   redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then\n"
-    "  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])\n"
-    "  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))\n"
-    "  return 1\n"
-    "end\n"
-    "return 0\n",
-    ""};
+  "local t = redis.call('TIME')\n"
+  "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+  "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)\n"
+  "if redis.call('ZSCORE', KEYS[1], ARGV[1]) or\n"
+  "   redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then\n"
+  "  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])\n"
+  "  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))\n"
+  "  return 1\n"
+  "end\n"
+  "return 0\n",
+  ""};
 
-static int lease_set_take(redisContext *c, const char *key, const char *member, long long limit,
-                          long long lease_ms, LwError *err)
+static int lease_set_take(redisContext *c, const char *key, const char *member,
+                          long long limit, long long lease_ms, LwError *err)
 {
   char limit_text[32], lease_text[32];
   snprintf(limit_text, sizeof(limit_text), "%lld", limit);
@@ -44,8 +44,8 @@ static void lease_set_release(redisContext *c, const char *key, const char *memb
 int lw_host_slot_take(redisContext *c, const char *prefix, const char *host,
                       const char *member, long long limit, long long lease_ms, LwError *err)
 {
-  return lease_set_take(c, lw_key(prefix, LW_KEY_HOST_SLOTS, host).s, member, limit, lease_ms,
-                        err);
+  return lease_set_take(c, lw_key(prefix, LW_KEY_HOST_SLOTS, host).s, member, limit,
+                        lease_ms, err);
 }
 
 void lw_host_slot_release(redisContext *c, const char *prefix, const char *host,

@@ -20,7 +20,8 @@
 
 /* hostslots:<host>: the downloads from one host (--per-host-concurrency). */
 int lw_host_slot_take(LwRecords *c, const char *prefix, const char *host,
-                      const char *member, long long limit, long long lease_ms, LwError *err);
+                      const char *member, long long limit, long long lease_ms,
+                      LwError *err);
 void lw_host_slot_release(LwRecords *c, const char *prefix, const char *host,
                           const char *member);
 

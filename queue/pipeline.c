@@ -4,7 +4,8 @@
 
 #include "queue/queue.h"
 
-const char *const lw_pipeline_file_stages[] = {"download", "unpack", "guess", "parse", NULL};
+const char *const lw_pipeline_file_stages[] = {"download", "unpack", "guess", "parse",
+                                               NULL};
 
 const char *const lw_pipeline_follow_up = "import";
 

@@ -13,11 +13,11 @@
 /* KEYS: provider  ARGV: harvest id
  * Marks the provider harvesting unless it already is. 1 claimed, 0 busy. */
 static LwScript claim_script = {
-    "if redis.call('HGET', KEYS[1], 'state') == 'harvesting' then return 0 end\n"
-    "redis.call('HSET', KEYS[1], 'state', 'harvesting', 'harvest', ARGV[1])\n"
-    "redis.call('HDEL', KEYS[1], 'pending', 'force', 'dump_changed')\n"
-    "return 1\n",
-    ""};
+  "if redis.call('HGET', KEYS[1], 'state') == 'harvesting' then return 0 end\n"
+  "redis.call('HSET', KEYS[1], 'state', 'harvesting', 'harvest', ARGV[1])\n"
+  "redis.call('HDEL', KEYS[1], 'pending', 'force', 'dump_changed')\n"
+  "return 1\n",
+  ""};
 
 /* KEYS: harvest, provider  ARGV: id, mode, error
  * mode "done" / "failed": ends a running harvest with that status (the
@@ -26,32 +26,32 @@ static LwScript claim_script = {
  * idle with `harvested` advanced (done), or error with a backoff (failed:
  * not every dump got in). Returns 1 when the provider was settled. */
 static LwScript finish_script = {
-    "local t = redis.call('TIME')\n"
-    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
-    "local status = redis.call('HGET', KEYS[1], 'status')\n"
-    "if ARGV[2] ~= 'settle' and status == 'running' then\n"
-    "  status = ARGV[2]\n"
-    "  redis.call('HSET', KEYS[1], 'status', status, 'finished', now, 'error', ARGV[3])\n"
-    "end\n"
-    "if status ~= 'done' and status ~= 'failed' then return 0 end\n"
-    "if redis.call('HGET', KEYS[2], 'harvest') ~= ARGV[1] or\n"
-    "   redis.call('HGET', KEYS[2], 'state') ~= 'harvesting' then return 0 end\n"
-    "if status == 'done' then\n"
-    "  local m = redis.call('HMGET', KEYS[1], 'modified', 'void_hash')\n"
-    "  redis.call('HSET', KEYS[2], 'state', 'idle', 'harvested', m[1] or '',\n"
-    "             'harvested_hash', m[2] or '', 'harvested_at', now,\n"
-    "             'failures', 0, 'retry_at', 0, 'error', '')\n"
-    "else\n"
-    "  local f = redis.call('HINCRBY', KEYS[2], 'failures', 1)\n"
-    "  local delay = math.min(60000 * 2 ^ math.min(f - 1, 20), 86400000)\n"
-    "  local e = redis.call('HGET', KEYS[1], 'error')\n"
-    "  if not e or e == '' then\n"
-    "    e = 'harvest ' .. ARGV[1] .. ' failed: not every dump got in (see failed_files)'\n"
-    "  end\n"
-    "  redis.call('HSET', KEYS[2], 'state', 'error', 'retry_at', now + delay, 'error', e)\n"
-    "end\n"
-    "return 1\n",
-    ""};
+  "local t = redis.call('TIME')\n"
+  "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+  "local status = redis.call('HGET', KEYS[1], 'status')\n"
+  "if ARGV[2] ~= 'settle' and status == 'running' then\n"
+  "  status = ARGV[2]\n"
+  "  redis.call('HSET', KEYS[1], 'status', status, 'finished', now, 'error', ARGV[3])\n"
+  "end\n"
+  "if status ~= 'done' and status ~= 'failed' then return 0 end\n"
+  "if redis.call('HGET', KEYS[2], 'harvest') ~= ARGV[1] or\n"
+  "   redis.call('HGET', KEYS[2], 'state') ~= 'harvesting' then return 0 end\n"
+  "if status == 'done' then\n"
+  "  local m = redis.call('HMGET', KEYS[1], 'modified', 'void_hash')\n"
+  "  redis.call('HSET', KEYS[2], 'state', 'idle', 'harvested', m[1] or '',\n"
+  "             'harvested_hash', m[2] or '', 'harvested_at', now,\n"
+  "             'failures', 0, 'retry_at', 0, 'error', '')\n"
+  "else\n"
+  "  local f = redis.call('HINCRBY', KEYS[2], 'failures', 1)\n"
+  "  local delay = math.min(60000 * 2 ^ math.min(f - 1, 20), 86400000)\n"
+  "  local e = redis.call('HGET', KEYS[1], 'error')\n"
+  "  if not e or e == '' then\n"
+  "    e = 'harvest ' .. ARGV[1] .. ' failed: not every dump got in (see failed_files)'\n"
+  "  end\n"
+  "  redis.call('HSET', KEYS[2], 'state', 'error', 'retry_at', now + delay, 'error', e)\n"
+  "end\n"
+  "return 1\n",
+  ""};
 
 static LwStatus run_finish(redisContext *c, const char *prefix, const char *id,
                            const char *mode, const char *error, LwError *err);
@@ -60,8 +60,7 @@ static LwStatus run_finish(redisContext *c, const char *prefix, const char *id,
 static const char *field_of(const redisReply *r, const char *field)
 {
   for (size_t i = 0; r && r->type == REDIS_REPLY_ARRAY && i + 1 < r->elements; i += 2) {
-    if (r->element[i]->type == REDIS_REPLY_STRING &&
-        !strcmp(r->element[i]->str, field) &&
+    if (r->element[i]->type == REDIS_REPLY_STRING && !strcmp(r->element[i]->str, field) &&
         r->element[i + 1]->type == REDIS_REPLY_STRING) {
       return r->element[i + 1]->str;
     }
@@ -81,8 +80,8 @@ static LwStatus state_read(redisContext *c, const char *prefix, const char *name
 {
   memset(out, 0, sizeof(*out));
   status[0] = '\0';
-  redisReply *r = lw_redis_cmd(c, err, "HGETALL",
-                               lw_key(prefix, LW_KEY_PROVIDER, name).s, NULL);
+  redisReply *r = lw_redis_cmd(c, err, "HGETALL", lw_key(prefix, LW_KEY_PROVIDER, name).s,
+                               NULL);
   if (!r) {
     return err ? err->status : LW_ERR_REDIS;
   }
@@ -115,9 +114,10 @@ static LwStatus state_read(redisContext *c, const char *prefix, const char *name
       if (r->element[2]->type == REDIS_REPLY_STRING) {
         snprintf(status, status_size, "%s", r->element[2]->str);
       }
-      lw_version_from_text(r->element[0]->type == REDIS_REPLY_STRING ? r->element[0]->str : NULL,
-                        r->element[1]->type == REDIS_REPLY_STRING ? r->element[1]->str : NULL,
-                        &out->running_version);
+      lw_version_from_text(
+        r->element[0]->type == REDIS_REPLY_STRING ? r->element[0]->str : NULL,
+        r->element[1]->type == REDIS_REPLY_STRING ? r->element[1]->str : NULL,
+        &out->running_version);
     }
     freeReplyObject(r);
   }
@@ -178,22 +178,22 @@ static void record_harvest(LwTxn *txn, const char *prefix, const char *id,
   char *features_s = json_text(features);
   char *seeds_s = json_dumps(seeds, JSON_COMPACT);
   LwKey key = lw_key(prefix, LW_KEY_HARVEST, id);
-  const char *argv[] = {"HSET", key.s,
-                        "id", id,
-                        "provider", h->provider,
-                        "void", h->void_url,
-                        "modified", version,
-                        "source", h->source ? h->source : "",
+  const char *argv[] = {"HSET",      key.s,
+                        "id",        id,
+                        "provider",  h->provider,
+                        "void",      h->void_url,
+                        "modified",  version,
+                        "source",    h->source ? h->source : "",
                         "void_hash", h->version->hash,
-                        "kind", h->kind,
-                        "features", features_s ? features_s : "[]",
-                        "dumps", dumps_s ? dumps_s : "[]",
-                        "seeds", seeds_s ? seeds_s : "[]",
-                        "started", started,
-                        "forced", h->forced ? "1" : "0",
-                        "status", "running",
-                        "pending", pending,
-                        "error", ""};
+                        "kind",      h->kind,
+                        "features",  features_s ? features_s : "[]",
+                        "dumps",     dumps_s ? dumps_s : "[]",
+                        "seeds",     seeds_s ? seeds_s : "[]",
+                        "started",   started,
+                        "forced",    h->forced ? "1" : "0",
+                        "status",    "running",
+                        "pending",   pending,
+                        "error",     ""};
   lw_txn_command(txn, (int)(sizeof(argv) / sizeof(*argv)), argv, NULL);
   free(dumps_s);
   free(features_s);
@@ -268,8 +268,8 @@ LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestSt
   if (st > LW_NOTHING) {
     /* Give the claim back so that the next cycle can try again. */
     redisReply *r = lw_redis_cmd(c, NULL, "HSET",
-                                 lw_key(prefix, LW_KEY_PROVIDER, h->provider).s,
-                                 "state", "error", NULL);
+                                 lw_key(prefix, LW_KEY_PROVIDER, h->provider).s, "state",
+                                 "error", NULL);
     freeReplyObject(r);
   }
   return st;
@@ -316,17 +316,17 @@ LwStatus lw_harvest_settle(redisContext *c, const char *prefix, const char *id,
  * timeout as failed, with its reason, and settles its provider (as
  * finish_script). Returns 1 when it timed out. */
 static LwScript timeout_script = {
-    "local t = redis.call('TIME')\n"
-    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
-    "local h = redis.call('HMGET', KEYS[1], 'status', 'progress', 'started', 'pending')\n"
-    "if h[1] ~= 'running' then return 0 end\n"
-    "local last = math.max(tonumber(h[2]) or 0, tonumber(h[3]) or 0)\n"
-    "if now - last < tonumber(ARGV[2]) then return 0 end\n"
-    "local e = 'no progress for ' .. math.floor((now - last) / 1000) .. ' s (' ..\n"
-    "  (h[4] or '?') .. ' files pending): the harvest timed out'\n"
-    "redis.call('HSET', KEYS[1], 'status', 'failed', 'finished', now, 'error', e)\n"
-    "return 1\n",
-    ""};
+  "local t = redis.call('TIME')\n"
+  "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+  "local h = redis.call('HMGET', KEYS[1], 'status', 'progress', 'started', 'pending')\n"
+  "if h[1] ~= 'running' then return 0 end\n"
+  "local last = math.max(tonumber(h[2]) or 0, tonumber(h[3]) or 0)\n"
+  "if now - last < tonumber(ARGV[2]) then return 0 end\n"
+  "local e = 'no progress for ' .. math.floor((now - last) / 1000) .. ' s (' ..\n"
+  "  (h[4] or '?') .. ' files pending): the harvest timed out'\n"
+  "redis.call('HSET', KEYS[1], 'status', 'failed', 'finished', now, 'error', e)\n"
+  "return 1\n",
+  ""};
 
 LwStatus lw_harvest_check_timeout(redisContext *c, const char *prefix, const char *id,
                                   long long timeout_ms, bool *timed_out, LwError *err)

@@ -71,17 +71,17 @@
 
 /* The state of one provider as read from Redis. */
 typedef struct {
-  bool running;             /* state == harvesting */
+  bool running;                    /* state == harvesting */
   char harvest[LW_HARVEST_ID_MAX]; /* current or last harvest, "" if none */
-  LwVersion running_version; /* the running harvest's version */
+  LwVersion running_version;       /* the running harvest's version */
   bool has_harvested;
   LwVersion harvested;
-  bool forced;              /* a forced harvest is asked for */
-  bool dump_changed;        /* a staleness re-check found a dump changed */
-  long long checked_ms;     /* 0 if never */
-  long long retry_at_ms;    /* 0 if none */
+  bool forced;           /* a forced harvest is asked for */
+  bool dump_changed;     /* a staleness re-check found a dump changed */
+  long long checked_ms;  /* 0 if never */
+  long long retry_at_ms; /* 0 if none */
   long long failures;
-  char etag[256];           /* validators of the last VoID response */
+  char etag[256]; /* validators of the last VoID response */
   char http_modified[64];
 } LwProviderState;
 
@@ -103,13 +103,13 @@ typedef struct {
   const char *provider;
   const char *void_url;
   const LwVersion *version;
-  const char *source;       /* dataset, document, last-modified, content-hash */
-  const char *kind;         /* full, partial or unstated */
+  const char *source; /* dataset, document, last-modified, content-hash */
+  const char *kind;   /* full, partial or unstated */
   const LwHarvestDump *dumps;
   size_t dump_count;
   const char *const *features; /* the VoID's void:feature IRIs */
   size_t feature_count;
-  bool forced;              /* queue the downloads at high priority */
+  bool forced; /* queue the downloads at high priority */
 } LwHarvestStart;
 
 /* A new harvest id for provider: "<provider>:<now ISO 8601, ms>". */
@@ -143,8 +143,7 @@ LwStatus lw_harvest_finish(LwRecords *c, const char *prefix, const char *id, boo
  * harvest's status to done or failed (lw_provider_state_read does this
  * whenever it finds such a harvest still marked as running on its
  * provider). LW_NOTHING when there was nothing to settle. */
-LwStatus lw_harvest_settle(LwRecords *c, const char *prefix, const char *id,
-                           LwError *err);
+LwStatus lw_harvest_settle(LwRecords *c, const char *prefix, const char *id, LwError *err);
 
 /* Ends harvest id as failed when it is running and made no progress (a file
  * expected or finished, queue/harvest.h) for timeout_ms, with the reason in

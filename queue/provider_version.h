@@ -13,8 +13,8 @@
 #include "base/base.h"
 
 typedef struct {
-  bool has_time;  /* usec is meaningful */
-  int64_t usec;   /* dcterms:modified or Last-Modified, UTC microseconds */
+  bool has_time;                  /* usec is meaningful */
+  int64_t usec;                   /* dcterms:modified or Last-Modified, UTC microseconds */
   char hash[LW_HASH_HEX_LEN + 1]; /* content hash of the VoID; "" if unknown */
 } LwVersion;
 

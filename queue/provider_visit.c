@@ -12,20 +12,20 @@
  * or error, but never away from harvesting, which only the claim and the
  * end of a harvest change. */
 static LwScript visit_script = {
-    "for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end\n"
-    "local state = redis.call('HGET', KEYS[1], 'state')\n"
-    "local failures = tonumber(redis.call('HGET', KEYS[1], 'failures') or '0')\n"
-    "if ARGV[1] == '1' then\n"
-    "  if failures == 0 then redis.call('HSET', KEYS[1], 'error', '') end\n"
-    "  if state ~= 'harvesting' then\n"
-    "    redis.call('HSET', KEYS[1], 'state', failures > 0 and 'error' or 'idle')\n"
-    "  end\n"
-    "else\n"
-    "  redis.call('HSET', KEYS[1], 'error', ARGV[2])\n"
-    "  if state ~= 'harvesting' then redis.call('HSET', KEYS[1], 'state', 'error') end\n"
-    "end\n"
-    "return 1\n",
-    ""};
+  "for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end\n"
+  "local state = redis.call('HGET', KEYS[1], 'state')\n"
+  "local failures = tonumber(redis.call('HGET', KEYS[1], 'failures') or '0')\n"
+  "if ARGV[1] == '1' then\n"
+  "  if failures == 0 then redis.call('HSET', KEYS[1], 'error', '') end\n"
+  "  if state ~= 'harvesting' then\n"
+  "    redis.call('HSET', KEYS[1], 'state', failures > 0 and 'error' or 'idle')\n"
+  "  end\n"
+  "else\n"
+  "  redis.call('HSET', KEYS[1], 'error', ARGV[2])\n"
+  "  if state ~= 'harvesting' then redis.call('HSET', KEYS[1], 'state', 'error') end\n"
+  "end\n"
+  "return 1\n",
+  ""};
 
 LwStatus lw_provider_record_visit(redisContext *c, const char *prefix, const char *name,
                                   bool ok, const char *error, const char *const *fields,

@@ -21,8 +21,7 @@ static LwStatus reply_status(redisReply *reply, LwError *err)
 }
 
 static void enqueue_argv(const char *prefix, const LwJob *job, LwPriority priority,
-                         LwKey keys[3], char member[LW_JOB_MEMBER_MAX],
-                         const char *argv[7])
+                         LwKey keys[3], char member[LW_JOB_MEMBER_MAX], const char *argv[7])
 {
   lw_job_member(job, member);
   keys[0] = lw_key(prefix, LW_KEY_QUEUE, job->stage);
@@ -57,9 +56,8 @@ LwStatus lw_queue_push(redisContext *c, const LwConfig *cfg, const LwJob *job,
   return lw_queue_push_prefix(c, cfg->prefix, job, priority, err);
 }
 
-LwStatus lw_queue_push_many(redisContext *c, const LwConfig *cfg,
-                            LwJob *const *jobs, size_t n, LwPriority priority,
-                            size_t *pushed, LwError *err)
+LwStatus lw_queue_push_many(redisContext *c, const LwConfig *cfg, LwJob *const *jobs,
+                            size_t n, LwPriority priority, size_t *pushed, LwError *err)
 {
   enum { BATCH = 1000 };
   size_t count = 0;
@@ -102,12 +100,11 @@ typedef struct {
   char ttl[32];
   char numkeys[16];
   const char *argv[3 + 4 + 2 * MAX_STAGES];
-  int argc;  /* in argv, with EVALSHA, sha and numkeys */
+  int argc; /* in argv, with EVALSHA, sha and numkeys */
 } FetchArgs;
 
 static LwStatus fetch_args(const LwConfig *cfg, const char *worker_id,
-                           const char *const *stages, size_t n, FetchArgs *f,
-                           LwError *err)
+                           const char *const *stages, size_t n, FetchArgs *f, LwError *err)
 {
   if (n == 0 || n > MAX_STAGES) {
     return lw_error_set(err, LW_ERR_USAGE, "a worker serves 1 to %d stages", MAX_STAGES);
@@ -167,8 +164,9 @@ static LwStatus fetch_result(redisContext *c, const LwConfig *cfg, const FetchAr
 
 /* An operator's pause (queue/controls.h): the stages of stages[0..*n) that
  * are not paused, into open; *n becomes their number. */
-static LwStatus open_stages(redisContext *c, const LwConfig *cfg, const char *const **stages,
-                            size_t *n, const char **open, LwError *err)
+static LwStatus open_stages(redisContext *c, const LwConfig *cfg,
+                            const char *const **stages, size_t *n, const char **open,
+                            LwError *err)
 {
   if (*n == 0 || *n > MAX_STAGES) {
     return LW_OK; /* fetch_args says what is wrong */
@@ -179,8 +177,7 @@ static LwStatus open_stages(redisContext *c, const LwConfig *cfg, const char *co
 }
 
 LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
-                        const char *const *stages, size_t n, LwJob **out,
-                        LwError *err)
+                        const char *const *stages, size_t n, LwJob **out, LwError *err)
 {
   *out = NULL;
   const char *open[MAX_STAGES];
@@ -370,7 +367,7 @@ LwStatus lw_queue_fail(redisContext *c, const LwConfig *cfg, const char *worker_
   /* A server's Retry-After wins over a shorter backoff (capped like it). */
   if (retry && failure->retry_after_ms > delay) {
     delay = failure->retry_after_ms < cfg->retry_max_ms ? failure->retry_after_ms
-                                                         : cfg->retry_max_ms;
+                                                        : cfg->retry_max_ms;
   }
   LwJob *next = failed_job(job, failure, attempt, err);
   LwTxn *core = next ? lw_txn_new(cfg->prefix) : NULL;
@@ -413,8 +410,8 @@ LwStatus lw_queue_fail(redisContext *c, const LwConfig *cfg, const char *worker_
   return status;
 }
 
-LwStatus lw_queue_handback(redisContext *c, const LwConfig *cfg,
-                           const char *worker_id, const LwJob *job, LwError *err)
+LwStatus lw_queue_handback(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                           const LwJob *job, LwError *err)
 {
   LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
   LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, job->stage);
@@ -439,12 +436,10 @@ LwStatus lw_queue_reap_files(redisContext *c, const LwConfig *cfg,
   LwKey workers = lw_key(cfg->prefix, LW_KEY_WORKERS, NULL);
   redisReply *ids = lw_redis_members(c, workers.s, err);
   LW_TRY(reply_status(ids, err));
-  LwKey heads[6] = {lw_key(cfg->prefix, LW_KEY_QUEUE, ""),
-                    lw_key(cfg->prefix, LW_KEY_STATS, ""),
-                    lw_key(cfg->prefix, LW_KEY_DEAD, ""),
-                    lw_key(cfg->prefix, LW_KEY_QUEUED, ""),
-                    lw_key(cfg->prefix, LW_KEY_HARVEST, ""),
-                    lw_key(cfg->prefix, LW_KEY_SEED, "")};
+  LwKey heads[6] = {
+    lw_key(cfg->prefix, LW_KEY_QUEUE, ""),   lw_key(cfg->prefix, LW_KEY_STATS, ""),
+    lw_key(cfg->prefix, LW_KEY_DEAD, ""),    lw_key(cfg->prefix, LW_KEY_QUEUED, ""),
+    lw_key(cfg->prefix, LW_KEY_HARVEST, ""), lw_key(cfg->prefix, LW_KEY_SEED, "")};
   LwKey counts = lw_key(cfg->prefix, LW_KEY_SEED_COUNTS, NULL);
   LwKey stages = lw_key(cfg->prefix, LW_KEY_STAGES, NULL);
   char max_attempts[32];
@@ -454,15 +449,25 @@ LwStatus lw_queue_reap_files(redisContext *c, const LwConfig *cfg,
     const char *id = ids->element[i]->str;
     LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, id);
     LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, id);
-    const char *argv[14 + 32] = {worker.s, inflight.s, workers.s, id, heads[0].s,
-                                 heads[1].s, heads[2].s, heads[3].s, max_attempts,
-                                 heads[4].s, heads[5].s, counts.s,
-                                 fan_in ? fan_in->follow_up : "", stages.s};
+    const char *argv[14 + 32] = {worker.s,
+                                 inflight.s,
+                                 workers.s,
+                                 id,
+                                 heads[0].s,
+                                 heads[1].s,
+                                 heads[2].s,
+                                 heads[3].s,
+                                 max_attempts,
+                                 heads[4].s,
+                                 heads[5].s,
+                                 counts.s,
+                                 fan_in ? fan_in->follow_up : "",
+                                 stages.s};
     for (size_t k = 0; k < n_files; ++k) {
       argv[14 + k] = fan_in->file_stages[k];
     }
-    redisReply *reply = lw_script_run(c, &lw_script_reap, 3, (int)(14 + n_files), argv, NULL,
-                                      err);
+    redisReply *reply = lw_script_run(c, &lw_script_reap, 3, (int)(14 + n_files), argv,
+                                      NULL, err);
     status = reply_status(reply, err);
     if (reply && reply->type == REDIS_REPLY_INTEGER && reply->integer > 0 && returned) {
       *returned += reply->integer;
@@ -501,7 +506,8 @@ LwStatus lw_queue_promote(redisContext *c, const LwConfig *cfg, const char *stag
   LwStatus status = LW_OK;
   size_t i;
   json_t *name;
-  json_array_foreach(stages, i, name) {
+  json_array_foreach(stages, i, name)
+  {
     LwKey delayed = lw_key(cfg->prefix, LW_KEY_DELAYED, json_string_value(name));
     LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, json_string_value(name));
     const char *argv[] = {delayed.s, queue.s};
@@ -528,7 +534,8 @@ LwStatus lw_queue_retry_dead(redisContext *c, const LwConfig *cfg, const char *s
   LwStatus status = LW_OK;
   size_t i;
   json_t *name;
-  json_array_foreach(stages, i, name) {
+  json_array_foreach(stages, i, name)
+  {
     const char *s = json_string_value(name);
     LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, s);
     LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, s);

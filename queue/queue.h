@@ -44,17 +44,15 @@ LwStatus lw_queue_push_prefix(LwRecords *c, const char *prefix, const LwJob *job
 
 /* Queues n jobs in pipelined batches (benchmarks, `jobs push --count`).
  * *pushed (may be NULL) gets how many were not suppressed. */
-LwStatus lw_queue_push_many(LwRecords *c, const LwConfig *cfg,
-                            LwJob *const *jobs, size_t n, LwPriority priority,
-                            size_t *pushed, LwError *err);
+LwStatus lw_queue_push_many(LwRecords *c, const LwConfig *cfg, LwJob *const *jobs, size_t n,
+                            LwPriority priority, size_t *pushed, LwError *err);
 
 /* Takes the next job of the first of stages[0..n) that has one (moving due
  * retries of those stages into their queues first) into worker_id's
  * in-flight list, and refreshes the worker's heartbeat. LW_OK with *out set
  * (caller frees), or LW_NOTHING with *out NULL when all are empty. */
 LwStatus lw_queue_fetch(LwRecords *c, const LwConfig *cfg, const char *worker_id,
-                        const char *const *stages, size_t n, LwJob **out,
-                        LwError *err);
+                        const char *const *stages, size_t n, LwJob **out, LwError *err);
 
 /* Finishes job: in one fenced script call (queue/txn.h), removes it from
  * the in-flight list, releases its (stage, seed, harvest) and counts it
@@ -75,9 +73,8 @@ LwStatus lw_queue_ack_fetch(LwRecords *c, const LwConfig *cfg, const char *worke
 /* Hands back every job in worker_id's in-flight list except `except` (may
  * be NULL): after a reconnect, a job whose fetch reply was lost with the
  * connection would otherwise sit there while the worker lives. */
-LwStatus lw_queue_release_orphans(LwRecords *c, const LwConfig *cfg,
-                                  const char *worker_id, const LwJob *except,
-                                  long long *released, LwError *err);
+LwStatus lw_queue_release_orphans(LwRecords *c, const LwConfig *cfg, const char *worker_id,
+                                  const LwJob *except, long long *released, LwError *err);
 
 typedef enum {
   LW_FAIL_RETRY, /* in the delayed set */
@@ -100,8 +97,8 @@ LwStatus lw_queue_fail(LwRecords *c, const LwConfig *cfg, const char *worker_id,
                        LwFailOutcome *outcome, long long *delay_ms, LwError *err);
 
 /* Puts job back at the front of its queue unchanged (SIGTERM). */
-LwStatus lw_queue_handback(LwRecords *c, const LwConfig *cfg,
-                           const char *worker_id, const LwJob *job, LwError *err);
+LwStatus lw_queue_handback(LwRecords *c, const LwConfig *cfg, const char *worker_id,
+                           const LwJob *job, LwError *err);
 
 /* The retry delay before run attempt+1 (attempt >= 1 failed runs). */
 long long lw_queue_backoff_ms(const LwConfig *cfg, long long attempt);
@@ -125,8 +122,8 @@ typedef struct {
 
 /* lw_queue_reap with the harvest fan-in of dead file jobs (fan_in may be
  * NULL: none; queue/pipeline.h has lw_pipeline_reap, with the pipeline's). */
-LwStatus lw_queue_reap_files(LwRecords *c, const LwConfig *cfg,
-                             const LwReapFanIn *fan_in, long long *returned, LwError *err);
+LwStatus lw_queue_reap_files(LwRecords *c, const LwConfig *cfg, const LwReapFanIn *fan_in,
+                             long long *returned, LwError *err);
 
 /* Moves due retries of stage (NULL: every known stage) into their queues. */
 LwStatus lw_queue_promote(LwRecords *c, const LwConfig *cfg, const char *stage,
@@ -152,8 +149,7 @@ typedef struct {
 
 /* The names of every stage a job was ever queued for, sorted, as a JSON
  * array of strings (caller decrefs). */
-LwStatus lw_queue_stages(LwRecords *c, const LwConfig *cfg, json_t **out,
-                         LwError *err);
+LwStatus lw_queue_stages(LwRecords *c, const LwConfig *cfg, json_t **out, LwError *err);
 
 /* Counts of stage; inflight is counted over the in-flight lists. */
 LwStatus lw_queue_counts(LwRecords *c, const LwConfig *cfg, const char *stage,
@@ -166,8 +162,7 @@ LwStatus lw_queue_counts(LwRecords *c, const LwConfig *cfg, const char *stage,
  *                 "job":{..}|null,"since":ms|null,"progress":".."|null}, ...],
  *    "seeds": {"<status>": N, ...}}
  * Only live workers (heartbeat present) are listed. Caller decrefs. */
-LwStatus lw_queue_status(LwRecords *c, const LwConfig *cfg, json_t **out,
-                         LwError *err);
+LwStatus lw_queue_status(LwRecords *c, const LwConfig *cfg, json_t **out, LwError *err);
 
 /* True when nothing of stages[0..n) is queued, delayed or in flight on any
  * worker other than except_worker (NULL: none excepted). */

@@ -39,7 +39,8 @@ static LwStatus collect_leaves(redisContext *c, const char *prefix, const char *
   if (json_is_array(children) && json_array_size(children) > 0) {
     size_t i;
     json_t *child;
-    json_array_foreach(children, i, child) {
+    json_array_foreach(children, i, child)
+    {
       if (st == LW_OK && json_is_string(child)) {
         st = collect_leaves(c, prefix, json_string_value(child), depth + 1, leaves, err);
       }
@@ -59,15 +60,14 @@ static void record_reclean(LwTxn *txn, const char *id, const json_t *last)
   char started[32];
   snprintf(started, sizeof(started), "%lld", lw_now_ms());
   LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_HARVEST, id);
-  const char *copied[] = {"provider", "void", "modified", "source", "void_hash",
-                          "kind", "features", "dumps", "seeds"};
+  const char *copied[] = {"provider", "void",     "modified", "source", "void_hash",
+                          "kind",     "features", "dumps",    "seeds"};
   for (size_t i = 0; i < sizeof(copied) / sizeof(*copied); ++i) {
     lw_txn_hset(txn, key.s, copied[i], lw_record_str(last, copied[i], ""));
   }
-  const char *fields[][2] = {{"id", id},           {"started", started},
-                             {"forced", "1"},      {"status", "running"},
-                             {"pending", "0"},     {"error", ""},
-                             {"reclean", "1"}};
+  const char *fields[][2] = {
+    {"id", id},       {"started", started}, {"forced", "1"}, {"status", "running"},
+    {"pending", "0"}, {"error", ""},        {"reclean", "1"}};
   for (size_t i = 0; i < sizeof(fields) / sizeof(*fields); ++i) {
     lw_txn_hset(txn, key.s, fields[i][0], fields[i][1]);
   }
@@ -133,8 +133,9 @@ LwStatus lw_reclean_start(redisContext *c, const char *prefix, const char *provi
   bool held = false;
   LW_TRY(lw_controls_provider_held(c, prefix, provider, &held, err));
   if (held) {
-    return lw_error_set(err, LW_ERR_STATE, "%s is held; `lodwash provider release %s` first",
-                        provider, provider);
+    return lw_error_set(err, LW_ERR_STATE,
+                        "%s is held; `lodwash provider release %s` first", provider,
+                        provider);
   }
   json_t *last = NULL;
   LW_TRY(last_harvest(c, prefix, provider, &last, err));
@@ -143,7 +144,8 @@ LwStatus lw_reclean_start(redisContext *c, const char *prefix, const char *provi
   LwStatus st = leaves ? LW_OK : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   size_t i;
   json_t *dump;
-  json_array_foreach(dumps, i, dump) {
+  json_array_foreach(dumps, i, dump)
+  {
     if (st == LW_OK && json_is_string(dump)) {
       st = collect_leaves(c, prefix, json_string_value(dump), 0, leaves, err);
     }
@@ -160,9 +162,9 @@ LwStatus lw_reclean_start(redisContext *c, const char *prefix, const char *provi
     st = queue_reclean(c, prefix, id_out, last, leaves, err);
     if (st != LW_OK) {
       /* Give the claim back: the provider is as it was. */
-      redisReply *r = lw_redis_cmd(c, NULL, "HSET", lw_key(prefix, LW_KEY_PROVIDER, provider).s,
-                                   "state", "idle", "harvest",
-                                   lw_record_str(last, "id", ""), NULL);
+      redisReply *r = lw_redis_cmd(c, NULL, "HSET",
+                                   lw_key(prefix, LW_KEY_PROVIDER, provider).s, "state",
+                                   "idle", "harvest", lw_record_str(last, "id", ""), NULL);
       freeReplyObject(r);
     } else {
       *files = json_array_size(leaves);

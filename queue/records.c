@@ -23,7 +23,8 @@ void lw_txn_counter_add(LwTxn *txn, const char *counter, long long n)
 
 void lw_txn_provider_dump_changed(LwTxn *txn, const char *provider, const char *ms)
 {
-  lw_txn_hset(txn, lw_key(lw_txn_prefix(txn), LW_KEY_PROVIDER, provider).s, "dump_changed", ms);
+  lw_txn_hset(txn, lw_key(lw_txn_prefix(txn), LW_KEY_PROVIDER, provider).s, "dump_changed",
+              ms);
 }
 
 void lw_txn_harvest_set(LwTxn *txn, const char *harvest, const char *field,
@@ -41,8 +42,8 @@ void lw_txn_clean_of_set(LwTxn *txn, const char *content_key, const char *clean)
 LwStatus lw_records_clean_of(redisContext *c, const char *prefix, const char *content_key,
                              char out[LW_HASH_HEX_LEN + 1], LwError *err)
 {
-  redisReply *r = lw_redis_cmd(c, err, "GET", lw_key(prefix, LW_KEY_CLEAN_OF, content_key).s,
-                               NULL);
+  redisReply *r = lw_redis_cmd(c, err, "GET",
+                               lw_key(prefix, LW_KEY_CLEAN_OF, content_key).s, NULL);
   if (!r) {
     return err ? err->status : LW_ERR_REDIS;
   }
@@ -67,8 +68,9 @@ LwStatus lw_records_provider_get(redisContext *c, const char *prefix, const char
   return lw_record_get(c, lw_key(prefix, LW_KEY_PROVIDER, name).s, out, err);
 }
 
-LwStatus lw_records_harvest_set_fields(redisContext *c, const char *prefix, const char *harvest,
-                                       const char *const *fields, size_t n, LwError *err)
+LwStatus lw_records_harvest_set_fields(redisContext *c, const char *prefix,
+                                       const char *harvest, const char *const *fields,
+                                       size_t n, LwError *err)
 {
   const char *argv[2 + 32];
   if (n > 32) {
@@ -94,7 +96,8 @@ LwStatus lw_records_harvest_each(redisContext *c, const char *prefix, const char
   size_t key_skip = strlen(lw_key(prefix, LW_KEY_HARVEST, "").s);
   char cursor[32] = "0";
   do {
-    redisReply *r = lw_redis_cmd(c, err, "SCAN", cursor, "MATCH", match.s, "COUNT", "1000", NULL);
+    redisReply *r = lw_redis_cmd(c, err, "SCAN", cursor, "MATCH", match.s, "COUNT", "1000",
+                                 NULL);
     if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
       freeReplyObject(r);
       return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;

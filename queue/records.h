@@ -47,8 +47,9 @@ LwStatus lw_records_provider_get(LwRecords *c, const char *prefix, const char *n
                                  json_t **out, LwError *err);
 
 /* Sets n strings (field, value, ...) on the harvest's record at once. */
-LwStatus lw_records_harvest_set_fields(LwRecords *c, const char *prefix, const char *harvest,
-                                       const char *const *fields, size_t n, LwError *err);
+LwStatus lw_records_harvest_set_fields(LwRecords *c, const char *prefix,
+                                       const char *harvest, const char *const *fields,
+                                       size_t n, LwError *err);
 
 /* Called for each harvest record found: its id and record (fn's to read,
  * not to keep). */

@@ -55,9 +55,10 @@ LwStatus lw_redis_url_parse(const char *url, LwRedisUrl *out, LwError *err)
   memset(out, 0, sizeof(*out));
   out->port = 6379;
   if (!url || strncmp(url, "redis://", 8) != 0) {
-    return lw_error_set(err, LW_ERR_USAGE,
-                        "bad Redis URL '%s': expected redis://[[user]:password@]host[:port][/db]",
-                        url ? url : "");
+    return lw_error_set(
+      err, LW_ERR_USAGE,
+      "bad Redis URL '%s': expected redis://[[user]:password@]host[:port][/db]",
+      url ? url : "");
   }
   const char *p = url + 8;
   const char *end = p + strcspn(p, "/?#");
@@ -117,7 +118,8 @@ LwStatus lw_redis_url_parse(const char *url, LwRedisUrl *out, LwError *err)
     const char *db = end + 1;
     size_t len = strcspn(db, "?#");
     if (len && !parse_int(db, len, 100000, &out->db)) {
-      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': bad database number", url);
+      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': bad database number",
+                          url);
     }
   }
   return LW_OK;
@@ -150,8 +152,8 @@ static redisReply *checked_reply(redisContext *c, redisReply *reply, LwError *er
   return reply;
 }
 
-redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv,
-                          const size_t *lens, LwError *err)
+redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv, const size_t *lens,
+                          LwError *err)
 {
   if (!c || c->err) {
     lw_error_set(err, LW_ERR_REDIS, "Redis connection lost%s%s", c ? ": " : "",
@@ -194,8 +196,8 @@ LwStatus lw_redis_connect(const char *url, redisContext **out, LwError *err)
   struct timeval connect_tv = {2, 0};
   redisContext *c = redisConnectWithTimeout(u.host, u.port, connect_tv);
   if (!c || c->err) {
-    lw_error_set(err, LW_ERR_REDIS, "cannot connect to Redis at %s:%d: %s", u.host,
-                 u.port, c ? c->errstr : "out of memory");
+    lw_error_set(err, LW_ERR_REDIS, "cannot connect to Redis at %s:%d: %s", u.host, u.port,
+                 c ? c->errstr : "out of memory");
     redisFree(c);
     return LW_ERR_REDIS;
   }
@@ -209,8 +211,8 @@ LwStatus lw_redis_connect(const char *url, redisContext **out, LwError *err)
                       : lw_redis_cmd(c, &sub, "AUTH", u.password, NULL);
     if (!reply) {
       redisFree(c);
-      return lw_error_set(err, LW_ERR_REDIS, "cannot log in to Redis at %s:%d: %s",
-                          u.host, u.port, sub.message);
+      return lw_error_set(err, LW_ERR_REDIS, "cannot log in to Redis at %s:%d: %s", u.host,
+                          u.port, sub.message);
     }
     freeReplyObject(reply);
   }
@@ -220,8 +222,8 @@ LwStatus lw_redis_connect(const char *url, redisContext **out, LwError *err)
     reply = lw_redis_cmd(c, &sub, "SELECT", db, NULL);
     if (!reply) {
       redisFree(c);
-      return lw_error_set(err, LW_ERR_REDIS, "cannot select Redis database %d: %s",
-                          u.db, sub.message);
+      return lw_error_set(err, LW_ERR_REDIS, "cannot select Redis database %d: %s", u.db,
+                          sub.message);
     }
     freeReplyObject(reply);
   }
@@ -230,7 +232,8 @@ LwStatus lw_redis_connect(const char *url, redisContext **out, LwError *err)
    * a NOSCRIPT reply means nothing ran). */
   if (lw_scripts_load_all(c, &sub) != LW_OK) {
     redisFree(c);
-    return lw_error_set(err, LW_ERR_REDIS, "cannot load scripts into Redis: %s", sub.message);
+    return lw_error_set(err, LW_ERR_REDIS, "cannot load scripts into Redis: %s",
+                        sub.message);
   }
   *out = c;
   return LW_OK;
@@ -262,8 +265,7 @@ const char *lw_script_sha(LwScript *s)
 
 bool lw_reply_is_noscript(const redisReply *reply)
 {
-  return reply && reply->type == REDIS_REPLY_ERROR &&
-         !strncmp(reply->str, "NOSCRIPT", 8);
+  return reply && reply->type == REDIS_REPLY_ERROR && !strncmp(reply->str, "NOSCRIPT", 8);
 }
 
 redisReply *lw_script_run(redisContext *c, LwScript *s, int nkeys, int argc,

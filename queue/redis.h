@@ -25,10 +25,10 @@ typedef struct redisContext LwRecords;
 
 typedef struct {
   char host[256];
-  int port;            /* 6379 if absent */
-  int db;              /* 0 if absent */
-  char user[128];      /* "" if absent (Redis 6 ACL user) */
-  char password[256];  /* "" if absent */
+  int port;           /* 6379 if absent */
+  int db;             /* 0 if absent */
+  char user[128];     /* "" if absent (Redis 6 ACL user) */
+  char password[256]; /* "" if absent */
 } LwRedisUrl;
 
 /* Parses url. LW_ERR_USAGE with a message saying what is wrong. */

@@ -20,12 +20,12 @@
  * Returns the reply (caller frees with freeReplyObject), or NULL with err
  * set: LW_ERR_REDIS for a broken connection or an error reply, LW_ERR_STATE
  * for a script's refusal ("LWSTATE ..." error replies). */
-redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv,
-                          const size_t *lens, LwError *err);
+redisReply *lw_redis_argv(redisContext *c, int argc, const char **argv, const size_t *lens,
+                          LwError *err);
 
 /* The same with NULL-terminated string arguments. */
 redisReply *lw_redis_cmd(redisContext *c, LwError *err, const char *arg0, ...)
-    __attribute__((sentinel));
+  __attribute__((sentinel));
 
 /* SMEMBERS key as an array reply (caller frees), or NULL with err set, also
  * when key holds no set. */

@@ -13,14 +13,16 @@ static LwStatus counters_json(redisContext *c, const LwConfig *cfg, json_t **out
                               LwError *err)
 {
   json_t *record = NULL;
-  LwStatus st = lw_record_get(c, lw_key(cfg->prefix, LW_KEY_COUNTERS, NULL).s, &record, err);
+  LwStatus st = lw_record_get(c, lw_key(cfg->prefix, LW_KEY_COUNTERS, NULL).s, &record,
+                              err);
   if (st > LW_NOTHING) {
     return st;
   }
   *out = json_object();
   const char *name;
   json_t *value;
-  json_object_foreach(record, name, value) {
+  json_object_foreach(record, name, value)
+  {
     json_object_set_new(*out, name, json_integer(atoll(json_string_value(value))));
   }
   json_decref(record);

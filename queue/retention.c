@@ -17,35 +17,35 @@
 /* KEYS: seed:<hash>, seeds (counts per status)  ARGV: `updated` as read
  * Deletes the record unless it changed since the sweep read it. 1 deleted. */
 static LwScript delete_seed_script = {
-    "if (redis.call('HGET', KEYS[1], 'updated') or '') ~= ARGV[1] then return 0 end\n"
-    "local st = redis.call('HGET', KEYS[1], 'status')\n"
-    "if redis.call('DEL', KEYS[1]) == 0 then return 0 end\n"
-    "if st then redis.call('HINCRBY', KEYS[2], st, -1) end\n"
-    "return 1\n",
-    ""};
+  "if (redis.call('HGET', KEYS[1], 'updated') or '') ~= ARGV[1] then return 0 end\n"
+  "local st = redis.call('HGET', KEYS[1], 'status')\n"
+  "if redis.call('DEL', KEYS[1]) == 0 then return 0 end\n"
+  "if st then redis.call('HINCRBY', KEYS[2], st, -1) end\n"
+  "return 1\n",
+  ""};
 
 /* KEYS: harvest:<id>, then the keys that go with it (its unpack budget and
  * fan-in sets)  ARGV: `started` as read
  * Deletes a harvest that is not running and still the one read. */
 static LwScript delete_harvest_script = {
-    "if (redis.call('HGET', KEYS[1], 'started') or '') ~= ARGV[1] or\n"
-    "   redis.call('HGET', KEYS[1], 'status') == 'running' then return 0 end\n"
-    "redis.call('DEL', unpack(KEYS))\n"
-    "return 1\n",
-    ""};
+  "if (redis.call('HGET', KEYS[1], 'started') or '') ~= ARGV[1] or\n"
+  "   redis.call('HGET', KEYS[1], 'status') == 'running' then return 0 end\n"
+  "redis.call('DEL', unpack(KEYS))\n"
+  "return 1\n",
+  ""};
 
 /* The keys of a harvest besides its record, removed with it. */
-static const char *const harvest_companions[] = {LW_KEY_UNPACKED, LW_KEY_HARVEST_EXPECTED,
-                                                 LW_KEY_HARVEST_FINISHED, LW_KEY_HARVEST_FAILED};
+static const char *const harvest_companions[] = {
+  LW_KEY_UNPACKED, LW_KEY_HARVEST_EXPECTED, LW_KEY_HARVEST_FINISHED, LW_KEY_HARVEST_FAILED};
 #define N_COMPANIONS (sizeof(harvest_companions) / sizeof(*harvest_companions))
 
 /* KEYS: cleanof:<content hash>, seed:<clean hash>  ARGV: clean hash
  * Deletes the entry if it still names that record and the record is gone. */
 static LwScript delete_cleanof_script = {
-    "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end\n"
-    "if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end\n"
-    "return redis.call('DEL', KEYS[1])\n",
-    ""};
+  "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end\n"
+  "if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end\n"
+  "return redis.call('DEL', KEYS[1])\n",
+  ""};
 
 /* ---- small helpers ---- */
 
@@ -98,8 +98,8 @@ void lw_gc_report(const LwGc *g, const char *kind, const char *what)
   }
 }
 
-LwStatus lw_gc_pipeline(LwGc *g, size_t n, const int *argcs, const char *const *const *argvs,
-                        redisReply **replies)
+LwStatus lw_gc_pipeline(LwGc *g, size_t n, const int *argcs,
+                        const char *const *const *argvs, redisReply **replies)
 {
   for (size_t i = 0; i < n; ++i) {
     replies[i] = NULL;
@@ -129,9 +129,9 @@ LwStatus lw_gc_pipeline(LwGc *g, size_t n, const int *argcs, const char *const *
 static const char *element_str(const redisReply *r, size_t i)
 {
   return r && r->type == REDIS_REPLY_ARRAY && i < r->elements &&
-                 r->element[i]->type == REDIS_REPLY_STRING
-             ? r->element[i]->str
-             : NULL;
+             r->element[i]->type == REDIS_REPLY_STRING
+           ? r->element[i]->str
+           : NULL;
 }
 
 typedef LwStatus (*BatchFn)(LwGc *g, const redisReply *keys, void *data);
@@ -161,8 +161,8 @@ static LwStatus scan_each(LwGc *g, const char *pattern, BatchFn fn, void *data)
 }
 
 /* HMGET of fields on every key of keys[0..n), in one round trip. */
-static LwStatus hmget_all(LwGc *g, const char *const *keys, size_t n, const char *const *fields,
-                          int nf, redisReply **replies)
+static LwStatus hmget_all(LwGc *g, const char *const *keys, size_t n,
+                          const char *const *fields, int nf, redisReply **replies)
 {
   const char ***argvs = calloc(n ? n : 1, sizeof(*argvs));
   int *argcs = calloc(n ? n : 1, sizeof(*argcs));
@@ -208,7 +208,8 @@ static void batch_free(Batch *b)
   memset(b, 0, sizeof(*b));
 }
 
-static LwStatus batch_hmget(LwGc *g, const redisReply *keys, bool (*keep)(const LwGc *, const char *),
+static LwStatus batch_hmget(LwGc *g, const redisReply *keys,
+                            bool (*keep)(const LwGc *, const char *),
                             const char *const *fields, int nf, Batch *b)
 {
   memset(b, 0, sizeof(*b));
@@ -251,7 +252,8 @@ static LwStatus mark_json_list(LwGc *g, const char *text, const char *provider,
   size_t i;
   json_t *item;
   LwStatus st = LW_OK;
-  json_array_foreach(list, i, item) {
+  json_array_foreach(list, i, item)
+  {
     const char *s = json_string_value(item);
     if (s && st == LW_OK) {
       char hash[LW_HASH_HEX_LEN + 1];
@@ -271,8 +273,8 @@ static LwStatus mark_json_list(LwGc *g, const char *text, const char *provider,
 typedef struct {
   char *id;
   char *provider;
-  char *started;   /* as stored, for the delete script's check */
-  char *seeds;     /* JSON */
+  char *started; /* as stored, for the delete script's check */
+  char *seeds;   /* JSON */
   bool running;
 } HarvestRow;
 
@@ -395,7 +397,8 @@ static LwStatus settle_harvests(LwGc *g, Harvests *h)
   for (size_t i = 0; i < h->count; ++i) {
     HarvestRow *row = &h->rows[i];
     rank = i > 0 && !strcmp(row->provider, h->rows[i - 1].provider) ? rank + 1 : 0;
-    if (rank < g->cfg->keep_harvests || row->running || lw_names_has(&h->current, row->id)) {
+    if (rank < g->cfg->keep_harvests || row->running ||
+        lw_names_has(&h->current, row->id)) {
       LW_TRY(mark_json_list(g, row->seeds, NULL, h->frontier));
     } else {
       LW_TRY(remove_harvest(g, row));
@@ -428,10 +431,9 @@ static LwStatus mark_queued(LwGc *g, LwNames *frontier)
   }
   LwStatus st = LW_OK;
   for (size_t i = 0; st == LW_OK && i < stages->elements; ++i) {
-    redisReply *seeds = lw_redis_cmd(g->c, g->err, "SMEMBERS",
-                                     lw_key(g->cfg->prefix, LW_KEY_QUEUED,
-                                            stages->element[i]->str).s,
-                                     NULL);
+    redisReply *seeds = lw_redis_cmd(
+      g->c, g->err, "SMEMBERS",
+      lw_key(g->cfg->prefix, LW_KEY_QUEUED, stages->element[i]->str).s, NULL);
     if (!seeds) {
       st = g->err->status;
       break;
@@ -514,7 +516,7 @@ static bool garbage(const LwGc *g, const redisReply *r)
     return false;
   }
   const char *when = element_str(r, F_UPDATED) ? element_str(r, F_UPDATED)
-                                                : element_str(r, F_ADDED);
+                                               : element_str(r, F_ADDED);
   if (when && atoll(when) > g->now_ms - g->grace_ms) {
     return false;
   }
@@ -561,8 +563,8 @@ static LwStatus seed_batch(LwGc *g, const redisReply *keys, void *data)
 {
   (void)data;
   size_t head = strlen(lw_key(g->cfg->prefix, LW_KEY_SEED, "").s);
-  const char *fields[N_FIELDS] = {"status", "updated", "added", "provider",
-                                  "harvest", "parent", "dirty"};
+  const char *fields[N_FIELDS] = {"status",  "updated", "added", "provider",
+                                  "harvest", "parent",  "dirty"};
   Batch b;
   LwStatus st = batch_hmget(g, keys, unmarked_seed, fields, N_FIELDS, &b);
   for (size_t i = 0; st == LW_OK && i < b.n; ++i) {
@@ -661,8 +663,8 @@ LwStatus lw_retention_trim_dead(redisContext *c, const LwConfig *cfg,
   if (cfg->dead_max <= 0) {
     return LW_OK;
   }
-  redisReply *stages = lw_redis_cmd(c, err, "SMEMBERS", lw_key(cfg->prefix, LW_KEY_STAGES, NULL).s,
-                                    NULL);
+  redisReply *stages = lw_redis_cmd(c, err, "SMEMBERS",
+                                    lw_key(cfg->prefix, LW_KEY_STAGES, NULL).s, NULL);
   if (!stages) {
     return err->status;
   }
@@ -753,9 +755,18 @@ LwStatus lw_retention_run(redisContext *c, const LwConfig *cfg, const LwRetentio
 {
   static const LwRetentionOptions none = {0};
   memset(stats, 0, sizeof(*stats));
-  LwGc g = {c, cfg, o ? o : &none, stats, err, lw_now_ms(), cfg->gc_grace_s * 1000,
-            lw_hex_set_new(), lw_hex_set_new(), {0}};
-  LwStatus st = g.live && g.doomed ? LW_OK : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  LwGc g = {c,
+            cfg,
+            o ? o : &none,
+            stats,
+            err,
+            lw_now_ms(),
+            cfg->gc_grace_s * 1000,
+            lw_hex_set_new(),
+            lw_hex_set_new(),
+            {0}};
+  LwStatus st = g.live && g.doomed ? LW_OK
+                                   : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   if (st == LW_OK) {
     st = lw_retention_trim_dead(c, cfg, g.o, stats, err);
   }
@@ -775,7 +786,8 @@ LwStatus lw_retention_duty(redisContext *c, const LwConfig *cfg, long long *last
   memset(&stats, 0, sizeof(stats));
   long long now = lw_now_ms();
   long long t0 = now;
-  bool due = cfg->gc_interval_s > 0 && (*last_ms == 0 || now - *last_ms >= cfg->gc_interval_s * 1000);
+  bool due = cfg->gc_interval_s > 0 &&
+             (*last_ms == 0 || now - *last_ms >= cfg->gc_interval_s * 1000);
   LwStatus st;
   if (due) {
     *last_ms = now;
@@ -791,11 +803,12 @@ LwStatus lw_retention_duty(redisContext *c, const LwConfig *cfg, long long *last
     return LW_OK;
   }
   if (due || stats.dead_dropped) {
-    lw_info("gc=%s harvests=%lld seeds=%lld cleaned=%lld cleanof=%lld budgets=%lld files=%lld "
-            "dead_dropped=%lld live=%lld ms=%lld",
-            due ? "done" : "dead-lists", stats.harvests, stats.seeds, stats.cleaned,
-            stats.cleanof, stats.budgets, stats.files, stats.dead_dropped, stats.live,
-            lw_now_ms() - t0);
+    lw_info(
+      "gc=%s harvests=%lld seeds=%lld cleaned=%lld cleanof=%lld budgets=%lld files=%lld "
+      "dead_dropped=%lld live=%lld ms=%lld",
+      due ? "done" : "dead-lists", stats.harvests, stats.seeds, stats.cleaned,
+      stats.cleanof, stats.budgets, stats.files, stats.dead_dropped, stats.live,
+      lw_now_ms() - t0);
   }
   return LW_OK;
 }

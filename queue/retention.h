@@ -48,7 +48,7 @@
 #include "queue/redis.h"
 
 typedef struct {
-  bool dry_run;   /* find and report, remove nothing */
+  bool dry_run; /* find and report, remove nothing */
   /* Called for each thing removed (or, dry, that would be): kind is
    * "harvest", "seed", "clean", "cleanof", "budget", "file" or "dead"; what
    * names it (a key's id, a file relative to the data directory, or for
@@ -59,7 +59,7 @@ typedef struct {
 
 typedef struct {
   long long harvests, seeds, cleaned, cleanof, budgets, files, dead_dropped;
-  long long live;  /* seeds and clean records marked live */
+  long long live; /* seeds and clean records marked live */
 } LwRetentionStats;
 
 /* Caps every dead list at cfg->dead_max (0: no cap). */

@@ -81,8 +81,8 @@ static LwStatus settle(LwGc *g, Candidate *cands, size_t n)
   redisReply **replies = calloc(n + 1, sizeof(*replies));
   size_t *which = calloc(n + 1, sizeof(*which));
   LwStatus st = argcs && argvs && args && keys && replies && which
-                    ? LW_OK
-                    : lw_error_set(g->err, LW_ERR_NOMEM, "out of memory");
+                  ? LW_OK
+                  : lw_error_set(g->err, LW_ERR_NOMEM, "out of memory");
   size_t unsure = 0;
   for (size_t i = 0; st == LW_OK && i < n; ++i) {
     char path[4096];

@@ -45,8 +45,8 @@ void lw_gc_report(const LwGc *g, const char *kind, const char *what);
 /* Sends the n commands of argvs (argcs[i] arguments each) in one round
  * trip; replies[i] gets each reply (caller frees), NULL for an error reply.
  * LW_ERR_REDIS when the connection failed. */
-LwStatus lw_gc_pipeline(LwGc *g, size_t n, const int *argcs, const char *const *const *argvs,
-                        redisReply **replies);
+LwStatus lw_gc_pipeline(LwGc *g, size_t n, const int *argcs,
+                        const char *const *const *argvs, redisReply **replies);
 
 /* The data directory part: files whose record is gone. */
 LwStatus lw_retention_sweep_files(LwGc *g);

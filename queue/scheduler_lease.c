@@ -7,20 +7,18 @@
 
 /* KEYS: lease  ARGV: id, ttl ms
  * Takes the lease if free, renews it if ours. 1 held, 0 someone else's. */
-static LwScript lease_script = {
-    "local v = redis.call('GET', KEYS[1])\n"
-    "if v and v ~= ARGV[1] then return 0 end\n"
-    "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])\n"
-    "return 1\n",
-    ""};
+static LwScript lease_script = {"local v = redis.call('GET', KEYS[1])\n"
+                                "if v and v ~= ARGV[1] then return 0 end\n"
+                                "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])\n"
+                                "return 1\n",
+                                ""};
 
 /* KEYS: lease  ARGV: id.  Deletes the lease if ours. */
-static LwScript release_script = {
-    "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
-    "  return redis.call('DEL', KEYS[1])\n"
-    "end\n"
-    "return 0\n",
-    ""};
+static LwScript release_script = {"if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
+                                  "  return redis.call('DEL', KEYS[1])\n"
+                                  "end\n"
+                                  "return 0\n",
+                                  ""};
 
 LwStatus lw_scheduler_lease_take(redisContext *c, const char *prefix, const char *id,
                                  long long ttl_ms, LwError *err)
@@ -53,7 +51,8 @@ LwStatus lw_scheduler_lease_read(redisContext *c, const char *prefix, char *hold
   }
   bool held = who->type == REDIS_REPLY_STRING;
   snprintf(holder, holder_size, "%s", held ? who->str : "");
-  *ttl_ms = held && ttl->type == REDIS_REPLY_INTEGER && ttl->integer > 0 ? ttl->integer : -1;
+  *ttl_ms = held && ttl->type == REDIS_REPLY_INTEGER && ttl->integer > 0 ? ttl->integer
+                                                                         : -1;
   freeReplyObject(who);
   freeReplyObject(ttl);
   return LW_OK;

@@ -3,7 +3,8 @@
 #include "queue/scripts.h"
 
 /* Redis time in ms: the one clock every worker and the scheduler share. */
-#define NOW_MS "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+#define NOW_MS                                                                             \
+  "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
 
 /* KEYS: queue, queued set, stages set
  * ARGV: job JSON, seed ("" = no duplicate check), "high"|"normal", stage
@@ -13,7 +14,8 @@ LwScript lw_script_enqueue = {
   "if ARGV[3] == 'high' then redis.call('RPUSH', KEYS[1], ARGV[1])\n"
   "else redis.call('LPUSH', KEYS[1], ARGV[1]) end\n"
   "redis.call('SADD', KEYS[3], ARGV[4])\n"
-  "return 1\n", ""};
+  "return 1\n",
+  ""};
 
 /* KEYS: worker heartbeat, inflight, then per stage: queue, delayed
  * ARGV: heartbeat TTL ms, "1" to move due retries first (the worker asks
@@ -39,24 +41,25 @@ LwScript lw_script_fetch = {
   "    return job\n"
   "  end\n"
   "end\n"
-  "return false\n", ""};
+  "return false\n",
+  ""};
 
 /* The fan-in's finish of a file (queue/harvest.h), for the apply and reap
  * scripts: harvest record, expected, finished and failed sets, the file,
  * whether it failed, now. True when the follow-up job is due (once). */
-#define FINISH_FILE \
-  "local function finish_file(hk, ek, fk, xk, file, failed, now)\n" \
-  "  if redis.call('EXISTS', hk) == 0 then return false end\n" \
-  "  if failed and redis.call('SADD', xk, file) == 1 then\n" \
-  "    redis.call('HINCRBY', hk, 'failed', 1)\n" \
-  "  end\n" \
+#define FINISH_FILE                                                                          \
+  "local function finish_file(hk, ek, fk, xk, file, failed, now)\n"                          \
+  "  if redis.call('EXISTS', hk) == 0 then return false end\n"                               \
+  "  if failed and redis.call('SADD', xk, file) == 1 then\n"                                 \
+  "    redis.call('HINCRBY', hk, 'failed', 1)\n"                                             \
+  "  end\n"                                                                                  \
   "  if redis.call('SADD', fk, file) == 1 and redis.call('SISMEMBER', ek, file) == 1 then\n" \
-  "    redis.call('HINCRBY', hk, 'pending', -1)\n" \
-  "  end\n" \
-  "  redis.call('HSET', hk, 'progress', now)\n" \
-  "  return (tonumber(redis.call('HGET', hk, 'pending')) or 0) <= 0 and\n" \
-  "    redis.call('HGET', hk, 'status') == 'running' and\n" \
-  "    redis.call('HSETNX', hk, 'follow_up_queued', now) == 1\n" \
+  "    redis.call('HINCRBY', hk, 'pending', -1)\n"                                           \
+  "  end\n"                                                                                  \
+  "  redis.call('HSET', hk, 'progress', now)\n"                                              \
+  "  return (tonumber(redis.call('HGET', hk, 'pending')) or 0) <= 0 and\n"                   \
+  "    redis.call('HGET', hk, 'status') == 'running' and\n"                                  \
+  "    redis.call('HSETNX', hk, 'follow_up_queued', now) == 1\n"                             \
   "end\n"
 
 /* The one script every transition of the records runs through (queue/txn.h).
@@ -85,8 +88,7 @@ LwScript lw_script_fetch = {
  * `failed` = |failed set| on the record, counted only when a set changes:
  * running it twice changes nothing. */
 LwScript lw_script_apply = {
-  NOW_MS
-  FINISH_FILE
+  NOW_MS FINISH_FILE
   "local fence, ncore = ARGV[1], tonumber(ARGV[3])\n"
   "if fence ~= '' and not redis.call('LPOS', fence, ARGV[2]) then return {0, ''} end\n"
   "local ops, i = {}, 4\n"
@@ -153,8 +155,8 @@ LwScript lw_script_apply = {
   "    end\n"
   "  end\n"
   "end\n"
-  "return {1, refused or ''}\n"
-  , ""};
+  "return {1, refused or ''}\n",
+  ""};
 
 /* KEYS: inflight, queue, worker heartbeat
  * ARGV: job JSON
@@ -163,15 +165,16 @@ LwScript lw_script_handback = {
   "if redis.call('LREM', KEYS[1], -1, ARGV[1]) == 0 then return 0 end\n"
   "redis.call('RPUSH', KEYS[2], ARGV[1])\n"
   "redis.call('HDEL', KEYS[3], 'job', 'since', 'progress')\n"
-  "return 1\n", ""};
+  "return 1\n",
+  ""};
 
 /* The duplicate-suppression member of a decoded job (lw_job_member). */
-#define MEMBER \
-  "local function member(obj)\n" \
-  "  local seed = type(obj.seed) == 'string' and obj.seed or ''\n" \
-  "  local harvest = type(obj.harvest) == 'string' and obj.harvest or ''\n" \
-  "  if seed == '' or harvest == '' then return seed end\n" \
-  "  return seed .. ' ' .. harvest\n" \
+#define MEMBER                                                                             \
+  "local function member(obj)\n"                                                           \
+  "  local seed = type(obj.seed) == 'string' and obj.seed or ''\n"                         \
+  "  local harvest = type(obj.harvest) == 'string' and obj.harvest or ''\n"                \
+  "  if seed == '' or harvest == '' then return seed end\n"                                \
+  "  return seed .. ' ' .. harvest\n"                                                      \
   "end\n"
 
 /* KEYS: worker heartbeat, inflight, workers set
@@ -185,9 +188,7 @@ LwScript lw_script_handback = {
  * is then finished as failed for its harvest. Returns the number of jobs
  * handled, or -1 when the worker is alive. */
 LwScript lw_script_reap = {
-  NOW_MS
-  MEMBER
-  FINISH_FILE
+  NOW_MS MEMBER FINISH_FILE
   "local function file_stage(stage)\n"
   "  for i = 12, #ARGV do if ARGV[i] == stage then return true end end\n"
   "  return false\n"
@@ -244,7 +245,8 @@ LwScript lw_script_reap = {
   "  end\n"
   "end\n"
   "redis.call('SREM', KEYS[3], ARGV[1])\n"
-  "return n\n", ""};
+  "return n\n",
+  ""};
 
 /* KEYS: seed, seed counts
  * ARGV: new status, now ms, seed hash, "strict"|"soft", allowed current
@@ -267,7 +269,8 @@ LwScript lw_script_transition = {
   "  if cur ~= '' then redis.call('HINCRBY', KEYS[2], cur, -1) end\n"
   "  redis.call('HINCRBY', KEYS[2], ARGV[1], 1)\n"
   "end\n"
-  "return cur\n", ""};
+  "return cur\n",
+  ""};
 
 /* KEYS: dead, queue, queued set
  * ARGV: job id ("" = every job)
@@ -276,41 +279,40 @@ LwScript lw_script_transition = {
  * queued again meanwhile is just dropped. Returns the number of jobs
  * taken from the dead list. */
 LwScript lw_script_retry_dead = {
-  MEMBER
-  "local jobs = redis.call('LRANGE', KEYS[1], 0, -1)\n"
-  "local n = 0\n"
-  "for _, job in ipairs(jobs) do\n"
-  "  local ok, obj = pcall(cjson.decode, job)\n"
-  "  if ok and type(obj) == 'table' and (ARGV[1] == '' or obj.id == ARGV[1]) then\n"
-  "    redis.call('LREM', KEYS[1], 1, job)\n"
-  "    obj.attempt = 0\n"
-  "    obj.reaped = nil\n"
-  "    local m = member(obj)\n"
-  "    if m == '' or redis.call('SADD', KEYS[3], m) == 1 then\n"
-  "      redis.call('RPUSH', KEYS[2], cjson.encode(obj))\n"
-  "    end\n"
-  "    n = n + 1\n"
-  "  end\n"
-  "end\n"
-  "return n\n", ""};
+  MEMBER "local jobs = redis.call('LRANGE', KEYS[1], 0, -1)\n"
+         "local n = 0\n"
+         "for _, job in ipairs(jobs) do\n"
+         "  local ok, obj = pcall(cjson.decode, job)\n"
+         "  if ok and type(obj) == 'table' and (ARGV[1] == '' or obj.id == ARGV[1]) then\n"
+         "    redis.call('LREM', KEYS[1], 1, job)\n"
+         "    obj.attempt = 0\n"
+         "    obj.reaped = nil\n"
+         "    local m = member(obj)\n"
+         "    if m == '' or redis.call('SADD', KEYS[3], m) == 1 then\n"
+         "      redis.call('RPUSH', KEYS[2], cjson.encode(obj))\n"
+         "    end\n"
+         "    n = n + 1\n"
+         "  end\n"
+         "end\n"
+         "return n\n",
+  ""};
 
 /* KEYS: delayed, queue
  * Moves every due job from delayed to its queue. Returns how many. */
 LwScript lw_script_promote = {
-  NOW_MS
-  "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)\n"
-  "for _, j in ipairs(due) do\n"
-  "  redis.call('ZREM', KEYS[1], j)\n"
-  "  redis.call('LPUSH', KEYS[2], j)\n"
-  "end\n"
-  "return #due\n", ""};
+  NOW_MS "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)\n"
+         "for _, j in ipairs(due) do\n"
+         "  redis.call('ZREM', KEYS[1], j)\n"
+         "  redis.call('LPUSH', KEYS[2], j)\n"
+         "end\n"
+         "return #due\n",
+  ""};
 
 LwStatus lw_scripts_load_all(redisContext *c, LwError *err)
 {
-  LwScript *all[] = {&lw_script_enqueue, &lw_script_fetch, &lw_script_apply,
-                     &lw_script_handback, &lw_script_reap,
-                     &lw_script_transition, &lw_script_retry_dead,
-                     &lw_script_promote};
+  LwScript *all[] = {&lw_script_enqueue,    &lw_script_fetch,  &lw_script_apply,
+                     &lw_script_handback,   &lw_script_reap,   &lw_script_transition,
+                     &lw_script_retry_dead, &lw_script_promote};
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {
     LW_TRY(lw_script_load(c, all[i], err));
   }

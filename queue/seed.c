@@ -15,8 +15,8 @@
 #include "queue/txn.h"
 
 const char *const lw_seed_statuses[] = {
-  "added", "downloading", "filed", "failed", "unarchiving", "depleted",
-  "unarchived", "guessing", "guessed", "parsing", "parsed", "cleaned", NULL};
+  "added",    "downloading", "filed",   "failed", "unarchiving", "depleted", "unarchived",
+  "guessing", "guessed",     "parsing", "parsed", "cleaned",     NULL};
 
 /* The machine: for each status, the statuses it may be reached from
  * ("" = a new record). Same-status moves are added by the code. */
@@ -73,9 +73,8 @@ bool lw_seed_transition_allowed(const char *from, const char *to)
   return false;
 }
 
-int lw_seed_transition_argv(const char *prefix, const char *hash,
-                            const char *status, bool strict, const char **argv,
-                            int max)
+int lw_seed_transition_argv(const char *prefix, const char *hash, const char *status,
+                            bool strict, const char **argv, int max)
 {
   int row = status ? machine_row(status) : -1;
   if (row < 0 || max < 20) {
@@ -119,11 +118,12 @@ LwStatus lw_seed_set_status(redisContext *c, const char *prefix, const char *has
   const char *argv[32];
   int argc = lw_seed_transition_argv(prefix, hash, status, true, argv, 32);
   if (argc < 0) {
-    return lw_error_set(err, LW_ERR_STATE, "unknown seed status '%s'", status ? status : "");
+    return lw_error_set(err, LW_ERR_STATE, "unknown seed status '%s'",
+                        status ? status : "");
   }
   /* argv[0..2] are EVALSHA, sha, numkeys: lw_script_run adds its own */
-  redisReply *reply = lw_script_run(c, &lw_script_transition, 2, argc - 3, argv + 3,
-                                    NULL, err);
+  redisReply *reply = lw_script_run(c, &lw_script_transition, 2, argc - 3, argv + 3, NULL,
+                                    err);
   lw_seed_transition_argv_free(argv, argc);
   if (!reply) {
     return err ? err->status : LW_ERR_REDIS;
@@ -175,8 +175,7 @@ void lw_seed_hash_of(const char *text, char out[LW_HASH_HEX_LEN + 1])
   }
 }
 
-void lw_seed_hash_for(const char *uri, const char *provider,
-                      char out[LW_HASH_HEX_LEN + 1])
+void lw_seed_hash_for(const char *uri, const char *provider, char out[LW_HASH_HEX_LEN + 1])
 {
   if (!provider || !*provider) {
     lw_uri_hash(uri, out);
@@ -206,7 +205,8 @@ static LwScript record_script = {
   "redis.call('HSET', KEYS[1], 'status', 'added', 'updated', ARGV[1])\n"
   "redis.call('HINCRBY', KEYS[2], 'added', 1)\n"
   "for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end\n"
-  "return 1\n", ""};
+  "return 1\n",
+  ""};
 
 LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,
                         const char *provider, const char *harvest,
@@ -220,8 +220,15 @@ LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,
   LwKey counts = lw_key(prefix, LW_KEY_SEED_COUNTS, NULL);
   char now[32];
   snprintf(now, sizeof(now), "%lld", lw_now_ms());
-  const char *argv[16] = {seed.s, counts.s, now, "uri", uri, "relative",
-                          lw_uri_is_absolute(uri) ? "false" : "true", "added", now};
+  const char *argv[16] = {seed.s,
+                          counts.s,
+                          now,
+                          "uri",
+                          uri,
+                          "relative",
+                          lw_uri_is_absolute(uri) ? "false" : "true",
+                          "added",
+                          now};
   int argc = 9;
   if (provider) {
     argv[argc++] = "provider";
@@ -242,8 +249,7 @@ LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,
 
 LwStatus lw_seed_add(redisContext *c, const char *prefix, const char *uri,
                      const char *provider, const char *harvest,
-                     char hash_out[LW_HASH_HEX_LEN + 1], bool *queued,
-                     LwError *err)
+                     char hash_out[LW_HASH_HEX_LEN + 1], bool *queued, LwError *err)
 {
   if (queued) {
     *queued = false;
@@ -284,8 +290,8 @@ LwStatus lw_seed_add(redisContext *c, const char *prefix, const char *uri,
   return status;
 }
 
-LwStatus lw_seed_get(redisContext *c, const char *prefix, const char *hash,
-                     json_t **out, LwError *err)
+LwStatus lw_seed_get(redisContext *c, const char *prefix, const char *hash, json_t **out,
+                     LwError *err)
 {
   return lw_record_get(c, lw_key(prefix, LW_KEY_SEED, hash).s, out, err);
 }

@@ -75,15 +75,14 @@ LwStatus lw_seed_set_working(LwRecords *c, const char *prefix, const char *worke
                              const LwJob *job, const char *status, LwError *err);
 
 /* Sets one field now (HSET). */
-LwStatus lw_seed_set(LwRecords *c, const char *prefix, const char *hash,
-                     const char *field, const char *value, LwError *err);
+LwStatus lw_seed_set(LwRecords *c, const char *prefix, const char *hash, const char *field,
+                     const char *value, LwError *err);
 
 /* The hash of the seed of uri listed by provider: MD5 of "PROVIDER URI"
  * (the URI normalized), so that a dump listed by two providers is a seed of
  * each (their harvests never share a seed, nor a blank node's name); with
  * no provider (NULL or ""), lw_uri_hash(uri). */
-void lw_seed_hash_for(const char *uri, const char *provider,
-                      char out[LW_HASH_HEX_LEN + 1]);
+void lw_seed_hash_for(const char *uri, const char *provider, char out[LW_HASH_HEX_LEN + 1]);
 
 /* Records the seed of uri (lw_seed_hash_for) if it is not there yet:
  * status added, uri, relative, added, and provider / harvest when not NULL.
@@ -99,13 +98,12 @@ LwStatus lw_seed_record(LwRecords *c, const char *prefix, const char *uri,
  * says whether a job was queued. */
 LwStatus lw_seed_add(LwRecords *c, const char *prefix, const char *uri,
                      const char *provider, const char *harvest,
-                     char hash_out[LW_HASH_HEX_LEN + 1], bool *queued,
-                     LwError *err);
+                     char hash_out[LW_HASH_HEX_LEN + 1], bool *queued, LwError *err);
 
 /* The record as a JSON object of strings (caller decrefs). LW_NOTHING and
  * *out NULL when there is no such seed. */
-LwStatus lw_seed_get(LwRecords *c, const char *prefix, const char *hash,
-                     json_t **out, LwError *err);
+LwStatus lw_seed_get(LwRecords *c, const char *prefix, const char *hash, json_t **out,
+                     LwError *err);
 
 /* One field of seed <hash>: *out gets a copy (caller frees), or NULL and
  * LW_NOTHING when the seed or the field is absent. */
@@ -127,9 +125,8 @@ LwStatus lw_seed_find(LwRecords *c, const char *prefix, const char *text,
  * free with lw_seed_transition_argv_free) with an EVALSHA of the transition
  * script; returns argc, or -1 if status is unknown. strict: refusal is an
  * error; else a silent no-op. */
-int lw_seed_transition_argv(const char *prefix, const char *hash,
-                            const char *status, bool strict, const char **argv,
-                            int max);
+int lw_seed_transition_argv(const char *prefix, const char *hash, const char *status,
+                            bool strict, const char **argv, int max);
 void lw_seed_transition_argv_free(const char **argv, int argc);
 
 #endif

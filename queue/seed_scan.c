@@ -9,14 +9,15 @@
 static const char *str_at(const redisReply *r, size_t i)
 {
   return r->type == REDIS_REPLY_ARRAY && i < r->elements &&
-                 r->element[i]->type == REDIS_REPLY_STRING
-             ? r->element[i]->str
-             : NULL;
+             r->element[i]->type == REDIS_REPLY_STRING
+           ? r->element[i]->str
+           : NULL;
 }
 
 /* The fields of every key of one SCAN page, asked for in one pipeline. */
-static LwStatus read_page(redisContext *c, const redisReply *keys, const char *const *fields,
-                          size_t nfields, LwSeedScanFn fn, void *arg, LwError *err)
+static LwStatus read_page(redisContext *c, const redisReply *keys,
+                          const char *const *fields, size_t nfields, LwSeedScanFn fn,
+                          void *arg, LwError *err)
 {
   const char *argv[2 + LW_SEED_SCAN_FIELDS_MAX];
   argv[0] = "HMGET";

@@ -22,8 +22,7 @@ static LwStatus reply_status(redisReply *reply, LwError *err)
   return LW_OK;
 }
 
-LwStatus lw_queue_stages(redisContext *c, const LwConfig *cfg, json_t **out,
-                         LwError *err)
+LwStatus lw_queue_stages(redisContext *c, const LwConfig *cfg, json_t **out, LwError *err)
 {
   *out = NULL;
   redisReply *names = lw_redis_members(c, lw_key(cfg->prefix, LW_KEY_STAGES, NULL).s, err);
@@ -71,7 +70,8 @@ LwStatus lw_queue_dead_list(redisContext *c, const LwConfig *cfg, long long limi
   LwStatus status = LW_OK;
   size_t i;
   json_t *name;
-  json_array_foreach(stages, i, name) {
+  json_array_foreach(stages, i, name)
+  {
     LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, json_string_value(name));
     redisReply *reply = lw_redis_cmd(c, err, "LRANGE", dead.s, "0", last, NULL);
     status = reply_status(reply, err);
@@ -215,12 +215,15 @@ static LwStatus workers_json(redisContext *c, const LwConfig *cfg, json_t *list,
     json_object_set_new(w, "stages", json_string(e[2]->str ? e[2]->str : ""));
     json_object_set_new(w, "started", json_integer(int_reply(e[3])));
     json_t *job = e[4]->type == REDIS_REPLY_STRING
-                      ? json_loadb(e[4]->str, e[4]->len, 0, NULL) : NULL;
+                    ? json_loadb(e[4]->str, e[4]->len, 0, NULL)
+                    : NULL;
     json_object_set_new(w, "job", job ? job : json_null());
-    json_object_set_new(w, "since", e[5]->type == REDIS_REPLY_STRING
-                                        ? json_integer(int_reply(e[5])) : json_null());
-    json_object_set_new(w, "progress", e[6]->type == REDIS_REPLY_STRING
-                                           ? json_string(e[6]->str) : json_null());
+    json_object_set_new(w, "since",
+                        e[5]->type == REDIS_REPLY_STRING ? json_integer(int_reply(e[5]))
+                                                         : json_null());
+    json_object_set_new(w, "progress",
+                        e[6]->type == REDIS_REPLY_STRING ? json_string(e[6]->str)
+                                                         : json_null());
     json_array_append_new(list, w);
     freeReplyObject(r);
   }
@@ -247,8 +250,7 @@ static LwStatus seeds_json(redisContext *c, const LwConfig *cfg, json_t *seeds,
   return LW_OK;
 }
 
-LwStatus lw_queue_status(redisContext *c, const LwConfig *cfg, json_t **out,
-                         LwError *err)
+LwStatus lw_queue_status(redisContext *c, const LwConfig *cfg, json_t **out, LwError *err)
 {
   *out = NULL;
   json_t *names = NULL;
@@ -259,20 +261,19 @@ LwStatus lw_queue_status(redisContext *c, const LwConfig *cfg, json_t **out,
   LwStatus status = count_inflight(c, cfg, inflight, NULL, err);
   size_t i;
   json_t *name;
-  json_array_foreach(names, i, name) {
+  json_array_foreach(names, i, name)
+  {
     if (status != LW_OK) {
       break;
     }
     LwStageCounts n;
     status = stage_counts(c, cfg, json_string_value(name), inflight, &n, err);
     json_object_set_new(json_object_get(result, "stages"), json_string_value(name),
-                        json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}",
-                                  "queued", (json_int_t)n.queued,
-                                  "inflight", (json_int_t)n.inflight,
-                                  "delayed", (json_int_t)n.delayed,
-                                  "dead", (json_int_t)n.dead,
-                                  "done", (json_int_t)n.done,
-                                  "failed", (json_int_t)n.failed));
+                        json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "queued",
+                                  (json_int_t)n.queued, "inflight", (json_int_t)n.inflight,
+                                  "delayed", (json_int_t)n.delayed, "dead",
+                                  (json_int_t)n.dead, "done", (json_int_t)n.done, "failed",
+                                  (json_int_t)n.failed));
   }
   if (status == LW_OK) {
     status = workers_json(c, cfg, json_object_get(result, "workers"), err);

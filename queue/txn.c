@@ -61,13 +61,25 @@ void lw_txn_free(LwTxn *txn)
   free(txn);
 }
 
-const char *lw_txn_prefix(const LwTxn *txn) { return txn->prefix; }
+const char *lw_txn_prefix(const LwTxn *txn)
+{
+  return txn->prefix;
+}
 
-size_t lw_txn_count(const LwTxn *txn) { return txn ? txn->n : 0; }
+size_t lw_txn_count(const LwTxn *txn)
+{
+  return txn ? txn->n : 0;
+}
 
-size_t lw_txn_pushed_count(const LwTxn *txn) { return txn ? txn->n_pushed : 0; }
+size_t lw_txn_pushed_count(const LwTxn *txn)
+{
+  return txn ? txn->n_pushed : 0;
+}
 
-const char *lw_txn_pushed_seed(const LwTxn *txn, size_t i) { return txn->pushed[i]; }
+const char *lw_txn_pushed_seed(const LwTxn *txn, size_t i)
+{
+  return txn->pushed[i];
+}
 
 static void remember(LwTxn *txn, LwStatus status, const char *message)
 {
@@ -115,8 +127,7 @@ static void add_op(LwTxn *txn, const char *name, int argc, const char **argv,
   txn->ops[txn->n++] = op;
 }
 
-void lw_txn_command(LwTxn *txn, int argc, const char **argv,
-                    const size_t *argvlen)
+void lw_txn_command(LwTxn *txn, int argc, const char **argv, const size_t *argvlen)
 {
   add_op(txn, "call", argc, argv, argvlen);
 }
@@ -126,15 +137,13 @@ void lw_txn_op(LwTxn *txn, const char *op, int argc, const char **argv)
   add_op(txn, op, argc, argv, NULL);
 }
 
-void lw_txn_hset(LwTxn *txn, const char *key, const char *field,
-                 const char *value)
+void lw_txn_hset(LwTxn *txn, const char *key, const char *field, const char *value)
 {
   const char *argv[] = {"HSET", key, field, value};
   lw_txn_command(txn, 4, argv, NULL);
 }
 
-void lw_txn_seed_set(LwTxn *txn, const char *seed, const char *field,
-                     const char *value)
+void lw_txn_seed_set(LwTxn *txn, const char *seed, const char *field, const char *value)
 {
   lw_txn_hset(txn, lw_key(txn->prefix, LW_KEY_SEED, seed).s, field, value);
 }
@@ -197,9 +206,8 @@ static void remember_push(LwTxn *txn, const char *seed)
   ++txn->n_pushed;
 }
 
-void lw_txn_push_job(LwTxn *txn, const char *stage, const char *seed,
-                     const char *harvest, LwPriority priority,
-                     const json_t *extra)
+void lw_txn_push_job(LwTxn *txn, const char *stage, const char *seed, const char *harvest,
+                     LwPriority priority, const json_t *extra)
 {
   LwError err;
   LwJob *job = lw_job_new(stage, seed, harvest, extra, &err);
@@ -212,8 +220,10 @@ void lw_txn_push_job(LwTxn *txn, const char *stage, const char *seed,
   LwKey stages = lw_key(txn->prefix, LW_KEY_STAGES, NULL);
   char member[LW_JOB_MEMBER_MAX];
   lw_job_member(job, member);
-  const char *argv[] = {queue.s, queued.s, stages.s, job->raw, member,
-                        priority == LW_PRIORITY_HIGH ? "high" : "normal", stage};
+  const char *argv[] = {queue.s,  queued.s,
+                        stages.s, job->raw,
+                        member,   priority == LW_PRIORITY_HIGH ? "high" : "normal",
+                        stage};
   lw_txn_op(txn, "push", 7, argv);
   remember_push(txn, job->seed);
   lw_job_free(job);
@@ -317,8 +327,7 @@ static LwStatus outcome(const redisReply *reply, LwError *err)
 }
 
 LwStatus lw_txn_apply(redisContext *c, const char *fence_list, const char *fence_job,
-                      LwTxn *core, LwTxn *txn, const LwTxnTrailer *trailer,
-                      LwError *err)
+                      LwTxn *core, LwTxn *txn, const LwTxnTrailer *trailer, LwError *err)
 {
   if (trailer) {
     *trailer->reply = NULL;
@@ -336,10 +345,11 @@ LwStatus lw_txn_apply(redisContext *c, const char *fence_list, const char *fence
   }
   size_t nops = lw_txn_count(core) + lw_txn_count(txn);
   char ncore[32];
-  char (*counts)[16] = calloc(nops + 1, sizeof(*counts));
+  char(*counts)[16] = calloc(nops + 1, sizeof(*counts));
   Call call = {0};
-  LwStatus st = counts ? build_call(fence_list, fence_job, core, txn, &call, ncore, counts, err)
-                       : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  LwStatus st = counts
+                  ? build_call(fence_list, fence_job, core, txn, &call, ncore, counts, err)
+                  : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   redisReply *reply = st == LW_OK ? send_call(c, &call, trailer, err) : NULL;
   if (st == LW_OK && !reply) {
     st = err->status;

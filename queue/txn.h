@@ -50,20 +50,17 @@ const char *lw_txn_prefix(const LwTxn *txn);
 
 /* Adds any Redis command (argc arguments; argvlen NULL means
  * NUL-terminated). It must not look at the results of the others. */
-void lw_txn_command(LwTxn *txn, int argc, const char **argv,
-                    const size_t *argvlen);
+void lw_txn_command(LwTxn *txn, int argc, const char **argv, const size_t *argvlen);
 
 /* Adds an op of lw_script_apply by name (queue/scripts.c lists them):
  * for the records' own modules (the harvest fan-in, the queue). */
 void lw_txn_op(LwTxn *txn, const char *op, int argc, const char **argv);
 
 /* HSET key field value. */
-void lw_txn_hset(LwTxn *txn, const char *key, const char *field,
-                 const char *value);
+void lw_txn_hset(LwTxn *txn, const char *key, const char *field, const char *value);
 
 /* HSET PREFIXseed:<seed> field value. */
-void lw_txn_seed_set(LwTxn *txn, const char *seed, const char *field,
-                     const char *value);
+void lw_txn_seed_set(LwTxn *txn, const char *seed, const char *field, const char *value);
 
 /* Moves seed to status, checked against the seed status machine
  * (queue/seed.h): a refused transition refuses the whole txn
@@ -80,9 +77,8 @@ void lw_txn_seed_reset(LwTxn *txn, const char *seed, const char *status);
 
 /* Queues a new job for stage about seed (duplicates suppressed, as
  * lw_queue_push). extra: additional job fields or NULL (not stolen). */
-void lw_txn_push_job(LwTxn *txn, const char *stage, const char *seed,
-                     const char *harvest, LwPriority priority,
-                     const json_t *extra);
+void lw_txn_push_job(LwTxn *txn, const char *stage, const char *seed, const char *harvest,
+                     LwPriority priority, const json_t *extra);
 
 /* Number of ops added so far. */
 size_t lw_txn_count(const LwTxn *txn);
@@ -114,7 +110,6 @@ typedef struct {
  * were refused (core applied, txn not); LW_ERR_REDIS. trailer may be NULL;
  * it is sent once at most. */
 LwStatus lw_txn_apply(LwRecords *c, const char *fence_list, const char *fence_job,
-                      LwTxn *core, LwTxn *txn, const LwTxnTrailer *trailer,
-                      LwError *err);
+                      LwTxn *core, LwTxn *txn, const LwTxnTrailer *trailer, LwError *err);
 
 #endif

@@ -6,15 +6,15 @@
 #include "queue/redis_cmd.h"
 
 /* Sums the fields of KEYS[1] ("<bytes> <files>") other than ARGV[1]. */
-#define SUM_OTHERS                                                          \
-  "local ob, of = 0, 0\n"                                                   \
-  "local all = redis.call('HGETALL', KEYS[1])\n"                            \
-  "for i = 1, #all, 2 do\n"                                                 \
-  "  if all[i] ~= ARGV[1] then\n"                                           \
-  "    local b, f = string.match(all[i + 1], '^(%d+) (%d+)$')\n"            \
-  "    ob = ob + (tonumber(b) or 0)\n"                                      \
-  "    of = of + (tonumber(f) or 0)\n"                                      \
-  "  end\n"                                                                 \
+#define SUM_OTHERS                                                                         \
+  "local ob, of = 0, 0\n"                                                                  \
+  "local all = redis.call('HGETALL', KEYS[1])\n"                                           \
+  "for i = 1, #all, 2 do\n"                                                                \
+  "  if all[i] ~= ARGV[1] then\n"                                                          \
+  "    local b, f = string.match(all[i + 1], '^(%d+) (%d+)$')\n"                           \
+  "    ob = ob + (tonumber(b) or 0)\n"                                                     \
+  "    of = of + (tonumber(f) or 0)\n"                                                     \
+  "  end\n"                                                                                \
   "end\n"
 
 /* KEYS: unpacked:<harvest>
@@ -24,33 +24,30 @@
  * grant when it covers the need. Returns {1|0, granted bytes, granted files,
  * others' bytes, others' files}. */
 static LwScript reserve_script = {
-    SUM_OTHERS
-    "local function grant(want, max, others)\n"
-    "  if max <= 0 then return want end\n"
-    "  return math.max(0, math.min(want, max - others))\n"
-    "end\n"
-    "local gb = grant(tonumber(ARGV[2]), tonumber(ARGV[6]), ob)\n"
-    "local gf = grant(tonumber(ARGV[3]), tonumber(ARGV[7]), of)\n"
-    "local ok = gb >= tonumber(ARGV[4]) and gf >= tonumber(ARGV[5])\n"
-    "if ok then\n"
-    "  redis.call('HSET', KEYS[1], ARGV[1], string.format('%d %d', gb, gf))\n"
-    "end\n"
-    "return {ok and 1 or 0, string.format('%d', gb), string.format('%d', gf),\n"
-    "        string.format('%d', ob), string.format('%d', of)}\n",
-    ""};
+  SUM_OTHERS "local function grant(want, max, others)\n"
+             "  if max <= 0 then return want end\n"
+             "  return math.max(0, math.min(want, max - others))\n"
+             "end\n"
+             "local gb = grant(tonumber(ARGV[2]), tonumber(ARGV[6]), ob)\n"
+             "local gf = grant(tonumber(ARGV[3]), tonumber(ARGV[7]), of)\n"
+             "local ok = gb >= tonumber(ARGV[4]) and gf >= tonumber(ARGV[5])\n"
+             "if ok then\n"
+             "  redis.call('HSET', KEYS[1], ARGV[1], string.format('%d %d', gb, gf))\n"
+             "end\n"
+             "return {ok and 1 or 0, string.format('%d', gb), string.format('%d', gf),\n"
+             "        string.format('%d', ob), string.format('%d', of)}\n",
+  ""};
 
 /* KEYS: unpacked:<harvest>  ARGV: "" (no field excluded)
  * Returns {bytes, files} of every archive. */
 static LwScript used_script = {
-    SUM_OTHERS
-    "return {string.format('%d', ob), string.format('%d', of)}\n",
-    ""};
+  SUM_OTHERS "return {string.format('%d', ob), string.format('%d', of)}\n", ""};
 
 static long long element_ll(const redisReply *r, size_t i)
 {
   return i < r->elements && r->element[i]->type == REDIS_REPLY_STRING
-             ? atoll(r->element[i]->str)
-             : 0;
+           ? atoll(r->element[i]->str)
+           : 0;
 }
 
 LwStatus lw_unpack_budget_reserve(void *data, uint64_t need_bytes, uint64_t need_files,
@@ -83,15 +80,17 @@ LwStatus lw_unpack_budget_reserve(void *data, uint64_t need_bytes, uint64_t need
     return LW_OK;
   }
   if (*bytes < need_bytes) {
-    return lw_error_set(err, LW_ERR_LIMIT,
-                        "harvest budget exceeded: this archive needs %llu bytes, the harvest's "
-                        "other archives hold %lld of its %lld (--harvest-max-bytes)",
-                        (unsigned long long)need_bytes, others_b, ref->max_bytes);
+    return lw_error_set(
+      err, LW_ERR_LIMIT,
+      "harvest budget exceeded: this archive needs %llu bytes, the harvest's "
+      "other archives hold %lld of its %lld (--harvest-max-bytes)",
+      (unsigned long long)need_bytes, others_b, ref->max_bytes);
   }
-  return lw_error_set(err, LW_ERR_LIMIT,
-                      "harvest budget exceeded: this archive needs %llu files, the harvest's "
-                      "other archives hold %lld of its %lld (--harvest-max-files)",
-                      (unsigned long long)need_files, others_f, ref->max_files);
+  return lw_error_set(
+    err, LW_ERR_LIMIT,
+    "harvest budget exceeded: this archive needs %llu files, the harvest's "
+    "other archives hold %lld of its %lld (--harvest-max-files)",
+    (unsigned long long)need_files, others_f, ref->max_files);
 }
 
 void lw_txn_unpack_budget_settle(LwTxn *txn, const char *harvest, const char *seed,

@@ -28,9 +28,9 @@
 typedef struct {
   LwRecords *redis;
   const char *prefix;
-  const char *harvest;     /* the harvest id */
-  const char *seed;        /* the archive's seed hash: its field */
-  long long max_bytes;     /* the budget; <= 0: no cap of that kind */
+  const char *harvest; /* the harvest id */
+  const char *seed;    /* the archive's seed hash: its field */
+  long long max_bytes; /* the budget; <= 0: no cap of that kind */
   long long max_files;
 } LwUnpackBudgetRef;
 

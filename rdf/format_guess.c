@@ -32,7 +32,7 @@
 /* ---- small helpers -------------------------------------------------- */
 
 static void set_reason(LwGuessInfo *info, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+  __attribute__((format(printf, 2, 3)));
 
 static void set_reason(LwGuessInfo *info, const char *fmt, ...)
 {
@@ -109,9 +109,9 @@ typedef struct {
 } Hints;
 
 #define FMT_BIT(f) (1u << (unsigned)(f))
-#define TURTLE_FAMILY                                                          \
-  (FMT_BIT(LW_FORMAT_NTRIPLES) | FMT_BIT(LW_FORMAT_NQUADS) |                   \
-   FMT_BIT(LW_FORMAT_TURTLE) | FMT_BIT(LW_FORMAT_TRIG))
+#define TURTLE_FAMILY                                                                      \
+  (FMT_BIT(LW_FORMAT_NTRIPLES) | FMT_BIT(LW_FORMAT_NQUADS) | FMT_BIT(LW_FORMAT_TURTLE) |   \
+   FMT_BIT(LW_FORMAT_TRIG))
 
 /* The first hint among the formats in mask, or LW_FORMAT_UNKNOWN. */
 static LwFormat pick(Hints h, unsigned mask)
@@ -174,19 +174,19 @@ static const struct {
   const char *ext;
   LwFormat format;
 } extensions[] = {
-  {"ttl", LW_FORMAT_TURTLE},    {"turtle", LW_FORMAT_TURTLE},
-  {"n3", LW_FORMAT_TURTLE},     {"nt", LW_FORMAT_NTRIPLES},
+  {"ttl", LW_FORMAT_TURTLE},        {"turtle", LW_FORMAT_TURTLE},
+  {"n3", LW_FORMAT_TURTLE},         {"nt", LW_FORMAT_NTRIPLES},
   {"ntriples", LW_FORMAT_NTRIPLES}, {"nq", LW_FORMAT_NQUADS},
-  {"nquads", LW_FORMAT_NQUADS}, {"trig", LW_FORMAT_TRIG},
-  {"rdf", LW_FORMAT_RDFXML},    {"owl", LW_FORMAT_RDFXML},
-  {"rdfs", LW_FORMAT_RDFXML},   {"xml", LW_FORMAT_RDFXML},
-  {"rdfxml", LW_FORMAT_RDFXML}, {"jsonld", LW_FORMAT_JSONLD},
-  {"json", LW_FORMAT_JSONLD},   {"html", LW_FORMAT_RDFA},
-  {"htm", LW_FORMAT_RDFA},      {"xhtml", LW_FORMAT_RDFA},
+  {"nquads", LW_FORMAT_NQUADS},     {"trig", LW_FORMAT_TRIG},
+  {"rdf", LW_FORMAT_RDFXML},        {"owl", LW_FORMAT_RDFXML},
+  {"rdfs", LW_FORMAT_RDFXML},       {"xml", LW_FORMAT_RDFXML},
+  {"rdfxml", LW_FORMAT_RDFXML},     {"jsonld", LW_FORMAT_JSONLD},
+  {"json", LW_FORMAT_JSONLD},       {"html", LW_FORMAT_RDFA},
+  {"htm", LW_FORMAT_RDFA},          {"xhtml", LW_FORMAT_RDFA},
 };
 
-static const char *const compression_exts[] = {"gz", "bz2", "xz", "zst", "lz",
-                                               "lzma", "z", "br", NULL};
+static const char *const compression_exts[] = {"gz",   "bz2", "xz", "zst", "lz",
+                                               "lzma", "z",   "br", NULL};
 
 LwFormat lw_guess_from_filename(const char *filename)
 {
@@ -208,7 +208,7 @@ LwFormat lw_guess_from_filename(const char *filename)
       --dot;
     }
     if (dot <= start + 1) {
-      return LW_FORMAT_UNKNOWN;  /* no extension, or a dot file */
+      return LW_FORMAT_UNKNOWN; /* no extension, or a dot file */
     }
     const char *ext = filename + dot;
     size_t n = end - dot;
@@ -242,7 +242,9 @@ static const struct {
   {"PK\x03\x04", 4, "looks like a ZIP archive (unpack it first)"},
   {"\x1f\x8b", 2, "gzip-compressed content (unpack it first)"},
   {"BZh", 3, "bzip2-compressed content (unpack it first)"},
-  {"\xfd" "7zXZ", 5, "xz-compressed content (unpack it first)"},
+  {"\xfd"
+   "7zXZ",
+   5, "xz-compressed content (unpack it first)"},
   {"\x28\xb5\x2f\xfd", 4, "zstd-compressed content (unpack it first)"},
   {"7z\xbc\xaf\x27\x1c", 6, "looks like a 7-Zip archive (unpack it first)"},
   {"Rar!", 4, "looks like a RAR archive (unpack it first)"},
@@ -252,7 +254,9 @@ static const struct {
   {"%!PS", 4, "looks like PostScript"},
   {"{\\rtf", 5, "looks like RTF"},
   {"\xd0\xcf\x11\xe0", 4, "looks like a Microsoft Office document"},
-  {"\x7f" "ELF", 4, "looks like an executable"},
+  {"\x7f"
+   "ELF",
+   4, "looks like an executable"},
   {"SQLite format 3", 15, "looks like an SQLite database"},
 };
 
@@ -300,7 +304,7 @@ static const char *binary(const unsigned char *s, size_t len)
     if (n && k == n) {
       i += n;
     } else if (n && i + k == len) {
-      break;  /* cut at the end of the head */
+      break; /* cut at the end of the head */
     } else {
       ++invalid;
       ++i;
@@ -321,9 +325,10 @@ static const char *binary(const unsigned char *s, size_t len)
 /* ---- step 3a: markup ------------------------------------------------ */
 
 static const char *const html_tags[] = {
-  "html", "head", "body", "title", "meta", "link", "div", "p", "span", "a",
-  "table", "ul", "ol", "h1", "h2", "h3", "script", "style", "section",
-  "article", "header", "nav", "main", "footer", "br", "img", "form", NULL,
+  "html", "head", "body",   "title", "meta",    "link",    "div",
+  "p",    "span", "a",      "table", "ul",      "ol",      "h1",
+  "h2",   "h3",   "script", "style", "section", "article", "header",
+  "nav",  "main", "footer", "br",    "img",     "form",    NULL,
 };
 
 static bool is_html_tag(const char *name, size_t n)
@@ -338,8 +343,8 @@ static bool is_html_tag(const char *name, size_t n)
 
 static bool is_name_char(int c)
 {
-  return is_alpha(c) || is_digit(c) || c == '_' || c == ':' || c == '-' ||
-         c == '.' || c >= 0x80;
+  return is_alpha(c) || is_digit(c) || c == '_' || c == ':' || c == '-' || c == '.' ||
+         c >= 0x80;
 }
 
 /* True when the text at s (starting with '<') is certainly markup, not an
@@ -406,8 +411,7 @@ static size_t skip_doctype(const char *s, size_t len, size_t i)
 
 /* RDFa attributes that plain HTML does not use. */
 static const char *const rdfa_attrs[] = {
-  "property", "typeof", "vocab", "about", "resource", "prefix", "datatype",
-  "inlist", NULL,
+  "property", "typeof", "vocab", "about", "resource", "prefix", "datatype", "inlist", NULL,
 };
 
 /* rel/rev make RDFa triples when they hold a CURIE or IRI, or a term of
@@ -436,9 +440,9 @@ static bool rel_is_rdfa(const char *v, size_t n)
 }
 
 typedef struct {
-  const char *rdfa;       /* the first RDFa attribute seen, or NULL */
-  bool microdata;         /* itemscope/itemprop seen */
-  bool jsonld_script;     /* <script type="application/ld+json"> seen */
+  const char *rdfa;   /* the first RDFa attribute seen, or NULL */
+  bool microdata;     /* itemscope/itemprop seen */
+  bool jsonld_script; /* <script type="application/ld+json"> seen */
 } HtmlScan;
 
 /* Reads the attributes of the tag whose name ends at s[i]; returns the
@@ -495,7 +499,8 @@ static size_t scan_attributes(const char *s, size_t len, size_t i, HtmlScan *hs,
       }
     }
     for (size_t a = 0; rdfa_attrs[a] && !hs->rdfa; ++a) {
-      if (strlen(rdfa_attrs[a]) == name_len && !strncasecmp(s + name, rdfa_attrs[a], name_len)) {
+      if (strlen(rdfa_attrs[a]) == name_len &&
+          !strncasecmp(s + name, rdfa_attrs[a], name_len)) {
         hs->rdfa = rdfa_attrs[a];
       }
     }
@@ -591,7 +596,8 @@ static LwFormat guess_markup(const char *s, size_t len, size_t i, Hints h,
       return LW_FORMAT_UNKNOWN;
     }
     if (find(s, len, RDF_NS) || doctype_rdf) {
-      set_reason(info, "XML prolog naming the RDF namespace (head ended before the root element)");
+      set_reason(
+        info, "XML prolog naming the RDF namespace (head ended before the root element)");
       return LW_FORMAT_RDFXML;
     }
     set_reason(info, "XML or HTML prolog only, no root element in the head");
@@ -618,8 +624,8 @@ static LwFormat guess_markup(const char *s, size_t len, size_t i, Hints h,
   if (!html && is_html_tag(root, root_len)) {
     html = true;
   }
-  if (!html && find(s, len, "http://www.w3.org/1999/xhtml") &&
-      local_len == 4 && !strncasecmp(local, "html", 4)) {
+  if (!html && find(s, len, "http://www.w3.org/1999/xhtml") && local_len == 4 &&
+      !strncasecmp(local, "html", 4)) {
     html = true;
   }
   if (html) {
@@ -658,7 +664,8 @@ static LwFormat guess_markup(const char *s, size_t len, size_t i, Hints h,
     }
   }
   if (find(s, len, RDF_NS) || doctype_rdf) {
-    set_reason(info, "XML with the RDF namespace (root element <%.*s>)", (int)root_len, root);
+    set_reason(info, "XML with the RDF namespace (root element <%.*s>)", (int)root_len,
+               root);
     return LW_FORMAT_RDFXML;
   }
   if (pick(h, FMT_BIT(LW_FORMAT_RDFXML))) {
@@ -735,34 +742,34 @@ typedef struct {
   size_t len;
   size_t pos;
   size_t line;
-  bool cut;              /* the head ended inside a token */
+  bool cut; /* the head ended inside a token */
   /* evidence */
-  size_t nt_triples;     /* statements of 3 plain terms on one line */
-  size_t nt_quads;       /* statements of 4 plain terms on one line */
-  size_t statements;     /* all statements ended by '.' */
+  size_t nt_triples; /* statements of 3 plain terms on one line */
+  size_t nt_quads;   /* statements of 4 plain terms on one line */
+  size_t statements; /* all statements ended by '.' */
   size_t tokens;
-  const char *turtle;    /* the first Turtle-only construct, or NULL */
+  const char *turtle; /* the first Turtle-only construct, or NULL */
   size_t turtle_line;
-  bool turtle_strong;    /* not only relative IRIs */
-  const char *trig;      /* the first TriG-only construct, or NULL */
+  bool turtle_strong; /* not only relative IRIs */
+  const char *trig;   /* the first TriG-only construct, or NULL */
   size_t trig_line;
-  const char *n3;        /* the first Notation3-only construct, or NULL */
+  const char *n3; /* the first Notation3-only construct, or NULL */
   size_t n3_line;
-  bool directive;        /* @prefix, @base, PREFIX or BASE seen before any junk */
-  const char *junk;      /* the first thing no format allows, or NULL */
+  bool directive;   /* @prefix, @base, PREFIX or BASE seen before any junk */
+  const char *junk; /* the first thing no format allows, or NULL */
   size_t junk_line;
-  size_t junk_before;    /* statements seen before the junk */
-  size_t junk_lines;     /* lines skipped because of junk */
-  bool bad;              /* the current token is junk */
+  size_t junk_before; /* statements seen before the junk */
+  size_t junk_lines;  /* lines skipped because of junk */
+  bool bad;           /* the current token is junk */
   /* the statement being read */
-  size_t terms;          /* terms at depth 0 */
-  size_t all_terms;      /* terms at any depth */
-  int in_directive;      /* 0, '@' (ends with '.') or 'P' (ends after the IRI) */
-  bool plain;            /* only N-Triples terms so far */
-  size_t first_line;     /* line of its first token */
-  size_t last_end_line;  /* line where the last statement ended */
-  int depth;             /* '[' and '(' nesting */
-  int graphs;            /* '{' nesting */
+  size_t terms;         /* terms at depth 0 */
+  size_t all_terms;     /* terms at any depth */
+  int in_directive;     /* 0, '@' (ends with '.') or 'P' (ends after the IRI) */
+  bool plain;           /* only N-Triples terms so far */
+  size_t first_line;    /* line of its first token */
+  size_t last_end_line; /* line where the last statement ended */
+  int depth;            /* '[' and '(' nesting */
+  int graphs;           /* '{' nesting */
 } Tok;
 
 static void turtle_feature(Tok *t, const char *what, bool strong)
@@ -863,8 +870,8 @@ static bool read_iri(Tok *t, bool *absolute)
       *absolute = has_scheme;
       return true;
     }
-    if (c <= 0x20 || c == '<' || c == '"' || c == '{' || c == '}' || c == '|' ||
-        c == '^' || c == '`') {
+    if (c <= 0x20 || c == '<' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' ||
+        c == '`') {
       junk(t, "a character not allowed in an IRI");
       t->pos = i;
       return false;
@@ -873,8 +880,8 @@ static bool read_iri(Tok *t, bool *absolute)
       if (c == ':' && i > t->pos + 1) {
         has_scheme = true;
         scheme = false;
-      } else if (!(is_alpha(c) || (i > t->pos + 1 && (is_digit(c) || c == '+' || c == '-' ||
-                                                       c == '.')))) {
+      } else if (!(is_alpha(c) ||
+                   (i > t->pos + 1 && (is_digit(c) || c == '+' || c == '-' || c == '.')))) {
         scheme = false;
       }
     }
@@ -943,7 +950,7 @@ static void read_word(Tok *t)
   size_t i = start;
   while (i < t->len && is_pn_char((unsigned char)t->s[i])) {
     if (t->s[i] == '\\' && i + 1 < t->len) {
-      ++i;  /* a reserved character escape: \. \~ ... */
+      ++i; /* a reserved character escape: \. \~ ... */
     }
     ++i;
   }
@@ -966,7 +973,8 @@ static void read_word(Tok *t)
   } else if ((n == 4 && !memcmp(w, "true", 4)) || (n == 5 && !memcmp(w, "false", 5))) {
     term(t, false);
     turtle_feature(t, "a bare boolean", true);
-  } else if ((n == 6 && !strncasecmp(w, "PREFIX", 6)) || (n == 4 && !strncasecmp(w, "BASE", 4))) {
+  } else if ((n == 6 && !strncasecmp(w, "PREFIX", 6)) ||
+             (n == 4 && !strncasecmp(w, "BASE", 4))) {
     turtle_feature(t, "a SPARQL-style PREFIX/BASE directive", true);
     t->directive = t->directive || !t->junk;
     t->in_directive = 'P';
@@ -1005,8 +1013,8 @@ static void read_literal_suffix(Tok *t)
 {
   if (peekc(t, 0) == '@') {
     size_t i = t->pos + 1;
-    while (i < t->len && (is_alpha((unsigned char)t->s[i]) || is_digit((unsigned char)t->s[i]) ||
-                          t->s[i] == '-')) {
+    while (i < t->len && (is_alpha((unsigned char)t->s[i]) ||
+                          is_digit((unsigned char)t->s[i]) || t->s[i] == '-')) {
       ++i;
     }
     if (i == t->len) {
@@ -1062,7 +1070,7 @@ static bool next_token(Tok *t)
       return false;
     }
     if (t->in_directive == 'P') {
-      t->in_directive = 0;  /* PREFIX p: <iri> ends with the IRI */
+      t->in_directive = 0; /* PREFIX p: <iri> ends with the IRI */
       return true;
     }
     term(t, absolute);
@@ -1121,7 +1129,7 @@ static bool next_token(Tok *t)
   case '{':
     trig_feature(t, "a graph block");
     ++t->graphs;
-    t->terms = t->all_terms = 0;  /* the graph label is not part of a triple */
+    t->terms = t->all_terms = 0; /* the graph label is not part of a triple */
     t->plain = true;
     ++t->pos;
     return true;
@@ -1211,8 +1219,9 @@ static void describe_text(const char *s, size_t len, size_t start, const Tok *t,
       same += counts[l] == counts[0];
     }
     if (counts[0] > 0 && same >= 1 && same + 1 >= line) {
-      set_reason(info, "looks like %s", *sep == '\t' ? "tab-separated values (TSV)"
-                                                     : "CSV (delimiter-separated values)");
+      set_reason(info, "looks like %s",
+                 *sep == '\t' ? "tab-separated values (TSV)"
+                              : "CSV (delimiter-separated values)");
       return;
     }
   }
@@ -1224,8 +1233,8 @@ static LwFormat decide_turtle_family(Tok *t, Hints h, LwGuessInfo *info)
   size_t ended = t->statements;
   bool unfinished = t->terms > 0;
   if (t->n3 && t->trig) {
-    set_reason(info, "Notation3 with formulae or rules (%s, line %zu), not supported", t->n3,
-               t->n3_line);
+    set_reason(info, "Notation3 with formulae or rules (%s, line %zu), not supported",
+               t->n3, t->n3_line);
     return LW_FORMAT_UNKNOWN;
   }
   if (t->trig) {
@@ -1234,7 +1243,8 @@ static LwFormat decide_turtle_family(Tok *t, Hints h, LwGuessInfo *info)
   }
   if (t->nt_quads > 0 && (!t->turtle_strong || t->nt_quads * 2 > ended)) {
     if (t->turtle_strong) {
-      set_reason(info, "N-Quads: %zu statements with a graph term, though also %s (line %zu)",
+      set_reason(info,
+                 "N-Quads: %zu statements with a graph term, though also %s (line %zu)",
                  t->nt_quads, t->turtle, t->turtle_line);
     } else {
       set_reason(info, "N-Quads: a fourth term (graph) before '.'");
@@ -1283,8 +1293,8 @@ static LwFormat decide_turtle_family(Tok *t, Hints h, LwGuessInfo *info)
   return LW_FORMAT_NTRIPLES;
 }
 
-static LwFormat guess_turtle_family(const char *s, size_t len, size_t start,
-                                    Hints h, LwGuessInfo *info, bool *clean)
+static LwFormat guess_turtle_family(const char *s, size_t len, size_t start, Hints h,
+                                    LwGuessInfo *info, bool *clean)
 {
   Tok t;
   memset(&t, 0, sizeof(t));
@@ -1321,8 +1331,8 @@ static LwFormat guess_turtle_family(const char *s, size_t len, size_t start,
   LwFormat f = decide_turtle_family(&t, h, info);
   if (t.junk && f != LW_FORMAT_UNKNOWN) {
     size_t used = strlen(info->reason);
-    snprintf(info->reason + used, sizeof(info->reason) - used, "; syntax error near line %zu",
-             t.junk_line);
+    snprintf(info->reason + used, sizeof(info->reason) - used,
+             "; syntax error near line %zu", t.junk_line);
   }
   return f;
 }

@@ -11,11 +11,10 @@
 /* The irregular and regular grandfathered tags of RFC 5646. Most regular
  * ones are well-formed anyway; listing them all keeps the rule simple. */
 static const char *const grandfathered[] = {
-  "en-GB-oed", "i-ami", "i-bnn", "i-default", "i-enochian", "i-hak",
-  "i-klingon", "i-lux", "i-mingo", "i-navajo", "i-pwn", "i-tao", "i-tay",
-  "i-tsu", "sgn-BE-FR", "sgn-BE-NL", "sgn-CH-DE", "art-lojban",
-  "cel-gaulish", "no-bok", "no-nyn", "zh-guoyu", "zh-hakka", "zh-min",
-  "zh-min-nan", "zh-xiang",
+  "en-GB-oed", "i-ami",     "i-bnn",     "i-default",  "i-enochian",  "i-hak",  "i-klingon",
+  "i-lux",     "i-mingo",   "i-navajo",  "i-pwn",      "i-tao",       "i-tay",  "i-tsu",
+  "sgn-BE-FR", "sgn-BE-NL", "sgn-CH-DE", "art-lojban", "cel-gaulish", "no-bok", "no-nyn",
+  "zh-guoyu",  "zh-hakka",  "zh-min",    "zh-min-nan", "zh-xiang",
 };
 
 static bool is_alpha(char c)
@@ -32,8 +31,8 @@ static bool is_digit(char c)
 typedef struct {
   const char *s;
   size_t len;
-  bool alpha;  /* all letters */
-  bool digit;  /* all digits */
+  bool alpha; /* all letters */
+  bool digit; /* all digits */
 } Subtag;
 
 static bool is_grandfathered(const char *tag, size_t len)
@@ -70,9 +69,9 @@ static bool next_subtag(const char *tag, size_t len, size_t *pos, Subtag *st)
     return false;
   }
   if (i < len) {
-    ++i;  /* the hyphen */
+    ++i; /* the hyphen */
     if (i == len) {
-      return false;  /* a trailing hyphen */
+      return false; /* a trailing hyphen */
     }
   }
   *pos = i;
@@ -80,13 +79,13 @@ static bool next_subtag(const char *tag, size_t len, size_t *pos, Subtag *st)
 }
 
 enum {
-  AFTER_LANGUAGE = 1,   /* extlang (if 2-3 letters), script, region, ... */
-  AFTER_EXTLANG,        /* another extlang (up to 3), script, region, ... */
-  AFTER_SCRIPT,         /* region, variant, extension, private use */
-  AFTER_REGION,         /* variant, extension, private use */
-  IN_VARIANTS,          /* variant, extension, private use */
-  IN_EXTENSION,         /* extension subtags (2-8), next singleton, x */
-  IN_PRIVATE            /* private-use subtags (1-8) up to the end */
+  AFTER_LANGUAGE = 1, /* extlang (if 2-3 letters), script, region, ... */
+  AFTER_EXTLANG,      /* another extlang (up to 3), script, region, ... */
+  AFTER_SCRIPT,       /* region, variant, extension, private use */
+  AFTER_REGION,       /* variant, extension, private use */
+  IN_VARIANTS,        /* variant, extension, private use */
+  IN_EXTENSION,       /* extension subtags (2-8), next singleton, x */
+  IN_PRIVATE          /* private-use subtags (1-8) up to the end */
 };
 
 static bool is_variant(const Subtag *st)
@@ -104,12 +103,12 @@ static bool step(int *state, int *extlangs, const Subtag *st, bool *singletons,
                  size_t *ext_subtags)
 {
   if (*state == IN_PRIVATE) {
-    return true;  /* 1-8 alphanum, checked by next_subtag */
+    return true; /* 1-8 alphanum, checked by next_subtag */
   }
   if (st->len == 1) {
     char c = (char)(st->s[0] | 0x20);
     if (*state == IN_EXTENSION && *ext_subtags == 0) {
-      return false;  /* a singleton needs at least one subtag */
+      return false; /* a singleton needs at least one subtag */
     }
     if (c == 'x') {
       *state = IN_PRIVATE;
@@ -118,7 +117,7 @@ static bool step(int *state, int *extlangs, const Subtag *st, bool *singletons,
     }
     unsigned idx = is_digit(c) ? (unsigned)(c - '0') : (unsigned)(c - 'a') + 10;
     if (singletons[idx]) {
-      return false;  /* RFC 5646 2.2.6: each singleton at most once */
+      return false; /* RFC 5646 2.2.6: each singleton at most once */
     }
     singletons[idx] = true;
     *state = IN_EXTENSION;
@@ -129,17 +128,15 @@ static bool step(int *state, int *extlangs, const Subtag *st, bool *singletons,
     ++*ext_subtags;
     return st->len >= 2;
   }
-  if ((*state == AFTER_LANGUAGE || *state == AFTER_EXTLANG) && st->len == 3 &&
-      st->alpha) {
+  if ((*state == AFTER_LANGUAGE || *state == AFTER_EXTLANG) && st->len == 3 && st->alpha) {
     if (*extlangs == -1 || *extlangs >= 3) {
-      return false;  /* no extlang after a 4+ letter language, at most 3 */
+      return false; /* no extlang after a 4+ letter language, at most 3 */
     }
     ++*extlangs;
     *state = AFTER_EXTLANG;
     return true;
   }
-  if ((*state == AFTER_LANGUAGE || *state == AFTER_EXTLANG) && st->len == 4 &&
-      st->alpha) {
+  if ((*state == AFTER_LANGUAGE || *state == AFTER_EXTLANG) && st->len == 4 && st->alpha) {
     *state = AFTER_SCRIPT;
     return true;
   }
@@ -163,7 +160,7 @@ static bool well_formed(const char *tag, size_t len)
     return false;
   }
   int state;
-  int extlangs = 0;  /* -1: the language may not take an extlang */
+  int extlangs = 0; /* -1: the language may not take an extlang */
   bool singletons[36] = {false};
   size_t ext_subtags = 0;
   if (st.len == 1 && (st.s[0] | 0x20) == 'x') {
@@ -190,7 +187,7 @@ static bool well_formed(const char *tag, size_t len)
     return false;
   }
   if (state == IN_PRIVATE && !any_after_x) {
-    return false;  /* "x" needs at least one subtag */
+    return false; /* "x" needs at least one subtag */
   }
   return true;
 }

@@ -19,8 +19,8 @@ static LwStatus append_uchar(LwBuf *out, unsigned char c)
 
 static bool iri_needs_escape(unsigned char c)
 {
-  return c <= 0x20 || c == '<' || c == '>' || c == '"' || c == '{' ||
-         c == '}' || c == '|' || c == '^' || c == '`' || c == '\\';
+  return c <= 0x20 || c == '<' || c == '>' || c == '"' || c == '{' || c == '}' ||
+         c == '|' || c == '^' || c == '`' || c == '\\';
 }
 
 static bool literal_needs_escape(unsigned char c)
@@ -57,14 +57,29 @@ static LwStatus append_escaped(LwBuf *out, const char *s, size_t len, bool iri)
     const char *echar = NULL;
     if (!iri) {
       switch (c) {
-      case '\b': echar = "\\b"; break;
-      case '\t': echar = "\\t"; break;
-      case '\n': echar = "\\n"; break;
-      case '\f': echar = "\\f"; break;
-      case '\r': echar = "\\r"; break;
-      case '"': echar = "\\\""; break;
-      case '\\': echar = "\\\\"; break;
-      default: break;
+      case '\b':
+        echar = "\\b";
+        break;
+      case '\t':
+        echar = "\\t";
+        break;
+      case '\n':
+        echar = "\\n";
+        break;
+      case '\f':
+        echar = "\\f";
+        break;
+      case '\r':
+        echar = "\\r";
+        break;
+      case '"':
+        echar = "\\\"";
+        break;
+      case '\\':
+        echar = "\\\\";
+        break;
+      default:
+        break;
       }
     }
     LW_TRY(echar ? lw_buf_append(out, echar, 2) : append_uchar(out, c));
@@ -75,8 +90,8 @@ static LwStatus append_escaped(LwBuf *out, const char *s, size_t len, bool iri)
 
 static bool label_char(unsigned char c, bool first)
 {
-  if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-      (c >= '0' && c <= '9') || c == '_' || c >= 0x80) {
+  if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+      c == '_' || c >= 0x80) {
     return true;
   }
   return !first && (c == '-' || c == '.');
@@ -125,8 +140,7 @@ static LwStatus append_lang(LwBuf *out, const char *lang)
      * break the line, so it is dropped (the readers check tags before). */
     if (c >= 'A' && c <= 'Z') {
       c = (char)(c - 'A' + 'a');
-    } else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                 c == '-')) {
+    } else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
       continue;
     }
     out->data[out->len++] = c;

@@ -9,12 +9,12 @@
 
 /* Byte classes, one table lookup per byte. */
 enum {
-  C_IRI = 1,     /* may stand in an IRI as it is */
-  C_LIT = 2,     /* may stand in a literal as it is */
-  C_SCHEME = 4,  /* ALPHA / DIGIT / "+" / "-" / "." */
+  C_IRI = 1,    /* may stand in an IRI as it is */
+  C_LIT = 2,    /* may stand in a literal as it is */
+  C_SCHEME = 4, /* ALPHA / DIGIT / "+" / "-" / "." */
   C_ALPHA = 8,
-  C_LANG = 16,   /* a-z */
-  C_LANGX = 32   /* a-z 0-9 */
+  C_LANG = 16, /* a-z */
+  C_LANGX = 32 /* a-z 0-9 */
 };
 
 static unsigned char classes[256];
@@ -49,8 +49,7 @@ static void init_classes(void)
 }
 
 /* p at '<': returns the byte after '>' of an absolute canonical IRI, or NULL. */
-static const unsigned char *scan_iri(const unsigned char *p,
-                                     const unsigned char *end)
+static const unsigned char *scan_iri(const unsigned char *p, const unsigned char *end)
 {
   if (p >= end || *p != '<') {
     return NULL;
@@ -77,8 +76,7 @@ static const unsigned char *scan_iri(const unsigned char *p,
   return NULL;
 }
 
-static const unsigned char *scan_lang(const unsigned char *p,
-                                      const unsigned char *end)
+static const unsigned char *scan_lang(const unsigned char *p, const unsigned char *end)
 {
   const unsigned char *start = p;
   while (p < end && (classes[*p] & C_LANG)) {
@@ -100,8 +98,7 @@ static const unsigned char *scan_lang(const unsigned char *p,
 }
 
 /* p at '"': scans a canonical literal with its language tag or datatype. */
-static const unsigned char *scan_literal(const unsigned char *p,
-                                         const unsigned char *end,
+static const unsigned char *scan_literal(const unsigned char *p, const unsigned char *end,
                                          LwNtFastObject *o)
 {
   const unsigned char *lex = ++p;
@@ -139,8 +136,7 @@ static const unsigned char *scan_literal(const unsigned char *p,
   return p;
 }
 
-bool lw_nt_fast_check(const char *line, size_t len, bool quads,
-                      LwNtFastObject *object)
+bool lw_nt_fast_check(const char *line, size_t len, bool quads, LwNtFastObject *object)
 {
   pthread_once(&classes_once, init_classes);
   memset(object, 0, sizeof(*object));

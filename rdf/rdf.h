@@ -155,14 +155,14 @@ typedef struct {
    * "fourth term before '.'", "looks like PDF", "HTML without RDFa
    * attributes", "binary content", "empty content", ... */
   char reason[LW_GUESS_REASON_MAX];
-  bool bom;          /* a UTF-8 BOM was skipped */
-  bool partial;      /* more of the file could change the decision: the head
+  bool bom;       /* a UTF-8 BOM was skipped */
+  bool partial;   /* more of the file could change the decision: the head
                         is LW_GUESS_HEAD_SIZE or longer (so probably cut) or
                         ended inside the first statement, and the guess is
                         N-Triples, HTML without RDFa or XML without RDF */
-  bool hint_used;    /* the content was ambiguous; a hint broke the tie */
-  LwFormat hint;     /* the format the media type or extension suggests */
-  size_t start;      /* offset of the first byte of content after the BOM,
+  bool hint_used; /* the content was ambiguous; a hint broke the tie */
+  LwFormat hint;  /* the format the media type or extension suggests */
+  size_t start;   /* offset of the first byte of content after the BOM,
                         whitespace and comments */
 } LwGuessInfo;
 
@@ -230,8 +230,7 @@ LwFormat lw_guess_from_filename(const char *filename);
 /* True when lexical[0..len) is a valid lexical form for datatype_iri (a
  * full IRI, NUL-terminated), or when datatype_iri is NULL or not a
  * datatype we check. */
-bool lw_literal_valid(const char *datatype_iri, const char *lexical,
-                      size_t len);
+bool lw_literal_valid(const char *datatype_iri, const char *lexical, size_t len);
 
 /* True when lw_literal_valid checks datatype_iri (it is one of the XSD
  * datatypes listed above). */
@@ -326,18 +325,17 @@ LwStatus lw_nquads_append_term(LwBuf *out, const LwTerm *term);
 /* The object literal of a line that passed, for the literal checks. */
 typedef struct {
   bool is_literal;
-  const char *lexical;  /* the lexical form (no escapes in a passing line) */
+  const char *lexical; /* the lexical form (no escapes in a passing line) */
   size_t lexical_len;
   const char *datatype; /* datatype IRI without < >, or NULL */
   size_t datatype_len;
-  const char *lang;     /* language tag without '@', or NULL */
+  const char *lang; /* language tag without '@', or NULL */
   size_t lang_len;
 } LwNtFastObject;
 
 /* True when line[0..len) (without its newline) is a canonical statement as
  * described above; quads allows a graph IRI. object is filled when true. */
-bool lw_nt_fast_check(const char *line, size_t len, bool quads,
-                      LwNtFastObject *object);
+bool lw_nt_fast_check(const char *line, size_t len, bool quads, LwNtFastObject *object);
 
 /* ---- skolem (rdf/skolem.c) --------------------------------------------- */
 
@@ -358,9 +356,8 @@ bool lw_nt_fast_check(const char *line, size_t len, bool quads,
 #include <stddef.h>
 
 /* Appends the skolem IRI (without < >) for label (label_len bytes) to out. */
-LwStatus lw_skolem_append_iri(LwBuf *out, const char *base,
-                              const char *seed_hash, const char *label,
-                              size_t label_len);
+LwStatus lw_skolem_append_iri(LwBuf *out, const char *base, const char *seed_hash,
+                              const char *label, size_t label_len);
 
 /* Skolemizes quads one after the other, reusing its buffers. */
 typedef struct {

@@ -7,9 +7,8 @@
 
 static bool unreserved(unsigned char c)
 {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-         (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-         c == '~';
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+         c == '-' || c == '.' || c == '_' || c == '~';
 }
 
 static LwStatus append_encoded(LwBuf *out, const char *s, size_t len)
@@ -32,9 +31,8 @@ static LwStatus append_encoded(LwBuf *out, const char *s, size_t len)
   return LW_OK;
 }
 
-LwStatus lw_skolem_append_iri(LwBuf *out, const char *base,
-                              const char *seed_hash, const char *label,
-                              size_t label_len)
+LwStatus lw_skolem_append_iri(LwBuf *out, const char *base, const char *seed_hash,
+                              const char *label, size_t label_len)
 {
   size_t base_len = strlen(base);
   while (base_len && base[base_len - 1] == '/') {

@@ -69,9 +69,9 @@ static int fixed_digits(Scan *sc, size_t n)
 
 /* A bound on an integer value: NULL magnitude = unbounded on that side. */
 typedef struct {
-  const char *min_mag;  /* magnitude of the minimum */
-  bool min_neg;         /* the minimum is negative (or -0) */
-  const char *max_mag;  /* magnitude of the maximum */
+  const char *min_mag; /* magnitude of the minimum */
+  bool min_neg;        /* the minimum is negative (or -0) */
+  const char *max_mag; /* magnitude of the maximum */
   bool max_neg;
 } IntRange;
 
@@ -86,8 +86,8 @@ static int cmp_mag(const char *a, size_t alen, const char *b, size_t blen)
 }
 
 /* Compares signed values (neg, magnitude); -0 equals 0. */
-static int cmp_signed(bool an, const char *a, size_t alen, bool bn,
-                      const char *b, size_t blen)
+static int cmp_signed(bool an, const char *a, size_t alen, bool bn, const char *b,
+                      size_t blen)
 {
   if (alen == 0) {
     an = false;
@@ -119,13 +119,13 @@ static bool valid_integer(const char *lex, size_t len, const IntRange *range)
   const char *mag = lex + start;
   size_t mlen = len - start;
   if (range && range->min_mag &&
-      cmp_signed(neg, mag, mlen, range->min_neg, range->min_mag,
-                 strlen(range->min_mag)) < 0) {
+      cmp_signed(neg, mag, mlen, range->min_neg, range->min_mag, strlen(range->min_mag)) <
+        0) {
     return false;
   }
   if (range && range->max_mag &&
-      cmp_signed(neg, mag, mlen, range->max_neg, range->max_mag,
-                 strlen(range->max_mag)) > 0) {
+      cmp_signed(neg, mag, mlen, range->max_neg, range->max_mag, strlen(range->max_mag)) >
+        0) {
     return false;
   }
   return true;
@@ -160,8 +160,8 @@ static bool lex_is(const char *lex, size_t len, const char *word)
 
 static bool valid_double(const char *lex, size_t len)
 {
-  if (lex_is(lex, len, "INF") || lex_is(lex, len, "-INF") ||
-      lex_is(lex, len, "+INF") || lex_is(lex, len, "NaN")) {
+  if (lex_is(lex, len, "INF") || lex_is(lex, len, "-INF") || lex_is(lex, len, "+INF") ||
+      lex_is(lex, len, "NaN")) {
     return true;
   }
   Scan sc = {(const unsigned char *)lex, len, 0};
@@ -181,8 +181,8 @@ static bool valid_double(const char *lex, size_t len)
 
 static bool valid_boolean(const char *lex, size_t len)
 {
-  return lex_is(lex, len, "true") || lex_is(lex, len, "false") ||
-         lex_is(lex, len, "1") || lex_is(lex, len, "0");
+  return lex_is(lex, len, "true") || lex_is(lex, len, "false") || lex_is(lex, len, "1") ||
+         lex_is(lex, len, "0");
 }
 
 /* ---- dates and times ------------------------------------------------ */
@@ -277,13 +277,20 @@ static bool date_part(Scan *sc)
 {
   bool leap;
   int m, d;
-  return year(sc, &leap) && eat(sc, '-') && month(sc, &m) && eat(sc, '-') &&
-         day(sc, &d) && d <= days_in_month(m, leap);
+  return year(sc, &leap) && eat(sc, '-') && month(sc, &m) && eat(sc, '-') && day(sc, &d) &&
+         d <= days_in_month(m, leap);
 }
 
 typedef enum {
-  DT_DATE, DT_DATETIME, DT_DATETIMESTAMP, DT_TIME, DT_GYEAR, DT_GYEARMONTH,
-  DT_GMONTH, DT_GMONTHDAY, DT_GDAY
+  DT_DATE,
+  DT_DATETIME,
+  DT_DATETIMESTAMP,
+  DT_TIME,
+  DT_GYEAR,
+  DT_GYEARMONTH,
+  DT_GMONTH,
+  DT_GMONTHDAY,
+  DT_GDAY
 } DateKind;
 
 static bool valid_date(const char *lex, size_t len, DateKind kind)
@@ -342,7 +349,7 @@ static bool valid_duration(const char *lex, size_t len, DurKind kind)
   static const char date_units[] = "YMD";
   static const char time_units[] = "HMS";
   size_t components = 0;
-  size_t next = 0;  /* index of the next allowed unit */
+  size_t next = 0; /* index of the next allowed unit */
   bool in_time = false;
   while (!at_end(&sc)) {
     if (!in_time && eat(&sc, 'T')) {
@@ -352,7 +359,7 @@ static bool valid_duration(const char *lex, size_t len, DurKind kind)
       in_time = true;
       next = 0;
       if (at_end(&sc)) {
-        return false;  /* a T needs a component */
+        return false; /* a T needs a component */
       }
       continue;
     }
@@ -420,8 +427,8 @@ static bool valid_hex_binary(const char *lex, size_t len)
 
 static bool is_b64(int c)
 {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c) ||
-         c == '+' || c == '/';
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c) || c == '+' ||
+         c == '/';
 }
 
 /* XSD's Base64Binary grammar: groups of four characters, single spaces
@@ -432,7 +439,7 @@ static bool valid_base64(const char *lex, size_t len)
 {
   size_t count = 0;
   size_t pad = 0;
-  int before_pad = -1;  /* the last data character */
+  int before_pad = -1; /* the last data character */
   bool space_ok = false;
   for (size_t i = 0; i < len; ++i) {
     int c = (unsigned char)lex[i];
@@ -527,8 +534,7 @@ static bool valid_string(const char *lex, size_t len, StrKind kind)
         return false;
       }
     }
-    if (kind == STR_TOKEN && cp == ' ' &&
-        (i == 0 || i + 1 == len || s[i + 1] == ' ')) {
+    if (kind == STR_TOKEN && cp == ' ' && (i == 0 || i + 1 == len || s[i + 1] == ' ')) {
       return false;
     }
     i += n;
@@ -577,8 +583,8 @@ static bool valid_name(const char *lex, size_t len, NameKind kind)
     if (n == 0) {
       return false;
     }
-    bool start = (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
-                 cp == '_' || (cp == ':' && kind != NAME_NCNAME) ||
+    bool start = (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || cp == '_' ||
+                 (cp == ':' && kind != NAME_NCNAME) ||
                  (cp >= 0xC0 && cp != 0xD7 && cp != 0xF7);
     bool other = is_digit((int)cp) || cp == '-' || cp == '.' || cp == 0xB7;
     if (!start && !(other && (i > 0 || kind == NAME_NMTOKEN))) {
@@ -601,8 +607,7 @@ static bool valid_any_uri(const char *lex, size_t len)
         (cp < 0x80 && strchr("<>\"{}|\\^`", (int)cp))) {
       return false;
     }
-    if (cp == '%' && (i + 2 >= len || hex_value(s[i + 1]) < 0 ||
-                      hex_value(s[i + 2]) < 0)) {
+    if (cp == '%' && (i + 2 >= len || hex_value(s[i + 1]) < 0 || hex_value(s[i + 2]) < 0)) {
       return false;
     }
     i += n;
@@ -613,19 +618,41 @@ static bool valid_any_uri(const char *lex, size_t len)
 /* ---- the datatype table --------------------------------------------- */
 
 typedef enum {
-  K_INTEGER, K_DECIMAL, K_DOUBLE, K_BOOLEAN, K_DATE, K_DURATION, K_HEX,
-  K_BASE64, K_ANYURI, K_STRING, K_LANGUAGE, K_NAME
+  K_INTEGER,
+  K_DECIMAL,
+  K_DOUBLE,
+  K_BOOLEAN,
+  K_DATE,
+  K_DURATION,
+  K_HEX,
+  K_BASE64,
+  K_ANYURI,
+  K_STRING,
+  K_LANGUAGE,
+  K_NAME
 } Kind;
 
 typedef struct {
-  const char *local;  /* the local name in the XSD namespace */
+  const char *local; /* the local name in the XSD namespace */
   Kind kind;
-  int sub;            /* DateKind, DurKind, StrKind or NameKind */
-  IntRange range;     /* for K_INTEGER */
+  int sub;        /* DateKind, DurKind, StrKind or NameKind */
+  IntRange range; /* for K_INTEGER */
 } Datatype;
 
-#define INT_TYPE(n, mn, mneg, mx, mxneg) {n, K_INTEGER, 0, {mn, mneg, mx, mxneg}}
-#define OTHER(n, k, sub) {n, k, sub, {NULL, false, NULL, false}}
+#define INT_TYPE(n, mn, mneg, mx, mxneg)                                                   \
+  {                                                                                        \
+    n, K_INTEGER, 0,                                                                       \
+    {                                                                                      \
+      mn, mneg, mx, mxneg                                                                  \
+    }                                                                                      \
+  }
+#define OTHER(n, k, sub)                                                                   \
+  {                                                                                        \
+    n, k, sub,                                                                             \
+    {                                                                                      \
+      NULL, false, NULL, false                                                             \
+    }                                                                                      \
+  }
 
 static const Datatype datatypes[] = {
   OTHER("NCName", K_NAME, NAME_NCNAME),
@@ -700,22 +727,34 @@ bool lw_literal_valid(const char *datatype_iri, const char *lexical, size_t len)
     return true;
   }
   if (!lexical) {
-    return len == 0 && (dt->kind == K_STRING || dt->kind == K_HEX ||
-                        dt->kind == K_BASE64 || dt->kind == K_ANYURI);
+    return len == 0 && (dt->kind == K_STRING || dt->kind == K_HEX || dt->kind == K_BASE64 ||
+                        dt->kind == K_ANYURI);
   }
   switch (dt->kind) {
-  case K_INTEGER: return valid_integer(lexical, len, &dt->range);
-  case K_DECIMAL: return valid_decimal(lexical, len);
-  case K_DOUBLE: return valid_double(lexical, len);
-  case K_BOOLEAN: return valid_boolean(lexical, len);
-  case K_DATE: return valid_date(lexical, len, (DateKind)dt->sub);
-  case K_DURATION: return valid_duration(lexical, len, (DurKind)dt->sub);
-  case K_HEX: return valid_hex_binary(lexical, len);
-  case K_BASE64: return valid_base64(lexical, len);
-  case K_ANYURI: return valid_any_uri(lexical, len);
-  case K_STRING: return valid_string(lexical, len, (StrKind)dt->sub);
-  case K_LANGUAGE: return valid_language(lexical, len);
-  case K_NAME: return valid_name(lexical, len, (NameKind)dt->sub);
+  case K_INTEGER:
+    return valid_integer(lexical, len, &dt->range);
+  case K_DECIMAL:
+    return valid_decimal(lexical, len);
+  case K_DOUBLE:
+    return valid_double(lexical, len);
+  case K_BOOLEAN:
+    return valid_boolean(lexical, len);
+  case K_DATE:
+    return valid_date(lexical, len, (DateKind)dt->sub);
+  case K_DURATION:
+    return valid_duration(lexical, len, (DurKind)dt->sub);
+  case K_HEX:
+    return valid_hex_binary(lexical, len);
+  case K_BASE64:
+    return valid_base64(lexical, len);
+  case K_ANYURI:
+    return valid_any_uri(lexical, len);
+  case K_STRING:
+    return valid_string(lexical, len, (StrKind)dt->sub);
+  case K_LANGUAGE:
+    return valid_language(lexical, len);
+  case K_NAME:
+    return valid_name(lexical, len, (NameKind)dt->sub);
   }
   return false;
 }

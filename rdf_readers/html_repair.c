@@ -45,12 +45,10 @@ LwStatus lw_html_read_page(FILE *in, LwBuf *page, LwError *err)
 
 /* The repaired tree as XML: XML_SAVE_AS_XML, or libxml2 would write an HTML
  * document back as HTML (<br>, &nbsp;). */
-static LwStatus save_as_xml(htmlDocPtr doc, char **xml, size_t *xml_len,
-                            LwError *err)
+static LwStatus save_as_xml(htmlDocPtr doc, char **xml, size_t *xml_len, LwError *err)
 {
   xmlBufferPtr out = xmlBufferCreate();
-  xmlSaveCtxtPtr save =
-      out ? xmlSaveToBuffer(out, "UTF-8", XML_SAVE_AS_XML) : NULL;
+  xmlSaveCtxtPtr save = out ? xmlSaveToBuffer(out, "UTF-8", XML_SAVE_AS_XML) : NULL;
   if (!save) {
     xmlBufferFree(out);
     return lw_error_set(err, LW_ERR_NOMEM, "cannot write HTML as XML");
@@ -73,8 +71,8 @@ static LwStatus save_as_xml(htmlDocPtr doc, char **xml, size_t *xml_len,
   return LW_OK;
 }
 
-LwStatus lw_html_to_xml(const char *html, size_t len, char **xml,
-                        size_t *xml_len, LwError *err)
+LwStatus lw_html_to_xml(const char *html, size_t len, char **xml, size_t *xml_len,
+                        LwError *err)
 {
   *xml = NULL;
   *xml_len = 0;
@@ -86,9 +84,8 @@ LwStatus lw_html_to_xml(const char *html, size_t len, char **xml,
    * already, and a charset left from before would decode it twice */
   htmlDocPtr doc = htmlReadMemory(html, (int)len, NULL, "UTF-8",
                                   HTML_PARSE_RECOVER | HTML_PARSE_NONET |
-                                      HTML_PARSE_NOERROR |
-                                      HTML_PARSE_NOWARNING |
-                                      HTML_PARSE_IGNORE_ENC);
+                                    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+                                    HTML_PARSE_IGNORE_ENC);
   if (!doc || !xmlDocGetRootElement(doc)) {
     xmlFreeDoc(doc);
     return lw_error_set(err, LW_ERR_SYNTAX, "no HTML element found");

@@ -35,7 +35,7 @@ LwStatus lw_html_read_page(FILE *in, LwBuf *page, LwError *err);
 /* Parses html (len bytes) as HTML and stores its tree as XML (UTF-8, with
  * an XML declaration) in *xml (xml_len bytes, free() it). LW_ERR_SYNTAX when
  * libxml2 builds no tree at all. */
-LwStatus lw_html_to_xml(const char *html, size_t len, char **xml,
-                        size_t *xml_len, LwError *err);
+LwStatus lw_html_to_xml(const char *html, size_t len, char **xml, size_t *xml_len,
+                        LwError *err);
 
 #endif

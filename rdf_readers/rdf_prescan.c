@@ -6,20 +6,19 @@ enum {
   S_NORMAL = 0,
   S_COMMENT,
   S_IRI,
-  S_OPEN,   /* after one or two quotes in Turtle: "", " or """ ? */
-  S_STR,    /* a short string */
-  S_LSTR,   /* a long string */
-  S_ESC,    /* after a backslash in a string or IRI */
-  S_HEX,    /* in the hex digits of \u or \U */
-  S_NESC    /* after a backslash outside strings (PN_LOCAL_ESC) */
+  S_OPEN, /* after one or two quotes in Turtle: "", " or """ ? */
+  S_STR,  /* a short string */
+  S_LSTR, /* a long string */
+  S_ESC,  /* after a backslash in a string or IRI */
+  S_HEX,  /* in the hex digits of \u or \U */
+  S_NESC  /* after a backslash outside strings (PN_LOCAL_ESC) */
 };
 
 #define NON_ASCII 0x80 /* what the state machine sees for any other char */
 #define FFFD "\xEF\xBF\xBD"
 
 void lw_scanner_init(LwScanner *s, bool long_strings, unsigned max_depth,
-                     size_t max_term_bytes, LwScanErrorFunc on_error,
-                     void *error_handle)
+                     size_t max_term_bytes, LwScanErrorFunc on_error, void *error_handle)
 {
   *s = (LwScanner){0};
   s->long_strings = long_strings;
@@ -70,16 +69,30 @@ static bool bad_code_point(uint32_t cp, bool in_iri)
   if (!in_iri) {
     return false;
   }
-  return cp <= 0x20 || cp == '<' || cp == '>' || cp == '"' || cp == '{' ||
-         cp == '}' || cp == '|' || cp == '^' || cp == '`' || cp == '\\';
+  return cp <= 0x20 || cp == '<' || cp == '>' || cp == '"' || cp == '{' || cp == '}' ||
+         cp == '|' || cp == '^' || cp == '`' || cp == '\\';
 }
 
 static bool is_delimiter(unsigned c)
 {
   switch (c) {
-  case ' ': case '\t': case '\n': case '\r': case '<': case '"': case '\'':
-  case '#': case '[': case ']': case '(': case ')': case '{': case '}':
-  case ',': case ';': case 0:
+  case ' ':
+  case '\t':
+  case '\n':
+  case '\r':
+  case '<':
+  case '"':
+  case '\'':
+  case '#':
+  case '[':
+  case ']':
+  case '(':
+  case ')':
+  case '{':
+  case '}':
+  case ',':
+  case ';':
+  case 0:
     return true;
   default:
     return false;
@@ -194,8 +207,8 @@ static bool name_goes_on(const unsigned char *p, size_t n)
   if (n >= 2 && (c == 0xCC || (c == 0xCD && p[1] <= 0xAF))) {
     return true;
   }
-  return n >= 3 && c == 0xE2 && ((p[1] == 0x80 && p[2] == 0xBF) ||
-                                 (p[1] == 0x81 && p[2] == 0x80));
+  return n >= 3 && c == 0xE2 &&
+         ((p[1] == 0x80 && p[2] == 0xBF) || (p[1] == 0x81 && p[2] == 0x80));
 }
 
 const char *lw_scanner_written_name(const char *name)
@@ -206,8 +219,7 @@ const char *lw_scanner_written_name(const char *name)
   }
   const char *word = name + z;
   size_t k = !strncmp(word, "true", 4) ? 4 : !strncmp(word, "false", 5) ? 5 : 0;
-  if (k && word[k] && name_goes_on((const unsigned char *)word + k,
-                                   strlen(word + k))) {
+  if (k && word[k] && name_goes_on((const unsigned char *)word + k, strlen(word + k))) {
     return name + 1;
   }
   return name;
@@ -231,8 +243,8 @@ static void emit_bool_held(LwScanner *s, Out *out, bool extra_z)
 
 /* Called for each character in the NORMAL state, before the dot rule.
  * Returns true when c was held back. */
-static bool boolean_like(LwScanner *s, unsigned c, bool token_start,
-                         const char *bytes, size_t n, Out *out)
+static bool boolean_like(LwScanner *s, unsigned c, bool token_start, const char *bytes,
+                         size_t n, Out *out)
 {
   if (!s->long_strings) {
     return false;
@@ -282,8 +294,8 @@ static bool blank_label(LwScanner *s, unsigned c, Out *out)
   case 1: /* after '_' */
     s->label_state = c == ':' ? 2 : 0;
     return false;
-  case 2: /* after "_:" */
-  case 3: /* after "_:B..." */
+  case 2:           /* after "_:" */
+  case 3:           /* after "_:B..." */
     if (c == 'B') { /* bounded by max_term_bytes */
       ++s->held_b;
       s->label_state = 3;
@@ -301,13 +313,11 @@ static bool blank_label(LwScanner *s, unsigned c, Out *out)
 }
 
 /* The NORMAL state: whitespace, punctuation, brackets and bare tokens. */
-static LwScanResult normal(LwScanner *s, unsigned c, const char *bytes,
-                           size_t n, Out *out)
+static LwScanResult normal(LwScanner *s, unsigned c, const char *bytes, size_t n, Out *out)
 {
   bool token_start = !s->in_token || s->after_caret; /* "^^" + a name */
   s->after_caret = c == '^';
-  if (blank_label(s, c, out) ||
-      boolean_like(s, c, token_start, bytes, n, out)) {
+  if (blank_label(s, c, out) || boolean_like(s, c, token_start, bytes, n, out)) {
     return LW_SCAN_OK;
   }
   if (c == '.' && (s->in_token || s->dots)) {
@@ -345,12 +355,16 @@ static LwScanResult normal(LwScanner *s, unsigned c, const char *bytes,
     s->quotes_seen = 1;
     s->state = s->long_strings ? S_OPEN : S_STR;
     break;
-  case '[': case '(': case '{':
+  case '[':
+  case '(':
+  case '{':
     if (++s->depth > s->max_depth) {
       return LW_SCAN_DEPTH;
     }
     break;
-  case ']': case ')': case '}':
+  case ']':
+  case ')':
+  case '}':
     if (s->depth > 0) {
       --s->depth;
     }
@@ -366,8 +380,7 @@ static LwScanResult normal(LwScanner *s, unsigned c, const char *bytes,
 }
 
 /* One character (c: the ASCII byte, or NON_ASCII) whose bytes are given. */
-static LwScanResult step(LwScanner *s, unsigned c, const char *bytes, size_t n,
-                         Out *out)
+static LwScanResult step(LwScanner *s, unsigned c, const char *bytes, size_t n, Out *out)
 {
   if (s->state != S_NORMAL && s->state != S_COMMENT) {
     s->term_len += n;
@@ -506,8 +519,8 @@ static void advance(LwScanner *s, unsigned c, size_t n)
 }
 
 /* One character from the input, valid UTF-8 or not. */
-static LwScanResult one_char(LwScanner *s, const unsigned char *p, size_t k,
-                             bool complete, Out *out)
+static LwScanResult one_char(LwScanner *s, const unsigned char *p, size_t k, bool complete,
+                             Out *out)
 {
   LwScanResult r;
   if (complete) {
@@ -520,10 +533,8 @@ static LwScanResult one_char(LwScanner *s, const unsigned char *p, size_t k,
       s->on_error(s->error_handle, s->line, s->column + 1, "invalid UTF-8");
       s->reported_line = s->line;
     }
-    bool in_escape = s->state == S_ESC || s->state == S_HEX ||
-                     s->state == S_NESC;
-    r = in_escape ? step(s, NON_ASCII, "Z", 1, out)
-                  : step(s, NON_ASCII, "\\Z", 2, out);
+    bool in_escape = s->state == S_ESC || s->state == S_HEX || s->state == S_NESC;
+    r = in_escape ? step(s, NON_ASCII, "Z", 1, out) : step(s, NON_ASCII, "\\Z", 2, out);
   }
   if (r == LW_SCAN_OK) {
     advance(s, NON_ASCII, k);
@@ -531,8 +542,7 @@ static LwScanResult one_char(LwScanner *s, const unsigned char *p, size_t k,
   return r;
 }
 
-static LwScanResult stopped(LwScanner *s, LwScanResult r, LwBuf *out, Out *o,
-                            char *mark)
+static LwScanResult stopped(LwScanner *s, LwScanResult r, LwBuf *out, Out *o, char *mark)
 {
   s->stop_line = s->line;
   s->stop_column = s->column + 1;
@@ -544,8 +554,8 @@ static LwScanResult stopped(LwScanner *s, LwScanResult r, LwBuf *out, Out *o,
 
 /* Completes a UTF-8 sequence held over from the last block. Returns the
  * input bytes used (*r set), or len when all went into the carry. */
-static size_t finish_carry(LwScanner *s, const unsigned char *in, size_t len,
-                           Out *o, LwScanResult *r)
+static size_t finish_carry(LwScanner *s, const unsigned char *in, size_t len, Out *o,
+                           LwScanResult *r)
 {
   size_t used = 0;
   *r = LW_SCAN_OK;
@@ -588,29 +598,24 @@ enum {
 /* generated from the rules above: printable ASCII minus the bytes that end
  * the state (the tab only for comments) */
 static const unsigned char plain[256] = {
-   0,  0,  0,  0,  0,  0,  0,  0,  0,  8,  0,  0,  0,  0,  0,  0,
-   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-  15, 15, 13, 15, 15, 31, 15, 11, 15, 15, 15, 31, 15, 31, 15, 31,
-  31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 15, 15, 15, 14, 15,
-  15, 31, 15, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
-  31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 15,  8, 15, 15, 15,
-  15, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
-  31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 15, 15, 15, 15, 15,
-   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+  0,  0,  0,  0,  0,  0,  0,  0,  0,  8,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  15, 15, 13, 15, 15, 31, 15, 11, 15, 15, 15, 31,
+  15, 31, 15, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 15, 15, 15, 14, 15, 15, 31,
+  15, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+  31, 31, 31, 15, 8,  15, 15, 15, 15, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+  31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 15, 15, 15, 15, 15, 0,  0,  0,  0,
+  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
 };
 
 /* How many bytes from in[0] on are plain content of the current string,
  * IRI, comment or bare token: ASCII that changes no state (the common case,
  * copied as one run). */
-static size_t plain_run(const LwScanner *s, const unsigned char *in,
-                        size_t len)
+static size_t plain_run(const LwScanner *s, const unsigned char *in, size_t len)
 {
   unsigned char mask;
   switch (s->state) {
@@ -629,8 +634,7 @@ static size_t plain_run(const LwScanner *s, const unsigned char *in,
     mask = P_COMMENT;
     break;
   case S_NORMAL:
-    if (!s->in_token || s->dots || s->label_state || s->bool_state ||
-        s->after_caret) {
+    if (!s->in_token || s->dots || s->label_state || s->bool_state || s->after_caret) {
       return 0;
     }
     mask = P_TOKEN;
@@ -645,12 +649,11 @@ static size_t plain_run(const LwScanner *s, const unsigned char *in,
   return j;
 }
 
-LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
-                             LwBuf *out)
+LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len, LwBuf *out)
 {
   /* each input byte gives at most 6 output bytes (NUL -> \u0000) */
-  if (lw_buf_reserve(out, 6 * (len + sizeof(s->carry)) + 16 + s->dots +
-                              s->held_b + sizeof(s->bool_held) + 1) != LW_OK) {
+  if (lw_buf_reserve(out, 6 * (len + sizeof(s->carry)) + 16 + s->dots + s->held_b +
+                            sizeof(s->bool_held) + 1) != LW_OK) {
     return LW_SCAN_NOMEM;
   }
   Out o = {out->data + out->len};
@@ -707,8 +710,7 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
 
 LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
 {
-  if (lw_buf_reserve(out, 17 + s->dots + s->held_b + sizeof(s->bool_held)) !=
-      LW_OK) {
+  if (lw_buf_reserve(out, 17 + s->dots + s->held_b + sizeof(s->bool_held)) != LW_OK) {
     return LW_SCAN_NOMEM;
   }
   Out o = {out->data + out->len};

@@ -12,8 +12,8 @@
 
 #include "base/base.h"
 
-void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
-                    const char *fmt, ...)
+void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column, const char *fmt,
+                    ...)
 {
   char message[LW_ERROR_MESSAGE_MAX];
   va_list args;
@@ -40,13 +40,12 @@ void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
 
 /* 1 for the bytes IRIREF forbids */
 static const unsigned char iri_forbidden[256] = {
-  [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1,
-  [0x06] = 1, [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0A] = 1, [0x0B] = 1,
-  [0x0C] = 1, [0x0D] = 1, [0x0E] = 1, [0x0F] = 1, [0x10] = 1, [0x11] = 1,
-  [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1,
-  [0x18] = 1, [0x19] = 1, [0x1A] = 1, [0x1B] = 1, [0x1C] = 1, [0x1D] = 1,
-  [0x1E] = 1, [0x1F] = 1, [' '] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1,
-  ['{'] = 1, ['}'] = 1, ['|'] = 1, ['^'] = 1, ['`'] = 1, ['\\'] = 1,
+  [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1,
+  [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0A] = 1, [0x0B] = 1, [0x0C] = 1, [0x0D] = 1,
+  [0x0E] = 1, [0x0F] = 1, [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1,
+  [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1A] = 1, [0x1B] = 1,
+  [0x1C] = 1, [0x1D] = 1, [0x1E] = 1, [0x1F] = 1, [' '] = 1,  ['<'] = 1,  ['>'] = 1,
+  ['"'] = 1,  ['{'] = 1,  ['}'] = 1,  ['|'] = 1,  ['^'] = 1,  ['`'] = 1,  ['\\'] = 1,
 };
 
 bool lw_read_iri_chars_ok(const char *s, size_t len)
@@ -79,7 +78,7 @@ LwStatus lw_read_emit(LwReadContext *ctx, const LwQuad *quad, unsigned line,
 }
 
 static LwStatus read_jsonld(FILE *in, const LwReadOptions *options, LwReadStats *stats,
-                           LwError *err)
+                            LwError *err)
 {
   LwJsonldOptions jo = {
     .base_iri = options->base_iri,
@@ -95,8 +94,8 @@ static LwStatus read_jsonld(FILE *in, const LwReadOptions *options, LwReadStats 
   return lw_jsonld_to_rdf(in, &jo, stats, err);
 }
 
-LwStatus lw_rdf_read(FILE *in, const LwReadOptions *options,
-                     LwReadStats *stats, LwError *err)
+LwStatus lw_rdf_read(FILE *in, const LwReadOptions *options, LwReadStats *stats,
+                     LwError *err)
 {
   LwReadStats local_stats;
   if (!stats) {
@@ -111,8 +110,7 @@ LwStatus lw_rdf_read(FILE *in, const LwReadOptions *options,
     .options = options,
     .stats = stats,
     .err = err,
-    .max_depth = options->max_depth ? options->max_depth
-                                    : LW_READ_DEFAULT_MAX_DEPTH,
+    .max_depth = options->max_depth ? options->max_depth : LW_READ_DEFAULT_MAX_DEPTH,
     .max_term_bytes = options->max_term_bytes ? options->max_term_bytes
                                               : LW_READ_DEFAULT_MAX_TERM_BYTES,
   };

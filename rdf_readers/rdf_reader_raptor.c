@@ -32,12 +32,12 @@
 
 typedef struct {
   LwReadContext *rc;
-  LwStatus stop;          /* the sink stopped us */
+  LwStatus stop; /* the sink stopped us */
   bool have_base;
   bool fatal;
   char fatal_message[256];
   unsigned long long next_id;
-  raptor_parser *parser;  /* for the location of libxml2's errors */
+  raptor_parser *parser; /* for the location of libxml2's errors */
   /* RDF/XML: while raptor reads one start tag alone, its in-scope xml:lang,
    * which raptor 2.0.15 forgets on property attributes (see
    * rdf_readers/xml_lang_scope.h) */
@@ -83,8 +83,7 @@ static bool drops_input(const raptor_log_message *m)
 static void on_log(void *handle, raptor_log_message *m)
 {
   RaptorContext *c = handle;
-  if ((m->level < RAPTOR_LOG_LEVEL_ERROR && !drops_input(m)) ||
-      c->stop != LW_OK) {
+  if ((m->level < RAPTOR_LOG_LEVEL_ERROR && !drops_input(m)) || c->stop != LW_OK) {
     return;
   }
   int line = m->locator ? raptor_locator_line(m->locator) : -1;
@@ -96,9 +95,8 @@ static void on_log(void *handle, raptor_log_message *m)
     line = at ? raptor_locator_line(at) : -1;
     column = -1;
   }
-  lw_read_report(c->rc, line > 0 ? (unsigned)line : 0,
-                 column > 0 ? (unsigned)column : 0, "%s",
-                 m->text ? m->text : "error");
+  lw_read_report(c->rc, line > 0 ? (unsigned)line : 0, column > 0 ? (unsigned)column : 0,
+                 "%s", m->text ? m->text : "error");
   /* libxml2 reads nothing more after a well-formedness error */
   bool ends = m->level == RAPTOR_LOG_LEVEL_FATAL ||
               (m->text && !strncmp(m->text, "XML parser error", 16));
@@ -194,14 +192,12 @@ static void on_statement(void *handle, raptor_statement *s)
   if (!problem) {
     problem = convert(c, s->graph, &q.graph);
   }
-  if (!problem && c->attribute_lang && q.object.type == LW_TERM_LITERAL &&
-      !q.object.lang && !q.object.datatype) {
+  if (!problem && c->attribute_lang && q.object.type == LW_TERM_LITERAL && !q.object.lang &&
+      !q.object.datatype) {
     q.object.lang = c->attribute_lang; /* a property attribute's literal */
   }
-  if (!problem && (q.predicate.type != LW_TERM_IRI ||
-                   q.subject.type == LW_TERM_LITERAL ||
-                   q.subject.type == LW_TERM_NONE ||
-                   q.object.type == LW_TERM_NONE ||
+  if (!problem && (q.predicate.type != LW_TERM_IRI || q.subject.type == LW_TERM_LITERAL ||
+                   q.subject.type == LW_TERM_NONE || q.object.type == LW_TERM_NONE ||
                    q.graph.type == LW_TERM_LITERAL)) {
     problem = "term of the wrong kind";
   }
@@ -223,7 +219,7 @@ typedef struct {
   LwXmlGuard *guard;
   LwXmlLangScope *scope; /* RDF/XML only */
   char *block;
-  bool started;          /* raptor got its first bytes */
+  bool started; /* raptor got its first bytes */
 } RaptorParts;
 
 static void parts_free(RaptorParts *p)
@@ -246,15 +242,13 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
   if (raptor_world_open(p->world)) {
     return LW_ERR_INTERNAL;
   }
-  p->parser = raptor_new_parser(p->world,
-                                format == LW_FORMAT_RDFA ? "rdfa" : "rdfxml");
+  p->parser = raptor_new_parser(p->world, format == LW_FORMAT_RDFA ? "rdfa" : "rdfxml");
   p->guard = lw_xml_guard_new(c->rc->max_depth);
   if (p->guard && format == LW_FORMAT_RDFA) {
     lw_xml_guard_blank_empty_default_ns(p->guard);
   }
   p->block = malloc(LW_XML_MAX_PROLOG_BYTES + BLOCK_SIZE);
-  if (format == LW_FORMAT_RDFXML &&
-      !(p->scope = lw_xml_lang_scope_new(c->rc->max_depth))) {
+  if (format == LW_FORMAT_RDFXML && !(p->scope = lw_xml_lang_scope_new(c->rc->max_depth))) {
     return LW_ERR_NOMEM;
   }
   if (!p->parser || !p->guard || !p->block) {
@@ -262,8 +256,7 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
   }
   raptor_parser_set_option(p->parser, RAPTOR_OPTION_NO_NET, NULL, 1);
   raptor_parser_set_option(p->parser, RAPTOR_OPTION_NO_FILE, NULL, 1);
-  raptor_parser_set_option(p->parser, RAPTOR_OPTION_LOAD_EXTERNAL_ENTITIES,
-                           NULL, 0);
+  raptor_parser_set_option(p->parser, RAPTOR_OPTION_LOAD_EXTERNAL_ENTITIES, NULL, 0);
   raptor_parser_set_uri_filter(p->parser, refuse_uri, c);
   raptor_parser_set_statement_handler(p->parser, c, on_statement);
   c->parser = p->parser;
@@ -271,8 +264,7 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
 }
 
 /* Reads up to want bytes; sets *eof at the end of input. */
-static LwStatus read_block(FILE *in, char *buf, size_t want, size_t *got,
-                           bool *eof)
+static LwStatus read_block(FILE *in, char *buf, size_t want, size_t *got, bool *eof)
 {
   *got = 0;
   while (*got < want) {
@@ -292,8 +284,7 @@ static LwStatus read_block(FILE *in, char *buf, size_t want, size_t *got,
 /* Reads until the prolog is complete and checked; leaves its bytes (and
  * maybe more) in p->block, which holds the first *len bytes on entry (all
  * of the input when *eof). */
-static LwStatus read_prolog(FILE *in, RaptorParts *p, size_t *len, bool *eof,
-                            LwError *err)
+static LwStatus read_prolog(FILE *in, RaptorParts *p, size_t *len, bool *eof, LwError *err)
 {
   for (;;) {
     LwStatus st = lw_xml_guard_prolog(p->guard, p->block, *len, *eof, err);
@@ -316,8 +307,7 @@ static void chunk(RaptorParts *p, const char *data, size_t len, bool eof)
 /* Gives raptor the len bytes of the block, the start tags that matter to
  * the xml:lang correction each alone. Returns how many bytes at the end
  * (an unfinished start tag) are kept for the next block. */
-static size_t feed_block(RaptorParts *p, RaptorContext *c, size_t len,
-                         bool eof)
+static size_t feed_block(RaptorParts *p, RaptorContext *c, size_t len, bool eof)
 {
   const char *data = p->block;
   size_t fed = 0;
@@ -342,8 +332,8 @@ static size_t feed_block(RaptorParts *p, RaptorContext *c, size_t len,
     fed = pos;
   }
   size_t keep = 0;
-  if (p->scope && !eof && lw_xml_lang_scope_open_tag(p->scope, &tag) &&
-      tag >= fed && len - tag <= LW_XML_MAX_PROLOG_BYTES) {
+  if (p->scope && !eof && lw_xml_lang_scope_open_tag(p->scope, &tag) && tag >= fed &&
+      len - tag <= LW_XML_MAX_PROLOG_BYTES) {
     keep = len - tag;
     lw_xml_lang_scope_restart_tag(p->scope);
   }
@@ -355,8 +345,7 @@ static size_t feed_block(RaptorParts *p, RaptorContext *c, size_t len,
 
 /* Parses the document whose first len bytes are in p->block (all of it
  * when eof) and whose rest is in. */
-static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c,
-                          size_t len, bool eof)
+static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c, size_t len, bool eof)
 {
   LwError *err = c->rc->err;
   LW_TRY(read_prolog(in, p, &len, &eof, err));
@@ -391,9 +380,8 @@ static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c,
 
 /* The whole HTML page (its first len bytes in first, the rest in in) made
  * well-formed XML in *xml (free() it). */
-static LwStatus repair_html(FILE *in, const char *first, size_t len,
-                            bool eof, char **xml, size_t *xml_len,
-                            LwError *err)
+static LwStatus repair_html(FILE *in, const char *first, size_t len, bool eof, char **xml,
+                            size_t *xml_len, LwError *err)
 {
   LwBuf page = {0};
   LwStatus st = lw_buf_append(&page, first, len);
@@ -413,8 +401,7 @@ static LwStatus repair_html(FILE *in, const char *first, size_t len,
  * in p->block, is repaired into XML by libxml2's HTML parser
  * (rdf_readers/html_repair.h), and that XML goes to raptor, behind the XML
  * guard, as an XHTML page would. */
-static LwStatus parse_html(FILE *in, RaptorParts *p, RaptorContext *c,
-                           size_t len, bool eof)
+static LwStatus parse_html(FILE *in, RaptorParts *p, RaptorContext *c, size_t len, bool eof)
 {
   LwError *err = c->rc->err;
   char *xml = NULL;
@@ -448,8 +435,7 @@ LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
     return lw_error_set(rc->err, st, "cannot set up raptor");
   }
   raptor_uri *base = raptor_new_uri(
-      p.world, (const unsigned char *)(c.have_base ? rc->options->base_iri
-                                                     : NO_BASE));
+    p.world, (const unsigned char *)(c.have_base ? rc->options->base_iri : NO_BASE));
   if (!base || raptor_parser_parse_start(p.parser, base)) {
     if (base) {
       raptor_free_uri(base);
@@ -461,8 +447,7 @@ LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
   bool eof = false;
   if (read_block(in, p.block, BLOCK_SIZE, &len, &eof) != LW_OK) {
     st = lw_error_set(rc->err, LW_ERR_IO, "read error");
-  } else if (rc->options->format == LW_FORMAT_RDFA &&
-             !lw_html_is_xml(p.block, len)) {
+  } else if (rc->options->format == LW_FORMAT_RDFA && !lw_html_is_xml(p.block, len)) {
     st = parse_html(in, &p, &c, len, eof);
   } else {
     st = parse_all(in, &p, &c, len, eof);

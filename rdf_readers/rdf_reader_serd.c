@@ -38,15 +38,15 @@ enum { T_SUBJECT, T_PREDICATE, T_OBJECT, T_GRAPH, T_DATATYPE, T_LANG, T_COUNT };
 typedef struct {
   LwReadContext *rc;
   FILE *in;
-  bool line_based;     /* N-Triples, N-Quads: absolute IRIs only */
-  unsigned serd_errors; /* serd errors since the last statement */
+  bool line_based;              /* N-Triples, N-Quads: absolute IRIs only */
+  unsigned serd_errors;         /* serd errors since the last statement */
   const SerdNode *problem_node; /* the node node_to_term looked at last */
   LwScanner scan;
-  SerdEnv *env;        /* prefixes, bound to absolute IRIs where possible */
-  char *base;          /* the current base IRI (absolute), or NULL */
-  LwStatus stop;       /* set when reading must end: a cap, the sink, I/O */
+  SerdEnv *env;  /* prefixes, bound to absolute IRIs where possible */
+  char *base;    /* the current base IRI (absolute), or NULL */
+  LwStatus stop; /* set when reading must end: a cap, the sink, I/O */
   bool at_eof;
-  bool trailer_sent;   /* after a stop: serd got the trailer to end on */
+  bool trailer_sent; /* after a stop: serd got the trailer to end on */
   LwBuf terms[T_COUNT];
   /* line mode */
   unsigned long line_no;
@@ -54,20 +54,20 @@ typedef struct {
   unsigned line_statements; /* statements serd gave for the current line */
   LwQuad pending;           /* the line's statement, its strings in terms */
   LwLocation pending_at;
-  LwBuf out;                /* repaired bytes for serd */
+  LwBuf out; /* repaired bytes for serd */
   /* stream mode: where errors were reported, to leave out serd's cascades */
-  LwBuf seen;               /* SeenAt entries, a queue */
-  size_t seen_first;        /* the first entry still in the queue */
-  unsigned long serd_line;  /* where serd's last reported error was */
+  LwBuf seen;              /* SeenAt entries, a queue */
+  size_t seen_first;       /* the first entry still in the queue */
+  unsigned long serd_line; /* where serd's last reported error was */
   unsigned long serd_column;
-  size_t out_pos;           /* stream mode: bytes of out already handed on */
+  size_t out_pos; /* stream mode: bytes of out already handed on */
   /* stream mode: where serd stands. Paged, serd's own cursor (see
    * SerdReaderView); one byte at a time, the last byte handed to it. */
   const struct SerdReaderView *view; /* NULL: one byte at a time */
   unsigned long at_line;
   unsigned long at_column;
-  size_t eof_nuls;          /* NULs handed on after the end of the input */
-  size_t handed;            /* bytes of the input handed to serd */
+  size_t eof_nuls; /* NULs handed on after the end of the input */
+  size_t handed;   /* bytes of the input handed to serd */
   /* line mode: the line being read, as written */
   const char *line_text;
   size_t line_len;
@@ -92,12 +92,12 @@ static void limit_hit(SerdContext *c, LwScanResult r)
   }
   if (r == LW_SCAN_DEPTH) {
     lw_error_set(c->rc->err, LW_ERR_LIMIT,
-                 "line %lu, column %lu: nesting deeper than %u levels",
-                 s->stop_line, s->stop_column, s->max_depth);
+                 "line %lu, column %lu: nesting deeper than %u levels", s->stop_line,
+                 s->stop_column, s->max_depth);
   } else {
     lw_error_set(c->rc->err, LW_ERR_LIMIT,
-                 "line %lu, column %lu: a term longer than %zu bytes",
-                 s->stop_line, s->stop_column, s->max_term_bytes);
+                 "line %lu, column %lu: a term longer than %zu bytes", s->stop_line,
+                 s->stop_column, s->max_term_bytes);
   }
   c->stop = LW_ERR_LIMIT;
 }
@@ -118,8 +118,7 @@ static void fill(SerdContext *c, size_t want)
     } else {
       c->at_eof = true;
       r = lw_scanner_finish(&c->scan, &c->out);
-      if (r == LW_SCAN_OK &&
-          lw_buf_append(&c->out, TRAILER, TRAILER_LEN) != LW_OK) {
+      if (r == LW_SCAN_OK && lw_buf_append(&c->out, TRAILER, TRAILER_LEN) != LW_OK) {
         r = LW_SCAN_NOMEM;
       }
     }
@@ -271,10 +270,9 @@ static size_t probe_read(void *buf, size_t size, size_t nmemb, void *stream)
   const SerdSourceView *src = &p->view->source;
   p->known = p->view->handle == p && p->view->error_handle == p &&
              src->read_func == probe_read && src->stream == p &&
-             src->page_size == SERD_PAGE && src->file_buf == buf &&
-             src->read_buf == buf && src->read_head == 0 &&
-             src->cur.line == 1 && src->cur.col == 1 && src->from_stream &&
-             src->prepared && size * nmemb == SERD_PAGE;
+             src->page_size == SERD_PAGE && src->file_buf == buf && src->read_buf == buf &&
+             src->read_head == 0 && src->cur.line == 1 && src->cur.col == 1 &&
+             src->from_stream && src->prepared && size * nmemb == SERD_PAGE;
   return 0;
 }
 
@@ -295,15 +293,14 @@ static SerdStatus probe_error_sink(void *handle, const SerdError *e)
 bool lw_rdf_serd_paged(void)
 {
   LayoutProbe p = {0};
-  SerdReader *reader = serd_reader_new(SERD_TURTLE, &p, NULL, NULL, NULL,
-                                       NULL, NULL);
+  SerdReader *reader = serd_reader_new(SERD_TURTLE, &p, NULL, NULL, NULL, NULL, NULL);
   if (!reader) {
     return false;
   }
   serd_reader_set_error_sink(reader, probe_error_sink, &p);
   p.view = (const struct SerdReaderView *)reader;
-  serd_reader_read_source(reader, probe_read, probe_error, &p,
-                          (const uint8_t *)"probe", SERD_PAGE);
+  serd_reader_read_source(reader, probe_read, probe_error, &p, (const uint8_t *)"probe",
+                          SERD_PAGE);
   serd_reader_free(reader);
   return p.known;
 }
@@ -375,8 +372,8 @@ static bool cascade(SerdContext *c, unsigned long line, unsigned long column)
   return false;
 }
 
-static void scanner_error(void *handle, unsigned long line,
-                          unsigned long column, const char *message)
+static void scanner_error(void *handle, unsigned long line, unsigned long column,
+                          const char *message)
 {
   SerdContext *c = handle;
   if (c->line_based) {
@@ -439,8 +436,7 @@ static void set_term(LwTerm *t, LwTermType type, const LwBuf *b)
 
 /* Makes value (len bytes) an absolute IRI in b: as it is, or resolved
  * against the base. Returns a problem description, or NULL. */
-static const char *absolute_iri(SerdContext *c, const char *value, size_t len,
-                                LwBuf *b)
+static const char *absolute_iri(SerdContext *c, const char *value, size_t len, LwBuf *b)
 {
   lw_buf_reset(b);
   if (memchr(value, '\0', len)) {
@@ -491,8 +487,7 @@ static const char *expand_curie(SerdContext *c, const SerdNode *n, LwBuf *b)
 
 /* Converts a serd node into an LwTerm stored in b. Returns a problem
  * description (the statement is then skipped), or NULL. */
-static const char *node_to_term(SerdContext *c, const SerdNode *n, LwBuf *b,
-                                LwTerm *t)
+static const char *node_to_term(SerdContext *c, const SerdNode *n, LwBuf *b, LwTerm *t)
 {
   const char *value = (const char *)n->buf;
   const char *problem = NULL;
@@ -578,8 +573,8 @@ static LwLocation locate(const SerdContext *c, const LwQuad *q)
     return serd_stands(c);
   }
   const char *quote = q->object.type == LW_TERM_LITERAL
-                          ? memchr(c->line_text, '"', c->line_len)
-                          : NULL;
+                        ? memchr(c->line_text, '"', c->line_len)
+                        : NULL;
   return (LwLocation){(unsigned)c->line_no,
                       quote ? (unsigned)(quote - c->line_text) + 1 : 1};
 }
@@ -598,8 +593,7 @@ static unsigned here_column(const SerdContext *c)
 
 static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
                                const SerdNode *graph, const SerdNode *subject,
-                               const SerdNode *predicate,
-                               const SerdNode *object,
+                               const SerdNode *predicate, const SerdNode *object,
                                const SerdNode *datatype, const SerdNode *lang)
 {
   (void)flags;
@@ -621,8 +615,7 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
   if (!problem && graph && graph->buf) {
     problem = node_to_term(c, graph, &c->terms[T_GRAPH], &q.graph);
   }
-  if (!problem && (q.predicate.type != LW_TERM_IRI ||
-                   q.subject.type == LW_TERM_LITERAL ||
+  if (!problem && (q.predicate.type != LW_TERM_IRI || q.subject.type == LW_TERM_LITERAL ||
                    q.graph.type == LW_TERM_LITERAL)) {
     problem = "term of the wrong kind";
   }
@@ -644,8 +637,8 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
     /* serd's lax mode hands on what it complained about (an IRI with a
      * space, say): skip it, and count it once */
     if (!serd_errors) {
-      lw_read_report(c->rc, at.line, at.column, "%s: %.80s, statement skipped",
-                     problem, quoted(c->problem_node));
+      lw_read_report(c->rc, at.line, at.column, "%s: %.80s, statement skipped", problem,
+                     quoted(c->problem_node));
     }
     return SERD_SUCCESS;
   }
@@ -678,8 +671,7 @@ static SerdStatus on_base(void *handle, const SerdNode *uri)
   return SERD_SUCCESS;
 }
 
-static SerdStatus on_prefix(void *handle, const SerdNode *name,
-                            const SerdNode *uri)
+static SerdStatus on_prefix(void *handle, const SerdNode *name, const SerdNode *uri)
 {
   SerdContext *c = handle;
   const char *value = (const char *)uri->buf;
@@ -693,8 +685,7 @@ static SerdStatus on_prefix(void *handle, const SerdNode *name,
                    "prefix %s: bound to relative IRI <%s>",
                    lw_scanner_written_name((const char *)name->buf), value);
   }
-  serd_env_set_prefix_from_strings(c->env, name->buf,
-                                   (const uint8_t *)target);
+  serd_env_set_prefix_from_strings(c->env, name->buf, (const uint8_t *)target);
   free(resolved);
   return SERD_SUCCESS;
 }
@@ -704,10 +695,14 @@ static SerdStatus on_prefix(void *handle, const SerdNode *name,
 static SerdSyntax serd_syntax(LwFormat format)
 {
   switch (format) {
-  case LW_FORMAT_NTRIPLES: return SERD_NTRIPLES;
-  case LW_FORMAT_NQUADS: return SERD_NQUADS;
-  case LW_FORMAT_TRIG: return SERD_TRIG;
-  default: return SERD_TURTLE;
+  case LW_FORMAT_NTRIPLES:
+    return SERD_NTRIPLES;
+  case LW_FORMAT_NQUADS:
+    return SERD_NQUADS;
+  case LW_FORMAT_TRIG:
+    return SERD_TRIG;
+  default:
+    return SERD_TURTLE;
   }
 }
 
@@ -728,8 +723,7 @@ static LwStatus finish(SerdContext *c, SerdStatus st)
   }
   if (st > SERD_FAILURE && !c->eof_nuls) {
     /* serd gave up before the end (a corrupt byte order mark) */
-    return lw_error_set(rc->err, LW_ERR_SYNTAX,
-                        "cannot read on after a syntax error");
+    return lw_error_set(rc->err, LW_ERR_SYNTAX, "cannot read on after a syntax error");
   }
   return LW_OK;
 }
@@ -752,8 +746,7 @@ static bool blank_line(const char *line, size_t len)
 
 /* Reads one line (len bytes, no '\n'): repaired by the scanner, then given
  * to serd. A statement goes out only when its line had no error. */
-static void read_line(SerdContext *c, SerdReader *reader, const char *line,
-                      size_t len)
+static void read_line(SerdContext *c, SerdReader *reader, const char *line, size_t len)
 {
   ++c->line_no;
   if (c->line_no == 1 && len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) {
@@ -791,8 +784,7 @@ static void read_line(SerdContext *c, SerdReader *reader, const char *line,
                                       : "not a statement");
     return;
   }
-  LwStatus st = lw_read_emit(c->rc, &c->pending, c->pending_at.line,
-                             c->pending_at.column);
+  LwStatus st = lw_read_emit(c->rc, &c->pending, c->pending_at.line, c->pending_at.column);
   if (st > LW_NOTHING) {
     c->stop = st;
   }
@@ -801,8 +793,7 @@ static void read_line(SerdContext *c, SerdReader *reader, const char *line,
 /* The end of the line starting at p (LF, CRLF or a lone CR: EOL ::=
  * [#xD#xA]+), with *next set to where the next line starts; NULL when more
  * input is needed to tell. */
-static const char *line_end(const char *p, const char *end, bool at_eof,
-                            const char **next)
+static const char *line_end(const char *p, const char *end, bool at_eof, const char **next)
 {
   const char *nl = memchr(p, '\n', (size_t)(end - p));
   const char *cr = memchr(p, '\r', (size_t)((nl ? nl : end) - p));
@@ -832,8 +823,7 @@ static LwStatus read_lines(SerdContext *c, SerdReader *reader)
   while (c->stop == LW_OK) {
     const char *p = buf.data ? buf.data + start : NULL;
     const char *next = NULL;
-    const char *end = p ? line_end(p, buf.data + buf.len, c->at_eof, &next)
-                        : NULL;
+    const char *end = p ? line_end(p, buf.data + buf.len, c->at_eof, &next) : NULL;
     if (end) {
       read_line(c, reader, p, (size_t)(end - p));
       start = (size_t)(next - buf.data);
@@ -881,9 +871,8 @@ static LwStatus read_stream(SerdContext *c, SerdReader *reader)
   bool paged = !c->rc->serd_bytewise && lw_rdf_serd_paged();
   c->view = paged ? (const struct SerdReaderView *)reader : NULL;
   c->at_line = 1;
-  SerdStatus st = serd_reader_read_source(reader, source_read, source_error,
-                                          c, (const uint8_t *)"input",
-                                          paged ? SERD_PAGE : 1);
+  SerdStatus st = serd_reader_read_source(reader, source_read, source_error, c,
+                                          (const uint8_t *)"input", paged ? SERD_PAGE : 1);
   return finish(c, st);
 }
 
@@ -892,8 +881,8 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
   const LwReadOptions *o = rc->options;
   SerdContext c = {.rc = rc, .in = in, .stop = LW_OK};
   c.line_based = o->format == LW_FORMAT_NTRIPLES || o->format == LW_FORMAT_NQUADS;
-  lw_scanner_init(&c.scan, !c.line_based, rc->max_depth, rc->max_term_bytes,
-                  scanner_error, &c);
+  lw_scanner_init(&c.scan, !c.line_based, rc->max_depth, rc->max_term_bytes, scanner_error,
+                  &c);
   if (o->base_iri && !lw_uri_is_absolute(o->base_iri)) {
     return lw_error_set(rc->err, LW_ERR_USAGE, "base IRI <%s> is not absolute",
                         o->base_iri);
@@ -902,8 +891,8 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
     return lw_error_set(rc->err, LW_ERR_NOMEM, "out of memory");
   }
   c.env = serd_env_new(NULL);
-  SerdReader *reader = serd_reader_new(serd_syntax(o->format), &c, NULL,
-                                       on_base, on_prefix, on_statement, NULL);
+  SerdReader *reader = serd_reader_new(serd_syntax(o->format), &c, NULL, on_base, on_prefix,
+                                       on_statement, NULL);
   if (!c.env || !reader) {
     serd_env_free(c.env);
     serd_reader_free(reader);
@@ -914,8 +903,7 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
    * that does not read on for ever at the end of a broken line. */
   serd_reader_set_strict(reader, c.line_based);
   serd_reader_set_error_sink(reader, on_serd_error, &c);
-  LwStatus result = c.line_based ? read_lines(&c, reader)
-                                 : read_stream(&c, reader);
+  LwStatus result = c.line_based ? read_lines(&c, reader) : read_stream(&c, reader);
   serd_reader_free(reader);
   serd_env_free(c.env);
   free(c.base);

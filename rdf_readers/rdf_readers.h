@@ -53,8 +53,8 @@ void lw_xml_guard_free(LwXmlGuard *guard);
  * (call again with more data, up to LW_XML_MAX_PROLOG_BYTES); LW_ERR_LIMIT
  * with a message in err when the DTD is refused or the prolog is too long
  * (set at_eof when no more data will come). */
-LwStatus lw_xml_guard_prolog(LwXmlGuard *guard, const char *data, size_t len,
-                             bool at_eof, LwError *err);
+LwStatus lw_xml_guard_prolog(LwXmlGuard *guard, const char *data, size_t len, bool at_eof,
+                             LwError *err);
 
 /* For RDFa: an empty (or blank) default namespace declaration, xmlns="" or
  * xmlns = '  ', is overwritten with spaces in the data lw_xml_guard_feed
@@ -71,8 +71,8 @@ void lw_xml_guard_blank_empty_default_ns(LwXmlGuard *guard);
  * LW_ERR_LIMIT when the expansion budget or the depth is exceeded;
  * LW_ERR_SYNTAX when such a declaration began before data (given to raptor
  * already, so it cannot be blanked any more). */
-LwStatus lw_xml_guard_feed(LwXmlGuard *guard, char *data, size_t len,
-                           size_t seen, LwError *err);
+LwStatus lw_xml_guard_feed(LwXmlGuard *guard, char *data, size_t len, size_t seen,
+                           LwError *err);
 
 /* How many bytes at the end of the data watched so far may still be part
  * of an empty default namespace declaration (blanked only once its value
@@ -140,35 +140,35 @@ typedef enum {
 } LwScanResult;
 
 /* Receives a problem the scanner repaired (1-based line and column). */
-typedef void (*LwScanErrorFunc)(void *handle, unsigned long line,
-                                unsigned long column, const char *message);
+typedef void (*LwScanErrorFunc)(void *handle, unsigned long line, unsigned long column,
+                                const char *message);
 
 typedef struct {
   /* configuration */
-  bool long_strings;     /* Turtle/TriG: ' strings and """ / ''' */
+  bool long_strings; /* Turtle/TriG: ' strings and """ / ''' */
   unsigned max_depth;
   size_t max_term_bytes;
   LwScanErrorFunc on_error;
   void *error_handle;
   /* state */
   int state;
-  int ret_state;         /* where an escape returns to */
-  int quote;             /* the quote character of the open string */
-  int quotes_seen;       /* consecutive quotes (opening or closing) */
-  int esc_left;          /* hex digits still expected in a \u escape */
+  int ret_state;   /* where an escape returns to */
+  int quote;       /* the quote character of the open string */
+  int quotes_seen; /* consecutive quotes (opening or closing) */
+  int esc_left;    /* hex digits still expected in a \u escape */
   uint32_t esc_value;
-  bool in_token;         /* the last byte out was part of a bare token */
-  unsigned dots;         /* dots held back after a bare token */
-  int label_state;       /* where in "_:B...B<digit>" we are */
-  unsigned held_b;       /* 'B's held back after "_:" */
-  int bool_state;        /* where in "Z...Z" + "true" / "false" we are */
-  char bool_held[5];     /* the letters of "true" / "false" held back */
+  bool in_token;     /* the last byte out was part of a bare token */
+  unsigned dots;     /* dots held back after a bare token */
+  int label_state;   /* where in "_:B...B<digit>" we are */
+  unsigned held_b;   /* 'B's held back after "_:" */
+  int bool_state;    /* where in "Z...Z" + "true" / "false" we are */
+  char bool_held[5]; /* the letters of "true" / "false" held back */
   unsigned bool_len;
-  bool after_caret;      /* the last byte was '^': a datatype name follows */
+  bool after_caret; /* the last byte was '^': a datatype name follows */
   unsigned depth;
   size_t term_len;
   unsigned long reported_line; /* one report per line is enough */
-  unsigned char carry[4]; /* the start of a UTF-8 sequence cut by a block */
+  unsigned char carry[4];      /* the start of a UTF-8 sequence cut by a block */
   size_t carry_len;
   /* position of the next input byte (1-based line, 0-based byte column) */
   unsigned long line;
@@ -180,8 +180,7 @@ typedef struct {
 
 /* Sets up a scanner. on_error may be NULL. */
 void lw_scanner_init(LwScanner *s, bool long_strings, unsigned max_depth,
-                     size_t max_term_bytes, LwScanErrorFunc on_error,
-                     void *error_handle);
+                     size_t max_term_bytes, LwScanErrorFunc on_error, void *error_handle);
 
 /* Forgets any open string, IRI or comment: the caller knows that a new
  * statement starts here (the line-based syntaxes, at each line). */
@@ -190,8 +189,7 @@ void lw_scanner_sync(LwScanner *s);
 /* Scans len bytes of data and appends the repaired bytes to out. Returns
  * LW_SCAN_OK, or the cap that was hit (out then holds what came before the
  * offending byte, and stop_line / stop_column say where it is). */
-LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len,
-                             LwBuf *out);
+LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len, LwBuf *out);
 
 /* The name (a prefixed name, or a prefix) as written in the input: name
  * without the 'Z' the scanner put in front of a prefix starting with "true"
@@ -238,13 +236,13 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out);
 
 typedef struct {
   LwFormat format;
-  const char *base_iri;        /* resolves relative IRIs; NULL: none */
+  const char *base_iri; /* resolves relative IRIs; NULL: none */
   LwQuadSink on_quad;
   void *quad_handle;
-  LwSyntaxErrorSink on_error;  /* may be NULL (errors are still counted) */
+  LwSyntaxErrorSink on_error; /* may be NULL (errors are still counted) */
   void *error_handle;
-  unsigned max_depth;          /* [ ( { nesting; 0: default (256) */
-  size_t max_term_bytes;       /* one IRI, literal or tag; 0: default (16 MiB) */
+  unsigned max_depth;    /* [ ( { nesting; 0: default (256) */
+  size_t max_term_bytes; /* one IRI, literal or tag; 0: default (16 MiB) */
   /* JSON-LD only: fetches remote contexts (an LwJsonldLoadFn, see
    * jsonld/jsonld.h); NULL: a document naming a remote context fails. */
   LwStatus (*load_document)(void *handle, const char *url, char **body, size_t *len,
@@ -263,8 +261,8 @@ typedef struct {
  * JSON-LD until the JSON-LD processor is linked in; LW_ERR_USAGE for a
  * missing sink, an unknown format or a relative base_iri. err gets the
  * message; stats (may be NULL) the counts, also on error. */
-LwStatus lw_rdf_read(FILE *in, const LwReadOptions *options,
-                     LwReadStats *stats, LwError *err);
+LwStatus lw_rdf_read(FILE *in, const LwReadOptions *options, LwReadStats *stats,
+                     LwError *err);
 
 /* ---- rdf_reader_internal (types only) ---------------------------------- */
 
@@ -283,15 +281,15 @@ typedef struct {
   const LwReadOptions *options;
   LwReadStats *stats;
   LwError *err;
-  unsigned max_depth;      /* options->max_depth or the default */
-  size_t max_term_bytes;   /* options->max_term_bytes or the default */
-  bool serd_bytewise;      /* tests: Turtle / TriG fed to serd one byte at a
+  unsigned max_depth;    /* options->max_depth or the default */
+  size_t max_term_bytes; /* options->max_term_bytes or the default */
+  bool serd_bytewise;    /* tests: Turtle / TriG fed to serd one byte at a
                               time, not in pages (same results) */
 } LwReadContext;
 
 /* Counts one syntax error and passes it to options->on_error. */
-void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column,
-                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column, const char *fmt,
+                    ...) __attribute__((format(printf, 4, 5)));
 
 /* Hands one statement, found at line and column, to options->on_quad and
  * counts it. */

@@ -43,8 +43,8 @@ struct LwXmlGuard {
   unsigned depth;
   XmlState state;
   char quote;
-  int run;           /* closing characters seen: "--", "]]", '?', '/' */
-  char name[12];     /* the start of the tag's name, lower-cased */
+  int run;       /* closing characters seen: "--", "]]", '?', '/' */
+  char name[12]; /* the start of the tag's name, lower-cased */
   size_t name_len;
   /* body watching */
   bool in_ref;
@@ -55,9 +55,9 @@ struct LwXmlGuard {
   /* blanking of empty default namespace declarations (RDFa) */
   bool blank_empty_ns;
   NsState ns;
-  size_t ns_len;     /* bytes of the name "xmlns" matched */
+  size_t ns_len;            /* bytes of the name "xmlns" matched */
   unsigned long long ns_at; /* where the declaration starts (bytes fed) */
-  bool after_space;  /* the byte before was white space */
+  bool after_space;         /* the byte before was white space */
 };
 
 LwXmlGuard *lw_xml_guard_new(unsigned max_depth)
@@ -182,8 +182,7 @@ static Parse entity_decl(LwXmlGuard *g, Cursor *c, LwError *err)
       memchr(value, '<', value_len)) {
     return refuse(err, LW_ERR_LIMIT, "entity value refers to entities or markup");
   }
-  if (value_len > LW_XML_MAX_ENTITY_BYTES || name_len == 0 ||
-      name_len > MAX_NAME) {
+  if (value_len > LW_XML_MAX_ENTITY_BYTES || name_len == 0 || name_len > MAX_NAME) {
     return refuse(err, LW_ERR_LIMIT, "entity too long");
   }
   if (g->n_entities >= LW_XML_MAX_ENTITIES) {
@@ -262,8 +261,8 @@ static Parse doctype(LwXmlGuard *g, Cursor *c, LwError *err)
   return P_MORE;
 }
 
-LwStatus lw_xml_guard_prolog(LwXmlGuard *g, const char *data, size_t len,
-                             bool at_eof, LwError *err)
+LwStatus lw_xml_guard_prolog(LwXmlGuard *g, const char *data, size_t len, bool at_eof,
+                             LwError *err)
 {
   /* a retry starts over: forget entities from an incomplete pass */
   for (size_t i = 0; i < g->n_entities; ++i) {
@@ -312,8 +311,7 @@ LwStatus lw_xml_guard_prolog(LwXmlGuard *g, const char *data, size_t len,
 static size_t entity_size(const LwXmlGuard *g, const char *name, size_t len)
 {
   for (size_t i = 0; i < g->n_entities; ++i) {
-    if (!strncmp(g->entities[i].name, name, len) &&
-        g->entities[i].name[len] == '\0') {
+    if (!strncmp(g->entities[i].name, name, len) && g->entities[i].name[len] == '\0') {
       return g->entities[i].value_len;
     }
   }
@@ -323,8 +321,8 @@ static size_t entity_size(const LwXmlGuard *g, const char *name, size_t len)
 static bool void_element(const LwXmlGuard *g)
 {
   static const char *const names[] = {
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link",
-    "meta", "param", "source", "track", "wbr", "basefont", "frame", "keygen",
+    "area", "base",  "br",     "col",   "embed", "hr",       "img",   "input",  "link",
+    "meta", "param", "source", "track", "wbr",   "basefont", "frame", "keygen",
   };
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
     if (g->name_len == strlen(names[i]) && !memcmp(g->name, names[i], g->name_len)) {
@@ -404,7 +402,7 @@ static bool markup(LwXmlGuard *g, char ch)
     if (g->name_len) {
       g->name[g->name_len] = '\0';
       if (void_element(g)) {
-        --g->depth; /* <br> never opens anything */
+        --g->depth;  /* <br> never opens anything */
         g->run = -1; /* and must not be closed twice */
       }
       g->name_len = 0;
@@ -524,8 +522,7 @@ size_t lw_xml_guard_undecided(const LwXmlGuard *g)
   return g->ns == NS_NONE ? 0 : (size_t)(g->fed - g->ns_at);
 }
 
-LwStatus lw_xml_guard_feed(LwXmlGuard *g, char *data, size_t len, size_t seen,
-                           LwError *err)
+LwStatus lw_xml_guard_feed(LwXmlGuard *g, char *data, size_t len, size_t seen, LwError *err)
 {
   unsigned long long data_at = g->fed - seen;
   g->fed += len - seen;
@@ -533,8 +530,7 @@ LwStatus lw_xml_guard_feed(LwXmlGuard *g, char *data, size_t len, size_t seen,
     char ch = data[i];
     XmlState prev = g->state;
     if (!markup(g, ch)) {
-      return lw_error_set(err, LW_ERR_LIMIT,
-                          "XML elements nested deeper than %u levels",
+      return lw_error_set(err, LW_ERR_LIMIT, "XML elements nested deeper than %u levels",
                           g->max_depth);
     }
     bool whole = !g->blank_empty_ns || default_ns(g, prev, data, i, data_at);
@@ -556,8 +552,7 @@ LwStatus lw_xml_guard_feed(LwXmlGuard *g, char *data, size_t len, size_t seen,
         g->in_ref = false;
         g->expanded += entity_size(g, g->ref, g->ref_len);
         if (g->expanded > BUDGET_BASE + BUDGET_RATIO * g->fed) {
-          return lw_error_set(err, LW_ERR_LIMIT,
-                              "XML entity expansion over %llu bytes",
+          return lw_error_set(err, LW_ERR_LIMIT, "XML entity expansion over %llu bytes",
                               g->expanded);
         }
       } else if (g->ref_len < MAX_NAME && !is_space(ch) && ch != '<') {

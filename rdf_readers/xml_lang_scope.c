@@ -10,18 +10,18 @@
 
 enum {
   X_TEXT,
-  X_LT,          /* after '<' */
-  X_END_TAG,     /* </...> */
-  X_PI,          /* <?...?> */
-  X_BANG,        /* after "<!": comment, CDATA or declaration? */
+  X_LT,      /* after '<' */
+  X_END_TAG, /* </...> */
+  X_PI,      /* <?...?> */
+  X_BANG,    /* after "<!": comment, CDATA or declaration? */
   X_COMMENT,
   X_CDATA,
-  X_DECL,        /* <!DOCTYPE ...>, with its internal subset */
-  X_TAG_NAME,    /* the element name of a start tag */
-  X_TAG,         /* between attributes */
+  X_DECL,     /* <!DOCTYPE ...>, with its internal subset */
+  X_TAG_NAME, /* the element name of a start tag */
+  X_TAG,      /* between attributes */
   X_ATTR_NAME,
-  X_ATTR_EQ,     /* after an attribute name: '=' expected */
-  X_ATTR_VALUE   /* inside a quoted value */
+  X_ATTR_EQ,   /* after an attribute name: '=' expected */
+  X_ATTR_VALUE /* inside a quoted value */
 };
 
 typedef struct {
@@ -32,16 +32,16 @@ typedef struct {
 struct LwXmlLangScope {
   unsigned max_depth;
   int state;
-  unsigned depth;          /* open elements (levels beyond max_depth too) */
-  LwBuf levels;            /* Level per tracked open element */
-  LwBuf arena;             /* the languages, NUL-terminated; "" first */
+  unsigned depth; /* open elements (levels beyond max_depth too) */
+  LwBuf levels;   /* Level per tracked open element */
+  LwBuf arena;    /* the languages, NUL-terminated; "" first */
   /* the start tag being read */
   size_t tag_start;
-  bool tag_open_here;      /* tag_start is in the current block */
-  bool slash;              /* the last character was '/' */
-  bool has_property;       /* an attribute that may be a property */
+  bool tag_open_here; /* tag_start is in the current block */
+  bool slash;         /* the last character was '/' */
+  bool has_property;  /* an attribute that may be a property */
   bool has_lang;
-  bool in_lang;            /* reading the value of xml:lang */
+  bool in_lang; /* reading the value of xml:lang */
   char quote;
   char name[NAME_KEEP + 1];
   size_t name_len;
@@ -50,8 +50,8 @@ struct LwXmlLangScope {
   /* markup endings */
   char bang[8];
   size_t bang_len;
-  unsigned dashes;         /* '-' or ']' or '?' just seen */
-  unsigned brackets;       /* [ ] depth in a declaration */
+  unsigned dashes;   /* '-' or ']' or '?' just seen */
+  unsigned brackets; /* [ ] depth in a declaration */
 };
 
 LwXmlLangScope *lw_xml_lang_scope_new(unsigned max_depth)
@@ -145,8 +145,7 @@ static void start_tag(LwXmlLangScope *s)
 static void attribute_named(LwXmlLangScope *s)
 {
   s->name[s->name_len < NAME_KEEP ? s->name_len : NAME_KEEP] = '\0';
-  bool xmlns = !strncmp(s->name, "xmlns", 5) &&
-               (s->name_len == 5 || s->name[5] == ':');
+  bool xmlns = !strncmp(s->name, "xmlns", 5) && (s->name_len == 5 || s->name[5] == ':');
   bool xml = !strncmp(s->name, "xml:", 4);
   s->in_lang = s->name_len == 8 && !strcmp(s->name, "xml:lang");
   if (s->in_lang) {
@@ -291,8 +290,8 @@ static void other_markup(LwXmlLangScope *s, char c)
   }
 }
 
-bool lw_xml_lang_scope_next(LwXmlLangScope *s, const char *data, size_t len,
-                            size_t *pos, size_t *tag, const char **lang)
+bool lw_xml_lang_scope_next(LwXmlLangScope *s, const char *data, size_t len, size_t *pos,
+                            size_t *tag, const char **lang)
 {
   if (*pos == 0 && s->state >= X_TAG_NAME) {
     s->tag_open_here = false; /* a tag begun in an earlier block */
@@ -323,7 +322,10 @@ bool lw_xml_lang_scope_next(LwXmlLangScope *s, const char *data, size_t len,
     case X_BANG:
       bang(s, c);
       break;
-    case X_TAG_NAME: case X_TAG: case X_ATTR_NAME: case X_ATTR_EQ:
+    case X_TAG_NAME:
+    case X_TAG:
+    case X_ATTR_NAME:
+    case X_ATTR_EQ:
     case X_ATTR_VALUE:
       if (in_start_tag(s, c, lang)) {
         *pos = i + 1;

@@ -37,8 +37,8 @@ void lw_xml_lang_scope_free(LwXmlLangScope *s);
  * the offset of its '<' in data (a tag begun in an earlier block gives
  * *tag == 0: see lw_xml_lang_scope_open_tag), *lang its in-scope language
  * (valid until the next call). Returns false at the end of data. */
-bool lw_xml_lang_scope_next(LwXmlLangScope *s, const char *data, size_t len,
-                            size_t *pos, size_t *tag, const char **lang);
+bool lw_xml_lang_scope_next(LwXmlLangScope *s, const char *data, size_t len, size_t *pos,
+                            size_t *tag, const char **lang);
 
 /* After a false return: true when data ends inside a start tag, with *tag
  * the offset of its '<' in that block. The caller may then keep the bytes

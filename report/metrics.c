@@ -31,7 +31,8 @@ static void emit(Out *o, const char *fmt, ...)
   va_start(args, fmt);
   int n = vsnprintf(line, sizeof(line), fmt, args);
   va_end(args);
-  o->failed = n < 0 || (size_t)n >= sizeof(line) || lw_buf_append(&o->buf, line, (size_t)n) != LW_OK;
+  o->failed = n < 0 || (size_t)n >= sizeof(line) ||
+              lw_buf_append(&o->buf, line, (size_t)n) != LW_OK;
 }
 
 /* The HELP and TYPE lines of a family. */
@@ -61,8 +62,8 @@ static const char *label_in(const char *value, char *buf, size_t size)
   return buf;
 }
 
-#define LABEL(name, value) \
-  char name[512];          \
+#define LABEL(name, value)                                                                 \
+  char name[512];                                                                          \
   label_in(value, name, sizeof(name))
 
 static long long int_of(const json_t *obj, const char *key)
@@ -86,7 +87,8 @@ static void per_stage(Out *o, const json_t *stages, const char *metric, const ch
 {
   const char *stage;
   const json_t *counts;
-  json_object_foreach((json_t *)stages, stage, counts) {
+  json_object_foreach((json_t *)stages, stage, counts)
+  {
     LABEL(s, stage);
     emit(o, "%s{stage=\"%s\"} %lld\n", metric, s, int_of(counts, key));
   }
@@ -97,8 +99,10 @@ static void render_stages(Out *o, const json_t *stages)
   static const char *const states[] = {"queued", "inflight", "delayed", "dead"};
   const char *stage;
   const json_t *counts;
-  family(o, "lodwash_jobs", "gauge", "Jobs per stage and state (queued, inflight, delayed, dead).");
-  json_object_foreach((json_t *)stages, stage, counts) {
+  family(o, "lodwash_jobs", "gauge",
+         "Jobs per stage and state (queued, inflight, delayed, dead).");
+  json_object_foreach((json_t *)stages, stage, counts)
+  {
     LABEL(s, stage);
     for (size_t i = 0; i < 4; ++i) {
       emit(o, "lodwash_jobs{stage=\"%s\",state=\"%s\"} %lld\n", s, states[i],
@@ -107,20 +111,24 @@ static void render_stages(Out *o, const json_t *stages)
   }
   family(o, "lodwash_jobs_done_total", "counter", "Jobs finished successfully.");
   per_stage(o, stages, "lodwash_jobs_done_total", "done");
-  family(o, "lodwash_jobs_failed_total", "counter", "Job runs that failed (retried or dead).");
+  family(o, "lodwash_jobs_failed_total", "counter",
+         "Job runs that failed (retried or dead).");
   per_stage(o, stages, "lodwash_jobs_failed_total", "failed");
 }
 
 static void render_timings(Out *o, const json_t *timings)
 {
-  family(o, "lodwash_job_duration_seconds", "histogram", "How long job runs took, per stage.");
+  family(o, "lodwash_job_duration_seconds", "histogram",
+         "How long job runs took, per stage.");
   const char *stage;
   const json_t *t;
-  json_object_foreach((json_t *)timings, stage, t) {
+  json_object_foreach((json_t *)timings, stage, t)
+  {
     LABEL(s, stage);
     size_t i;
     const json_t *b;
-    json_array_foreach(json_object_get(t, "buckets"), i, b) {
+    json_array_foreach(json_object_get(t, "buckets"), i, b)
+    {
       const json_t *le = json_object_get(b, "le");
       char bound[32];
       if (json_is_real(le)) {
@@ -128,12 +136,13 @@ static void render_timings(Out *o, const json_t *timings)
       } else {
         snprintf(bound, sizeof(bound), "+Inf");
       }
-      emit(o, "lodwash_job_duration_seconds_bucket{stage=\"%s\",le=\"%s\"} %lld\n", s, bound,
-           int_of(b, "count"));
+      emit(o, "lodwash_job_duration_seconds_bucket{stage=\"%s\",le=\"%s\"} %lld\n", s,
+           bound, int_of(b, "count"));
     }
     emit(o, "lodwash_job_duration_seconds_sum{stage=\"%s\"} %.3f\n", s,
          json_number_value(json_object_get(t, "sum_seconds")));
-    emit(o, "lodwash_job_duration_seconds_count{stage=\"%s\"} %lld\n", s, int_of(t, "count"));
+    emit(o, "lodwash_job_duration_seconds_count{stage=\"%s\"} %lld\n", s,
+         int_of(t, "count"));
   }
 }
 
@@ -142,11 +151,13 @@ static void render_paused(Out *o, const json_t *stages, const json_t *paused)
   family(o, "lodwash_stage_paused", "gauge", "1 when an operator paused the stage.");
   const char *stage;
   const json_t *counts;
-  json_object_foreach((json_t *)stages, stage, counts) {
+  json_object_foreach((json_t *)stages, stage, counts)
+  {
     bool is = false;
     size_t i;
     const json_t *p;
-    json_array_foreach(paused, i, p) {
+    json_array_foreach(paused, i, p)
+    {
       is = is || !strcmp(json_string_value(p) ? json_string_value(p) : "", stage);
     }
     LABEL(s, stage);
@@ -159,7 +170,8 @@ static void render_seeds(Out *o, const json_t *seeds)
   const char *status;
   const json_t *n;
   family(o, "lodwash_seeds", "gauge", "Seeds per status.");
-  json_object_foreach((json_t *)seeds, status, n) {
+  json_object_foreach((json_t *)seeds, status, n)
+  {
     LABEL(s, status);
     emit(o, "lodwash_seeds{status=\"%s\"} %lld\n", s, (long long)json_integer_value(n));
   }
@@ -172,9 +184,11 @@ static void render_counters(Out *o, const json_t *counters)
   static const struct {
     const char *field, *metric, *help;
   } known[] = {
-      {"bytes_downloaded", "lodwash_bytes_downloaded_total", "Body bytes downloaded."},
-      {"triples_cleaned", "lodwash_triples_cleaned_total", "Triples written by the clean step."},
-      {"triples_imported", "lodwash_triples_imported_total", "Triples added to graphs by imports."},
+    {"bytes_downloaded", "lodwash_bytes_downloaded_total", "Body bytes downloaded."},
+    {"triples_cleaned", "lodwash_triples_cleaned_total",
+     "Triples written by the clean step."},
+    {"triples_imported", "lodwash_triples_imported_total",
+     "Triples added to graphs by imports."},
   };
   for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); ++i) {
     family(o, known[i].metric, "counter", known[i].help);
@@ -183,10 +197,12 @@ static void render_counters(Out *o, const json_t *counters)
   family(o, "lodwash_errors_total", "counter", "Errors found in data, by kind.");
   const char *name;
   const json_t *n;
-  json_object_foreach((json_t *)counters, name, n) {
+  json_object_foreach((json_t *)counters, name, n)
+  {
     if (!strncmp(name, "errors:", 7)) {
       LABEL(kind, name + 7);
-      emit(o, "lodwash_errors_total{kind=\"%s\"} %lld\n", kind, (long long)json_integer_value(n));
+      emit(o, "lodwash_errors_total{kind=\"%s\"} %lld\n", kind,
+           (long long)json_integer_value(n));
     }
   }
 }
@@ -195,8 +211,10 @@ static void render_provider_states(Out *o, const json_t *providers)
 {
   size_t i;
   const json_t *p;
-  family(o, "lodwash_provider_state", "gauge", "1 for the provider's current state, 0 for the others.");
-  json_array_foreach(providers, i, p) {
+  family(o, "lodwash_provider_state", "gauge",
+         "1 for the provider's current state, 0 for the others.");
+  json_array_foreach(providers, i, p)
+  {
     LABEL(name, json_string_value(json_object_get(p, "name")));
     const char *state = json_string_value(json_object_get(p, "state"));
     for (const char *const *s = lw_provider_states; *s; ++s) {
@@ -213,23 +231,30 @@ static void render_provider_harvests(Out *o, const json_t *providers)
   const json_t *p;
   family(o, "lodwash_provider_last_harvest_timestamp_seconds", "gauge",
          "When the provider's last harvest with every dump in ended (Unix time).");
-  json_array_foreach(providers, i, p) {
+  json_array_foreach(providers, i, p)
+  {
     double at = seconds_of(p, "harvested_at");
     if (at > 0) {
       LABEL(name, json_string_value(json_object_get(p, "name")));
-      emit(o, "lodwash_provider_last_harvest_timestamp_seconds{provider=\"%s\"} %.3f\n", name, at);
+      emit(o, "lodwash_provider_last_harvest_timestamp_seconds{provider=\"%s\"} %.3f\n",
+           name, at);
     }
   }
-  family(o, "lodwash_provider_triples", "gauge", "Triples in the provider's graph after its last harvest.");
-  json_array_foreach(providers, i, p) {
+  family(o, "lodwash_provider_triples", "gauge",
+         "Triples in the provider's graph after its last harvest.");
+  json_array_foreach(providers, i, p)
+  {
     const json_t *h = json_object_get(p, "harvest");
     if (json_is_integer(json_object_get(h, "triples"))) {
       LABEL(name, json_string_value(json_object_get(p, "name")));
-      emit(o, "lodwash_provider_triples{provider=\"%s\"} %lld\n", name, int_of(h, "triples"));
+      emit(o, "lodwash_provider_triples{provider=\"%s\"} %lld\n", name,
+           int_of(h, "triples"));
     }
   }
-  family(o, "lodwash_provider_failed_dumps", "gauge", "Files of the provider's last harvest that failed.");
-  json_array_foreach(providers, i, p) {
+  family(o, "lodwash_provider_failed_dumps", "gauge",
+         "Files of the provider's last harvest that failed.");
+  json_array_foreach(providers, i, p)
+  {
     const json_t *h = json_object_get(p, "harvest");
     if (json_is_object(h)) {
       LABEL(name, json_string_value(json_object_get(p, "name")));
@@ -240,7 +265,8 @@ static void render_provider_harvests(Out *o, const json_t *providers)
   family(o, "lodwash_provider_harvest_running_seconds", "gauge",
          "How long the provider's running harvest has run (0: none running).");
   double now = (double)lw_datetime_now_usec() / 1e6;
-  json_array_foreach(providers, i, p) {
+  json_array_foreach(providers, i, p)
+  {
     const json_t *h = json_object_get(p, "harvest");
     const char *status = json_string_value(json_object_get(h, "status"));
     double started = seconds_of(h, "started");
@@ -254,10 +280,12 @@ static void render_provider_harvests(Out *o, const json_t *providers)
 static void render_redis(Out *o, const json_t *status)
 {
   const json_t *redis = json_object_get(status, "redis");
-  family(o, "lodwash_redis_used_memory_bytes", "gauge", "Memory Redis uses (INFO used_memory).");
+  family(o, "lodwash_redis_used_memory_bytes", "gauge",
+         "Memory Redis uses (INFO used_memory).");
   emit(o, "lodwash_redis_used_memory_bytes %lld\n", int_of(redis, "used_memory_bytes"));
   const json_t *sched = json_object_get(status, "scheduler");
-  family(o, "lodwash_scheduler_lease_held", "gauge", "1 while a scheduler holds the lease.");
+  family(o, "lodwash_scheduler_lease_held", "gauge",
+         "1 while a scheduler holds the lease.");
   emit(o, "lodwash_scheduler_lease_held %d\n",
        json_is_string(json_object_get(sched, "lease_holder")) ? 1 : 0);
 }
@@ -265,7 +293,8 @@ static void render_redis(Out *o, const json_t *status)
 char *lw_metrics_render(const json_t *status)
 {
   Out o = {LW_BUF_INIT, false};
-  family(&o, "lodwash_build_info", "gauge", "The version of lodwash serving these metrics.");
+  family(&o, "lodwash_build_info", "gauge",
+         "The version of lodwash serving these metrics.");
   emit(&o, "lodwash_build_info{version=\"%s\"} 1\n", LODWASH_VERSION);
   family(&o, "lodwash_redis_up", "gauge", "1 when Redis answered this scrape.");
   emit(&o, "lodwash_redis_up %d\n", status ? 1 : 0);
@@ -276,7 +305,8 @@ char *lw_metrics_render(const json_t *status)
     render_timings(&o, json_object_get(status, "timings"));
     render_paused(&o, stages, json_object_get(status, "paused"));
     family(&o, "lodwash_workers_alive", "gauge", "Workers with a live heartbeat.");
-    emit(&o, "lodwash_workers_alive %zu\n", json_array_size(json_object_get(status, "workers")));
+    emit(&o, "lodwash_workers_alive %zu\n",
+         json_array_size(json_object_get(status, "workers")));
     render_seeds(&o, json_object_get(status, "seeds"));
     render_counters(&o, json_object_get(status, "counters"));
     const json_t *providers = json_object_get(status, "providers");

@@ -41,9 +41,9 @@ static json_t *notify_json(const json_t *h)
   }
   json_t *n = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "status", status, "url",
                         string_or_null(lw_record_str(h, "notify_url", NULL)), "attempts",
-                        int_or_null(h, "notify_attempts"), "at", time_or_null(h, "notify_at"),
-                        "http", int_or_null(h, "notify_http"), "error",
-                        string_or_null(lw_record_str(h, "notify_error", NULL)));
+                        int_or_null(h, "notify_attempts"), "at",
+                        time_or_null(h, "notify_at"), "http", int_or_null(h, "notify_http"),
+                        "error", string_or_null(lw_record_str(h, "notify_error", NULL)));
   json_object_set_new(n, "next", time_or_null(h, "notify_next"));
   if (lw_record_int(h, "notify_http", 0) <= 0) { /* no answer at all */
     json_object_set_new(n, "http", json_null());
@@ -56,11 +56,12 @@ static json_t *harvest_summary(const char *id, const json_t *h)
 {
   json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "id", id, "provider",
                         lw_record_str(h, "provider", ""), "status",
-                        lw_record_str(h, "status", ""), "kind", lw_record_str(h, "kind", ""),
-                        "void_modified", string_or_null(lw_record_str(h, "modified", NULL)),
-                        "error", string_or_null(lw_record_str(h, "error", NULL)));
-  static const char *const counts[] = {"pending", "failed", "files", "triples",
-                                       "added", "removed", "foreign_graph"};
+                        lw_record_str(h, "status", ""), "kind",
+                        lw_record_str(h, "kind", ""), "void_modified",
+                        string_or_null(lw_record_str(h, "modified", NULL)), "error",
+                        string_or_null(lw_record_str(h, "error", NULL)));
+  static const char *const counts[] = {"pending", "failed",  "files",        "triples",
+                                       "added",   "removed", "foreign_graph"};
   for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); ++i) {
     json_object_set_new(o, counts[i], int_or_null(h, counts[i]));
   }
@@ -68,9 +69,10 @@ static json_t *harvest_summary(const char *id, const json_t *h)
   json_object_set_new(o, "finished", time_or_null(h, "finished"));
   long long started = lw_record_int(h, "started", 0);
   long long finished = lw_record_int(h, "finished", 0);
-  json_object_set_new(o, "duration_s", started > 0 && finished >= started
-                                           ? json_real((double)(finished - started) / 1000.0)
-                                           : json_null());
+  json_object_set_new(o, "duration_s",
+                      started > 0 && finished >= started
+                        ? json_real((double)(finished - started) / 1000.0)
+                        : json_null());
   json_object_set_new(o, "changeset_added",
                       string_or_null(lw_record_str(h, "changeset_added", NULL)));
   json_object_set_new(o, "changeset_removed",
@@ -89,8 +91,7 @@ static json_t *harvest_json(LwRecords *c, const char *prefix, const char *id)
 {
   json_t *h = NULL;
   LwError err;
-  if (!id || !*id ||
-      lw_records_harvest_get(c, prefix, id, &h, &err) != LW_OK) {
+  if (!id || !*id || lw_records_harvest_get(c, prefix, id, &h, &err) != LW_OK) {
     return json_null();
   }
   json_t *o = harvest_summary(id, h);
@@ -107,7 +108,8 @@ static bool in_failed_files(const json_t *failed_files, const char *seed)
 {
   size_t i;
   const json_t *f;
-  json_array_foreach(failed_files, i, f) {
+  json_array_foreach(failed_files, i, f)
+  {
     const char *s = json_string_value(json_object_get(f, "seed"));
     if (s && !strcmp(s, seed)) {
       return true;
@@ -141,7 +143,10 @@ static void add_file(LwRecords *c, const char *prefix, const char *seed, const c
                   !strcmp(status, "depleted");
   json_object_set_new(f, "uri", string_or_null(lw_record_str(rec, "uri", NULL)));
   json_object_set_new(f, "status", json_string(status));
-  json_object_set_new(f, "outcome", json_string(failed ? "failed" : finished ? "ok" : "pending"));
+  json_object_set_new(f, "outcome",
+                      json_string(failed     ? "failed"
+                                  : finished ? "ok"
+                                             : "pending"));
   json_object_set_new(f, "format", string_or_null(lw_record_str(rec, "format", NULL)));
   json_object_set_new(f, "triples", int_or_null(rec, "triples"));
   json_object_set_new(f, "syntax_errors", int_or_null(rec, "syntax_errors"));
@@ -151,7 +156,8 @@ static void add_file(LwRecords *c, const char *prefix, const char *seed, const c
   json_decref(rec);
   size_t i;
   const json_t *child;
-  json_array_foreach(children, i, child) {
+  json_array_foreach(children, i, child)
+  {
     if (json_is_string(child)) {
       add_file(c, prefix, json_string_value(child), seed, failed_files, files, depth + 1);
     }
@@ -173,7 +179,8 @@ LwStatus lw_harvest_report_json(LwRecords *c, const char *prefix, const char *id
   json_t *files = json_array();
   size_t i;
   json_t *seed;
-  json_array_foreach(seeds, i, seed) {
+  json_array_foreach(seeds, i, seed)
+  {
     if (json_is_string(seed)) {
       add_file(c, prefix, json_string_value(seed), NULL, json_object_get(o, "failed_files"),
                files, 0);
@@ -238,8 +245,7 @@ static json_t *dumps_of(LwRecords *c, const char *prefix, const json_t *state)
   LwError err;
   const char *harvest = lw_record_str(state, "harvest", "");
   json_t *dumps = NULL;
-  if (*harvest &&
-      lw_records_harvest_get(c, prefix, harvest, &h, &err) == LW_OK) {
+  if (*harvest && lw_records_harvest_get(c, prefix, harvest, &h, &err) == LW_OK) {
     dumps = json_loads(lw_record_str(h, "dumps", "[]"), 0, NULL);
   }
   json_decref(h);
@@ -275,8 +281,10 @@ LwStatus lw_provider_json(LwRecords *c, const char *prefix, const LwProvider *p,
   json_object_set_new(o, "name", json_string(p->name));
   json_object_set_new(o, "void", json_string(p->void_url));
   json_object_set_new(o, "modified", string_or_null(modified));
-  json_object_set_new(o, "void_modified", string_or_null(lw_record_str(state, "void_modified", NULL)));
-  json_object_set_new(o, "harvested", string_or_null(lw_record_str(state, "harvested", NULL)));
+  json_object_set_new(o, "void_modified",
+                      string_or_null(lw_record_str(state, "void_modified", NULL)));
+  json_object_set_new(o, "harvested",
+                      string_or_null(lw_record_str(state, "harvested", NULL)));
   json_object_set_new(o, "harvested_at", time_or_null(state, "harvested_at"));
   json_object_set_new(o, "checked", time_or_null(state, "checked"));
   bool held = false;
@@ -287,13 +295,15 @@ LwStatus lw_provider_json(LwRecords *c, const char *prefix, const LwProvider *p,
     return hst;
   }
   /* held shows as the state, unless a harvest still runs to its end */
-  json_object_set_new(o, "state", json_string(held && strcmp(s, "harvesting") ? "held"
-                                              : *s                           ? s
-                                                                             : "idle"));
+  json_object_set_new(o, "state",
+                      json_string(held && strcmp(s, "harvesting") ? "held"
+                                  : *s                            ? s
+                                                                  : "idle"));
   json_object_set_new(o, "held", json_boolean(held));
   json_object_set_new(o, "dumps", dumps_of(c, prefix, state));
   json_object_set_new(o, "error", string_or_null(lw_record_str(state, "error", NULL)));
-  json_object_set_new(o, "harvest", harvest_json(c, prefix, lw_record_str(state, "harvest", NULL)));
+  json_object_set_new(o, "harvest",
+                      harvest_json(c, prefix, lw_record_str(state, "harvest", NULL)));
   json_decref(state);
   *out = o;
   return LW_OK;

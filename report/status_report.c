@@ -22,7 +22,8 @@ static LwStatus timings_json(LwRecords *c, const LwConfig *cfg, const json_t *st
 {
   const char *stage;
   const json_t *counts;
-  json_object_foreach((json_t *)stages, stage, counts) {
+  json_object_foreach((json_t *)stages, stage, counts)
+  {
     LwJobTiming t;
     LW_TRY(lw_job_timing_read(c, cfg->prefix, stage, &t, err));
     json_t *buckets = json_array();
@@ -31,13 +32,14 @@ static LwStatus timings_json(LwRecords *c, const LwConfig *cfg, const json_t *st
       cumulative += t.bucket[i];
       json_array_append_new(buckets, json_pack("{s:o, s:I}", "le",
                                                i < LW_JOB_TIMING_BUCKETS
-                                                   ? json_real(lw_job_timing_bounds[i])
-                                                   : json_string("+Inf"),
+                                                 ? json_real(lw_job_timing_bounds[i])
+                                                 : json_string("+Inf"),
                                                "count", (json_int_t)cumulative));
     }
-    json_object_set_new(out, stage, json_pack("{s:I, s:f, s:o}", "count", (json_int_t)t.count,
-                                              "sum_seconds", (double)t.sum_ms / 1000.0,
-                                              "buckets", buckets));
+    json_object_set_new(out, stage,
+                        json_pack("{s:I, s:f, s:o}", "count", (json_int_t)t.count,
+                                  "sum_seconds", (double)t.sum_ms / 1000.0, "buckets",
+                                  buckets));
   }
   return LW_OK;
 }
@@ -47,8 +49,9 @@ static LwStatus redis_json(LwRecords *c, json_t *report, LwError *err)
 {
   long long used;
   LW_TRY(lw_report_redis_memory(c, &used, err));
-  json_object_set_new(report, "redis", json_pack("{s:b, s:o}", "up", 1, "used_memory_bytes",
-                                                 used >= 0 ? json_integer(used) : json_null()));
+  json_object_set_new(report, "redis",
+                      json_pack("{s:b, s:o}", "up", 1, "used_memory_bytes",
+                                used >= 0 ? json_integer(used) : json_null()));
   return LW_OK;
 }
 
@@ -58,10 +61,11 @@ static LwStatus lease_json(LwRecords *c, const LwConfig *cfg, json_t *report, Lw
   char holder[256];
   long long ttl_ms;
   LW_TRY(lw_scheduler_lease_read(c, cfg->prefix, holder, sizeof(holder), &ttl_ms, err));
-  json_object_set_new(report, "scheduler",
-                      json_pack("{s:o, s:o}", "lease_holder",
-                                *holder ? json_string(holder) : json_null(), "lease_ttl_s",
-                                ttl_ms > 0 ? json_real((double)ttl_ms / 1000.0) : json_null()));
+  json_object_set_new(
+    report, "scheduler",
+    json_pack("{s:o, s:o}", "lease_holder", *holder ? json_string(holder) : json_null(),
+              "lease_ttl_s",
+              ttl_ms > 0 ? json_real((double)ttl_ms / 1000.0) : json_null()));
   return LW_OK;
 }
 
@@ -71,7 +75,8 @@ static void iso_in_place(json_t *o, const char *field)
   json_t *v = json_object_get(o, field);
   if (json_is_integer(v) && json_integer_value(v) > 0) {
     char iso[LW_DATETIME_BUF];
-    json_object_set_new(o, field, json_string(lw_datetime_format_ms(json_integer_value(v), iso)));
+    json_object_set_new(o, field,
+                        json_string(lw_datetime_format_ms(json_integer_value(v), iso)));
   }
 }
 
@@ -82,7 +87,8 @@ static void workers_readable(json_t *workers)
   long long now = lw_datetime_now_usec() / 1000;
   size_t i;
   json_t *w;
-  json_array_foreach(workers, i, w) {
+  json_array_foreach(workers, i, w)
+  {
     json_t *since = json_object_get(w, "since");
     if (json_is_integer(since) && json_object_get(w, "job") != json_null()) {
       json_object_set_new(w, "job_seconds",
@@ -111,8 +117,9 @@ static LwStatus queue_extras(LwRecords *c, const LwConfig *cfg, json_t *report,
   json_object_set_new(report, "paused", paused);
   workers_readable(json_object_get(report, "workers"));
   char now[LW_DATETIME_BUF];
-  json_object_set_new(report, "generated",
-                      json_string(lw_datetime_format_ms(lw_datetime_now_usec() / 1000, now)));
+  json_object_set_new(
+    report, "generated",
+    json_string(lw_datetime_format_ms(lw_datetime_now_usec() / 1000, now)));
   return LW_OK;
 }
 

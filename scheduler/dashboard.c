@@ -47,10 +47,11 @@ static const char *str(const json_t *o, const char *key)
 void lw_dashboard_action_button(LwHtml *h, const char *action, const char *field,
                                 const char *value, const char *label)
 {
-  lw_html(h, "<form class=\"inline\" method=\"post\" action=\"/actions/%s\">"
-             "<input type=\"hidden\" name=\"%s\" value=\"%s\">"
-             "<input type=\"hidden\" name=\"token\" value=\"\">"
-             "<button type=\"submit\">%s</button></form> ",
+  lw_html(h,
+          "<form class=\"inline\" method=\"post\" action=\"/actions/%s\">"
+          "<input type=\"hidden\" name=\"%s\" value=\"%s\">"
+          "<input type=\"hidden\" name=\"token\" value=\"\">"
+          "<button type=\"submit\">%s</button></form> ",
           action, field, value, label);
 }
 
@@ -58,7 +59,8 @@ static bool in_array(const json_t *array, const char *s)
 {
   size_t i;
   const json_t *v;
-  json_array_foreach(array, i, v) {
+  json_array_foreach(array, i, v)
+  {
     if (json_is_string(v) && !strcmp(json_string_value(v), s)) {
       return true;
     }
@@ -71,18 +73,21 @@ static void overview_stages(const LwDashboard *d, LwHtml *h, const json_t *repor
   const json_t *paused = json_object_get(report, "paused");
   json_t *rates = lw_dashboard_rates(json_object_get(report, "stages"),
                                      lw_datetime_now_usec() / 1000);
-  lw_html(h, "<h2>Queues</h2><div class=\"scroll\"><table id=\"stages\"><tr><th>stage</th>"
-             "<th class=\"n\">queued</th><th class=\"n\">in flight</th><th class=\"n\">delayed"
-             "</th><th class=\"n\">dead</th><th class=\"n\">done</th><th class=\"n\">failed</th>"
-             "<th class=\"n\">done/min</th><th>state</th>");
+  lw_html(
+    h, "<h2>Queues</h2><div class=\"scroll\"><table id=\"stages\"><tr><th>stage</th>"
+       "<th class=\"n\">queued</th><th class=\"n\">in flight</th><th class=\"n\">delayed"
+       "</th><th class=\"n\">dead</th><th class=\"n\">done</th><th class=\"n\">failed</th>"
+       "<th class=\"n\">done/min</th><th>state</th>");
   lw_html(h, lw_dashboard_actions_on(d) ? "<th>actions</th></tr>\n" : "</tr>\n");
   const char *stage;
   const json_t *s;
-  json_object_foreach((json_t *)json_object_get(report, "stages"), stage, s) {
+  json_object_foreach((json_t *)json_object_get(report, "stages"), stage, s)
+  {
     bool is_paused = in_array(paused, stage);
-    lw_html(h, "<tr><td>%s</td><td class=\"n\">%lld</td><td class=\"n\">%lld</td>"
-               "<td class=\"n\">%lld</td><td class=\"n\">%lld</td><td class=\"n\">%lld</td>"
-               "<td class=\"n\">%lld</td>",
+    lw_html(h,
+            "<tr><td>%s</td><td class=\"n\">%lld</td><td class=\"n\">%lld</td>"
+            "<td class=\"n\">%lld</td><td class=\"n\">%lld</td><td class=\"n\">%lld</td>"
+            "<td class=\"n\">%lld</td>",
             stage, num(s, "queued"), num(s, "inflight"), num(s, "delayed"), num(s, "dead"),
             num(s, "done"), num(s, "failed"));
     const json_t *rate = json_object_get(rates, stage);
@@ -95,13 +100,14 @@ static void overview_stages(const LwDashboard *d, LwHtml *h, const json_t *repor
     if (lw_dashboard_actions_on(d)) {
       lw_html(h, "<td>");
       lw_dashboard_action_button(h, is_paused ? "resume" : "pause", "stage", stage,
-                    is_paused ? "Resume" : "Pause");
+                                 is_paused ? "Resume" : "Pause");
       lw_dashboard_action_button(h, "purge", "stage", stage, "Purge queue");
       lw_html(h, "</td>");
     }
     lw_html(h, "</tr>\n");
   }
-  lw_html(h, "</table></div><p>done/min: over the last 5 minutes this page was watched</p>\n");
+  lw_html(h,
+          "</table></div><p>done/min: over the last 5 minutes this page was watched</p>\n");
   json_decref(rates);
 }
 
@@ -116,15 +122,17 @@ static void overview_workers(LwHtml *h, const json_t *workers)
              "<th>stages</th><th>job</th><th>since</th><th>progress</th></tr>\n");
   size_t i;
   const json_t *w;
-  json_array_foreach(workers, i, w) {
+  json_array_foreach(workers, i, w)
+  {
     const json_t *job = json_object_get(w, "job");
     lw_html(h, "<tr><td class=\"mono\">%s</td><td>%s</td><td>%s</td>", str(w, "id"),
             str(w, "host"), str(w, "stages"));
     if (json_is_object(job)) {
       char seed[160];
       lw_html_url_part(str(job, "seed"), seed, sizeof(seed));
-      lw_html(h, "<td>%s <a class=\"mono\" href=\"/seeds/%s\">%s</a></td><td>%s (%.1f s)</td>"
-                 "<td>%s</td>",
+      lw_html(h,
+              "<td>%s <a class=\"mono\" href=\"/seeds/%s\">%s</a></td><td>%s (%.1f s)</td>"
+              "<td>%s</td>",
               str(job, "stage"), seed, str(job, "seed"), str(w, "since"),
               json_number_value(json_object_get(w, "job_seconds")), str(w, "progress"));
     } else {
@@ -143,7 +151,8 @@ static void overview_providers(LwHtml *h, const json_t *providers)
   for (const char *const *state = lw_provider_states; *state; ++state) {
     size_t n = 0, i;
     const json_t *p;
-    json_array_foreach(providers, i, p) {
+    json_array_foreach(providers, i, p)
+    {
       n += str(p, "state") && !strcmp(str(p, "state"), *state);
     }
     lw_html(h, "<span class=\"state-%s\">%zu %s</span> ", *state, n, *state);
@@ -174,14 +183,16 @@ void lw_dashboard_overview(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
   }
   const json_t *sched = json_object_get(report, "scheduler");
   const json_t *redis = json_object_get(report, "redis");
-  lw_html(&h, "<h1>Overview</h1><dl><dt>as of</dt><dd>%s</dd><dt>scheduler lease</dt>"
-              "<dd id=\"lease\">%s",
-          str(report, "generated"), str(sched, "lease_holder") ? str(sched, "lease_holder")
-                                                               : "nobody holds it");
+  lw_html(&h,
+          "<h1>Overview</h1><dl><dt>as of</dt><dd>%s</dd><dt>scheduler lease</dt>"
+          "<dd id=\"lease\">%s",
+          str(report, "generated"),
+          str(sched, "lease_holder") ? str(sched, "lease_holder") : "nobody holds it");
   if (json_is_number(json_object_get(sched, "lease_ttl_s"))) {
     lw_html(&h, " (%.1f s left)", json_number_value(json_object_get(sched, "lease_ttl_s")));
   }
-  lw_html(&h, "</dd><dt>Redis memory</dt><dd>%.1f MB</dd><dt>read-only</dt><dd>%s</dd></dl>\n",
+  lw_html(&h,
+          "</dd><dt>Redis memory</dt><dd>%.1f MB</dd><dt>read-only</dt><dd>%s</dd></dl>\n",
           (double)num(redis, "used_memory_bytes") / 1e6,
           lw_dashboard_actions_on(d) ? "no: actions need the admin token"
                                      : "yes (set LODWASH_ADMIN_TOKEN for actions)");
@@ -215,9 +226,11 @@ void lw_dashboard_dead(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
   lw_html(&h, actions ? "<th>actions</th></tr>\n" : "</tr>\n");
   size_t i;
   json_t *job;
-  json_array_foreach(list, i, job) {
+  json_array_foreach(list, i, job)
+  {
     if (!json_is_object(job)) {
-      lw_html(&h, "<tr><td colspan=\"6\">not a job: %s</td></tr>\n", json_string_value(job));
+      lw_html(&h, "<tr><td colspan=\"6\">not a job: %s</td></tr>\n",
+              json_string_value(job));
       continue;
     }
     char seed[160], failed[LW_DATETIME_BUF] = "-";
@@ -225,9 +238,10 @@ void lw_dashboard_dead(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
     if (num(job, "failed") > 0) {
       lw_datetime_format_ms(num(job, "failed"), failed);
     }
-    lw_html(&h, "<tr class=\"dead-job\" data-job=\"%s\"><td class=\"mono\">%s</td><td>%s</td>"
-                "<td><a class=\"mono\" href=\"/seeds/%s\">%s</a></td><td class=\"n\">%lld</td>"
-                "<td><b>%s</b> %s</td><td>%s</td>",
+    lw_html(&h,
+            "<tr class=\"dead-job\" data-job=\"%s\"><td class=\"mono\">%s</td><td>%s</td>"
+            "<td><a class=\"mono\" href=\"/seeds/%s\">%s</a></td><td class=\"n\">%lld</td>"
+            "<td><b>%s</b> %s</td><td>%s</td>",
             str(job, "id"), str(job, "id"), str(job, "stage"), seed, str(job, "seed"),
             num(job, "attempt"), str(job, "error_kind"), str(job, "error"), failed);
     if (actions) {
@@ -253,13 +267,16 @@ void lw_dashboard_seed_errors(LwHtml *h, const json_t *seed)
 {
   json_t *errors = json_loads(lw_record_str(seed, "errors", "[]"), 0, NULL);
   if (json_array_size(errors)) {
-    lw_html(h, "<div class=\"scroll\"><table class=\"errors\"><tr><th>kind</th>"
-               "<th class=\"n\">line</th><th class=\"n\">column</th><th>message</th></tr>\n");
+    lw_html(h,
+            "<div class=\"scroll\"><table class=\"errors\"><tr><th>kind</th>"
+            "<th class=\"n\">line</th><th class=\"n\">column</th><th>message</th></tr>\n");
     size_t i;
     const json_t *e;
-    json_array_foreach(errors, i, e) {
-      lw_html(h, "<tr class=\"error-line\"><td>%s</td><td class=\"n\">%lld</td>"
-                 "<td class=\"n\">%lld</td><td>%s</td></tr>\n",
+    json_array_foreach(errors, i, e)
+    {
+      lw_html(h,
+              "<tr class=\"error-line\"><td>%s</td><td class=\"n\">%lld</td>"
+              "<td class=\"n\">%lld</td><td>%s</td></tr>\n",
               str(e, "kind"), num(e, "line"), num(e, "column"), str(e, "message"));
     }
     lw_html(h, "</table></div>\n");
@@ -272,8 +289,8 @@ static void errors_of_file(LwHtml *h, LwRecords *c, const LwDashboard *d,
                            const char *provider, const json_t *file)
 {
   bool has = num(file, "syntax_errors") > 0 || num(file, "literal_errors") > 0 ||
-             str(file, "error") || !strcmp(str(file, "outcome") ? str(file, "outcome") : "",
-                                           "failed");
+             str(file, "error") ||
+             !strcmp(str(file, "outcome") ? str(file, "outcome") : "", "failed");
   if (!has) {
     return;
   }
@@ -282,8 +299,9 @@ static void errors_of_file(LwHtml *h, LwRecords *c, const LwDashboard *d,
   lw_seed_get(c, d->cfg->prefix, str(file, "seed"), &seed, &err);
   char hash[160];
   lw_html_url_part(str(file, "seed"), hash, sizeof(hash));
-  lw_html(h, "<section class=\"file\"><h3>%s: <a class=\"mono\" href=\"/seeds/%s\">%s</a></h3>"
-             "<p>%s, %s; %lld syntax and %lld literal errors",
+  lw_html(h,
+          "<section class=\"file\"><h3>%s: <a class=\"mono\" href=\"/seeds/%s\">%s</a></h3>"
+          "<p>%s, %s; %lld syntax and %lld literal errors",
           provider, hash, str(file, "uri"), str(file, "outcome"), str(file, "status"),
           num(file, "syntax_errors"), num(file, "literal_errors"));
   if (str(file, "error")) {
@@ -308,7 +326,8 @@ void lw_dashboard_errors(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
   lw_html(&h, "<h1>Errors in the latest harvests</h1>\n");
   size_t i;
   const json_t *p;
-  json_array_foreach(json_object_get(report, "providers"), i, p) {
+  json_array_foreach(json_object_get(report, "providers"), i, p)
+  {
     if (str(p, "error")) {
       lw_html(&h, "<p><b>%s</b>: <span class=\"bad\">%s</span></p>\n", str(p, "name"),
               str(p, "error"));
@@ -320,7 +339,8 @@ void lw_dashboard_errors(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
     }
     size_t j;
     const json_t *file;
-    json_array_foreach(json_object_get(hr, "files"), j, file) {
+    json_array_foreach(json_object_get(hr, "files"), j, file)
+    {
       errors_of_file(&h, c, d, str(p, "name"), file);
     }
     json_decref(hr);

@@ -109,7 +109,8 @@ void lw_dashboard_action(const LwDashboard *d, LwRecords *c, const LwHttpRequest
 {
   const char *kind = req->path + strlen("/actions/");
   if (!lw_dashboard_actions_on(d)) {
-    lw_dashboard_error_page(page, 403, "read-only: the scheduler has no LODWASH_ADMIN_TOKEN");
+    lw_dashboard_error_page(page, 403,
+                            "read-only: the scheduler has no LODWASH_ADMIN_TOKEN");
     return;
   }
   if (!token_ok(lw_http_form_get(req, "token"), d->admin_token)) {
@@ -126,11 +127,13 @@ void lw_dashboard_action(const LwDashboard *d, LwRecords *c, const LwHttpRequest
   if ((!strcmp(kind, "retry") || !strcmp(kind, "delete")) && job && *job) {
     st = dead_action(d, c, !strcmp(kind, "retry"), job, &err);
     snprintf(back, sizeof(back), "/dead");
-  } else if ((!strcmp(kind, "harvest") || !strcmp(kind, "cancel") || !strcmp(kind, "hold") ||
-              !strcmp(kind, "release")) && provider && lw_provider_name_valid(provider)) {
+  } else if ((!strcmp(kind, "harvest") || !strcmp(kind, "cancel") ||
+              !strcmp(kind, "hold") || !strcmp(kind, "release")) &&
+             provider && lw_provider_name_valid(provider)) {
     st = provider_action(d, c, kind, provider, &err);
     snprintf(back, sizeof(back), "/providers/%s", provider);
-  } else if ((!strcmp(kind, "pause") || !strcmp(kind, "resume") || !strcmp(kind, "purge")) &&
+  } else if ((!strcmp(kind, "pause") || !strcmp(kind, "resume") ||
+              !strcmp(kind, "purge")) &&
              is_stage_name(stage)) {
     st = stage_action(d, c, kind, stage, &err);
   } else {

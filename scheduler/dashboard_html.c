@@ -19,8 +19,12 @@ static void put_escaped(LwHtml *h, const char *s)
     return;
   }
   for (const char *run = s;; ++s) {
-    const char *entity = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;"
-                       : *s == '"' ? "&quot;" : *s == '\'' ? "&#39;" : NULL;
+    const char *entity = *s == '&'    ? "&amp;"
+                         : *s == '<'  ? "&lt;"
+                         : *s == '>'  ? "&gt;"
+                         : *s == '"'  ? "&quot;"
+                         : *s == '\'' ? "&#39;"
+                                      : NULL;
     if (entity || !*s) {
       put(h, run, (size_t)(s - run));
       if (!*s) {
@@ -103,45 +107,47 @@ void lw_html_url_part(const char *s, char *out, size_t size)
 
 /* Small, readable on a phone: tables scroll sideways inside their box. */
 static const char style[] =
-    "body{font:15px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}"
-    "header{background:#234;color:#fff;padding:.5em 1em;display:flex;flex-wrap:wrap;gap:.5em 1em;"
-    "align-items:center}header a{color:#fff;text-decoration:none;font-weight:600}"
-    "header .live{margin-left:auto;font-size:.85em}main{padding:.5em 1em 2em;max-width:70em}"
-    "h1{font-size:1.3em}h2{font-size:1.1em;margin-top:1.5em}"
-    ".scroll{overflow-x:auto}table{border-collapse:collapse;margin:.3em 0;background:#fff}"
-    "th,td{border:1px solid #ddd;padding:.25em .5em;text-align:left;vertical-align:top}"
-    "td.n,th.n{text-align:right}td a.mono{display:inline-block;min-width:14em}"
-    "code,.mono{font-family:ui-monospace,monospace;font-size:.9em;"
-    "word-break:break-all}.state-idle{color:#176}.state-harvesting{color:#05a}"
-    ".state-error{color:#b00}.state-held{color:#a60}.bad{color:#b00}"
-    "form.inline{display:inline}button{font:inherit;padding:.1em .6em}"
-    "dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}dt{font-weight:600}"
-    "dd{margin:0;word-break:break-all}";
+  "body{font:15px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}"
+  "header{background:#234;color:#fff;padding:.5em 1em;display:flex;flex-wrap:wrap;gap:.5em 1em;"
+  "align-items:center}header a{color:#fff;text-decoration:none;font-weight:600}"
+  "header .live{margin-left:auto;font-size:.85em}main{padding:.5em 1em 2em;max-width:70em}"
+  "h1{font-size:1.3em}h2{font-size:1.1em;margin-top:1.5em}"
+  ".scroll{overflow-x:auto}table{border-collapse:collapse;margin:.3em 0;background:#fff}"
+  "th,td{border:1px solid #ddd;padding:.25em .5em;text-align:left;vertical-align:top}"
+  "td.n,th.n{text-align:right}td a.mono{display:inline-block;min-width:14em}"
+  "code,.mono{font-family:ui-monospace,monospace;font-size:.9em;"
+  "word-break:break-all}.state-idle{color:#176}.state-harvesting{color:#05a}"
+  ".state-error{color:#b00}.state-held{color:#a60}.bad{color:#b00}"
+  "form.inline{display:inline}button{font:inherit;padding:.1em .6em}"
+  "dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}dt{font-weight:600}"
+  "dd{margin:0;word-break:break-all}";
 
 /* Refreshes <main> every 5 s while "live" is ticked (without reloading the
  * page, so scrolling and a half-typed token stay), and keeps the admin token
  * in the browser's storage, copying it into each action's form. */
 static const char script[] =
-    "<script>\n"
-    "(function(){\n"
-    "var live=document.getElementById('live'),tok=document.getElementById('token');\n"
-    "if(tok){tok.value=localStorage.getItem('lodwash-token')||'';\n"
-    " tok.addEventListener('change',function(){localStorage.setItem('lodwash-token',tok.value);});\n"
-    " document.addEventListener('submit',function(e){var f=e.target.querySelector('input[name=token]');\n"
-    "  if(f){f.value=tok.value;}});}\n"
-    "setInterval(function(){if(!live||!live.checked){return;}\n"
-    " fetch(location.href,{headers:{Accept:'text/html'}}).then(function(r){return r.ok?r.text():null;})\n"
-    " .then(function(t){if(!t){return;}var d=new DOMParser().parseFromString(t,'text/html');\n"
-    "  var m=d.querySelector('main');if(m){document.querySelector('main').replaceWith(m);}})\n"
-    " .catch(function(){});},5000);\n"
-    "})();\n"
-    "</script>\n";
+  "<script>\n"
+  "(function(){\n"
+  "var live=document.getElementById('live'),tok=document.getElementById('token');\n"
+  "if(tok){tok.value=localStorage.getItem('lodwash-token')||'';\n"
+  " tok.addEventListener('change',function(){localStorage.setItem('lodwash-token',tok.value);});\n"
+  " document.addEventListener('submit',function(e){var f=e.target.querySelector('input[name=token]');\n"
+  "  if(f){f.value=tok.value;}});}\n"
+  "setInterval(function(){if(!live||!live.checked){return;}\n"
+  " fetch(location.href,{headers:{Accept:'text/html'}}).then(function(r){return r.ok?r.text():null;})\n"
+  " .then(function(t){if(!t){return;}var d=new DOMParser().parseFromString(t,'text/html');\n"
+  "  var m=d.querySelector('main');if(m){document.querySelector('main').replaceWith(m);}})\n"
+  " .catch(function(){});},5000);\n"
+  "})();\n"
+  "</script>\n";
 
 void lw_html_page_start(LwHtml *h, const char *title, bool actions)
 {
-  lw_html(h, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-             "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-             "<title>lodwash: %s</title><style>", title);
+  lw_html(h,
+          "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+          "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+          "<title>lodwash: %s</title><style>",
+          title);
   put(h, style, strlen(style));
   lw_html(h, "</style></head><body><header><a href=\"/\">lodwash</a>"
              "<a href=\"/providers\">Providers</a><a href=\"/errors\">Errors</a>"
@@ -150,8 +156,9 @@ void lw_html_page_start(LwHtml *h, const char *title, bool actions)
     lw_html(h, "<input id=\"token\" type=\"password\" placeholder=\"admin token\" "
                "autocomplete=\"off\" size=\"12\">");
   }
-  lw_html(h, "<label class=\"live\"><input type=\"checkbox\" id=\"live\" checked> live</label>"
-             "</header>\n<main>\n");
+  lw_html(h,
+          "<label class=\"live\"><input type=\"checkbox\" id=\"live\" checked> live</label>"
+          "</header>\n<main>\n");
 }
 
 void lw_html_page_end(LwHtml *h)

@@ -21,7 +21,10 @@ typedef struct {
   bool failed; /* the first failure sticks; lw_html_finish reports it */
 } LwHtml;
 
-#define LW_HTML_INIT {LW_BUF_INIT, false}
+#define LW_HTML_INIT                                                                       \
+  {                                                                                        \
+    LW_BUF_INIT, false                                                                     \
+  }
 
 /* Appends fmt with its arguments: %s arguments are HTML-escaped (NULL
  * shows as "-"); %d %i %u %ld %lld %zu %f %.Nf %g and %% as printf does.

@@ -66,19 +66,22 @@ void lw_dashboard_providers(const LwDashboard *d, LwRecords *c, LwHttpPage *page
   lw_registry_free(reg);
   LwHtml h = LW_HTML_INIT;
   lw_html_page_start(&h, "providers", lw_dashboard_actions_on(d));
-  lw_html(&h, "<h1>Providers: %zu</h1><div class=\"scroll\"><table id=\"providers\"><tr>"
-              "<th>provider</th><th>state</th><th>VoID modified</th><th>harvested</th>"
-              "<th>last harvest</th><th class=\"n\">files</th><th class=\"n\">triples</th>"
-              "<th class=\"n\">+</th><th class=\"n\">-</th><th>error</th></tr>\n",
+  lw_html(&h,
+          "<h1>Providers: %zu</h1><div class=\"scroll\"><table id=\"providers\"><tr>"
+          "<th>provider</th><th>state</th><th>VoID modified</th><th>harvested</th>"
+          "<th>last harvest</th><th class=\"n\">files</th><th class=\"n\">triples</th>"
+          "<th class=\"n\">+</th><th class=\"n\">-</th><th>error</th></tr>\n",
           json_array_size(list));
   size_t i;
   const json_t *p;
-  json_array_foreach(list, i, p) {
+  json_array_foreach(list, i, p)
+  {
     const json_t *hv = json_object_get(p, "harvest");
     char name[160];
     lw_html_url_part(str(p, "name"), name, sizeof(name));
-    lw_html(&h, "<tr class=\"provider\" data-provider=\"%s\"><td><a href=\"/providers/%s\">%s"
-                "</a></td><td class=\"state-%s\">%s</td><td>%s</td><td>%s</td><td>%s %s</td>",
+    lw_html(&h,
+            "<tr class=\"provider\" data-provider=\"%s\"><td><a href=\"/providers/%s\">%s"
+            "</a></td><td class=\"state-%s\">%s</td><td>%s</td><td>%s</td><td>%s %s</td>",
             str(p, "name"), name, str(p, "name"), str(p, "state"), str(p, "state"),
             str(p, "void_modified"), str(p, "harvested_at"), str(hv, "status"),
             str(hv, "finished"));
@@ -101,11 +104,13 @@ static void harvest_files(LwHtml *h, const json_t *report)
              "syntax errors</th><th class=\"n\">literal errors</th><th>error</th></tr>\n");
   size_t i;
   const json_t *f;
-  json_array_foreach(json_object_get(report, "files"), i, f) {
+  json_array_foreach(json_object_get(report, "files"), i, f)
+  {
     char seed[160];
     lw_html_url_part(str(f, "seed"), seed, sizeof(seed));
-    lw_html(h, "<tr class=\"file\"><td><a class=\"mono\" href=\"/seeds/%s\">%s</a></td>"
-               "<td>%s</td><td>%s</td><td>%s</td>",
+    lw_html(h,
+            "<tr class=\"file\"><td><a class=\"mono\" href=\"/seeds/%s\">%s</a></td>"
+            "<td>%s</td><td>%s</td><td>%s</td>",
             seed, str(f, "uri"), str(f, "outcome"), str(f, "status"), str(f, "format"));
     count_cell(h, f, "triples");
     count_cell(h, f, "syntax_errors");
@@ -117,13 +122,15 @@ static void harvest_files(LwHtml *h, const json_t *report)
 
 static void harvest_history(LwHtml *h, const char *name, const json_t *history)
 {
-  lw_html(h, "<h2>Harvests</h2><div class=\"scroll\"><table id=\"history\"><tr><th>started</th>"
-             "<th>kind</th><th>status</th><th class=\"n\">files</th><th class=\"n\">triples</th>"
-             "<th class=\"n\">added</th><th class=\"n\">removed</th><th class=\"n\">seconds</th>"
-             "<th>report and changesets</th></tr>\n");
+  lw_html(
+    h, "<h2>Harvests</h2><div class=\"scroll\"><table id=\"history\"><tr><th>started</th>"
+       "<th>kind</th><th>status</th><th class=\"n\">files</th><th class=\"n\">triples</th>"
+       "<th class=\"n\">added</th><th class=\"n\">removed</th><th class=\"n\">seconds</th>"
+       "<th>report and changesets</th></tr>\n");
   size_t i;
   const json_t *hv;
-  json_array_foreach(history, i, hv) {
+  json_array_foreach(history, i, hv)
+  {
     char id[400];
     lw_html_url_part(str(hv, "id"), id, sizeof(id));
     lw_html(h, "<tr><td>%s</td><td>%s</td><td>%s</td>", str(hv, "started"), str(hv, "kind"),
@@ -132,11 +139,13 @@ static void harvest_history(LwHtml *h, const char *name, const json_t *history)
     count_cell(h, hv, "triples");
     count_cell(h, hv, "added");
     count_cell(h, hv, "removed");
-    lw_html(h, "<td class=\"n\">%.1f</td><td><a href=\"/providers/%s/harvests/%s\">report</a>",
+    lw_html(h,
+            "<td class=\"n\">%.1f</td><td><a href=\"/providers/%s/harvests/%s\">report</a>",
             json_number_value(json_object_get(hv, "duration_s")), name, id);
     if (str(hv, "changeset_added")) {
-      lw_html(h, " · <a href=\"/providers/%s/harvests/%s/added.nq.gz\">added</a>"
-                 " · <a href=\"/providers/%s/harvests/%s/removed.nq.gz\">removed</a>",
+      lw_html(h,
+              " · <a href=\"/providers/%s/harvests/%s/added.nq.gz\">added</a>"
+              " · <a href=\"/providers/%s/harvests/%s/removed.nq.gz\">removed</a>",
               name, id, name, id);
     }
     lw_html(h, "</td></tr>\n");
@@ -168,7 +177,8 @@ static void notify_outcome(LwHtml *h, const LwProvider *prov, const json_t *harv
     return;
   }
   const json_t *n = json_object_get(harvest, "notify");
-  lw_html(h, "<dt>report sent to</dt><dd><span class=\"mono\">%s</span>: <span id=\"notify\">",
+  lw_html(h,
+          "<dt>report sent to</dt><dd><span class=\"mono\">%s</span>: <span id=\"notify\">",
           prov->notify_url);
   if (!json_is_object(n)) {
     lw_html(h, "not yet (after the harvest ends)");
@@ -207,12 +217,14 @@ static void provider_page(const LwDashboard *d, LwRecords *c, const LwProvider *
   lw_html_url_part(prov->name, name, sizeof(name));
   LwHtml h = LW_HTML_INIT;
   lw_html_page_start(&h, prov->name, lw_dashboard_actions_on(d));
-  lw_html(&h, "<h1>%s</h1><dl><dt>state</dt><dd id=\"state\" class=\"state-%s\">%s</dd>"
-              "<dt>VoID</dt><dd class=\"mono\">%s</dd><dt>VoID modified</dt><dd>%s</dd>"
-              "<dt>registry modified</dt><dd>%s</dd><dt>harvested version</dt><dd>%s</dd>"
-              "<dt>harvested at</dt><dd>%s</dd><dt>VoID checked</dt><dd>%s</dd>",
-          prov->name, str(p, "state"), str(p, "state"), str(p, "void"), str(p, "void_modified"),
-          str(p, "modified"), str(p, "harvested"), str(p, "harvested_at"), str(p, "checked"));
+  lw_html(&h,
+          "<h1>%s</h1><dl><dt>state</dt><dd id=\"state\" class=\"state-%s\">%s</dd>"
+          "<dt>VoID</dt><dd class=\"mono\">%s</dd><dt>VoID modified</dt><dd>%s</dd>"
+          "<dt>registry modified</dt><dd>%s</dd><dt>harvested version</dt><dd>%s</dd>"
+          "<dt>harvested at</dt><dd>%s</dd><dt>VoID checked</dt><dd>%s</dd>",
+          prov->name, str(p, "state"), str(p, "state"), str(p, "void"),
+          str(p, "void_modified"), str(p, "modified"), str(p, "harvested"),
+          str(p, "harvested_at"), str(p, "checked"));
   if (str(p, "error")) {
     lw_html(&h, "<dt>error</dt><dd class=\"bad\">%s</dd>", str(p, "error"));
   }
@@ -221,12 +233,14 @@ static void provider_page(const LwDashboard *d, LwRecords *c, const LwProvider *
   provider_actions(d, &h, p);
   char graph[4096];
   snprintf(graph, sizeof(graph), "%s/graphs/%s.nq.gz", d->cfg->data_dir, prov->name);
-  lw_html(&h, "<p>Downloads: <a href=\"/providers/%s/graph.nq.gz\">the graph</a> · "
-              "<a href=\"/providers/%s/harvests/latest\">latest harvest's report</a> "
-              "(<a href=\"/providers/%s/harvests/latest.json\">JSON</a>)</p>\n",
+  lw_html(&h,
+          "<p>Downloads: <a href=\"/providers/%s/graph.nq.gz\">the graph</a> · "
+          "<a href=\"/providers/%s/harvests/latest\">latest harvest's report</a> "
+          "(<a href=\"/providers/%s/harvests/latest.json\">JSON</a>)</p>\n",
           name, name, name);
   if (latest) {
-    lw_html(&h, "<h2>Latest harvest: %s, %s</h2>", str(latest, "status"), str(latest, "kind"));
+    lw_html(&h, "<h2>Latest harvest: %s, %s</h2>", str(latest, "status"),
+            str(latest, "kind"));
     harvest_files(&h, latest);
   }
   harvest_history(&h, name, history);
@@ -242,10 +256,11 @@ static char *report_html(const LwDashboard *d, const json_t *r)
 {
   LwHtml h = LW_HTML_INIT;
   lw_html_page_start(&h, str(r, "id"), lw_dashboard_actions_on(d));
-  lw_html(&h, "<h1>Harvest %s</h1><dl><dt>provider</dt><dd>%s</dd><dt>status</dt><dd>%s</dd>"
-              "<dt>kind</dt><dd>%s</dd><dt>VoID modified</dt><dd>%s</dd><dt>started</dt>"
-              "<dd>%s</dd><dt>finished</dt><dd>%s</dd><dt>seconds</dt><dd>%.1f</dd>"
-              "<dt>triples</dt><dd>%lld (+%lld -%lld)</dd>",
+  lw_html(&h,
+          "<h1>Harvest %s</h1><dl><dt>provider</dt><dd>%s</dd><dt>status</dt><dd>%s</dd>"
+          "<dt>kind</dt><dd>%s</dd><dt>VoID modified</dt><dd>%s</dd><dt>started</dt>"
+          "<dd>%s</dd><dt>finished</dt><dd>%s</dd><dt>seconds</dt><dd>%.1f</dd>"
+          "<dt>triples</dt><dd>%lld (+%lld -%lld)</dd>",
           str(r, "id"), str(r, "provider"), str(r, "status"), str(r, "kind"),
           str(r, "void_modified"), str(r, "started"), str(r, "finished"),
           json_number_value(json_object_get(r, "duration_s")), num(r, "triples"),
@@ -319,7 +334,8 @@ void lw_dashboard_provider(const LwDashboard *d, LwRecords *c, const LwHttpReque
 {
   char name[128];
   size_t n = strcspn(rest, "/");
-  snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1), rest);
+  snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1),
+           rest);
   const char *sub = rest[n] ? rest + n + 1 : "";
   LwRegistry *reg = NULL;
   LwError err;
@@ -353,24 +369,28 @@ void lw_dashboard_seed(const LwDashboard *d, LwRecords *c, const char *hash,
 {
   json_t *seed = NULL;
   LwError err;
-  bool hex = strlen(hash) == LW_HASH_HEX_LEN && strspn(hash, "0123456789abcdef") == LW_HASH_HEX_LEN;
+  bool hex = strlen(hash) == LW_HASH_HEX_LEN &&
+             strspn(hash, "0123456789abcdef") == LW_HASH_HEX_LEN;
   LwStatus st = hex ? lw_seed_get(c, d->cfg->prefix, hash, &seed, &err) : LW_NOTHING;
   if (st != LW_OK) {
     lw_dashboard_error_page(page, st == LW_NOTHING ? 404 : 503,
                             st == LW_NOTHING ? "no such seed" : err.message);
     return;
   }
-  static const char *const shown[] = {"uri", "status", "provider", "harvest", "format",
-                                      "content_type", "encoding", "triples", "duplicates",
-                                      "syntax_errors", "literal_errors", "guess", "error",
-                                      "file", "clean", NULL};
+  static const char *const shown[] = {
+    "uri",        "status",        "provider",       "harvest",
+    "format",     "content_type",  "encoding",       "triples",
+    "duplicates", "syntax_errors", "literal_errors", "guess",
+    "error",      "file",          "clean",          NULL};
   LwHtml h = LW_HTML_INIT;
   lw_html_page_start(&h, hash, lw_dashboard_actions_on(d));
   lw_html(&h, "<h1>Seed <span class=\"mono\">%s</span></h1><dl>", hash);
   for (const char *const *f = shown; *f; ++f) {
     const char *v = lw_record_str(seed, *f, NULL);
     if (v) {
-      lw_html(&h, strcmp(*f, "error") ? "<dt>%s</dt><dd>%s</dd>" : "<dt>%s</dt><dd class=\"bad\">%s</dd>",
+      lw_html(&h,
+              strcmp(*f, "error") ? "<dt>%s</dt><dd>%s</dd>"
+                                  : "<dt>%s</dt><dd class=\"bad\">%s</dd>",
               *f, v);
     }
   }

@@ -19,8 +19,8 @@ int lw_version_compare(const LwVersion *a, const LwVersion *b)
   return version_known(a) && !version_known(b);
 }
 
-bool lw_decide_due(const LwProvider *provider, bool checked_before,
-                   int64_t last_check_usec, int64_t now_usec)
+bool lw_decide_due(const LwProvider *provider, bool checked_before, int64_t last_check_usec,
+                   int64_t now_usec)
 {
   if (!checked_before || provider->interval <= 0) {
     return true;
@@ -52,11 +52,11 @@ void lw_decide(const LwDecideInput *in, LwDecideResult *r)
   if (in->running) {
     /* One harvest at a time: remember only whether a newer version waits
      * (the scheduler keeps the newest, so exactly one follow-up runs). */
-    r->follow_up = in->forced || in->dump_changed || lw_version_compare(&in->current,
-                                                    &in->running_version) > 0;
+    r->follow_up = in->forced || in->dump_changed ||
+                   lw_version_compare(&in->current, &in->running_version) > 0;
     r->version = in->current;
-    set(r, LW_DECIDE_BUSY, r->follow_up ? "harvest running, follow-up pending"
-                                        : "harvest running");
+    set(r, LW_DECIDE_BUSY,
+        r->follow_up ? "harvest running, follow-up pending" : "harvest running");
     return;
   }
   r->version = in->current;
@@ -93,9 +93,8 @@ void lw_decide(const LwDecideInput *in, LwDecideResult *r)
     return;
   }
   if (lw_version_compare(&in->current, &baseline) > 0) {
-    set(r, LW_DECIDE_START, in->current.has_time && baseline.has_time
-                                ? newer
-                                : "VoID content changed");
+    set(r, LW_DECIDE_START,
+        in->current.has_time && baseline.has_time ? newer : "VoID content changed");
     return;
   }
   set(r, LW_DECIDE_UNCHANGED, "unchanged");

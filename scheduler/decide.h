@@ -84,8 +84,8 @@ int lw_version_compare(const LwVersion *a, const LwVersion *b);
 
 /* True if the provider is due for a visit: never checked, or at least its
  * `interval` seconds since last_check_usec (0 interval: every cycle). */
-bool lw_decide_due(const LwProvider *provider, bool checked_before,
-                   int64_t last_check_usec, int64_t now_usec);
+bool lw_decide_due(const LwProvider *provider, bool checked_before, int64_t last_check_usec,
+                   int64_t now_usec);
 
 /* "start", "unchanged", "busy", "error" or "skip". */
 const char *lw_decision_name(LwDecision decision);

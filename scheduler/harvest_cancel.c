@@ -16,8 +16,8 @@ LwStatus lw_harvest_cancel(LwRecords *c, const LwConfig *cfg, const char *name,
     return LW_NOTHING;
   }
   /* first end it, so that nothing of it is queued again meanwhile */
-  LW_TRY(lw_harvest_finish(c, cfg->prefix, st.harvest, false, "cancelled by the operator",
-                           err));
+  LW_TRY(
+    lw_harvest_finish(c, cfg->prefix, st.harvest, false, "cancelled by the operator", err));
   LW_TRY(lw_controls_drop_harvest(c, cfg, st.harvest, &n, err));
   if (dropped) {
     *dropped = n;

@@ -15,16 +15,16 @@ LwStatus lw_harvest_plan_start(LwRecords *c, const char *prefix, const LwHarvest
                                v->dumps[i].checksum_value};
   }
   LwHarvestStart h = {
-      .provider = plan->provider,
-      .void_url = plan->void_url,
-      .version = plan->version,
-      .source = plan->source,
-      .kind = lw_dump_kind_name(v->kind),
-      .dumps = dumps,
-      .dump_count = v->dump_count,
-      .features = (const char *const *)v->features,
-      .feature_count = v->feature_count,
-      .forced = plan->forced,
+    .provider = plan->provider,
+    .void_url = plan->void_url,
+    .version = plan->version,
+    .source = plan->source,
+    .kind = lw_dump_kind_name(v->kind),
+    .dumps = dumps,
+    .dump_count = v->dump_count,
+    .features = (const char *const *)v->features,
+    .feature_count = v->feature_count,
+    .forced = plan->forced,
   };
   LwStatus st = lw_harvest_start(c, prefix, &h, id_out, err);
   free(dumps);

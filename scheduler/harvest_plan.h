@@ -17,9 +17,9 @@ typedef struct {
   const char *provider;
   const char *void_url;
   const LwVersion *version;
-  const char *source;       /* dataset, document, last-modified, content-hash */
-  const LwVoid *v;          /* the dumps, kind and features */
-  bool forced;              /* queue the downloads at high priority */
+  const char *source; /* dataset, document, last-modified, content-hash */
+  const LwVoid *v;    /* the dumps, kind and features */
+  bool forced;        /* queue the downloads at high priority */
 } LwHarvestPlan;
 
 /* lw_harvest_start with the plan's VoID as plain values: LW_NOTHING (and

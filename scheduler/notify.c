@@ -115,10 +115,13 @@ static LwStatus record(LwRecords *c, const char *id, const LwConfig *cfg, const 
   snprintf(at, sizeof(at), "%lld", now);
   snprintf(next, sizeof(next), "%lld", again ? now + backoff_ms(cfg, attempts) : 0);
   snprintf(status, sizeof(status), "%ld", http);
-  const char *fields[] = {"notify_status", sent ? "sent" : again ? "retrying" : "failed",
-                          "notify_attempts", n, "notify_at", at, "notify_next", next,
-                          "notify_http", http ? status : "", "notify_error",
-                          sent ? "" : failure->message, "notify_url", url};
+  const char *fields[] = {"notify_status",   sent ? "sent" : again ? "retrying" : "failed",
+                          "notify_attempts", n,
+                          "notify_at",       at,
+                          "notify_next",     next,
+                          "notify_http",     http ? status : "",
+                          "notify_error",    sent ? "" : failure->message,
+                          "notify_url",      url};
   return lw_records_harvest_set_fields(c, cfg->prefix, id, fields,
                                        sizeof(fields) / sizeof(*fields), err);
 }
@@ -133,12 +136,12 @@ typedef struct {
   const LwConfig *cfg;
   const LwProvider *p;
   char id[512];
-  long long attempts;   /* made before this one */
+  long long attempts; /* made before this one */
   char *body;
   long timeout_ms;
   pthread_t thread;
   bool started;
-  long http;            /* out */
+  long http; /* out */
   LwStatus sent;
   LwError failure;
 } Report;
@@ -169,8 +172,8 @@ static LwStatus prepare(LwRecords *c, const LwConfig *cfg, const LwProvider *p, 
   const char *status = lw_record_str(h, "status", "");
   const char *sent = lw_record_str(h, "notify_status", "");
   bool ended = !strcmp(status, "done") || !strcmp(status, "failed");
-  bool due = !strcmp(sent, "") ||
-             (!strcmp(sent, "retrying") && lw_record_int(h, "notify_next", 0) <= lw_now_ms());
+  bool due = !strcmp(sent, "") || (!strcmp(sent, "retrying") &&
+                                   lw_record_int(h, "notify_next", 0) <= lw_now_ms());
   r->attempts = lw_record_int(h, "notify_attempts", 0);
   json_decref(h);
   if (!ended || !due) {
@@ -189,7 +192,8 @@ static void *post_thread(void *arg)
 {
   Report *r = arg;
   lw_error_clear(&r->failure);
-  r->sent = post_json(r->cfg, r->p->notify_url, r->body, r->timeout_ms, &r->http, &r->failure);
+  r->sent = post_json(r->cfg, r->p->notify_url, r->body, r->timeout_ms, &r->http,
+                      &r->failure);
   return NULL;
 }
 

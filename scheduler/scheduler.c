@@ -118,7 +118,8 @@ static long fetch_timeout_ms(const LwScheduler *s)
 LwStatus lw_scheduler_lease(LwScheduler *s, LwError *err)
 {
   LW_TRY(connect_redis(s, err));
-  LwStatus st = lw_scheduler_lease_take(s->redis, s->cfg->prefix, s->id, lease_ttl_ms(s), err);
+  LwStatus st = lw_scheduler_lease_take(s->redis, s->cfg->prefix, s->id, lease_ttl_ms(s),
+                                        err);
   s->holds_lease = st == LW_OK;
   return st;
 }
@@ -312,8 +313,8 @@ static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *
     out->dumps = v->dump_count;
     lw_info("provider=%s outcome=started harvest=%s dumps=%zu modified=%s source=%s "
             "kind=%s forced=%s reason=\"%s\"",
-            p->name, out->harvest, v->dump_count, shown, source,
-            lw_dump_kind_name(v->kind), forced ? "yes" : "no", d->reason);
+            p->name, out->harvest, v->dump_count, shown, source, lw_dump_kind_name(v->kind),
+            forced ? "yes" : "no", d->reason);
     return LW_OK;
   }
   case LW_DECIDE_BUSY: {
@@ -322,7 +323,8 @@ static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *
     snprintf(out->harvest, sizeof(out->harvest), "%s", st->harvest);
     if (d->follow_up) {
       /* One pending slot: the newest version overwrites an older one. */
-      LW_TRY(lw_provider_set_pending(s->redis, s->cfg->prefix, p->name, shown, forced, err));
+      LW_TRY(
+        lw_provider_set_pending(s->redis, s->cfg->prefix, p->name, shown, forced, err));
     }
     lw_info("provider=%s outcome=busy harvest=%s follow_up=%s modified=%s", p->name,
             st->harvest, d->follow_up ? "pending" : "none", shown);
@@ -454,8 +456,16 @@ static LwStatus visit_end(LwScheduler *s, ProviderVisit *pv, LwError *err)
     lw_warn("provider=%s void=%s msg=\"%s\"", p->name, p->void_url, v->warnings[i]);
   }
 
-  LwDecideInput in = {p, true, version, st.has_harvested, st.harvested, st.running,
-                      st.running_version, forced, now_ms * 1000, st.retry_at_ms * 1000,
+  LwDecideInput in = {p,
+                      true,
+                      version,
+                      st.has_harvested,
+                      st.harvested,
+                      st.running,
+                      st.running_version,
+                      forced,
+                      now_ms * 1000,
+                      st.retry_at_ms * 1000,
                       st.dump_changed};
   LwDecideResult d;
   lw_decide(&in, &d);
@@ -465,15 +475,15 @@ static LwStatus visit_end(LwScheduler *s, ProviderVisit *pv, LwError *err)
   char *warnings = warnings_json(v, fallback);
   char *dumps = dumps_json(v);
   bool keep = len <= VOID_CACHE_MAX;
-  const char *fields[] = {"void_modified", vtext,
-                          "void_source", source,
-                          "void_hash", version.hash,
-                          "void_etag", keep ? info.etag : "",
+  const char *fields[] = {"void_modified",      vtext,
+                          "void_source",        source,
+                          "void_hash",          version.hash,
+                          "void_etag",          keep ? info.etag : "",
                           "void_http_modified", keep ? info.last_modified : "",
-                          "void_type", info.content_type,
-                          "void_body", keep ? body : "",
-                          "void_dumps", dumps ? dumps : "[]",
-                          "warnings", warnings ? warnings : "[]"};
+                          "void_type",          info.content_type,
+                          "void_body",          keep ? body : "",
+                          "void_dumps",         dumps ? dumps : "[]",
+                          "warnings",           warnings ? warnings : "[]"};
   rc = record_visit(s, p, true, NULL, fields, sizeof(fields) / sizeof(*fields), err);
   free(warnings);
   free(dumps);
@@ -485,8 +495,8 @@ static LwStatus visit_end(LwScheduler *s, ProviderVisit *pv, LwError *err)
   return rc;
 }
 
-LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced,
-                            LwVisit *out, LwError *err)
+LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced, LwVisit *out,
+                            LwError *err)
 {
   ProviderVisit *pv = malloc(sizeof(*pv));
   if (!pv) {
@@ -512,8 +522,8 @@ LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced,
 
 static bool resting(const char *status)
 {
-  static const char *const ok[] = {"failed", "filed", "depleted", "unarchived",
-                                   "guessed", "parsed"};
+  static const char *const ok[] = {"failed",     "filed",   "depleted",
+                                   "unarchived", "guessed", "parsed"};
   for (size_t i = 0; status && i < sizeof(ok) / sizeof(*ok); ++i) {
     if (!strcmp(status, ok[i])) {
       return true;
@@ -548,8 +558,8 @@ typedef struct {
 } StaleScan;
 
 /* Read for each seed, in this order, by the stale scan. */
-static const char *const stale_fields[] = {"status",   "processed", "interval",
-                                           "parent",   "relative",  "provider"};
+static const char *const stale_fields[] = {"status", "processed", "interval",
+                                           "parent", "relative",  "provider"};
 
 /* A downloaded seed whose time is up (processed + interval < now), with no
  * parent (not an archive entry) and not relative, goes back to added with a
@@ -563,8 +573,8 @@ static void requeue_if_stale(void *arg, const char *hash, const char *const *v)
   const char *parent = v[3], *relative = v[4], *provider = v[5];
   long long p = processed ? atoll(processed) : 0;
   long long i = seed_interval_ms(scan->s, interval, provider);
-  if (p > 0 && i > 0 && p + i < scan->now && resting(status) &&
-      !(parent && *parent) && !(relative && !strcmp(relative, "true"))) {
+  if (p > 0 && i > 0 && p + i < scan->now && resting(status) && !(parent && *parent) &&
+      !(relative && !strcmp(relative, "true"))) {
     /* Outside any harvest: the one it came with is over. A provider's dump
      * is only re-checked: when it changed, the download marks the provider
      * and the next visit starts a harvest (a provider's graph changes only
@@ -572,7 +582,8 @@ static void requeue_if_stale(void *arg, const char *hash, const char *const *v)
     /* soft: a seed that moved on meanwhile is not stale any more (its
      * download job then finds nothing to do) */
     lw_txn_seed_status_soft(scan->txn, hash, "added");
-    json_t *recheck = provider && *provider ? json_pack("{s:s}", "recheck", provider) : NULL;
+    json_t *recheck = provider && *provider ? json_pack("{s:s}", "recheck", provider)
+                                            : NULL;
     lw_txn_push_job(scan->txn, "download", hash, "", LW_PRIORITY_NORMAL, recheck);
     json_decref(recheck);
     ++*scan->count;

@@ -45,25 +45,25 @@ typedef struct LwScheduler LwScheduler;
 
 /* Counts of one cycle. */
 typedef struct {
-  int providers;   /* in the registry */
+  int providers; /* in the registry */
   int started;
   int unchanged;
   int busy;
   int errors;
-  int skipped;     /* disabled, not due or held */
-  int deferred;    /* due, but its host's turn did not come within the interval */
+  int skipped;  /* disabled, not due or held */
+  int deferred; /* due, but its host's turn did not come within the interval */
   long long reaped, promoted, stale;
   bool registry_error; /* the file did not load; the last good one was used */
 } LwCycleStats;
 
 /* What one visit of a provider ended in. */
 typedef struct {
-  const char *outcome;    /* started, unchanged, busy, error, disabled, not-due, held
+  const char *outcome; /* started, unchanged, busy, error, disabled, not-due, held
                              (an operator's hold: queue/controls.h), deferred (its
                              host's turn did not come within the interval) */
-  char harvest[192];      /* started / busy: the harvest id */
-  size_t dumps;           /* started: number of dumps */
-  bool follow_up;         /* busy: a follow-up harvest is pending */
+  char harvest[192];   /* started / busy: the harvest id */
+  size_t dumps;        /* started: number of dumps */
+  bool follow_up;      /* busy: a follow-up harvest is pending */
   char error[LW_ERROR_MESSAGE_MAX];
 } LwVisit;
 
@@ -97,8 +97,8 @@ LwStatus lw_scheduler_cycle(LwScheduler *s, LwCycleStats *stats, LwError *err);
 /* Visits one provider now; forced starts a harvest whatever the versions
  * say (or keeps it as the follow-up when one runs), at high priority, also
  * for a disabled or not-due provider. Logs the provider's line. */
-LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced,
-                            LwVisit *out, LwError *err);
+LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced, LwVisit *out,
+                            LwError *err);
 
 /* The periodic duties alone (reaper, retries, stale seeds, export and
  * status jobs). */

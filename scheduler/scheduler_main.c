@@ -29,27 +29,27 @@ int main(int argc, char **argv)
   const char *metrics_bind = "127.0.0.1";
   const char *admin_token = "";
   const LwOption options[] = {
-      {"once", LW_OPT_BOOL, &once, NULL,
-       "run one cycle and exit (for scripts and tests)", "LODWASH_ONCE"},
-      {"metrics-port", LW_OPT_INT, &metrics_port, "PORT",
-       "serve the dashboard, /metrics, /status and /healthz over HTTP on this port (0: off)",
-       "LODWASH_METRICS_PORT"},
-      {"metrics-bind", LW_OPT_STRING, &metrics_bind, "ADDRESS",
-       "address the HTTP pages listen on (default 127.0.0.1; 0.0.0.0 in a container)",
-       "LODWASH_METRICS_BIND"},
-      {"admin-token", LW_OPT_STRING, &admin_token, "TOKEN",
-       "token the dashboard's actions need (retry, harvest, pause, hold, ...); "
-       "none: the pages are read-only",
-       "LODWASH_ADMIN_TOKEN"},
+    {"once", LW_OPT_BOOL, &once, NULL, "run one cycle and exit (for scripts and tests)",
+     "LODWASH_ONCE"},
+    {"metrics-port", LW_OPT_INT, &metrics_port, "PORT",
+     "serve the dashboard, /metrics, /status and /healthz over HTTP on this port (0: off)",
+     "LODWASH_METRICS_PORT"},
+    {"metrics-bind", LW_OPT_STRING, &metrics_bind, "ADDRESS",
+     "address the HTTP pages listen on (default 127.0.0.1; 0.0.0.0 in a container)",
+     "LODWASH_METRICS_BIND"},
+    {"admin-token", LW_OPT_STRING, &admin_token, "TOKEN",
+     "token the dashboard's actions need (retry, harvest, pause, hold, ...); "
+     "none: the pages are read-only",
+     "LODWASH_ADMIN_TOKEN"},
   };
   const LwProgram prog = {
-      "lodwash-scheduler", "[OPTIONS]",
-      "Every --interval seconds: reads the registry (--registry), visits each "
-      "provider's VoID file, starts a harvest when its dcterms:modified moved, "
-      "and runs the periodic duties (dead workers' jobs, retries, stale seeds, "
-      "export and status jobs). One scheduler is active at a time; another "
-      "waits and takes over within one interval.",
-      options, sizeof(options) / sizeof(*options)};
+    "lodwash-scheduler", "[OPTIONS]",
+    "Every --interval seconds: reads the registry (--registry), visits each "
+    "provider's VoID file, starts a harvest when its dcterms:modified moved, "
+    "and runs the periodic duties (dead workers' jobs, retries, stale seeds, "
+    "export and status jobs). One scheduler is active at a time; another "
+    "waits and takes over within one interval.",
+    options, sizeof(options) / sizeof(*options)};
   LwConfig cfg;
   LwError err;
   lw_error_clear(&err);
@@ -66,7 +66,8 @@ int main(int argc, char **argv)
     return 2;
   }
   if (metrics_port > 65535) {
-    fprintf(stderr, "lodwash-scheduler: --metrics-port %lld is not a port (1 to 65535; 0: off)\n",
+    fprintf(stderr,
+            "lodwash-scheduler: --metrics-port %lld is not a port (1 to 65535; 0: off)\n",
             metrics_port);
     lw_config_free(&cfg);
     return 2;

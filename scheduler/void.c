@@ -33,9 +33,9 @@ typedef enum {
 } Pred;
 
 typedef struct {
-  char *s;        /* IRI, or "_:label" */
+  char *s; /* IRI, or "_:label" */
   Pred p;
-  char *o;        /* IRI, "_:label", or a literal's lexical form */
+  char *o; /* IRI, "_:label", or a literal's lexical form */
   bool o_literal;
 } Triple;
 
@@ -60,14 +60,14 @@ static Pred pred_of(const char *iri)
     const char *iri;
     Pred p;
   } table[] = {
-      {RDF_NS "type", P_TYPE},
-      {DCTERMS_NS "modified", P_MODIFIED},
-      {VOID_NS "feature", P_FEATURE},
-      {VOID_NS "dataDump", P_DUMP},
-      {VOID_NS "subset", P_SUBSET},
-      {SPDX_NS "checksum", P_CHECKSUM},
-      {SPDX_NS "algorithm", P_ALGORITHM},
-      {SPDX_NS "checksumValue", P_CHECKSUM_VALUE},
+    {RDF_NS "type", P_TYPE},
+    {DCTERMS_NS "modified", P_MODIFIED},
+    {VOID_NS "feature", P_FEATURE},
+    {VOID_NS "dataDump", P_DUMP},
+    {VOID_NS "subset", P_SUBSET},
+    {SPDX_NS "checksum", P_CHECKSUM},
+    {SPDX_NS "algorithm", P_ALGORITHM},
+    {SPDX_NS "checksumValue", P_CHECKSUM_VALUE},
   };
   for (size_t i = 0; i < sizeof(table) / sizeof(*table); ++i) {
     if (!strcmp(iri, table[i].iri)) {
@@ -242,8 +242,8 @@ static size_t turtle_safe_len(const char *d, size_t len, bool *cut)
   return len;
 }
 
-static void read_document(const char *data, size_t len, LwFormat format,
-                          const char *url, Reading *r)
+static void read_document(const char *data, size_t len, LwFormat format, const char *url,
+                          Reading *r)
 {
   memset(r, 0, sizeof(*r));
   r->format = format;
@@ -264,8 +264,11 @@ static void read_document(const char *data, size_t len, LwFormat format,
     r->status = lw_error_set(&r->err, LW_ERR_NOMEM, "out of memory");
     return;
   }
-  LwReadOptions options = {.format = format, .base_iri = url, .on_quad = collect,
-                           .quad_handle = &r->kept, .on_error = on_syntax_error,
+  LwReadOptions options = {.format = format,
+                           .base_iri = url,
+                           .on_quad = collect,
+                           .quad_handle = &r->kept,
+                           .on_error = on_syntax_error,
                            .error_handle = &r->errors};
   r->status = lw_rdf_read(f, &options, &r->stats, &r->err);
   fclose(f);
@@ -356,8 +359,8 @@ static void take_modified(LwVoid *v, const Triple *t, bool *has, LwDateTime *lat
     return;
   }
   if (lw_datetime_parse(t->o, strlen(t->o), &dt, &e) != LW_OK) {
-    warn(v, "%s: dcterms:modified \"%.64s\" is not a date (%s), ignored", t->s,
-         t->o, e.message);
+    warn(v, "%s: dcterms:modified \"%.64s\" is not a date (%s), ignored", t->s, t->o,
+         e.message);
     return;
   }
   if (!*has || dt.usec > latest->usec) {
@@ -406,9 +409,8 @@ static bool find_checksum(const Collector *c, const char *node, LwVoidDump *d)
   return d->checksum_algorithm && d->checksum_value;
 }
 
-static bool add_dump(LwVoid *v, const Collector *c, const char *dataset,
-                     const Triple *t, LwDumpKind kind, size_t dataset_dumps,
-                     const char *base)
+static bool add_dump(LwVoid *v, const Collector *c, const char *dataset, const Triple *t,
+                     LwDumpKind kind, size_t dataset_dumps, const char *base)
 {
   char *url = NULL;
   if (t->o_literal) {
@@ -417,8 +419,8 @@ static bool add_dump(LwVoid *v, const Collector *c, const char *dataset,
       warn(v, "%s: void:dataDump \"%.64s\" is not a URL, ignored", dataset, t->o);
       return true;
     }
-    warn(v, "%s: void:dataDump \"%.64s\" is a literal, not an IRI; read as <%s>",
-         dataset, t->o, url);
+    warn(v, "%s: void:dataDump \"%.64s\" is a literal, not an IRI; read as <%s>", dataset,
+         t->o, url);
   } else if (!strncmp(t->o, "_:", 2)) {
     warn(v, "%s: void:dataDump is a blank node, ignored", dataset);
     return true;
@@ -462,8 +464,8 @@ static bool add_dump(LwVoid *v, const Collector *c, const char *dataset,
 }
 
 /* Everything about one dataset: features, kind, modified, dumps. */
-static bool read_dataset(LwVoid *v, const Collector *c, const char *ds,
-                         const char *base, bool *has_mod, LwDateTime *mod)
+static bool read_dataset(LwVoid *v, const Collector *c, const char *ds, const char *base,
+                         bool *has_mod, LwDateTime *mod)
 {
   bool full = false, partial = false;
   size_t dumps = 0;
@@ -490,8 +492,7 @@ static bool read_dataset(LwVoid *v, const Collector *c, const char *ds,
   LwDumpKind kind = full ? LW_DUMP_FULL : partial ? LW_DUMP_PARTIAL : LW_DUMP_UNSTATED;
   for (size_t i = 0; i < c->n; ++i) {
     const Triple *t = &c->t[i];
-    if (t->p == P_DUMP && !strcmp(t->s, ds) &&
-        !add_dump(v, c, ds, t, kind, dumps, base)) {
+    if (t->p == P_DUMP && !strcmp(t->s, ds) && !add_dump(v, c, ds, t, kind, dumps, base)) {
       return false;
     }
   }
@@ -635,8 +636,8 @@ static LwFormat format_from_content(const char *data, size_t len)
   if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3)) {
     i = 3;
   }
-  while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' ||
-                     data[i] == '\n')) {
+  while (i < len &&
+         (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')) {
     ++i;
   }
   if (i + 1 < len && data[i] == '<' && (data[i + 1] == '?' || data[i + 1] == '!')) {
@@ -650,16 +651,16 @@ static LwFormat format_from_content(const char *data, size_t len)
       }
       ++j;
     }
-    if (j > i + 1 && j < len && (data[j] == ' ' || data[j] == '\t' ||
-                                 data[j] == '\r' || data[j] == '\n')) {
+    if (j > i + 1 && j < len &&
+        (data[j] == ' ' || data[j] == '\t' || data[j] == '\r' || data[j] == '\n')) {
       return LW_FORMAT_RDFXML;
     }
   }
   return LW_FORMAT_TURTLE;
 }
 
-LwFormat lw_void_guess_format(const char *url, const char *media_type,
-                              const char *data, size_t len)
+LwFormat lw_void_guess_format(const char *url, const char *media_type, const char *data,
+                              size_t len)
 {
   LwFormat f = format_from_url(url);
   if (f == LW_FORMAT_UNKNOWN) {
@@ -730,8 +731,7 @@ static bool unstutter_line(char *buf, size_t len, unsigned line)
 /* Turtle: while a reading has errors, read again without a word written
  * twice on the first offending line, or else without that line, and keep
  * the new reading if it lost nothing. */
-static void recover_turtle(char *buf, size_t len, const char *url, Reading *best,
-                           LwVoid *v)
+static void recover_turtle(char *buf, size_t len, const char *url, Reading *best, LwVoid *v)
 {
   for (int attempt = 0; attempt < MAX_RETRIES && best->errors.count > 0; ++attempt) {
     unsigned line = best->errors.first_line;
@@ -746,8 +746,9 @@ static void recover_turtle(char *buf, size_t len, const char *url, Reading *best
       reading_clear(&next);
       return;
     }
-    warn(v, stutter ? "line %u: a word written twice was read once"
-                    : "line %u left out to read the rest of its statement",
+    warn(v,
+         stutter ? "line %u: a word written twice was read once"
+                 : "line %u left out to read the rest of its statement",
          line);
     reading_clear(best);
     *best = next;
@@ -814,8 +815,7 @@ LwStatus lw_void_parse(const char *data, size_t len, const char *url,
     st = lw_error_set(err, best.status, "%s", best.err.message);
   } else if (best.stats.statements == 0) {
     st = lw_error_set(err, LW_ERR_SYNTAX, "not RDF: no statement could be read as %s%s%s",
-                      lw_format_name(best.format),
-                      best.errors.message_count ? "; " : "",
+                      lw_format_name(best.format), best.errors.message_count ? "; " : "",
                       best.errors.message_count ? best.errors.messages[0]
                                                 : best.err.message);
   } else {

@@ -65,9 +65,9 @@ typedef enum {
 } LwDumpKind;
 
 typedef enum {
-  LW_MODIFIED_NONE = 0,  /* no usable dcterms:modified */
-  LW_MODIFIED_DATASET,   /* from the datasets */
-  LW_MODIFIED_DOCUMENT   /* from the VoID document's own description */
+  LW_MODIFIED_NONE = 0, /* no usable dcterms:modified */
+  LW_MODIFIED_DATASET,  /* from the datasets */
+  LW_MODIFIED_DOCUMENT  /* from the VoID document's own description */
 } LwModifiedSource;
 
 typedef struct {
@@ -79,17 +79,17 @@ typedef struct {
 } LwVoidDump;
 
 typedef struct {
-  LwFormat format;           /* the syntax that was read */
+  LwFormat format; /* the syntax that was read */
   LwModifiedSource modified_source;
-  LwDateTime modified;       /* valid unless modified_source is NONE */
-  LwDumpKind kind;           /* FULL if any dump is full, else PARTIAL if any
+  LwDateTime modified; /* valid unless modified_source is NONE */
+  LwDumpKind kind;     /* FULL if any dump is full, else PARTIAL if any
                                 is partial, else UNSTATED */
   size_t dataset_count;
   LwVoidDump *dumps;
   size_t dump_count;
-  char **features;           /* every distinct void:feature IRI */
+  char **features; /* every distinct void:feature IRI */
   size_t feature_count;
-  char **warnings;           /* what was odd but not fatal, for the log and
+  char **warnings; /* what was odd but not fatal, for the log and
                                 the provider record */
   size_t warning_count;
   unsigned long long statements;    /* read from the document */
@@ -106,8 +106,8 @@ LwStatus lw_void_parse(const char *data, size_t len, const char *url,
                        const char *media_type, LwVoid **out, LwError *err);
 
 /* The syntax lw_void_parse tries first (see above); never UNKNOWN. */
-LwFormat lw_void_guess_format(const char *url, const char *media_type,
-                              const char *data, size_t len);
+LwFormat lw_void_guess_format(const char *url, const char *media_type, const char *data,
+                              size_t len);
 
 /* "full", "partial" or "unstated". */
 const char *lw_dump_kind_name(LwDumpKind kind);

@@ -20,12 +20,12 @@
 #include "base/base.h"
 
 typedef struct {
-  long status;              /* HTTP status of the last response, 0 if none */
-  bool not_modified;        /* 304 */
-  char etag[256];           /* of the last response, "" if none */
-  char last_modified[64];   /* Last-Modified header, "" if none */
+  long status;            /* HTTP status of the last response, 0 if none */
+  bool not_modified;      /* 304 */
+  char etag[256];         /* of the last response, "" if none */
+  char last_modified[64]; /* Last-Modified header, "" if none */
   char content_type[256];
-  char final_url[2048];     /* after redirects: the base for relative IRIs */
+  char final_url[2048]; /* after redirects: the base for relative IRIs */
 } LwVoidFetchInfo;
 
 /* Fetches url within timeout_ms (0: 30 s). etag / last_modified (may be NULL or "") make it

@@ -24,7 +24,7 @@ typedef struct {
 
 struct LwVoidFetchPool {
   const LwConfig *cfg;
-  LwNetGuard *guard;     /* for robots.txt */
+  LwNetGuard *guard; /* for robots.txt */
   pthread_mutex_t lock;
   pthread_cond_t work;   /* a job was queued, a host has room, or closing */
   pthread_cond_t done;   /* a job finished */
@@ -35,8 +35,8 @@ struct LwVoidFetchPool {
   long long start_by_ms; /* a job whose host must wait then is deferred (0: none) */
   Host *hosts;
   size_t host_count, host_capacity;
-  json_t *host_index;    /* name -> index into hosts */
-  int per_host;          /* fetches in flight per host at most */
+  json_t *host_index;        /* name -> index into hosts */
+  int per_host;              /* fetches in flight per host at most */
   LwVoidFetchJob **finished; /* ring of finished jobs not yet handed back */
   size_t fin_head, fin_count;
   size_t handed_back;
@@ -50,7 +50,7 @@ struct LwVoidFetchPool {
 typedef struct {
   LwVoidFetchPool *pool;
   LwVoidFetchJob *job;
-  size_t host;           /* the host whose place it holds */
+  size_t host; /* the host whose place it holds */
   LwRecords *redis;
 } InFlight;
 
@@ -92,7 +92,8 @@ static size_t host_find(LwVoidFetchPool *pool, const char *name)
   memset(h, 0, sizeof(*h));
   snprintf(h->name, sizeof(h->name), "%s", name);
   h->gap_ms = pool->cfg->host_interval_ms > 0 ? pool->cfg->host_interval_ms : 0;
-  if (json_object_set_new(pool->host_index, name, json_integer((json_int_t)pool->host_count))) {
+  if (json_object_set_new(pool->host_index, name,
+                          json_integer((json_int_t)pool->host_count))) {
     return SIZE_MAX;
   }
   return pool->host_count++;
@@ -344,8 +345,8 @@ LwVoidFetchPool *lw_void_fetch_pool_new(const LwConfig *cfg, int max_in_flight,
   pool->threads = calloc((size_t)pool->max_threads, sizeof(*pool->threads));
   pool->host_index = json_object();
   LwError err;
-  bool guarded = lw_netguard_new(cfg->allow_net ? cfg->allow_net : "", &pool->guard, &err) ==
-                 LW_OK;
+  bool guarded = lw_netguard_new(cfg->allow_net ? cfg->allow_net : "", &pool->guard,
+                                 &err) == LW_OK;
   if (!guarded || !pool->jobs || !pool->job_host || !pool->job_taken || !pool->finished ||
       !pool->threads || !pool->host_index) {
     pool_release(pool);
@@ -367,8 +368,8 @@ LwStatus lw_void_fetch_pool_submit(LwVoidFetchPool *pool, LwVoidFetchJob *job)
   size_t host = SIZE_MAX;
   if (pool->submitted == pool->capacity) {
     st = LW_ERR_LIMIT;
-  } else if ((host = host_find(pool, lw_url_host(job->url, name, sizeof(name)) ? name : "")) ==
-             SIZE_MAX) {
+  } else if ((host = host_find(
+                pool, lw_url_host(job->url, name, sizeof(name)) ? name : "")) == SIZE_MAX) {
     st = LW_ERR_NOMEM;
   } else {
     job->body = NULL;
@@ -402,8 +403,7 @@ void lw_void_fetch_pool_start_within(LwVoidFetchPool *pool, long ms)
   pthread_mutex_unlock(&pool->lock);
 }
 
-LwStatus lw_void_fetch_pool_next(LwVoidFetchPool *pool, long wait_ms,
-                                 LwVoidFetchJob **done)
+LwStatus lw_void_fetch_pool_next(LwVoidFetchPool *pool, long wait_ms, LwVoidFetchJob **done)
 {
   *done = NULL;
   pthread_mutex_lock(&pool->lock);

@@ -56,13 +56,13 @@ typedef struct {
   /* in */
   const char *url;
   long timeout_ms;
-  char etag[256];            /* "" none */
-  char last_modified[64];    /* "" none */
-  void *user;                /* the caller's, untouched */
+  char etag[256];         /* "" none */
+  char last_modified[64]; /* "" none */
+  void *user;             /* the caller's, untouched */
   /* out: as lw_void_fetch, unless deferred */
-  bool deferred;             /* not started by the start deadline */
+  bool deferred; /* not started by the start deadline */
   LwStatus status;
-  char *body;                /* caller frees */
+  char *body; /* caller frees */
   size_t len;
   LwVoidFetchInfo info;
   LwError err;

@@ -44,9 +44,11 @@ static void gen_file(const char *path, unsigned long first, unsigned long subjec
   setvbuf(f, NULL, _IOFBF, 1 << 20);
   for (unsigned long s = first; s < first + subjects; ++s) {
     for (int p = 0; p < PER_SUBJECT; ++p) {
-      fprintf(f, "<http://data.example.org/resource/%09lu> <http://data.example.org/vocab#p%02d> "
-                 "\"value %lu %d %s\"%s .\n",
-              s, p, s, p, version, graph_term);
+      fprintf(
+        f,
+        "<http://data.example.org/resource/%09lu> <http://data.example.org/vocab#p%02d> "
+        "\"value %lu %d %s\"%s .\n",
+        s, p, s, p, version, graph_term);
     }
   }
   fclose(f);
@@ -81,8 +83,11 @@ static int gen_partial(unsigned long n, unsigned long k, const char *dir)
   unsigned long step = n / k;
   for (unsigned long s = 0; s < n / PER_SUBJECT; s += step) {
     for (int p = 0; p < PER_SUBJECT; ++p) {
-      fprintf(f, "<http://data.example.org/resource/%09lu> <http://data.example.org/vocab#p%02d> "
-                 "\"value %lu %d v2\" .\n", s, p, s, p);
+      fprintf(
+        f,
+        "<http://data.example.org/resource/%09lu> <http://data.example.org/vocab#p%02d> "
+        "\"value %lu %d v2\" .\n",
+        s, p, s, p);
     }
   }
   fclose(f);
@@ -103,8 +108,11 @@ static int rewrite(const char *data, const char *harvest)
   snprintf(old, sizeof(old), "%s/graphs/bench.nq.gz", data);
   snprintf(out, sizeof(out), "%s/graphs/bench.nq.gz.new", data);
   const char *paths[] = {harvest};
-  LwGraphMergeOptions o = {.graph_iri = GRAPH, .old_path = old, .new_paths = paths,
-                           .new_count = 1, .out_path = out};
+  LwGraphMergeOptions o = {.graph_iri = GRAPH,
+                           .old_path = old,
+                           .new_paths = paths,
+                           .new_count = 1,
+                           .out_path = out};
   LwGraphMergeReport r;
   LwError err;
   double t0 = lw_monotonic_seconds();
@@ -123,9 +131,13 @@ static int rewrite(const char *data, const char *harvest)
 static int import(const char *data, const char *harvest, LwSparqlStore *store)
 {
   const char *paths[] = {harvest};
-  LwGraphImportOptions o = {.data_dir = data, .provider = "bench", .graph_iri = GRAPH,
-                            .harvest_id = "bench", .clean_paths = paths,
-                            .clean_count = harvest ? 1 : 0, .store = store};
+  LwGraphImportOptions o = {.data_dir = data,
+                            .provider = "bench",
+                            .graph_iri = GRAPH,
+                            .harvest_id = "bench",
+                            .clean_paths = paths,
+                            .clean_count = harvest ? 1 : 0,
+                            .store = store};
   LwGraphImportReport r;
   LwError err;
   double t0 = lw_monotonic_seconds();
@@ -165,7 +177,8 @@ int main(int argc, char **argv)
     lw_sparql_close(store);
     return rc;
   }
-  fprintf(stderr, "usage: bench-import gen N DIR | partial N K DIR | load DATA | files DATA NEW | "
-                  "rewrite DATA NEW | sparql DATA NEW URL USER PASSWORD\n");
+  fprintf(stderr,
+          "usage: bench-import gen N DIR | partial N K DIR | load DATA | files DATA NEW | "
+          "rewrite DATA NEW | sparql DATA NEW URL USER PASSWORD\n");
   return 2;
 }

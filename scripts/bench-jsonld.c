@@ -11,21 +11,34 @@
 
 #include "jsonld/jsonld.h"
 
-static void put_escaped(FILE *out, const char *s, size_t len) {
+static void put_escaped(FILE *out, const char *s, size_t len)
+{
   for (size_t i = 0; i < len; i++) {
     char c = s[i];
     switch (c) {
-    case '"': fputs("\\\"", out); break;
-    case '\\': fputs("\\\\", out); break;
-    case '\n': fputs("\\n", out); break;
-    case '\r': fputs("\\r", out); break;
-    case '\0': fputs("\\u0000", out); break;
-    default: putc(c, out);
+    case '"':
+      fputs("\\\"", out);
+      break;
+    case '\\':
+      fputs("\\\\", out);
+      break;
+    case '\n':
+      fputs("\\n", out);
+      break;
+    case '\r':
+      fputs("\\r", out);
+      break;
+    case '\0':
+      fputs("\\u0000", out);
+      break;
+    default:
+      putc(c, out);
     }
   }
 }
 
-static void put_term(FILE *out, const LwTerm *t) {
+static void put_term(FILE *out, const LwTerm *t)
+{
   switch (t->type) {
   case LW_TERM_IRI:
     putc('<', out);
@@ -52,7 +65,8 @@ static void put_term(FILE *out, const LwTerm *t) {
   putc(' ', out);
 }
 
-static LwStatus write_quad(void *handle, const LwQuad *q) {
+static LwStatus write_quad(void *handle, const LwQuad *q)
+{
   FILE *out = handle;
   put_term(out, &q->subject);
   put_term(out, &q->predicate);
@@ -62,7 +76,8 @@ static LwStatus write_quad(void *handle, const LwQuad *q) {
   return LW_OK;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
   if (argc != 4) {
     fprintf(stderr, "usage: %s FILE.jsonld BASE-IRI OUT.nq\n", argv[0]);
     return 2;
@@ -91,8 +106,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "error: %s\n", err.message);
     return 1;
   }
-  double secs = (double)(t1.tv_sec - t0.tv_sec) +
-                (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+  double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
   fprintf(stderr, "%llu %.3f\n", stats.statements, secs);
   return 0;
 }

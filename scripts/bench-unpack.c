@@ -68,7 +68,8 @@ static int gen(unsigned long long bytes, const char *out, const char *level)
   }
   archive_entry_free(e);
   free(buf);
-  return archive_write_close(a) == ARCHIVE_OK && archive_write_free(a) == ARCHIVE_OK ? 0 : 1;
+  return archive_write_close(a) == ARCHIVE_OK && archive_write_free(a) == ARCHIVE_OK ? 0
+                                                                                     : 1;
 }
 
 static int unpack(const char *file, const char *data_dir)
@@ -90,7 +91,8 @@ static int unpack(const char *file, const char *data_dir)
   printf("unpack %llu %.3f %.1f %ld\n", (unsigned long long)r->bytes_expanded, t,
          (double)r->bytes_expanded / 1e6 / t, peak_rss_kb());
   for (size_t i = 0; i < r->n_entries; ++i) {
-    fprintf(stderr, "entry %s -> %s/%s\n", r->entries[i].path, data_dir, r->entries[i].relpath);
+    fprintf(stderr, "entry %s -> %s/%s\n", r->entries[i].path, data_dir,
+            r->entries[i].relpath);
   }
   lw_unpack_result_free(r);
   return 0;
@@ -125,7 +127,9 @@ int main(int argc, char **argv)
   if (argc == 4 && !strcmp(argv[1], "encoding")) {
     return encoding(argv[2], argv[3]);
   }
-  fprintf(stderr, "usage: %s gen BYTES OUT.tar.gz [LEVEL] | unpack FILE DATA_DIR | "
-                  "encoding FILE DATA_DIR\n", argv[0]);
+  fprintf(stderr,
+          "usage: %s gen BYTES OUT.tar.gz [LEVEL] | unpack FILE DATA_DIR | "
+          "encoding FILE DATA_DIR\n",
+          argv[0]);
   return 2;
 }

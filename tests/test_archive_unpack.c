@@ -20,7 +20,7 @@
 
 #include "tests/support/check.h"
 
-static char *tmp;      /* the test's folder: inputs */
+static char *tmp;       /* the test's folder: inputs */
 static char data[1024]; /* the data directory */
 
 static const char PARENT[] = "0123456789abcdef0123456789abcdef";
@@ -29,7 +29,7 @@ static const char PARENT[] = "0123456789abcdef0123456789abcdef";
 
 typedef struct {
   const char *path;
-  const char *data;     /* NULL: zeros */
+  const char *data; /* NULL: zeros */
   size_t len;
   unsigned type;        /* AE_IFREG, AE_IFDIR, AE_IFLNK, AE_IFIFO, AE_IFCHR */
   const char *link;     /* symlink target */
@@ -75,8 +75,8 @@ static void write_member(struct archive *a, const Member *m)
 
 /* Writes an archive of format ("pax", "zip", "7zip", ...) through filter
  * (NULL: none) into tmp/name; returns its path (static buffer rotation). */
-static const char *make_archive(const char *name, const char *format,
-                                const char *filter, const Member *m, size_t n)
+static const char *make_archive(const char *name, const char *format, const char *filter,
+                                const Member *m, size_t n)
 {
   static char paths[4][4096];
   static int next;
@@ -204,8 +204,8 @@ static LwStatus budget_reserve(void *handle, uint64_t need_bytes, uint64_t need_
   return LW_OK;
 }
 
-static LwUnpackResult *unpack(const char *path, const LwUnpackOptions *o,
-                              LwStatus *st, LwError *err)
+static LwUnpackResult *unpack(const char *path, const LwUnpackOptions *o, LwStatus *st,
+                              LwError *err)
 {
   LwUnpackResult *r = NULL;
   lw_error_clear(err);
@@ -224,8 +224,8 @@ static const LwUnpackEntry *find_entry(const LwUnpackResult *r, const char *path
 }
 
 /* The entry is in the store at its hashed path with exactly these bytes. */
-static void check_entry(const LwUnpackResult *r, const char *path,
-                        const char *bytes, const char *parent)
+static void check_entry(const LwUnpackResult *r, const char *path, const char *bytes,
+                        const char *parent)
 {
   const LwUnpackEntry *e = find_entry(r, path);
   CHECK(e != NULL);
@@ -264,31 +264,31 @@ static void test_formats(void)
   static const struct {
     const char *name, *format, *filter, *format_word, *filter_name;
   } cases[] = {
-      {"a.tar.gz", "pax", "gzip", "tar", "gzip"},
-      {"a.zip", "zip", NULL, "ZIP", NULL},
-      {"a.7z", "7zip", NULL, "7-Zip", NULL},
-      {"a.tar.xz", "pax", "xz", "tar", "xz"},
-      {"a.tar.zst", "pax", "zstd", "tar", "zstd"},
-      {"a.tar.bz2", "ustar", "bzip2", "tar", "bzip2"},
-      {"a.cpio.lz4", "newc", "lz4", "cpio", "lz4"},
-      {"a.tar.Z", "ustar", "compress", "tar", "compress (.Z)"},
-      {"a.tar.lzma", "pax", "lzma", "tar", "lzma"},
-      {"a.xar", "xar", NULL, "xar", NULL},
-      {"a.ar", "ar", NULL, "ar", NULL},
-      {"a.iso", "iso9660", NULL, "ISO9660", NULL},
+    {"a.tar.gz", "pax", "gzip", "tar", "gzip"},
+    {"a.zip", "zip", NULL, "ZIP", NULL},
+    {"a.7z", "7zip", NULL, "7-Zip", NULL},
+    {"a.tar.xz", "pax", "xz", "tar", "xz"},
+    {"a.tar.zst", "pax", "zstd", "tar", "zstd"},
+    {"a.tar.bz2", "ustar", "bzip2", "tar", "bzip2"},
+    {"a.cpio.lz4", "newc", "lz4", "cpio", "lz4"},
+    {"a.tar.Z", "ustar", "compress", "tar", "compress (.Z)"},
+    {"a.tar.lzma", "pax", "lzma", "tar", "lzma"},
+    {"a.xar", "xar", NULL, "xar", NULL},
+    {"a.ar", "ar", NULL, "ar", NULL},
+    {"a.iso", "iso9660", NULL, "ISO9660", NULL},
   };
   Member m[] = {
-      {"dump/", NULL, 0, AE_IFDIR, NULL, NULL},
-      {"dump/a.ttl", TTL, strlen(TTL), AE_IFREG, NULL, NULL},
-      {"dump/b.nt", NT, strlen(NT), AE_IFREG, NULL, NULL},
+    {"dump/", NULL, 0, AE_IFDIR, NULL, NULL},
+    {"dump/a.ttl", TTL, strlen(TTL), AE_IFREG, NULL, NULL},
+    {"dump/b.nt", NT, strlen(NT), AE_IFREG, NULL, NULL},
   };
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); ++c) {
     bool flat = !strcmp(cases[c].format, "ar"); /* ar has no folders */
     Member flat_m[] = {{"a.ttl", TTL, strlen(TTL), AE_IFREG, NULL, NULL},
                        {"b.nt", NT, strlen(NT), AE_IFREG, NULL, NULL}};
     const char *path = flat ? make_archive(cases[c].name, cases[c].format, NULL, flat_m, 2)
-                            : make_archive(cases[c].name, cases[c].format,
-                                           cases[c].filter, m, 3);
+                            : make_archive(cases[c].name, cases[c].format, cases[c].filter,
+                                           m, 3);
     clear_data();
     LwUnpackOptions o = options();
     LwStatus st;
@@ -455,14 +455,14 @@ static void test_nested(void)
 static void test_hostile_names(void)
 {
   Member m[] = {
-      {"../../evil-escape.ttl", TTL, strlen(TTL), AE_IFREG, NULL, NULL},
-      {"/tmp/evil-absolute.ttl", NT, strlen(NT), AE_IFREG, NULL, NULL},
-      {"passwd-link", NULL, 0, AE_IFLNK, "/etc/passwd", NULL},
-      {"hard-link", NULL, 0, AE_IFREG, NULL, "../../evil-escape.ttl"},
-      {"fifo", NULL, 0, AE_IFIFO, NULL, NULL},
-      {"dev-null", NULL, 0, AE_IFCHR, NULL, NULL},
-      {"dup.ttl", "old\n", 4, AE_IFREG, NULL, NULL},
-      {"dup.ttl", "new\n", 4, AE_IFREG, NULL, NULL},
+    {"../../evil-escape.ttl", TTL, strlen(TTL), AE_IFREG, NULL, NULL},
+    {"/tmp/evil-absolute.ttl", NT, strlen(NT), AE_IFREG, NULL, NULL},
+    {"passwd-link", NULL, 0, AE_IFLNK, "/etc/passwd", NULL},
+    {"hard-link", NULL, 0, AE_IFREG, NULL, "../../evil-escape.ttl"},
+    {"fifo", NULL, 0, AE_IFIFO, NULL, NULL},
+    {"dev-null", NULL, 0, AE_IFCHR, NULL, NULL},
+    {"dup.ttl", "old\n", 4, AE_IFREG, NULL, NULL},
+    {"dup.ttl", "new\n", 4, AE_IFREG, NULL, NULL},
   };
   const char *path = make_archive("hostile.tar", "pax", NULL, m, 8);
   clear_data();
@@ -505,7 +505,8 @@ static void test_hostile_names(void)
  * from the same bytes, never used as a file name. */
 static void test_unicode_names(void)
 {
-  const char *name = "donn\xC3\xA9" "es/caf\xC3\xA9 \xE2\x82\xAC.ttl";
+  const char *name = "donn\xC3\xA9"
+                     "es/caf\xC3\xA9 \xE2\x82\xAC.ttl";
   const char *formats[] = {"zip", "pax"};
   for (size_t f = 0; f < 2; ++f) {
     char path[4096];
@@ -583,7 +584,8 @@ static void test_sparse(void)
         snprintf(full, sizeof(full), "%s/%s", data, r->entries[0].relpath);
         FILE *in = fopen(full, "rb");
         char tail[6] = {0};
-        CHECK(in && fseeko(in, (off_t)sizes[0], SEEK_SET) == 0 && fread(tail, 1, 5, in) == 5);
+        CHECK(in && fseeko(in, (off_t)sizes[0], SEEK_SET) == 0 &&
+              fread(tail, 1, 5, in) == 5);
         CHECK_STR_EQ(tail, "tail\n");
         if (in) {
           fclose(in);
@@ -922,14 +924,14 @@ static void test_bounded_memory(void)
 }
 
 /* Runs a test and says how long it took (the suite should stay quick). */
-#define TIMED(fn)                                                              \
-  do {                                                                         \
-    struct timespec t0_, t1_;                                                  \
-    clock_gettime(CLOCK_MONOTONIC, &t0_);                                      \
-    fn();                                                                      \
-    clock_gettime(CLOCK_MONOTONIC, &t1_);                                      \
-    fprintf(stderr, "%s: %.2f s\n", #fn,                                       \
-            (double)(t1_.tv_sec - t0_.tv_sec) + (t1_.tv_nsec - t0_.tv_nsec) / 1e9); \
+#define TIMED(fn)                                                                          \
+  do {                                                                                     \
+    struct timespec t0_, t1_;                                                              \
+    clock_gettime(CLOCK_MONOTONIC, &t0_);                                                  \
+    fn();                                                                                  \
+    clock_gettime(CLOCK_MONOTONIC, &t1_);                                                  \
+    fprintf(stderr, "%s: %.2f s\n", #fn,                                                   \
+            (double)(t1_.tv_sec - t0_.tv_sec) + (t1_.tv_nsec - t0_.tv_nsec) / 1e9);        \
   } while (0)
 
 int main(void)

@@ -85,8 +85,7 @@ static bool is_sorted_unique(const char *text, size_t len)
   return true;
 }
 
-static bool has_error_at(const LwCleanReport *r, LwCleanErrorKind kind,
-                         unsigned line)
+static bool has_error_at(const LwCleanReport *r, LwCleanErrorKind kind, unsigned line)
 {
   for (size_t i = 0; i < r->n_errors; ++i) {
     if (r->errors[i].kind == kind && r->errors[i].line == line) {
@@ -109,16 +108,17 @@ static void test_free_null(void)
 static void test_basic(const char *dir)
 {
   const char *in = path_in(dir, "basic.nt");
-  write_file(in,
-             "<http://ex.org/b> <http://ex.org/p> \"two\" .\n"
-             "<http://ex.org/a> <http://ex.org/p> \"one\"@en .\n"
-             "<http://ex.org/b> <http://ex.org/p> \"two\" .\n"
-             "_:n1 <http://ex.org/p> _:n2 .\n"
-             "<http://ex.org/a>   <http://ex.org/p>   \"one\"@en   .\n"
-             "<http://ex.org/c> <http://ex.org/p> \"tab\\there\" .\n");
+  write_file(in, "<http://ex.org/b> <http://ex.org/p> \"two\" .\n"
+                 "<http://ex.org/a> <http://ex.org/p> \"one\"@en .\n"
+                 "<http://ex.org/b> <http://ex.org/p> \"two\" .\n"
+                 "_:n1 <http://ex.org/p> _:n2 .\n"
+                 "<http://ex.org/a>   <http://ex.org/p>   \"one\"@en   .\n"
+                 "<http://ex.org/c> <http://ex.org/p> \"tab\\there\" .\n");
   const char *out = path_in(dir, "basic.nq");
-  LwCleanOptions o = {.output_path = out, .seed_hash = "0123456789abcdef0123456789abcdef",
-                      .skolem_base = "https://example.net", .data_dir = dir};
+  LwCleanOptions o = {.output_path = out,
+                      .seed_hash = "0123456789abcdef0123456789abcdef",
+                      .skolem_base = "https://example.net",
+                      .data_dir = dir};
   LwCleanReport r;
   LwError err = {0};
   CHECK_INT_EQ(lw_clean_file(in, &o, &r, &err), LW_OK);
@@ -153,7 +153,8 @@ static void test_deterministic(const char *dir)
   const char *td = lw_test_testdata();
   char in[4096];
   if (td) {
-    snprintf(in, sizeof(in), "%s/geolink/ec-geolink__design__data__bco-dmo__test__platform.ttl", td);
+    snprintf(in, sizeof(in),
+             "%s/geolink/ec-geolink__design__data__bco-dmo__test__platform.ttl", td);
   } else {
     snprintf(in, sizeof(in), "%s", path_in(dir, "basic.nt"));
   }
@@ -162,8 +163,10 @@ static void test_deterministic(const char *dir)
   size_t lens[2];
   for (int i = 0; i < 2; ++i) {
     const char *out = path_in(dir, i ? "det2.nq.gz" : "det1.nq.gz");
-    LwCleanOptions o = {.output_path = out, .data_dir = dir,
-                        .memory_budget = 64 << 10, .base_iri = "http://ex.org/"};
+    LwCleanOptions o = {.output_path = out,
+                        .data_dir = dir,
+                        .memory_budget = 64 << 10,
+                        .base_iri = "http://ex.org/"};
     LwCleanReport r;
     LwError err = {0};
     CHECK_INT_EQ(lw_clean_file(in, &o, &r, &err), LW_OK);
@@ -194,7 +197,8 @@ static void test_deterministic(const char *dir)
 static void test_dirty(const char *dir)
 {
   const char *in = path_in(dir, "dirty.nt");
-  write_file(in,
+  write_file(
+    in,
     "<http://ex.org/s1> <http://ex.org/p> \"good 1\" .\n"                    /* 1 */
     "<http://ex.org/s2> <http://ex.org/p> \"unterminated .\n"                /* 2 bad */
     "<http://ex.org/s3> <http://ex.org/p> <http://ex.org/o3> .\n"            /* 3 */
@@ -205,9 +209,9 @@ static void test_dirty(const char *dir)
     "<http://ex.org/s8> <http://ex.org/p> \"hi\"@abcdefghi .\n"              /* 8 langtag */
     "<http://ex.org/s9> <http://ex.org/p> \"2021-02-30\"^^<" XSD "date> .\n" /* 9 literal */
     "<http://ex.org/s1> <http://ex.org/p> \"good 1\" .\n"                    /* 10 dup */
-    "<http://ex.org/s11> <http://ex.org/p> \"300\"^^<" XSD "byte> .\n"       /* 11 literal */
-    "<http://ex.org/s12> <http://ex.org/p> <http://ex.org/o 12> .\n"         /* 12 bad */
-    "<http://ex.org/s13> <http://ex.org/p> \"good 13\" .\n");                /* 13 */
+    "<http://ex.org/s11> <http://ex.org/p> \"300\"^^<" XSD "byte> .\n" /* 11 literal */
+    "<http://ex.org/s12> <http://ex.org/p> <http://ex.org/o 12> .\n"   /* 12 bad */
+    "<http://ex.org/s13> <http://ex.org/p> \"good 13\" .\n");          /* 13 */
   const char *out = path_in(dir, "dirty.nq");
   LwCleanOptions o = {.output_path = out, .data_dir = dir, .max_errors = 100};
   LwCleanReport r;
@@ -229,8 +233,8 @@ static void test_dirty(const char *dir)
   CHECK_INT_EQ(kinds[LW_CLEAN_ERROR_LANGTAG], 1);
   size_t len = 0;
   char *text = slurp(out, &len);
-  static const char *kept[] = {"s1>", "s3>", "s5>", "s6>", "s7>", "s8>",
-                               "s9>", "s11>", "s13>"};
+  static const char *kept[] = {"s1>", "s3>", "s5>",  "s6>", "s7>",
+                               "s8>", "s9>", "s11>", "s13>"};
   for (size_t i = 0; i < 9; ++i) {
     char needle[64];
     snprintf(needle, sizeof(needle), "<http://ex.org/%s", kept[i]);
@@ -274,8 +278,7 @@ static void test_failures(const char *dir)
   /* The format named by the caller wins over the guess. */
   const char *ttl = path_in(dir, "named.txt");
   write_file(ttl, "@prefix ex: <http://ex.org/> .\nex:a ex:p ex:b .\n");
-  LwCleanOptions named = {.output_path = out, .data_dir = dir,
-                          .format = LW_FORMAT_TURTLE};
+  LwCleanOptions named = {.output_path = out, .data_dir = dir, .format = LW_FORMAT_TURTLE};
   CHECK_INT_EQ(lw_clean_file(ttl, &named, &r, &err), LW_OK);
   CHECK_INT_EQ(r.format, LW_FORMAT_TURTLE);
   CHECK_INT_EQ(r.triples, 1);
@@ -346,7 +349,9 @@ static char *triple_set(const char *in, const char *dir, LwFormat format,
                         unsigned long long *errors)
 {
   const char *out = path_in(dir, "set.nq");
-  LwCleanOptions o = {.output_path = out, .data_dir = dir, .format = format,
+  LwCleanOptions o = {.output_path = out,
+                      .data_dir = dir,
+                      .format = format,
                       .base_iri = "http://base.example/"};
   LwCleanReport r;
   LwError err = {0};
@@ -413,8 +418,8 @@ static size_t count_lines(const char *s)
 }
 
 /* Cleans each file and checks that all give the same triples. */
-static void check_same(const char *label, const char **files,
-                       const LwFormat *formats, size_t n, const char *dir)
+static void check_same(const char *label, const char **files, const LwFormat *formats,
+                       size_t n, const char *dir)
 {
   char *first = NULL;
   for (size_t i = 0; i < n; ++i) {
@@ -434,8 +439,8 @@ static void check_same(const char *label, const char **files,
     }
     bool same = !strcmp(first, set);
     if (!same) {
-      fprintf(stderr, "%s: %s differs from %s (%zu vs %zu triples)\n", label,
-              files[i], files[0], count_lines(set), count_lines(first));
+      fprintf(stderr, "%s: %s differs from %s (%zu vs %zu triples)\n", label, files[i],
+              files[0], count_lines(set), count_lines(first));
     }
     CHECK(same);
     free(set);
@@ -456,8 +461,8 @@ static void test_cross_format(const char *dir)
    * really differs: the Turtle has CRLF inside literals and a datatype
    * written <rdf:HTML>, which XML normalizes and expands.) */
   static const char *geolink[] = {
-      "ec-geolink__design__data__bco-dmo__test__funding",
-      "ec-geolink__design__data__bco-dmo__test__platform",
+    "ec-geolink__design__data__bco-dmo__test__funding",
+    "ec-geolink__design__data__bco-dmo__test__platform",
   };
   for (size_t i = 0; i < 2; ++i) {
     char ttl[4096], rdf[4096], nt[4096], nq[4096];
@@ -467,11 +472,12 @@ static void test_cross_format(const char *dir)
     snprintf(nq, sizeof(nq), "%s/x%zu.nq", dir, i);
     snprintf(cmd, sizeof(cmd),
              "serdi -q -i turtle -o ntriples '%s' > '%s' && "
-             "serdi -q -i turtle -o nquads '%s' > '%s'", ttl, nt, ttl, nq);
+             "serdi -q -i turtle -o nquads '%s' > '%s'",
+             ttl, nt, ttl, nq);
     CHECK(run(cmd));
     const char *files[] = {ttl, rdf, nt, nq};
-    LwFormat formats[] = {LW_FORMAT_UNKNOWN, LW_FORMAT_UNKNOWN,
-                          LW_FORMAT_UNKNOWN, LW_FORMAT_NQUADS};
+    LwFormat formats[] = {LW_FORMAT_UNKNOWN, LW_FORMAT_UNKNOWN, LW_FORMAT_UNKNOWN,
+                          LW_FORMAT_NQUADS};
     check_same(geolink[i], files, formats, 4, dir);
   }
   /* A zazuko vocabulary, published as N-Quads (one graph); rapper writes
@@ -479,8 +485,8 @@ static void test_cross_format(const char *dir)
   static const char *vocabs[] = {"skos", "void", "dcat"};
   for (size_t i = 0; i < 3; ++i) {
     char src[4096], nt[4096], ttl[4096], rdf[4096];
-    snprintf(src, sizeof(src), "%s/zazuko-rdf-vocabularies-2023.1.19/ontologies/%s.nq",
-             td, vocabs[i]);
+    snprintf(src, sizeof(src), "%s/zazuko-rdf-vocabularies-2023.1.19/ontologies/%s.nq", td,
+             vocabs[i]);
     snprintf(nt, sizeof(nt), "%s/%s.nt", dir, vocabs[i]);
     snprintf(ttl, sizeof(ttl), "%s/%s.ttl", dir, vocabs[i]);
     snprintf(rdf, sizeof(rdf), "%s/%s.rdf", dir, vocabs[i]);
@@ -491,8 +497,8 @@ static void test_cross_format(const char *dir)
              src, nt, src, ttl, src, rdf);
     CHECK(run(cmd));
     const char *files[] = {src, nt, ttl, rdf};
-    LwFormat formats[] = {LW_FORMAT_UNKNOWN, LW_FORMAT_UNKNOWN,
-                          LW_FORMAT_UNKNOWN, LW_FORMAT_UNKNOWN};
+    LwFormat formats[] = {LW_FORMAT_UNKNOWN, LW_FORMAT_UNKNOWN, LW_FORMAT_UNKNOWN,
+                          LW_FORMAT_UNKNOWN};
     check_same(vocabs[i], files, formats, 4, dir);
   }
 }
@@ -507,22 +513,24 @@ static bool same_both_ways(const char *path, const char *dir, LwFormat format)
   LwStatus st[2];
   for (int slow = 0; slow < 2; ++slow) {
     LwCleanOptions o = {.output_path = path_in(dir, slow ? "slow.nq" : "fast.nq"),
-                        .data_dir = dir, .format = format, .no_fast_path = slow,
+                        .data_dir = dir,
+                        .format = format,
+                        .no_fast_path = slow,
                         .base_iri = "http://base.example/"};
     LwError err = {0};
     st[slow] = lw_clean_file(path, &o, &r[slow], &err);
   }
   bool same = st[0] == st[1] && !strcmp(r[0].md5, r[1].md5) &&
-              r[0].triples == r[1].triples &&
-              r[0].duplicates == r[1].duplicates &&
+              r[0].triples == r[1].triples && r[0].duplicates == r[1].duplicates &&
               r[0].statements == r[1].statements &&
               r[0].literal_errors == r[1].literal_errors &&
               (r[0].syntax_errors > 0) == (r[1].syntax_errors > 0);
   if (!same) {
-    fprintf(stderr, "fast path differs on %s: md5 %s/%s triples %llu/%llu "
-            "syntax %llu/%llu literal %llu/%llu\n", path, r[0].md5, r[1].md5,
-            r[0].triples, r[1].triples, r[0].syntax_errors, r[1].syntax_errors,
-            r[0].literal_errors, r[1].literal_errors);
+    fprintf(stderr,
+            "fast path differs on %s: md5 %s/%s triples %llu/%llu "
+            "syntax %llu/%llu literal %llu/%llu\n",
+            path, r[0].md5, r[1].md5, r[0].triples, r[1].triples, r[0].syntax_errors,
+            r[1].syntax_errors, r[0].literal_errors, r[1].literal_errors);
   }
   lw_clean_report_free(&r[0]);
   lw_clean_report_free(&r[1]);
@@ -533,27 +541,28 @@ static void test_fast_path(const char *dir)
 {
   /* Lines the fast path must take, and lines it must leave to the reader. */
   const char *in = path_in(dir, "mixed.nq");
-  write_file(in,
-    "\xEF\xBB\xBF<http://ex.org/a> <http://ex.org/p> \"x\" .\r\n"
-    "<http://ex.org/a> <http://ex.org/p> \"x\"^^<" XSD "string> .\n"
-    "<http://ex.org/a>  <http://ex.org/p> \"x\" .\n"
-    "<http://ex.org/a> <http://ex.org/p> \"x\"@EN-us .\n"
-    "<http://ex.org/a> <http://ex.org/p> \"x\"@en-us <http://ex.org/g> .\n"
-    "<http://ex.org/a> <http://ex.org/p> \"tab\there\" .\n"
-    "<http://ex.org/a> <http://ex.org/p> \"raw\ttab\" .\n"
-    "<http://ex.org/a> <http://ex.org/p> _:b .\n"
-    "_:b <http://ex.org/p> \"\\u00E9t\\u00E9\" _:g .\n"
-    "<http://ex.org/\\u00E9> <http://ex.org/p> \"\xC3\xA9t\xC3\xA9\" .\n"
-    "<rel> <http://ex.org/p> \"x\" .\n"
-    "<http://ex.org/a> <http://ex.org/p> \"x\" . # comment\n"
-    "# only a comment\n"
-    "\n"
-    "<http://ex.org/a> <http://ex.org/p> \"bad \xC3\x28 utf8\" .\n"
-    "<http://ex.org/a> <http://ex.org/p> \"1.5\"^^<" XSD "integer> .\n"
-    "<http://ex.org/a> <http://ex.org/p> \"x\"@abcdefghi .\n"
-    "<http://ex.org/a> <http://ex.org/p> \"x\"");
-  LwCleanOptions o = {.output_path = path_in(dir, "mixed.out"), .data_dir = dir,
-                      .format = LW_FORMAT_NQUADS, .max_errors = 50};
+  write_file(in, "\xEF\xBB\xBF<http://ex.org/a> <http://ex.org/p> \"x\" .\r\n"
+                 "<http://ex.org/a> <http://ex.org/p> \"x\"^^<" XSD "string> .\n"
+                 "<http://ex.org/a>  <http://ex.org/p> \"x\" .\n"
+                 "<http://ex.org/a> <http://ex.org/p> \"x\"@EN-us .\n"
+                 "<http://ex.org/a> <http://ex.org/p> \"x\"@en-us <http://ex.org/g> .\n"
+                 "<http://ex.org/a> <http://ex.org/p> \"tab\there\" .\n"
+                 "<http://ex.org/a> <http://ex.org/p> \"raw\ttab\" .\n"
+                 "<http://ex.org/a> <http://ex.org/p> _:b .\n"
+                 "_:b <http://ex.org/p> \"\\u00E9t\\u00E9\" _:g .\n"
+                 "<http://ex.org/\\u00E9> <http://ex.org/p> \"\xC3\xA9t\xC3\xA9\" .\n"
+                 "<rel> <http://ex.org/p> \"x\" .\n"
+                 "<http://ex.org/a> <http://ex.org/p> \"x\" . # comment\n"
+                 "# only a comment\n"
+                 "\n"
+                 "<http://ex.org/a> <http://ex.org/p> \"bad \xC3\x28 utf8\" .\n"
+                 "<http://ex.org/a> <http://ex.org/p> \"1.5\"^^<" XSD "integer> .\n"
+                 "<http://ex.org/a> <http://ex.org/p> \"x\"@abcdefghi .\n"
+                 "<http://ex.org/a> <http://ex.org/p> \"x\"");
+  LwCleanOptions o = {.output_path = path_in(dir, "mixed.out"),
+                      .data_dir = dir,
+                      .format = LW_FORMAT_NQUADS,
+                      .max_errors = 50};
   LwCleanReport r;
   LwError err = {0};
   CHECK_INT_EQ(lw_clean_file(in, &o, &r, &err), LW_OK);
@@ -571,15 +580,15 @@ static void test_fast_path(const char *dir)
   size_t len = 0;
   char *text = slurp(path_in(dir, "mixed.out"), &len);
   static const char *want[] = {
-      "<http://ex.org/a> <http://ex.org/p> \"x\" .\n",
-      "<http://ex.org/a> <http://ex.org/p> \"x\"@en-us .\n",
-      "<http://ex.org/a> <http://ex.org/p> \"x\"@en-us <http://ex.org/g> .\n",
-      "<http://ex.org/a> <http://ex.org/p> \"tab\\there\" .\n",
-      "<http://ex.org/a> <http://ex.org/p> \"raw\\ttab\" .\n",
-      "<http://ex.org/\xC3\xA9> <http://ex.org/p> \"\xC3\xA9t\xC3\xA9\" .\n",
-      "\"1.5\"^^<" XSD "integer> .\n",
-      "\"x\"@abcdefghi .\n",
-      "/b> <http://ex.org/p> \"\xC3\xA9t\xC3\xA9\" <https://lodwash.invalid/.well-known/genid/",
+    "<http://ex.org/a> <http://ex.org/p> \"x\" .\n",
+    "<http://ex.org/a> <http://ex.org/p> \"x\"@en-us .\n",
+    "<http://ex.org/a> <http://ex.org/p> \"x\"@en-us <http://ex.org/g> .\n",
+    "<http://ex.org/a> <http://ex.org/p> \"tab\\there\" .\n",
+    "<http://ex.org/a> <http://ex.org/p> \"raw\\ttab\" .\n",
+    "<http://ex.org/\xC3\xA9> <http://ex.org/p> \"\xC3\xA9t\xC3\xA9\" .\n",
+    "\"1.5\"^^<" XSD "integer> .\n",
+    "\"x\"@abcdefghi .\n",
+    "/b> <http://ex.org/p> \"\xC3\xA9t\xC3\xA9\" <https://lodwash.invalid/.well-known/genid/",
   };
   for (size_t i = 0; i < sizeof(want) / sizeof(*want); ++i) {
     bool found = text && strstr(text, want[i]);
@@ -602,8 +611,8 @@ static void test_fast_path(const char *dir)
   int files = 0, same = 0;
   for (int k = 0; k < 2; ++k) {
     char cmd[8192];
-    snprintf(cmd, sizeof(cmd), "ls %s/w3c-rdf-tests/rdf/rdf11/%s/*.n[tq] 2>/dev/null",
-             td, suites[k]);
+    snprintf(cmd, sizeof(cmd), "ls %s/w3c-rdf-tests/rdf/rdf11/%s/*.n[tq] 2>/dev/null", td,
+             suites[k]);
     FILE *ls = popen(cmd, "r");
     char path[4096];
     while (ls && fgets(path, sizeof(path), ls)) {
@@ -634,8 +643,8 @@ static void test_fast_path(const char *dir)
 /* Child: cleans FILE with a budget, prints the sort runs it used. */
 static int clean_child(const char *in, const char *dir, size_t budget)
 {
-  LwCleanOptions o = {.output_path = path_in(dir, "big.nq.gz"),
-                      .data_dir = dir, .memory_budget = budget};
+  LwCleanOptions o = {
+    .output_path = path_in(dir, "big.nq.gz"), .data_dir = dir, .memory_budget = budget};
   LwCleanReport r;
   LwError err = {0};
   LwStatus st = lw_clean_file(in, &o, &r, &err);
@@ -647,8 +656,8 @@ static int clean_child(const char *in, const char *dir, size_t budget)
   return st == LW_OK ? 0 : 1;
 }
 
-static long child_peak_kib(const char *self, const char *in, const char *dir,
-                           size_t budget, unsigned *runs)
+static long child_peak_kib(const char *self, const char *in, const char *dir, size_t budget,
+                           unsigned *runs)
 {
   int fds[2];
   if (pipe(fds) != 0) {
@@ -711,7 +720,8 @@ static void test_peak_memory(const char *dir)
   long rss_small = child_peak_kib(self, small, dir, budget, &runs_small);
   long rss_big = child_peak_kib(self, big, dir, budget, &runs_big);
   printf("peak RSS cleaning 1 MiB: %ld KiB; 40 MiB: %ld KiB (%u runs); "
-         "budget %zu KiB\n", rss_small, rss_big, runs_big, budget >> 10);
+         "budget %zu KiB\n",
+         rss_small, rss_big, runs_big, budget >> 10);
   CHECK(rss_small > 0 && rss_big > 0);
   CHECK_INT_EQ(runs_small, 0);
   CHECK(runs_big >= 8);
@@ -746,8 +756,10 @@ static void test_progress(const char *dir)
   }
   fclose(f);
   unsigned long long last = 0;
-  LwCleanOptions o = {.output_path = path_in(dir, "progress.out"), .data_dir = dir,
-                      .progress = count_progress, .progress_handle = &last};
+  LwCleanOptions o = {.output_path = path_in(dir, "progress.out"),
+                      .data_dir = dir,
+                      .progress = count_progress,
+                      .progress_handle = &last};
   LwCleanReport r;
   LwError err = {0};
   CHECK_INT_EQ(lw_clean_file(in, &o, &r, &err), LW_OK);

@@ -28,8 +28,8 @@ static void args_free(Args *a)
   }
 }
 
-static int parse(LwConfig *cfg, LwError *err, const LwProgram *prog, int argc,
-                 char **argv, int *first)
+static int parse(LwConfig *cfg, LwError *err, const LwProgram *prog, int argc, char **argv,
+                 int *first)
 {
   return (int)lw_config_parse(cfg, argc, argv, prog, first, err);
 }
@@ -72,9 +72,9 @@ static void test_env_and_flags(void)
     {"count", LW_OPT_INT, &count, "N", "count", NULL},
   };
   LwProgram prog = {"prog", "[OPTIONS] ARGS", NULL, opts, 3};
-  Args argv = args_of((const char *const[]){"prog", "--redis", "redis://flag:3/4", "--exit-when-idle",
-                  "--count=2k", "--log-level", "debug", "--archive-max-bytes", "1M",
-                  "rest", "--data", "notparsed", NULL});
+  Args argv = args_of((const char *const[]){
+    "prog", "--redis", "redis://flag:3/4", "--exit-when-idle", "--count=2k", "--log-level",
+    "debug", "--archive-max-bytes", "1M", "rest", "--data", "notparsed", NULL});
   LwConfig cfg;
   LwError err;
   int first = 0;
@@ -119,12 +119,14 @@ static void test_errors(void)
   args_free(&bad_number);
 
   /* a host name is not an address: refused at start, not at every download */
-  Args bad_allow = args_of((const char *const[]){"prog", "--allow-net", "example.org", NULL});
+  Args bad_allow = args_of(
+    (const char *const[]){"prog", "--allow-net", "example.org", NULL});
   CHECK_INT_EQ(parse(&cfg, &err, &prog, 3, bad_allow.argv, &first), LW_ERR_USAGE);
   CHECK(strstr(err.message, "--allow-net") != NULL);
   lw_config_free(&cfg);
   args_free(&bad_allow);
-  Args good_allow = args_of((const char *const[]){"prog", "--allow-net", "127.0.0.1:8080,10.0.0.0/8", NULL});
+  Args good_allow = args_of(
+    (const char *const[]){"prog", "--allow-net", "127.0.0.1:8080,10.0.0.0/8", NULL});
   CHECK_INT_EQ(parse(&cfg, &err, &prog, 3, good_allow.argv, &first), LW_OK);
   lw_config_free(&cfg);
   args_free(&good_allow);

@@ -28,18 +28,18 @@ static void meta_of(const char *text, size_t len, size_t chunk, LwContentMeta *o
 static void check_vectors(void)
 {
   static const Vector vectors[] = {
-      {"", 0, 0, LW_NEWLINE_NONE},
-      {"a", 1, 1, LW_NEWLINE_NONE},
-      {"a\n", 2, 1, LW_NEWLINE_LF},
-      {"a\nb", 3, 2, LW_NEWLINE_LF},
-      {"\n\n\n", 3, 3, LW_NEWLINE_LF},
-      {"a\r\nb\r\n", 6, 2, LW_NEWLINE_CRLF},
-      {"a\rb\r", 4, 2, LW_NEWLINE_CR},
-      {"a\nb\r\nc\rd", 8, 4, LW_NEWLINE_MIXED},
-      {"\r\r\n", 3, 2, LW_NEWLINE_MIXED},
-      {"\r", 1, 1, LW_NEWLINE_CR},
-      {"\xc3\xa9t\xc3\xa9\n", 4, 1, LW_NEWLINE_LF},          /* été */
-      {"\xe2\x82\xac \xf0\x9f\x98\x80\r\n", 5, 1, LW_NEWLINE_CRLF}, /* € 😀 */
+    {"", 0, 0, LW_NEWLINE_NONE},
+    {"a", 1, 1, LW_NEWLINE_NONE},
+    {"a\n", 2, 1, LW_NEWLINE_LF},
+    {"a\nb", 3, 2, LW_NEWLINE_LF},
+    {"\n\n\n", 3, 3, LW_NEWLINE_LF},
+    {"a\r\nb\r\n", 6, 2, LW_NEWLINE_CRLF},
+    {"a\rb\r", 4, 2, LW_NEWLINE_CR},
+    {"a\nb\r\nc\rd", 8, 4, LW_NEWLINE_MIXED},
+    {"\r\r\n", 3, 2, LW_NEWLINE_MIXED},
+    {"\r", 1, 1, LW_NEWLINE_CR},
+    {"\xc3\xa9t\xc3\xa9\n", 4, 1, LW_NEWLINE_LF},                 /* été */
+    {"\xe2\x82\xac \xf0\x9f\x98\x80\r\n", 5, 1, LW_NEWLINE_CRLF}, /* € 😀 */
   };
   for (size_t i = 0; i < sizeof(vectors) / sizeof(vectors[0]); ++i) {
     const Vector *v = &vectors[i];

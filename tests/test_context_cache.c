@@ -55,12 +55,12 @@ static bool cached(const char *path)
 /* The total size of the cached bodies, from the bodies themselves. */
 static long long cached_bytes(void)
 {
-  redisReply *r = redisCommand(redis, "ZRANGE %s 0 -1", lw_key(prefix, LW_KEY_CONTEXTS, NULL).s);
+  redisReply *r = redisCommand(redis, "ZRANGE %s 0 -1",
+                               lw_key(prefix, LW_KEY_CONTEXTS, NULL).s);
   long long total = 0;
   for (size_t i = 0; r && r->type == REDIS_REPLY_ARRAY && i < r->elements; ++i) {
-    total += lw_test_redis_int(redis, "HSTRLEN",
-                               lw_key(prefix, LW_KEY_CONTEXT, r->element[i]->str).s, "body",
-                               NULL);
+    total += lw_test_redis_int(
+      redis, "HSTRLEN", lw_key(prefix, LW_KEY_CONTEXT, r->element[i]->str).s, "body", NULL);
   }
   freeReplyObject(r);
   return total;
@@ -70,23 +70,29 @@ static long long cached_bytes(void)
 static void add_context(const char *path, size_t size)
 {
   char *body = malloc(size + 1);
-  int n = snprintf(body, size + 1, "{\"@context\": {\"name\": \"http://schema.org/name\", \"pad\": \"");
+  int n = snprintf(body, size + 1,
+                   "{\"@context\": {\"name\": \"http://schema.org/name\", \"pad\": \"");
   memset(body + n, 'x', size - (size_t)n - 3);
   memcpy(body + size - 3, "\"}}", 4);
-  lw_test_server_add(srv, path, &(LwTestResponse){.body = body, .content_type = "application/ld+json"});
+  lw_test_server_add(
+    srv, path, &(LwTestResponse){.body = body, .content_type = "application/ld+json"});
   free(body);
 }
 
 static void test_only_contexts(void)
 {
-  lw_test_server_add(srv, "/ctx.jsonld", &(LwTestResponse){
-      .body = "{\"@context\": {\"@vocab\": \"http://schema.org/\"}}",
-      .content_type = "application/ld+json"});
-  lw_test_server_add(srv, "/data.jsonld", &(LwTestResponse){
+  lw_test_server_add(
+    srv, "/ctx.jsonld",
+    &(LwTestResponse){.body = "{\"@context\": {\"@vocab\": \"http://schema.org/\"}}",
+                      .content_type = "application/ld+json"});
+  lw_test_server_add(
+    srv, "/data.jsonld",
+    &(LwTestResponse){
       .body = "{\"@id\": \"http://example.org/a\", \"http://example.org/p\": \"v\"}"});
   lw_test_server_add(srv, "/list.json", &(LwTestResponse){.body = "[{\"@context\": {}}]"});
-  lw_test_server_add(srv, "/page.html", &(LwTestResponse){
-      .body = "<html><body>Not found</body></html>", .content_type = "text/html"});
+  lw_test_server_add(srv, "/page.html",
+                     &(LwTestResponse){.body = "<html><body>Not found</body></html>",
+                                       .content_type = "text/html"});
 
   CHECK(load("/ctx.jsonld"));
   CHECK(cached("/ctx.jsonld"));
@@ -97,12 +103,13 @@ static void test_only_contexts(void)
 
   const char *others[] = {"/data.jsonld", "/list.json", "/page.html"};
   for (size_t i = 0; i < 3; ++i) {
-    CHECK(load(others[i]));      /* loaded for the caller ... */
-    CHECK(!cached(others[i]));   /* ... but never cached */
+    CHECK(load(others[i]));    /* loaded for the caller ... */
+    CHECK(!cached(others[i])); /* ... but never cached */
     CHECK(load(others[i]));
     CHECK_INT_EQ(lw_test_server_hits(srv, others[i]), 2);
   }
-  CHECK_INT_EQ(lw_test_redis_int(redis, "ZCARD", lw_key(prefix, LW_KEY_CONTEXTS, NULL).s, NULL), 1);
+  CHECK_INT_EQ(
+    lw_test_redis_int(redis, "ZCARD", lw_key(prefix, LW_KEY_CONTEXTS, NULL).s, NULL), 1);
 }
 
 static void test_size_cap(void)
@@ -114,11 +121,11 @@ static void test_size_cap(void)
     snprintf(path, sizeof(path), "/big%d.jsonld", i);
     add_context(path, 3000);
     CHECK(load(path));
-    CHECK(cached(path));                 /* the newest is always kept */
+    CHECK(cached(path)); /* the newest is always kept */
     CHECK(cached_bytes() <= 10000);
   }
-  CHECK_INT_EQ(cached_bytes(), 9000);    /* three of them fit */
-  CHECK(!cached("/big0.jsonld"));        /* the oldest went first */
+  CHECK_INT_EQ(cached_bytes(), 9000); /* three of them fit */
+  CHECK(!cached("/big0.jsonld"));     /* the oldest went first */
   CHECK(!cached("/big2.jsonld"));
   CHECK(cached("/big3.jsonld"));
 
@@ -135,7 +142,8 @@ static void test_size_cap(void)
   nanosleep(&ts, NULL);
   add_context("/small.jsonld", 500);
   CHECK(load("/small.jsonld"));
-  CHECK_INT_EQ(lw_test_redis_int(redis, "ZCARD", lw_key(prefix, LW_KEY_CONTEXTS, NULL).s, NULL), 3);
+  CHECK_INT_EQ(
+    lw_test_redis_int(redis, "ZCARD", lw_key(prefix, LW_KEY_CONTEXTS, NULL).s, NULL), 3);
   CHECK_INT_EQ(cached_bytes(), 6500);
 }
 
@@ -153,8 +161,10 @@ int main(void)
   LwError err;
   CHECK_INT_EQ(lw_netguard_new(lw_test_server_allow(srv), &guard, &err), LW_OK);
   cache = (LwContextCache){redis, prefix, 64 << 20};
-  loader = (LwDocumentLoader){.guard = guard, .cache_get = lw_context_cache_get,
-                              .cache_put = lw_context_cache_put, .cache_handle = &cache};
+  loader = (LwDocumentLoader){.guard = guard,
+                              .cache_get = lw_context_cache_get,
+                              .cache_put = lw_context_cache_put,
+                              .cache_handle = &cache};
   test_only_contexts();
   test_size_cap();
   lw_test_redis_cleanup(redis, prefix);

@@ -47,10 +47,8 @@ static void test_forms(void)
   CHECK_INT_EQ(usec_of("2015-12-04t14:25:44.758604z"),
                usec_of("2015-12-04 14:25:44.758604"));
   /* Fractions shorter and longer than microseconds. */
-  CHECK_INT_EQ(usec_of("2015-12-04T14:25:44.5Z") - usec_of("2015-12-04T14:25:44Z"),
-               500000);
-  CHECK_INT_EQ(usec_of("2015-12-04T14:25:44.1234567Z") -
-                   usec_of("2015-12-04T14:25:44Z"),
+  CHECK_INT_EQ(usec_of("2015-12-04T14:25:44.5Z") - usec_of("2015-12-04T14:25:44Z"), 500000);
+  CHECK_INT_EQ(usec_of("2015-12-04T14:25:44.1234567Z") - usec_of("2015-12-04T14:25:44Z"),
                123456);
   /* Zones shift to UTC. */
   CHECK_INT_EQ(usec_of("2015-12-04T16:25:44+02:00"), usec_of("2015-12-04T14:25:44Z"));
@@ -78,8 +76,7 @@ static void test_flags(void)
   CHECK(lw_datetime_parse_str("2015-10-10", &v) && v.date_only && !v.zoned);
   CHECK(lw_datetime_parse_str("2015-10-10Z", &v) && v.date_only && v.zoned);
   CHECK(lw_datetime_parse_str("2015-10-10 10:00", &v) && !v.date_only && !v.zoned);
-  CHECK(lw_datetime_parse_str("2015-10-10T10:00:00+01:00", &v) && !v.date_only &&
-        v.zoned);
+  CHECK(lw_datetime_parse_str("2015-10-10T10:00:00+01:00", &v) && !v.date_only && v.zoned);
 }
 
 static void test_rejects(void)

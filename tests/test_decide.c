@@ -45,7 +45,8 @@ static LwDecision decide(const LwDecideInput *in)
 static void test_first_harvest(void)
 {
   LwProvider p = provider("2015-10-01");
-  LwDecideInput in = {&p, true, at("2015-11-05"), false, {0}, false, {0}, false, 0, 0, false};
+  LwDecideInput in = {&p, true, at("2015-11-05"), false, {0}, false, {0}, false, 0,
+                      0,  false};
   /* VoID newer than the registry's modified. */
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
   /* Same or older: nothing. */
@@ -76,8 +77,8 @@ static void test_first_harvest(void)
 static void test_after_harvest(void)
 {
   LwProvider p = provider("2015-10-01");
-  LwDecideInput in = {&p, true, at("2015-11-05"), true, at("2015-11-05"),
-                      false, {0}, false, 0, 0, false};
+  LwDecideInput in = {
+    &p, true, at("2015-11-05"), true, at("2015-11-05"), false, {0}, false, 0, 0, false};
   CHECK_INT_EQ(decide(&in), LW_DECIDE_UNCHANGED);
   in.current = at("2015-11-06");
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
@@ -106,7 +107,8 @@ static void test_after_harvest(void)
 static void test_errors_and_skips(void)
 {
   LwProvider p = provider("2015-10-01");
-  LwDecideInput in = {&p, false, at("2016-01-01"), false, {0}, false, {0}, false, 0, 0, false};
+  LwDecideInput in = {&p, false, at("2016-01-01"), false, {0}, false, {0}, false, 0,
+                      0,  false};
   CHECK_INT_EQ(decide(&in), LW_DECIDE_ERROR);
   in.forced = true;
   CHECK_INT_EQ(decide(&in), LW_DECIDE_ERROR);
@@ -123,8 +125,8 @@ static void test_backoff(void)
 {
   LwProvider p = provider("2015-10-01");
   /* A failed harvest left harvested at 2015-11-01; the VoID says 11-05. */
-  LwDecideInput in = {&p, true, at("2015-11-05"), true, at("2015-11-01"),
-                      false, {0}, false, 100, 200, false};
+  LwDecideInput in = {
+    &p, true, at("2015-11-05"), true, at("2015-11-01"), false, {0}, false, 100, 200, false};
   CHECK_INT_EQ(decide(&in), LW_DECIDE_UNCHANGED);
   in.now_usec = 200;
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
@@ -134,7 +136,8 @@ static void test_backoff(void)
   /* A first harvest that failed (timed out) waits too (it was started
    * again every cycle), with or without a registry modified. */
   LwProvider q = provider(NULL);
-  LwDecideInput first = {&q, true, at("2015-11-05"), false, {0}, false, {0}, false, 100, 200, false};
+  LwDecideInput first = {&q,  true, at("2015-11-05"), false, {0}, false, {0}, false, 100,
+                         200, false};
   CHECK_INT_EQ(decide(&first), LW_DECIDE_UNCHANGED);
   first.now_usec = 200;
   CHECK_INT_EQ(decide(&first), LW_DECIDE_START);
@@ -159,8 +162,8 @@ static bool follow_up_while_running(LwDecideInput in)
 static void test_forced(void)
 {
   LwProvider p = provider(NULL);
-  LwDecideInput in = {&p, true, at("2015-11-05"), true, at("2015-11-05"),
-                      false, {0}, true, 0, 0, false};
+  LwDecideInput in = {
+    &p, true, at("2015-11-05"), true, at("2015-11-05"), false, {0}, true, 0, 0, false};
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
   CHECK(follow_up_while_running(in));
 }
@@ -170,8 +173,8 @@ static void test_forced(void)
 static void test_dump_changed(void)
 {
   LwProvider p = provider(NULL);
-  LwDecideInput in = {&p, true, at("2015-11-05"), true, at("2015-11-05"),
-                      false, {0}, false, 100, 0, false};
+  LwDecideInput in = {
+    &p, true, at("2015-11-05"), true, at("2015-11-05"), false, {0}, false, 100, 0, false};
   CHECK_INT_EQ(decide(&in), LW_DECIDE_UNCHANGED);
   in.dump_changed = true;
   CHECK_INT_EQ(decide(&in), LW_DECIDE_START);
@@ -186,8 +189,8 @@ static void test_dump_changed(void)
 static void test_busy(void)
 {
   LwProvider p = provider("2015-10-01");
-  LwDecideInput in = {&p, true, at("2015-11-05"), false, {0}, true,
-                      at("2015-11-05"), false, 0, 0, false};
+  LwDecideInput in = {
+    &p, true, at("2015-11-05"), false, {0}, true, at("2015-11-05"), false, 0, 0, false};
   LwDecideResult r;
   lw_decide(&in, &r);
   CHECK_INT_EQ(r.decision, LW_DECIDE_BUSY);
@@ -214,8 +217,9 @@ typedef struct {
 
 static void cycle(Model *m, const LwProvider *p, LwVersion current)
 {
-  LwDecideInput in = {p, true, current, m->has_harvested, m->harvested,
-                      m->running, m->running_version, false, 0, 0, false};
+  LwDecideInput in = {
+    p, true, current, m->has_harvested, m->harvested, m->running, m->running_version, false,
+    0, 0,    false};
   LwDecideResult r;
   lw_decide(&in, &r);
   if (r.decision == LW_DECIDE_START) {

@@ -40,8 +40,9 @@ typedef struct {
   const char *why;
 } Listed;
 
-#define RAPTOR_NUL "raptor 2.0.15 ends a literal at U+0000; lodwash keeps it " \
-                   "(the W3C result)"
+#define RAPTOR_NUL                                                                         \
+  "raptor 2.0.15 ends a literal at U+0000; lodwash keeps it "                              \
+  "(the W3C result)"
 
 /* Where lodwash differs from rapper on purpose: rapper is wrong (the W3C
  * suite or serd's expected result says so) or lodwash corrects it. */
@@ -116,8 +117,7 @@ static bool negative_test(const char *path)
 }
 
 typedef struct {
-  unsigned compared, same, known, bugs, differ, rapper_refused, too_big,
-      negative;
+  unsigned compared, same, known, bugs, differ, rapper_refused, too_big, negative;
   time_t deadline;
   bool out_of_time;
 } Tally;
@@ -149,8 +149,8 @@ static LwFormat format_of(const char *path)
   if (ends_with(path, ".owl")) {
     FILE *f = fopen(path, "rb");
     int c = ' ';
-    while (f && (c = fgetc(f)) != EOF && (c == ' ' || c == '\n' || c == '\r' ||
-                                          c == '\t')) {
+    while (f && (c = fgetc(f)) != EOF &&
+           (c == ' ' || c == '\n' || c == '\r' || c == '\t')) {
     }
     if (f) {
       fclose(f);
@@ -162,8 +162,8 @@ static LwFormat format_of(const char *path)
 
 /* rapper's statements for path into g; false when rapper reports any
  * error or warning (then the file is not compared). */
-static bool read_with_rapper(const char *path, LwFormat format,
-                             const char *base, LwTestGraph *g)
+static bool read_with_rapper(const char *path, LwFormat format, const char *base,
+                             LwTestGraph *g)
 {
   const char *name = format == LW_FORMAT_RDFXML     ? "rdfxml"
                      : format == LW_FORMAT_TRIG     ? "trig"
@@ -199,9 +199,12 @@ static void compare_file(const char *path, Tally *t)
   ++t->compared;
   FILE *in = fopen(path, "rb");
   LwTestErrors e = {0};
-  LwReadOptions o = {.format = format, .base_iri = base,
-                     .on_quad = lw_test_graph_sink, .quad_handle = &ours,
-                     .on_error = lw_test_count_error, .error_handle = &e};
+  LwReadOptions o = {.format = format,
+                     .base_iri = base,
+                     .on_quad = lw_test_graph_sink,
+                     .quad_handle = &ours,
+                     .on_error = lw_test_count_error,
+                     .error_handle = &e};
   LwReadStats stats;
   LwError err = {0};
   LwStatus status = in ? lw_rdf_read(in, &o, &stats, &err) : LW_ERR_IO;
@@ -212,8 +215,8 @@ static void compare_file(const char *path, Tally *t)
   bool same = status == LW_OK && e.errors == 0 &&
               lw_test_graph_isomorphic(&ours, &theirs, why, sizeof(why));
   if (status != LW_OK || e.errors) {
-    snprintf(why, sizeof(why), "lodwash: %s, %u errors (%s) %s",
-             lw_status_name(status), e.errors, e.first, err.message);
+    snprintf(why, sizeof(why), "lodwash: %s, %u errors (%s) %s", lw_status_name(status),
+             e.errors, e.first, err.message);
   }
   const char *known = listed(deliberate, path);
   const char *bug = listed(known_bugs, path);
@@ -296,9 +299,8 @@ int main(void)
   printf("differential: %u files compared with rapper: %u same, %u deliberate "
          "differences, %u known bugs, %u differ; not compared: %u negative "
          "tests, %u rapper refused, %u over 16 MiB%s\n",
-         t.compared, t.same, t.known, t.bugs, t.differ, t.negative,
-         t.rapper_refused, t.too_big,
-         t.out_of_time ? "; stopped at the time limit" : "");
+         t.compared, t.same, t.known, t.bugs, t.differ, t.negative, t.rapper_refused,
+         t.too_big, t.out_of_time ? "; stopped at the time limit" : "");
   CHECK(t.compared > 0);
   CHECK_INT_EQ(t.differ, 0);
   return lw_test_finish();

@@ -45,8 +45,7 @@ static LwStatus on_quad(void *handle, const LwQuad *q)
   return lw_nquads_append(&s->quads, q);
 }
 
-static void on_error(void *handle, unsigned line, unsigned column,
-                     const char *message)
+static void on_error(void *handle, unsigned line, unsigned column, const char *message)
 {
   Sink *s = handle;
   char text[LW_ERROR_MESSAGE_MAX + 64];
@@ -64,16 +63,20 @@ typedef struct {
 static char *outcome(const char *doc, size_t len, const Way *w, bool bytewise)
 {
   Sink sink = {LW_BUF_INIT, LW_BUF_INIT, w->stop_after, 0};
-  LwReadOptions o = {.format = w->format, .base_iri = "http://example.org/t",
-                     .on_quad = on_quad, .quad_handle = &sink,
-                     .on_error = on_error, .error_handle = &sink,
+  LwReadOptions o = {.format = w->format,
+                     .base_iri = "http://example.org/t",
+                     .on_quad = on_quad,
+                     .quad_handle = &sink,
+                     .on_error = on_error,
+                     .error_handle = &sink,
                      .max_depth = w->max_depth};
   LwReadStats stats = {0, 0};
   LwError err;
   lw_error_clear(&err);
-  LwReadContext rc = {.options = &o, .stats = &stats, .err = &err,
-                      .max_depth = w->max_depth ? w->max_depth
-                                                : LW_READ_DEFAULT_MAX_DEPTH,
+  LwReadContext rc = {.options = &o,
+                      .stats = &stats,
+                      .err = &err,
+                      .max_depth = w->max_depth ? w->max_depth : LW_READ_DEFAULT_MAX_DEPTH,
                       .max_term_bytes = LW_READ_DEFAULT_MAX_TERM_BYTES,
                       .serd_bytewise = bytewise};
   FILE *in = fmemopen((void *)doc, len, "rb");
@@ -83,8 +86,8 @@ static char *outcome(const char *doc, size_t len, const Way *w, bool bytewise)
   }
   LwBuf all = LW_BUF_INIT;
   char head[LW_ERROR_MESSAGE_MAX + 128];
-  snprintf(head, sizeof(head), "status %d (%s), %llu statements, %llu errors\n",
-           (int)st, err.message, stats.statements, stats.errors);
+  snprintf(head, sizeof(head), "status %d (%s), %llu statements, %llu errors\n", (int)st,
+           err.message, stats.statements, stats.errors);
   lw_buf_append_str(&all, head);
   lw_buf_append(&all, sink.errors.data, sink.errors.len);
   lw_buf_append(&all, sink.quads.data, sink.quads.len);
@@ -102,8 +105,8 @@ typedef struct {
 
 static Tally tally;
 
-static void compare(const char *path, const char *what, const char *doc,
-                    size_t len, const Way *w)
+static void compare(const char *path, const char *what, const char *doc, size_t len,
+                    const Way *w)
 {
   char *paged = outcome(doc, len, w, false);
   char *bytewise = outcome(doc, len, w, true);
@@ -115,8 +118,8 @@ static void compare(const char *path, const char *what, const char *doc,
       ++i;
     }
     size_t from = i > 200 ? i - 200 : 0;
-    printf("DIFFER %s (%s): paged [...%.400s] bytewise [...%.400s]\n", path,
-           what, paged + from, bytewise + from);
+    printf("DIFFER %s (%s): paged [...%.400s] bytewise [...%.400s]\n", path, what,
+           paged + from, bytewise + from);
   }
   free(paged);
   free(bytewise);
@@ -125,9 +128,9 @@ static void compare(const char *path, const char *what, const char *doc,
 /* Bytes that start or end something in Turtle: each breaks a document in
  * its own way. */
 static const char *const damage[] = {
-    "\"", "'''", "<", ">", "\\u00", "\\", "[", "]", "(", "{", "}", ".", ";",
-    "#", "\n", "_:", "true.", "false.ish:", "@prefix", "^^", "@", "\xFF",
-    "\xE2\x82", "12.", "\"\"\"",
+  "\"",      "'''", "<", ">",    "\\u00",    "\\",  "[",      "]",     "(",
+  "{",       "}",   ".", ";",    "#",        "\n",  "_:",     "true.", "false.ish:",
+  "@prefix", "^^",  "@", "\xFF", "\xE2\x82", "12.", "\"\"\"",
 };
 
 static unsigned long next_random(unsigned long *state)
@@ -136,8 +139,7 @@ static unsigned long next_random(unsigned long *state)
   return *state >> 33;
 }
 
-static void compare_damaged(const char *path, const char *doc, size_t len,
-                            LwFormat format)
+static void compare_damaged(const char *path, const char *doc, size_t len, LwFormat format)
 {
   unsigned long seed = 5381;
   for (const char *p = path; *p; ++p) {
@@ -164,8 +166,7 @@ static void compare_damaged(const char *path, const char *doc, size_t len,
   compare(path, "cut short", doc, next_random(&seed) % (len + 1), &plain);
 }
 
-static int visit(const char *path, const struct stat *st, int type,
-                 struct FTW *ftw)
+static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
   (void)ftw;
   if (type != FTW_F) {

@@ -71,9 +71,8 @@ static bool exists(const char *path)
   return stat(path, &st) == 0;
 }
 
-static const char TTL_ASCII[] =
-    "@prefix ex: <http://example.org/> .\n"
-    "ex:paris ex:name \"Paris\" ; ex:country ex:france .\n";
+static const char TTL_ASCII[] = "@prefix ex: <http://example.org/> .\n"
+                                "ex:paris ex:name \"Paris\" ; ex:country ex:france .\n";
 
 static void test_ascii_and_utf8_untouched(void)
 {
@@ -85,7 +84,8 @@ static void test_ascii_and_utf8_untouched(void)
   CHECK(!exists(out_path));
   CHECK_INT_EQ(r.bytes_in, strlen(TTL_ASCII));
 
-  const char *utf8 = "ex:a ex:name \"Zo\xC3\xAB caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\" .\n";
+  const char *utf8 =
+    "ex:a ex:name \"Zo\xC3\xAB caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\" .\n";
   r = settle(utf8, strlen(utf8), &st);
   CHECK_INT_EQ(st, LW_OK);
   CHECK_STR_EQ(r.encoding, "UTF-8");
@@ -102,7 +102,8 @@ static void test_ascii_and_utf8_untouched(void)
 
 static void test_utf8_bom_removed(void)
 {
-  const char data[] = "\xEF\xBB\xBF" "ex:a ex:b \"caf\xC3\xA9\" .\n";
+  const char data[] = "\xEF\xBB\xBF"
+                      "ex:a ex:b \"caf\xC3\xA9\" .\n";
   LwStatus st;
   LwEncodingResult r = settle(data, strlen(data), &st);
   CHECK_INT_EQ(st, LW_OK);
@@ -152,9 +153,9 @@ static size_t encode_utf(const unsigned *cps, size_t n, int unit, bool le,
 static void test_utf16_utf32_bom(void)
 {
   /* ex:a ex:b "café €😀" . */
-  static const unsigned cps[] = {'e', 'x', ':', 'a', ' ', 'e', 'x', ':', 'b',
-                                 ' ', '"', 'c', 'a', 'f', 0xE9, ' ', 0x20AC,
-                                 0x1F600, '"', ' ', '.', '\n'};
+  static const unsigned cps[] = {'e',    'x',     ':', 'a', ' ', 'e', 'x',  ':',
+                                 'b',    ' ',     '"', 'c', 'a', 'f', 0xE9, ' ',
+                                 0x20AC, 0x1F600, '"', ' ', '.', '\n'};
   const char *expected = "ex:a ex:b \"caf\xC3\xA9 \xE2\x82\xAC\xF0\x9F\x98\x80\" .\n";
   size_t n = sizeof(cps) / sizeof(cps[0]);
   unsigned char buf[256];
@@ -162,8 +163,10 @@ static void test_utf16_utf32_bom(void)
     int unit;
     bool le;
     const char *name;
-  } cases[] = {{2, true, "UTF-16LE"}, {2, false, "UTF-16BE"},
-               {4, true, "UTF-32LE"}, {4, false, "UTF-32BE"}};
+  } cases[] = {{2, true, "UTF-16LE"},
+               {2, false, "UTF-16BE"},
+               {4, true, "UTF-32LE"},
+               {4, false, "UTF-32BE"}};
   for (size_t c = 0; c < 4; ++c) {
     size_t len = encode_utf(cps, n, cases[c].unit, cases[c].le, buf);
     LwStatus st;
@@ -187,19 +190,27 @@ static void test_utf16_utf32_bom(void)
   LwEncodingResult r = settle(buf, len, &st);
   CHECK_INT_EQ(st, LW_OK);
   CHECK_INT_EQ(r.replaced, 2);
-  check_output("ex:a\xEF\xBF\xBD" "b\xEF\xBF\xBD");
+  check_output("ex:a\xEF\xBF\xBD"
+               "b\xEF\xBF\xBD");
 }
 
 /* A Turtle file as a French data provider would write it in Latin-1. */
 static const char LATIN1_TTL[] =
-    "@prefix ex: <http://example.org/> .\n"
-    "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
-    "ex:montreal rdfs:label \"Montr\xE9" "al\"@fr ; ex:pays \"Canada\" .\n"
-    "ex:quebec rdfs:label \"Qu\xE9" "bec\"@fr ; rdfs:comment \"Ville fond\xE9" "e en 1608, "
-    "capitale de la province. La r\xE9gion est c\xE9l\xE8" "bre pour ses for\xEAts, "
-    "ses lacs et son caf\xE9 tr\xE8s fran\xE7" "ais.\"@fr .\n"
-    "ex:geneve rdfs:label \"Gen\xE8ve\"@fr ; rdfs:comment \"Une ville o\xF9 l'on "
-    "parle fran\xE7" "ais, pr\xE8s du lac L\xE9man, tr\xE8s visit\xE9" "e en \xE9t\xE9.\"@fr .\n";
+  "@prefix ex: <http://example.org/> .\n"
+  "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+  "ex:montreal rdfs:label \"Montr\xE9"
+  "al\"@fr ; ex:pays \"Canada\" .\n"
+  "ex:quebec rdfs:label \"Qu\xE9"
+  "bec\"@fr ; rdfs:comment \"Ville fond\xE9"
+  "e en 1608, "
+  "capitale de la province. La r\xE9gion est c\xE9l\xE8"
+  "bre pour ses for\xEAts, "
+  "ses lacs et son caf\xE9 tr\xE8s fran\xE7"
+  "ais.\"@fr .\n"
+  "ex:geneve rdfs:label \"Gen\xE8ve\"@fr ; rdfs:comment \"Une ville o\xF9 l'on "
+  "parle fran\xE7"
+  "ais, pr\xE8s du lac L\xE9man, tr\xE8s visit\xE9"
+  "e en \xE9t\xE9.\"@fr .\n";
 
 static void test_latin1(void)
 {
@@ -213,24 +224,35 @@ static void test_latin1(void)
   CHECK_INT_EQ(r.replaced, 0);
   size_t len;
   char *got = read_file(out_path, &len);
-  CHECK(got && strstr(got, "\"Montr\xC3\xA9" "al\"@fr"));
-  CHECK(got && strstr(got, "\"Qu\xC3\xA9" "bec\"@fr"));
+  CHECK(got && strstr(got, "\"Montr\xC3\xA9"
+                           "al\"@fr"));
+  CHECK(got && strstr(got, "\"Qu\xC3\xA9"
+                           "bec\"@fr"));
   CHECK(got && strstr(got, "Gen\xC3\xA8ve"));
-  CHECK(got && strstr(got, "fran\xC3\xA7" "ais"));
+  CHECK(got && strstr(got, "fran\xC3\xA7"
+                           "ais"));
   CHECK_INT_EQ(r.bytes_out, len);
   free(got);
 }
 
 /* The same from a Windows editor: euro signs and “smart quotes”. */
 static const char CP1252_TTL[] =
-    "@prefix ex: <http://example.org/> .\n"
-    "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
-    "ex:offre rdfs:label \"Caf\xE9 \x93" "cr\xE8me\x94 \xE0 3 \x80\"@fr ;\n"
-    "  rdfs:comment \"Le menu \x93" "d\xE9jeuner\x94 co\xFBte 12 \x80, le \x93" "d\xEEner\x94 "
-    "co\xFBte 20 \x80 \x96 boissons comprises. C\x92" "est l\x92offre la plus "
-    "appr\xE9" "ci\xE9" "e de l\x92" "\xE9t\xE9.\"@fr .\n"
-    "ex:prix ex:montant \"15 \x80\" ; rdfs:comment \"Prix \x93sp\xE9" "cial\x94 pour "
-    "les \xE9tudiants\x85\"@fr .\n";
+  "@prefix ex: <http://example.org/> .\n"
+  "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+  "ex:offre rdfs:label \"Caf\xE9 \x93"
+  "cr\xE8me\x94 \xE0 3 \x80\"@fr ;\n"
+  "  rdfs:comment \"Le menu \x93"
+  "d\xE9jeuner\x94 co\xFBte 12 \x80, le \x93"
+  "d\xEEner\x94 "
+  "co\xFBte 20 \x80 \x96 boissons comprises. C\x92"
+  "est l\x92offre la plus "
+  "appr\xE9"
+  "ci\xE9"
+  "e de l\x92"
+  "\xE9t\xE9.\"@fr .\n"
+  "ex:prix ex:montant \"15 \x80\" ; rdfs:comment \"Prix \x93sp\xE9"
+  "cial\x94 pour "
+  "les \xE9tudiants\x85\"@fr .\n";
 
 static void test_cp1252(void)
 {
@@ -243,8 +265,10 @@ static void test_cp1252(void)
   size_t len;
   char *got = read_file(out_path, &len);
   /* “crème” à 3 € */
-  CHECK(got && strstr(got, "Caf\xC3\xA9 \xE2\x80\x9C" "cr\xC3\xA8me\xE2\x80\x9D \xC3\xA0 3 \xE2\x82\xAC"));
-  CHECK(got && strstr(got, "C\xE2\x80\x99" "est"));      /* ’ */
+  CHECK(got && strstr(got, "Caf\xC3\xA9 \xE2\x80\x9C"
+                           "cr\xC3\xA8me\xE2\x80\x9D \xC3\xA0 3 \xE2\x82\xAC"));
+  CHECK(got && strstr(got, "C\xE2\x80\x99"
+                           "est"));                          /* ’ */
   CHECK(got && strstr(got, "20 \xE2\x82\xAC \xE2\x80\x93")); /* € – */
   CHECK(got && strstr(got, "\xC3\xA9tudiants\xE2\x80\xA6")); /* … */
   free(got);
@@ -271,7 +295,12 @@ static void test_invalid_utf8(void)
  * U+FFFD, as the Unicode standard recommends. */
 static void test_utf8_subparts(void)
 {
-  const char data[] = "\xEF\xBB\xBF" "a\xF7\xBE\xBE\xBE" "b\xED\xA0\x80" "c\xC0\xAF" "d\xF0\x9F\x98" "x"
+  const char data[] = "\xEF\xBB\xBF"
+                      "a\xF7\xBE\xBE\xBE"
+                      "b\xED\xA0\x80"
+                      "c\xC0\xAF"
+                      "d\xF0\x9F\x98"
+                      "x"
                       "\xF0\x9F\x98\x80.";
   LwStatus st;
   LwEncodingResult r = settle(data, strlen(data), &st);
@@ -280,8 +309,8 @@ static void test_utf8_subparts(void)
   CHECK_INT_EQ(r.replaced, 10);
   const char *R = "\xEF\xBF\xBD";
   char expected[256];
-  snprintf(expected, sizeof(expected), "a%s%s%s%sb%s%s%sc%s%sd%sx\xF0\x9F\x98\x80.", R, R, R, R,
-           R, R, R, R, R, R);
+  snprintf(expected, sizeof(expected), "a%s%s%s%sb%s%s%sc%s%sd%sx\xF0\x9F\x98\x80.", R, R,
+           R, R, R, R, R, R, R, R);
   check_output(expected);
 }
 
@@ -305,7 +334,8 @@ static void test_latin1_after_sample(void)
   CHECK_INT_EQ(r.replaced, 0);
   size_t got_len;
   char *got = read_file(out_path, &got_len);
-  CHECK(got && strstr(got, "\"Montr\xC3\xA9" "al\"@fr"));
+  CHECK(got && strstr(got, "\"Montr\xC3\xA9"
+                           "al\"@fr"));
   free(got);
   free(data);
 }
@@ -320,7 +350,8 @@ static void test_in_place(void)
   CHECK(r.recoded);
   size_t len;
   char *got = read_file(in_path, &len);
-  CHECK(got && strstr(got, "Montr\xC3\xA9" "al"));
+  CHECK(got && strstr(got, "Montr\xC3\xA9"
+                           "al"));
   free(got);
 }
 
@@ -328,15 +359,15 @@ static void test_errors(void)
 {
   LwEncodingResult r;
   LwError err;
-  CHECK_INT_EQ(lw_encoding_settle(tmp, "/nonexistent/file", out_path, &r, &err),
-               LW_ERR_IO);
+  CHECK_INT_EQ(lw_encoding_settle(tmp, "/nonexistent/file", out_path, &r, &err), LW_ERR_IO);
   CHECK(strstr(err.message, "/nonexistent/file") != NULL);
 
   FILE *in = fopen(in_path, "rb");
   FILE *out = tmpfile();
   uint64_t replaced = 0, bytes = 0;
-  CHECK_INT_EQ(lw_encoding_recode(in, "NO-SUCH-ENCODING-42", out, NULL, &replaced, &bytes, &err),
-               LW_ERR_FORMAT);
+  CHECK_INT_EQ(
+    lw_encoding_recode(in, "NO-SUCH-ENCODING-42", out, NULL, &replaced, &bytes, &err),
+    LW_ERR_FORMAT);
   fclose(in);
   fclose(out);
 }

@@ -56,17 +56,16 @@ static void put_utf8(LwBuf *b, uint32_t cp)
 /* A code point that is a character (no surrogate, not NUL). */
 static uint32_t some_code_point(void)
 {
-  static const uint32_t picks[] = {'a', 'Z', '0', ' ', '#', '<', '>', '.',
-                                   ';', ',', '@', '^', 0xE9, 0x4E2D, 0x1F600,
-                                   0xFFFD, 0x7F, 0x01, 0xA0, 0x10FFFF - 2};
+  static const uint32_t picks[] = {'a',     'Z',    '0',  ' ',  '#',  '<',         '>',
+                                   '.',     ';',    ',',  '@',  '^',  0xE9,        0x4E2D,
+                                   0x1F600, 0xFFFD, 0x7F, 0x01, 0xA0, 0x10FFFF - 2};
   return picks[rnd(sizeof(picks) / sizeof(picks[0]))];
 }
 
 /* One escape sequence. */
 static void put_escape(LwBuf *b)
 {
-  static const char *echar[] = {"\\t", "\\b", "\\n", "\\r", "\\f", "\\\"",
-                                 "\\'", "\\\\"};
+  static const char *echar[] = {"\\t", "\\b", "\\n", "\\r", "\\f", "\\\"", "\\'", "\\\\"};
   if (rnd(3)) {
     lw_buf_append_str(b, echar[rnd(8)]);
     return;
@@ -144,8 +143,8 @@ static void put_iri(LwBuf *b)
     lw_buf_appendf(b, ":e%u", rnd(3));
     break;
   default: { /* prefixes serd 0.30 took for booleans, and their neighbours */
-    static const char *prefixes[] = {"false.ish", "true-x", "false",
-                                     "true_1", "Ztrue-x", "truex"};
+    static const char *prefixes[] = {"false.ish", "true-x",  "false",
+                                     "true_1",    "Ztrue-x", "truex"};
     lw_buf_appendf(b, "%s:b%u", prefixes[rnd(6)], rnd(3));
     break;
   }
@@ -179,8 +178,8 @@ static void put_predicate_objects(LwBuf *b, unsigned depth)
 
 static void put_object(LwBuf *b, unsigned depth)
 {
-  static const char *numbers[] = {"0", "-12", "+7", "3.25", "-.5", "1e3",
-                                  "2.5E-2", "true", "false"};
+  static const char *numbers[] = {"0",   "-12",    "+7",   "3.25", "-.5",
+                                  "1e3", "2.5E-2", "true", "false"};
   unsigned k = rnd(depth < 4 ? 10 : 7);
   if (k < 3) {
     put_string(b);
@@ -254,8 +253,10 @@ static bool compare(const char *path, char *why, size_t why_len)
   }
   FILE *in = fopen(path, "rb");
   unsigned long long errors = 0;
-  LwReadOptions o = {.format = LW_FORMAT_TURTLE, .base_iri = BASE,
-                     .on_quad = lw_test_graph_sink, .quad_handle = &ours};
+  LwReadOptions o = {.format = LW_FORMAT_TURTLE,
+                     .base_iri = BASE,
+                     .on_quad = lw_test_graph_sink,
+                     .quad_handle = &ours};
   LwReadStats stats = {0};
   LwError err = {0};
   LwStatus st = in ? lw_rdf_read(in, &o, &stats, &err) : LW_ERR_IO;
@@ -265,8 +266,8 @@ static bool compare(const char *path, char *why, size_t why_len)
   }
   if (ok && (st != LW_OK || errors)) {
     ok = false;
-    snprintf(why, why_len, "lodwash: %s, %llu errors %s", lw_status_name(st),
-             errors, err.message);
+    snprintf(why, why_len, "lodwash: %s, %llu errors %s", lw_status_name(st), errors,
+             err.message);
   }
   if (ok) {
     ok = lw_test_graph_isomorphic(&ours, &theirs, why, why_len);
@@ -293,8 +294,7 @@ int main(void)
     LwBuf doc = LW_BUF_INIT;
     generate(&doc);
     char path[4096];
-    snprintf(path, sizeof(path), "%s/lodwash-fuzz-%llu.ttl", tmp,
-             (unsigned long long)s);
+    snprintf(path, sizeof(path), "%s/lodwash-fuzz-%llu.ttl", tmp, (unsigned long long)s);
     FILE *f = fopen(path, "wb");
     if (!f) {
       lw_buf_free(&doc);
@@ -309,8 +309,7 @@ int main(void)
       remove(path);
     } else {
       ++failed;
-      printf("FAIL seed %llu (kept in %s): %s\n", (unsigned long long)s, path,
-             why);
+      printf("FAIL seed %llu (kept in %s): %s\n", (unsigned long long)s, path, why);
     }
     lw_buf_free(&doc);
   }

@@ -56,10 +56,15 @@ static void test_order(void)
   /* Long triples sharing their first 500 bytes, a short one that is their
    * prefix, and ordinary ones, put in no particular order. */
   char *t[] = {
-    long_triple("a", 600, "zz"), long_triple("a", 600, "b"), long_triple("a", 600, "m"),
-    long_triple("a", 10, ""), strdup("<http://s/a> <http://p> <http://o>"),
-    long_triple("a", 700, ""), strdup("<http://s/b> <http://p> \"1\""),
-    long_triple("b", 600, "q"), strdup("<http://s/0> <http://p> \"0\""),
+    long_triple("a", 600, "zz"),
+    long_triple("a", 600, "b"),
+    long_triple("a", 600, "m"),
+    long_triple("a", 10, ""),
+    strdup("<http://s/a> <http://p> <http://o>"),
+    long_triple("a", 700, ""),
+    strdup("<http://s/b> <http://p> \"1\""),
+    long_triple("b", 600, "q"),
+    strdup("<http://s/0> <http://p> \"0\""),
   };
   size_t n = sizeof(t) / sizeof(t[0]);
   LwGraphDb *db = NULL;
@@ -118,8 +123,11 @@ static void test_order(void)
 static void test_appends(void)
 {
   char *t[] = {
-    strdup("<http://s/1> <http://p> \"1\""), long_triple("2", 600, "b"),
-    long_triple("2", 600, "a"), long_triple("2", 600, "c"), strdup("<http://s/3> <http://p> \"3\""),
+    strdup("<http://s/1> <http://p> \"1\""),
+    long_triple("2", 600, "b"),
+    long_triple("2", 600, "a"),
+    long_triple("2", 600, "c"),
+    strdup("<http://s/3> <http://p> \"3\""),
   };
   LwGraphDb *db = NULL;
   LwError err;
@@ -132,7 +140,8 @@ static void test_appends(void)
     CHECK_INT_EQ(lw_graph_db_put(db, t[i], strlen(t[i]), &err), LW_OK);
   }
   CHECK_INT_EQ(lw_graph_db_del(db, t[4], strlen(t[4]), &err), LW_OK); /* the last key */
-  const char *first = "<http://s/0> <http://p> \"0\"", *last = "<http://s/4> <http://p> \"4\"";
+  const char *first = "<http://s/0> <http://p> \"0\"",
+             *last = "<http://s/4> <http://p> \"4\"";
   CHECK_INT_EQ(lw_graph_db_put(db, first, strlen(first), &err), LW_OK);
   CHECK_INT_EQ(lw_graph_db_put(db, last, strlen(last), &err), LW_OK);
   LwGraphCursor *c = NULL;
@@ -152,8 +161,10 @@ static void test_appends(void)
   free(all);
   lw_buf_free(&want);
   /* Seeks on a committed-graph cursor, past the end and back. */
-  const char *seeks[][2] = {{"<http://s/5> ", NULL}, {"<http://s/6> ", NULL},
-                            {"<http://s/4> ", last}, {"<http://s/9> ", NULL},
+  const char *seeks[][2] = {{"<http://s/5> ", NULL},
+                            {"<http://s/6> ", NULL},
+                            {"<http://s/4> ", last},
+                            {"<http://s/9> ", NULL},
                             {"<http://s/0> ", first}};
   CHECK_INT_EQ(lw_graph_cursor_open_committed(db, &c, &err), LW_OK);
   for (size_t i = 0; i < 5; ++i) {
@@ -265,8 +276,12 @@ static void test_migrate(void)
   fclose(devnull);
 
   const char *paths[] = {clean};
-  LwGraphImportOptions o = {.data_dir = dir, .provider = "old", .graph_iri = "http://g/old",
-                            .harvest_id = "h1", .clean_paths = paths, .clean_count = 1};
+  LwGraphImportOptions o = {.data_dir = dir,
+                            .provider = "old",
+                            .graph_iri = "http://g/old",
+                            .harvest_id = "h1",
+                            .clean_paths = paths,
+                            .clean_count = 1};
   LwGraphImportReport r;
   CHECK_INT_EQ(lw_graph_import(&o, &r, &err), LW_OK);
   CHECK_INT_EQ(r.merge.added, 1);

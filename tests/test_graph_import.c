@@ -40,9 +40,13 @@ static LwStatus import(const char *provider, const char *graph, const char *harv
   char path[4300];
   snprintf(path, sizeof(path), "%s/%s", data, file);
   const char *paths[] = {path};
-  LwGraphImportOptions o = {.data_dir = data, .provider = provider, .graph_iri = graph,
-                            .harvest_id = harvest, .clean_paths = paths,
-                            .clean_count = 1, .store = store};
+  LwGraphImportOptions o = {.data_dir = data,
+                            .provider = provider,
+                            .graph_iri = graph,
+                            .harvest_id = harvest,
+                            .clean_paths = paths,
+                            .clean_count = 1,
+                            .store = store};
   LwError err;
   LwStatus st = lw_graph_import(&o, r, &err);
   if (st) {

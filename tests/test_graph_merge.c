@@ -49,13 +49,17 @@ static char *slurp(const char *path)
 
 #define G "<http://g/p1>"
 
-static LwStatus merge(const char *old, const char *const *news, size_t n,
-                      const char *out, LwGraphMergeReport *report)
+static LwStatus merge(const char *old, const char *const *news, size_t n, const char *out,
+                      LwGraphMergeReport *report)
 {
   LwError err;
   LwGraphMergeOptions o = {
-    .graph_iri = "http://g/p1", .old_path = old, .new_paths = news, .new_count = n,
-    .out_path = out, .added_path = path_of("added.nq.gz"),
+    .graph_iri = "http://g/p1",
+    .old_path = old,
+    .new_paths = news,
+    .new_count = n,
+    .out_path = out,
+    .added_path = path_of("added.nq.gz"),
     .removed_path = path_of("removed.nq.gz"),
   };
   LwStatus st = lw_graph_merge(&o, report, &err);
@@ -166,8 +170,10 @@ static void test_bad_input(void)
   const char *news[] = {dump};
   LwGraphMergeReport r;
   LwError err;
-  LwGraphMergeOptions o = {.graph_iri = "http://g/p1", .new_paths = news,
-                           .new_count = 1, .out_path = path_of("g5.nq.gz")};
+  LwGraphMergeOptions o = {.graph_iri = "http://g/p1",
+                           .new_paths = news,
+                           .new_count = 1,
+                           .out_path = path_of("g5.nq.gz")};
   CHECK_INT_EQ(lw_graph_merge(&o, &r, &err), LW_ERR_FORMAT);
   CHECK(strstr(err.message, "not sorted") != NULL);
   write_file(dump, "garbage\n");

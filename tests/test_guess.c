@@ -27,12 +27,13 @@ typedef struct {
   const char *media_type;
   const char *filename;
   LwFormat expected;
-  const char *reason;  /* a substring of info.reason, or NULL */
+  const char *reason; /* a substring of info.reason, or NULL */
 } Case;
 
 static const Case cases[] = {
   /* N-Triples vs N-Quads */
-  {"<http://a/s> <http://a/p> <http://a/o> .\n", NULL, NULL, LW_FORMAT_NTRIPLES, "N-Triples"},
+  {"<http://a/s> <http://a/p> <http://a/o> .\n", NULL, NULL, LW_FORMAT_NTRIPLES,
+   "N-Triples"},
   {"<http://a/s> <http://a/p> <http://a/o> <http://a/g> .\n", NULL, NULL, LW_FORMAT_NQUADS,
    "fourth term"},
   {"<http://a/s> <http://a/p> \"x\"@en .\n_:b <http://a/p> \"1\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n",
@@ -42,25 +43,29 @@ static const Case cases[] = {
   {"# comment\n<http://a/s> <http://a/p> <http://a/o> <http://a/g> .\n", NULL, "x.nt",
    LW_FORMAT_NQUADS, NULL},
   {"<http://a/s> <http://a/p> <http://a/o> .\n", NULL, "x.nq", LW_FORMAT_NQUADS, "by hint"},
-  {"<http://a/s> <http://a/p> <http://a/o> .\n", "text/turtle", NULL, LW_FORMAT_TURTLE, "by hint"},
+  {"<http://a/s> <http://a/p> <http://a/o> .\n", "text/turtle", NULL, LW_FORMAT_TURTLE,
+   "by hint"},
   {"<http://a/s> <http://a/p> <http://a/o> .\n", "application/rdf+xml", "x.rdf",
    LW_FORMAT_NTRIPLES, NULL},
   /* a media type that does not fit leaves the tie to the extension */
-  {"<http://a/s> <http://a/p> <http://a/o> .\n", "text/html", "x.ttl", LW_FORMAT_TURTLE, "by hint"},
+  {"<http://a/s> <http://a/p> <http://a/o> .\n", "text/html", "x.ttl", LW_FORMAT_TURTLE,
+   "by hint"},
   {"<http://a/s> <http://a/p> <http://a/o> .\n", "application/n-triples", "x.ttl",
    LW_FORMAT_NTRIPLES, "N-Triples:"},
   /* Turtle vs N-Triples */
-  {"@prefix ex: <http://ex/> .\nex:a ex:b ex:c .\n", NULL, NULL, LW_FORMAT_TURTLE, "@prefix"},
+  {"@prefix ex: <http://ex/> .\nex:a ex:b ex:c .\n", NULL, NULL, LW_FORMAT_TURTLE,
+   "@prefix"},
   {"PREFIX ex: <http://ex/>\nex:a ex:b ex:c .\n", NULL, NULL, LW_FORMAT_TURTLE, "PREFIX"},
   {"<http://a/s> <http://a/p> <http://a/o> ;\n  <http://a/q> <http://a/r> .\n", NULL, NULL,
    LW_FORMAT_TURTLE, "';'"},
-  {"<http://a/s> <http://a/p> <http://a/o>, <http://a/r> .\n", NULL, "x.nt", LW_FORMAT_TURTLE,
-   "','"},
+  {"<http://a/s> <http://a/p> <http://a/o>, <http://a/r> .\n", NULL, "x.nt",
+   LW_FORMAT_TURTLE, "','"},
   {"<http://a/s> a <http://a/C> .\n", NULL, NULL, LW_FORMAT_TURTLE, "'a'"},
   {"<http://a/s>\n  <http://a/p>\n  <http://a/o> .\n", NULL, NULL, LW_FORMAT_TURTLE,
    "several lines"},
   {"<http://a/s> <http://a/p> 42 .\n", NULL, NULL, LW_FORMAT_TURTLE, "number"},
-  {"<http://a/s> <http://a/p> \"\"\"long\nstring\"\"\" .\n", NULL, NULL, LW_FORMAT_TURTLE, "long"},
+  {"<http://a/s> <http://a/p> \"\"\"long\nstring\"\"\" .\n", NULL, NULL, LW_FORMAT_TURTLE,
+   "long"},
   {"[ <http://a/p> <http://a/o> ] .\n", NULL, NULL, LW_FORMAT_TURTLE, "property list"},
   {"[] <http://a/p> ( 1 2 ) .\n", NULL, NULL, LW_FORMAT_TURTLE, NULL},
   {"<s> <p> <o> .\n", NULL, NULL, LW_FORMAT_TURTLE, "relative"},
@@ -68,53 +73,58 @@ static const Case cases[] = {
   /* Turtle vs TriG */
   {"@prefix ex: <http://ex/> .\nex:g { ex:a ex:b ex:c . }\n", NULL, NULL, LW_FORMAT_TRIG,
    "graph block"},
-  {"{ <http://a/s> <http://a/p> <http://a/o> . }\n", NULL, "x.ttl", LW_FORMAT_TRIG, "graph block"},
-  {"GRAPH <http://a/g> { <http://a/s> <http://a/p> <http://a/o> }\n", NULL, NULL, LW_FORMAT_TRIG,
-   "GRAPH"},
-  {"<http://a/g> { <http://a/s> <http://a/p> <http://a/o> }\n", NULL, NULL, LW_FORMAT_TRIG, NULL},
-  {"@prefix ex: <http://ex/> .\nex:a ex:b \"{ not a graph }\" .\n", NULL, NULL, LW_FORMAT_TURTLE,
+  {"{ <http://a/s> <http://a/p> <http://a/o> . }\n", NULL, "x.ttl", LW_FORMAT_TRIG,
+   "graph block"},
+  {"GRAPH <http://a/g> { <http://a/s> <http://a/p> <http://a/o> }\n", NULL, NULL,
+   LW_FORMAT_TRIG, "GRAPH"},
+  {"<http://a/g> { <http://a/s> <http://a/p> <http://a/o> }\n", NULL, NULL, LW_FORMAT_TRIG,
    NULL},
-  {"@prefix ex: <http://ex/> .\nex:a ex:b ex:c .\n", NULL, "x.trig", LW_FORMAT_TRIG, "by hint"},
+  {"@prefix ex: <http://ex/> .\nex:a ex:b \"{ not a graph }\" .\n", NULL, NULL,
+   LW_FORMAT_TURTLE, NULL},
+  {"@prefix ex: <http://ex/> .\nex:a ex:b ex:c .\n", NULL, "x.trig", LW_FORMAT_TRIG,
+   "by hint"},
   /* RDF/XML */
   {"<?xml version=\"1.0\"?>\n<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>",
    NULL, "x.ttl", LW_FORMAT_RDFXML, "rdf:RDF"},
   {"<!-- a comment -->\n<!DOCTYPE rdf:RDF [ <!ENTITY rdf \"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"> ]>\n"
-   "<rdf:RDF xmlns:rdf=\"&rdf;\"></rdf:RDF>", "text/plain", NULL, LW_FORMAT_RDFXML, NULL},
+   "<rdf:RDF xmlns:rdf=\"&rdf;\"></rdf:RDF>",
+   "text/plain", NULL, LW_FORMAT_RDFXML, NULL},
   {"<foaf:Person xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" "
-   "xmlns:foaf=\"http://xmlns.com/foaf/0.1/\"/>", NULL, NULL, LW_FORMAT_RDFXML, "RDF namespace"},
-  {"<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"></feed>", NULL, "x.xhtml",
-   LW_FORMAT_UNKNOWN, "XML without the RDF namespace"},
+   "xmlns:foaf=\"http://xmlns.com/foaf/0.1/\"/>",
+   NULL, NULL, LW_FORMAT_RDFXML, "RDF namespace"},
+  {"<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"></feed>", NULL,
+   "x.xhtml", LW_FORMAT_UNKNOWN, "XML without the RDF namespace"},
   {"<Book xmlns=\"http://example.org/terms#\"><title>Dogs</title></Book>", NULL, "book.rdf",
    LW_FORMAT_RDFXML, "by hint"},
   /* HTML with and without RDFa */
   {"<!DOCTYPE html>\n<html><head><title>x</title></head><body><p property=\"dc:title\">T</p></body></html>",
    NULL, NULL, LW_FORMAT_RDFA, "property"},
-  {"<html vocab=\"http://schema.org/\"><body><div typeof=\"Person\"></div></body></html>", NULL,
-   NULL, LW_FORMAT_RDFA, "vocab"},
-  {"<!DOCTYPE html><html><head><meta property=\"og:title\" content=\"x\"></head></html>", NULL,
-   NULL, LW_FORMAT_RDFA, NULL},
+  {"<html vocab=\"http://schema.org/\"><body><div typeof=\"Person\"></div></body></html>",
+   NULL, NULL, LW_FORMAT_RDFA, "vocab"},
+  {"<!DOCTYPE html><html><head><meta property=\"og:title\" content=\"x\"></head></html>",
+   NULL, NULL, LW_FORMAT_RDFA, NULL},
   {"<html><body><a rel=\"license\" href=\"http://creativecommons.org/\">cc</a></body></html>",
    NULL, NULL, LW_FORMAT_RDFA, "rel"},
   {"<!DOCTYPE html>\n<html><head><link rel=\"stylesheet\" href=\"s.css\"><title>x</title></head>"
    "<body><p class=\"about\">about=nothing</p></body></html>",
    "text/html", "x.html", LW_FORMAT_UNKNOWN, "HTML without RDFa attributes"},
-  {"<!DOCTYPE html><html><head><script>var s = '<p property=\"x\">';</script></head></html>", NULL,
-   NULL, LW_FORMAT_UNKNOWN, "HTML without RDFa"},
-  {"<!DOCTYPE html><html><body><div itemscope itemprop=\"x\"></div></body></html>", NULL, NULL,
-   LW_FORMAT_UNKNOWN, "microdata"},
+  {"<!DOCTYPE html><html><head><script>var s = '<p property=\"x\">';</script></head></html>",
+   NULL, NULL, LW_FORMAT_UNKNOWN, "HTML without RDFa"},
+  {"<!DOCTYPE html><html><body><div itemscope itemprop=\"x\"></div></body></html>", NULL,
+   NULL, LW_FORMAT_UNKNOWN, "microdata"},
   {"<!DOCTYPE html><html><head><script type=\"application/ld+json\">{}</script></head></html>",
    NULL, NULL, LW_FORMAT_UNKNOWN, "JSON-LD script"},
   {"<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" "
    "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><body about=\"#me\"/></html>",
    NULL, NULL, LW_FORMAT_RDFA, NULL},
   {"<?xml version=\"1.0\"?>\n<Ontology xmlns=\"http://www.w3.org/2002/07/owl#\" "
-   "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>", NULL, "x.owl",
-   LW_FORMAT_UNKNOWN, "OWL/XML"},
+   "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>",
+   NULL, "x.owl", LW_FORMAT_UNKNOWN, "OWL/XML"},
   {"<TriX xmlns=\"http://www.w3.org/2004/03/trix/trix-1/\"><graph/></TriX>", NULL, NULL,
    LW_FORMAT_UNKNOWN, "TriX"},
   {"<owl:Ontology xmlns:owl=\"http://www.w3.org/2002/07/owl#\" "
-   "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>", NULL, NULL,
-   LW_FORMAT_RDFXML, NULL},
+   "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>",
+   NULL, NULL, LW_FORMAT_RDFXML, NULL},
   {"<!-- saved page -->\n<html><body>hello</body></html>", NULL, "x.owl", LW_FORMAT_UNKNOWN,
    "HTML without"},
   /* JSON and JSON-LD */
@@ -126,12 +136,12 @@ static const Case cases[] = {
   {"[] <http://a/p> <http://a/o> .", NULL, NULL, LW_FORMAT_TURTLE, NULL},
   {"[ true, 1 ]", NULL, NULL, LW_FORMAT_JSONLD, NULL},
   /* not RDF */
-  {"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj", "application/rdf+xml", "x.rdf", LW_FORMAT_UNKNOWN,
-   "PDF"},
+  {"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj", "application/rdf+xml", "x.rdf",
+   LW_FORMAT_UNKNOWN, "PDF"},
   {"id,name,age\n1,Alice,30\n2,Bob,40\n", "text/plain", "x.nt", LW_FORMAT_UNKNOWN, "CSV"},
   {"id\tname\n1\tAlice\n", NULL, NULL, LW_FORMAT_UNKNOWN, "tab-separated"},
-  {"Hello, this is a README.\nNothing to see here.\n", NULL, "README.ttl", LW_FORMAT_UNKNOWN,
-   "not RDF"},
+  {"Hello, this is a README.\nNothing to see here.\n", NULL, "README.ttl",
+   LW_FORMAT_UNKNOWN, "not RDF"},
   {"void: http://example.org/void.ttl\nmodified: 2015-01-01\n", NULL, "registry.yml",
    LW_FORMAT_UNKNOWN, "not RDF"},
   {"", "text/turtle", "x.ttl", LW_FORMAT_UNKNOWN, "empty"},
@@ -142,30 +152,34 @@ static const Case cases[] = {
   {"\x1f\x8b\x08\x00\x00\x00", NULL, "x.ttl.gz", LW_FORMAT_UNKNOWN, "gzip"},
   {"PK\x03\x04", NULL, "x.zip", LW_FORMAT_UNKNOWN, "ZIP"},
   {"\x89PNG\r\n\x1a\n", NULL, NULL, LW_FORMAT_UNKNOWN, "PNG"},
-  {"\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\x10\x11 abc", NULL, NULL, LW_FORMAT_UNKNOWN, "binary"},
+  {"\x01\x02\x03\x04\x05\x06\x07\x08\x0e\x0f\x10\x11 abc", NULL, NULL, LW_FORMAT_UNKNOWN,
+   "binary"},
   {"\xff\xfe<\0?\0x\0", NULL, NULL, LW_FORMAT_UNKNOWN, "UTF-16"},
   {"<svg xmlns=\"http://www.w3.org/2000/svg\"><metadata><rdf:RDF "
-   "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/></metadata></svg>", NULL, "x.rdf",
-   LW_FORMAT_UNKNOWN, "SVG"},
-  {"@prefix : <http://a/> .\n{ ?x a :C } => { ?x a :D } .\n", NULL, "rules.n3", LW_FORMAT_UNKNOWN,
-   "Notation3"},
+   "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/></metadata></svg>",
+   NULL, "x.rdf", LW_FORMAT_UNKNOWN, "SVG"},
+  {"@prefix : <http://a/> .\n{ ?x a :C } => { ?x a :D } .\n", NULL, "rules.n3",
+   LW_FORMAT_UNKNOWN, "Notation3"},
   {"@prefix : <http://a/> .\n:s :p :o .\n", NULL, "data.n3", LW_FORMAT_TURTLE, NULL},
   /* dirty files: a bad first line does not make good statements text */
   {"<http://a/s> <http://a/p> bad line .\n<http://a/s> <http://a/p> <http://a/o> .\n"
-   "<http://a/s> <http://a/p> <http://a/o> .\n", NULL, NULL, LW_FORMAT_NTRIPLES, "syntax error near line 1"},
+   "<http://a/s> <http://a/p> <http://a/o> .\n",
+   NULL, NULL, LW_FORMAT_NTRIPLES, "syntax error near line 1"},
   {"<http://a/s> <http://a/p> <http://a/o> <http://a/g> .\n<http://a/s> <http://a/p> \"open .\n"
-   "<http://a/s> <http://a/p> <http://a/o> <http://a/g> .\n", NULL, NULL, LW_FORMAT_NQUADS,
-   "syntax error near line 2"},
+   "<http://a/s> <http://a/p> <http://a/o> <http://a/g> .\n",
+   NULL, NULL, LW_FORMAT_NQUADS, "syntax error near line 2"},
   {"# Title\nSome prose here.\nMore prose.\n```\n@prefix ex: <http://ex/> .\nex:a ex:b ex:c .\n```\n",
    NULL, "README.md", LW_FORMAT_UNKNOWN, "not RDF"},
   /* BOM */
-  {"\xEF\xBB\xBF@prefix ex: <http://ex/> .\nex:a ex:b ex:c .\n", NULL, NULL, LW_FORMAT_TURTLE, NULL},
+  {"\xEF\xBB\xBF@prefix ex: <http://ex/> .\nex:a ex:b ex:c .\n", NULL, NULL,
+   LW_FORMAT_TURTLE, NULL},
   {"\xEF\xBB\xBF<?xml version=\"1.0\"?><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>",
    NULL, NULL, LW_FORMAT_RDFXML, NULL},
   {"\xEF\xBB\xBF{\"@id\": \"x\"}", NULL, NULL, LW_FORMAT_JSONLD, NULL},
   /* heads cut in the middle of a token or a UTF-8 sequence */
   {"<http://a/s> <http://a/p> \"caf\xC3", NULL, NULL, LW_FORMAT_NTRIPLES, NULL},
-  {"@prefix ex: <http://ex/> .\nex:a ex:b \"\"\"unfinished", NULL, NULL, LW_FORMAT_TURTLE, NULL},
+  {"@prefix ex: <http://ex/> .\nex:a ex:b \"\"\"unfinished", NULL, NULL, LW_FORMAT_TURTLE,
+   NULL},
   {"<http://a/s> <http://a/p> <http://a/o> <http://a/g> .\n<http://a/s> <http://a/p> <http://a/o",
    NULL, NULL, LW_FORMAT_NQUADS, NULL},
   {"<?xml version=\"1.0\"?>\n<!DOCTYPE rdf:RDF [\n<!ENTITY rdf \"http://www.w3.org/1999/02/22-rdf",
@@ -175,7 +189,8 @@ static const Case cases[] = {
 static void check_case(size_t i, const Case *c)
 {
   LwGuessInfo info;
-  LwFormat got = lw_guess_format(c->content, strlen(c->content) + (c->content[0] == '\xff' ? 5 : 0),
+  LwFormat got = lw_guess_format(c->content,
+                                 strlen(c->content) + (c->content[0] == '\xff' ? 5 : 0),
                                  c->media_type, c->filename, &info);
   char detail[512];
   snprintf(detail, sizeof(detail), "case %zu: got %s (%s), expected %s%s%s", i,
@@ -202,7 +217,8 @@ static void check_small_cases(void)
   CHECK(info.bom);
   CHECK_INT_EQ(info.start, 3);
   const char *comment = "# c\n\n<http://a/s> <http://a/p> <http://a/o> .";
-  CHECK_INT_EQ(lw_guess_format(comment, strlen(comment), NULL, NULL, &info), LW_FORMAT_NTRIPLES);
+  CHECK_INT_EQ(lw_guess_format(comment, strlen(comment), NULL, NULL, &info),
+               LW_FORMAT_NTRIPLES);
   CHECK_INT_EQ(info.start, 5);
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     size_t n = strlen(cases[i].content);
@@ -219,8 +235,10 @@ static void check_small_cases(void)
   for (; n < 40000; ++n) {
     html[n] = n % 80 ? 'x' : '\n';
   }
-  n += (size_t)snprintf(html + n, big - n, "</style></head><body><p property=\"dc:title\">T</p>");
-  CHECK_INT_EQ(lw_guess_format(html, LW_GUESS_HEAD_SIZE, NULL, NULL, &info), LW_FORMAT_UNKNOWN);
+  n += (size_t)snprintf(html + n, big - n,
+                        "</style></head><body><p property=\"dc:title\">T</p>");
+  CHECK_INT_EQ(lw_guess_format(html, LW_GUESS_HEAD_SIZE, NULL, NULL, &info),
+               LW_FORMAT_UNKNOWN);
   CHECK(info.partial);
   CHECK(strstr(info.reason, "in the first 16384 bytes") != NULL);
   CHECK_INT_EQ(lw_guess_format(html, n, NULL, NULL, &info), LW_FORMAT_RDFA);
@@ -302,10 +320,14 @@ static bool is_turtle_family(LwFormat f)
 static SerdSyntax serd_syntax(LwFormat f)
 {
   switch (f) {
-  case LW_FORMAT_NTRIPLES: return SERD_NTRIPLES;
-  case LW_FORMAT_NQUADS: return SERD_NQUADS;
-  case LW_FORMAT_TRIG: return SERD_TRIG;
-  default: return SERD_TURTLE;
+  case LW_FORMAT_NTRIPLES:
+    return SERD_NTRIPLES;
+  case LW_FORMAT_NQUADS:
+    return SERD_NQUADS;
+  case LW_FORMAT_TRIG:
+    return SERD_TRIG;
+  default:
+    return SERD_TURTLE;
   }
 }
 
@@ -331,7 +353,7 @@ static bool serd_reads(const char *path, LwFormat f)
 typedef struct {
   const char *name;
   size_t files, exact, compatible, wrong;
-  size_t by_hint;  /* content alone not enough (empty, only comments, XML
+  size_t by_hint; /* content alone not enough (empty, only comments, XML
                       without the RDF namespace): right only with the hint */
 } Tally;
 
@@ -346,34 +368,66 @@ static void tally_print(const Tally *t)
 static void misleading(LwFormat f, const char **ext, const char **type)
 {
   switch (f) {
-  case LW_FORMAT_NTRIPLES: *ext = "data.rdf"; *type = "application/rdf+xml"; break;
-  case LW_FORMAT_NQUADS: *ext = "data.ttl"; *type = "text/plain"; break;
-  case LW_FORMAT_TURTLE: *ext = "data.nt"; *type = "application/n-triples"; break;
-  case LW_FORMAT_TRIG: *ext = "data.nq"; *type = "application/n-quads"; break;
-  case LW_FORMAT_RDFXML: *ext = "data.ttl"; *type = "text/turtle"; break;
-  case LW_FORMAT_JSONLD: *ext = "data.rdf"; *type = "text/turtle"; break;
-  case LW_FORMAT_RDFA: *ext = "data.rdf"; *type = "application/rdf+xml"; break;
-  default: *ext = "data.ttl"; *type = "text/turtle"; break;
+  case LW_FORMAT_NTRIPLES:
+    *ext = "data.rdf";
+    *type = "application/rdf+xml";
+    break;
+  case LW_FORMAT_NQUADS:
+    *ext = "data.ttl";
+    *type = "text/plain";
+    break;
+  case LW_FORMAT_TURTLE:
+    *ext = "data.nt";
+    *type = "application/n-triples";
+    break;
+  case LW_FORMAT_TRIG:
+    *ext = "data.nq";
+    *type = "application/n-quads";
+    break;
+  case LW_FORMAT_RDFXML:
+    *ext = "data.ttl";
+    *type = "text/turtle";
+    break;
+  case LW_FORMAT_JSONLD:
+    *ext = "data.rdf";
+    *type = "text/turtle";
+    break;
+  case LW_FORMAT_RDFA:
+    *ext = "data.rdf";
+    *type = "application/rdf+xml";
+    break;
+  default:
+    *ext = "data.ttl";
+    *type = "text/turtle";
+    break;
   }
 }
 
 static const char *right_ext(LwFormat f)
 {
   switch (f) {
-  case LW_FORMAT_NTRIPLES: return "data.nt";
-  case LW_FORMAT_NQUADS: return "data.nq";
-  case LW_FORMAT_TURTLE: return "data.ttl";
-  case LW_FORMAT_TRIG: return "data.trig";
-  case LW_FORMAT_RDFXML: return "data.rdf";
-  case LW_FORMAT_JSONLD: return "data.jsonld";
-  case LW_FORMAT_RDFA: return "data.html";
-  default: return NULL;
+  case LW_FORMAT_NTRIPLES:
+    return "data.nt";
+  case LW_FORMAT_NQUADS:
+    return "data.nq";
+  case LW_FORMAT_TURTLE:
+    return "data.ttl";
+  case LW_FORMAT_TRIG:
+    return "data.trig";
+  case LW_FORMAT_RDFXML:
+    return "data.rdf";
+  case LW_FORMAT_JSONLD:
+    return "data.jsonld";
+  case LW_FORMAT_RDFA:
+    return "data.html";
+  default:
+    return NULL;
   }
 }
 
 /* Guesses content (read from path, or given) three ways and tallies. */
-static void check_content(Tally *t, const char *label, const char *path, const char *content,
-                          size_t len, LwFormat expected)
+static void check_content(Tally *t, const char *label, const char *path,
+                          const char *content, size_t len, LwFormat expected)
 {
   size_t head = len < LW_GUESS_HEAD_SIZE ? len : LW_GUESS_HEAD_SIZE;
   const char *mext, *mtype;
@@ -392,7 +446,8 @@ static void check_content(Tally *t, const char *label, const char *path, const c
      * empty content (no bytes, a BOM, whitespace), which is never RDF. */
     LwGuessInfo info;
     LwFormat got = lw_guess_format(content, head, NULL, right_ext(expected), &info);
-    bool ok = strstr(first.reason, "empty content") ? got == LW_FORMAT_UNKNOWN : got == expected;
+    bool ok = strstr(first.reason, "empty content") ? got == LW_FORMAT_UNKNOWN
+                                                    : got == expected;
     snprintf(detail, sizeof(detail), "%s: expected %s by hint, got %s (%s)", label,
              lw_format_name(expected), lw_format_name(got), info.reason);
     ++t->files;
@@ -401,7 +456,8 @@ static void check_content(Tally *t, const char *label, const char *path, const c
     } else {
       ++t->wrong;
     }
-    lw_test_report(ok, __FILE__, __LINE__, "file guessed right by hint", ok ? NULL : detail);
+    lw_test_report(ok, __FILE__, __LINE__, "file guessed right by hint",
+                   ok ? NULL : detail);
     return;
   }
   for (int h = 0; h < 3; ++h) {
@@ -412,12 +468,13 @@ static void check_content(Tally *t, const char *label, const char *path, const c
       all_exact = false;
       /* Narrower but compatible (N-Triples content in a Turtle file ...):
        * accepted when serd reads the whole file in the guessed syntax. */
-      ok = path && is_turtle_family(expected) && is_turtle_family(got) && serd_reads(path, got);
+      ok = path && is_turtle_family(expected) && is_turtle_family(got) &&
+           serd_reads(path, got);
     }
     if (!ok && all_ok) {
       all_ok = false;
-      snprintf(detail, sizeof(detail), "%s: expected %s, got %s (%s) with hints %s %s", label,
-               lw_format_name(expected), lw_format_name(got), info.reason,
+      snprintf(detail, sizeof(detail), "%s: expected %s, got %s (%s) with hints %s %s",
+               label, lw_format_name(expected), lw_format_name(got), info.reason,
                hints[h].type ? hints[h].type : "-", hints[h].name ? hints[h].name : "-");
     }
   }
@@ -485,9 +542,9 @@ static char *node_string(Graph *g, const SerdNode *node)
   return strdup((const char *)node->buf);
 }
 
-static SerdStatus on_statement(void *handle, SerdStatementFlags flags, const SerdNode *graph,
-                               const SerdNode *s, const SerdNode *p, const SerdNode *o,
-                               const SerdNode *dt, const SerdNode *lang)
+static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
+                               const SerdNode *graph, const SerdNode *s, const SerdNode *p,
+                               const SerdNode *o, const SerdNode *dt, const SerdNode *lang)
 {
   (void)flags, (void)graph, (void)dt, (void)lang;
   Graph *g = handle;
@@ -503,7 +560,8 @@ static bool load_graph(const char *path, Graph *g)
 {
   memset(g, 0, sizeof(*g));
   g->env = serd_env_new(NULL);
-  SerdReader *r = serd_reader_new(SERD_TURTLE, g, NULL, on_base, on_prefix, on_statement, NULL);
+  SerdReader *r = serd_reader_new(SERD_TURTLE, g, NULL, on_base, on_prefix, on_statement,
+                                  NULL);
   SerdStatus st = serd_reader_read_file(r, (const uint8_t *)path);
   serd_reader_free(r);
   return st == SERD_SUCCESS && g->n > 0;
@@ -558,8 +616,9 @@ static LwFormat format_of_test_type(const char *type)
     const char *word;
     LwFormat format;
   } words[] = {
-    {"NTriples", LW_FORMAT_NTRIPLES}, {"NQuads", LW_FORMAT_NQUADS}, {"Turtle", LW_FORMAT_TURTLE},
-    {"Trig", LW_FORMAT_TRIG}, {"XML", LW_FORMAT_RDFXML},
+    {"NTriples", LW_FORMAT_NTRIPLES}, {"NQuads", LW_FORMAT_NQUADS},
+    {"Turtle", LW_FORMAT_TURTLE},     {"Trig", LW_FORMAT_TRIG},
+    {"XML", LW_FORMAT_RDFXML},
   };
   for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); ++i) {
     if (strstr(type, words[i].word)) {
@@ -642,7 +701,8 @@ static void check_suite(const char *folder, const char *label)
   }
   if (neg_total) {
     printf("%-28s %4zu files: %4zu guessed as their suite's format (not asserted: many are "
-           "too broken)\n", neg_name, neg_total, neg_same);
+           "too broken)\n",
+           neg_name, neg_total, neg_same);
   }
   free_graph(&g);
   CHECK(pos.files > 0 || neg_total > 0);
@@ -815,7 +875,8 @@ static void check_rdfa(const char *testdata)
     }
     size_t doc_len = strlen(tmpl) + 64;
     char *doc = malloc(doc_len);
-    snprintf(doc, doc_len, "<!DOCTYPE html>\n<html %.*s>\n%s</html>\n", attrs_len, attrs, body);
+    snprintf(doc, doc_len, "<!DOCTYPE html>\n<html %.*s>\n%s</html>\n", attrs_len, attrs,
+             body);
     check_content(&t, path, NULL, doc, strlen(doc), LW_FORMAT_RDFA);
     free(doc);
     free(tmpl);
@@ -864,7 +925,8 @@ int main(void)
   printf("%zu small cases\n", sizeof(cases) / sizeof(cases[0]));
   const char *testdata = lw_test_testdata();
   if (!testdata) {
-    printf("SKIP shared test data not found (set LODWASH_TESTDATA): only the small cases ran\n");
+    printf(
+      "SKIP shared test data not found (set LODWASH_TESTDATA): only the small cases ran\n");
     return lw_test_finish();
   }
   check_w3c_suite(testdata, "rdf-n-triples");

@@ -16,7 +16,8 @@ static const char *prefix;
 static long long int_reply(redisContext *c, const char *a, const char *b, const char *d)
 {
   LwError err;
-  redisReply *r = d ? lw_redis_cmd(c, &err, a, b, d, NULL) : lw_redis_cmd(c, &err, a, b, NULL);
+  redisReply *r = d ? lw_redis_cmd(c, &err, a, b, d, NULL)
+                    : lw_redis_cmd(c, &err, a, b, NULL);
   long long v = -1;
   if (r && r->type == REDIS_REPLY_INTEGER) {
     v = r->integer;
@@ -59,7 +60,8 @@ int main(void)
   }
   LwKey h = lw_key(prefix, LW_KEY_HARVEST, "h1");
   LwKey queue = lw_key(prefix, LW_KEY_QUEUE, "import");
-  freeReplyObject(lw_redis_cmd(c, &err, "HSET", h.s, "pending", "0", "status", "running", NULL));
+  freeReplyObject(
+    lw_redis_cmd(c, &err, "HSET", h.s, "pending", "0", "status", "running", NULL));
   expect(c, "h1", (const char *[]){"a", "b", "c"}, 3);
   expect(c, "h1", (const char *[]){"a"}, 1); /* again: a set */
   CHECK_INT_EQ(int_reply(c, "HGET", h.s, "pending"), 3);
@@ -115,7 +117,8 @@ int main(void)
 
   /* a harvest that is over (timed out) queues no import */
   LwKey h2 = lw_key(prefix, LW_KEY_HARVEST, "h2");
-  freeReplyObject(lw_redis_cmd(c, &err, "HSET", h2.s, "pending", "0", "status", "failed", NULL));
+  freeReplyObject(
+    lw_redis_cmd(c, &err, "HSET", h2.s, "pending", "0", "status", "failed", NULL));
   expect(c, "h2", (const char *[]){"z"}, 1);
   finish(c, "h2", "z", false);
   CHECK_INT_EQ(int_reply(c, "LLEN", queue.s, NULL), 1);

@@ -101,8 +101,8 @@ static long peak_rss_kb(void)
 static void test_large_body_bounded_memory(void)
 {
   const uint64_t size = 200ull * 1024 * 1024;
-  lw_test_server_add(srv, "/large.nt", &(LwTestResponse){.kind = LW_TEST_BODY_LINES,
-                                                         .size = size});
+  lw_test_server_add(srv, "/large.nt",
+                     &(LwTestResponse){.kind = LW_TEST_BODY_LINES, .size = size});
   long before = peak_rss_kb();
   LwFetchOptions o = defaults();
   LwFetchResult r;
@@ -111,7 +111,8 @@ static void test_large_body_bounded_memory(void)
   long after = peak_rss_kb();
   CHECK_INT_EQ(st, LW_OK);
   CHECK_INT_EQ(r.content.number_of_bytes, size);
-  CHECK_INT_EQ(r.content.number_of_lines, size / LW_TEST_LINE_LEN + (size % LW_TEST_LINE_LEN != 0));
+  CHECK_INT_EQ(r.content.number_of_lines,
+               size / LW_TEST_LINE_LEN + (size % LW_TEST_LINE_LEN != 0));
   CHECK_STR_EQ(lw_newline_name(r.content.newline), "LF");
   char md5[33];
   lw_test_lines_md5(size, md5);
@@ -120,7 +121,8 @@ static void test_large_body_bounded_memory(void)
   CHECK(stat(r.path, &sb) == 0 && (uint64_t)sb.st_size == size);
   /* The peak grows by buffers only (1 MB file buffer, curl's 256 kB, the
    * server's 64 kB), never by the body. */
-  fprintf(stderr, "peak RSS %ld kB before, %ld kB after a 200 MB download\n", before, after);
+  fprintf(stderr, "peak RSS %ld kB before, %ld kB after a 200 MB download\n", before,
+          after);
   CHECK(after - before < 40 * 1024);
   unlink(r.path);
   lw_fetch_result_clear(&r);
@@ -128,10 +130,11 @@ static void test_large_body_bounded_memory(void)
 
 static void test_simple_200(void)
 {
-  lw_test_server_add(srv, "/data.ttl",
-                     &(LwTestResponse){.body = "<a> <b> <c> .\r\n<d> <e> \"\xc3\xa9\" .\r\n",
-                                       .content_type = "text/turtle",
-                                       .headers = "X-Test: one\nX-Test: two\n"});
+  lw_test_server_add(
+    srv, "/data.ttl",
+    &(LwTestResponse){.body = "<a> <b> <c> .\r\n<d> <e> \"\xc3\xa9\" .\r\n",
+                      .content_type = "text/turtle",
+                      .headers = "X-Test: one\nX-Test: two\n"});
   char dest[1024];
   snprintf(dest, sizeof(dest), "%s/raw/ab/cd/abcd.body", dir);
   LwFetchOptions o = defaults();
@@ -154,19 +157,23 @@ static void test_simple_200(void)
   CHECK_INT_EQ(hop_int(&r, 0, "status"), 200);
   CHECK_STR_EQ(hop_str(&r, 0, "uri"), url_of("/data.ttl"));
   json_t *hop = json_array_get(r.http, 0);
-  CHECK_INT_EQ(json_integer_value(json_object_get(json_object_get(hop, "version"), "major")), 1);
-  CHECK_INT_EQ(json_integer_value(json_object_get(json_object_get(hop, "version"), "minor")), 1);
+  CHECK_INT_EQ(
+    json_integer_value(json_object_get(json_object_get(hop, "version"), "major")), 1);
+  CHECK_INT_EQ(
+    json_integer_value(json_object_get(json_object_get(hop, "version"), "minor")), 1);
   CHECK(json_is_real(json_object_get(hop, "walltime")));
   json_t *headers = json_object_get(hop, "headers");
   CHECK_STR_EQ(json_string_value(json_object_get(headers, "content-type")), "text/turtle");
   CHECK_STR_EQ(json_string_value(json_object_get(headers, "x-test")), "one, two");
   CHECK(r.begin > 1.6e9 && r.end >= r.begin);
   json_t *ts = lw_fetch_timestamp_json(&r);
-  CHECK(json_real_value(json_object_get(ts, "end")) >= json_real_value(json_object_get(ts, "begin")));
+  CHECK(json_real_value(json_object_get(ts, "end")) >=
+        json_real_value(json_object_get(ts, "begin")));
   json_decref(ts);
   char ua[256];
-  CHECK_STR_EQ(lw_test_server_request_header(srv, "/data.ttl", "User-Agent", ua, sizeof(ua)),
-               "lodwash/" LODWASH_VERSION " (+https://example.org/lodwash-test)");
+  CHECK_STR_EQ(
+    lw_test_server_request_header(srv, "/data.ttl", "User-Agent", ua, sizeof(ua)),
+    "lodwash/" LODWASH_VERSION " (+https://example.org/lodwash-test)");
   CHECK_STR_EQ(lw_test_server_request_header(srv, "/data.ttl", "Accept", ua, sizeof(ua)),
                "text/turtle, */*;q=0.1");
   CHECK_INT_EQ(tmp_files(), 0);
@@ -178,7 +185,8 @@ static void test_simple_200(void)
 static void test_redirect_chain(void)
 {
   lw_test_server_add(srv, "/r1", &(LwTestResponse){.status = 301, .location = "/r2"});
-  lw_test_server_add(srv, "/r2", &(LwTestResponse){.status = 302, .location = url_of("/r3")});
+  lw_test_server_add(srv, "/r2",
+                     &(LwTestResponse){.status = 302, .location = url_of("/r3")});
   lw_test_server_add(srv, "/r3", &(LwTestResponse){.status = 307, .location = "final?x=1"});
   lw_test_server_add(srv, "/final", &(LwTestResponse){.body = "done\n"});
   LwFetchOptions o = defaults();
@@ -195,7 +203,7 @@ static void test_redirect_chain(void)
   CHECK_STR_EQ(hop_str(&r, 2, "uri"), url_of("/r3"));
   CHECK_STR_EQ(hop_str(&r, 3, "uri"), url_of("/final?x=1"));
   CHECK_STR_EQ(json_string_value(json_object_get(
-                   json_object_get(json_array_get(r.http, 0), "headers"), "location")),
+                 json_object_get(json_array_get(r.http, 0), "headers"), "location")),
                "/r2");
   CHECK_STR_EQ(r.final_url, url_of("/final?x=1"));
   CHECK_INT_EQ(r.content.number_of_bytes, 5);
@@ -220,9 +228,10 @@ static void test_redirect_chain(void)
   lw_fetch_result_clear(&r);
 
   /* A redirect with a big body: lodwash hangs up on the body and follows. */
-  lw_test_server_add(srv, "/fat-redirect", &(LwTestResponse){.location = "/final",
-                                                             .kind = LW_TEST_BODY_LINES,
-                                                             .size = 50 * 1024 * 1024});
+  lw_test_server_add(srv, "/fat-redirect",
+                     &(LwTestResponse){.location = "/final",
+                                       .kind = LW_TEST_BODY_LINES,
+                                       .size = 50 * 1024 * 1024});
   LwStatus fat = lw_fetch(url_of("/fat-redirect"), &o, &r, &err);
   if (fat != LW_OK) fprintf(stderr, "fat: %s\n", err.message);
   CHECK_INT_EQ(fat, LW_OK);
@@ -277,7 +286,8 @@ static void test_http_errors(void)
   unlink(r.path);
   lw_fetch_result_clear(&r);
 
-  lw_test_server_add(srv, "/busy", &(LwTestResponse){.status = 429, .headers = "Retry-After: 7\n"});
+  lw_test_server_add(srv, "/busy",
+                     &(LwTestResponse){.status = 429, .headers = "Retry-After: 7\n"});
   CHECK_INT_EQ(lw_fetch(url_of("/busy"), &o, &r, &err), LW_ERR_NET);
   CHECK_INT_EQ(r.retry_after, 7);
   CHECK(strstr(err.message, "429") && strstr(err.message, "Retry-After"));
@@ -313,9 +323,10 @@ static void test_timeouts(void)
   lw_fetch_result_clear(&r);
 
   /* A slow drip: 10 bytes every 300 ms is under 1000 B/s for a second. */
-  lw_test_server_add(srv, "/drip", &(LwTestResponse){.kind = LW_TEST_BODY_LINES,
-                                                     .size = 100000, .drip_bytes = 10,
-                                                     .drip_ms = 300});
+  lw_test_server_add(
+    srv, "/drip",
+    &(LwTestResponse){
+      .kind = LW_TEST_BODY_LINES, .size = 100000, .drip_bytes = 10, .drip_ms = 300});
   o = defaults();
   o.low_speed_limit = 1000;
   o.low_speed_time = 1;
@@ -325,9 +336,10 @@ static void test_timeouts(void)
   lw_fetch_result_clear(&r);
 
   /* A drip that is slow but finishes in time is fine. */
-  lw_test_server_add(srv, "/drip2", &(LwTestResponse){.kind = LW_TEST_BODY_LINES,
-                                                      .size = 720, .drip_bytes = 100,
-                                                      .drip_ms = 20});
+  lw_test_server_add(
+    srv, "/drip2",
+    &(LwTestResponse){
+      .kind = LW_TEST_BODY_LINES, .size = 720, .drip_bytes = 100, .drip_ms = 20});
   o = defaults();
   CHECK_INT_EQ(lw_fetch(url_of("/drip2"), &o, &r, &err), LW_OK);
   CHECK_INT_EQ(r.content.number_of_lines, 10);
@@ -337,8 +349,9 @@ static void test_timeouts(void)
 
 static void test_lying_content_length(void)
 {
-  lw_test_server_add(srv, "/liar", &(LwTestResponse){.kind = LW_TEST_BODY_LINES,
-                                                     .size = 100000, .truncate_after = 5000});
+  lw_test_server_add(
+    srv, "/liar",
+    &(LwTestResponse){.kind = LW_TEST_BODY_LINES, .size = 100000, .truncate_after = 5000});
   LwFetchOptions o = defaults();
   LwFetchResult r;
   LwError err;
@@ -437,9 +450,10 @@ static void test_network_errors(void)
 
 static void test_conditional(void)
 {
-  lw_test_server_add(srv, "/cond", &(LwTestResponse){.body = "v1\n", .etag = "\"v1\"",
-                                                     .last_modified =
-                                                         "Sat, 21 Nov 2026 10:00:00 GMT"});
+  lw_test_server_add(srv, "/cond",
+                     &(LwTestResponse){.body = "v1\n",
+                                       .etag = "\"v1\"",
+                                       .last_modified = "Sat, 21 Nov 2026 10:00:00 GMT"});
   LwFetchOptions o = defaults();
   LwFetchResult r;
   LwError err;
@@ -460,8 +474,9 @@ static void test_conditional(void)
   CHECK_INT_EQ(r.status, 304);
   CHECK_INT_EQ(hop_int(&r, 0, "status"), 304);
   char seen[64];
-  CHECK_STR_EQ(lw_test_server_request_header(srv, "/cond", "If-None-Match", seen, sizeof(seen)),
-               "\"v1\"");
+  CHECK_STR_EQ(
+    lw_test_server_request_header(srv, "/cond", "If-None-Match", seen, sizeof(seen)),
+    "\"v1\"");
   lw_fetch_result_clear(&r);
   o.etag = NULL;
   o.last_modified = lm;
@@ -486,10 +501,13 @@ static void test_conditional(void)
 static void test_resume(void)
 {
   const uint64_t size = 3 * 1024 * 1024;
-  LwTestResponse first = {.kind = LW_TEST_BODY_LINES, .size = size, .ranges = true,
-                          .etag = "\"r1\"", .truncate_after = 1000000};
-  LwTestResponse rest = {.kind = LW_TEST_BODY_LINES, .size = size, .ranges = true,
-                         .etag = "\"r1\""};
+  LwTestResponse first = {.kind = LW_TEST_BODY_LINES,
+                          .size = size,
+                          .ranges = true,
+                          .etag = "\"r1\"",
+                          .truncate_after = 1000000};
+  LwTestResponse rest = {
+    .kind = LW_TEST_BODY_LINES, .size = size, .ranges = true, .etag = "\"r1\""};
   lw_test_server_add(srv, "/resume", &first);
   lw_test_server_add(srv, "/resume", &rest);
   char partial[1024], dest[1024], meta[1100];
@@ -518,9 +536,11 @@ static void test_resume(void)
   CHECK_INT_EQ(r.content.number_of_bytes, size);
   char seen[128], want[128];
   snprintf(want, sizeof(want), "bytes=%lld-", (long long)st.st_size);
-  CHECK_STR_EQ(lw_test_server_request_header(srv, "/resume", "Range", seen, sizeof(seen)), want);
-  CHECK_STR_EQ(lw_test_server_request_header(srv, "/resume", "If-Range", seen, sizeof(seen)),
-               "\"r1\"");
+  CHECK_STR_EQ(lw_test_server_request_header(srv, "/resume", "Range", seen, sizeof(seen)),
+               want);
+  CHECK_STR_EQ(
+    lw_test_server_request_header(srv, "/resume", "If-Range", seen, sizeof(seen)),
+    "\"r1\"");
   CHECK(!exists(partial) && !exists(meta));
   CHECK(stat(dest, &st) == 0 && (uint64_t)st.st_size == size);
   lw_fetch_result_clear(&r);
@@ -544,10 +564,13 @@ static void test_resume(void)
   /* The resource shrank below the partial (a 416): the partial is dropped
    * and the next attempt starts from byte 0. */
   lw_test_server_clear(srv, "/resume");
-  LwTestResponse small_first = {.kind = LW_TEST_BODY_LINES, .size = size, .ranges = true,
-                                .etag = "\"s\"", .truncate_after = 100000};
-  LwTestResponse tiny = {.kind = LW_TEST_BODY_LINES, .size = 1000, .ranges = true,
-                         .etag = "\"s\""};
+  LwTestResponse small_first = {.kind = LW_TEST_BODY_LINES,
+                                .size = size,
+                                .ranges = true,
+                                .etag = "\"s\"",
+                                .truncate_after = 100000};
+  LwTestResponse tiny = {
+    .kind = LW_TEST_BODY_LINES, .size = 1000, .ranges = true, .etag = "\"s\""};
   lw_test_server_add(srv, "/resume", &small_first);
   lw_test_server_add(srv, "/resume", &tiny);
   CHECK_INT_EQ(lw_fetch(url_of("/resume"), &o, &r, &err), LW_ERR_NET);
@@ -562,9 +585,10 @@ static void test_resume(void)
   lw_fetch_result_clear(&r);
 
   /* No Accept-Ranges: nothing is kept. */
-  lw_test_server_add(srv, "/noranges", &(LwTestResponse){.kind = LW_TEST_BODY_LINES,
-                                                         .size = size, .etag = "\"n\"",
-                                                         .truncate_after = 1000});
+  lw_test_server_add(
+    srv, "/noranges",
+    &(LwTestResponse){
+      .kind = LW_TEST_BODY_LINES, .size = size, .etag = "\"n\"", .truncate_after = 1000});
   CHECK_INT_EQ(lw_fetch(url_of("/noranges"), &o, &r, &err), LW_ERR_NET);
   CHECK(!r.partial_kept && !exists(partial) && !exists(meta));
   lw_fetch_result_clear(&r);
@@ -591,10 +615,13 @@ static bool on_progress(void *user, uint64_t bytes, uint64_t total)
 static void test_progress_and_stop(void)
 {
   const uint64_t size = 4 * 1024 * 1024;
-  lw_test_server_add(srv, "/progress", &(LwTestResponse){.kind = LW_TEST_BODY_LINES,
-                                                         .size = size, .ranges = true,
-                                                         .etag = "\"p\"", .drip_bytes = 65536,
-                                                         .drip_ms = 5});
+  lw_test_server_add(srv, "/progress",
+                     &(LwTestResponse){.kind = LW_TEST_BODY_LINES,
+                                       .size = size,
+                                       .ranges = true,
+                                       .etag = "\"p\"",
+                                       .drip_bytes = 65536,
+                                       .drip_ms = 5});
   char partial[1024];
   snprintf(partial, sizeof(partial), "%s/partial/progress.part", dir);
   LwFetchOptions o = defaults();
@@ -676,8 +703,9 @@ static void test_checksums(void)
 
   /* Declared by HTTP: Content-MD5 (base64), Digest and Repr-Digest. */
   o = defaults();
-  lw_test_server_add(srv, "/md5-bad", &(LwTestResponse){.body = body,
-                                                        .headers = "Content-MD5: AAAAAAAAAAAAAAAAAAAAAA==\n"});
+  lw_test_server_add(
+    srv, "/md5-bad",
+    &(LwTestResponse){.body = body, .headers = "Content-MD5: AAAAAAAAAAAAAAAAAAAAAA==\n"});
   CHECK_INT_EQ(lw_fetch(url_of("/md5-bad"), &o, &r, &err), LW_ERR_CHECKSUM);
   CHECK(strstr(err.message, "Content-MD5") != NULL);
   lw_fetch_result_clear(&r);
@@ -687,8 +715,8 @@ static void test_checksums(void)
   EVP_Digest(body, strlen(body), d, &dlen, EVP_sha256(), NULL);
   char b64[64], hdr[256];
   EVP_EncodeBlock((unsigned char *)b64, d, (int)dlen);
-  snprintf(hdr, sizeof(hdr), "Digest: UNIXsum=30637, SHA-256=%s\nRepr-Digest: sha-256=:%s:\n",
-           b64, b64);
+  snprintf(hdr, sizeof(hdr),
+           "Digest: UNIXsum=30637, SHA-256=%s\nRepr-Digest: sha-256=:%s:\n", b64, b64);
   lw_test_server_add(srv, "/digest", &(LwTestResponse){.body = body, .headers = hdr});
   CHECK_INT_EQ(lw_fetch(url_of("/digest"), &o, &r, &err), LW_OK);
   CHECK_STR_EQ(r.checksums_verified, "Digest header sha256, Repr-Digest header sha256");
@@ -732,8 +760,10 @@ static void test_encodings(void)
     }
   }
   if (zlen > 0) {
-    lw_test_server_add(srv, "/enc-zstd", &(LwTestResponse){.body = zbody, .body_len = zlen,
-                                                           .headers = "Content-Encoding: zstd\n"});
+    lw_test_server_add(srv, "/enc-zstd",
+                       &(LwTestResponse){.body = zbody,
+                                         .body_len = zlen,
+                                         .headers = "Content-Encoding: zstd\n"});
     CHECK_INT_EQ(lw_fetch(url_of("/enc-zstd"), &o, &r, &err), LW_OK);
     char *got = slurp(r.path, NULL);
     CHECK_STR_EQ(got, "<s> <p> \"zstd\" .\n");
@@ -755,8 +785,10 @@ static void test_encodings(void)
     pclose(g);
   }
   CHECK(gzlen > 10);
-  lw_test_server_add(srv, "/dump.nt.gz", &(LwTestResponse){.body = gz, .body_len = gzlen,
-                                                           .headers = "Content-Encoding: gzip\n"});
+  lw_test_server_add(srv, "/dump.nt.gz",
+                     &(LwTestResponse){.body = gz,
+                                       .body_len = gzlen,
+                                       .headers = "Content-Encoding: gzip\n"});
   CHECK_INT_EQ(lw_fetch(url_of("/dump.nt.gz"), &o, &r, &err), LW_OK);
   char *plain = slurp(r.path, NULL);
   CHECK_STR_EQ(plain, "<s> <p> \"gz\" .\n");
@@ -779,9 +811,10 @@ static void test_encodings(void)
 
   /* A gzip bomb: 1 GB of zeros in about a megabyte, stopped at 10 MB of
    * decoded bytes. */
-  lw_test_server_add(srv, "/bomb", &(LwTestResponse){.kind = LW_TEST_BODY_ZEROS,
-                                                     .size = 1024ull * 1024 * 1024,
-                                                     .encoding = "gzip"});
+  lw_test_server_add(srv, "/bomb",
+                     &(LwTestResponse){.kind = LW_TEST_BODY_ZEROS,
+                                       .size = 1024ull * 1024 * 1024,
+                                       .encoding = "gzip"});
   o.max_bytes = 10 * 1024 * 1024;
   CHECK_INT_EQ(lw_fetch(url_of("/bomb"), &o, &r, &err), LW_ERR_LIMIT);
   CHECK(strstr(err.message, "size limit") && strstr(err.message, "gzip"));
@@ -789,8 +822,9 @@ static void test_encodings(void)
   lw_fetch_result_clear(&r);
 
   /* Over the limit by its Content-Length: refused before the body. */
-  lw_test_server_add(srv, "/big-cl", &(LwTestResponse){.kind = LW_TEST_BODY_LINES,
-                                                       .size = 50 * 1024 * 1024});
+  lw_test_server_add(
+    srv, "/big-cl",
+    &(LwTestResponse){.kind = LW_TEST_BODY_LINES, .size = 50 * 1024 * 1024});
   CHECK_INT_EQ(lw_fetch(url_of("/big-cl"), &o, &r, &err), LW_ERR_LIMIT);
   CHECK(strstr(err.message, "Content-Length") != NULL);
   lw_fetch_result_clear(&r);
@@ -799,8 +833,10 @@ static void test_encodings(void)
 
 static void test_small(void)
 {
-  lw_test_server_add(srv, "/void.ttl", &(LwTestResponse){.body = "@prefix void: <http://rdfs.org/ns/void#> .\n",
-                                                         .encoding = "gzip"});
+  lw_test_server_add(
+    srv, "/void.ttl",
+    &(LwTestResponse){.body = "@prefix void: <http://rdfs.org/ns/void#> .\n",
+                      .encoding = "gzip"});
   LwFetchOptions o = defaults();
   o.data_dir = NULL; /* not needed in memory */
   LwFetchResult r;
@@ -813,10 +849,12 @@ static void test_small(void)
   CHECK_INT_EQ(r.content.number_of_lines, 1);
   free(body);
   lw_fetch_result_clear(&r);
-  CHECK_INT_EQ(lw_fetch_small(url_of("/void.ttl"), &o, 10, &body, &len, &r, &err), LW_ERR_LIMIT);
+  CHECK_INT_EQ(lw_fetch_small(url_of("/void.ttl"), &o, 10, &body, &len, &r, &err),
+               LW_ERR_LIMIT);
   CHECK(body == NULL);
   lw_fetch_result_clear(&r);
-  CHECK_INT_EQ(lw_fetch_small(url_of("/missing"), &o, 4096, &body, &len, &r, &err), LW_ERR_HTTP);
+  CHECK_INT_EQ(lw_fetch_small(url_of("/missing"), &o, 4096, &body, &len, &r, &err),
+               LW_ERR_HTTP);
   lw_fetch_result_clear(&r);
   o.guard = NULL;
   CHECK_INT_EQ(lw_fetch_small(url_of("/void.ttl"), &o, 4096, &body, &len, &r, &err),
@@ -847,7 +885,8 @@ static void test_server_uploads(void)
   CHECK_INT_EQ(code, 201);
   curl_easy_cleanup(c);
   char method[16];
-  CHECK_STR_EQ(lw_test_server_request_method(srv, "/upload", method, sizeof(method)), "POST");
+  CHECK_STR_EQ(lw_test_server_request_method(srv, "/upload", method, sizeof(method)),
+               "POST");
   size_t len = 0;
   char *body = lw_test_server_request_body(srv, "/upload", &len);
   CHECK_STR_EQ(body, "INSERT DATA { <a> <b> <c> }");

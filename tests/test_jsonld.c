@@ -23,8 +23,8 @@ typedef struct {
   char message[512];
 } Errors;
 
-static void on_error(void *handle, unsigned line, unsigned column,
-                     const char *message) {
+static void on_error(void *handle, unsigned line, unsigned column, const char *message)
+{
   Errors *e = handle;
   e->calls++;
   e->line = line;
@@ -32,8 +32,9 @@ static void on_error(void *handle, unsigned line, unsigned column,
   snprintf(e->message, sizeof(e->message), "%s", message);
 }
 
-static LwStatus convert(const char *json, LwJsonldOptions *opt, LwNqSet *set,
-                        LwError *err, Errors *errors) {
+static LwStatus convert(const char *json, LwJsonldOptions *opt, LwNqSet *set, LwError *err,
+                        Errors *errors)
+{
   opt->on_quad = lw_nq_set_sink;
   opt->quad_handle = set;
   opt->on_error = on_error;
@@ -48,7 +49,8 @@ static LwStatus convert(const char *json, LwJsonldOptions *opt, LwNqSet *set,
 }
 
 /* Converts json and checks the result is isomorphic to the N-Quads nq. */
-static void check_quads(const char *json, const char *nq) {
+static void check_quads(const char *json, const char *nq)
+{
   LwNqSet *got = lw_nq_set_new(), *want = lw_nq_set_new();
   LwJsonldOptions opt = {0};
   opt.base_iri = "http://example.org/doc";
@@ -72,7 +74,8 @@ static void check_quads(const char *json, const char *nq) {
 /* Converts json and checks it fails with status and a message starting with
  * prefix. */
 static void check_fails(const char *json, LwJsonldOptions *opt, LwStatus status,
-                        const char *prefix) {
+                        const char *prefix)
+{
   LwNqSet *got = lw_nq_set_new();
   LwError err;
   Errors errors = {0};
@@ -84,7 +87,8 @@ static void check_fails(const char *json, LwJsonldOptions *opt, LwStatus status,
   lw_nq_set_free(got);
 }
 
-static void write_file(const char *path, const char *text) {
+static void write_file(const char *path, const char *text)
+{
   FILE *f = fopen(path, "w");
   fputs(text, f);
   fclose(f);
@@ -92,23 +96,26 @@ static void write_file(const char *path, const char *text) {
 
 /* ---- tests --------------------------------------------------------------- */
 
-static void test_basic(void) {
-  check_quads("{\"@context\": {\"@vocab\": \"http://ex.org/\", \"n\": "
-              "{\"@type\": \"@id\"}},"
-              " \"@id\": \"a\", \"@type\": \"T\", \"name\": \"x\", \"n\": \"b\","
-              " \"age\": 3, \"h\": 1.5, \"ok\": true, \"l\": {\"@list\": [1]}}",
-              "<http://example.org/a> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://ex.org/T> .\n"
-              "<http://example.org/a> <http://ex.org/name> \"x\" .\n"
-              "<http://example.org/a> <http://ex.org/n> <http://example.org/b> .\n"
-              "<http://example.org/a> <http://ex.org/age> \"3\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n"
-              "<http://example.org/a> <http://ex.org/h> \"1.5E0\"^^<http://www.w3.org/2001/XMLSchema#double> .\n"
-              "<http://example.org/a> <http://ex.org/ok> \"true\"^^<http://www.w3.org/2001/XMLSchema#boolean> .\n"
-              "<http://example.org/a> <http://ex.org/l> _:l .\n"
-              "_:l <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> \"1\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n"
-              "_:l <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .\n");
+static void test_basic(void)
+{
+  check_quads(
+    "{\"@context\": {\"@vocab\": \"http://ex.org/\", \"n\": "
+    "{\"@type\": \"@id\"}},"
+    " \"@id\": \"a\", \"@type\": \"T\", \"name\": \"x\", \"n\": \"b\","
+    " \"age\": 3, \"h\": 1.5, \"ok\": true, \"l\": {\"@list\": [1]}}",
+    "<http://example.org/a> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://ex.org/T> .\n"
+    "<http://example.org/a> <http://ex.org/name> \"x\" .\n"
+    "<http://example.org/a> <http://ex.org/n> <http://example.org/b> .\n"
+    "<http://example.org/a> <http://ex.org/age> \"3\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n"
+    "<http://example.org/a> <http://ex.org/h> \"1.5E0\"^^<http://www.w3.org/2001/XMLSchema#double> .\n"
+    "<http://example.org/a> <http://ex.org/ok> \"true\"^^<http://www.w3.org/2001/XMLSchema#boolean> .\n"
+    "<http://example.org/a> <http://ex.org/l> _:l .\n"
+    "_:l <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> \"1\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n"
+    "_:l <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .\n");
 }
 
-static void test_blank_nodes_document_scoped(void) {
+static void test_blank_nodes_document_scoped(void)
+{
   /* a top-level array is converted element by element: the same label in
    * two elements is one node, anonymous nodes stay apart */
   check_quads("[{\"@id\": \"_:x\", \"http://ex.org/p\": \"1\"},"
@@ -127,15 +134,16 @@ static void test_blank_nodes_document_scoped(void) {
               "_:c <http://ex.org/p> \"3\" .\n");
 }
 
-static void test_json_errors(void) {
+static void test_json_errors(void)
+{
   LwJsonldOptions opt = {0};
   check_fails("{\n  \"a\": \n}", &opt, LW_ERR_SYNTAX, "line 3, column 1");
   check_fails("", &opt, LW_ERR_SYNTAX, "line ");
   check_fails("{\"@id\": 5}", &opt, LW_ERR_SYNTAX, "invalid @id value");
   check_fails("{\"@context\": {\"@vocab\": 5}}", &opt, LW_ERR_SYNTAX,
               "invalid vocab mapping");
-  check_fails("{\"@context\": {\"a\": {\"@id\": \"http://x/\", \"@foo\": 1}}}",
-              &opt, LW_ERR_SYNTAX, "invalid term definition");
+  check_fails("{\"@context\": {\"a\": {\"@id\": \"http://x/\", \"@foo\": 1}}}", &opt,
+              LW_ERR_SYNTAX, "invalid term definition");
   /* the position of a JSON error reaches on_error */
   LwNqSet *set = lw_nq_set_new();
   LwError err;
@@ -146,8 +154,8 @@ static void test_json_errors(void) {
   lw_nq_set_free(set);
 }
 
-static char *nested(const char *open, const char *inner, const char *close,
-                    size_t depth) {
+static char *nested(const char *open, const char *inner, const char *close, size_t depth)
+{
   size_t lo = strlen(open), li = strlen(inner), lc = strlen(close);
   char *s = malloc(depth * (lo + lc) + li + 1);
   char *p = s;
@@ -163,7 +171,8 @@ static char *nested(const char *open, const char *inner, const char *close,
   return s;
 }
 
-static void test_hostile_input(void) {
+static void test_hostile_input(void)
+{
   LwJsonldOptions opt = {0};
   /* 100000 levels: jansson's own parser depth cap, a clear error */
   char *deep = nested("[", "1", "]", 100000);
@@ -208,7 +217,8 @@ static void test_hostile_input(void) {
   free(big);
 }
 
-static void test_map_loader(const char *dir) {
+static void test_map_loader(const char *dir)
+{
   char path[2048], ctxdir[1024];
   snprintf(ctxdir, sizeof(ctxdir), "%s/ctx", dir);
   snprintf(path, sizeof(path), "mkdir -p '%s'", ctxdir);
@@ -234,8 +244,7 @@ static void test_map_loader(const char *dir) {
   snprintf(path, sizeof(path), "%s/ctx/a.jsonld", dir);
   CHECK(lw_jsonld_map_add(map, "https://schema.example/", path, &err) == LW_OK);
   CHECK(lw_jsonld_map_add_spec(map, "nonsense", &err) == LW_ERR_USAGE);
-  CHECK(lw_jsonld_map_add(map, "http://y/", "/nonexistent/path", &err) ==
-        LW_ERR_USAGE);
+  CHECK(lw_jsonld_map_add(map, "http://y/", "/nonexistent/path", &err) == LW_ERR_USAGE);
 
   LwJsonldOptions opt = {0};
   opt.load = lw_jsonld_map_load;
@@ -256,38 +265,38 @@ static void test_map_loader(const char *dir) {
   CHECK_INT_EQ(lw_nq_set_size(set), 4);
   lw_nq_set_free(set);
 
-  check_fails("{\"@context\": \"http://ctx.example/missing.jsonld\"}", &opt,
-              LW_ERR_SYNTAX, "loading remote context failed");
-  check_fails("{\"@context\": \"http://ctx.example/../etc/passwd\"}", &opt,
-              LW_ERR_SYNTAX, "loading remote context failed");
-  check_fails("{\"@context\": \"http://unmapped.example/x\"}", &opt,
-              LW_ERR_SYNTAX, "loading remote context failed");
+  check_fails("{\"@context\": \"http://ctx.example/missing.jsonld\"}", &opt, LW_ERR_SYNTAX,
+              "loading remote context failed");
+  check_fails("{\"@context\": \"http://ctx.example/../etc/passwd\"}", &opt, LW_ERR_SYNTAX,
+              "loading remote context failed");
+  check_fails("{\"@context\": \"http://unmapped.example/x\"}", &opt, LW_ERR_SYNTAX,
+              "loading remote context failed");
   check_fails("{\"@context\": \"http://ctx.example/nocontext.jsonld\"}", &opt,
               LW_ERR_SYNTAX, "invalid remote context");
   /* a context that includes itself is an error, not a hang */
-  check_fails("{\"@context\": \"http://ctx.example/self.jsonld\"}", &opt,
-              LW_ERR_SYNTAX, "context overflow");
-  check_fails("{\"@context\": \"http://ctx.example/imp.jsonld\"}", &opt,
-              LW_ERR_SYNTAX, "invalid context entry");
+  check_fails("{\"@context\": \"http://ctx.example/self.jsonld\"}", &opt, LW_ERR_SYNTAX,
+              "context overflow");
+  check_fails("{\"@context\": \"http://ctx.example/imp.jsonld\"}", &opt, LW_ERR_SYNTAX,
+              "invalid context entry");
   /* the number of remote documents per document is capped */
   opt.max_remote_contexts = 2;
-  check_fails("{\"@context\": \"http://ctx.example/chain1.jsonld\"}", &opt,
-              LW_ERR_LIMIT, "context overflow");
+  check_fails("{\"@context\": \"http://ctx.example/chain1.jsonld\"}", &opt, LW_ERR_LIMIT,
+              "context overflow");
   opt.max_remote_contexts = 0;
   /* without a loader every remote context fails */
   LwJsonldOptions none = {0};
-  check_fails("{\"@context\": \"http://ctx.example/a.jsonld\"}", &none,
-              LW_ERR_SYNTAX, "loading remote context failed");
+  check_fails("{\"@context\": \"http://ctx.example/a.jsonld\"}", &none, LW_ERR_SYNTAX,
+              "loading remote context failed");
   lw_jsonld_map_free(map);
   lw_jsonld_map_free(NULL);
 }
 
 /* ---- the HTTP loader (jsonld/jsonld.h) against a real server ---- */
 
-static enum MHD_Result serve(void *cls, struct MHD_Connection *c,
-                             const char *url, const char *method,
-                             const char *version, const char *upload,
-                             size_t *upload_size, void **con_cls) {
+static enum MHD_Result serve(void *cls, struct MHD_Connection *c, const char *url,
+                             const char *method, const char *version, const char *upload,
+                             size_t *upload_size, void **con_cls)
+{
   (void)cls;
   (void)method;
   (void)version;
@@ -327,8 +336,8 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c,
   if (!len) {
     len = strlen(body);
   }
-  struct MHD_Response *r = MHD_create_response_from_buffer(
-      len, (void *)body, MHD_RESPMEM_MUST_COPY);
+  struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)body,
+                                                           MHD_RESPMEM_MUST_COPY);
   if (location) {
     MHD_add_response_header(r, "Location", location);
   }
@@ -341,16 +350,16 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c,
   return ret;
 }
 
-static void test_http_loader(void) {
-  struct MHD_Daemon *d = MHD_start_daemon(
-      MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, serve, NULL,
-      MHD_OPTION_SOCK_ADDR, NULL, MHD_OPTION_END);
+static void test_http_loader(void)
+{
+  struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL,
+                                          serve, NULL, MHD_OPTION_SOCK_ADDR, NULL,
+                                          MHD_OPTION_END);
   CHECK(d != NULL);
   if (!d) {
     return;
   }
-  const union MHD_DaemonInfo *info =
-      MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
   unsigned port = info->port;
   char url[256];
   char *body = NULL, *final = NULL;
@@ -412,20 +421,20 @@ static void test_http_loader(void) {
   CHECK(convert(doc, &opt, set, &err, &errors) == LW_OK);
   CHECK_INT_EQ(lw_nq_set_size(set), 1);
   lw_nq_set_free(set);
-  snprintf(doc, sizeof(doc), "{\"@context\": \"http://127.0.0.1:%u/gone\"}",
-           port);
+  snprintf(doc, sizeof(doc), "{\"@context\": \"http://127.0.0.1:%u/gone\"}", port);
   check_fails(doc, &opt, LW_ERR_SYNTAX, "loading remote context failed");
   lw_jsonld_map_free(map);
   lw_netguard_free(loopback);
   MHD_stop_daemon(d);
 }
 
-static void test_canonical_json(void) {
+static void test_canonical_json(void)
+{
   LwError err;
   char *c = lw_jsonld_canonical_json(
-      "{\"b\": [1.0, 1e21, 1e-7, 0.000001, -0.0, 123.456, \"\\u0001\\n\\u00e9\"],"
-      " \"a\": {\"\\ufb33\": 1, \"\\ud83d\\ude00\": 2, \"z\": null}, \"A\": true}",
-      &err);
+    "{\"b\": [1.0, 1e21, 1e-7, 0.000001, -0.0, 123.456, \"\\u0001\\n\\u00e9\"],"
+    " \"a\": {\"\\ufb33\": 1, \"\\ud83d\\ude00\": 2, \"z\": null}, \"A\": true}",
+    &err);
   /* U+FB33 sorts after U+1F600 in UTF-16, before it in UTF-8 */
   CHECK_STR_EQ(c, "{\"A\":true,\"a\":{\"z\":null,\"\xf0\x9f\x98\x80\":2,"
                   "\"\xef\xac\xb3\":1},\"b\":[1,1e+21,1e-7,0.000001,0,123.456,"
@@ -434,18 +443,21 @@ static void test_canonical_json(void) {
   CHECK(lw_jsonld_canonical_json("{", &err) == NULL);
   CHECK(err.status == LW_ERR_SYNTAX);
   /* @json literals are canonical */
-  check_quads("{\"@context\": {\"j\": {\"@id\": \"http://ex.org/j\", \"@type\": "
-              "\"@json\"}}, \"@id\": \"http://x/1\", \"j\": {\"b\": 2.50, \"a\": [true]}}",
-              "<http://x/1> <http://ex.org/j> \"{\\\"a\\\":[true],\\\"b\\\":2.5}\"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON> .\n");
+  check_quads(
+    "{\"@context\": {\"j\": {\"@id\": \"http://ex.org/j\", \"@type\": "
+    "\"@json\"}}, \"@id\": \"http://x/1\", \"j\": {\"b\": 2.50, \"a\": [true]}}",
+    "<http://x/1> <http://ex.org/j> \"{\\\"a\\\":[true],\\\"b\\\":2.5}\"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON> .\n");
 }
 
-static LwStatus stop_sink(void *handle, const LwQuad *quad) {
+static LwStatus stop_sink(void *handle, const LwQuad *quad)
+{
   (void)quad;
   unsigned *n = handle;
   return ++*n >= 2 ? LW_ERR_IO : LW_OK;
 }
 
-static void test_sink_stops(void) {
+static void test_sink_stops(void)
+{
   unsigned n = 0;
   LwJsonldOptions opt = {0};
   opt.on_quad = stop_sink;
@@ -453,8 +465,7 @@ static void test_sink_stops(void) {
   LwReadStats stats = {0};
   LwError err;
   const char *doc = "[{\"http://ex.org/p\": [1, 2, 3, 4]}]";
-  CHECK(lw_jsonld_to_rdf_buffer(doc, strlen(doc), &opt, &stats, &err) ==
-        LW_ERR_IO);
+  CHECK(lw_jsonld_to_rdf_buffer(doc, strlen(doc), &opt, &stats, &err) == LW_ERR_IO);
   CHECK_INT_EQ(n, 2);
   CHECK_INT_EQ(stats.statements, 1);
 }
@@ -465,7 +476,8 @@ typedef struct {
   unsigned long quads, bad;
 } Numbers;
 
-static LwStatus number_sink(void *handle, const LwQuad *q) {
+static LwStatus number_sink(void *handle, const LwQuad *q)
+{
   Numbers *n = handle;
   n->quads++;
   if (strcmp(q->object.value, "1234567") && strcmp(q->object.value, "x\"y")) {
@@ -474,7 +486,8 @@ static LwStatus number_sink(void *handle, const LwQuad *q) {
   return LW_OK;
 }
 
-static void test_streaming(const char *dir) {
+static void test_streaming(const char *dir)
+{
   /* 30000 elements, numbers and escaped strings straddling the 64 KiB
    * window boundaries many times */
   char path[2048];
@@ -482,8 +495,10 @@ static void test_streaming(const char *dir) {
   FILE *f = fopen(path, "w");
   fputs("\xEF\xBB\xBF [\n", f);
   for (int i = 0; i < 30000; i++) {
-    fprintf(f, "%s{\"@id\": \"http://ex.org/%d\", \"http://ex.org/n\": 1234567,"
-               " \"http://ex.org/s\": \"x\\\"y\"}\n", i ? "," : "", i);
+    fprintf(f,
+            "%s{\"@id\": \"http://ex.org/%d\", \"http://ex.org/n\": 1234567,"
+            " \"http://ex.org/s\": \"x\\\"y\"}\n",
+            i ? "," : "", i);
   }
   fputs("]\n", f);
   fclose(f);
@@ -538,23 +553,25 @@ static void test_streaming(const char *dir) {
    * second, a missing comma */
   LwJsonldOptions o3 = {0};
   check_fails("[{\"http://ex.org/p\": 1},\n {\"http://ex.org/p\": 2},\n"
-              "  {\"http://ex.org/p\": ]}]", &o3, LW_ERR_SYNTAX, "line 3, column ");
+              "  {\"http://ex.org/p\": ]}]",
+              &o3, LW_ERR_SYNTAX, "line 3, column ");
   LwNqSet *s3 = lw_nq_set_new();
   Errors errors = {0};
-  LwStatus st = convert("[{\"http://ex.org/p\": 1},\n {\"@id\": 5}]", &o3, s3,
-                        &err, &errors);
+  LwStatus st = convert("[{\"http://ex.org/p\": 1},\n {\"@id\": 5}]", &o3, s3, &err,
+                        &errors);
   CHECK(st == LW_ERR_SYNTAX);
   CHECK(!strncmp(err.message, "invalid @id value", 17));
   CHECK_INT_EQ(errors.line, 2);
   CHECK_INT_EQ(errors.column, 2);
   lw_nq_set_free(s3);
-  check_fails("[{\"http://ex.org/p\": 1}\n {\"http://ex.org/p\": 2}]", &o3,
-              LW_ERR_SYNTAX, "line 2, column 2: ',' or ']' expected");
+  check_fails("[{\"http://ex.org/p\": 1}\n {\"http://ex.org/p\": 2}]", &o3, LW_ERR_SYNTAX,
+              "line 2, column 2: ',' or ']' expected");
   check_fails("[{\"http://ex.org/p\": 1}] x", &o3, LW_ERR_SYNTAX,
               "line 1, column 26: end of file expected");
 }
 
-int main(void) {
+int main(void)
+{
   char *dir = lw_test_tmpdir();
   test_basic();
   test_blank_nodes_document_scoped();

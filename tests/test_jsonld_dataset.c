@@ -13,7 +13,8 @@
 #include "tests/support/check.h"
 #include "tests/support/jsonld_nquads_compare.h"
 
-static char *read_all(FILE *f) {
+static char *read_all(FILE *f)
+{
   size_t cap = 65536, n = 0;
   char *buf = malloc(cap);
   size_t got;
@@ -28,7 +29,8 @@ static char *read_all(FILE *f) {
   return buf;
 }
 
-static void compare(const char *testdata, const char *name, bool turtle) {
+static void compare(const char *testdata, const char *name, bool turtle)
+{
   char jsonld[4096], ttl[4096], cmd[8192];
   snprintf(jsonld, sizeof(jsonld), "%s/other-vocab/%s.jsonld", testdata, name);
   snprintf(ttl, sizeof(ttl), "%s/other-vocab/%s.%s", testdata, name,
@@ -55,11 +57,9 @@ static void compare(const char *testdata, const char *name, bool turtle) {
   CHECK_INT_EQ(stats.errors, 0);
 
   if (turtle) {
-    snprintf(cmd, sizeof(cmd), "serdi -q -i turtle -o ntriples '%s' '%s'",
-             ttl, base);
+    snprintf(cmd, sizeof(cmd), "serdi -q -i turtle -o ntriples '%s' '%s'", ttl, base);
   } else {
-    snprintf(cmd, sizeof(cmd), "rapper -q -i rdfxml -o ntriples '%s' '%s'",
-             ttl, base);
+    snprintf(cmd, sizeof(cmd), "rapper -q -i rdfxml -o ntriples '%s' '%s'", ttl, base);
   }
   FILE *pipe = popen(cmd, "r");
   CHECK(pipe != NULL);
@@ -90,10 +90,10 @@ static void compare(const char *testdata, const char *name, bool turtle) {
   lw_nq_set_free(theirs);
 }
 
-int main(void) {
+int main(void)
+{
   const char *testdata = lw_test_require_testdata();
-  if (system("serdi -v >/dev/null 2>&1") != 0 ||
-      system("rapper -v >/dev/null 2>&1") != 0) {
+  if (system("serdi -v >/dev/null 2>&1") != 0 || system("rapper -v >/dev/null 2>&1") != 0) {
     lw_test_skip("serdi or rapper is not installed");
   }
   compare(testdata, "w3c__dxwg__dcat__rdf__dcat2", true);

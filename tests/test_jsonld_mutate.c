@@ -17,21 +17,43 @@
 
 static unsigned long long rng = 88172645463325252ULL;
 
-static unsigned next_rand(unsigned n) {
+static unsigned next_rand(unsigned n)
+{
   rng ^= rng << 13;
   rng ^= rng >> 7;
   rng ^= rng << 17;
   return (unsigned)(rng % n);
 }
 
-static const char *const tokens[] = {
-    "\"@context\"", "\"@id\"",    "\"@type\"",  "\"@graph\"", "\"@list\"",
-    "\"@set\"",     "\"@value\"", "\"@reverse\"", "\"@nest\"", "\"@index\"",
-    "\"@language\"", "\"@container\"", "\"@protected\"", "\"@import\"",
-    "\"@vocab\"",   "\"@base\"",  "null", "[]", "{}", "\"_:b0\"", "1.5e300",
-    "\"../x\"",     "\"@json\"",  "\"@included\"", "\"@direction\"", "true"};
+static const char *const tokens[] = {"\"@context\"",
+                                     "\"@id\"",
+                                     "\"@type\"",
+                                     "\"@graph\"",
+                                     "\"@list\"",
+                                     "\"@set\"",
+                                     "\"@value\"",
+                                     "\"@reverse\"",
+                                     "\"@nest\"",
+                                     "\"@index\"",
+                                     "\"@language\"",
+                                     "\"@container\"",
+                                     "\"@protected\"",
+                                     "\"@import\"",
+                                     "\"@vocab\"",
+                                     "\"@base\"",
+                                     "null",
+                                     "[]",
+                                     "{}",
+                                     "\"_:b0\"",
+                                     "1.5e300",
+                                     "\"../x\"",
+                                     "\"@json\"",
+                                     "\"@included\"",
+                                     "\"@direction\"",
+                                     "true"};
 
-static char *mutate(const char *src, size_t len, size_t *out_len) {
+static char *mutate(const char *src, size_t len, size_t *out_len)
+{
   char *m = malloc(len * 2 + 64);
   memcpy(m, src, len);
   size_t n = len;
@@ -79,7 +101,8 @@ static char *mutate(const char *src, size_t len, size_t *out_len) {
 
 /* Structural mutants stay valid JSON, so they reach the JSON-LD algorithms:
  * a random value is replaced by a token, or a random key renamed to one. */
-static void collect(json_t *v, json_t **slots, size_t *n, size_t cap) {
+static void collect(json_t *v, json_t **slots, size_t *n, size_t cap)
+{
   if (*n < cap && (json_is_object(v) || json_is_array(v))) {
     slots[(*n)++] = v;
   }
@@ -87,13 +110,20 @@ static void collect(json_t *v, json_t **slots, size_t *n, size_t cap) {
   json_t *x;
   size_t i;
   if (json_is_object(v)) {
-    json_object_foreach(v, k, x) { collect(x, slots, n, cap); }
+    json_object_foreach(v, k, x)
+    {
+      collect(x, slots, n, cap);
+    }
   } else if (json_is_array(v)) {
-    json_array_foreach(v, i, x) { collect(x, slots, n, cap); }
+    json_array_foreach(v, i, x)
+    {
+      collect(x, slots, n, cap);
+    }
   }
 }
 
-static char *mutate_tree(const char *src, size_t len, size_t *out_len) {
+static char *mutate_tree(const char *src, size_t len, size_t *out_len)
+{
   json_t *doc = json_loadb(src, len, JSON_DECODE_ANY, NULL);
   if (!doc) {
     return mutate(src, len, out_len);
@@ -113,7 +143,8 @@ static char *mutate_tree(const char *src, size_t len, size_t *out_len) {
       size_t pick = next_rand((unsigned)json_object_size(c)), i = 0;
       const char *k;
       json_t *x;
-      json_object_foreach(c, k, x) {
+      json_object_foreach(c, k, x)
+      {
         if (i++ == pick) {
           if (next_rand(2) && json_is_string(nv)) {
             json_object_set(c, json_string_value(nv), x); /* rename-ish */
@@ -136,13 +167,15 @@ static char *mutate_tree(const char *src, size_t len, size_t *out_len) {
   return text ? text : strdup("");
 }
 
-static LwStatus count_quad(void *handle, const LwQuad *q) {
+static LwStatus count_quad(void *handle, const LwQuad *q)
+{
   (void)q;
   (*(unsigned long *)handle)++;
   return LW_OK;
 }
 
-int main(void) {
+int main(void)
+{
   const char *testdata = lw_test_require_testdata();
   char dir[2048];
   snprintf(dir, sizeof(dir), "%s/jsonld-api-tests/tests/toRdf", testdata);
@@ -156,8 +189,7 @@ int main(void) {
   snprintf(parent, sizeof(parent), "%s/..", dir);
   LwJsonldMap *map = lw_jsonld_map_new();
   LwError err;
-  lw_jsonld_map_add(map, "https://w3c.github.io/json-ld-api/tests/", parent,
-                    &err);
+  lw_jsonld_map_add(map, "https://w3c.github.io/json-ld-api/tests/", parent, &err);
   unsigned long runs = 0, ok = 0, quads = 0;
   bool all_reported = true;
   struct dirent *de;
@@ -175,8 +207,8 @@ int main(void) {
     size_t len = fread(buf, 1, sizeof(buf), f);
     fclose(f);
     char base[4300];
-    snprintf(base, sizeof(base),
-             "https://w3c.github.io/json-ld-api/tests/toRdf/%s", de->d_name);
+    snprintf(base, sizeof(base), "https://w3c.github.io/json-ld-api/tests/toRdf/%s",
+             de->d_name);
     for (unsigned i = 0; i < per_input; i++) {
       size_t mlen;
       char *m = i % 3 ? mutate_tree(buf, len, &mlen) : mutate(buf, len, &mlen);
@@ -193,16 +225,16 @@ int main(void) {
         ok++;
       } else if (!err.message[0]) {
         all_reported = false;
-        printf("no message for a %s error on a mutant of %s\n",
-               lw_status_name(st), de->d_name);
+        printf("no message for a %s error on a mutant of %s\n", lw_status_name(st),
+               de->d_name);
       }
       free(m);
     }
   }
   closedir(d);
   lw_jsonld_map_free(map);
-  printf("%lu mutants: %lu converted (%lu quads), %lu refused with a message\n",
-         runs, ok, quads, runs - ok);
+  printf("%lu mutants: %lu converted (%lu quads), %lu refused with a message\n", runs, ok,
+         quads, runs - ok);
   CHECK(runs > 1000);
   CHECK(all_reported);
   return lw_test_finish();

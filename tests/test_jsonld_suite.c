@@ -31,10 +31,11 @@
 
 /* Known failures and why (keep in step with docs/jsonld.md). */
 static const char *const known_failures[] = {
-    NULL,
+  NULL,
 };
 
-static bool is_known_failure(const char *id) {
+static bool is_known_failure(const char *id)
+{
   for (const char *const *k = known_failures; *k; k++) {
     if (!strcmp(*k, id)) {
       return true;
@@ -43,7 +44,8 @@ static bool is_known_failure(const char *id) {
   return false;
 }
 
-static char *slurp(const char *path) {
+static char *slurp(const char *path)
+{
   FILE *f = fopen(path, "rb");
   if (!f) {
     return NULL;
@@ -61,13 +63,13 @@ static char *slurp(const char *path) {
 typedef enum { R_PASS, R_FAIL, R_NA } Result;
 
 static Result run_test(const char *dir /* < 2048 bytes */, LwJsonldMap *map, json_t *t,
-                       const char *id, bool verbose, char *why, size_t size) {
+                       const char *id, bool verbose, char *why, size_t size)
+{
   json_t *types = json_object_get(t, "@type");
   json_t *option = json_object_get(t, "option");
   const char *spec = json_string_value(json_object_get(option, "specVersion"));
   const char *mode = json_string_value(json_object_get(option, "processingMode"));
-  if (((spec && !strcmp(spec, "json-ld-1.0")) ||
-       (mode && !strcmp(mode, "json-ld-1.0"))) &&
+  if (((spec && !strcmp(spec, "json-ld-1.0")) || (mode && !strcmp(mode, "json-ld-1.0"))) &&
       !getenv("JSONLD_INCLUDE_10")) {
     snprintf(why, size, "JSON-LD 1.0 only");
     return R_NA;
@@ -92,8 +94,8 @@ static Result run_test(const char *dir /* < 2048 bytes */, LwJsonldMap *map, jso
   opt.on_quad = lw_nq_set_sink;
   opt.quad_handle = actual;
   opt.rdf_direction = json_string_value(json_object_get(option, "rdfDirection"));
-  opt.produce_generalized_rdf =
-      json_is_true(json_object_get(option, "produceGeneralizedRdf"));
+  opt.produce_generalized_rdf = json_is_true(
+    json_object_get(option, "produceGeneralizedRdf"));
   LwError err;
   /* JSONLD_VIA_PIPE=1 reads every input through a pipe (not seekable) */
   bool pipe = getenv("JSONLD_VIA_PIPE") != NULL;
@@ -119,8 +121,7 @@ static Result run_test(const char *dir /* < 2048 bytes */, LwJsonldMap *map, jso
   }
   if (verbose) {
     char *dump = lw_nq_set_dump(actual);
-    printf("%s: status %s, message '%s'\n%s", id, lw_status_name(st),
-           err.message, dump);
+    printf("%s: status %s, message '%s'\n%s", id, lw_status_name(st), err.message, dump);
     free(dump);
   }
   Result r = R_PASS;
@@ -130,8 +131,7 @@ static Result run_test(const char *dir /* < 2048 bytes */, LwJsonldMap *map, jso
       r = R_FAIL;
     } else if (strncmp(err.message, code, strlen(code)) ||
                err.message[strlen(code)] != ':') {
-      snprintf(why, size, "expected error '%.200s', got '%.600s'", code,
-               err.message);
+      snprintf(why, size, "expected error '%.200s', got '%.600s'", code, err.message);
       r = R_FAIL;
     }
   } else if (st != LW_OK) {
@@ -144,8 +144,8 @@ static Result run_test(const char *dir /* < 2048 bytes */, LwJsonldMap *map, jso
     if (!text || !lw_nq_set_parse(expected, text, why, size)) {
       r = R_FAIL;
     } else if (!lw_nq_isomorphic(actual, expected)) {
-      snprintf(why, size, "not isomorphic: %zu quads, expected %zu",
-               lw_nq_set_size(actual), lw_nq_set_size(expected));
+      snprintf(why, size, "not isomorphic: %zu quads, expected %zu", lw_nq_set_size(actual),
+               lw_nq_set_size(expected));
       r = R_FAIL;
       if (verbose) {
         char *dump = lw_nq_set_dump(expected);
@@ -160,12 +160,12 @@ static Result run_test(const char *dir /* < 2048 bytes */, LwJsonldMap *map, jso
   return r;
 }
 
-int main(void) {
+int main(void)
+{
   const char *testdata = lw_test_require_testdata();
   char dir[2048], manifest_path[4096];
   snprintf(dir, sizeof(dir), "%s/jsonld-api-tests/tests", testdata);
-  snprintf(manifest_path, sizeof(manifest_path), "%s/toRdf-manifest.jsonld",
-           dir);
+  snprintf(manifest_path, sizeof(manifest_path), "%s/toRdf-manifest.jsonld", dir);
   json_error_t jerr;
   json_t *manifest = json_load_file(manifest_path, 0, &jerr);
   if (!manifest) {
@@ -179,7 +179,8 @@ int main(void) {
   int pass = 0, fail = 0, na = 0, known = 0;
   size_t i;
   json_t *t;
-  json_array_foreach(json_object_get(manifest, "sequence"), i, t) {
+  json_array_foreach(json_object_get(manifest, "sequence"), i, t)
+  {
     const char *id = json_string_value(json_object_get(t, "@id"));
     id = id && id[0] == '#' ? id + 1 : id;
     if (only && strcmp(only, id)) {
@@ -211,8 +212,7 @@ int main(void) {
   int applicable = pass + fail;
   printf("JSON-LD toRdf suite: %d of %d applicable tests pass (%.1f%%), "
          "%d fail (%d known), %d not applicable\n",
-         pass, applicable, applicable ? 100.0 * pass / applicable : 0.0, fail,
-         known, na);
+         pass, applicable, applicable ? 100.0 * pass / applicable : 0.0, fail, known, na);
   if (!only && !getenv("JSONLD_INCLUDE_10")) {
     CHECK(applicable > 0 && pass * 100 >= applicable * 95);
   }

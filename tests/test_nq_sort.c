@@ -49,17 +49,17 @@ static uint64_t rnd(void)
 static size_t make_line(char *buf, size_t i)
 {
   static const char *prefixes[] = {
-      "<http://example.org/resource/",
-      "<http://example.org/resource/item",
-      "<http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-      "<https://d\xc3\xa9j\xc3\xa0.example/\xe2\x82\xac",
-      "\"",
-      "<",
+    "<http://example.org/resource/",
+    "<http://example.org/resource/item",
+    "<http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "<https://d\xc3\xa9j\xc3\xa0.example/\xe2\x82\xac",
+    "\"",
+    "<",
   };
   const char *p = prefixes[i % 6];
   unsigned long long v = rnd() % 5000; /* duplicates on purpose */
-  int n = snprintf(buf, 256, "%s%llu> <http://p/%llu> \"%.*s\" .\n", p, v,
-                   v % 7, (int)(v % 40), "aaaaaaaaaabbbbbbbbbbccccccccccdddddddddd");
+  int n = snprintf(buf, 256, "%s%llu> <http://p/%llu> \"%.*s\" .\n", p, v, v % 7,
+                   (int)(v % 40), "aaaaaaaaaabbbbbbbbbbccccccccccdddddddddd");
   return (size_t)n;
 }
 
@@ -169,9 +169,19 @@ static void test_edges(const char *dir)
   LwSortOptions opts = {.data_dir = dir, .memory_budget = 0};
   LwSorter *s = lw_sorter_new(&opts);
   LwError err = {0};
-  const char *in[] = {"b\n", "ab\n", "a\n", "\n", "a", "ab\n", "abcdefgh\n",
-                      "abcdefg\n", "abcdefgh\n", "abcdefghijklmnopq\n",
-                      "abcdefghijklmnop\n", "\xc3\xa9\n", "z\n"};
+  const char *in[] = {"b\n",
+                      "ab\n",
+                      "a\n",
+                      "\n",
+                      "a",
+                      "ab\n",
+                      "abcdefgh\n",
+                      "abcdefg\n",
+                      "abcdefgh\n",
+                      "abcdefghijklmnopq\n",
+                      "abcdefghijklmnop\n",
+                      "\xc3\xa9\n",
+                      "z\n"};
   for (size_t i = 0; i < sizeof(in) / sizeof(*in); ++i) {
     CHECK_INT_EQ(lw_sorter_add(s, in[i], strlen(in[i]), &err), LW_OK);
   }
@@ -242,8 +252,7 @@ static void test_giant_line(const char *dir)
   CHECK_INT_EQ(lw_sorter_finish(s, collect_sink, &c, &err), LW_OK);
   CHECK_INT_EQ(c.lines, 3);
   CHECK_INT_EQ(c.len, 2 + big + 1 + 2);
-  CHECK(c.len > 2 && c.data[0] == 'a' && c.data[2] == 'm' &&
-        c.data[c.len - 2] == 'z');
+  CHECK(c.len > 2 && c.data[0] == 'a' && c.data[2] == 'm' && c.data[c.len - 2] == 'z');
   CHECK_INT_EQ(lw_sorter_stats(s).duplicates, 1);
   lw_sorter_free(s);
   free(giant);
@@ -378,8 +387,8 @@ static void test_peak_memory(const char *dir)
   size_t budget = 4 << 20;
   long small = child_peak_kib(self, dir, budget, 1);
   long large = child_peak_kib(self, dir, budget, 48); /* 12 x the budget */
-  printf("peak RSS: 1 MiB input %ld KiB, 48 MiB input %ld KiB (budget %zu KiB)\n",
-         small, large, budget >> 10);
+  printf("peak RSS: 1 MiB input %ld KiB, 48 MiB input %ld KiB (budget %zu KiB)\n", small,
+         large, budget >> 10);
   CHECK(small > 0 && large > 0);
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   puts("(sanitizer build: shadow memory makes RSS meaningless; not checked)");
@@ -393,8 +402,7 @@ static void test_peak_memory(const char *dir)
 int main(int argc, char **argv)
 {
   if (argc == 5 && !strcmp(argv[1], "--rss-child")) {
-    return rss_child(argv[2], strtoull(argv[3], NULL, 10),
-                     strtoull(argv[4], NULL, 10));
+    return rss_child(argv[2], strtoull(argv[3], NULL, 10), strtoull(argv[4], NULL, 10));
   }
   char *dir = lw_test_tmpdir();
   /* First, while this process is small: a forked child's ru_maxrss starts
@@ -402,11 +410,11 @@ int main(int argc, char **argv)
   test_peak_memory(dir);
   test_free_null();
   test_edges(dir);
-  check_sort(dir, 5000, 0, 0);            /* in memory */
-  check_sort(dir, 60000, 0, 0);           /* in memory, sorted in segments */
-  check_sort(dir, 100000, 1 << 20, 2);    /* segments within each run */
-  check_sort(dir, 40000, 256 << 10, 2);   /* several runs, one merge */
-  check_sort(dir, 40000, 64 << 10, 20);   /* many runs, several passes */
+  check_sort(dir, 5000, 0, 0);          /* in memory */
+  check_sort(dir, 60000, 0, 0);         /* in memory, sorted in segments */
+  check_sort(dir, 100000, 1 << 20, 2);  /* segments within each run */
+  check_sort(dir, 40000, 256 << 10, 2); /* several runs, one merge */
+  check_sort(dir, 40000, 64 << 10, 20); /* many runs, several passes */
   test_long_prefixes(dir);
   test_giant_line(dir);
   test_error_removes_runs(dir);

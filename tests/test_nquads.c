@@ -66,8 +66,7 @@ static void test_terms(void)
 {
   LwBuf b = LW_BUF_INIT;
   LwTerm none = {0};
-  CHECK_STR_EQ(line(&b, iri("http://o"), none),
-               "<http://s> <http://p> <http://o> .\n");
+  CHECK_STR_EQ(line(&b, iri("http://o"), none), "<http://s> <http://p> <http://o> .\n");
   CHECK_STR_EQ(line(&b, blank("b1"), iri("http://g")),
                "<http://s> <http://p> _:b1 <http://g> .\n");
   CHECK_STR_EQ(line(&b, lit("x", 1, NULL, NULL), blank("g")),
@@ -104,11 +103,9 @@ static void test_escapes(void)
   CHECK_STR_EQ(bad, "<http://s> <http://p> \"a\xEF\xBF\xBD\xEF\xBF\xBD(b"
                     "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\" .\n");
   /* blank node labels that N-Triples would not accept */
-  CHECK_STR_EQ(line(&b, blank("a b"), none),
-               "<http://s> <http://p> _:lwx612062 .\n");
+  CHECK_STR_EQ(line(&b, blank("a b"), none), "<http://s> <http://p> _:lwx612062 .\n");
   CHECK_STR_EQ(line(&b, blank("x.y"), none), "<http://s> <http://p> _:x.y .\n");
-  CHECK_STR_EQ(line(&b, blank("x."), none),
-               "<http://s> <http://p> _:lwx782E .\n");
+  CHECK_STR_EQ(line(&b, blank("x."), none), "<http://s> <http://p> _:lwx782E .\n");
   lw_buf_free(&b);
 }
 
@@ -123,8 +120,7 @@ static void test_invalid(void)
   CHECK(lw_nquads_append(&b, &q) == LW_ERR_FORMAT);
   q = (LwQuad){iri("http://s"), iri("http://p"), none, none};
   CHECK(lw_nquads_append(&b, &q) == LW_ERR_FORMAT);
-  q = (LwQuad){iri("http://s"), iri("http://p"), iri("http://o"),
-               lit("g", 1, NULL, NULL)};
+  q = (LwQuad){iri("http://s"), iri("http://p"), iri("http://o"), lit("g", 1, NULL, NULL)};
   CHECK(lw_nquads_append(&b, &q) == LW_ERR_FORMAT);
   CHECK_STR_EQ(b.data, "before\n"); /* left as it was */
   lw_buf_free(&b);

@@ -24,8 +24,7 @@ static LwStatus collect_quad(void *handle, const LwQuad *q)
   return lw_nquads_append(handle, q);
 }
 
-static void collect_error(void *handle, unsigned line, unsigned column,
-                          const char *message)
+static void collect_error(void *handle, unsigned line, unsigned column, const char *message)
 {
   char text[512];
   snprintf(text, sizeof(text), "%u:%u: %s\n", line, column, message);
@@ -38,9 +37,12 @@ static char *read_text(const char *text, LwFormat format, char **errors)
 {
   LwBuf out = LW_BUF_INIT, messages = LW_BUF_INIT;
   FILE *in = fmemopen((void *)text, strlen(text), "rb");
-  LwReadOptions o = {.format = format, .base_iri = "http://example.org/",
-                     .on_quad = collect_quad, .quad_handle = &out,
-                     .on_error = collect_error, .error_handle = &messages};
+  LwReadOptions o = {.format = format,
+                     .base_iri = "http://example.org/",
+                     .on_quad = collect_quad,
+                     .quad_handle = &out,
+                     .on_error = collect_error,
+                     .error_handle = &messages};
   LwReadStats stats;
   LwError err;
   CHECK_INT_EQ(lw_rdf_read(in, &o, &stats, &err), LW_OK);
@@ -61,10 +63,10 @@ static void check_read(const char *doc, LwFormat format, const char *want)
   free(errors);
 }
 
-#define PREFIXES                                                             \
-  "@prefix false.ish: <http://f/> .\n"                                       \
-  "@prefix true-x: <http://t/> .\n"                                          \
-  "PREFIX false: <http://F/>\n"                                              \
+#define PREFIXES                                                                           \
+  "@prefix false.ish: <http://f/> .\n"                                                     \
+  "@prefix true-x: <http://t/> .\n"                                                        \
+  "PREFIX false: <http://F/>\n"                                                            \
   "@prefix true_1: <http://t1/> .\n"
 
 /* serd's own test, then every position and every character that ends
@@ -80,54 +82,55 @@ static void test_turtle_positions(void)
              "<http://example.org/falseish#o> .\n"
              "<http://example.org/s> <http://example.org/p> "
              "<http://example.org/trueish#o> .\n");
-  check_read(PREFIXES
-             "false.ish:s true-x:p false:o .\n"
+  check_read(
+    PREFIXES "false.ish:s true-x:p false:o .\n"
              "true_1:s false:p true_1:o, true-x:o ; false.ish:p false.ish:o.\n"
              "<http://e/s> <http://e/p> \"1\"^^false.ish:dt , \"2\"^^true-x:dt.\n"
              "<http://e/s> <http://e/p> ( false:o true true_1:o ) .\n"
              "<http://e/s> <http://e/p> [ true-x:p false.ish:o ] .\n",
-             LW_FORMAT_TURTLE,
-             "<http://f/s> <http://t/p> <http://F/o> .\n"
-             "<http://t1/s> <http://F/p> <http://t1/o> .\n"
-             "<http://t1/s> <http://F/p> <http://t/o> .\n"
-             "<http://t1/s> <http://f/p> <http://f/o> .\n"
-             "<http://e/s> <http://e/p> \"1\"^^<http://f/dt> .\n"
-             "<http://e/s> <http://e/p> \"2\"^^<http://t/dt> .\n"
-             "<http://e/s> <http://e/p> _:b1 .\n"
-             "_:b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> <http://F/o> .\n"
-             "_:b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> _:b2 .\n"
-             "_:b2 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> \"true\"" BOOLEAN " .\n"
-             "_:b2 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> _:b3 .\n"
-             "_:b3 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> <http://t1/o> .\n"
-             "_:b3 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .\n"
-             "<http://e/s> <http://e/p> _:b4 .\n"
-             "_:b4 <http://t/p> <http://f/o> .\n");
+    LW_FORMAT_TURTLE,
+    "<http://f/s> <http://t/p> <http://F/o> .\n"
+    "<http://t1/s> <http://F/p> <http://t1/o> .\n"
+    "<http://t1/s> <http://F/p> <http://t/o> .\n"
+    "<http://t1/s> <http://f/p> <http://f/o> .\n"
+    "<http://e/s> <http://e/p> \"1\"^^<http://f/dt> .\n"
+    "<http://e/s> <http://e/p> \"2\"^^<http://t/dt> .\n"
+    "<http://e/s> <http://e/p> _:b1 .\n"
+    "_:b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> <http://F/o> .\n"
+    "_:b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> _:b2 .\n"
+    "_:b2 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> \"true\"" BOOLEAN " .\n"
+    "_:b2 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> _:b3 .\n"
+    "_:b3 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> <http://t1/o> .\n"
+    "_:b3 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .\n"
+    "<http://e/s> <http://e/p> _:b4 .\n"
+    "_:b4 <http://t/p> <http://f/o> .\n");
 }
 
 /* true and false alone, before every kind of end, stay booleans; names that
  * only start with the letters are left alone */
 static void test_booleans_stay(void)
 {
-  check_read("@prefix truex: <http://tx/> .\n"
-             "@prefix falsehood: <http://fh/> .\n"
-             "<http://e/s> <http://e/p> true, false ; <http://e/q> true.\n"
-             "<http://e/s> <http://e/p> false .\n"
-             "<http://e/s> <http://e/p> (true) , [ <http://e/q> false] .\n"
-             "<http://e/s> <http://e/p> true.#end\n"
-             "<http://e/s> <http://e/p> truex:o , falsehood:o .\n",
-             LW_FORMAT_TURTLE,
-             "<http://e/s> <http://e/p> \"true\"" BOOLEAN " .\n"
-             "<http://e/s> <http://e/p> \"false\"" BOOLEAN " .\n"
-             "<http://e/s> <http://e/q> \"true\"" BOOLEAN " .\n"
-             "<http://e/s> <http://e/p> \"false\"" BOOLEAN " .\n"
-             "<http://e/s> <http://e/p> _:b1 .\n"
-             "_:b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> \"true\"" BOOLEAN " .\n"
-             "_:b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .\n"
-             "<http://e/s> <http://e/p> _:b2 .\n"
-             "_:b2 <http://e/q> \"false\"" BOOLEAN " .\n"
-             "<http://e/s> <http://e/p> \"true\"" BOOLEAN " .\n"
-             "<http://e/s> <http://e/p> <http://tx/o> .\n"
-             "<http://e/s> <http://e/p> <http://fh/o> .\n");
+  check_read(
+    "@prefix truex: <http://tx/> .\n"
+    "@prefix falsehood: <http://fh/> .\n"
+    "<http://e/s> <http://e/p> true, false ; <http://e/q> true.\n"
+    "<http://e/s> <http://e/p> false .\n"
+    "<http://e/s> <http://e/p> (true) , [ <http://e/q> false] .\n"
+    "<http://e/s> <http://e/p> true.#end\n"
+    "<http://e/s> <http://e/p> truex:o , falsehood:o .\n",
+    LW_FORMAT_TURTLE,
+    "<http://e/s> <http://e/p> \"true\"" BOOLEAN " .\n"
+    "<http://e/s> <http://e/p> \"false\"" BOOLEAN " .\n"
+    "<http://e/s> <http://e/q> \"true\"" BOOLEAN " .\n"
+    "<http://e/s> <http://e/p> \"false\"" BOOLEAN " .\n"
+    "<http://e/s> <http://e/p> _:b1 .\n"
+    "_:b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> \"true\"" BOOLEAN " .\n"
+    "_:b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .\n"
+    "<http://e/s> <http://e/p> _:b2 .\n"
+    "_:b2 <http://e/q> \"false\"" BOOLEAN " .\n"
+    "<http://e/s> <http://e/p> \"true\"" BOOLEAN " .\n"
+    "<http://e/s> <http://e/p> <http://tx/o> .\n"
+    "<http://e/s> <http://e/p> <http://fh/o> .\n");
 }
 
 /* The added 'Z' keeps a renamed prefix apart from one written with it. */
@@ -150,10 +153,9 @@ static void test_renamed_apart(void)
 
 static void test_trig(void)
 {
-  check_read(PREFIXES
-             "false.ish:g { false.ish:s true-x:p false:o, true . }\n"
-             "GRAPH true-x:g { true_1:s false:p false.ish:o }\n"
-             "{ <http://e/s> true-x:p false }\n",
+  check_read(PREFIXES "false.ish:g { false.ish:s true-x:p false:o, true . }\n"
+                      "GRAPH true-x:g { true_1:s false:p false.ish:o }\n"
+                      "{ <http://e/s> true-x:p false }\n",
              LW_FORMAT_TRIG,
              "<http://f/s> <http://t/p> <http://F/o> <http://f/g> .\n"
              "<http://f/s> <http://t/p> \"true\"" BOOLEAN " <http://f/g> .\n"
@@ -191,8 +193,7 @@ static void test_blocks(void)
     LwBuf bytes = LW_BUF_INIT;
     lw_scanner_init(&s, true, 64, 1024, NULL, NULL);
     CHECK_INT_EQ(lw_scanner_feed(&s, doc, cut, &bytes), LW_SCAN_OK);
-    CHECK_INT_EQ(lw_scanner_feed(&s, doc + cut, strlen(doc) - cut, &bytes),
-                 LW_SCAN_OK);
+    CHECK_INT_EQ(lw_scanner_feed(&s, doc + cut, strlen(doc) - cut, &bytes), LW_SCAN_OK);
     CHECK_INT_EQ(lw_scanner_finish(&s, &bytes), LW_SCAN_OK);
     CHECK_STR_EQ(bytes.data, whole.data);
     lw_buf_free(&bytes);

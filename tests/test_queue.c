@@ -87,7 +87,8 @@ static void test_priorities_and_ack(void)
   CHECK_INT_EQ(n.done, 3);
   CHECK_INT_EQ(n.inflight, 0);
   CHECK_INT_EQ(n.queued, 0);
-  CHECK_INT_EQ(lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "w1").s, NULL), 0);
+  CHECK_INT_EQ(
+    lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "w1").s, NULL), 0);
   lw_job_free(first);
   lw_job_free(second);
   lw_job_free(third);
@@ -115,7 +116,8 @@ static void test_duplicates(void)
     many[i] = job_for("many", i < 40 ? "" : "same", NULL);
   }
   size_t pushed = 0;
-  CHECK_INT_EQ(lw_queue_push_many(c, &cfg, many, 50, LW_PRIORITY_NORMAL, &pushed, &err), LW_OK);
+  CHECK_INT_EQ(lw_queue_push_many(c, &cfg, many, 50, LW_PRIORITY_NORMAL, &pushed, &err),
+               LW_OK);
   CHECK_INT_EQ(pushed, 41);
   CHECK_INT_EQ(counts("many").queued, 41);
   for (int i = 0; i < 50; ++i) {
@@ -127,8 +129,9 @@ static void test_retries_and_dead(void)
 {
   LwError err;
   char seed[LW_HASH_HEX_LEN + 1];
-  CHECK_INT_EQ(lw_seed_record(c, cfg.prefix, "http://example.org/flaky", NULL, NULL, seed, &err),
-               LW_OK);
+  CHECK_INT_EQ(
+    lw_seed_record(c, cfg.prefix, "http://example.org/flaky", NULL, NULL, seed, &err),
+    LW_OK);
   CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, seed, "downloading", &err), LW_OK);
   char id[17];
   CHECK_INT_EQ(push("retry", seed, LW_PRIORITY_NORMAL, id), LW_OK);
@@ -146,7 +149,8 @@ static void test_retries_and_dead(void)
     CHECK_INT_EQ(job->attempt, attempt - 1);
     LwFailOutcome outcome;
     long long delay = -1;
-    CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", job, &failure, NULL, &outcome, &delay, &err), LW_OK);
+    CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", job, &failure, NULL, &outcome, &delay, &err),
+                 LW_OK);
     lw_job_free(job);
     if (attempt < 3) {
       CHECK_INT_EQ(outcome, LW_FAIL_RETRY);
@@ -188,7 +192,8 @@ static void test_retries_and_dead(void)
 
   /* retry an unknown id: nothing; the right id: back in the queue */
   long long moved = -1;
-  CHECK_INT_EQ(lw_queue_retry_dead(c, &cfg, NULL, "0000000000000000", &moved, &err), LW_NOTHING);
+  CHECK_INT_EQ(lw_queue_retry_dead(c, &cfg, NULL, "0000000000000000", &moved, &err),
+               LW_NOTHING);
   CHECK_INT_EQ(moved, 0);
   CHECK_INT_EQ(lw_queue_retry_dead(c, &cfg, NULL, id, &moved, &err), LW_OK);
   CHECK_INT_EQ(moved, 1);
@@ -207,8 +212,9 @@ static void test_retries_and_dead(void)
   failure.retry_after_ms = 2000;
   LwFailOutcome later_outcome;
   long long later_delay = -1;
-  CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", slow, &failure, NULL, &later_outcome, &later_delay, &err),
-               LW_OK);
+  CHECK_INT_EQ(
+    lw_queue_fail(c, &cfg, "w1", slow, &failure, NULL, &later_outcome, &later_delay, &err),
+    LW_OK);
   CHECK_INT_EQ(later_outcome, LW_FAIL_RETRY);
   CHECK_INT_EQ(later_delay, cfg.retry_max_ms < 2000 ? cfg.retry_max_ms : 2000);
   lw_job_free(slow);
@@ -218,7 +224,8 @@ static void test_retries_and_dead(void)
   LwJob *job = fetch("w1", "perm");
   lw_error_set(&failure, LW_ERR_SYNTAX, "bad Turtle at line 3");
   LwFailOutcome outcome;
-  CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", job, &failure, NULL, &outcome, NULL, &err), LW_OK);
+  CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", job, &failure, NULL, &outcome, NULL, &err),
+               LW_OK);
   CHECK_INT_EQ(outcome, LW_FAIL_DEAD);
   CHECK_INT_EQ(counts("perm").dead, 1);
   CHECK_INT_EQ(counts("perm").delayed, 0);
@@ -269,9 +276,11 @@ static void test_reaper(void)
   CHECK_INT_EQ(n.inflight, 0);
   CHECK_INT_EQ(n.queued, 1);
   CHECK_INT_EQ(lw_test_redis_int(c, "SISMEMBER", lw_key(cfg.prefix, LW_KEY_WORKERS, NULL).s,
-                                 "doomed", NULL), 0);
-  CHECK_INT_EQ(lw_test_redis_int(c, "EXISTS", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "doomed").s,
-                                 NULL), 0);
+                                 "doomed", NULL),
+               0);
+  CHECK_INT_EQ(
+    lw_test_redis_int(c, "EXISTS", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "doomed").s, NULL),
+    0);
   /* the doomed worker's late ack changes nothing: it lost the job */
   CHECK_INT_EQ(lw_queue_ack(c, &cfg, "doomed", job, NULL, &err), LW_NOTHING);
   CHECK_INT_EQ(counts("reap").done, 0);
@@ -290,7 +299,8 @@ static void test_reaper(void)
     LwJob *j = fetch("doomed2", "reap");
     CHECK(j != NULL);
     lw_job_free(j);
-    redisReply *r = redisCommand(c, "DEL %s", lw_key(cfg.prefix, LW_KEY_WORKER, "doomed2").s);
+    redisReply *r = redisCommand(c, "DEL %s",
+                                 lw_key(cfg.prefix, LW_KEY_WORKER, "doomed2").s);
     freeReplyObject(r);
     CHECK_INT_EQ(lw_queue_reap(c, &cfg, &returned, &err), LW_OK);
     CHECK_INT_EQ(returned, 1);
@@ -303,9 +313,9 @@ static void test_ack_records_results(void)
 {
   LwError err;
   char seed[LW_HASH_HEX_LEN + 1];
-  CHECK_INT_EQ(lw_seed_record(c, cfg.prefix, "http://example.org/data.ttl", "geo", "h1", seed,
-                              &err),
-               LW_OK);
+  CHECK_INT_EQ(
+    lw_seed_record(c, cfg.prefix, "http://example.org/data.ttl", "geo", "h1", seed, &err),
+    LW_OK);
   CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, seed, "downloading", &err), LW_OK);
   CHECK_INT_EQ(push("dl", seed, LW_PRIORITY_NORMAL, NULL), LW_OK);
   LwJob *job = fetch("w1", "dl");
@@ -355,12 +365,14 @@ static void test_ack_fetch_and_orphans(void)
   CHECK(first && !strcmp(first->id, a));
   const char *stages[] = {"af"};
   LwJob *next = NULL;
-  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", first, NULL, stages, 1, &next, &err), LW_OK);
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", first, NULL, stages, 1, &next, &err),
+               LW_OK);
   CHECK(next && !strcmp(next->id, b));
   CHECK_INT_EQ(counts("af").done, 1);
   CHECK_INT_EQ(counts("af").inflight, 1);
   LwJob *none = NULL;
-  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", next, NULL, stages, 1, &none, &err), LW_OK);
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", next, NULL, stages, 1, &none, &err),
+               LW_OK);
   CHECK(none == NULL);
   CHECK_INT_EQ(counts("af").done, 2);
   CHECK_INT_EQ(counts("af").inflight, 0);
@@ -399,8 +411,10 @@ static void test_bad_jobs_parked(void)
   LwJob *job = NULL;
   CHECK_INT_EQ(lw_queue_fetch(c, &cfg, "w1", stages, 1, &job, &err), LW_ERR_FORMAT);
   CHECK(job == NULL);
-  CHECK_INT_EQ(lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_DEAD, "unknown").s, NULL), 1);
-  CHECK_INT_EQ(lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "w1").s, NULL), 0);
+  CHECK_INT_EQ(
+    lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_DEAD, "unknown").s, NULL), 1);
+  CHECK_INT_EQ(
+    lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "w1").s, NULL), 0);
   job = fetch("w1", "junk"); /* the queue goes on */
   CHECK(job && !strcmp(job->id, good));
   CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", job, NULL, &err), LW_OK);
@@ -430,7 +444,7 @@ static void test_status_json(void)
   const char *busy[] = {"next"};
   CHECK_INT_EQ(lw_queue_idle(c, &cfg, busy, 1, NULL, &idle, &err), LW_OK);
   CHECK(!idle);
-  const char *quiet[] = {"prio", "dl"};  /* "hb" still has a job queued */
+  const char *quiet[] = {"prio", "dl"}; /* "hb" still has a job queued */
   CHECK_INT_EQ(lw_queue_idle(c, &cfg, quiet, 2, NULL, &idle, &err), LW_OK);
   CHECK(idle);
 }

@@ -59,7 +59,8 @@ static void test_keys(void)
 static void test_jobs(void)
 {
   LwError err;
-  json_t *extra = json_pack("{s:i, s:s, s:s}", "sleep_ms", 25, "note", "x", "stage", "evil");
+  json_t *extra = json_pack("{s:i, s:s, s:s}", "sleep_ms", 25, "note", "x", "stage",
+                            "evil");
   LwJob *job = lw_job_new("noop", "abc", "h1", extra, &err);
   json_decref(extra);
   CHECK(job != NULL);

@@ -30,8 +30,10 @@ static char *read_text(const char *text, size_t len, LwFormat format,
 {
   LwBuf out = LW_BUF_INIT;
   FILE *in = fmemopen((void *)text, len, "rb");
-  LwReadOptions o = {.format = format, .base_iri = "http://example.org/",
-                     .on_quad = collect_quad, .quad_handle = &out};
+  LwReadOptions o = {.format = format,
+                     .base_iri = "http://example.org/",
+                     .on_quad = collect_quad,
+                     .quad_handle = &out};
   LwReadStats stats;
   LwError err;
   LwStatus st = lw_rdf_read(in, &o, &stats, &err);
@@ -97,27 +99,25 @@ static void test_long_string_blocks(void)
   lw_buf_free(&bytes);
 }
 
-#define RDF_OPEN                                                              \
-  "<?xml version=\"1.0\"?>\n"                                                 \
-  "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"\n"      \
+#define RDF_OPEN                                                                           \
+  "<?xml version=\"1.0\"?>\n"                                                              \
+  "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"\n"                   \
   "         xmlns:eg=\"http://example.org/\">\n"
 #define RDF_CLOSE "</rdf:RDF>\n"
 
 static void test_property_attribute_lang(void)
 {
-  const char *doc =
-      RDF_OPEN
-      "<rdf:Description rdf:about=\"http://e/a\" xml:lang=\"fr\" eg:p=\"chat\"/>\n"
-      "<rdf:Description rdf:about=\"http://e/b\" xml:lang=\"en\">\n"
-      " <eg:q>x</eg:q><eg:q xml:lang=\"\">y</eg:q>\n"
-      " <eg:r eg:s=\"w\"/>\n"
-      " <eg:t><eg:T rdf:about=\"http://e/c\" rdf:value=\"v\" eg:d=\"d\"/></eg:t>\n"
-      " <eg:t><eg:T rdf:about=\"http://e/e\" xml:lang=\"\" eg:d=\"none\"/></eg:t>\n"
-      " <eg:n rdf:datatype=\"http://e/dt\">7</eg:n>\n"
-      "</rdf:Description>\n"
-      "<!-- <rdf:Description xml:lang=\"de\"> -->\n"
-      "<rdf:Description rdf:about=\"http://e/f\" eg:p=\"plain\"/>\n"
-      RDF_CLOSE;
+  const char *doc = RDF_OPEN
+    "<rdf:Description rdf:about=\"http://e/a\" xml:lang=\"fr\" eg:p=\"chat\"/>\n"
+    "<rdf:Description rdf:about=\"http://e/b\" xml:lang=\"en\">\n"
+    " <eg:q>x</eg:q><eg:q xml:lang=\"\">y</eg:q>\n"
+    " <eg:r eg:s=\"w\"/>\n"
+    " <eg:t><eg:T rdf:about=\"http://e/c\" rdf:value=\"v\" eg:d=\"d\"/></eg:t>\n"
+    " <eg:t><eg:T rdf:about=\"http://e/e\" xml:lang=\"\" eg:d=\"none\"/></eg:t>\n"
+    " <eg:n rdf:datatype=\"http://e/dt\">7</eg:n>\n"
+    "</rdf:Description>\n"
+    "<!-- <rdf:Description xml:lang=\"de\"> -->\n"
+    "<rdf:Description rdf:about=\"http://e/f\" eg:p=\"plain\"/>\n" RDF_CLOSE;
   unsigned long long errors;
   char *got = read_text(doc, strlen(doc), LW_FORMAT_RDFXML, &errors);
   CHECK_INT_EQ(errors, 0);
@@ -125,7 +125,8 @@ static void test_property_attribute_lang(void)
   CHECK(strstr(got, "<http://e/b> <http://example.org/q> \"x\"@en .\n"));
   CHECK(strstr(got, "<http://e/b> <http://example.org/q> \"y\" .\n"));
   CHECK(strstr(got, "<http://example.org/s> \"w\"@en .\n"));
-  CHECK(strstr(got, "<http://e/c> <http://www.w3.org/1999/02/22-rdf-syntax-ns#value> \"v\"@en .\n"));
+  CHECK(strstr(
+    got, "<http://e/c> <http://www.w3.org/1999/02/22-rdf-syntax-ns#value> \"v\"@en .\n"));
   CHECK(strstr(got, "<http://e/c> <http://example.org/d> \"d\"@en .\n"));
   CHECK(strstr(got, "<http://e/e> <http://example.org/d> \"none\" .\n"));
   CHECK(strstr(got, "<http://e/b> <http://example.org/n> \"7\"^^<http://e/dt> .\n"));
@@ -138,7 +139,7 @@ static void test_property_attribute_lang(void)
 static void test_property_attribute_lang_blocks(void)
 {
   const char *tag =
-      "<rdf:Description rdf:about=\"http://e/x\" xml:lang=\"fr\" eg:p=\"chat\"/>";
+    "<rdf:Description rdf:about=\"http://e/x\" xml:lang=\"fr\" eg:p=\"chat\"/>";
   size_t head = strlen(RDF_OPEN);
   for (size_t cut = 0; cut <= strlen(tag) + 1; cut += 3) {
     size_t pad = 65536 - head - cut;

@@ -54,13 +54,12 @@ static bool term_ok(const LwTerm *t)
 static LwStatus check_quad(void *handle, const LwQuad *q)
 {
   (void)handle;
-  if (!term_ok(&q->subject) || !term_ok(&q->predicate) ||
-      !term_ok(&q->object) || !term_ok(&q->graph) ||
-      q->predicate.type != LW_TERM_IRI) {
+  if (!term_ok(&q->subject) || !term_ok(&q->predicate) || !term_ok(&q->object) ||
+      !term_ok(&q->graph) || q->predicate.type != LW_TERM_IRI) {
     ++bad_terms;
     if (getenv("LW_FUZZ_VERBOSE")) {
-      fprintf(stderr, "bad quad: <%s> <%s> <%s> dt=%s lang=%s\n",
-              q->subject.value, q->predicate.value, q->object.value,
+      fprintf(stderr, "bad quad: <%s> <%s> <%s> dt=%s lang=%s\n", q->subject.value,
+              q->predicate.value, q->object.value,
               q->object.datatype ? q->object.datatype : "-",
               q->object.lang ? q->object.lang : "-");
     }
@@ -68,8 +67,7 @@ static LwStatus check_quad(void *handle, const LwQuad *q)
   return LW_OK;
 }
 
-static void check_error(void *handle, unsigned line, unsigned column,
-                        const char *message)
+static void check_error(void *handle, unsigned line, unsigned column, const char *message)
 {
   (void)handle, (void)line, (void)column;
   if (!lw_utf8_valid(message, strlen(message))) {
@@ -117,9 +115,12 @@ static void run_one(const char *data, size_t len, LwFormat format)
   if (!in) {
     return;
   }
-  LwReadOptions o = {.format = format, .base_iri = "http://fuzz.example/a/b",
-                     .on_quad = check_quad, .on_error = check_error,
-                     .max_term_bytes = 4096, .max_depth = 64};
+  LwReadOptions o = {.format = format,
+                     .base_iri = "http://fuzz.example/a/b",
+                     .on_quad = check_quad,
+                     .on_error = check_error,
+                     .max_term_bytes = 4096,
+                     .max_depth = 64};
   LwReadStats stats;
   LwError err;
   lw_rdf_read(in, &o, &stats, &err);
@@ -178,16 +179,21 @@ int main(void)
     const char *text;
     LwFormat format;
   } builtin[] = {
-    {"@prefix e: <http://e/> . @base <x/> . e:a e:b [ e:c ( 1 2.5 \"x\"@en ) ], <r> ; e:d \"\"\"l\nl\"\"\" .\n", LW_FORMAT_TURTLE},
-    {"@prefix e: <http://e/> . e:g { e:a e:b e:c . _:x e:d 'y' } { e:a e:b true }\n", LW_FORMAT_TRIG},
-    {"<http://a> <http://b> \"c\\u00e9\"^^<http://d> .\n_:x <http://b> _:y .\n", LW_FORMAT_NTRIPLES},
-    {"<http://a> <http://b> \"c\"@en <http://g> .\n_:x <http://b> _:y _:g .\n", LW_FORMAT_NQUADS},
+    {"@prefix e: <http://e/> . @base <x/> . e:a e:b [ e:c ( 1 2.5 \"x\"@en ) ], <r> ; e:d \"\"\"l\nl\"\"\" .\n",
+     LW_FORMAT_TURTLE},
+    {"@prefix e: <http://e/> . e:g { e:a e:b e:c . _:x e:d 'y' } { e:a e:b true }\n",
+     LW_FORMAT_TRIG},
+    {"<http://a> <http://b> \"c\\u00e9\"^^<http://d> .\n_:x <http://b> _:y .\n",
+     LW_FORMAT_NTRIPLES},
+    {"<http://a> <http://b> \"c\"@en <http://g> .\n_:x <http://b> _:y _:g .\n",
+     LW_FORMAT_NQUADS},
     {"<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#' xmlns:e='http://e/'>"
      "<e:T rdf:about='a' e:p='v' xml:lang='en'><e:q rdf:parseType='Resource'><e:r>x</e:r></e:q>"
      "<e:s rdf:parseType='Literal'><b>y</b></e:s><e:l rdf:parseType='Collection'><e:T/></e:l></e:T></rdf:RDF>",
      LW_FORMAT_RDFXML},
     {"<html xmlns='http://www.w3.org/1999/xhtml' prefix='e: http://e/'><body about='#m'>"
-     "<p property='e:n'>N</p><a rel='e:k' href='f'>f</a></body></html>", LW_FORMAT_RDFA},
+     "<p property='e:n'>N</p><a rel='e:k' href='f'>f</a></body></html>",
+     LW_FORMAT_RDFA},
   };
   for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); ++i) {
     add_seed(builtin[i].text, strlen(builtin[i].text), builtin[i].format);
@@ -205,8 +211,7 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); ++i) {
       char dir[4096];
-      snprintf(dir, sizeof(dir), "%.2000s/w3c-rdf-tests/rdf/rdf11/%s", data,
-               dirs[i].dir);
+      snprintf(dir, sizeof(dir), "%.2000s/w3c-rdf-tests/rdf/rdf11/%s", data, dirs[i].dir);
       add_dir(dir, dirs[i].ext, dirs[i].format);
     }
     /* RDF/XML: one folder per topic */
@@ -241,8 +246,8 @@ int main(void)
     unsigned long before = bad_terms;
     run_one(doc.data, doc.len, format);
     if (bad_terms != before && getenv("LW_FUZZ_VERBOSE")) {
-      fprintf(stderr, "in %s document:\n%.*s\n---\n", lw_format_name(format),
-              (int)doc.len, doc.data);
+      fprintf(stderr, "in %s document:\n%.*s\n---\n", lw_format_name(format), (int)doc.len,
+              doc.data);
     }
   }
   printf("%ld mutated documents from %zu seeds\n", rounds, n_seeds);

@@ -22,20 +22,22 @@ static LwStatus count_quad(void *handle, const LwQuad *q)
   return LW_OK;
 }
 
-static void count_error(void *handle, unsigned line, unsigned column,
-                        const char *message)
+static void count_error(void *handle, unsigned line, unsigned column, const char *message)
 {
   (void)line, (void)column, (void)message;
   ++((Counts *)handle)->errors;
 }
 
-static LwStatus read_opts(const char *text, size_t len, LwFormat format,
-                          size_t max_term, Counts *c, LwError *err)
+static LwStatus read_opts(const char *text, size_t len, LwFormat format, size_t max_term,
+                          Counts *c, LwError *err)
 {
   FILE *in = fmemopen((void *)text, len, "rb");
-  LwReadOptions o = {.format = format, .on_quad = count_quad,
-                     .quad_handle = c, .on_error = count_error,
-                     .error_handle = c, .max_term_bytes = max_term,
+  LwReadOptions o = {.format = format,
+                     .on_quad = count_quad,
+                     .quad_handle = c,
+                     .on_error = count_error,
+                     .error_handle = c,
+                     .max_term_bytes = max_term,
                      .base_iri = "http://example.org/doc"};
   LwReadStats stats;
   LwStatus st = lw_rdf_read(in, &o, &stats, err);
@@ -51,8 +53,8 @@ static long peak_rss_kb(void)
 }
 
 /* n copies of open, then close n copies of close */
-static char *repeat(const char *head, const char *open, size_t n,
-                    const char *close, const char *tail)
+static char *repeat(const char *head, const char *open, size_t n, const char *close,
+                    const char *tail)
 {
   LwBuf b = LW_BUF_INIT;
   lw_buf_append_str(&b, head);
@@ -78,8 +80,7 @@ static void test_deep_nesting(void)
     {LW_FORMAT_TRIG, "{ ", "} ", ""},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
-    char *doc = repeat(cases[i].head, cases[i].open, 100000, cases[i].close,
-                       ".\n");
+    char *doc = repeat(cases[i].head, cases[i].open, 100000, cases[i].close, ".\n");
     Counts c = {0};
     LwError err;
     double t0 = lw_monotonic_seconds();
@@ -108,18 +109,16 @@ static void test_deep_nesting(void)
 static void test_huge_terms(void)
 {
   /* a 17 MiB IRI, over the default 16 MiB cap */
-  char *doc = repeat("<s> <p> <http://example.org/", "aaaaaaaaaaaaaaaa",
-                     17u << 16, NULL, "> .\n");
+  char *doc = repeat("<s> <p> <http://example.org/", "aaaaaaaaaaaaaaaa", 17u << 16, NULL,
+                     "> .\n");
   Counts c = {0};
   LwError err;
   double t0 = lw_monotonic_seconds();
-  CHECK_INT_EQ(read_opts(doc, strlen(doc), LW_FORMAT_TURTLE, 0, &c, &err),
-               LW_ERR_LIMIT);
+  CHECK_INT_EQ(read_opts(doc, strlen(doc), LW_FORMAT_TURTLE, 0, &c, &err), LW_ERR_LIMIT);
   CHECK(strstr(err.message, "a term longer than") != NULL);
   CHECK(lw_monotonic_seconds() - t0 < 10.0);
   c = (Counts){0};
-  CHECK_INT_EQ(read_opts(doc, strlen(doc), LW_FORMAT_NTRIPLES, 0, &c, &err),
-               LW_ERR_LIMIT);
+  CHECK_INT_EQ(read_opts(doc, strlen(doc), LW_FORMAT_NTRIPLES, 0, &c, &err), LW_ERR_LIMIT);
   free(doc);
   /* with a small cap: a long literal, a long prefixed name, a long line */
   const char *docs[] = {
@@ -133,8 +132,7 @@ static void test_huge_terms(void)
                  LW_ERR_LIMIT);
   }
   c = (Counts){0};
-  CHECK_INT_EQ(read_opts(docs[0], strlen(docs[0]), LW_FORMAT_TURTLE, 64, &c, &err),
-               LW_OK);
+  CHECK_INT_EQ(read_opts(docs[0], strlen(docs[0]), LW_FORMAT_TURTLE, 64, &c, &err), LW_OK);
   /* a line of 10 MB without a newline, in N-Triples with a 1 KiB term cap */
   doc = repeat("", "<http://s> ", 1000000, NULL, "");
   c = (Counts){0};
@@ -147,22 +145,22 @@ static void test_huge_terms(void)
 static void test_xml_entities(void)
 {
   static const char *laughs =
-      "<?xml version=\"1.0\"?>\n"
-      "<!DOCTYPE rdf:RDF [\n"
-      " <!ENTITY lol \"lol\">\n"
-      " <!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n"
-      " <!ENTITY lol2 \"&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;\">\n"
-      " <!ENTITY lol3 \"&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;\">\n"
-      " <!ENTITY lol4 \"&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;\">\n"
-      " <!ENTITY lol5 \"&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;\">\n"
-      " <!ENTITY lol6 \"&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;\">\n"
-      " <!ENTITY lol7 \"&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;\">\n"
-      " <!ENTITY lol8 \"&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;\">\n"
-      " <!ENTITY lol9 \"&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;\">\n"
-      "]>\n"
-      "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\""
-      " xmlns:e=\"http://e/\"><rdf:Description rdf:about=\"http://s\">"
-      "<e:p>&lol9;</e:p></rdf:Description></rdf:RDF>\n";
+    "<?xml version=\"1.0\"?>\n"
+    "<!DOCTYPE rdf:RDF [\n"
+    " <!ENTITY lol \"lol\">\n"
+    " <!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n"
+    " <!ENTITY lol2 \"&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;\">\n"
+    " <!ENTITY lol3 \"&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;\">\n"
+    " <!ENTITY lol4 \"&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;\">\n"
+    " <!ENTITY lol5 \"&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;\">\n"
+    " <!ENTITY lol6 \"&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;\">\n"
+    " <!ENTITY lol7 \"&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;\">\n"
+    " <!ENTITY lol8 \"&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;\">\n"
+    " <!ENTITY lol9 \"&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;\">\n"
+    "]>\n"
+    "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\""
+    " xmlns:e=\"http://e/\"><rdf:Description rdf:about=\"http://s\">"
+    "<e:p>&lol9;</e:p></rdf:Description></rdf:RDF>\n";
   Counts c = {0};
   LwError err;
   long rss0 = peak_rss_kb();
@@ -189,8 +187,7 @@ static void test_xml_entities(void)
   lw_buf_append_str(&b, "</e:p></rdf:Description></rdf:RDF>\n");
   c = (Counts){0};
   t0 = lw_monotonic_seconds();
-  CHECK_INT_EQ(read_opts(b.data, b.len, LW_FORMAT_RDFXML, 0, &c, &err),
-               LW_ERR_LIMIT);
+  CHECK_INT_EQ(read_opts(b.data, b.len, LW_FORMAT_RDFXML, 0, &c, &err), LW_ERR_LIMIT);
   CHECK(strstr(err.message, "entity expansion") != NULL);
   CHECK(lw_monotonic_seconds() - t0 < 5.0);
   CHECK(peak_rss_kb() - rss0 < 100000);
@@ -204,29 +201,28 @@ static void test_xml_entities(void)
   };
   for (size_t i = 0; i < 3; ++i) {
     c = (Counts){0};
-    CHECK_INT_EQ(read_opts(refused[i], strlen(refused[i]), LW_FORMAT_RDFXML, 0,
-                           &c, &err), LW_ERR_LIMIT);
+    CHECK_INT_EQ(read_opts(refused[i], strlen(refused[i]), LW_FORMAT_RDFXML, 0, &c, &err),
+                 LW_ERR_LIMIT);
   }
 
   /* plain entities, as OWL files use them for namespaces, still work */
   const char *owl =
-      "<?xml version=\"1.0\"?>\n<!DOCTYPE rdf:RDF [\n"
-      "  <!ENTITY xsd \"http://www.w3.org/2001/XMLSchema#\" >\n"
-      "  <!ENTITY rdf 'http://www.w3.org/1999/02/22-rdf-syntax-ns#' >\n]>\n"
-      "<rdf:RDF xmlns:rdf=\"&rdf;\" xmlns:e=\"http://e/\">"
-      "<rdf:Description rdf:about=\"http://s\">"
-      "<e:p rdf:datatype=\"&xsd;integer\">1</e:p></rdf:Description></rdf:RDF>\n";
+    "<?xml version=\"1.0\"?>\n<!DOCTYPE rdf:RDF [\n"
+    "  <!ENTITY xsd \"http://www.w3.org/2001/XMLSchema#\" >\n"
+    "  <!ENTITY rdf 'http://www.w3.org/1999/02/22-rdf-syntax-ns#' >\n]>\n"
+    "<rdf:RDF xmlns:rdf=\"&rdf;\" xmlns:e=\"http://e/\">"
+    "<rdf:Description rdf:about=\"http://s\">"
+    "<e:p rdf:datatype=\"&xsd;integer\">1</e:p></rdf:Description></rdf:RDF>\n";
   c = (Counts){0};
   CHECK_INT_EQ(read_opts(owl, strlen(owl), LW_FORMAT_RDFXML, 0, &c, &err), LW_OK);
   CHECK_INT_EQ(c.quads, 1);
   CHECK_INT_EQ(c.errors, 0);
 
   /* an external DTD subset is not fetched, and not fatal */
-  const char *xhtml =
-      "<!DOCTYPE rdf:RDF PUBLIC \"-//x//EN\" \"http://127.0.0.1:1/x.dtd\">"
-      "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" "
-      "xmlns:e=\"http://e/\"><rdf:Description rdf:about=\"http://s\">"
-      "<e:p>x</e:p></rdf:Description></rdf:RDF>";
+  const char *xhtml = "<!DOCTYPE rdf:RDF PUBLIC \"-//x//EN\" \"http://127.0.0.1:1/x.dtd\">"
+                      "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" "
+                      "xmlns:e=\"http://e/\"><rdf:Description rdf:about=\"http://s\">"
+                      "<e:p>x</e:p></rdf:Description></rdf:RDF>";
   c = (Counts){0};
   CHECK_INT_EQ(read_opts(xhtml, strlen(xhtml), LW_FORMAT_RDFXML, 0, &c, &err), LW_OK);
   CHECK_INT_EQ(c.quads, 1);
@@ -236,8 +232,8 @@ static void test_deep_xml(void)
 {
   char *doc = repeat("<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\""
                      " xmlns:e=\"http://e/\">",
-                     "<rdf:Description><e:p>", 100000,
-                     "</e:p></rdf:Description>", "</rdf:RDF>");
+                     "<rdf:Description><e:p>", 100000, "</e:p></rdf:Description>",
+                     "</rdf:RDF>");
   Counts c = {0};
   LwError err;
   double t0 = lw_monotonic_seconds();
@@ -255,7 +251,8 @@ static void test_flat_memory(void)
   for (int i = 0; i < 400000; ++i) { /* about 40 MB */
     int n = snprintf(line, sizeof(line),
                      "<http://example.org/resource/%d> <http://example.org/p> "
-                     "\"a literal value number %d\"@en .\n", i, i);
+                     "\"a literal value number %d\"@en .\n",
+                     i, i);
     fwrite(line, 1, (size_t)n, f);
   }
   long rss0 = peak_rss_kb();
@@ -263,8 +260,10 @@ static void test_flat_memory(void)
   for (int k = 0; k < 2; ++k) {
     rewind(f);
     Counts c = {0};
-    LwReadOptions o = {.format = formats[k], .on_quad = count_quad,
-                       .quad_handle = &c, .on_error = count_error,
+    LwReadOptions o = {.format = formats[k],
+                       .on_quad = count_quad,
+                       .quad_handle = &c,
+                       .on_error = count_error,
                        .error_handle = &c};
     LwReadStats stats;
     LwError err;

@@ -10,8 +10,8 @@
 #include "tests/support/check.h"
 
 typedef struct {
-  LwBuf out;       /* canonical N-Quads of every statement */
-  LwBuf errors;    /* "line:column message\n" per error */
+  LwBuf out;    /* canonical N-Quads of every statement */
+  LwBuf errors; /* "line:column message\n" per error */
   unsigned first_line;
   unsigned first_column;
   unsigned long stop_after; /* 0: never stop */
@@ -27,8 +27,7 @@ static LwStatus collect_quad(void *handle, const LwQuad *q)
   return lw_nquads_append(&c->out, q);
 }
 
-static void collect_error(void *handle, unsigned line, unsigned column,
-                          const char *message)
+static void collect_error(void *handle, unsigned line, unsigned column, const char *message)
 {
   Collected *c = handle;
   if (c->errors.len == 0) {
@@ -39,21 +38,23 @@ static void collect_error(void *handle, unsigned line, unsigned column,
 }
 
 /* Reads text (len bytes) in format; fills c. */
-static LwStatus read_mem(const char *text, size_t len, LwFormat format,
-                         const char *base, Collected *c, LwReadStats *stats,
-                         LwError *err)
+static LwStatus read_mem(const char *text, size_t len, LwFormat format, const char *base,
+                         Collected *c, LwReadStats *stats, LwError *err)
 {
   FILE *in = fmemopen((void *)text, len, "rb");
-  LwReadOptions o = {.format = format, .base_iri = base,
-                     .on_quad = collect_quad, .quad_handle = c,
-                     .on_error = collect_error, .error_handle = c};
+  LwReadOptions o = {.format = format,
+                     .base_iri = base,
+                     .on_quad = collect_quad,
+                     .quad_handle = c,
+                     .on_error = collect_error,
+                     .error_handle = c};
   LwStatus st = lw_rdf_read(in, &o, stats, err);
   fclose(in);
   return st;
 }
 
-static LwStatus read_str(const char *text, LwFormat format, const char *base,
-                         Collected *c, LwReadStats *stats, LwError *err)
+static LwStatus read_str(const char *text, LwFormat format, const char *base, Collected *c,
+                         LwReadStats *stats, LwError *err)
 {
   return read_mem(text, strlen(text), format, base, c, stats, err);
 }
@@ -74,18 +75,22 @@ static void test_turtle(void)
   Collected c = {0};
   LwReadStats stats;
   LwError err;
-  LwStatus st = read_str(
-      "@prefix ex: <http://example.org/ns#> .\n"
-      "@base <http://example.org/dir/doc> .\n"
-      "<s> ex:p \"v\"@EN-gb, 42, true ; a ex:Thing .\n"
-      "<../t> <#q> [ ex:r ( 1 ) ] .\n",
-      LW_FORMAT_TURTLE, NULL, &c, &stats, &err);
+  LwStatus st = read_str("@prefix ex: <http://example.org/ns#> .\n"
+                         "@base <http://example.org/dir/doc> .\n"
+                         "<s> ex:p \"v\"@EN-gb, 42, true ; a ex:Thing .\n"
+                         "<../t> <#q> [ ex:r ( 1 ) ] .\n",
+                         LW_FORMAT_TURTLE, NULL, &c, &stats, &err);
   CHECK_INT_EQ(st, LW_OK);
   CHECK_INT_EQ(stats.statements, 8);
   CHECK_INT_EQ(stats.errors, 0);
-  CHECK(strstr(out_of(&c), "<http://example.org/dir/s> <http://example.org/ns#p> \"v\"@en-gb .\n"));
-  CHECK(strstr(out_of(&c), "<http://example.org/dir/s> <http://example.org/ns#p> \"42\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n"));
-  CHECK(strstr(out_of(&c), "<http://example.org/dir/s> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/ns#Thing> .\n"));
+  CHECK(strstr(out_of(&c),
+               "<http://example.org/dir/s> <http://example.org/ns#p> \"v\"@en-gb .\n"));
+  CHECK(strstr(
+    out_of(&c),
+    "<http://example.org/dir/s> <http://example.org/ns#p> \"42\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n"));
+  CHECK(strstr(
+    out_of(&c),
+    "<http://example.org/dir/s> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/ns#Thing> .\n"));
   CHECK(strstr(out_of(&c), "<http://example.org/t> <http://example.org/dir/doc#q> _:"));
   collected_free(&c);
 }
@@ -97,12 +102,12 @@ static void test_base_option(void)
   LwError err;
   /* the option is the document's base; @base in the document overrides it */
   LwStatus st = read_str("<a> <b> <c/../d> .\n@base <sub/> .\n<e> <f> <g> .\n",
-                         LW_FORMAT_TURTLE, "http://h.example/x/y?q",
-                         &c, &stats, &err);
+                         LW_FORMAT_TURTLE, "http://h.example/x/y?q", &c, &stats, &err);
   CHECK_INT_EQ(st, LW_OK);
-  CHECK_STR_EQ(out_of(&c),
-               "<http://h.example/x/a> <http://h.example/x/b> <http://h.example/x/d> .\n"
-               "<http://h.example/x/sub/e> <http://h.example/x/sub/f> <http://h.example/x/sub/g> .\n");
+  CHECK_STR_EQ(
+    out_of(&c),
+    "<http://h.example/x/a> <http://h.example/x/b> <http://h.example/x/d> .\n"
+    "<http://h.example/x/sub/e> <http://h.example/x/sub/f> <http://h.example/x/sub/g> .\n");
   collected_free(&c);
 
   /* without a base, relative IRIs are errors and their statements skipped */
@@ -138,22 +143,20 @@ static void test_ntriples_lax(void)
   Collected c = {0};
   LwReadStats stats;
   LwError err;
-  LwStatus st = read_str(
-      "<http://a> <http://b> \"good 1\" .\n"
-      "<http://a> <http://b> \"bad .\n"
-      "<http://a> <http://b> \"good 2\" .\n"
-      "<http://a> <http://b> <relative> .\n"
-      "<http://a> <http://b> \"good 3\"@en .\n",
-      LW_FORMAT_NTRIPLES, NULL, &c, &stats, &err);
+  LwStatus st = read_str("<http://a> <http://b> \"good 1\" .\n"
+                         "<http://a> <http://b> \"bad .\n"
+                         "<http://a> <http://b> \"good 2\" .\n"
+                         "<http://a> <http://b> <relative> .\n"
+                         "<http://a> <http://b> \"good 3\"@en .\n",
+                         LW_FORMAT_NTRIPLES, NULL, &c, &stats, &err);
   CHECK_INT_EQ(st, LW_OK);
   CHECK_INT_EQ(stats.statements, 3);
   CHECK(stats.errors >= 2);
   CHECK_INT_EQ(c.first_line, 2);
   CHECK(c.first_column > 20);
-  CHECK_STR_EQ(out_of(&c),
-               "<http://a> <http://b> \"good 1\" .\n"
-               "<http://a> <http://b> \"good 2\" .\n"
-               "<http://a> <http://b> \"good 3\"@en .\n");
+  CHECK_STR_EQ(out_of(&c), "<http://a> <http://b> \"good 1\" .\n"
+                           "<http://a> <http://b> \"good 2\" .\n"
+                           "<http://a> <http://b> \"good 3\"@en .\n");
   collected_free(&c);
 }
 
@@ -248,22 +251,27 @@ static void test_rdfa(void)
   LwReadStats stats;
   LwError err;
   static const char *page =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      "<html xmlns=\"http://www.w3.org/1999/xhtml\" prefix=\"ex: http://example.org/\">\n"
-      "<head><title>t</title></head>\n"
-      "<body about=\"#me\">\n"
-      "  <span property=\"ex:name\" xml:lang=\"de\">Ich</span>\n"
-      "  <a rel=\"ex:knows\" href=\"friend\">f</a>\n"
-      "  <div typeof=\"ex:Thing\"><span property=\"ex:label\">x</span></div>\n"
-      "</body></html>\n";
-  LwStatus st = read_str(page, LW_FORMAT_RDFA, "http://doc.example/dir/page",
-                         &c, &stats, &err);
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<html xmlns=\"http://www.w3.org/1999/xhtml\" prefix=\"ex: http://example.org/\">\n"
+    "<head><title>t</title></head>\n"
+    "<body about=\"#me\">\n"
+    "  <span property=\"ex:name\" xml:lang=\"de\">Ich</span>\n"
+    "  <a rel=\"ex:knows\" href=\"friend\">f</a>\n"
+    "  <div typeof=\"ex:Thing\"><span property=\"ex:label\">x</span></div>\n"
+    "</body></html>\n";
+  LwStatus st = read_str(page, LW_FORMAT_RDFA, "http://doc.example/dir/page", &c, &stats,
+                         &err);
   CHECK_INT_EQ(st, LW_OK);
   CHECK_INT_EQ(stats.errors, 0);
   const char *out = out_of(&c);
-  CHECK(strstr(out, "<http://doc.example/dir/page#me> <http://example.org/name> \"Ich\"@de .\n"));
-  CHECK(strstr(out, "<http://doc.example/dir/page#me> <http://example.org/knows> <http://doc.example/dir/friend> .\n"));
-  CHECK(strstr(out, "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/Thing> .\n"));
+  CHECK(strstr(
+    out, "<http://doc.example/dir/page#me> <http://example.org/name> \"Ich\"@de .\n"));
+  CHECK(strstr(
+    out,
+    "<http://doc.example/dir/page#me> <http://example.org/knows> <http://doc.example/dir/friend> .\n"));
+  CHECK(strstr(
+    out,
+    "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/Thing> .\n"));
   CHECK(strstr(out, "<http://example.org/label> \"x\" .\n"));
   collected_free(&c);
 
@@ -283,12 +291,12 @@ static void test_blank_labels(void)
   LwError err;
   /* RDF/XML: a document's nodeID never meets a generated label */
   LwStatus st = read_str(
-      "<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'"
-      " xmlns:e='http://e/'>"
-      "<rdf:Description rdf:nodeID='g1'><e:p rdf:nodeID='x'/></rdf:Description>"
-      "<rdf:Description><e:p><rdf:Description/></e:p></rdf:Description>"
-      "</rdf:RDF>",
-      LW_FORMAT_RDFXML, NULL, &c, &stats, &err);
+    "<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'"
+    " xmlns:e='http://e/'>"
+    "<rdf:Description rdf:nodeID='g1'><e:p rdf:nodeID='x'/></rdf:Description>"
+    "<rdf:Description><e:p><rdf:Description/></e:p></rdf:Description>"
+    "</rdf:RDF>",
+    LW_FORMAT_RDFXML, NULL, &c, &stats, &err);
   CHECK_INT_EQ(st, LW_OK);
   CHECK_STR_EQ(out_of(&c), "_:gg1 <http://e/p> _:x .\n_:g1 <http://e/p> _:g2 .\n");
   collected_free(&c);
@@ -296,8 +304,8 @@ static void test_blank_labels(void)
   /* Turtle: _:b1 (serd makes it B1), _:B1 and _:BB1 stay three nodes */
   c = (Collected){0};
   st = read_str("_:B1 <http://e/p> _:b1 .\n_:b1 <http://e/p> _:BB1 .\n"
-                "_:BB1 <http://e/p> _:B1 .\n", LW_FORMAT_TURTLE, NULL, &c,
-                &stats, &err);
+                "_:BB1 <http://e/p> _:B1 .\n",
+                LW_FORMAT_TURTLE, NULL, &c, &stats, &err);
   CHECK_INT_EQ(st, LW_OK);
   CHECK_INT_EQ(stats.errors, 0);
   CHECK_STR_EQ(out_of(&c), "_:BB1 <http://e/p> _:B1 .\n_:B1 <http://e/p> _:BBB1 .\n"
@@ -306,8 +314,7 @@ static void test_blank_labels(void)
 
   /* Turtle: labels like serd's own generated ones stay apart from them */
   c = (Collected){0};
-  st = read_str("_:b1 <http://e/p> [] .\n", LW_FORMAT_TURTLE, NULL, &c, &stats,
-                &err);
+  st = read_str("_:b1 <http://e/p> [] .\n", LW_FORMAT_TURTLE, NULL, &c, &stats, &err);
   CHECK_INT_EQ(st, LW_OK);
   CHECK_INT_EQ(stats.statements, 1);
   const char *out = out_of(&c);

@@ -28,8 +28,10 @@ static void check_page(const char *what, const char *page)
   LwReadStats stats = {0};
   LwError err = {0};
   FILE *in = fmemopen((void *)page, strlen(page), "rb");
-  LwReadOptions o = {.format = LW_FORMAT_RDFA, .base_iri = "http://ex/",
-                     .on_quad = append_quad, .quad_handle = &out};
+  LwReadOptions o = {.format = LW_FORMAT_RDFA,
+                     .base_iri = "http://ex/",
+                     .on_quad = append_quad,
+                     .quad_handle = &out};
   LwStatus st = lw_rdf_read(in, &o, &stats, &err);
   fclose(in);
   bool ok = st == LW_OK && out.data && !strcmp(out.data, WANT);
@@ -43,12 +45,10 @@ static void check_page(const char *what, const char *page)
 
 /* The page with decl in front, padding (a comment) before <html>, and the
  * declaration attr on <html> or, when nested, on the <p>. */
-static char *make_page(const char *decl, size_t padding, const char *attr,
-                       bool nested)
+static char *make_page(const char *decl, size_t padding, const char *attr, bool nested)
 {
-  const char *form =
-      "%s<!--%s-->\n<html %s prefix=\"e: http://e/\">\n<body about=\"#m\">"
-      "<p %s property=\"e:n\">N xmlns=\"\"</p></body></html>\n";
+  const char *form = "%s<!--%s-->\n<html %s prefix=\"e: http://e/\">\n<body about=\"#m\">"
+                     "<p %s property=\"e:n\">N xmlns=\"\"</p></body></html>\n";
   char *pad = malloc(padding + 1);
   memset(pad, 'x', padding);
   pad[padding] = '\0';
@@ -62,8 +62,8 @@ static char *make_page(const char *decl, size_t padding, const char *attr,
 static void check_forms(void)
 {
   const char *attrs[] = {
-      "xmlns=\"\"", "xmlns=''", "xmlns = ''", "xmlns\n=\n\"\"",
-      "xmlns=\" \"", "xmlns=\"\" xmlns:x=\"\"",
+    "xmlns=\"\"",     "xmlns=''",    "xmlns = ''",
+    "xmlns\n=\n\"\"", "xmlns=\" \"", "xmlns=\"\" xmlns:x=\"\"",
   };
   const char *decls[][2] = {{"XHTML", XML_DECL}, {"HTML", ""}};
   for (size_t d = 0; d < 2; d++) {

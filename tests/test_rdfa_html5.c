@@ -22,12 +22,11 @@ static LwStatus append_quad(void *handle, const LwQuad *q)
 }
 
 /* Reads page as RDFa with BASE; its N-Quads in out. */
-static LwStatus read_page(const char *page, LwBuf *out, LwReadStats *stats,
-                          LwError *err)
+static LwStatus read_page(const char *page, LwBuf *out, LwReadStats *stats, LwError *err)
 {
   FILE *in = fmemopen((void *)page, strlen(page), "rb");
-  LwReadOptions o = {.format = LW_FORMAT_RDFA, .base_iri = BASE,
-                     .on_quad = append_quad, .quad_handle = out};
+  LwReadOptions o = {
+    .format = LW_FORMAT_RDFA, .base_iri = BASE, .on_quad = append_quad, .quad_handle = out};
   LwStatus st = lw_rdf_read(in, &o, stats, err);
   fclose(in);
   return st;
@@ -43,35 +42,33 @@ static void check_page(const char *what, const char *page, const char *want)
   CHECK_INT_EQ(st, LW_OK);
   bool found = out.data && strstr(out.data, want);
   if (!found) {
-    printf("FAIL %s: want %s got:\n%s(%s)\n", what, want,
-           out.data ? out.data : "", err.message);
+    printf("FAIL %s: want %s got:\n%s(%s)\n", what, want, out.data ? out.data : "",
+           err.message);
   }
   CHECK(found);
   lw_buf_free(&out);
 }
 
 static const char *HEAD =
-    "<!DOCTYPE html>\n<html prefix=\"dc: http://purl.org/dc/terms/\">\n"
-    "<head><title>t</title></head>\n<body>\n";
+  "<!DOCTYPE html>\n<html prefix=\"dc: http://purl.org/dc/terms/\">\n"
+  "<head><title>t</title></head>\n<body>\n";
 
 static void check_broken_html(void)
 {
   const char *after = "<http://page.example/dir/photo.jpg> "
                       "<http://purl.org/dc/terms/creator> \"Ann\" .\n";
-  const char *statement =
-      "<span about=\"photo.jpg\" property=\"dc:creator\">Ann</span>\n";
+  const char *statement = "<span about=\"photo.jpg\" property=\"dc:creator\">Ann</span>\n";
   const char *broken[][2] = {
-      {"unclosed <p>", "<p>first paragraph\n<p>second\n"},
-      {"&nbsp;", "<p>a&nbsp;b &copy; &eacute;</p>\n"},
-      {"<br>", "<p>line<br>next<br>\n<img src=\"x.png\"><hr></p>\n"},
-      {"unquoted attributes", "<div class=a id=b>x</div>\n"},
-      {"a bare &", "<p>fish & chips</p>\n"},
-      {"< in a script", "<script>if (a < b && c) {}</script>\n"},
+    {"unclosed <p>", "<p>first paragraph\n<p>second\n"},
+    {"&nbsp;", "<p>a&nbsp;b &copy; &eacute;</p>\n"},
+    {"<br>", "<p>line<br>next<br>\n<img src=\"x.png\"><hr></p>\n"},
+    {"unquoted attributes", "<div class=a id=b>x</div>\n"},
+    {"a bare &", "<p>fish & chips</p>\n"},
+    {"< in a script", "<script>if (a < b && c) {}</script>\n"},
   };
   for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
     char page[2048];
-    snprintf(page, sizeof(page), "%s%s%s</body></html>\n", HEAD, broken[i][1],
-             statement);
+    snprintf(page, sizeof(page), "%s%s%s</body></html>\n", HEAD, broken[i][1], statement);
     check_page(broken[i][0], page, after);
   }
   /* no DOCTYPE, no <html>, no declaration: a fragment */
@@ -84,7 +81,8 @@ static void check_broken_html(void)
              "<!DOCTYPE html><html><body><p about=\"#a\" "
              "property=\"http://purl.org/dc/terms/title\">A&nbsp;B&eacute;</p>",
              "<http://page.example/dir/page.html#a> "
-             "<http://purl.org/dc/terms/title> \"A\xC2\xA0" "B\xC3\xA9\" .\n");
+             "<http://purl.org/dc/terms/title> \"A\xC2\xA0"
+             "B\xC3\xA9\" .\n");
   /* HTML's lang gives the language; vocab works */
   check_page("lang and vocab",
              "<!DOCTYPE html><html lang=\"de\"><body vocab=\"http://schema.org/\">"
@@ -127,8 +125,10 @@ static void check_size_cap(void)
   }
   rewind(big);
   LwBuf out = {0};
-  LwReadOptions o = {.format = LW_FORMAT_RDFA, .base_iri = BASE,
-                     .on_quad = append_quad, .quad_handle = &out};
+  LwReadOptions o = {.format = LW_FORMAT_RDFA,
+                     .base_iri = BASE,
+                     .on_quad = append_quad,
+                     .quad_handle = &out};
   LwReadStats stats;
   LwError err = {0};
   CHECK_INT_EQ(lw_rdf_read(big, &o, &stats, &err), LW_ERR_LIMIT);
@@ -175,15 +175,14 @@ static char *slurp(const char *path)
 }
 
 /* Reads path in format with base into g; false when the reader failed. */
-static bool read_into(LwTestGraph *g, const char *path, LwFormat format,
-                      const char *base)
+static bool read_into(LwTestGraph *g, const char *path, LwFormat format, const char *base)
 {
   FILE *in = fopen(path, "rb");
   if (!in) {
     return false;
   }
-  LwReadOptions o = {.format = format, .base_iri = base,
-                     .on_quad = lw_test_graph_sink, .quad_handle = g};
+  LwReadOptions o = {
+    .format = format, .base_iri = base, .on_quad = lw_test_graph_sink, .quad_handle = g};
   LwReadStats stats;
   LwError err = {0};
   LwStatus st = lw_rdf_read(in, &o, &stats, &err);
@@ -210,13 +209,11 @@ static int by_name(const void *a, const void *b)
 /* Reads every page of one host language of the suite; how many pass, of
  * *run compared; result[number] is 1 for a page compared, 2 for one that
  * passed. */
-static unsigned check_host(const char *testdata, const char *host,
-                           const char *ext, unsigned *run_out,
-                           unsigned char *result)
+static unsigned check_host(const char *testdata, const char *host, const char *ext,
+                           unsigned *run_out, unsigned char *result)
 {
   char dir[4096], path[4200], base[256];
-  snprintf(dir, sizeof(dir), "%s/rdfa-test-suite/test-cases/rdfa1.1/%s",
-           testdata, host);
+  snprintf(dir, sizeof(dir), "%s/rdfa-test-suite/test-cases/rdfa1.1/%s", testdata, host);
   snprintf(path, sizeof(path), "%s/rdfa-test-suite/manifest.jsonld", testdata);
   char *manifest = slurp(path);
   DIR *d = opendir(dir);
@@ -246,11 +243,9 @@ static unsigned check_host(const char *testdata, const char *host,
     snprintf(num, sizeof(num), "%.4s", names[i]);
     LwTestGraph got = LW_TEST_GRAPH_INIT, want = LW_TEST_GRAPH_INIT;
     snprintf(path, sizeof(path), "%s/%s.ttl", dir, num);
-    snprintf(base, sizeof(base),
-             "http://rdfa.info/test-suite/test-cases/rdfa1.1/%s/%s%s", host, num,
-             ext);
-    if (negative(manifest, num) ||
-        !read_into(&want, path, LW_FORMAT_TURTLE, base)) {
+    snprintf(base, sizeof(base), "http://rdfa.info/test-suite/test-cases/rdfa1.1/%s/%s%s",
+             host, num, ext);
+    if (negative(manifest, num) || !read_into(&want, path, LW_FORMAT_TURTLE, base)) {
       skipped++;
     } else {
       snprintf(path, sizeof(path), "%s/%s", dir, names[i]);

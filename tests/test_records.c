@@ -31,8 +31,8 @@ static long long hint(const char *harvest, const char *field)
 
 static long long finished(const char *harvest)
 {
-  return lw_test_redis_int(c, "SCARD", lw_key(cfg.prefix, LW_KEY_HARVEST_FINISHED, harvest).s,
-                           NULL);
+  return lw_test_redis_int(c, "SCARD",
+                           lw_key(cfg.prefix, LW_KEY_HARVEST_FINISHED, harvest).s, NULL);
 }
 
 static long long llen(const char *pattern, const char *arg)
@@ -42,7 +42,8 @@ static long long llen(const char *pattern, const char *arg)
 
 static long long done(const char *stage)
 {
-  return lw_test_redis_int(c, "HGET", lw_key(cfg.prefix, LW_KEY_STATS, stage).s, "done", NULL);
+  return lw_test_redis_int(c, "HGET", lw_key(cfg.prefix, LW_KEY_STATS, stage).s, "done",
+                           NULL);
 }
 
 static void cmd(const char *a, const char *b, const char *d, const char *e, const char *f)
@@ -175,7 +176,8 @@ static char *seed_snapshot(const char *seed)
   CHECK(counts != NULL);
   json_t *all = json_pack("{s:o, s:[]}", "seed", record, "counts");
   for (size_t i = 0; counts && i < counts->elements; ++i) {
-    json_array_append_new(json_object_get(all, "counts"), json_string(counts->element[i]->str));
+    json_array_append_new(json_object_get(all, "counts"),
+                          json_string(counts->element[i]->str));
   }
   freeReplyObject(counts);
   char *text = json_dumps(all, JSON_SORT_KEYS | JSON_COMPACT);
@@ -254,7 +256,8 @@ static void test_dead_file_counted_once(void)
   lw_error_set(&failure, LW_ERR_SYNTAX, "not RDF");
   LwTxn *res = lw_stage_fail_fan_in(&cfg, job, &failure);
   LwFailOutcome outcome = LW_FAIL_RETRY;
-  CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", job, &failure, res, &outcome, NULL, &err), LW_OK);
+  CHECK_INT_EQ(lw_queue_fail(c, &cfg, "w1", job, &failure, res, &outcome, NULL, &err),
+               LW_OK);
   CHECK_INT_EQ(outcome, LW_FAIL_DEAD);
   CHECK_INT_EQ(hint("h2", "pending"), 1);
   CHECK_INT_EQ(hint("h2", "failed"), 1);
@@ -355,8 +358,8 @@ static void test_results_all_or_nothing(void)
   char *clean = NULL;
   CHECK_INT_EQ(lw_seed_get_field(c, cfg.prefix, "k1", "clean", &clean, &err), LW_NOTHING);
   CHECK_INT_EQ(finished("h3"), 0);
-  CHECK_INT_EQ(lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "w1").s,
-                                 NULL), 0);
+  CHECK_INT_EQ(
+    lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_INFLIGHT, "w1").s, NULL), 0);
 
   /* a re-harvest took the seed: the old harvest's job records nothing */
   job = take("w1", "k1", "h3");

@@ -100,8 +100,8 @@ static void test_yaml_errors(void)
   CHECK(strstr(err.message, "reg.yaml:") == err.message);
   CHECK(strstr(err.message, "YAML error") != NULL);
   /* Bad indentation: line 3. */
-  parse("good:\n  void: http://example.org/v.ttl\n   modified: 2015-10-10\n",
-        LW_ERR_SYNTAX, &err);
+  parse("good:\n  void: http://example.org/v.ttl\n   modified: 2015-10-10\n", LW_ERR_SYNTAX,
+        &err);
   CHECK(strstr(err.message, "reg.yaml:3:") != NULL);
   /* A tab for indentation is a YAML error. */
   parse("good:\n\tvoid: http://example.org/v.ttl\n", LW_ERR_SYNTAX, &err);
@@ -131,49 +131,48 @@ static void test_empty(void)
 static void test_bad_entries(void)
 {
   LwError err;
-  LwRegistry *reg = parse(
-      "good1:\n"                                  /* 1 */
-      "  void: http://example.org/1.ttl\n"        /* 2 */
-      "bad_name:\n"                               /* 3 */
-      "  void: http://example.org/2.ttl\n"        /* 4 */
-      "nourl:\n"                                  /* 5 */
-      "  modified: 2015-10-10\n"                  /* 6 */
-      "ftp:\n"                                    /* 7 */
-      "  void: ftp://example.org/v.ttl\n"         /* 8 */
-      "relative:\n"                               /* 9 */
-      "  void: ./void.ttl\n"                      /* 10 */
-      "baddate:\n"                                /* 11 */
-      "  void: http://example.org/3.ttl\n"        /* 12 */
-      "  modified: 2015-13-45\n"                  /* 13 */
-      "dupkey:\n"                                 /* 14 */
-      "  void: http://example.org/4.ttl\n"        /* 15 */
-      "  void: http://example.org/5.ttl\n"        /* 16 */
-      "extra:\n"                                  /* 17 */
-      "  void: http://example.org/6.ttl\n"        /* 18 */
-      "  colour: blue\n"                          /* 19 */
-      "twice:\n"                                  /* 20 */
-      "  void: http://example.org/7.ttl\n"        /* 21 */
-      "good2:\n"                                  /* 22 */
-      "  void: https://example.org/8.ttl\n"       /* 23 */
-      "twice:\n"                                  /* 24 */
-      "  void: http://example.org/9.ttl\n"        /* 25 */
-      "empty:\n"                                  /* 26 */
-      "scalar: http://example.org/v.ttl\n"        /* 27 */
-      "listy:\n"                                  /* 28 */
-      "  void: [http://example.org/a.ttl]\n"      /* 29 */
-      "flags:\n"                                  /* 30 */
-      "  void: http://example.org/f.ttl\n"        /* 31 */
-      "  enabled: maybe\n"                        /* 32 */
-      "slow:\n"                                   /* 33 */
-      "  void: http://example.org/s.ttl\n"        /* 34 */
-      "  interval: -5\n"                          /* 35 */
-      "nohost:\n"                                 /* 36 */
-      "  void: 'http:///void.ttl'\n"              /* 37 */
-      "spaces:\n"                                 /* 38 */
-      "  void: 'http://example.org/a b.ttl'\n"    /* 39 */
-      "\"\xc3\xa9t\xc3\xa9\":\n"                  /* 40 */
-      "  void: http://example.org/e.ttl\n",       /* 41 */
-      LW_OK, &err);
+  LwRegistry *reg = parse("good1:\n"                               /* 1 */
+                          "  void: http://example.org/1.ttl\n"     /* 2 */
+                          "bad_name:\n"                            /* 3 */
+                          "  void: http://example.org/2.ttl\n"     /* 4 */
+                          "nourl:\n"                               /* 5 */
+                          "  modified: 2015-10-10\n"               /* 6 */
+                          "ftp:\n"                                 /* 7 */
+                          "  void: ftp://example.org/v.ttl\n"      /* 8 */
+                          "relative:\n"                            /* 9 */
+                          "  void: ./void.ttl\n"                   /* 10 */
+                          "baddate:\n"                             /* 11 */
+                          "  void: http://example.org/3.ttl\n"     /* 12 */
+                          "  modified: 2015-13-45\n"               /* 13 */
+                          "dupkey:\n"                              /* 14 */
+                          "  void: http://example.org/4.ttl\n"     /* 15 */
+                          "  void: http://example.org/5.ttl\n"     /* 16 */
+                          "extra:\n"                               /* 17 */
+                          "  void: http://example.org/6.ttl\n"     /* 18 */
+                          "  colour: blue\n"                       /* 19 */
+                          "twice:\n"                               /* 20 */
+                          "  void: http://example.org/7.ttl\n"     /* 21 */
+                          "good2:\n"                               /* 22 */
+                          "  void: https://example.org/8.ttl\n"    /* 23 */
+                          "twice:\n"                               /* 24 */
+                          "  void: http://example.org/9.ttl\n"     /* 25 */
+                          "empty:\n"                               /* 26 */
+                          "scalar: http://example.org/v.ttl\n"     /* 27 */
+                          "listy:\n"                               /* 28 */
+                          "  void: [http://example.org/a.ttl]\n"   /* 29 */
+                          "flags:\n"                               /* 30 */
+                          "  void: http://example.org/f.ttl\n"     /* 31 */
+                          "  enabled: maybe\n"                     /* 32 */
+                          "slow:\n"                                /* 33 */
+                          "  void: http://example.org/s.ttl\n"     /* 34 */
+                          "  interval: -5\n"                       /* 35 */
+                          "nohost:\n"                              /* 36 */
+                          "  void: 'http:///void.ttl'\n"           /* 37 */
+                          "spaces:\n"                              /* 38 */
+                          "  void: 'http://example.org/a b.ttl'\n" /* 39 */
+                          "\"\xc3\xa9t\xc3\xa9\":\n"               /* 40 */
+                          "  void: http://example.org/e.ttl\n",    /* 41 */
+                          LW_OK, &err);
   CHECK(reg != NULL);
   if (!reg) {
     return;
@@ -321,15 +320,19 @@ static void test_geolink(void)
   }
   lw_registry_free(reg);
   /* `void: ./void.ttl`: a relative path is not an http(s) URL. */
-  snprintf(path, sizeof(path), "%s/geolink/"
-           "ec-geolink__glharvest__glharvest__tests__data__scenarios__simple_scenario__registry.yml",
-           data);
+  snprintf(
+    path, sizeof(path),
+    "%s/geolink/"
+    "ec-geolink__glharvest__glharvest__tests__data__scenarios__simple_scenario__registry.yml",
+    data);
   CHECK_INT_EQ(lw_registry_load(path, &reg, &err), LW_OK);
   CHECK(reg && reg->count == 0 && has_problem(reg, 2, false, "'./void.ttl'"));
   lw_registry_free(reg);
   /* An old format: features and dump, no void. */
-  snprintf(path, sizeof(path), "%s/geolink/"
-           "ec-geolink__glharvest__glharvest__tests__data__simple-registry.yml", data);
+  snprintf(path, sizeof(path),
+           "%s/geolink/"
+           "ec-geolink__glharvest__glharvest__tests__data__simple-registry.yml",
+           data);
   CHECK_INT_EQ(lw_registry_load(path, &reg, &err), LW_OK);
   CHECK(reg && reg->count == 0);
   CHECK(has_problem(reg, 2, true, "unknown key 'features'"));

@@ -43,8 +43,8 @@ static const char *type_of(const char *path)
 }
 
 static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
-                              const char *method, const char *version,
-                              const char *upload, size_t *upload_size, void **state)
+                              const char *method, const char *version, const char *upload,
+                              size_t *upload_size, void **state)
 {
   (void)cls, (void)method, (void)version, (void)upload, (void)upload_size, (void)state;
   char path[4096];
@@ -64,8 +64,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
     lw_md5_hex(buf, n, hex);
     snprintf(etag, sizeof(etag), "\"%s\"", hex);
     const char *inm = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "If-None-Match");
-    const char *ims =
-        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "If-Modified-Since");
+    const char *ims = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                  "If-Modified-Since");
     char lm_path0[4200], lm0[128] = "";
     snprintf(lm_path0, sizeof(lm_path0), "%s.lastmod", path);
     FILE *lmf0 = fopen(lm_path0, "r");
@@ -183,17 +183,17 @@ static const char *void_ttl(const char *modified, const char *dump)
 }
 
 static const char *VOID_RDF =
-    "<?xml version=\"1.0\"?>\n"
-    "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"\n"
-    "         xmlns:void=\"http://rdfs.org/ns/void#\"\n"
-    "         xmlns:dcterms=\"http://purl.org/dc/terms/\">\n"
-    "  <void:Dataset rdf:about=\"#b\">\n"
-    "    <void:feature rdf:resource=\"http://lod.dataone.org/glharvest#PartialDump\"/>\n"
-    "    <void:dataDump rdf:resource=\"dumps/b1.nt\"/>\n"
-    "    <void:dataDump rdf:resource=\"dumps/b2.nt\"/>\n"
-    "    <dcterms:modified>2016-01-01T10:00:00Z</dcterms:modified>\n"
-    "  </void:Dataset>\n"
-    "</rdf:RDF>\n";
+  "<?xml version=\"1.0\"?>\n"
+  "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"\n"
+  "         xmlns:void=\"http://rdfs.org/ns/void#\"\n"
+  "         xmlns:dcterms=\"http://purl.org/dc/terms/\">\n"
+  "  <void:Dataset rdf:about=\"#b\">\n"
+  "    <void:feature rdf:resource=\"http://lod.dataone.org/glharvest#PartialDump\"/>\n"
+  "    <void:dataDump rdf:resource=\"dumps/b1.nt\"/>\n"
+  "    <void:dataDump rdf:resource=\"dumps/b2.nt\"/>\n"
+  "    <dcterms:modified>2016-01-01T10:00:00Z</dcterms:modified>\n"
+  "  </void:Dataset>\n"
+  "</rdf:RDF>\n";
 
 static void write_registry(const char *extra)
 {
@@ -249,9 +249,9 @@ static void test_first_cycle(LwScheduler *s)
   LwCycleStats st = cycle(s);
   /* bad_name is skipped by the registry; seven providers are visited. */
   CHECK_INT_EQ(st.providers, 7);
-  CHECK_INT_EQ(st.started, 3);  /* a, b, nomod */
-  CHECK_INT_EQ(st.errors, 3);   /* missing (404), html (not RDF), down */
-  CHECK_INT_EQ(st.skipped, 1);  /* off */
+  CHECK_INT_EQ(st.started, 3); /* a, b, nomod */
+  CHECK_INT_EQ(st.errors, 3);  /* missing (404), html (not RDF), down */
+  CHECK_INT_EQ(st.skipped, 1); /* off */
   CHECK(!st.registry_error);
   /* a: one dump, b: two, nomod: one. */
   CHECK_INT_EQ(llen(LW_KEY_QUEUE, "download"), 4);
@@ -305,7 +305,8 @@ static void test_unchanged(LwScheduler *s)
    * settles the provider. */
   char nomod[256];
   snprintf(nomod, sizeof(nomod), "%s", hget(LW_KEY_PROVIDER, "nomod", "harvest"));
-  freeReplyObject(redisCommand(rc, "HSET %s status done", lw_key(prefix, LW_KEY_HARVEST, nomod).s));
+  freeReplyObject(
+    redisCommand(rc, "HSET %s status done", lw_key(prefix, LW_KEY_HARVEST, nomod).s));
   CHECK_STR_EQ(hget(LW_KEY_PROVIDER, "a", "state"), "idle");
   CHECK_STR_EQ(hget(LW_KEY_PROVIDER, "a", "harvested"), "2015-11-05T00:00:00Z");
   st = cycle(s);
@@ -359,7 +360,8 @@ static void test_follow_up(LwScheduler *s)
   CHECK_STR_EQ(hget(LW_KEY_PROVIDER, "a", "state"), "error");
   CHECK_STR_EQ(hget(LW_KEY_PROVIDER, "a", "failures"), "1");
   /* Once the backoff is over, the same version is harvested again. */
-  freeReplyObject(redisCommand(rc, "HSET %s retry_at 1", lw_key(prefix, LW_KEY_PROVIDER, "a").s));
+  freeReplyObject(
+    redisCommand(rc, "HSET %s retry_at 1", lw_key(prefix, LW_KEY_PROVIDER, "a").s));
   st = cycle(s);
   CHECK_INT_EQ(st.started, 1);
   CHECK_STR_EQ(hget(LW_KEY_HARVEST, hget(LW_KEY_PROVIDER, "a", "harvest"), "modified"),
@@ -385,7 +387,8 @@ static void test_forced(LwScheduler *s)
   CHECK_INT_EQ(lw_scheduler_visit(s, b, true, &visit, &err), LW_OK);
   CHECK_STR_EQ(visit.outcome, "started");
   /* High priority: at the right end of the list, where workers take from. */
-  redisReply *r = redisCommand(rc, "LINDEX %s -1", lw_key(prefix, LW_KEY_QUEUE, "download").s);
+  redisReply *r = redisCommand(rc, "LINDEX %s -1",
+                               lw_key(prefix, LW_KEY_QUEUE, "download").s);
   CHECK(r && r->type == REDIS_REPLY_STRING && strstr(r->str, visit.harvest) != NULL);
   freeReplyObject(r);
   CHECK_STR_EQ(hget(LW_KEY_HARVEST, visit.harvest, "forced"), "1");
@@ -471,8 +474,9 @@ static void test_last_modified(LwScheduler *s)
   CHECK_INT_EQ(lw_scheduler_visit(s, &p, false, &visit, &err), LW_OK);
   CHECK_STR_EQ(visit.outcome, "started");
   finish("lastmod", true);
-  write_file(dir, "lm.ttl", "<#d> <http://rdfs.org/ns/void#dataDump> <x.nt> ; "
-                            "<http://purl.org/dc/terms/modified> \"2020-02-02\" .\n");
+  write_file(dir, "lm.ttl",
+             "<#d> <http://rdfs.org/ns/void#dataDump> <x.nt> ; "
+             "<http://purl.org/dc/terms/modified> \"2020-02-02\" .\n");
   CHECK_INT_EQ(lw_scheduler_visit(s, &p, false, &visit, &err), LW_OK);
   CHECK_STR_EQ(visit.outcome, "started");
   CHECK_STR_EQ(hget(LW_KEY_PROVIDER, "lastmod", "void_modified"), "2020-02-02T00:00:00Z");
@@ -554,15 +558,16 @@ static void test_tools(void)
   json_t *a = find_provider(list, "a");
   CHECK(a != NULL);
   if (a) {
-    const char *keys[] = {"name", "void", "modified", "void_modified", "harvested",
-                          "state", "dumps", "error"};
+    const char *keys[] = {"name",      "void",  "modified", "void_modified",
+                          "harvested", "state", "dumps",    "error"};
     /* The keys, and the harvest's progress and report. */
     CHECK(json_object_get(a, "harvest") != NULL);
     for (size_t i = 0; i < 8; ++i) {
       CHECK(json_object_get(a, keys[i]) != NULL);
     }
     CHECK_STR_EQ(json_string_value(json_object_get(a, "modified")), "2015-10-01");
-    CHECK_STR_EQ(json_string_value(json_object_get(a, "harvested")), "2015-11-08T00:00:00Z");
+    CHECK_STR_EQ(json_string_value(json_object_get(a, "harvested")),
+                 "2015-11-08T00:00:00Z");
     CHECK_STR_EQ(json_string_value(json_object_get(a, "state")), "error");
     CHECK_INT_EQ(json_array_size(json_object_get(a, "dumps")), 1);
   }
@@ -630,9 +635,8 @@ int main(void)
   dir = lw_test_tmpdir();
   serve_dir = dir;
   struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-                                              MHD_USE_THREAD_PER_CONNECTION,
-                                          0, NULL, NULL, answer, NULL,
-                                          MHD_OPTION_END);
+                                            MHD_USE_THREAD_PER_CONNECTION,
+                                          0, NULL, NULL, answer, NULL, MHD_OPTION_END);
   CHECK(d != NULL);
   const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
   snprintf(base, sizeof(base), "http://127.0.0.1:%u", (unsigned)info->port);
@@ -647,8 +651,7 @@ int main(void)
   write_file(dir, "a/void.ttl", void_ttl("2015-11-05", dump));
   write_file(dir, "b/void.rdf", VOID_RDF);
   write_file(dir, "page.html", "<html><body><p>Hello</p></body></html>\n");
-  write_file(dir, "nomod.ttl",
-             "<#d> <http://rdfs.org/ns/void#dataDump> <nomod.nt> .\n");
+  write_file(dir, "nomod.ttl", "<#d> <http://rdfs.org/ns/void#dataDump> <nomod.nt> .\n");
   write_registry(NULL);
   snprintf(registry_path, sizeof(registry_path), "%s/registry.yaml", dir);
 

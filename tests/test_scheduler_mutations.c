@@ -72,18 +72,17 @@ static size_t mutate(const char *src, size_t len, char *out, size_t cap)
   return n;
 }
 
-static const char *REGISTRY =
-    "# providers\n"
-    "d1lod:\n"
-    "  modified: 2015-10-01\n"
-    "  void: http://lod.dataone.org/void.ttl\n"
-    "other:\n"
-    "  modified: \"2015-12-04 14:25:44.758604\"\n"
-    "  void: https://example.org/void.rdf\n"
-    "  enabled: false\n"
-    "  interval: 3600\n"
-    "a: &x {void: 'http://example.org/a.ttl'}\n"
-    "b: *x\n";
+static const char *REGISTRY = "# providers\n"
+                              "d1lod:\n"
+                              "  modified: 2015-10-01\n"
+                              "  void: http://lod.dataone.org/void.ttl\n"
+                              "other:\n"
+                              "  modified: \"2015-12-04 14:25:44.758604\"\n"
+                              "  void: https://example.org/void.rdf\n"
+                              "  enabled: false\n"
+                              "  interval: 3600\n"
+                              "a: &x {void: 'http://example.org/a.ttl'}\n"
+                              "b: *x\n";
 
 static void test_registry(void)
 {
@@ -137,28 +136,28 @@ static void test_dates(void)
 }
 
 static const char *VOID_TTL =
-    "@prefix void: <http://rdfs.org/ns/void#> .\n"
-    "@prefix dcterms: <http://purl.org/dc/terms/> .\n"
-    "@prefix spdx: <http://spdx.org/rdf/terms#> .\n"
-    "@prefix : <#> .\n"
-    ":#d1lodfull a void:Dataset ;\n"
-    "  void:feature void:feature <http://schema.geolink.org/dev/voc/harvester#FullDump> ;\n"
-    "  void:subset [ void:dataDump <b.ttl> ; dcterms:modified \"2016-01-01\" ] ;\n"
-    "  void:dataDump <a.ttl> , 'c.ttl' ;\n"
-    "  dcterms:modified \"2015-11-05\"^^<http://www.w3.org/2001/XMLSchema#date> .\n"
-    "<a.ttl> spdx:checksum [ spdx:algorithm spdx:checksumAlgorithm_md5 ;\n"
-    "  spdx:checksumValue \"abc\" ] .\n";
+  "@prefix void: <http://rdfs.org/ns/void#> .\n"
+  "@prefix dcterms: <http://purl.org/dc/terms/> .\n"
+  "@prefix spdx: <http://spdx.org/rdf/terms#> .\n"
+  "@prefix : <#> .\n"
+  ":#d1lodfull a void:Dataset ;\n"
+  "  void:feature void:feature <http://schema.geolink.org/dev/voc/harvester#FullDump> ;\n"
+  "  void:subset [ void:dataDump <b.ttl> ; dcterms:modified \"2016-01-01\" ] ;\n"
+  "  void:dataDump <a.ttl> , 'c.ttl' ;\n"
+  "  dcterms:modified \"2015-11-05\"^^<http://www.w3.org/2001/XMLSchema#date> .\n"
+  "<a.ttl> spdx:checksum [ spdx:algorithm spdx:checksumAlgorithm_md5 ;\n"
+  "  spdx:checksumValue \"abc\" ] .\n";
 
 static const char *VOID_XML =
-    "<?xml version=\"1.0\"?>\n"
-    "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"\n"
-    "         xmlns:void=\"http://rdfs.org/ns/void#\"\n"
-    "         xmlns:dcterms=\"http://purl.org/dc/terms/\">\n"
-    "  <void:Dataset rdf:about=\"#d\">\n"
-    "    <void:dataDump rdf:resource=\"d.nt\"/>\n"
-    "    <dcterms:modified rdf:datatype=\"xsd:date\">2014-03-18</dcterms:modified>\n"
-    "  </void:Dataset>\n"
-    "</rdf:RDF>\n";
+  "<?xml version=\"1.0\"?>\n"
+  "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"\n"
+  "         xmlns:void=\"http://rdfs.org/ns/void#\"\n"
+  "         xmlns:dcterms=\"http://purl.org/dc/terms/\">\n"
+  "  <void:Dataset rdf:about=\"#d\">\n"
+  "    <void:dataDump rdf:resource=\"d.nt\"/>\n"
+  "    <dcterms:modified rdf:datatype=\"xsd:date\">2014-03-18</dcterms:modified>\n"
+  "  </void:Dataset>\n"
+  "</rdf:RDF>\n";
 
 static void test_void(void)
 {

@@ -34,8 +34,8 @@ static atomic_int private_hits;
  * timeout) or the test ends, counting how many are held at once. */
 static void hold_slow_request(struct MHD_Connection *conn)
 {
-  const union MHD_ConnectionInfo *ci =
-      MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+  const union MHD_ConnectionInfo *ci = MHD_get_connection_info(
+    conn, MHD_CONNECTION_INFO_CONNECTION_FD);
   int now = atomic_fetch_add(&slow_open, 1) + 1;
   int max = atomic_load(&slow_max);
   while (now > max && !atomic_compare_exchange_weak(&slow_max, &max, now)) {
@@ -50,8 +50,8 @@ static void hold_slow_request(struct MHD_Connection *conn)
 }
 
 static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
-                              const char *method, const char *version,
-                              const char *upload, size_t *upload_size, void **state)
+                              const char *method, const char *version, const char *upload,
+                              size_t *upload_size, void **state)
 {
   (void)cls, (void)method, (void)version, (void)upload, (void)upload_size, (void)state;
   int n = 0;
@@ -78,8 +78,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
     snprintf(body, sizeof(body), "not found\n");
     status = MHD_HTTP_NOT_FOUND;
   }
-  struct MHD_Response *r =
-      MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_COPY);
+  struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), body,
+                                                           MHD_RESPMEM_MUST_COPY);
   MHD_add_response_header(r, "Content-Type", "text/turtle");
   enum MHD_Result ret = MHD_queue_response(conn, (unsigned)status, r);
   MHD_destroy_response(r);
@@ -168,14 +168,14 @@ static void test_concurrency_bound(LwConfig *cfg)
 
 int main(void)
 {
-  lw_log_init("test_scheduler_slow", getenv("LW_TEST_VERBOSE") ? LW_LOG_DEBUG : LW_LOG_ERROR,
-              false);
+  lw_log_init("test_scheduler_slow",
+              getenv("LW_TEST_VERBOSE") ? LW_LOG_DEBUG : LW_LOG_ERROR, false);
   redisContext *rc = lw_test_redis();
   LwConfig cfg;
   lw_test_redis_config(&cfg, "scheduler_slow");
-  struct MHD_Daemon *d =
-      MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0,
-                       NULL, NULL, answer, NULL, MHD_OPTION_END);
+  struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
+                                            MHD_USE_THREAD_PER_CONNECTION,
+                                          0, NULL, NULL, answer, NULL, MHD_OPTION_END);
   CHECK(d != NULL);
   if (!d) {
     return lw_test_finish();

@@ -24,11 +24,12 @@ static const char *seed(const char *uri, const char *provider, long age_s)
   static char hash[LW_HASH_HEX_LEN + 1];
   lw_uri_hash(uri, hash);
   char processed[32];
-  snprintf(processed, sizeof(processed), "%lld", (long long)time(NULL) * 1000 - age_s * 1000);
+  snprintf(processed, sizeof(processed), "%lld",
+           (long long)time(NULL) * 1000 - age_s * 1000);
   LwKey key = lw_key(cfg.prefix, LW_KEY_SEED, hash);
   /* `added` as a real seed has it: the collection's grace counts from it */
-  freeReplyObject(redisCommand(rc, "HSET %s status parsed uri %s processed %s added %s", key.s,
-                               uri, processed, processed));
+  freeReplyObject(redisCommand(rc, "HSET %s status parsed uri %s processed %s added %s",
+                               key.s, uri, processed, processed));
   if (provider) {
     freeReplyObject(redisCommand(rc, "HSET %s provider %s", key.s, provider));
   }
@@ -38,7 +39,8 @@ static const char *seed(const char *uri, const char *provider, long age_s)
 static const char *status_of(const char *hash)
 {
   static char buf[64];
-  redisReply *r = redisCommand(rc, "HGET %s status", lw_key(cfg.prefix, LW_KEY_SEED, hash).s);
+  redisReply *r = redisCommand(rc, "HGET %s status",
+                               lw_key(cfg.prefix, LW_KEY_SEED, hash).s);
   snprintf(buf, sizeof(buf), "%s", r && r->type == REDIS_REPLY_STRING ? r->str : "");
   freeReplyObject(r);
   return buf;
@@ -81,13 +83,14 @@ int main(void)
   CHECK_STR_EQ(status_of(by_default), "parsed");
   CHECK_STR_EQ(status_of(fresh), "parsed");
   CHECK_STR_EQ(status_of(orphan), "parsed");
-  CHECK_INT_EQ(lw_test_redis_int(rc, "LLEN", lw_key(cfg.prefix, LW_KEY_QUEUE, "download").s,
-                                 NULL),
-               1);
+  CHECK_INT_EQ(
+    lw_test_redis_int(rc, "LLEN", lw_key(cfg.prefix, LW_KEY_QUEUE, "download").s, NULL), 1);
   /* A provider's dump is only re-checked: the job names the provider (a
    * change marks it for a harvest, workers/download.c). */
-  redisReply *job = redisCommand(rc, "LINDEX %s 0", lw_key(cfg.prefix, LW_KEY_QUEUE, "download").s);
-  CHECK(job && job->type == REDIS_REPLY_STRING && strstr(job->str, "\"recheck\":\"hourly\""));
+  redisReply *job = redisCommand(rc, "LINDEX %s 0",
+                                 lw_key(cfg.prefix, LW_KEY_QUEUE, "download").s);
+  CHECK(job && job->type == REDIS_REPLY_STRING &&
+        strstr(job->str, "\"recheck\":\"hourly\""));
   freeReplyObject(job);
   lw_scheduler_free(s);
 
@@ -100,10 +103,12 @@ int main(void)
   CHECK_STR_EQ(status_of(orphan), "added");
   CHECK_STR_EQ(status_of(fresh), "parsed");
   /* a seed of no provider goes down the pipeline as before */
-  redisReply *jobs = redisCommand(rc, "LRANGE %s 0 -1", lw_key(cfg.prefix, LW_KEY_QUEUE, "download").s);
+  redisReply *jobs = redisCommand(rc, "LRANGE %s 0 -1",
+                                  lw_key(cfg.prefix, LW_KEY_QUEUE, "download").s);
   int plain = 0;
   for (size_t i = 0; jobs && i < jobs->elements; ++i) {
-    plain += strstr(jobs->element[i]->str, orphan) && !strstr(jobs->element[i]->str, "recheck");
+    plain += strstr(jobs->element[i]->str, orphan) &&
+             !strstr(jobs->element[i]->str, "recheck");
   }
   CHECK_INT_EQ(plain, 1);
   freeReplyObject(jobs);

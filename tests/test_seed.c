@@ -14,15 +14,31 @@
 
 /* The allowed moves, written out independently of the code's table. */
 static const char *const allowed[][2] = {
-  {"", "added"}, {"", "filed"}, {"", "cleaned"},
-  {"added", "downloading"}, {"added", "filed"}, {"downloading", "filed"}, {"downloading", "failed"},
-  {"filed", "unarchiving"}, {"unarchiving", "depleted"}, {"unarchiving", "unarchived"},
-  {"unarchiving", "failed"}, {"unarchived", "guessing"}, {"guessing", "guessed"},
-  {"guessing", "failed"}, {"guessed", "parsing"}, {"parsing", "parsed"},
+  {"", "added"},
+  {"", "filed"},
+  {"", "cleaned"},
+  {"added", "downloading"},
+  {"added", "filed"},
+  {"downloading", "filed"},
+  {"downloading", "failed"},
+  {"filed", "unarchiving"},
+  {"unarchiving", "depleted"},
+  {"unarchiving", "unarchived"},
+  {"unarchiving", "failed"},
+  {"unarchived", "guessing"},
+  {"guessing", "guessed"},
+  {"guessing", "failed"},
+  {"guessed", "parsing"},
+  {"parsing", "parsed"},
   {"parsing", "failed"},
-  {"failed", "added"}, {"filed", "added"}, {"depleted", "added"}, {"unarchived", "added"},
-  {"guessed", "added"}, {"parsed", "added"},
-  {"guessed", "unarchived"}, {"parsed", "unarchived"},
+  {"failed", "added"},
+  {"filed", "added"},
+  {"depleted", "added"},
+  {"unarchived", "added"},
+  {"guessed", "added"},
+  {"parsed", "added"},
+  {"guessed", "unarchived"},
+  {"parsed", "unarchived"},
 };
 
 static bool in_allowed(const char *from, const char *to)
@@ -92,9 +108,9 @@ static void test_records(void)
   lw_uri_hash("http://example.org/a/b", expected);
   CHECK(strcmp(hash, expected) != 0);
   /* twice: the record stays, no second download */
-  CHECK_INT_EQ(lw_seed_add(c, cfg.prefix, "http://example.org/a/b", "geo", "h1", hash, &queued,
-                           &err),
-               LW_NOTHING);
+  CHECK_INT_EQ(
+    lw_seed_add(c, cfg.prefix, "http://example.org/a/b", "geo", "h1", hash, &queued, &err),
+    LW_NOTHING);
   CHECK(!queued);
   LwStageCounts n;
   CHECK_INT_EQ(lw_queue_counts(c, &cfg, "download", &n, &err), LW_OK);
@@ -110,10 +126,11 @@ static void test_records(void)
   json_decref(rec);
 
   /* found by its URI through its provider */
-  freeReplyObject(lw_redis_cmd(c, &err, "HSET", lw_key(cfg.prefix, LW_KEY_PROVIDER, "geo").s,
-                               "state", "idle", NULL));
+  freeReplyObject(lw_redis_cmd(
+    c, &err, "HSET", lw_key(cfg.prefix, LW_KEY_PROVIDER, "geo").s, "state", "idle", NULL));
   char found[LW_HASH_HEX_LEN + 1];
-  CHECK_INT_EQ(lw_seed_find(c, cfg.prefix, "http://example.org/a/b", found, &rec, &err), LW_OK);
+  CHECK_INT_EQ(lw_seed_find(c, cfg.prefix, "http://example.org/a/b", found, &rec, &err),
+               LW_OK);
   CHECK_STR_EQ(found, hash);
   json_decref(rec);
   CHECK_INT_EQ(lw_seed_find(c, cfg.prefix, "http://example.org/none", found, &rec, &err),
@@ -129,7 +146,8 @@ static void test_records(void)
 
   /* relative: recorded, never queued */
   char rel[LW_HASH_HEX_LEN + 1];
-  CHECK_INT_EQ(lw_seed_add(c, cfg.prefix, "../data/x.ttl", NULL, NULL, rel, &queued, &err), LW_OK);
+  CHECK_INT_EQ(lw_seed_add(c, cfg.prefix, "../data/x.ttl", NULL, NULL, rel, &queued, &err),
+               LW_OK);
   CHECK(!queued);
   CHECK_INT_EQ(lw_seed_get(c, cfg.prefix, rel, &rec, &err), LW_OK);
   CHECK_STR_EQ(json_string_value(json_object_get(rec, "relative")), "true");
@@ -140,8 +158,9 @@ static void test_records(void)
   /* a walk through the machine, with illegal moves refused on the way */
   CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, hash, "guessed", &err), LW_ERR_STATE);
   CHECK(strstr(err.message, "added") && strstr(err.message, "guessed"));
-  const char *walk[] = {"downloading", "downloading", "filed", "unarchiving", "unarchived",
-                        "guessing", "guessed", "parsing", "parsed", "added"};
+  const char *walk[] = {"downloading", "downloading", "filed",   "unarchiving",
+                        "unarchived",  "guessing",    "guessed", "parsing",
+                        "parsed",      "added"};
   for (size_t i = 0; i < sizeof(walk) / sizeof(walk[0]); ++i) {
     CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, hash, walk[i], &err), LW_OK);
   }
@@ -156,9 +175,9 @@ static void test_records(void)
   CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, "00000000000000000000000000000000",
                                   "downloading", &err),
                LW_ERR_STATE);
-  CHECK_INT_EQ(lw_seed_set_status(c, cfg.prefix, "11111111111111111111111111111111",
-                                  "cleaned", &err),
-               LW_OK);
+  CHECK_INT_EQ(
+    lw_seed_set_status(c, cfg.prefix, "11111111111111111111111111111111", "cleaned", &err),
+    LW_OK);
   CHECK_INT_EQ(lw_seed_get(c, cfg.prefix, "22222222222222222222222222222222", &rec, &err),
                LW_NOTHING);
   CHECK(rec == NULL);

@@ -32,9 +32,12 @@ static LwStatus read_file(const char *path, LwFormat format, const char *base,
   if (!in) {
     return LW_ERR_IO;
   }
-  LwReadOptions o = {.format = format, .base_iri = base,
-                     .on_quad = lw_test_graph_sink, .quad_handle = g,
-                     .on_error = lw_test_count_error, .error_handle = e};
+  LwReadOptions o = {.format = format,
+                     .base_iri = base,
+                     .on_quad = lw_test_graph_sink,
+                     .quad_handle = g,
+                     .on_error = lw_test_count_error,
+                     .error_handle = e};
   LwReadStats stats;
   LwError err;
   LwStatus st = lw_rdf_read(in, &o, &stats, &err);
@@ -89,8 +92,8 @@ static const char *known_failure(const char *test)
 }
 
 /* "<BASE/dir/x.ttl>" -> "ROOT/dir/x.ttl", and the IRI without < > */
-static void local(const char *term, const char *root, char *path, size_t n,
-                  char *iri, size_t iri_n)
+static void local(const char *term, const char *root, char *path, size_t n, char *iri,
+                  size_t iri_n)
 {
   size_t len = strlen(term);
   snprintf(iri, iri_n, "%.*s", (int)(len - 2), term + 1);
@@ -118,8 +121,8 @@ static bool bad_in(const char *s)
  * keep them (with any number of U+FFFD) or drop them. */
 static bool has_bad(const LwTestQuad *q)
 {
-  return bad_in(q->s) || bad_in(q->o) || bad_in(q->g) ||
-         strstr(q->s, "\xEF\xBF\xBD") || strstr(q->o, "\xEF\xBF\xBD");
+  return bad_in(q->s) || bad_in(q->o) || bad_in(q->g) || strstr(q->s, "\xEF\xBF\xBD") ||
+         strstr(q->o, "\xEF\xBF\xBD");
 }
 
 /* s with every run of U+FFFD made one */
@@ -145,8 +148,7 @@ static bool same_repaired(const LwTestQuad *a, const LwTestQuad *b)
   char x[1024], y[1024];
   collapse_fffd(a->o, x, sizeof(x));
   collapse_fffd(b->o, y, sizeof(y));
-  return !strcmp(a->s, b->s) && !strcmp(a->p, b->p) && !strcmp(a->g, b->g) &&
-         !strcmp(x, y);
+  return !strcmp(a->s, b->s) && !strcmp(a->p, b->p) && !strcmp(a->g, b->g) && !strcmp(x, y);
 }
 
 static bool repaired_in(const LwTestQuad *q, const LwTestGraph *g)
@@ -160,8 +162,7 @@ static bool repaired_in(const LwTestQuad *q, const LwTestGraph *g)
 }
 
 /* lax: good statements recovered, nothing invented */
-static bool check_lax(LwTestGraph *got, const char *result_path, char *why,
-                      size_t why_len)
+static bool check_lax(LwTestGraph *got, const char *result_path, char *why, size_t why_len)
 {
   LwTestGraph want = LW_TEST_GRAPH_INIT;
   bool ok = true;
@@ -189,8 +190,7 @@ static bool check_lax(LwTestGraph *got, const char *result_path, char *why,
 }
 
 static bool run_test(const char *root, const char *dir, const LwTestGraph *m,
-                     const char *test, LwFormat format, char *why,
-                     size_t why_len)
+                     const char *test, LwFormat format, char *why, size_t why_len)
 {
   char path[4096], iri[2048];
   const char *action = object_of(m, test, "<" MF "action>");
@@ -210,8 +210,8 @@ static bool run_test(const char *root, const char *dir, const LwTestGraph *m,
   }
   if (!strcmp(dir, "good")) {
     if (st != LW_OK || e.errors) {
-      snprintf(why, why_len, "status %s, %u errors: %s", lw_status_name(st),
-               e.errors, e.first);
+      snprintf(why, why_len, "status %s, %u errors: %s", lw_status_name(st), e.errors,
+               e.first);
       ok = false;
     } else if (result) {
       LwTestGraph want = LW_TEST_GRAPH_INIT;
@@ -225,8 +225,8 @@ static bool run_test(const char *root, const char *dir, const LwTestGraph *m,
     ok = st == LW_OK && e.errors == 0 && got.n == 2 &&
          strcmp(got.quads[0].s, got.quads[1].o) != 0;
     if (!ok) {
-      snprintf(why, why_len, "status %s, %u errors, %zu statements",
-               lw_status_name(st), e.errors, got.n);
+      snprintf(why, why_len, "status %s, %u errors, %zu statements", lw_status_name(st),
+               e.errors, got.n);
     }
   } else {
     if (e.errors == 0 && st != LW_ERR_SYNTAX && st != LW_ERR_LIMIT) {

@@ -7,12 +7,11 @@
 #include "base/base.h"
 #include "tests/support/check.h"
 
-static const char *iri_of(LwBuf *b, const char *base, const char *seed,
-                          const char *label, size_t len)
+static const char *iri_of(LwBuf *b, const char *base, const char *seed, const char *label,
+                          size_t len)
 {
   lw_buf_reset(b);
-  return lw_skolem_append_iri(b, base, seed, label, len) == LW_OK ? b->data
-                                                                  : "(error)";
+  return lw_skolem_append_iri(b, base, seed, label, len) == LW_OK ? b->data : "(error)";
 }
 
 static void test_iris(void)
@@ -31,14 +30,13 @@ static void test_iris(void)
                "http://x/.well-known/genid/s/a%20b%2F%25%C3%A9~._-");
   /* labels that differ give IRIs that differ, even where naive escaping
    * would merge them */
-  const char *pairs[][2] = {{"a%20", "a "}, {"a/b", "a%2Fb"}, {"A", "a"},
-                            {"x", "x "}};
+  const char *pairs[][2] = {{"a%20", "a "}, {"a/b", "a%2Fb"}, {"A", "a"}, {"x", "x "}};
   for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); ++i) {
     char first[256];
     snprintf(first, sizeof(first), "%s",
              iri_of(&b, "http://x", "s", pairs[i][0], strlen(pairs[i][0])));
-    CHECK(strcmp(first, iri_of(&b, "http://x", "s", pairs[i][1],
-                               strlen(pairs[i][1]))) != 0);
+    CHECK(strcmp(first, iri_of(&b, "http://x", "s", pairs[i][1], strlen(pairs[i][1]))) !=
+          0);
   }
   /* the IRI is already normal: normalizing it changes nothing */
   iri_of(&b, "http://x", "s", "a~b c", 5);

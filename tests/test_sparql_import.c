@@ -40,10 +40,14 @@ static LwStatus import(const char *harvest, const char *old, const char *out,
   LwError err;
   LwSparqlImport *im = lw_sparql_import_new(store, graph, delete_batch, 50);
   const char *news[] = {harvest};
-  LwGraphMergeOptions o = {.graph_iri = graph, .old_path = old, .new_paths = news,
-                           .new_count = 1, .out_path = out,
+  LwGraphMergeOptions o = {.graph_iri = graph,
+                           .old_path = old,
+                           .new_paths = news,
+                           .new_count = 1,
+                           .out_path = out,
                            .on_harvest_line = lw_sparql_import_line,
-                           .on_subject_end = lw_sparql_import_subject_end, .handle = im};
+                           .on_subject_end = lw_sparql_import_subject_end,
+                           .handle = im};
   LwStatus st = lw_graph_merge(&o, report, &err);
   if (st == LW_OK) {
     st = lw_sparql_import_finish(im, &err);
@@ -67,8 +71,9 @@ static void test_replace_by_subject(void)
                  "<http://x/b> <http://p> \"b1\" .\n"
                  "<http://x/b> <http://p> \"b2\"@en .\n"
                  "<http://x/c> <http://p> <http://x/a> <http://other/graph> .\n");
-  write_file(h2, "<http://x/b> <http://p> \"b3\" .\n"
-                 "<http://x/d> <http://p> \"d1\"^^<http://www.w3.org/2001/XMLSchema#string> .\n");
+  write_file(
+    h2, "<http://x/b> <http://p> \"b3\" .\n"
+        "<http://x/d> <http://p> \"d1\"^^<http://www.w3.org/2001/XMLSchema#string> .\n");
   LwGraphMergeReport r;
   CHECK_INT_EQ(import(h1, NULL, g1, 0, &r), LW_OK);
   CHECK_INT_EQ(count("?s ?p ?o"), 4);

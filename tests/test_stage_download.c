@@ -85,8 +85,10 @@ static void test_download_and_revisit(void)
 {
   const char *body = "<http://x/a> <http://p> \"a\" .\n<http://x/b> <http://p> \"b\" .\n";
   lw_test_server_add(srv, "/old", &(LwTestResponse){.status = 301, .location = "/dump.nt"});
-  lw_test_server_add(srv, "/dump.nt", &(LwTestResponse){.body = body, .etag = "\"e1\"",
-                                                        .content_type = "application/n-triples"});
+  lw_test_server_add(srv, "/dump.nt",
+                     &(LwTestResponse){.body = body,
+                                       .etag = "\"e1\"",
+                                       .content_type = "application/n-triples"});
   char hash[LW_HASH_HEX_LEN + 1];
   add_seed("/old", hash);
   LwError err;
@@ -106,7 +108,8 @@ static void test_download_and_revisit(void)
   CHECK_STR_EQ(json_string_value(json_object_get(content, "newline")), "LF");
   json_decref(content);
   json_t *ts = json_loads(lw_record_str(seed, "timestamp", "null"), 0, NULL);
-  CHECK(json_real_value(json_object_get(ts, "end")) >= json_real_value(json_object_get(ts, "begin")));
+  CHECK(json_real_value(json_object_get(ts, "end")) >=
+        json_real_value(json_object_get(ts, "begin")));
   json_decref(ts);
   char path[4096], rel[512];
   lw_store_relpath("raw", hash, NULL, rel, sizeof(rel));
@@ -150,8 +153,9 @@ static void test_download_and_revisit(void)
   CHECK_INT_EQ(lw_test_redis_int(redis, "HGET", harvest.s, "pending", NULL), 0);
   CHECK_INT_EQ(queue_len("import"), 1);
   char want[64];
-  CHECK_STR_EQ(lw_test_server_request_header(srv, "/dump.nt", "If-None-Match", want, sizeof(want)),
-               "\"e1\"");
+  CHECK_STR_EQ(
+    lw_test_server_request_header(srv, "/dump.nt", "If-None-Match", want, sizeof(want)),
+    "\"e1\"");
 }
 
 static void test_failures(void)
@@ -169,7 +173,8 @@ static void test_failures(void)
   json_decref(seed);
 
   /* A retry after a 429 notes Retry-After on the seed. */
-  lw_test_server_add(srv, "/busy", &(LwTestResponse){.status = 429, .headers = "Retry-After: 30\n"});
+  lw_test_server_add(srv, "/busy",
+                     &(LwTestResponse){.status = 429, .headers = "Retry-After: 30\n"});
   lw_test_server_add(srv, "/busy", &(LwTestResponse){.body = "ok\n"});
   add_seed("/busy", hash);
   CHECK_INT_EQ(run(hash, NULL, &err), LW_ERR_NET);
@@ -207,8 +212,11 @@ static void test_failures(void)
 static void test_resume(void)
 {
   const uint64_t size = 2 * 1024 * 1024;
-  LwTestResponse cut = {.kind = LW_TEST_BODY_LINES, .size = size, .ranges = true,
-                        .etag = "\"big\"", .truncate_after = 700000};
+  LwTestResponse cut = {.kind = LW_TEST_BODY_LINES,
+                        .size = size,
+                        .ranges = true,
+                        .etag = "\"big\"",
+                        .truncate_after = 700000};
   LwTestResponse rest = cut;
   rest.truncate_after = 0;
   lw_test_server_add(srv, "/big.nt", &cut);
@@ -310,7 +318,8 @@ static void test_slot_after_redirect(void)
   set("per-host-concurrency", "1");
   set("total-timeout", "3");
   char target[256];
-  snprintf(target, sizeof(target), "http://localhost:%u/moved.nt", lw_test_server_port(srv));
+  snprintf(target, sizeof(target), "http://localhost:%u/moved.nt",
+           lw_test_server_port(srv));
   lw_test_server_add(srv, "/redirect.nt", &(LwTestResponse){.location = target});
   lw_test_server_add(srv, "/moved.nt", &(LwTestResponse){.body = "<a> <b> <c> .\n"});
   LwKey other = lw_key(cfg.prefix, LW_KEY_HOST_SLOTS, "localhost");
@@ -325,7 +334,8 @@ static void test_slot_after_redirect(void)
   CHECK_INT_EQ(lw_test_server_hits(srv, "/moved.nt"), 0);
   /* and the first host's slot was given back */
   CHECK_INT_EQ(lw_test_redis_int(redis, "ZCARD",
-                                 lw_key(cfg.prefix, LW_KEY_HOST_SLOTS, "127.0.0.1").s, NULL),
+                                 lw_key(cfg.prefix, LW_KEY_HOST_SLOTS, "127.0.0.1").s,
+                                 NULL),
                0);
   set("per-host-concurrency", "2");
   set("total-timeout", "60");

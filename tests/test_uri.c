@@ -35,7 +35,8 @@ static void test_normalize(void)
   check_normalize("http://a/b/c/./../../g", "http://a/g");
   check_normalize("http://a/b/%2E%2E/c", "http://a/c");
   /* only the host is lower-cased, not userinfo, path, query or fragment */
-  check_normalize("http://User@Host.EXAMPLE:8080/P?Q#F", "http://User@host.example:8080/P?Q#F");
+  check_normalize("http://User@Host.EXAMPLE:8080/P?Q#F",
+                  "http://User@host.example:8080/P?Q#F");
   check_normalize("http://[FE80::1]:80/", "http://[fe80::1]:80/");
   /* nothing more: no default-port or empty-path rewriting */
   check_normalize("http://example.com:80", "http://example.com:80");
@@ -52,25 +53,49 @@ static void test_resolve(void)
 {
   const char *base = "http://a/b/c/d;p?q";
   static const char *const normal[][2] = {
-    {"g:h", "g:h"}, {"g", "http://a/b/c/g"}, {"./g", "http://a/b/c/g"},
-    {"g/", "http://a/b/c/g/"}, {"/g", "http://a/g"}, {"//g", "http://g"},
-    {"?y", "http://a/b/c/d;p?y"}, {"g?y", "http://a/b/c/g?y"},
-    {"#s", "http://a/b/c/d;p?q#s"}, {"g#s", "http://a/b/c/g#s"},
-    {"g?y#s", "http://a/b/c/g?y#s"}, {";x", "http://a/b/c/;x"},
-    {"g;x", "http://a/b/c/g;x"}, {"g;x?y#s", "http://a/b/c/g;x?y#s"},
-    {"", "http://a/b/c/d;p?q"}, {".", "http://a/b/c/"}, {"./", "http://a/b/c/"},
-    {"..", "http://a/b/"}, {"../", "http://a/b/"}, {"../g", "http://a/b/g"},
-    {"../..", "http://a/"}, {"../../", "http://a/"}, {"../../g", "http://a/g"},
+    {"g:h", "g:h"},
+    {"g", "http://a/b/c/g"},
+    {"./g", "http://a/b/c/g"},
+    {"g/", "http://a/b/c/g/"},
+    {"/g", "http://a/g"},
+    {"//g", "http://g"},
+    {"?y", "http://a/b/c/d;p?y"},
+    {"g?y", "http://a/b/c/g?y"},
+    {"#s", "http://a/b/c/d;p?q#s"},
+    {"g#s", "http://a/b/c/g#s"},
+    {"g?y#s", "http://a/b/c/g?y#s"},
+    {";x", "http://a/b/c/;x"},
+    {"g;x", "http://a/b/c/g;x"},
+    {"g;x?y#s", "http://a/b/c/g;x?y#s"},
+    {"", "http://a/b/c/d;p?q"},
+    {".", "http://a/b/c/"},
+    {"./", "http://a/b/c/"},
+    {"..", "http://a/b/"},
+    {"../", "http://a/b/"},
+    {"../g", "http://a/b/g"},
+    {"../..", "http://a/"},
+    {"../../", "http://a/"},
+    {"../../g", "http://a/g"},
   };
   static const char *const abnormal[][2] = {
-    {"../../../g", "http://a/g"}, {"../../../../g", "http://a/g"},
-    {"/./g", "http://a/g"}, {"/../g", "http://a/g"}, {"g.", "http://a/b/c/g."},
-    {".g", "http://a/b/c/.g"}, {"g..", "http://a/b/c/g.."}, {"..g", "http://a/b/c/..g"},
-    {"./../g", "http://a/b/g"}, {"./g/.", "http://a/b/c/g/"},
-    {"g/./h", "http://a/b/c/g/h"}, {"g/../h", "http://a/b/c/h"},
-    {"g;x=1/./y", "http://a/b/c/g;x=1/y"}, {"g;x=1/../y", "http://a/b/c/y"},
-    {"g?y/./x", "http://a/b/c/g?y/./x"}, {"g?y/../x", "http://a/b/c/g?y/../x"},
-    {"g#s/./x", "http://a/b/c/g#s/./x"}, {"g#s/../x", "http://a/b/c/g#s/../x"},
+    {"../../../g", "http://a/g"},
+    {"../../../../g", "http://a/g"},
+    {"/./g", "http://a/g"},
+    {"/../g", "http://a/g"},
+    {"g.", "http://a/b/c/g."},
+    {".g", "http://a/b/c/.g"},
+    {"g..", "http://a/b/c/g.."},
+    {"..g", "http://a/b/c/..g"},
+    {"./../g", "http://a/b/g"},
+    {"./g/.", "http://a/b/c/g/"},
+    {"g/./h", "http://a/b/c/g/h"},
+    {"g/../h", "http://a/b/c/h"},
+    {"g;x=1/./y", "http://a/b/c/g;x=1/y"},
+    {"g;x=1/../y", "http://a/b/c/y"},
+    {"g?y/./x", "http://a/b/c/g?y/./x"},
+    {"g?y/../x", "http://a/b/c/g?y/../x"},
+    {"g#s/./x", "http://a/b/c/g#s/./x"},
+    {"g#s/../x", "http://a/b/c/g#s/../x"},
     {"http:g", "http:g"},
   };
   for (size_t i = 0; i < sizeof(normal) / sizeof(normal[0]); ++i) {

@@ -8,54 +8,54 @@
 #include <stdlib.h>
 
 static const char *EXAMPLE1 =
-    "@prefix void: <http://rdfs.org/ns/void#> .\n"
-    "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
-    "@prefix dcterms: <http://purl.org/dc/terms/> .\n"
-    "@prefix : <#> .\n"
-    "\n"
-    ":#d1lodfull a void:Dataset ;\n"
-    "  dcterms:title \"DataOne\" ;\n"
-    "  dcterms:description \"A Linked Open Data graph of the holdings in DataOne "
-    "produced for the GeoLink project.\" ;\n"
-    "  void:feature <http://www.w3.org/ns/formats/Turtle> ;\n"
-    "  void:feature <http://schema.geolink.org/dev/voc/harvester#FullDump> ;\n"
-    "  void:dataDump <http://lod.dataone.org/dataone.ttl> ;\n"
-    "  dcterms:modified \"2015-11-05\"^^xsd:date ;\n"
-    "  .\n";
+  "@prefix void: <http://rdfs.org/ns/void#> .\n"
+  "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+  "@prefix dcterms: <http://purl.org/dc/terms/> .\n"
+  "@prefix : <#> .\n"
+  "\n"
+  ":#d1lodfull a void:Dataset ;\n"
+  "  dcterms:title \"DataOne\" ;\n"
+  "  dcterms:description \"A Linked Open Data graph of the holdings in DataOne "
+  "produced for the GeoLink project.\" ;\n"
+  "  void:feature <http://www.w3.org/ns/formats/Turtle> ;\n"
+  "  void:feature <http://schema.geolink.org/dev/voc/harvester#FullDump> ;\n"
+  "  void:dataDump <http://lod.dataone.org/dataone.ttl> ;\n"
+  "  dcterms:modified \"2015-11-05\"^^xsd:date ;\n"
+  "  .\n";
 
 static const char *EXAMPLE2 =
-    "@prefix void: <http://rdfs.org/ns/void#> .\n"
-    "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
-    "@prefix dcterms: <http://purl.org/dc/terms/> .\n"
-    "@prefix : <#> .\n"
-    "\n"
-    ":#d1lodfull a void:Dataset ;\n"
-    "  dcterms:title \"DataOne\" ;\n"
-    "  dcterms:description \"A Linked Open Data graph of the holdings in DataOne "
-    "produced for the GeoLink project.\" ;\n"
-    "  void:feature <http://www.w3.org/ns/formats/Turtle> ;\n"
-    "  void:feature void:feature <http://schema.geolink.org/dev/voc/harvester#FullDump> ;\n"
-    "  dcterms:modified \"2015-11-05\"^^xsd:date ;\n"
-    "  void:dataDump <http://lod.dataone.org/datasets.ttl> ;\n"
-    "  void:dataDump <http://lod.dataone.org/people> ;\n"
-    "  void:dataDump <http://lod.dataone.org/organizations.ttl> ;\n"
-    "  .\n";
+  "@prefix void: <http://rdfs.org/ns/void#> .\n"
+  "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+  "@prefix dcterms: <http://purl.org/dc/terms/> .\n"
+  "@prefix : <#> .\n"
+  "\n"
+  ":#d1lodfull a void:Dataset ;\n"
+  "  dcterms:title \"DataOne\" ;\n"
+  "  dcterms:description \"A Linked Open Data graph of the holdings in DataOne "
+  "produced for the GeoLink project.\" ;\n"
+  "  void:feature <http://www.w3.org/ns/formats/Turtle> ;\n"
+  "  void:feature void:feature <http://schema.geolink.org/dev/voc/harvester#FullDump> ;\n"
+  "  dcterms:modified \"2015-11-05\"^^xsd:date ;\n"
+  "  void:dataDump <http://lod.dataone.org/datasets.ttl> ;\n"
+  "  void:dataDump <http://lod.dataone.org/people> ;\n"
+  "  void:dataDump <http://lod.dataone.org/organizations.ttl> ;\n"
+  "  .\n";
 
 static const char *EXAMPLE1_RDFXML =
-    "<?xml version=\"1.0\"?>\n"
-    "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"\n"
-    "         xmlns:void=\"http://rdfs.org/ns/void#\"\n"
-    "         xmlns:dcterms=\"http://purl.org/dc/terms/\">\n"
-    "  <void:Dataset rdf:about=\"#d1lodfull\">\n"
-    "    <dcterms:title>DataOne</dcterms:title>\n"
-    "    <void:feature rdf:resource=\"http://www.w3.org/ns/formats/Turtle\"/>\n"
-    "    <void:feature rdf:resource=\"http://lod.dataone.org/glharvest#FullDump\"/>\n"
-    "    <void:dataDump rdf:resource=\"http://lod.dataone.org/dataone.ttl\"/>\n"
-    "    <void:dataDump rdf:resource=\"dumps/local.rdf\"/>\n"
-    "    <dcterms:modified rdf:datatype=\"http://www.w3.org/2001/XMLSchema#dateTime\""
-    ">2015-11-05T10:00:00Z</dcterms:modified>\n"
-    "  </void:Dataset>\n"
-    "</rdf:RDF>\n";
+  "<?xml version=\"1.0\"?>\n"
+  "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"\n"
+  "         xmlns:void=\"http://rdfs.org/ns/void#\"\n"
+  "         xmlns:dcterms=\"http://purl.org/dc/terms/\">\n"
+  "  <void:Dataset rdf:about=\"#d1lodfull\">\n"
+  "    <dcterms:title>DataOne</dcterms:title>\n"
+  "    <void:feature rdf:resource=\"http://www.w3.org/ns/formats/Turtle\"/>\n"
+  "    <void:feature rdf:resource=\"http://lod.dataone.org/glharvest#FullDump\"/>\n"
+  "    <void:dataDump rdf:resource=\"http://lod.dataone.org/dataone.ttl\"/>\n"
+  "    <void:dataDump rdf:resource=\"dumps/local.rdf\"/>\n"
+  "    <dcterms:modified rdf:datatype=\"http://www.w3.org/2001/XMLSchema#dateTime\""
+  ">2015-11-05T10:00:00Z</dcterms:modified>\n"
+  "  </void:Dataset>\n"
+  "</rdf:RDF>\n";
 
 static LwVoid *parse(const char *text, const char *url, const char *media_type,
                      LwStatus expect, LwError *err)
@@ -203,18 +203,17 @@ static void test_rdfxml(void)
 
 static void test_several_datasets(void)
 {
-  const char *ttl =
-      "@prefix void: <http://rdfs.org/ns/void#> .\n"
-      "@prefix dct: <http://purl.org/dc/terms/> .\n"
-      "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
-      "<#all> a void:Dataset ; void:subset <#a>, <#b> ;\n"
-      "  dct:modified \"2016-01-01\" .\n"
-      "<#a> void:dataDump <a.nt.gz>, <http://other.example.org/a2.nt> ;\n"
-      "  dct:modified \"2016-03-01T12:00:00\"^^xsd:dateTime ;\n"
-      "  void:feature <http://lod.dataone.org/glharvest#PartialDump> .\n"
-      "<#b> void:dataDump <../b.ttl> , <a.nt.gz> ;\n"
-      "  dct:modified \"2016-02-01\"^^xsd:date .\n"
-      "[] a void:Linkset ; void:dataDump <links.nt> .\n";
+  const char *ttl = "@prefix void: <http://rdfs.org/ns/void#> .\n"
+                    "@prefix dct: <http://purl.org/dc/terms/> .\n"
+                    "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+                    "<#all> a void:Dataset ; void:subset <#a>, <#b> ;\n"
+                    "  dct:modified \"2016-01-01\" .\n"
+                    "<#a> void:dataDump <a.nt.gz>, <http://other.example.org/a2.nt> ;\n"
+                    "  dct:modified \"2016-03-01T12:00:00\"^^xsd:dateTime ;\n"
+                    "  void:feature <http://lod.dataone.org/glharvest#PartialDump> .\n"
+                    "<#b> void:dataDump <../b.ttl> , <a.nt.gz> ;\n"
+                    "  dct:modified \"2016-02-01\"^^xsd:date .\n"
+                    "[] a void:Linkset ; void:dataDump <links.nt> .\n";
   LwError err;
   LwVoid *v = parse(ttl, "http://example.org/data/void.ttl", NULL, LW_OK, &err);
   CHECK(v != NULL);
@@ -237,22 +236,21 @@ static void test_several_datasets(void)
 
 static void test_modified_forms(void)
 {
-  const char *fmt =
-      "@prefix void: <http://rdfs.org/ns/void#> .\n"
-      "@prefix dct: <http://purl.org/dc/terms/> .\n"
-      "<#d> void:dataDump <d.nt> ; dct:modified %s .\n";
+  const char *fmt = "@prefix void: <http://rdfs.org/ns/void#> .\n"
+                    "@prefix dct: <http://purl.org/dc/terms/> .\n"
+                    "<#d> void:dataDump <d.nt> ; dct:modified %s .\n";
   struct {
     const char *literal;
     const char *expect;
   } cases[] = {
-      {"\"2015-11-05\"", "2015-11-05"},
-      {"\"2015-11-05\"^^<http://www.w3.org/2001/XMLSchema#date>", "2015-11-05"},
-      {"\"2015-11-05T14:25:44.5+01:00\"^^<http://www.w3.org/2001/XMLSchema#dateTime>",
-       "2015-11-05T13:25:44.500000Z"},
-      {"\"2015-11-05\"@en", "2015-11-05"},
-      {"\"2015-12-04 14:25:44.758604\"", "2015-12-04T14:25:44.758604Z"},
-      {"\"last tuesday\"", "(none)"},
-      {"<http://example.org/date>", "(none)"},
+    {"\"2015-11-05\"", "2015-11-05"},
+    {"\"2015-11-05\"^^<http://www.w3.org/2001/XMLSchema#date>", "2015-11-05"},
+    {"\"2015-11-05T14:25:44.5+01:00\"^^<http://www.w3.org/2001/XMLSchema#dateTime>",
+     "2015-11-05T13:25:44.500000Z"},
+    {"\"2015-11-05\"@en", "2015-11-05"},
+    {"\"2015-12-04 14:25:44.758604\"", "2015-12-04T14:25:44.758604Z"},
+    {"\"last tuesday\"", "(none)"},
+    {"<http://example.org/date>", "(none)"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); ++i) {
     char text[1024];
@@ -313,14 +311,14 @@ static void test_checksums(void)
 {
   LwError err;
   LwVoid *v = parse(
-      "@prefix void: <http://rdfs.org/ns/void#> .\n"
-      "@prefix spdx: <http://spdx.org/rdf/terms#> .\n"
-      "<#d> a void:Dataset ; void:dataDump <a.nt>, <b.nt> .\n"
-      "<a.nt> spdx:checksum [ spdx:algorithm spdx:checksumAlgorithm_sha1 ;\n"
-      "  spdx:checksumValue \"DA39A3EE5E6B4B0D3255BFEF95601890AFD80709\" ] .\n"
-      "<#e> a void:Dataset ; void:dataDump <c.nt> ;\n"
-      "  spdx:checksum [ spdx:algorithm \"MD5\" ; spdx:checksumValue \"abc\" ] .\n",
-      "http://example.org/void.ttl", NULL, LW_OK, &err);
+    "@prefix void: <http://rdfs.org/ns/void#> .\n"
+    "@prefix spdx: <http://spdx.org/rdf/terms#> .\n"
+    "<#d> a void:Dataset ; void:dataDump <a.nt>, <b.nt> .\n"
+    "<a.nt> spdx:checksum [ spdx:algorithm spdx:checksumAlgorithm_sha1 ;\n"
+    "  spdx:checksumValue \"DA39A3EE5E6B4B0D3255BFEF95601890AFD80709\" ] .\n"
+    "<#e> a void:Dataset ; void:dataDump <c.nt> ;\n"
+    "  spdx:checksum [ spdx:algorithm \"MD5\" ; spdx:checksumValue \"abc\" ] .\n",
+    "http://example.org/void.ttl", NULL, LW_OK, &err);
   CHECK(v && v->dump_count == 3);
   if (v && v->dump_count == 3) {
     CHECK_STR_EQ(v->dumps[0].checksum_algorithm, "sha1");
@@ -346,8 +344,8 @@ static void test_errors(void)
         "http://example.org/void.ttl", NULL, LW_ERR_FORMAT, &err);
   CHECK(strstr(err.message, "void:dataDump") != NULL);
   /* Not RDF. */
-  parse("<html><body>Not found</body></html>\n", "http://example.org/void.ttl",
-        "text/html", LW_ERR_SYNTAX, &err);
+  parse("<html><body>Not found</body></html>\n", "http://example.org/void.ttl", "text/html",
+        LW_ERR_SYNTAX, &err);
   parse("", "http://example.org/void.ttl", NULL, LW_ERR_SYNTAX, &err);
   parse("just some words\n", "http://example.org/void", NULL, LW_ERR_SYNTAX, &err);
   CHECK(strstr(err.message, "not RDF") != NULL);
@@ -376,8 +374,10 @@ static void test_guess(void)
   const char *xml = "<?xml version='1.0'?><rdf:RDF/>";
   CHECK_INT_EQ(lw_void_guess_format("http://x/void.ttl", "application/rdf+xml", xml, 30),
                LW_FORMAT_TURTLE);
-  CHECK_INT_EQ(lw_void_guess_format("http://x/void.RDF?x=1", NULL, ttl, 15), LW_FORMAT_RDFXML);
-  CHECK_INT_EQ(lw_void_guess_format("http://x/void.xml#a", NULL, ttl, 15), LW_FORMAT_RDFXML);
+  CHECK_INT_EQ(lw_void_guess_format("http://x/void.RDF?x=1", NULL, ttl, 15),
+               LW_FORMAT_RDFXML);
+  CHECK_INT_EQ(lw_void_guess_format("http://x/void.xml#a", NULL, ttl, 15),
+               LW_FORMAT_RDFXML);
   CHECK_INT_EQ(lw_void_guess_format("http://x/void.nt", NULL, ttl, 15), LW_FORMAT_TURTLE);
   CHECK_INT_EQ(lw_void_guess_format("http://x/void", "text/turtle; charset=utf-8", xml, 30),
                LW_FORMAT_TURTLE);
@@ -431,8 +431,8 @@ static void test_real_files(void)
   }
   /* JITA Turtle: a stray '.' on line 11 breaks the next line; what parsed
    * is used, with a warning. */
-  LwVoid *v = parse_file(dir, "gbv__JITA__void.ttl", "http://aims.fao.org/aos/jita/void.ttl",
-                         LW_OK);
+  LwVoid *v = parse_file(dir, "gbv__JITA__void.ttl",
+                         "http://aims.fao.org/aos/jita/void.ttl", LW_OK);
   CHECK(v && v->syntax_errors >= 1);
   CHECK(has_warning(v, "syntax error"));
   CHECK_STR_EQ(modified_of(v), "2011-12-07");
@@ -440,7 +440,8 @@ static void test_real_files(void)
   CHECK(has_feature(v, "http://www.w3.org/ns/formats/RDF_XML"));
   lw_void_free(v);
   /* JITA RDF/XML: BOM and CRLF; the same dataset. */
-  v = parse_file(dir, "gbv__JITA__void.rdf", "http://aims.fao.org/aos/jita/void.rdf", LW_OK);
+  v = parse_file(dir, "gbv__JITA__void.rdf", "http://aims.fao.org/aos/jita/void.rdf",
+                 LW_OK);
   CHECK(v && v->format == LW_FORMAT_RDFXML && v->syntax_errors == 0);
   CHECK_STR_EQ(modified_of(v), "2011-12-07");
   CHECK(v && v->dump_count == 1);
@@ -472,9 +473,10 @@ static void test_real_files(void)
   CHECK(has_dump(v, "http://lod.dataone.org/test.ttl"));
   CHECK(v && v->modified_source == LW_MODIFIED_NONE && v->kind == LW_DUMP_UNSTATED);
   lw_void_free(v);
-  v = parse_file(dir,
-                 "ec-geolink__glharvest__glharvest__tests__data__scenarios__simple_scenario__void.ttl",
-                 "http://127.0.0.1:8080/void.ttl", LW_OK);
+  v = parse_file(
+    dir,
+    "ec-geolink__glharvest__glharvest__tests__data__scenarios__simple_scenario__void.ttl",
+    "http://127.0.0.1:8080/void.ttl", LW_OK);
   CHECK(has_dump(v, "http://127.0.0.1:8080/test.ttl"));
   lw_void_free(v);
   /* More real files: modified and dumps where they are stated. */

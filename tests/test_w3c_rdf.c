@@ -32,10 +32,8 @@ typedef struct {
 } Suite;
 
 static const Suite suites[] = {
-  {"rdf-n-triples", LW_FORMAT_NTRIPLES},
-  {"rdf-n-quads", LW_FORMAT_NQUADS},
-  {"rdf-turtle", LW_FORMAT_TURTLE},
-  {"rdf-trig", LW_FORMAT_TRIG},
+  {"rdf-n-triples", LW_FORMAT_NTRIPLES}, {"rdf-n-quads", LW_FORMAT_NQUADS},
+  {"rdf-turtle", LW_FORMAT_TURTLE},      {"rdf-trig", LW_FORMAT_TRIG},
   {"rdf-xml", LW_FORMAT_RDFXML},
 };
 
@@ -112,9 +110,12 @@ static LwStatus read_file(const char *path, LwFormat format, const char *base,
   if (!in) {
     return lw_error_set(err, LW_ERR_IO, "cannot open %s", path);
   }
-  LwReadOptions o = {.format = format, .base_iri = base,
-                     .on_quad = lw_test_graph_sink, .quad_handle = g,
-                     .on_error = lw_test_count_error, .error_handle = e};
+  LwReadOptions o = {.format = format,
+                     .base_iri = base,
+                     .on_quad = lw_test_graph_sink,
+                     .quad_handle = g,
+                     .on_error = lw_test_count_error,
+                     .error_handle = e};
   LwReadStats stats;
   LwStatus st = lw_rdf_read(in, &o, &stats, err);
   fclose(in);
@@ -122,8 +123,8 @@ static LwStatus read_file(const char *path, LwFormat format, const char *base,
 }
 
 /* "<https://.../rdf-turtle/x.ttl>" -> "DIR/x.ttl" and the bare IRI */
-static bool local_path(const char *term, const char *base, const char *dir,
-                       char *path, size_t path_len, char *iri, size_t iri_len)
+static bool local_path(const char *term, const char *base, const char *dir, char *path,
+                       size_t path_len, char *iri, size_t iri_len)
 {
   size_t n = strlen(term);
   if (n < 2 || term[0] != '<') {
@@ -139,13 +140,12 @@ static bool local_path(const char *term, const char *base, const char *dir,
 }
 
 static bool run_test(const Suite *suite, const char *dir, const char *base,
-                     const LwTestGraph *m, const char *test, Kind kind,
-                     char *why, size_t why_len)
+                     const LwTestGraph *m, const char *test, Kind kind, char *why,
+                     size_t why_len)
 {
   char path[4096], iri[4096];
   const char *action = object_of(m, test, "<" MF "action>");
-  if (!action || !local_path(action, base, dir, path, sizeof(path), iri,
-                             sizeof(iri))) {
+  if (!action || !local_path(action, base, dir, path, sizeof(path), iri, sizeof(iri))) {
     snprintf(why, why_len, "no usable mf:action");
     return false;
   }
@@ -161,16 +161,15 @@ static bool run_test(const Suite *suite, const char *dir, const char *base,
     }
   } else if (st != LW_OK || e.errors) {
     ok = false;
-    snprintf(why, why_len, "status %s, %u errors: %s %s", lw_status_name(st),
-             e.errors, e.first, err.message);
+    snprintf(why, why_len, "status %s, %u errors: %s %s", lw_status_name(st), e.errors,
+             e.first, err.message);
   } else if (kind == KIND_POSITIVE) {
     ok = true;
   } else {
     char rpath[4096], riri[4096];
     const char *result = object_of(m, test, "<" MF "result>");
     LwTestGraph want = LW_TEST_GRAPH_INIT;
-    ok = result && local_path(result, base, dir, rpath, sizeof(rpath), riri,
-                              sizeof(riri));
+    ok = result && local_path(result, base, dir, rpath, sizeof(rpath), riri, sizeof(riri));
     if (!ok) {
       snprintf(why, why_len, "no usable mf:result");
     } else if (!(ok = lw_test_graph_load(&want, rpath, why, why_len))) {
@@ -221,8 +220,8 @@ static void run_suite(const char *root, const Suite *suite)
     if (ok) {
       ++passed;
       if (known_why) {
-        printf("NOTE %s %s passes now: drop it from the known failures\n",
-               suite->dir, test);
+        printf("NOTE %s %s passes now: drop it from the known failures\n", suite->dir,
+               test);
       }
     } else if (known_why) {
       ++known;

@@ -61,10 +61,23 @@ static size_t parse_size(const char *s)
     return 0;
   }
   switch (*end) {
-  case 'k': case 'K': v <<= 10; ++end; break;
-  case 'm': case 'M': v <<= 20; ++end; break;
-  case 'g': case 'G': v <<= 30; ++end; break;
-  default: break;
+  case 'k':
+  case 'K':
+    v <<= 10;
+    ++end;
+    break;
+  case 'm':
+  case 'M':
+    v <<= 20;
+    ++end;
+    break;
+  case 'g':
+  case 'G':
+    v <<= 30;
+    ++end;
+    break;
+  default:
+    break;
   }
   if (*end == 'B' || *end == 'b') {
     ++end;
@@ -230,8 +243,7 @@ static int clean_main(const LwConfig *cfg, int argc, char **argv)
           "format=%s triples=%llu duplicates=%llu syntax_errors=%llu "
           "literal_errors=%llu bytes=%llu md5=%s\n",
           lw_format_name(report.format), report.triples, report.duplicates,
-          report.syntax_errors, report.literal_errors, report.bytes,
-          report.md5);
+          report.syntax_errors, report.literal_errors, report.bytes, report.md5);
   lw_clean_report_free(&report);
   lw_jsonld_map_free(a.contexts);
   lw_netguard_free(guard);

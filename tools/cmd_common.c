@@ -21,7 +21,8 @@ LwRecords *lw_tool_redis(LwTool *tool)
 }
 
 /* "lodwash: MESSAGE" on stderr; returns code. */
-static int say(int code, const char *fmt, va_list args) __attribute__((format(printf, 2, 0)));
+static int say(int code, const char *fmt, va_list args)
+  __attribute__((format(printf, 2, 0)));
 
 static int say(int code, const char *fmt, va_list args)
 {

@@ -36,7 +36,8 @@ int lw_cmd_stage(LwTool *tool, int argc, char **argv)
   if (st > LW_NOTHING) {
     return lw_tool_fail("stage %s: %s", argv[1], err.message);
   }
-  printf("%s: %s%s\n", argv[2], st == LW_NOTHING ? "already " : "", pause ? "paused" : "running");
+  printf("%s: %s%s\n", argv[2], st == LW_NOTHING ? "already " : "",
+         pause ? "paused" : "running");
   return LW_EXIT_OK;
 }
 

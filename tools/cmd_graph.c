@@ -25,7 +25,7 @@ int lw_cmd_graph(LwTool *tool, int argc, char **argv)
     }
   }
   if (!name || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                             "0123456789") != strlen(name)) {
+                            "0123456789") != strlen(name)) {
     return lw_tool_usage_error(USAGE);
   }
   if (subject && subject[0] == '<') {

@@ -78,8 +78,8 @@ int lw_cmd_harvest(LwTool *tool, int argc, char **argv)
   } else if (lw_scheduler_visit(s, p, true, &visit, &err) != LW_OK) {
     lw_tool_fail("harvest: %s: %s", name, err.message);
   } else if (!strcmp(visit.outcome, "started")) {
-    printf("%s: harvest %s started with %zu dump%s at high priority\n", name,
-           visit.harvest, visit.dumps, visit.dumps == 1 ? "" : "s");
+    printf("%s: harvest %s started with %zu dump%s at high priority\n", name, visit.harvest,
+           visit.dumps, visit.dumps == 1 ? "" : "s");
     code = LW_EXIT_OK;
   } else if (!strcmp(visit.outcome, "held")) {
     lw_tool_fail("harvest: %s is held; `lodwash provider release %s` first", name, name);

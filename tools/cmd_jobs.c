@@ -29,14 +29,16 @@ static int jobs_push(LwTool *tool, int argc, char **argv)
       const char *value = argv[++i];
       if (!strcmp(argv[i - 1], "--count")) {
         if (!lw_parse_size(value, &count) || count < 1) {
-          return lw_tool_usage_error("jobs push: --count '%s' is not a positive number", value);
+          return lw_tool_usage_error("jobs push: --count '%s' is not a positive number",
+                                     value);
         }
       } else if (!strcmp(value, "high")) {
         priority = LW_PRIORITY_HIGH;
       } else if (!strcmp(value, "normal")) {
         priority = LW_PRIORITY_NORMAL;
       } else {
-        return lw_tool_usage_error("jobs push: --priority is high or normal, not '%s'", value);
+        return lw_tool_usage_error("jobs push: --priority is high or normal, not '%s'",
+                                   value);
       }
     } else if (argv[i][0] == '-' && argv[i][1] == '-') {
       return lw_tool_usage_error("jobs push: unknown option '%s'", argv[i]);
@@ -142,14 +144,16 @@ static int jobs_dead(LwTool *tool, int argc, char **argv)
   }
   size_t i;
   json_t *job;
-  json_array_foreach(list, i, job) {
+  json_array_foreach(list, i, job)
+  {
     static const char *const times[] = {"failed", "first_failed", "queued", NULL};
     lw_tool_times_readable(job, times);
   }
   if (json) {
     lw_tool_print_json(list);
   } else {
-    json_array_foreach(list, i, job) {
+    json_array_foreach(list, i, job)
+    {
       if (!json_is_object(job)) { /* not a job at all: kept as it was */
         printf("- not a job: %s\n", json_is_string(job) ? json_string_value(job) : "?");
         continue;
@@ -196,7 +200,8 @@ static int jobs_dead_out(LwTool *tool, int argc, char **argv)
   if (!moved && !all) {
     return lw_tool_fail("jobs %s: no dead job %s", argv[1], argv[2]);
   }
-  printf("%lld job%s %s\n", moved, moved == 1 ? "" : "s", retry ? "queued again" : "deleted");
+  printf("%lld job%s %s\n", moved, moved == 1 ? "" : "s",
+         retry ? "queued again" : "deleted");
   return LW_EXIT_OK;
 }
 

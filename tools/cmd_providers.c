@@ -52,7 +52,8 @@ static void print_harvest(json_t *h)
   putchar('\n');
   size_t i;
   json_t *f;
-  json_array_foreach(json_object_get(h, "failed_files"), i, f) {
+  json_array_foreach(json_object_get(h, "failed_files"), i, f)
+  {
     printf("%-16s failed: %s (seed %s): %s\n", "", text_of(f, "uri"), text_of(f, "seed"),
            text_of(f, "error"));
   }

@@ -29,7 +29,8 @@ static int reclean_one(LwRecords *c, const LwConfig *cfg, const char *name, bool
   lw_error_clear(&err);
   LwStatus st = lw_reclean_start(c, cfg->prefix, name, id, &files, &err);
   if (st == LW_OK) {
-    printf("%s: reclean %s started with %zu file%s\n", name, id, files, files == 1 ? "" : "s");
+    printf("%s: reclean %s started with %zu file%s\n", name, id, files,
+           files == 1 ? "" : "s");
     return LW_EXIT_OK;
   }
   if (quiet_skip && (st == LW_NOTHING || st == LW_ERR_STATE)) {

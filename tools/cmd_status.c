@@ -85,8 +85,8 @@ int lw_cmd_status(LwTool *tool, int argc, char **argv)
       watching = true;
     } else if (!strcmp(argv[i], "--every") && i + 1 < argc) {
       if (!lw_parse_size(argv[++i], &every) || every < 1 || every > 86400) {
-        return lw_tool_usage_error("status: --every '%s' is not a number of seconds (1 to 86400)",
-                                   argv[i]);
+        return lw_tool_usage_error(
+          "status: --every '%s' is not a number of seconds (1 to 86400)", argv[i]);
       }
     } else {
       return lw_tool_usage_error("status: unexpected argument '%s'", argv[i]);

@@ -41,8 +41,9 @@ void lw_context_cache_put(void *handle, const char *url, const char *body, size_
   char hash[LW_HASH_HEX_LEN + 1];
   url_md5(url, hash);
   LwError err;
-  LwStatus st = lw_context_store_put(cache->redis, cache->prefix, hash, body, len, document_url,
-                                     LW_CONTEXT_CACHE_TTL_S, cache->max_bytes, &err);
+  LwStatus st = lw_context_store_put(cache->redis, cache->prefix, hash, body, len,
+                                     document_url, LW_CONTEXT_CACHE_TTL_S, cache->max_bytes,
+                                     &err);
   if (st > LW_NOTHING) {
     lw_warn("url=\"%s\" msg=\"context not cached\" error=\"%s\"", url, err.message);
   } else if (st == LW_NOTHING) {

@@ -29,7 +29,7 @@
 typedef struct {
   LwRecords *redis;
   const char *prefix;
-  long long max_bytes;   /* total size of the cached bodies; <= 0: no cap */
+  long long max_bytes; /* total size of the cached bodies; <= 0: no cap */
 } LwContextCache;
 
 /* LwDocumentLoader.cache_get; handle is an LwContextCache. */

@@ -72,7 +72,7 @@
 typedef struct {
   char host[512];
   long long limit;
-  const char *why;  /* the setting, for messages */
+  const char *why; /* the setting, for messages */
   bool held;
   long long refreshed_ms;
 } Slot;
@@ -80,7 +80,7 @@ typedef struct {
 typedef struct {
   LwStageCtx *ctx;
   const LwNetGuard *guard;
-  Slot host;        /* on the host of the request going out */
+  Slot host; /* on the host of the request going out */
   char host_name[512];
   long long lease_ms;
   long long max_wait_ms;
@@ -153,7 +153,8 @@ static bool on_progress(void *user, uint64_t bytes, uint64_t total)
 {
   Download *d = user;
   if (total) {
-    lw_stage_progress(d->ctx, "%.1f MB of %.1f MB", (double)bytes / 1e6, (double)total / 1e6);
+    lw_stage_progress(d->ctx, "%.1f MB of %.1f MB", (double)bytes / 1e6,
+                      (double)total / 1e6);
   } else {
     lw_stage_progress(d->ctx, "%.1f MB", (double)bytes / 1e6);
   }
@@ -235,7 +236,7 @@ typedef struct {
   char partial_path[4096];
   char prefetch_path[4096]; /* a re-check's body, kept for the harvest */
   char prefetch_rel[512];
-  json_t *prefetched;       /* the seed's record of it, when usable */
+  json_t *prefetched; /* the seed's record of it, when usable */
   const char *etag;
   const char *last_modified;
   char previous_hash[LW_HASH_HEX_LEN + 1];
@@ -288,11 +289,13 @@ static void last_visit(const LwStageCtx *ctx, const json_t *seed, Paths *p)
   lw_store_path(data, "partial", hash, NULL, p->partial_path, sizeof(p->partial_path));
   lw_store_path(data, "prefetch", hash, NULL, p->prefetch_path, sizeof(p->prefetch_path));
   lw_store_relpath("prefetch", hash, NULL, p->prefetch_rel, sizeof(p->prefetch_rel));
-  p->checksum = lw_job_get_string(ctx->job, "checksum", lw_record_str(seed, "checksum", NULL));
+  p->checksum = lw_job_get_string(ctx->job, "checksum",
+                                  lw_record_str(seed, "checksum", NULL));
   if (use_prefetched(ctx, seed, p)) {
     return;
   }
-  bool complete = lw_record_str(seed, "clean", NULL) || lw_record_str(seed, "children", NULL);
+  bool complete = lw_record_str(seed, "clean", NULL) ||
+                  lw_record_str(seed, "children", NULL);
   if (!complete || !file_exists(p->raw_path)) {
     return;
   }
@@ -450,8 +453,10 @@ static LwStatus record_prefetched(LwStageCtx *ctx, const Paths *p)
   LW_TRY(lw_content_meta_file(p->prefetch_path, &meta, ctx->err));
   if (strcmp(meta.hash, p->previous_hash) != 0) {
     unlink(p->prefetch_path); /* not what the record says: fetched anew on retry */
-    return lw_error_set(ctx->err, LW_ERR_NET, "the body kept by the re-check of %s is not "
-                        "the one recorded: it is downloaded again", seed);
+    return lw_error_set(ctx->err, LW_ERR_NET,
+                        "the body kept by the re-check of %s is not "
+                        "the one recorded: it is downloaded again",
+                        seed);
   }
   LW_TRY(lw_store_commit(p->prefetch_path, p->raw_path, ctx->err));
   char now[32];
@@ -497,7 +502,8 @@ static void record_failure(LwStageCtx *ctx, const LwFetchResult *r)
     lw_seed_set(ctx->redis, prefix, seed, "timestamp", tstext, &ignored);
   }
   if (r->retry_after >= 0) {
-    ctx->err->retry_after_ms = (long long)r->retry_after * 1000; /* the queue waits that long */
+    ctx->err->retry_after_ms = (long long)r->retry_after *
+                               1000; /* the queue waits that long */
     char secs[32];
     snprintf(secs, sizeof(secs), "%ld", r->retry_after);
     lw_seed_set(ctx->redis, prefix, seed, "retry_after", secs, &ignored);
@@ -578,7 +584,8 @@ static LwStatus recheck_gives_way(LwStageCtx *ctx, const json_t *seed)
     return LW_OK;
   }
   json_t *h = NULL;
-  LwStatus st = lw_records_harvest_get(ctx->redis, ctx->config->prefix, owner, &h, ctx->err);
+  LwStatus st = lw_records_harvest_get(ctx->redis, ctx->config->prefix, owner, &h,
+                                       ctx->err);
   if (st > LW_NOTHING) {
     return st;
   }
@@ -586,7 +593,8 @@ static LwStatus recheck_gives_way(LwStageCtx *ctx, const json_t *seed)
   json_decref(h);
   if (running) {
     lw_info("stage=download seed=%s recheck=skipped harvest=%s msg=\"a harvest of the "
-            "provider runs: it downloads the dump\"", ctx->job->seed, owner);
+            "provider runs: it downloads the dump\"",
+            ctx->job->seed, owner);
     return LW_NOTHING;
   }
   lw_txn_harvest_owns(ctx->txn, owner, ctx->job->seed);
@@ -596,11 +604,12 @@ static LwStatus recheck_gives_way(LwStageCtx *ctx, const json_t *seed)
 LwStatus lw_stage_download_run(LwStageCtx *ctx)
 {
   if (!is_hash(ctx->job->seed)) {
-    return lw_error_set(ctx->err, LW_ERR_USAGE, "download job without a seed hash: \"%.64s\"",
-                        ctx->job->seed);
+    return lw_error_set(ctx->err, LW_ERR_USAGE,
+                        "download job without a seed hash: \"%.64s\"", ctx->job->seed);
   }
   json_t *seed = NULL;
-  LwStatus st = lw_seed_get(ctx->redis, ctx->config->prefix, ctx->job->seed, &seed, ctx->err);
+  LwStatus st = lw_seed_get(ctx->redis, ctx->config->prefix, ctx->job->seed, &seed,
+                            ctx->err);
   if (st == LW_NOTHING) {
     return lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", ctx->job->seed);
   }

@@ -26,7 +26,8 @@ static char *media_type_of(const json_t *seed)
     json_t *headers = json_object_get(json_array_get(hops, n - 1), "headers");
     const char *key;
     json_t *value;
-    json_object_foreach(headers, key, value) {
+    json_object_foreach(headers, key, value)
+    {
       if (!strcasecmp(key, "content-type") && json_is_string(value)) {
         type = strdup(json_string_value(value));
         break;
@@ -47,8 +48,7 @@ static char *file_name_of(const json_t *seed)
   return name;
 }
 
-static LwStatus read_head(const LwStageCtx *ctx, const char *file, char *head,
-                          size_t *len)
+static LwStatus read_head(const LwStageCtx *ctx, const char *file, char *head, size_t *len)
 {
   char path[4096];
   snprintf(path, sizeof(path), "%s/%s", ctx->config->data_dir, file);

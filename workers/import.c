@@ -33,10 +33,10 @@
 #define MAX_DEPTH 64
 
 typedef struct {
-  char **paths;     /* clean files (absolute) */
+  char **paths; /* clean files (absolute) */
   size_t count;
   size_t cap;
-  json_t *failed;   /* [{seed, uri, error}] */
+  json_t *failed; /* [{seed, uri, error}] */
 } Collected;
 
 static LwStatus add_path(Collected *c, const char *path, LwError *err)
@@ -56,10 +56,10 @@ static LwStatus add_path(Collected *c, const char *path, LwError *err)
 
 static LwStatus note_failed(Collected *c, const char *hash, const json_t *seed)
 {
-  json_array_append_new(c->failed,
-                        json_pack("{s:s, s:s, s:s}", "seed", hash, "uri",
-                                  lw_record_str(seed, "uri", lw_record_str(seed, "archive", "")),
-                                  "error", lw_record_str(seed, "error", "")));
+  json_array_append_new(
+    c->failed, json_pack("{s:s, s:s, s:s}", "seed", hash, "uri",
+                         lw_record_str(seed, "uri", lw_record_str(seed, "archive", "")),
+                         "error", lw_record_str(seed, "error", "")));
   return LW_OK;
 }
 
@@ -67,7 +67,8 @@ static LwStatus note_failed(Collected *c, const char *hash, const json_t *seed)
 static LwStatus collect(LwStageCtx *ctx, const char *hash, unsigned depth, Collected *c)
 {
   if (depth > MAX_DEPTH) {
-    return lw_error_set(ctx->err, LW_ERR_LIMIT, "archives nested deeper than %d", MAX_DEPTH);
+    return lw_error_set(ctx->err, LW_ERR_LIMIT, "archives nested deeper than %d",
+                        MAX_DEPTH);
   }
   const char *prefix = ctx->config->prefix;
   json_t *seed = NULL;
@@ -80,7 +81,8 @@ static LwStatus collect(LwStageCtx *ctx, const char *hash, unsigned depth, Colle
   if (json_is_array(children) && json_array_size(children) > 0) {
     size_t i;
     json_t *child;
-    json_array_foreach(children, i, child) {
+    json_array_foreach(children, i, child)
+    {
       if (st == LW_OK && json_is_string(child)) {
         st = collect(ctx, json_string_value(child), depth + 1, c);
       }
@@ -125,7 +127,8 @@ static LwSparqlStore *open_store(const LwConfig *cfg, LwError *err)
                        .user = *cfg->store_user ? cfg->store_user : NULL,
                        .password = cfg->store_password};
   if (!lw_sparql_mode_parse(cfg->store_mode, &o.mode)) {
-    lw_error_set(err, LW_ERR_USAGE, "--store-mode: '%s' is not gsp or update", cfg->store_mode);
+    lw_error_set(err, LW_ERR_USAGE, "--store-mode: '%s' is not gsp or update",
+                 cfg->store_mode);
     return NULL;
   }
   return lw_sparql_open(&o, err);
@@ -140,11 +143,18 @@ static LwStatus record_report(LwStageCtx *ctx, const char *harvest,
   LwTxn *txn = ctx->txn;
   lw_txn_harvest_running(txn, harvest);
   char buf[64];
-  const struct { const char *field; unsigned long long value; } counts[] = {
-    {"triples", r->merge.triples}, {"subjects", r->merge.subjects},
-    {"harvest_subjects", r->merge.harvest_subjects}, {"added", r->merge.added},
-    {"removed", r->merge.removed}, {"foreign_graph", r->merge.foreign_graph},
-    {"files", c->count}, {"finished", (unsigned long long)lw_now_ms()},
+  const struct {
+    const char *field;
+    unsigned long long value;
+  } counts[] = {
+    {"triples", r->merge.triples},
+    {"subjects", r->merge.subjects},
+    {"harvest_subjects", r->merge.harvest_subjects},
+    {"added", r->merge.added},
+    {"removed", r->merge.removed},
+    {"foreign_graph", r->merge.foreign_graph},
+    {"files", c->count},
+    {"finished", (unsigned long long)lw_now_ms()},
   };
   for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); ++i) {
     snprintf(buf, sizeof(buf), "%llu", counts[i].value);
@@ -155,7 +165,8 @@ static LwStatus record_report(LwStageCtx *ctx, const char *harvest,
   free(failed);
   lw_txn_harvest_set(txn, harvest, "changeset_added", r->added_path);
   lw_txn_harvest_set(txn, harvest, "changeset_removed", r->removed_path);
-  lw_txn_harvest_set(txn, harvest, "status", json_array_size(c->failed) ? "failed" : "done");
+  lw_txn_harvest_set(txn, harvest, "status",
+                     json_array_size(c->failed) ? "failed" : "done");
   lw_txn_counter_add(txn, "triples_imported", (long long)r->merge.added);
   return LW_OK;
 }
@@ -191,11 +202,12 @@ static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *ha
   json_t *dumps = json_loads(lw_record_str(harvest, "seeds", "[]"), 0, NULL);
   Collected c = {.failed = json_array()};
   LwStatus st = json_is_array(dumps) && c.failed
-                    ? LW_OK
-                    : lw_error_set(ctx->err, LW_ERR_FORMAT, "harvest %s: bad dumps", id);
+                  ? LW_OK
+                  : lw_error_set(ctx->err, LW_ERR_FORMAT, "harvest %s: bad dumps", id);
   size_t i;
   json_t *dump;
-  json_array_foreach(dumps, i, dump) {
+  json_array_foreach(dumps, i, dump)
+  {
     if (st == LW_OK && json_is_string(dump)) {
       st = collect(ctx, json_string_value(dump), 0, &c);
     }
@@ -209,13 +221,18 @@ static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *ha
   LwGraphImportReport report;
   if (st == LW_OK) {
     /* shown by `lodwash status` and the dashboard while the merge runs */
-    lw_stage_progress(ctx, "merging %zu clean files (%zu failed) into the graph of %s%s", c.count,
-                      json_array_size(c.failed), provider, store ? " and the triple store" : "");
-    LwGraphImportOptions o = {.data_dir = ctx->config->data_dir, .provider = provider,
-                              .graph_iri = graph, .harvest_id = id,
+    lw_stage_progress(ctx, "merging %zu clean files (%zu failed) into the graph of %s%s",
+                      c.count, json_array_size(c.failed), provider,
+                      store ? " and the triple store" : "");
+    LwGraphImportOptions o = {.data_dir = ctx->config->data_dir,
+                              .provider = provider,
+                              .graph_iri = graph,
+                              .harvest_id = id,
                               .clean_paths = (const char *const *)c.paths,
-                              .clean_count = c.count, .store = store,
-                              .progress = report_progress, .progress_handle = ctx};
+                              .clean_count = c.count,
+                              .store = store,
+                              .progress = report_progress,
+                              .progress_handle = ctx};
     st = lw_graph_import(&o, &report, ctx->err);
   }
   if (st == LW_OK) {
@@ -241,9 +258,10 @@ LwStatus lw_stage_import_run(LwStageCtx *ctx)
   const char *id = ctx->job->harvest;
   json_t *harvest = NULL;
   LwStatus st = lw_records_harvest_get(ctx->redis, ctx->config->prefix, id, &harvest,
-                                      ctx->err);
+                                       ctx->err);
   if (st != LW_OK) {
-    return st == LW_NOTHING ? lw_error_set(ctx->err, LW_ERR_STATE, "no harvest %s", id) : st;
+    return st == LW_NOTHING ? lw_error_set(ctx->err, LW_ERR_STATE, "no harvest %s", id)
+                            : st;
   }
   const char *state = lw_record_str(harvest, "status", "");
   if (!strcmp(state, "done") || !strcmp(state, "failed")) {

@@ -182,9 +182,11 @@ static LwStatus clean_file(LwStageCtx *ctx, const json_t *seed, LwCleanReport *r
   LwNetGuard *guard = NULL;
   LW_TRY(lw_netguard_new(cfg->allow_net, &guard, ctx->err));
   LwContextCache cache = {ctx->redis, cfg->prefix, cfg->context_cache_max_bytes};
-  LwDocumentLoader loader = {.guard = guard, .contact = cfg->contact,
+  LwDocumentLoader loader = {.guard = guard,
+                             .contact = cfg->contact,
                              .cache_get = lw_context_cache_get,
-                             .cache_put = lw_context_cache_put, .cache_handle = &cache};
+                             .cache_put = lw_context_cache_put,
+                             .cache_handle = &cache};
   LwCleanOptions o = {
     .format = lw_format_parse(lw_record_str(seed, "format", "")),
     .base_iri = *base ? base : NULL,

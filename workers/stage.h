@@ -110,18 +110,18 @@ typedef struct {
 } LwStageOutcome;
 
 typedef struct {
-  const char *name;   /* queue name: [a-z0-9_-]+ */
+  const char *name; /* queue name: [a-z0-9_-]+ */
   LwStageRunFn run;
-  const char *doc;    /* one line, shown by lodwash-worker --help */
+  const char *doc; /* one line, shown by lodwash-worker --help */
   /* The pipeline as data, for a stage that works on a seed (takes NULL:
    * not about a seed). The frame makes the moves: to working before the
    * stage runs (lw_stage_on_own_seed), to the outcome's status with the
    * next job in the ack (lw_stage_results). The seed machine (queue/seed.h)
    * must allow each move; test_stages checks it. */
-  const char *takes;     /* the seed status it works on */
-  const char *working;   /* the status while it works */
-  LwStageOutcome done;   /* how it usually ends */
-  LwStageOutcome other;  /* the other way it may end ({NULL}: none) */
+  const char *takes;    /* the seed status it works on */
+  const char *working;  /* the status while it works */
+  LwStageOutcome done;  /* how it usually ends */
+  LwStageOutcome other; /* the other way it may end ({NULL}: none) */
 } LwStage;
 
 /* The table (workers/stages.c) and its length. */
@@ -147,7 +147,7 @@ LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError
 /* Records a short progress note ("12 MB of 40 MB") in the worker's
  * heartbeat. Cheap: written at most once a second. */
 void lw_stage_progress(LwStageCtx *ctx, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+  __attribute__((format(printf, 2, 3)));
 
 /* True once the worker was asked to stop (SIGTERM/SIGINT). */
 bool lw_stage_stopping(const LwStageCtx *ctx);

@@ -39,8 +39,7 @@ void lw_stage_fan_in(const LwJob *job, LwTxn *txn)
   lw_txn_harvest_expect_files(txn, job->harvest, found, n_found);
   free(found);
   if (!continues) {
-    lw_txn_harvest_finish_file(txn, job->harvest, job->seed, false,
-                               lw_pipeline_follow_up);
+    lw_txn_harvest_finish_file(txn, job->harvest, job->seed, false, lw_pipeline_follow_up);
   }
 }
 
@@ -53,14 +52,16 @@ LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError
   if (txn) {
     lw_txn_harvest_owns(txn, job->harvest, job->seed);
     if (lw_queue_fail_final(cfg, job, failure)) {
-      lw_txn_harvest_finish_file(txn, job->harvest, job->seed, true,
-                                 lw_pipeline_follow_up);
+      lw_txn_harvest_finish_file(txn, job->harvest, job->seed, true, lw_pipeline_follow_up);
     }
   }
   return txn;
 }
 
-void lw_stage_other(LwStageCtx *ctx) { ctx->outcome = LW_STAGE_OTHER; }
+void lw_stage_other(LwStageCtx *ctx)
+{
+  ctx->outcome = LW_STAGE_OTHER;
+}
 
 void lw_stage_spawn(LwStageCtx *ctx, const char *seed, bool reset)
 {
@@ -81,8 +82,8 @@ void lw_stage_results(LwStageCtx *ctx, LwStatus st)
   const LwStage *stage = lw_stage_find(job->stage);
   if (st == LW_OK && stage && stage->takes && *job->seed) {
     const LwStageOutcome *o = ctx->outcome == LW_STAGE_OTHER && stage->other.status
-                                  ? &stage->other
-                                  : &stage->done;
+                                ? &stage->other
+                                : &stage->done;
     /* from the working status, which a job may not have entered itself
      * (its work was found done): the machine's way */
     lw_txn_seed_status(ctx->txn, job->seed, stage->working);

@@ -33,11 +33,12 @@ LwStatus lw_stage_on_seed(LwStageCtx *ctx, const char *input_status,
                           const char *working_status, LwStageSeedFn work)
 {
   json_t *seed = NULL;
-  LwStatus st = lw_seed_get(ctx->redis, ctx->config->prefix, ctx->job->seed, &seed, ctx->err);
+  LwStatus st = lw_seed_get(ctx->redis, ctx->config->prefix, ctx->job->seed, &seed,
+                            ctx->err);
   if (st != LW_OK) {
     return st == LW_NOTHING
-               ? lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", ctx->job->seed)
-               : st;
+             ? lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", ctx->job->seed)
+             : st;
   }
   const char *status = lw_record_str(seed, "status", "");
   const char *owner = lw_record_str(seed, "harvest", "");
@@ -59,7 +60,8 @@ LwStatus lw_stage_on_own_seed(LwStageCtx *ctx, LwStageSeedFn work)
 {
   const LwStage *stage = lw_stage_find(ctx->job->stage);
   if (!stage || !stage->takes) {
-    return lw_error_set(ctx->err, LW_ERR_USAGE, "stage %s works on no seed", ctx->job->stage);
+    return lw_error_set(ctx->err, LW_ERR_USAGE, "stage %s works on no seed",
+                        ctx->job->stage);
   }
   return lw_stage_on_seed(ctx, stage->takes, stage->working, work);
 }

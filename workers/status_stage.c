@@ -16,11 +16,11 @@ LwStatus lw_stage_status_run(LwStageCtx *ctx)
   LW_TRY(lw_status_report(ctx->redis, ctx->config, &report, ctx->err));
   LwStatus st = lw_status_report_write(ctx->config, report, ctx->err);
   if (st == LW_OK) {
-    lw_info("stage=status queued=%lld inflight=%lld delayed=%lld dead=%lld workers=%zu",
-            lw_status_report_total(report, "queued"),
-            lw_status_report_total(report, "inflight"),
-            lw_status_report_total(report, "delayed"), lw_status_report_total(report, "dead"),
-            json_array_size(json_object_get(report, "workers")));
+    lw_info(
+      "stage=status queued=%lld inflight=%lld delayed=%lld dead=%lld workers=%zu",
+      lw_status_report_total(report, "queued"), lw_status_report_total(report, "inflight"),
+      lw_status_report_total(report, "delayed"), lw_status_report_total(report, "dead"),
+      json_array_size(json_object_get(report, "workers")));
   }
   json_decref(report);
   return st;

@@ -200,9 +200,10 @@ static LwStatus record_archive(LwStageCtx *ctx, const json_t *seed, const char *
      * (workers/stage_results.c); here only the budget is settled. */
     lw_txn_unpack_budget_settle(txn, harvest, hash, r->bytes_expanded, r->files_written);
   }
-  lw_info("stage=unpack seed=%s outcome=depleted entries=%zu skipped=%zu bytes=%llu format=\"%s\"",
-          hash, r->n_entries, json_array_size(r->skipped),
-          (unsigned long long)r->bytes_expanded, r->format);
+  lw_info(
+    "stage=unpack seed=%s outcome=depleted entries=%zu skipped=%zu bytes=%llu format=\"%s\"",
+    hash, r->n_entries, json_array_size(r->skipped), (unsigned long long)r->bytes_expanded,
+    r->format);
   return LW_OK;
 }
 
@@ -232,9 +233,10 @@ static LwStatus settle_data(LwStageCtx *ctx, const char *hash, const char *rel)
   }
   txn_seed_int(txn, hash, "processed", lw_now_ms());
   /* unarchived, and on to the next stage: the frame's moves (the row) */
-  lw_info("stage=unpack seed=%s outcome=unarchived encoding=%s source=%s recoded=%s replaced=%llu",
-          hash, enc.encoding, enc.source, enc.recoded ? "true" : "false",
-          (unsigned long long)enc.replaced);
+  lw_info(
+    "stage=unpack seed=%s outcome=unarchived encoding=%s source=%s recoded=%s replaced=%llu",
+    hash, enc.encoding, enc.source, enc.recoded ? "true" : "false",
+    (unsigned long long)enc.replaced);
   return LW_OK;
 }
 
@@ -255,15 +257,21 @@ static LwStatus unpack_seed(LwStageCtx *ctx, const json_t *seed, const char *has
   o.name = name;
   o.depth = depth > 0 ? (unsigned)depth : 0;
   o.limits = lw_unpack_limits_default();
-  o.limits.max_entries = cfg->archive_max_entries > 0 ? (uint64_t)cfg->archive_max_entries : 0;
-  o.limits.max_archive_bytes = cfg->archive_max_bytes > 0 ? (uint64_t)cfg->archive_max_bytes : 0;
+  o.limits.max_entries = cfg->archive_max_entries > 0 ? (uint64_t)cfg->archive_max_entries
+                                                      : 0;
+  o.limits.max_archive_bytes = cfg->archive_max_bytes > 0 ? (uint64_t)cfg->archive_max_bytes
+                                                          : 0;
   o.limits.max_entry_bytes = o.limits.max_archive_bytes;
   o.limits.max_ratio = cfg->archive_max_ratio > 0 ? (uint64_t)cfg->archive_max_ratio : 0;
   o.limits.max_depth = cfg->archive_max_depth > 0 ? (unsigned)cfg->archive_max_depth : 0;
   o.progress = on_progress;
   o.progress_data = ctx;
-  LwUnpackBudgetRef budget = {ctx->redis, cfg->prefix, ctx->job->harvest, hash,
-                              cfg->harvest_max_bytes, cfg->harvest_max_files};
+  LwUnpackBudgetRef budget = {ctx->redis,
+                              cfg->prefix,
+                              ctx->job->harvest,
+                              hash,
+                              cfg->harvest_max_bytes,
+                              cfg->harvest_max_files};
   if (*ctx->job->harvest) {
     o.budget.reserve = lw_unpack_budget_reserve;
     o.budget.data = &budget;

@@ -32,9 +32,15 @@ struct LwWorker {
   bool beat_quit;
 };
 
-const char *lw_worker_id(const LwWorker *w) { return w->id; }
+const char *lw_worker_id(const LwWorker *w)
+{
+  return w->id;
+}
 
-static bool stopping(const LwWorker *w) { return w->opts->stop && *w->opts->stop; }
+static bool stopping(const LwWorker *w)
+{
+  return w->opts->stop && *w->opts->stop;
+}
 
 /* Sleeps ms, waking early when asked to stop. */
 static void nap(const LwWorker *w, long long ms)
@@ -55,7 +61,8 @@ size_t lw_worker_parse_stages(const char *list, const char **names, size_t max,
     /* Work already started finishes first: a dump's later stages come
      * before the downloads that start new work (a slow host's transfers then
      * delay only downloads), then the other stages in table order. */
-    static const char *const preferred[] = {"import", "parse", "guess", "unpack", "download"};
+    static const char *const preferred[] = {"import", "parse", "guess", "unpack",
+                                            "download"};
     for (size_t i = 0; i < sizeof(preferred) / sizeof(*preferred) && n < max; ++i) {
       const LwStage *stage = lw_stage_find(preferred[i]);
       if (stage) {
@@ -228,8 +235,8 @@ typedef enum { FINISH_ACK, FINISH_FAIL, FINISH_HANDBACK } Finish;
  * must not be lost because Redis restarted meanwhile. Gives up only when the
  * worker is stopped while Redis is away (the reaper then returns the job). */
 static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn,
-                           const LwError *failure, LwFailOutcome *outcome,
-                           long long *delay, LwJob **next, LwError *err)
+                           const LwError *failure, LwFailOutcome *outcome, long long *delay,
+                           LwJob **next, LwError *err)
 {
   for (;;) {
     LwStatus st;
@@ -273,7 +280,8 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
   if (!txn) {
     status = lw_error_set(&failure, LW_ERR_NOMEM, "out of memory");
   } else if (!stage) {
-    status = lw_error_set(&failure, LW_ERR_USAGE, "no stage '%s' in this worker", job->stage);
+    status = lw_error_set(&failure, LW_ERR_USAGE, "no stage '%s' in this worker",
+                          job->stage);
   } else {
     status = stage->run(&ctx);
     if (status > LW_NOTHING && failure.status == LW_OK) {
@@ -320,7 +328,8 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
      * already applied and its reply was lost: nothing was applied now */
     outcome_name = "lost";
     lw_warn("stage=%s seed=%s job=%s msg=\"lost the job: it is no longer this worker's, "
-            "nothing recorded\"", job->stage, job->seed, job->id);
+            "nothing recorded\"",
+            job->stage, job->seed, job->id);
   }
   long long ms = lw_now_ms() - t0;
   if (!handed_back && fin != LW_ERR_REDIS) {
@@ -381,8 +390,8 @@ int lw_worker_run(const LwWorkerOptions *opts)
   lw_worker_id_new(w.id, sizeof(w.id));
   size_t n = 0;
   for (size_t i = 0; i < opts->n_stages; ++i) {
-    n += (size_t)snprintf(w.stages_csv + n, sizeof(w.stages_csv) - n, "%s%s",
-                          i ? "," : "", opts->stages[i]);
+    n += (size_t)snprintf(w.stages_csv + n, sizeof(w.stages_csv) - n, "%s%s", i ? "," : "",
+                          opts->stages[i]);
     if (n >= sizeof(w.stages_csv)) {
       break;
     }
@@ -406,8 +415,8 @@ int lw_worker_run(const LwWorkerOptions *opts)
     LwStatus st = LW_OK;
     if (!job) {
       const char *ask[LW_DOWNLOAD_CAP_MAX_STAGES];
-      size_t n_ask =
-          lw_download_cap_stages(w.redis, w.cfg, w.id, opts->stages, opts->n_stages, ask);
+      size_t n_ask = lw_download_cap_stages(w.redis, w.cfg, w.id, opts->stages,
+                                            opts->n_stages, ask);
       st = lw_queue_fetch(w.redis, w.cfg, w.id, ask, n_ask, &job, &err);
       lw_download_cap_keep(w.redis, w.cfg, st == LW_OK && job ? job->stage : NULL);
     }

@@ -22,7 +22,7 @@ typedef struct {
   const LwConfig *config;
   const char *const *stages; /* names served, in preference order */
   size_t n_stages;
-  bool exit_when_idle;       /* return once nothing of those stages is queued,
+  bool exit_when_idle;         /* return once nothing of those stages is queued,
                                 delayed or in flight anywhere */
   volatile sig_atomic_t *stop; /* set (by a signal handler) to stop: the
                                   current job is finished or handed back */

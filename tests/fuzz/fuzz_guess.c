@@ -8,13 +8,19 @@
 #include <string.h>
 
 static const char *const media_types[] = {
-  NULL, "text/turtle", "application/n-triples", "application/n-quads",
-  "application/trig", "application/rdf+xml", "application/ld+json", "text/html",
+  NULL,
+  "text/turtle",
+  "application/n-triples",
+  "application/n-quads",
+  "application/trig",
+  "application/rdf+xml",
+  "application/ld+json",
+  "text/html",
   "text/plain; charset=utf-8",
 };
 static const char *const filenames[] = {
-  NULL, "a.ttl", "a.nt", "a.nq.gz", "a.trig", "a.rdf", "a.owl", "a.jsonld", "a.html",
-  "http://example.org/x.ttl?y#z",
+  NULL,    "a.ttl", "a.nt",     "a.nq.gz", "a.trig",
+  "a.rdf", "a.owl", "a.jsonld", "a.html",  "http://example.org/x.ttl?y#z",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -18,8 +18,8 @@ void lw_test_report(bool ok, const char *file, int line, const char *expr,
     return;
   }
   ++lw_test_failed;
-  fprintf(stderr, "%s:%d: FAILED: %s%s%s\n", file, line, expr,
-          detail ? ": " : "", detail ? detail : "");
+  fprintf(stderr, "%s:%d: FAILED: %s%s%s\n", file, line, expr, detail ? ": " : "",
+          detail ? detail : "");
 }
 
 int lw_test_finish(void)
@@ -97,8 +97,7 @@ char *lw_test_tmpdir(void)
   return path;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-                        struct FTW *ftw)
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
   (void)st;
   (void)flag;

@@ -18,23 +18,24 @@ void lw_test_report(bool ok, const char *file, int line, const char *expr,
 
 #define CHECK(cond) lw_test_report((cond), __FILE__, __LINE__, #cond, NULL)
 
-#define CHECK_STR_EQ(actual, expected)                                         \
-  do {                                                                         \
-    const char *lw_a_ = (actual);                                              \
-    const char *lw_e_ = (expected);                                            \
-    bool lw_ok_ = lw_a_ && lw_e_ ? !strcmp(lw_a_, lw_e_) : lw_a_ == lw_e_;     \
-    lw_test_report(lw_ok_, __FILE__, __LINE__, #actual " == " #expected,       \
-                   lw_ok_ ? NULL : lw_a_ ? lw_a_ : "(null)");                  \
+#define CHECK_STR_EQ(actual, expected)                                                     \
+  do {                                                                                     \
+    const char *lw_a_ = (actual);                                                          \
+    const char *lw_e_ = (expected);                                                        \
+    bool lw_ok_ = lw_a_ && lw_e_ ? !strcmp(lw_a_, lw_e_) : lw_a_ == lw_e_;                 \
+    lw_test_report(lw_ok_, __FILE__, __LINE__, #actual " == " #expected,                   \
+                   lw_ok_  ? NULL                                                          \
+                   : lw_a_ ? lw_a_                                                         \
+                           : "(null)");                                                    \
   } while (0)
 
-#define CHECK_INT_EQ(actual, expected)                                         \
-  do {                                                                         \
-    long long lw_a_ = (long long)(actual);                                     \
-    long long lw_e_ = (long long)(expected);                                   \
-    char lw_d_[64];                                                            \
-    snprintf(lw_d_, sizeof(lw_d_), "got %lld, expected %lld", lw_a_, lw_e_);  \
-    lw_test_report(lw_a_ == lw_e_, __FILE__, __LINE__,                         \
-                   #actual " == " #expected, lw_d_);                           \
+#define CHECK_INT_EQ(actual, expected)                                                     \
+  do {                                                                                     \
+    long long lw_a_ = (long long)(actual);                                                 \
+    long long lw_e_ = (long long)(expected);                                               \
+    char lw_d_[64];                                                                        \
+    snprintf(lw_d_, sizeof(lw_d_), "got %lld, expected %lld", lw_a_, lw_e_);               \
+    lw_test_report(lw_a_ == lw_e_, __FILE__, __LINE__, #actual " == " #expected, lw_d_);   \
   } while (0)
 
 /* Prints the closing "N passed, N failed" line; returns the exit code. */

@@ -2,8 +2,7 @@
 
 #include <stdio.h>
 
-void lw_test_count_error(void *handle, unsigned line, unsigned column,
-                         const char *message)
+void lw_test_count_error(void *handle, unsigned line, unsigned column, const char *message)
 {
   LwTestErrors *e = handle;
   if (e->errors++ == 0) {

@@ -11,7 +11,6 @@ typedef struct {
 } LwTestErrors;
 
 /* The sink; handle is an LwTestErrors. */
-void lw_test_count_error(void *handle, unsigned line, unsigned column,
-                         const char *message);
+void lw_test_count_error(void *handle, unsigned line, unsigned column, const char *message);
 
 #endif

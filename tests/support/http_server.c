@@ -25,7 +25,7 @@ typedef struct {
   int hits;
   char *last_headers; /* "name: value\n" lines of the latest request */
   char *last_method;
-  char *last_body;    /* its body (uploads), NUL-terminated */
+  char *last_body; /* its body (uploads), NUL-terminated */
   size_t last_body_len;
 } Route;
 
@@ -52,7 +52,7 @@ static void put_digits(char *out, uint64_t v)
 static void make_line(uint64_t n, char line[LW_TEST_LINE_LEN])
 {
   static const char tmpl[] =
-      "<http://example.org/s0000000000> <http://example.org/p> \"v0000000000\" .\n";
+    "<http://example.org/s0000000000> <http://example.org/p> \"v0000000000\" .\n";
   memcpy(line, tmpl, LW_TEST_LINE_LEN);
   put_digits(line + 21, n);
   put_digits(line + 59, n);
@@ -267,11 +267,11 @@ static bool nap(LwTestServer *s, unsigned ms)
 
 typedef struct {
   LwTestServer *server;
-  LwTestResponse r;   /* a copy: the route may be cleared meanwhile */
-  uint64_t start;     /* identity-body range served: [start, end) */
+  LwTestResponse r; /* a copy: the route may be cleared meanwhile */
+  uint64_t start;   /* identity-body range served: [start, end) */
   uint64_t end;
-  uint64_t next;      /* next identity-body byte to read */
-  uint64_t sent;      /* body bytes handed to MHD */
+  uint64_t next; /* next identity-body byte to read */
+  uint64_t sent; /* body bytes handed to MHD */
   int fd;
   bool zinit;
   bool zdone;
@@ -383,7 +383,8 @@ static void add_headers(struct MHD_Response *resp, const char *lines)
 {
   char *copy = strdup(lines);
   char *save = NULL;
-  for (char *line = strtok_r(copy, "\r\n", &save); line; line = strtok_r(NULL, "\r\n", &save)) {
+  for (char *line = strtok_r(copy, "\r\n", &save); line;
+       line = strtok_r(NULL, "\r\n", &save)) {
     char *colon = strchr(line, ':');
     if (!colon) {
       continue;
@@ -440,8 +441,8 @@ static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
   }
 }
 
-static enum MHD_Result log_header(void *cls, enum MHD_ValueKind kind,
-                                  const char *key, const char *value)
+static enum MHD_Result log_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                  const char *value)
 {
   (void)kind;
   HeaderLog *log = cls;
@@ -452,9 +453,8 @@ static enum MHD_Result log_header(void *cls, enum MHD_ValueKind kind,
 }
 
 /* Picks this request's response (a copy the caller frees) and logs it. */
-static bool next_response(LwTestServer *s, struct MHD_Connection *conn,
-                          const char *url, const char *method, Upload *up,
-                          LwTestResponse *out)
+static bool next_response(LwTestServer *s, struct MHD_Connection *conn, const char *url,
+                          const char *method, Upload *up, LwTestResponse *out)
 {
   HeaderLog log = {NULL, 0};
   MHD_get_connection_values(conn, MHD_HEADER_KIND, log_header, &log);
@@ -507,16 +507,15 @@ static enum MHD_Result queue_simple(struct MHD_Connection *conn, unsigned status
                                     const char *text)
 {
   struct MHD_Response *resp = MHD_create_response_from_buffer(
-      strlen(text), (void *)(uintptr_t)text, MHD_RESPMEM_PERSISTENT);
+    strlen(text), (void *)(uintptr_t)text, MHD_RESPMEM_PERSISTENT);
   enum MHD_Result ret = MHD_queue_response(conn, status, resp);
   MHD_destroy_response(resp);
   return ret;
 }
 
-static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
-                              const char *url, const char *method,
-                              const char *version, const char *upload_data,
-                              size_t *upload_size, void **con_cls)
+static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
+                              const char *method, const char *version,
+                              const char *upload_data, size_t *upload_size, void **con_cls)
 {
   (void)version;
   LwTestServer *s = cls;
@@ -570,8 +569,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
   bool if_range_ok = !if_range || (r->etag && !strcmp(if_range, r->etag)) ||
                      (r->last_modified && !strcmp(if_range, r->last_modified));
   uint64_t a = 0, b = 0;
-  if (!is304 && r->ranges && !r->encoding && range && if_range_ok &&
-      status == 200 && parse_range(range, total, &a, &b)) {
+  if (!is304 && r->ranges && !r->encoding && range && if_range_ok && status == 200 &&
+      parse_range(range, total, &a, &b)) {
     if (a >= total) {
       reader_free(rd);
       return queue_simple(conn, MHD_HTTP_RANGE_NOT_SATISFIABLE, "");
@@ -598,8 +597,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
     }
   } else {
     uint64_t size = rd->zinit ? MHD_SIZE_UNKNOWN : rd->end - rd->start;
-    resp = MHD_create_response_from_callback(size, 64 * 1024, reader_cb, rd,
-                                             reader_free);
+    resp = MHD_create_response_from_callback(size, 64 * 1024, reader_cb, rd, reader_free);
   }
   if (!resp) {
     reader_free(rd);
@@ -652,19 +650,19 @@ LwTestServer *lw_test_server_start(void)
   addr.sin_port = 0;
   inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
   s->daemon = MHD_start_daemon(
-      /* No MHD_USE_ERROR_LOG: the routes that cut connections on purpose
+    /* No MHD_USE_ERROR_LOG: the routes that cut connections on purpose
        * would fill the test output with expected complaints. */
-      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION,
-      0, NULL, NULL, answer, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-      MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
-      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120, MHD_OPTION_END);
+    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0, NULL, NULL, answer,
+    s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED,
+    request_done, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120, MHD_OPTION_END);
   if (!s->daemon) {
     fprintf(stderr, "test http server: cannot start libmicrohttpd: %s\n", strerror(errno));
     pthread_mutex_destroy(&s->lock);
     free(s);
     return NULL;
   }
-  const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon,
+                                                         MHD_DAEMON_INFO_BIND_PORT);
   s->port = info ? info->port : 0;
   snprintf(s->allow, sizeof(s->allow), "127.0.0.1:%u", s->port);
   return s;

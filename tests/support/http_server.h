@@ -82,8 +82,8 @@ void lw_test_server_stop(LwTestServer *server);
 unsigned lw_test_server_port(const LwTestServer *server);
 
 /* "http://127.0.0.1:PORT" followed by path into buf; returns buf. */
-const char *lw_test_server_url(const LwTestServer *server, const char *path,
-                               char *buf, size_t size);
+const char *lw_test_server_url(const LwTestServer *server, const char *path, char *buf,
+                               size_t size);
 
 /* "127.0.0.1:PORT": the allow-list entry that exempts exactly this server. */
 const char *lw_test_server_allow(const LwTestServer *server);
@@ -105,8 +105,8 @@ const char *lw_test_server_request_header(LwTestServer *server, const char *path
 
 /* The method of the latest request to path ("GET", "POST", ...) copied
  * into buf; NULL when there was none. */
-const char *lw_test_server_request_method(LwTestServer *server, const char *path,
-                                          char *buf, size_t size);
+const char *lw_test_server_request_method(LwTestServer *server, const char *path, char *buf,
+                                          size_t size);
 
 /* A copy of the body of the latest request to path (uploads up to 16 MB
  * are kept), NUL-terminated, its length in *len (may be NULL); NULL when

@@ -21,9 +21,13 @@ struct LwNqSet {
   bool sorted;
 };
 
-LwNqSet *lw_nq_set_new(void) { return calloc(1, sizeof(LwNqSet)); }
+LwNqSet *lw_nq_set_new(void)
+{
+  return calloc(1, sizeof(LwNqSet));
+}
 
-void lw_nq_set_free(LwNqSet *set) {
+void lw_nq_set_free(LwNqSet *set)
+{
   if (!set) {
     return;
   }
@@ -36,16 +40,23 @@ void lw_nq_set_free(LwNqSet *set) {
   free(set);
 }
 
-size_t lw_nq_set_size(const LwNqSet *set) { return set->n; }
+size_t lw_nq_set_size(const LwNqSet *set)
+{
+  return set->n;
+}
 
-static bool is_blank(const char *t) { return t[0] == '_' && t[1] == ':'; }
+static bool is_blank(const char *t)
+{
+  return t[0] == '_' && t[1] == ':';
+}
 
 typedef struct {
   char *s;
   size_t len, cap;
 } Str;
 
-static void str_put(Str *s, const char *p, size_t n) {
+static void str_put(Str *s, const char *p, size_t n)
+{
   if (s->len + n + 1 > s->cap) {
     s->cap = (s->len + n + 1) * 2;
     s->s = realloc(s->s, s->cap);
@@ -55,10 +66,13 @@ static void str_put(Str *s, const char *p, size_t n) {
   s->s[s->len] = 0;
 }
 
-static void str_puts(Str *s, const char *p) { str_put(s, p, strlen(p)); }
+static void str_puts(Str *s, const char *p)
+{
+  str_put(s, p, strlen(p));
+}
 
-static char *encode_literal(const char *lex, size_t len, const char *dt,
-                            const char *lang) {
+static char *encode_literal(const char *lex, size_t len, const char *dt, const char *lang)
+{
   Str s = {0};
   str_puts(&s, "\"");
   for (size_t i = 0; i < len; i++) {
@@ -89,7 +103,8 @@ static char *encode_literal(const char *lex, size_t len, const char *dt,
   return s.s;
 }
 
-static char *encode_term(const LwTerm *t) {
+static char *encode_term(const LwTerm *t)
+{
   Str s = {0};
   switch (t->type) {
   case LW_TERM_NONE:
@@ -109,7 +124,8 @@ static char *encode_term(const LwTerm *t) {
   return strdup("");
 }
 
-static void add(LwNqSet *set, char *t[4]) {
+static void add(LwNqSet *set, char *t[4])
+{
   if (set->n == set->cap) {
     set->cap = set->cap ? set->cap * 2 : 64;
     set->q = realloc(set->q, set->cap * sizeof(Quad));
@@ -119,7 +135,8 @@ static void add(LwNqSet *set, char *t[4]) {
   set->sorted = false;
 }
 
-LwStatus lw_nq_set_sink(void *handle, const LwQuad *quad) {
+LwStatus lw_nq_set_sink(void *handle, const LwQuad *quad)
+{
   char *t[4] = {encode_term(&quad->subject), encode_term(&quad->predicate),
                 encode_term(&quad->object), encode_term(&quad->graph)};
   add(handle, t);
@@ -128,7 +145,8 @@ LwStatus lw_nq_set_sink(void *handle, const LwQuad *quad) {
 
 /* ---- a small N-Quads reader -------------------------------------------- */
 
-static void put_utf8(Str *s, unsigned long cp) {
+static void put_utf8(Str *s, unsigned long cp)
+{
   char b[4];
   size_t n;
   if (cp < 0x80) {
@@ -154,7 +172,8 @@ static void put_utf8(Str *s, unsigned long cp) {
 }
 
 /* Reads until the closing delimiter, unescaping; returns the end or NULL. */
-static const char *read_escaped(const char *p, char close, Str *out) {
+static const char *read_escaped(const char *p, char close, Str *out)
+{
   while (*p && *p != close) {
     if (*p == '\\') {
       p++;
@@ -166,8 +185,12 @@ static const char *read_escaped(const char *p, char close, Str *out) {
         p += digits + 1;
         continue;
       }
-      char c = *p == 'n' ? '\n' : *p == 'r' ? '\r' : *p == 't' ? '\t'
-             : *p == 'b' ? '\b' : *p == 'f' ? '\f' : *p;
+      char c = *p == 'n'   ? '\n'
+               : *p == 'r' ? '\r'
+               : *p == 't' ? '\t'
+               : *p == 'b' ? '\b'
+               : *p == 'f' ? '\f'
+                           : *p;
       str_put(out, &c, 1);
       p++;
     } else {
@@ -178,7 +201,8 @@ static const char *read_escaped(const char *p, char close, Str *out) {
   return *p == close ? p + 1 : NULL;
 }
 
-static const char *read_term(const char *p, char **term) {
+static const char *read_term(const char *p, char **term)
+{
   while (*p == ' ' || *p == '\t') {
     p++;
   }
@@ -227,7 +251,8 @@ static const char *read_term(const char *p, char **term) {
   return p;
 }
 
-bool lw_nq_set_parse(LwNqSet *set, const char *text, char *why, size_t size) {
+bool lw_nq_set_parse(LwNqSet *set, const char *text, char *why, size_t size)
+{
   const char *p = text;
   unsigned line = 0;
   while (*p) {
@@ -274,7 +299,8 @@ bool lw_nq_set_parse(LwNqSet *set, const char *text, char *why, size_t size) {
 
 /* ---- isomorphism ------------------------------------------------------- */
 
-static int cmp_quad(const void *a, const void *b) {
+static int cmp_quad(const void *a, const void *b)
+{
   const Quad *x = a, *y = b;
   for (int k = 0; k < 4; k++) {
     int c = strcmp(x->t[k], y->t[k]);
@@ -285,7 +311,8 @@ static int cmp_quad(const void *a, const void *b) {
   return 0;
 }
 
-static void normalize(LwNqSet *s) {
+static void normalize(LwNqSet *s)
+{
   if (s->sorted) {
     return;
   }
@@ -306,7 +333,8 @@ static void normalize(LwNqSet *s) {
   s->sorted = true;
 }
 
-static uint64_t fnv(const char *s, uint64_t h) {
+static uint64_t fnv(const char *s, uint64_t h)
+{
   for (; *s; s++) {
     h = (h ^ (unsigned char)*s) * 1099511628211ULL;
   }
@@ -320,7 +348,8 @@ typedef struct {
   long (*idx)[4]; /* per quad and position: blank index or -1 */
 } Blanks;
 
-static long blank_index(const Blanks *b, const char *name) {
+static long blank_index(const Blanks *b, const char *name)
+{
   for (size_t i = 0; i < b->n; i++) {
     if (!strcmp(b->names[i], name)) {
       return (long)i;
@@ -329,7 +358,8 @@ static long blank_index(const Blanks *b, const char *name) {
   return -1;
 }
 
-static void collect_blanks(LwNqSet *s, Blanks *b) {
+static void collect_blanks(LwNqSet *s, Blanks *b)
+{
   b->names = NULL;
   b->n = 0;
   for (size_t i = 0; i < s->n; i++) {
@@ -351,12 +381,14 @@ static void collect_blanks(LwNqSet *s, Blanks *b) {
   }
 }
 
-static int cmp_u64(const void *a, const void *b) {
+static int cmp_u64(const void *a, const void *b)
+{
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
 }
 
-static void refine(LwNqSet *s, Blanks *b) {
+static void refine(LwNqSet *s, Blanks *b)
+{
   uint64_t *next = calloc(b->n + 1, sizeof(uint64_t));
   uint64_t *sigs = malloc((s->n + 1) * sizeof(uint64_t));
   for (int round = 0; round < 8; round++) {
@@ -398,8 +430,8 @@ static void refine(LwNqSet *s, Blanks *b) {
 }
 
 /* Maps a's quads through the mapping and checks each is in b (sorted). */
-static bool mapping_works(LwNqSet *a, LwNqSet *b, Blanks *ba, Blanks *bb,
-                          const long *map) {
+static bool mapping_works(LwNqSet *a, LwNqSet *b, Blanks *ba, Blanks *bb, const long *map)
+{
   for (size_t i = 0; i < a->n; i++) {
     Quad q;
     for (int k = 0; k < 4; k++) {
@@ -414,8 +446,9 @@ static bool mapping_works(LwNqSet *a, LwNqSet *b, Blanks *ba, Blanks *bb,
   return true;
 }
 
-static bool search(LwNqSet *a, LwNqSet *b, Blanks *ba, Blanks *bb, long *map,
-                   bool *used, size_t i, long *budget) {
+static bool search(LwNqSet *a, LwNqSet *b, Blanks *ba, Blanks *bb, long *map, bool *used,
+                   size_t i, long *budget)
+{
   if (i == ba->n) {
     return mapping_works(a, b, ba, bb, map);
   }
@@ -433,7 +466,8 @@ static bool search(LwNqSet *a, LwNqSet *b, Blanks *ba, Blanks *bb, long *map,
   return false;
 }
 
-bool lw_nq_isomorphic(LwNqSet *a, LwNqSet *b) {
+bool lw_nq_isomorphic(LwNqSet *a, LwNqSet *b)
+{
   normalize(a);
   normalize(b);
   if (a->n != b->n) {
@@ -462,7 +496,8 @@ bool lw_nq_isomorphic(LwNqSet *a, LwNqSet *b) {
   return ok;
 }
 
-char *lw_nq_set_dump(LwNqSet *set) {
+char *lw_nq_set_dump(LwNqSet *set)
+{
   normalize(set);
   Str s = {0};
   str_puts(&s, "");

@@ -214,15 +214,14 @@ static bool read_term(Line *l, LwTerm *t, LwBuf *value, LwBuf *extra)
     t->type = LW_TERM_LITERAL;
     if (l->p < l->end && *l->p == '@') {
       const char *start = ++l->p;
-      while (l->p < l->end && (*l->p == '-' || (*l->p >= 'a' && *l->p <= 'z') ||
-                               (*l->p >= 'A' && *l->p <= 'Z') ||
-                               (*l->p >= '0' && *l->p <= '9'))) {
+      while (l->p < l->end &&
+             (*l->p == '-' || (*l->p >= 'a' && *l->p <= 'z') ||
+              (*l->p >= 'A' && *l->p <= 'Z') || (*l->p >= '0' && *l->p <= '9'))) {
         ++l->p;
       }
       lw_buf_append(extra, start, (size_t)(l->p - start));
       t->lang = extra->data;
-    } else if (l->end - l->p >= 3 && l->p[0] == '^' && l->p[1] == '^' &&
-               l->p[2] == '<') {
+    } else if (l->end - l->p >= 3 && l->p[0] == '^' && l->p[1] == '^' && l->p[2] == '<') {
       l->p += 2;
       if (!read_iri(l, extra)) {
         return false;
@@ -278,8 +277,8 @@ static bool parse_line(LwTestGraph *g, Line *l, LwBuf bufs[8])
   return true;
 }
 
-bool lw_test_graph_parse(LwTestGraph *g, const char *text, size_t len,
-                         char *why, size_t why_len)
+bool lw_test_graph_parse(LwTestGraph *g, const char *text, size_t len, char *why,
+                         size_t why_len)
 {
   LwBuf bufs[8] = {LW_BUF_INIT};
   const char *end = text + len;
@@ -302,8 +301,7 @@ bool lw_test_graph_parse(LwTestGraph *g, const char *text, size_t len,
   return ok;
 }
 
-bool lw_test_graph_load(LwTestGraph *g, const char *path, char *why,
-                        size_t why_len)
+bool lw_test_graph_load(LwTestGraph *g, const char *path, char *why, size_t why_len)
 {
   FILE *f = fopen(path, "rb");
   if (!f) {
@@ -317,8 +315,7 @@ bool lw_test_graph_load(LwTestGraph *g, const char *path, char *why,
     lw_buf_append(&text, block, n);
   }
   fclose(f);
-  bool ok = lw_test_graph_parse(g, text.data ? text.data : "", text.len, why,
-                                why_len);
+  bool ok = lw_test_graph_parse(g, text.data ? text.data : "", text.len, why, why_len);
   lw_buf_free(&text);
   return ok;
 }
@@ -485,8 +482,8 @@ static size_t refine(Blanks *b)
 
 typedef struct {
   Blanks *a, *b;
-  int *map;       /* a blank -> b blank */
-  bool *used;     /* b blanks taken */
+  int *map;   /* a blank -> b blank */
+  bool *used; /* b blanks taken */
   unsigned long tries;
 } Search;
 
@@ -558,8 +555,7 @@ static void describe_missing(const LwTestGraph *from, const LwTestGraph *in,
   for (size_t i = 0; i < from->n; ++i) {
     const LwTestQuad *q = &from->quads[i];
     /* (an empty graph has no array: bsearch may not be given NULL) */
-    if (ground(q) &&
-        (!in->n || !bsearch(q, in->quads, in->n, sizeof(*q), quad_cmp))) {
+    if (ground(q) && (!in->n || !bsearch(q, in->quads, in->n, sizeof(*q), quad_cmp))) {
       snprintf(why, why_len, "%s: %s %s %s%s%s .", label, q->s, q->p, q->o,
                q->g[0] ? " " : "", q->g);
       return;
@@ -568,8 +564,7 @@ static void describe_missing(const LwTestGraph *from, const LwTestGraph *in,
   snprintf(why, why_len, "%s: blank node structure differs", label);
 }
 
-bool lw_test_graph_isomorphic(LwTestGraph *a, LwTestGraph *b, char *why,
-                              size_t why_len)
+bool lw_test_graph_isomorphic(LwTestGraph *a, LwTestGraph *b, char *why, size_t why_len)
 {
   sort_unique(a);
   sort_unique(b);
@@ -616,8 +611,8 @@ bool lw_test_graph_isomorphic(LwTestGraph *a, LwTestGraph *b, char *why,
     free(s.used);
   }
   if (!ok) {
-    snprintf(why, why_len, "blank nodes differ (%zu vs %zu blank nodes)",
-             ba.n_labels, bb.n_labels);
+    snprintf(why, why_len, "blank nodes differ (%zu vs %zu blank nodes)", ba.n_labels,
+             bb.n_labels);
   }
   blanks_free(&ba);
   blanks_free(&bb);
@@ -628,7 +623,6 @@ void lw_test_graph_print(const LwTestGraph *g, void *stream)
 {
   for (size_t i = 0; i < g->n; ++i) {
     const LwTestQuad *q = &g->quads[i];
-    fprintf(stream, "  %s %s %s%s%s .\n", q->s, q->p, q->o, q->g[0] ? " " : "",
-            q->g);
+    fprintf(stream, "  %s %s %s%s%s .\n", q->s, q->p, q->o, q->g[0] ? " " : "", q->g);
   }
 }

@@ -26,7 +26,10 @@ typedef struct {
   size_t n, cap;
 } LwTestGraph;
 
-#define LW_TEST_GRAPH_INIT {NULL, 0, 0}
+#define LW_TEST_GRAPH_INIT                                                                 \
+  {                                                                                        \
+    NULL, 0, 0                                                                             \
+  }
 
 /* Frees the quads; the graph is empty (and reusable) afterwards. */
 void lw_test_graph_free(LwTestGraph *g);
@@ -39,18 +42,16 @@ LwStatus lw_test_graph_sink(void *handle, const LwQuad *q);
 
 /* Parses N-Triples or N-Quads text into g. On a syntax error returns false
  * with "line N: why" in why. */
-bool lw_test_graph_parse(LwTestGraph *g, const char *text, size_t len,
-                         char *why, size_t why_len);
+bool lw_test_graph_parse(LwTestGraph *g, const char *text, size_t len, char *why,
+                         size_t why_len);
 
 /* Reads an N-Triples or N-Quads file into g (see lw_test_graph_parse). */
-bool lw_test_graph_load(LwTestGraph *g, const char *path, char *why,
-                        size_t why_len);
+bool lw_test_graph_load(LwTestGraph *g, const char *path, char *why, size_t why_len);
 
 /* True when a and b hold the same quads up to a renaming of blank nodes.
  * When not, why says what differs (a quad of one missing in the other, or
  * the counts). Sorts and dedupes both graphs. */
-bool lw_test_graph_isomorphic(LwTestGraph *a, LwTestGraph *b, char *why,
-                              size_t why_len);
+bool lw_test_graph_isomorphic(LwTestGraph *a, LwTestGraph *b, char *why, size_t why_len);
 
 /* Writes g as N-Quads lines to stream (for failure reports). */
 void lw_test_graph_print(const LwTestGraph *g, void *stream);

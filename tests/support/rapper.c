@@ -23,8 +23,8 @@ static void shell_quote(const char *s, LwBuf *out)
   lw_buf_append_char(out, '\'');
 }
 
-bool lw_test_rapper_read(const char *path, const char *syntax,
-                         const char *base, LwTestGraph *g)
+bool lw_test_rapper_read(const char *path, const char *syntax, const char *base,
+                         LwTestGraph *g)
 {
   /* rapper's N-Quads come to us on fd 3 (our pipe); its messages go to
    * grep, and any message at all makes the status 9 */
@@ -43,8 +43,7 @@ bool lw_test_rapper_read(const char *path, const char *syntax,
   int status = p ? pclose(p) : -1;
   char why[256];
   bool ok = status == 0 &&
-            lw_test_graph_parse(g, out.data ? out.data : "", out.len, why,
-                                sizeof(why));
+            lw_test_graph_parse(g, out.data ? out.data : "", out.len, why, sizeof(why));
   lw_buf_free(&cmd);
   lw_buf_free(&out);
   return ok;

@@ -15,7 +15,7 @@ bool lw_test_rapper_available(void);
 /* rapper's statements for the file at path (syntax: turtle, trig, rdfxml)
  * with base into g. False when rapper reports any error or warning, or
  * takes more than 30 s. */
-bool lw_test_rapper_read(const char *path, const char *syntax,
-                         const char *base, LwTestGraph *g);
+bool lw_test_rapper_read(const char *path, const char *syntax, const char *base,
+                         LwTestGraph *g);
 
 #endif

@@ -24,6 +24,6 @@ void lw_test_redis_cleanup(redisContext *c, const char *prefix);
 /* The integer value of a command's reply (LLEN, ZCARD, SCARD, HGET...),
  * -1 on error. Arguments NULL-terminated. */
 long long lw_test_redis_int(redisContext *c, const char *arg0, ...)
-    __attribute__((sentinel));
+  __attribute__((sentinel));
 
 #endif
