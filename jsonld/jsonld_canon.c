@@ -217,8 +217,7 @@ static void put_value(Buf *b, const json_t *v)
     }
     const char *k;
     json_t *x;
-    json_object_foreach((json_t *)v, k, x)
-    {
+    json_object_foreach((json_t *)v, k, x) {
       keys[i++] = k;
     }
     qsort(keys, n, sizeof(*keys), cmp_utf16);

@@ -81,8 +81,7 @@ static bool has_protected_terms(const LwJldCtx *ctx)
 {
   const char *key;
   json_t *def;
-  json_object_foreach(ctx->terms, key, def)
-  {
+  json_object_foreach(ctx->terms, key, def) {
     if (json_is_true(json_object_get(def, "@protected"))) {
       return true;
     }
@@ -277,8 +276,7 @@ static LwStatus process_definition(LwJld *p, LwJldCtx **resultp, json_t *context
   p->ctx_override = override_protected;
   const char *key;
   json_t *ignored;
-  json_object_foreach(context, key, ignored)
-  {
+  json_object_foreach(context, key, ignored) {
     if (!strcmp(key, "@base") || !strcmp(key, "@direction") || !strcmp(key, "@import") ||
         !strcmp(key, "@language") || !strcmp(key, "@propagate") ||
         !strcmp(key, "@protected") || !strcmp(key, "@version") || !strcmp(key, "@vocab")) {
@@ -327,8 +325,7 @@ static LwStatus process_context(LwJld *p, LwJldCtx *active, json_t *local,
   LwStatus st = LW_OK;
   size_t i;
   json_t *context;
-  json_array_foreach(list, i, context)
-  {
+  json_array_foreach(list, i, context) {
     if (json_is_null(context)) {
       /* 5.1 */
       if (!override_protected && has_protected_terms(result)) {

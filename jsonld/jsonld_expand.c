@@ -50,8 +50,7 @@ static const char **sorted_keys(json_t *obj, size_t *n)
   size_t i = 0;
   const char *k;
   json_t *v;
-  json_object_foreach(obj, k, v)
-  {
+  json_object_foreach(obj, k, v) {
     keys[i++] = k;
   }
   qsort(keys, *n, sizeof(*keys), cmp_str);
@@ -146,8 +145,7 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop, json
     expanded = json_array();
     size_t i;
     json_t *t;
-    json_array_foreach(arr, i, t)
-    {
+    json_array_foreach(arr, i, t) {
       if (!json_is_string(t)) {
         st = lw_jld_fail(p, "invalid type value", "not a string");
         break;
@@ -197,8 +195,7 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop, json
       expanded = arr;
       size_t i;
       json_t *item;
-      json_array_foreach(arr, i, item)
-      {
+      json_array_foreach(arr, i, item) {
         if (!json_is_object(item) || json_object_get(item, "@value") ||
             json_object_get(item, "@list") || json_object_get(item, "@set")) {
           st = lw_jld_fail(p, "invalid @included value", "not a node object");
@@ -271,12 +268,10 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop, json
     const char *rk;
     json_t *rv;
     json_t *inner = json_object_get(expanded, "@reverse");
-    json_object_foreach(inner, rk, rv)
-    {
+    json_object_foreach(inner, rk, rv) {
       lw_jld_add_value(result, rk, json_incref(rv));
     }
-    json_object_foreach(expanded, rk, rv)
-    {
+    json_object_foreach(expanded, rk, rv) {
       if (!strcmp(rk, "@reverse")) {
         continue;
       }
@@ -287,8 +282,7 @@ static LwStatus expand_keyword(Frame *f, const char *key, const char *prop, json
       }
       size_t i;
       json_t *item;
-      json_array_foreach(rv, i, item)
-      {
+      json_array_foreach(rv, i, item) {
         if (json_object_get(item, "@value") || json_object_get(item, "@list")) {
           LwStatus bad = lw_jld_fail(p, "invalid reverse property value", "%s", rk);
           json_decref(expanded); /* rk lives in expanded */
@@ -334,14 +328,12 @@ static LwStatus expand_language_map(Frame *f, const char *key, json_t *value, js
   json_t *r = json_array();
   const char *lang;
   json_t *lv;
-  json_object_foreach(value, lang, lv)
-  {
+  json_object_foreach(value, lang, lv) {
     json_t *arr = lw_jld_as_array(lv);
     size_t i;
     json_t *item;
     bool none = !strcmp(lang, "@none") || expands_to(p, f->ctx, lang, "@none");
-    json_array_foreach(arr, i, item)
-    {
+    json_array_foreach(arr, i, item) {
       if (json_is_null(item)) {
         continue;
       }
@@ -372,8 +364,7 @@ static bool is_graph_object(json_t *v)
   }
   const char *k;
   json_t *x;
-  json_object_foreach(v, k, x)
-  {
+  json_object_foreach(v, k, x) {
     if (strcmp(k, "@graph") && strcmp(k, "@id") && strcmp(k, "@index") &&
         strcmp(k, "@context")) {
       return false;
@@ -400,8 +391,7 @@ static LwStatus expand_index_map(Frame *f, const char *key, json_t *value, json_
   json_t *r = json_array();
   const char *index;
   json_t *iv;
-  json_object_foreach(value, index, iv)
-  {
+  json_object_foreach(value, index, iv) {
     /* 13.8.3.1 - 13.8.3.3 */
     LwJldCtx *map_ctx = lw_jld_ctx_ref(
       (c_id || c_type) && f->ctx->previous ? f->ctx->previous : f->ctx);
@@ -435,8 +425,7 @@ static LwStatus expand_index_map(Frame *f, const char *key, json_t *value, json_
     json_decref(items);
     size_t i;
     json_t *item;
-    json_array_foreach(list, i, item)
-    {
+    json_array_foreach(list, i, item) {
       json_t *it = json_incref(item);
       /* 13.8.3.7.1 */
       if (c_graph && !is_graph_object(it)) {
@@ -550,8 +539,7 @@ static LwStatus expand_property(Frame *f, const char *key, const char *prop, jso
     json_t *wrapped = json_array();
     size_t i;
     json_t *ev;
-    json_array_foreach(arr, i, ev)
-    {
+    json_array_foreach(arr, i, ev) {
       json_array_append_new(wrapped, json_pack("{s:o}", "@graph", lw_jld_as_array(ev)));
     }
     json_decref(arr);
@@ -569,8 +557,7 @@ static LwStatus expand_property(Frame *f, const char *key, const char *prop, jso
     json_decref(expanded);
     size_t i;
     json_t *item;
-    json_array_foreach(arr, i, item)
-    {
+    json_array_foreach(arr, i, item) {
       if (json_object_get(item, "@value") || json_object_get(item, "@list")) {
         json_decref(arr);
         return lw_jld_fail(p, "invalid reverse property value", "%s", key);
@@ -599,8 +586,7 @@ static LwStatus expand_entries(Frame *f, json_t *element)
   const char *key;
   json_t *value;
   LwStatus st = LW_OK;
-  json_object_foreach(element, key, value)
-  {
+  json_object_foreach(element, key, value) {
     if (!strcmp(key, "@context")) {
       continue;
     }
@@ -653,16 +639,14 @@ static LwStatus expand_nests(Frame *f, json_t *element)
     json_t *arr = lw_jld_as_array(json_object_get(element, keys[k]));
     size_t i;
     json_t *nested;
-    json_array_foreach(arr, i, nested)
-    {
+    json_array_foreach(arr, i, nested) {
       if (!json_is_object(nested)) {
         st = lw_jld_fail(p, "invalid @nest value", "%s", keys[k]);
         break;
       }
       const char *nk;
       json_t *nv;
-      json_object_foreach(nested, nk, nv)
-      {
+      json_object_foreach(nested, nk, nv) {
         if (expands_to(p, ctx, nk, "@value")) {
           st = lw_jld_fail(p, "invalid @nest value", "%s holds @value", keys[k]);
           break;
@@ -701,8 +685,7 @@ static LwStatus finish_map(Frame *f, json_t **resultp)
     /* 15 */
     const char *k;
     json_t *x;
-    json_object_foreach(result, k, x)
-    {
+    json_object_foreach(result, k, x) {
       if (strcmp(k, "@direction") && strcmp(k, "@index") && strcmp(k, "@language") &&
           strcmp(k, "@type") && strcmp(k, "@value")) {
         return lw_jld_fail(p, "invalid value object", "unexpected %s", k);
@@ -782,15 +765,13 @@ static LwStatus map_contexts(LwJld *p, LwJldCtx **ctxp, LwJldCtx **type_ctxp,
     bool revert = true;
     const char *k;
     json_t *v;
-    json_object_foreach(element, k, v)
-    {
+    json_object_foreach(element, k, v) {
       if (expands_to(p, ctx, k, "@value")) {
         revert = false;
       }
     }
     if (json_object_size(element) == 1) {
-      json_object_foreach(element, k, v)
-      {
+      json_object_foreach(element, k, v) {
         if (expands_to(p, ctx, k, "@id")) {
           revert = false;
         }
@@ -844,8 +825,7 @@ static LwStatus map_contexts(LwJld *p, LwJldCtx **ctxp, LwJldCtx **type_ctxp,
       return lw_jld_nomem(p);
     }
   }
-  json_object_foreach(element, k0, v0)
-  {
+  json_object_foreach(element, k0, v0) {
     if (expands_to(p, ctx, k0, "@type")) {
       keys[n++] = k0;
     }
@@ -900,8 +880,7 @@ static LwStatus expand_map(LwJld *p, LwJldCtx *active, const char *active_proper
     /* 12: the last value of the first key (in order) expanding to @type */
     const char *first = NULL, *k;
     json_t *v;
-    json_object_foreach(element, k, v)
-    {
+    json_object_foreach(element, k, v) {
       if ((!first || strcmp(k, first) < 0) && expands_to(p, ctx, k, "@type")) {
         first = k;
       }
@@ -979,8 +958,7 @@ LwStatus lw_jld_expand(LwJld *p, LwJldCtx *active, const char *active_property,
     bool list = has_container(active, active_property, "@list");
     size_t i;
     json_t *item;
-    json_array_foreach(element, i, item)
-    {
+    json_array_foreach(element, i, item) {
       json_t *e = NULL;
       st = lw_jld_expand(p, active, active_property, item, base_url, from_map, &e);
       if (st != LW_OK) {

@@ -92,8 +92,7 @@ static LwStatus node_object(LwJld *p, json_t *element, json_t *map, const char *
   json_t *types = json_object_get(element, "@type");
   size_t i;
   json_t *t;
-  json_array_foreach(types, i, t)
-  {
+  json_array_foreach(types, i, t) {
     const char *ts = json_string_value(t);
     if (ts && lw_jld_is_bnode(ts)) {
       ts = lw_jld_issue_bnode(p, ts);
@@ -119,10 +118,8 @@ static LwStatus node_object(LwJld *p, json_t *element, json_t *map, const char *
     json_t *ref = lw_jld_obj1("@id", json_string(id));
     const char *rp;
     json_t *values;
-    json_object_foreach(reverse, rp, values)
-    {
-      json_array_foreach(values, i, t)
-      {
+    json_object_foreach(reverse, rp, values) {
+      json_array_foreach(values, i, t) {
         st = node_map(p, t, map, graph_name, ref, rp, NULL);
         if (st != LW_OK) {
           break;
@@ -147,8 +144,7 @@ static LwStatus node_object(LwJld *p, json_t *element, json_t *map, const char *
   /* 6.11 */
   const char *key;
   json_t *value;
-  json_object_foreach(element, key, value)
-  {
+  json_object_foreach(element, key, value) {
     if (st != LW_OK) {
       break;
     }
@@ -185,8 +181,7 @@ static LwStatus node_map(LwJld *p, json_t *element, json_t *map, const char *gra
     /* 1 */
     size_t i;
     json_t *item;
-    json_array_foreach(element, i, item)
-    {
+    json_array_foreach(element, i, item) {
       st = node_map(p, item, map, graph_name, subject, property, list);
       if (st != LW_OK) {
         break;

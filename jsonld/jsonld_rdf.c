@@ -343,14 +343,12 @@ static LwStatus emit_node(LwJld *p, const char *subject, json_t *node, const LwT
   node_term(subject, &s);
   const char *prop;
   json_t *values;
-  json_object_foreach(node, prop, values)
-  {
+  json_object_foreach(node, prop, values) {
     LwStatus st = LW_OK;
     size_t i;
     json_t *item;
     if (!strcmp(prop, "@type")) {
-      json_array_foreach(values, i, item)
-      {
+      json_array_foreach(values, i, item) {
         const char *t = json_string_value(item);
         if (!well_formed_node(t)) {
           continue;
@@ -368,8 +366,7 @@ static LwStatus emit_node(LwJld *p, const char *subject, json_t *node, const LwT
         !well_formed_node(prop)) {
       continue;
     }
-    json_array_foreach(values, i, item)
-    {
+    json_array_foreach(values, i, item) {
       Obj o;
       bool has;
       st = object_to_rdf(p, item, g, &o, &has);
@@ -391,8 +388,7 @@ LwStatus lw_jld_emit_node_map(LwJld *p, json_t *node_map)
 {
   const char *graph_name;
   json_t *graph;
-  json_object_foreach(node_map, graph_name, graph)
-  {
+  json_object_foreach(node_map, graph_name, graph) {
     LwTerm g = {0};
     if (strcmp(graph_name, "@default")) {
       if (!well_formed_node(graph_name)) {
@@ -402,8 +398,7 @@ LwStatus lw_jld_emit_node_map(LwJld *p, json_t *node_map)
     }
     const char *subject;
     json_t *node;
-    json_object_foreach(graph, subject, node)
-    {
+    json_object_foreach(graph, subject, node) {
       if (!well_formed_node(subject)) {
         continue;
       }

@@ -27,8 +27,7 @@ static bool valid_container(json_t *container)
   unsigned mask = 0;
   size_t i;
   json_t *item;
-  json_array_foreach(container, i, item)
-  {
+  json_array_foreach(container, i, item) {
     if (!json_is_string(item)) {
       return false;
     }
@@ -70,8 +69,7 @@ static LwStatus define_type_term(LwJld *p, LwJldCtx *active, const char *term,
   if (!json_is_object(value) || json_object_size(value) == 0) {
     return lw_jld_fail(p, "keyword redefinition", "%s", term);
   }
-  json_object_foreach(value, key, v)
-  {
+  json_object_foreach(value, key, v) {
     if (!strcmp(key, "@container")) {
       if (!json_is_string(v) || strcmp(json_string_value(v), "@set")) {
         return lw_jld_fail(p, "keyword redefinition", "%s", term);
@@ -520,8 +518,7 @@ check_rest:;
     "@language", "@nest",    "@prefix",    "@protected", "@type",      NULL};
   const char *key;
   json_t *ignored;
-  json_object_foreach(val, key, ignored)
-  {
+  json_object_foreach(val, key, ignored) {
     bool ok = false;
     for (int k = 0; allowed[k]; k++) {
       ok = ok || !strcmp(allowed[k], key);

@@ -114,8 +114,7 @@ int lw_jld_add_unique(json_t *obj, const char *key, json_t *v)
   if (arr) {
     size_t i;
     json_t *item;
-    json_array_foreach(arr, i, item)
-    {
+    json_array_foreach(arr, i, item) {
       if (json_equal(item, v)) {
         json_decref(v);
         return 0;
@@ -141,8 +140,7 @@ bool lw_jld_array_has_string(const json_t *array, const char *s)
 {
   size_t i;
   json_t *item;
-  json_array_foreach(array, i, item)
-  {
+  json_array_foreach(array, i, item) {
     if (json_is_string(item) && !strcmp(json_string_value(item), s)) {
       return true;
     }

@@ -235,8 +235,7 @@ LwStatus lw_controls_dead_delete(redisContext *c, const LwConfig *cfg, const cha
   LwStatus st = LW_OK;
   size_t i;
   json_t *name;
-  json_array_foreach(stages, i, name)
-  {
+  json_array_foreach(stages, i, name) {
     LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, json_string_value(name));
     if (id) {
       st = remove_matching(c, cfg->prefix, dead.s, false, id, NULL, false, deleted, err);
@@ -265,8 +264,7 @@ LwStatus lw_controls_drop_harvest(redisContext *c, const LwConfig *cfg, const ch
   LwStatus st = LW_OK;
   size_t i;
   json_t *name;
-  json_array_foreach(stages, i, name)
-  {
+  json_array_foreach(stages, i, name) {
     const char *stage = json_string_value(name);
     st = remove_matching(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_QUEUE, stage).s, false,
                          NULL, id, true, dropped, err);

@@ -120,8 +120,7 @@ LwJob *lw_job_new(const char *stage, const char *seed, const char *harvest,
   if (extra) {
     const char *key;
     json_t *value;
-    json_object_foreach((json_t *)extra, key, value)
-    {
+    json_object_foreach((json_t *)extra, key, value) {
       if (strcmp(key, "stage") && strcmp(key, "seed") && strcmp(key, "harvest") &&
           strcmp(key, "id")) {
         json_object_set(job->obj, key, value);

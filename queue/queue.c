@@ -506,8 +506,7 @@ LwStatus lw_queue_promote(redisContext *c, const LwConfig *cfg, const char *stag
   LwStatus status = LW_OK;
   size_t i;
   json_t *name;
-  json_array_foreach(stages, i, name)
-  {
+  json_array_foreach(stages, i, name) {
     LwKey delayed = lw_key(cfg->prefix, LW_KEY_DELAYED, json_string_value(name));
     LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, json_string_value(name));
     const char *argv[] = {delayed.s, queue.s};
@@ -534,8 +533,7 @@ LwStatus lw_queue_retry_dead(redisContext *c, const LwConfig *cfg, const char *s
   LwStatus status = LW_OK;
   size_t i;
   json_t *name;
-  json_array_foreach(stages, i, name)
-  {
+  json_array_foreach(stages, i, name) {
     const char *s = json_string_value(name);
     LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, s);
     LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, s);

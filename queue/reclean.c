@@ -39,8 +39,7 @@ static LwStatus collect_leaves(redisContext *c, const char *prefix, const char *
   if (json_is_array(children) && json_array_size(children) > 0) {
     size_t i;
     json_t *child;
-    json_array_foreach(children, i, child)
-    {
+    json_array_foreach(children, i, child) {
       if (st == LW_OK && json_is_string(child)) {
         st = collect_leaves(c, prefix, json_string_value(child), depth + 1, leaves, err);
       }
@@ -144,8 +143,7 @@ LwStatus lw_reclean_start(redisContext *c, const char *prefix, const char *provi
   LwStatus st = leaves ? LW_OK : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   size_t i;
   json_t *dump;
-  json_array_foreach(dumps, i, dump)
-  {
+  json_array_foreach(dumps, i, dump) {
     if (st == LW_OK && json_is_string(dump)) {
       st = collect_leaves(c, prefix, json_string_value(dump), 0, leaves, err);
     }

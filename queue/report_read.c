@@ -21,8 +21,7 @@ static LwStatus counters_json(redisContext *c, const LwConfig *cfg, json_t **out
   *out = json_object();
   const char *name;
   json_t *value;
-  json_object_foreach(record, name, value)
-  {
+  json_object_foreach(record, name, value) {
     json_object_set_new(*out, name, json_integer(atoll(json_string_value(value))));
   }
   json_decref(record);

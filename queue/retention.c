@@ -252,8 +252,7 @@ static LwStatus mark_json_list(LwGc *g, const char *text, const char *provider,
   size_t i;
   json_t *item;
   LwStatus st = LW_OK;
-  json_array_foreach(list, i, item)
-  {
+  json_array_foreach(list, i, item) {
     const char *s = json_string_value(item);
     if (s && st == LW_OK) {
       char hash[LW_HASH_HEX_LEN + 1];

@@ -70,8 +70,7 @@ LwStatus lw_queue_dead_list(redisContext *c, const LwConfig *cfg, long long limi
   LwStatus status = LW_OK;
   size_t i;
   json_t *name;
-  json_array_foreach(stages, i, name)
-  {
+  json_array_foreach(stages, i, name) {
     LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, json_string_value(name));
     redisReply *reply = lw_redis_cmd(c, err, "LRANGE", dead.s, "0", last, NULL);
     status = reply_status(reply, err);
@@ -261,8 +260,7 @@ LwStatus lw_queue_status(redisContext *c, const LwConfig *cfg, json_t **out, LwE
   LwStatus status = count_inflight(c, cfg, inflight, NULL, err);
   size_t i;
   json_t *name;
-  json_array_foreach(names, i, name)
-  {
+  json_array_foreach(names, i, name) {
     if (status != LW_OK) {
       break;
     }

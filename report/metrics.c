@@ -87,8 +87,7 @@ static void per_stage(Out *o, const json_t *stages, const char *metric, const ch
 {
   const char *stage;
   const json_t *counts;
-  json_object_foreach((json_t *)stages, stage, counts)
-  {
+  json_object_foreach((json_t *)stages, stage, counts) {
     LABEL(s, stage);
     emit(o, "%s{stage=\"%s\"} %lld\n", metric, s, int_of(counts, key));
   }
@@ -101,8 +100,7 @@ static void render_stages(Out *o, const json_t *stages)
   const json_t *counts;
   family(o, "lodwash_jobs", "gauge",
          "Jobs per stage and state (queued, inflight, delayed, dead).");
-  json_object_foreach((json_t *)stages, stage, counts)
-  {
+  json_object_foreach((json_t *)stages, stage, counts) {
     LABEL(s, stage);
     for (size_t i = 0; i < 4; ++i) {
       emit(o, "lodwash_jobs{stage=\"%s\",state=\"%s\"} %lld\n", s, states[i],
@@ -122,13 +120,11 @@ static void render_timings(Out *o, const json_t *timings)
          "How long job runs took, per stage.");
   const char *stage;
   const json_t *t;
-  json_object_foreach((json_t *)timings, stage, t)
-  {
+  json_object_foreach((json_t *)timings, stage, t) {
     LABEL(s, stage);
     size_t i;
     const json_t *b;
-    json_array_foreach(json_object_get(t, "buckets"), i, b)
-    {
+    json_array_foreach(json_object_get(t, "buckets"), i, b) {
       const json_t *le = json_object_get(b, "le");
       char bound[32];
       if (json_is_real(le)) {
@@ -151,13 +147,11 @@ static void render_paused(Out *o, const json_t *stages, const json_t *paused)
   family(o, "lodwash_stage_paused", "gauge", "1 when an operator paused the stage.");
   const char *stage;
   const json_t *counts;
-  json_object_foreach((json_t *)stages, stage, counts)
-  {
+  json_object_foreach((json_t *)stages, stage, counts) {
     bool is = false;
     size_t i;
     const json_t *p;
-    json_array_foreach(paused, i, p)
-    {
+    json_array_foreach(paused, i, p) {
       is = is || !strcmp(json_string_value(p) ? json_string_value(p) : "", stage);
     }
     LABEL(s, stage);
@@ -170,8 +164,7 @@ static void render_seeds(Out *o, const json_t *seeds)
   const char *status;
   const json_t *n;
   family(o, "lodwash_seeds", "gauge", "Seeds per status.");
-  json_object_foreach((json_t *)seeds, status, n)
-  {
+  json_object_foreach((json_t *)seeds, status, n) {
     LABEL(s, status);
     emit(o, "lodwash_seeds{status=\"%s\"} %lld\n", s, (long long)json_integer_value(n));
   }
@@ -197,8 +190,7 @@ static void render_counters(Out *o, const json_t *counters)
   family(o, "lodwash_errors_total", "counter", "Errors found in data, by kind.");
   const char *name;
   const json_t *n;
-  json_object_foreach((json_t *)counters, name, n)
-  {
+  json_object_foreach((json_t *)counters, name, n) {
     if (!strncmp(name, "errors:", 7)) {
       LABEL(kind, name + 7);
       emit(o, "lodwash_errors_total{kind=\"%s\"} %lld\n", kind,
@@ -213,8 +205,7 @@ static void render_provider_states(Out *o, const json_t *providers)
   const json_t *p;
   family(o, "lodwash_provider_state", "gauge",
          "1 for the provider's current state, 0 for the others.");
-  json_array_foreach(providers, i, p)
-  {
+  json_array_foreach(providers, i, p) {
     LABEL(name, json_string_value(json_object_get(p, "name")));
     const char *state = json_string_value(json_object_get(p, "state"));
     for (const char *const *s = lw_provider_states; *s; ++s) {
@@ -231,8 +222,7 @@ static void render_provider_harvests(Out *o, const json_t *providers)
   const json_t *p;
   family(o, "lodwash_provider_last_harvest_timestamp_seconds", "gauge",
          "When the provider's last harvest with every dump in ended (Unix time).");
-  json_array_foreach(providers, i, p)
-  {
+  json_array_foreach(providers, i, p) {
     double at = seconds_of(p, "harvested_at");
     if (at > 0) {
       LABEL(name, json_string_value(json_object_get(p, "name")));
@@ -242,8 +232,7 @@ static void render_provider_harvests(Out *o, const json_t *providers)
   }
   family(o, "lodwash_provider_triples", "gauge",
          "Triples in the provider's graph after its last harvest.");
-  json_array_foreach(providers, i, p)
-  {
+  json_array_foreach(providers, i, p) {
     const json_t *h = json_object_get(p, "harvest");
     if (json_is_integer(json_object_get(h, "triples"))) {
       LABEL(name, json_string_value(json_object_get(p, "name")));
@@ -253,8 +242,7 @@ static void render_provider_harvests(Out *o, const json_t *providers)
   }
   family(o, "lodwash_provider_failed_dumps", "gauge",
          "Files of the provider's last harvest that failed.");
-  json_array_foreach(providers, i, p)
-  {
+  json_array_foreach(providers, i, p) {
     const json_t *h = json_object_get(p, "harvest");
     if (json_is_object(h)) {
       LABEL(name, json_string_value(json_object_get(p, "name")));
@@ -265,8 +253,7 @@ static void render_provider_harvests(Out *o, const json_t *providers)
   family(o, "lodwash_provider_harvest_running_seconds", "gauge",
          "How long the provider's running harvest has run (0: none running).");
   double now = (double)lw_datetime_now_usec() / 1e6;
-  json_array_foreach(providers, i, p)
-  {
+  json_array_foreach(providers, i, p) {
     const json_t *h = json_object_get(p, "harvest");
     const char *status = json_string_value(json_object_get(h, "status"));
     double started = seconds_of(h, "started");

@@ -108,8 +108,7 @@ static bool in_failed_files(const json_t *failed_files, const char *seed)
 {
   size_t i;
   const json_t *f;
-  json_array_foreach(failed_files, i, f)
-  {
+  json_array_foreach(failed_files, i, f) {
     const char *s = json_string_value(json_object_get(f, "seed"));
     if (s && !strcmp(s, seed)) {
       return true;
@@ -156,8 +155,7 @@ static void add_file(LwRecords *c, const char *prefix, const char *seed, const c
   json_decref(rec);
   size_t i;
   const json_t *child;
-  json_array_foreach(children, i, child)
-  {
+  json_array_foreach(children, i, child) {
     if (json_is_string(child)) {
       add_file(c, prefix, json_string_value(child), seed, failed_files, files, depth + 1);
     }
@@ -179,8 +177,7 @@ LwStatus lw_harvest_report_json(LwRecords *c, const char *prefix, const char *id
   json_t *files = json_array();
   size_t i;
   json_t *seed;
-  json_array_foreach(seeds, i, seed)
-  {
+  json_array_foreach(seeds, i, seed) {
     if (json_is_string(seed)) {
       add_file(c, prefix, json_string_value(seed), NULL, json_object_get(o, "failed_files"),
                files, 0);

@@ -22,8 +22,7 @@ static LwStatus timings_json(LwRecords *c, const LwConfig *cfg, const json_t *st
 {
   const char *stage;
   const json_t *counts;
-  json_object_foreach((json_t *)stages, stage, counts)
-  {
+  json_object_foreach((json_t *)stages, stage, counts) {
     LwJobTiming t;
     LW_TRY(lw_job_timing_read(c, cfg->prefix, stage, &t, err));
     json_t *buckets = json_array();
@@ -87,8 +86,7 @@ static void workers_readable(json_t *workers)
   long long now = lw_datetime_now_usec() / 1000;
   size_t i;
   json_t *w;
-  json_array_foreach(workers, i, w)
-  {
+  json_array_foreach(workers, i, w) {
     json_t *since = json_object_get(w, "since");
     if (json_is_integer(since) && json_object_get(w, "job") != json_null()) {
       json_object_set_new(w, "job_seconds",

@@ -18,8 +18,7 @@ void lw_status_text_print(FILE *out, const json_t *status)
           "dead", "done", "failed");
   const char *name;
   const json_t *s;
-  json_object_foreach(json_object_get(status, "stages"), name, s)
-  {
+  json_object_foreach(json_object_get(status, "stages"), name, s) {
     fprintf(out, "%-12s %9lld %9lld %9lld %9lld %9lld %9lld\n", name,
             (long long)json_integer_value(json_object_get(s, "queued")),
             (long long)json_integer_value(json_object_get(s, "inflight")),
@@ -30,8 +29,7 @@ void lw_status_text_print(FILE *out, const json_t *status)
   }
   size_t k;
   const json_t *paused;
-  json_array_foreach(json_object_get(status, "paused"), k, paused)
-  {
+  json_array_foreach(json_object_get(status, "paused"), k, paused) {
     fprintf(out, "%s%s", k ? ", " : "\npaused (lodwash stage resume STAGE): ",
             json_string_value(paused));
   }
@@ -42,8 +40,7 @@ void lw_status_text_print(FILE *out, const json_t *status)
   fprintf(out, "\nworkers alive: %zu\n", json_array_size(workers));
   size_t i;
   json_t *w;
-  json_array_foreach(workers, i, w)
-  {
+  json_array_foreach(workers, i, w) {
     fprintf(out, "  %s host=%s pid=%lld stages=%s", str(w, "id"), str(w, "host"),
             (long long)json_integer_value(json_object_get(w, "pid")), str(w, "stages"));
     json_t *job = json_object_get(w, "job");
@@ -62,8 +59,7 @@ void lw_status_text_print(FILE *out, const json_t *status)
   }
   size_t p;
   json_t *prov;
-  json_array_foreach(json_object_get(status, "providers"), p, prov)
-  {
+  json_array_foreach(json_object_get(status, "providers"), p, prov) {
     if (p == 0) {
       fprintf(out, "\nproviders:\n");
     }
@@ -80,8 +76,7 @@ void lw_status_text_print(FILE *out, const json_t *status)
   }
   fprintf(out, "\nseeds:");
   json_t *n;
-  json_object_foreach(json_object_get(status, "seeds"), name, n)
-  {
+  json_object_foreach(json_object_get(status, "seeds"), name, n) {
     fprintf(out, " %s=%lld", name, (long long)json_integer_value(n));
   }
   fprintf(out, "\n");
@@ -92,8 +87,7 @@ long long lw_status_report_total(const json_t *report, const char *count)
   long long n = 0;
   const char *stage;
   const json_t *counts;
-  json_object_foreach(json_object_get(report, "stages"), stage, counts)
-  {
+  json_object_foreach(json_object_get(report, "stages"), stage, counts) {
     n += json_integer_value(json_object_get(counts, count));
   }
   return n;

@@ -59,8 +59,7 @@ static bool in_array(const json_t *array, const char *s)
 {
   size_t i;
   const json_t *v;
-  json_array_foreach(array, i, v)
-  {
+  json_array_foreach(array, i, v) {
     if (json_is_string(v) && !strcmp(json_string_value(v), s)) {
       return true;
     }
@@ -81,8 +80,7 @@ static void overview_stages(const LwDashboard *d, LwHtml *h, const json_t *repor
   lw_html(h, lw_dashboard_actions_on(d) ? "<th>actions</th></tr>\n" : "</tr>\n");
   const char *stage;
   const json_t *s;
-  json_object_foreach((json_t *)json_object_get(report, "stages"), stage, s)
-  {
+  json_object_foreach((json_t *)json_object_get(report, "stages"), stage, s) {
     bool is_paused = in_array(paused, stage);
     lw_html(h,
             "<tr><td>%s</td><td class=\"n\">%lld</td><td class=\"n\">%lld</td>"
@@ -122,8 +120,7 @@ static void overview_workers(LwHtml *h, const json_t *workers)
              "<th>stages</th><th>job</th><th>since</th><th>progress</th></tr>\n");
   size_t i;
   const json_t *w;
-  json_array_foreach(workers, i, w)
-  {
+  json_array_foreach(workers, i, w) {
     const json_t *job = json_object_get(w, "job");
     lw_html(h, "<tr><td class=\"mono\">%s</td><td>%s</td><td>%s</td>", str(w, "id"),
             str(w, "host"), str(w, "stages"));
@@ -151,8 +148,7 @@ static void overview_providers(LwHtml *h, const json_t *providers)
   for (const char *const *state = lw_provider_states; *state; ++state) {
     size_t n = 0, i;
     const json_t *p;
-    json_array_foreach(providers, i, p)
-    {
+    json_array_foreach(providers, i, p) {
       n += str(p, "state") && !strcmp(str(p, "state"), *state);
     }
     lw_html(h, "<span class=\"state-%s\">%zu %s</span> ", *state, n, *state);
@@ -226,8 +222,7 @@ void lw_dashboard_dead(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
   lw_html(&h, actions ? "<th>actions</th></tr>\n" : "</tr>\n");
   size_t i;
   json_t *job;
-  json_array_foreach(list, i, job)
-  {
+  json_array_foreach(list, i, job) {
     if (!json_is_object(job)) {
       lw_html(&h, "<tr><td colspan=\"6\">not a job: %s</td></tr>\n",
               json_string_value(job));
@@ -272,8 +267,7 @@ void lw_dashboard_seed_errors(LwHtml *h, const json_t *seed)
             "<th class=\"n\">line</th><th class=\"n\">column</th><th>message</th></tr>\n");
     size_t i;
     const json_t *e;
-    json_array_foreach(errors, i, e)
-    {
+    json_array_foreach(errors, i, e) {
       lw_html(h,
               "<tr class=\"error-line\"><td>%s</td><td class=\"n\">%lld</td>"
               "<td class=\"n\">%lld</td><td>%s</td></tr>\n",
@@ -326,8 +320,7 @@ void lw_dashboard_errors(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
   lw_html(&h, "<h1>Errors in the latest harvests</h1>\n");
   size_t i;
   const json_t *p;
-  json_array_foreach(json_object_get(report, "providers"), i, p)
-  {
+  json_array_foreach(json_object_get(report, "providers"), i, p) {
     if (str(p, "error")) {
       lw_html(&h, "<p><b>%s</b>: <span class=\"bad\">%s</span></p>\n", str(p, "name"),
               str(p, "error"));
@@ -339,8 +332,7 @@ void lw_dashboard_errors(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
     }
     size_t j;
     const json_t *file;
-    json_array_foreach(json_object_get(hr, "files"), j, file)
-    {
+    json_array_foreach(json_object_get(hr, "files"), j, file) {
       errors_of_file(&h, c, d, str(p, "name"), file);
     }
     json_decref(hr);

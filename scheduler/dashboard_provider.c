@@ -74,8 +74,7 @@ void lw_dashboard_providers(const LwDashboard *d, LwRecords *c, LwHttpPage *page
           json_array_size(list));
   size_t i;
   const json_t *p;
-  json_array_foreach(list, i, p)
-  {
+  json_array_foreach(list, i, p) {
     const json_t *hv = json_object_get(p, "harvest");
     char name[160];
     lw_html_url_part(str(p, "name"), name, sizeof(name));
@@ -104,8 +103,7 @@ static void harvest_files(LwHtml *h, const json_t *report)
              "syntax errors</th><th class=\"n\">literal errors</th><th>error</th></tr>\n");
   size_t i;
   const json_t *f;
-  json_array_foreach(json_object_get(report, "files"), i, f)
-  {
+  json_array_foreach(json_object_get(report, "files"), i, f) {
     char seed[160];
     lw_html_url_part(str(f, "seed"), seed, sizeof(seed));
     lw_html(h,
@@ -129,8 +127,7 @@ static void harvest_history(LwHtml *h, const char *name, const json_t *history)
        "<th>report and changesets</th></tr>\n");
   size_t i;
   const json_t *hv;
-  json_array_foreach(history, i, hv)
-  {
+  json_array_foreach(history, i, hv) {
     char id[400];
     lw_html_url_part(str(hv, "id"), id, sizeof(id));
     lw_html(h, "<tr><td>%s</td><td>%s</td><td>%s</td>", str(hv, "started"), str(hv, "kind"),

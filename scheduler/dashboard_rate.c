@@ -49,8 +49,7 @@ json_t *lw_dashboard_rates(const json_t *stages, long long now_ms)
   const Sample *base = baseline(now_ms);
   const char *stage;
   const json_t *counts;
-  json_object_foreach((json_t *)stages, stage, counts)
-  {
+  json_object_foreach((json_t *)stages, stage, counts) {
     const json_t *then = base ? json_object_get(base->done, stage) : NULL;
     if (then) {
       double minutes = (double)(now_ms - base->at_ms) / 60000.0;
@@ -65,8 +64,7 @@ json_t *lw_dashboard_rates(const json_t *stages, long long now_ms)
     json_decref(slot->done);
     slot->at_ms = now_ms;
     slot->done = json_object();
-    json_object_foreach((json_t *)stages, stage, counts)
-    {
+    json_object_foreach((json_t *)stages, stage, counts) {
       json_object_set(slot->done, stage, json_object_get(counts, "done"));
     }
   }

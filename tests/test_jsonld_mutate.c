@@ -110,13 +110,11 @@ static void collect(json_t *v, json_t **slots, size_t *n, size_t cap)
   json_t *x;
   size_t i;
   if (json_is_object(v)) {
-    json_object_foreach(v, k, x)
-    {
+    json_object_foreach(v, k, x) {
       collect(x, slots, n, cap);
     }
   } else if (json_is_array(v)) {
-    json_array_foreach(v, i, x)
-    {
+    json_array_foreach(v, i, x) {
       collect(x, slots, n, cap);
     }
   }
@@ -143,8 +141,7 @@ static char *mutate_tree(const char *src, size_t len, size_t *out_len)
       size_t pick = next_rand((unsigned)json_object_size(c)), i = 0;
       const char *k;
       json_t *x;
-      json_object_foreach(c, k, x)
-      {
+      json_object_foreach(c, k, x) {
         if (i++ == pick) {
           if (next_rand(2) && json_is_string(nv)) {
             json_object_set(c, json_string_value(nv), x); /* rename-ish */

@@ -179,8 +179,7 @@ int main(void)
   int pass = 0, fail = 0, na = 0, known = 0;
   size_t i;
   json_t *t;
-  json_array_foreach(json_object_get(manifest, "sequence"), i, t)
-  {
+  json_array_foreach(json_object_get(manifest, "sequence"), i, t) {
     const char *id = json_string_value(json_object_get(t, "@id"));
     id = id && id[0] == '#' ? id + 1 : id;
     if (only && strcmp(only, id)) {

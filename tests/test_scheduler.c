@@ -536,8 +536,7 @@ static json_t *find_provider(json_t *list, const char *name)
 {
   size_t i;
   json_t *o;
-  json_array_foreach(list, i, o)
-  {
+  json_array_foreach(list, i, o) {
     if (!strcmp(json_string_value(json_object_get(o, "name")), name)) {
       return o;
     }

@@ -144,16 +144,14 @@ static int jobs_dead(LwTool *tool, int argc, char **argv)
   }
   size_t i;
   json_t *job;
-  json_array_foreach(list, i, job)
-  {
+  json_array_foreach(list, i, job) {
     static const char *const times[] = {"failed", "first_failed", "queued", NULL};
     lw_tool_times_readable(job, times);
   }
   if (json) {
     lw_tool_print_json(list);
   } else {
-    json_array_foreach(list, i, job)
-    {
+    json_array_foreach(list, i, job) {
       if (!json_is_object(job)) { /* not a job at all: kept as it was */
         printf("- not a job: %s\n", json_is_string(job) ? json_string_value(job) : "?");
         continue;

@@ -52,8 +52,7 @@ static void print_harvest(json_t *h)
   putchar('\n');
   size_t i;
   json_t *f;
-  json_array_foreach(json_object_get(h, "failed_files"), i, f)
-  {
+  json_array_foreach(json_object_get(h, "failed_files"), i, f) {
     printf("%-16s failed: %s (seed %s): %s\n", "", text_of(f, "uri"), text_of(f, "seed"),
            text_of(f, "error"));
   }
@@ -65,8 +64,7 @@ static void print_table(json_t *list)
          "DUMPS", "VOID / ERROR");
   size_t i;
   json_t *o;
-  json_array_foreach(list, i, o)
-  {
+  json_array_foreach(list, i, o) {
     printf("%-16s %-11s %-22s %-22s %5zu  %s\n", text_of(o, "name"), text_of(o, "state"),
            text_of(o, "void_modified"), text_of(o, "harvested"),
            json_array_size(json_object_get(o, "dumps")), text_of(o, "void"));

@@ -28,8 +28,7 @@ static void print_seed(const char *hash, json_t *seed)
   size_t k = 0;
   const char *key;
   json_t *value;
-  json_object_foreach(seed, key, value)
-  {
+  json_object_foreach(seed, key, value) {
     if (strcmp(key, "status") && strcmp(key, "uri") && strcmp(key, "error")) {
       keys[k++] = key;
     }

@@ -26,8 +26,7 @@ static char *media_type_of(const json_t *seed)
     json_t *headers = json_object_get(json_array_get(hops, n - 1), "headers");
     const char *key;
     json_t *value;
-    json_object_foreach(headers, key, value)
-    {
+    json_object_foreach(headers, key, value) {
       if (!strcasecmp(key, "content-type") && json_is_string(value)) {
         type = strdup(json_string_value(value));
         break;

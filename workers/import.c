@@ -81,8 +81,7 @@ static LwStatus collect(LwStageCtx *ctx, const char *hash, unsigned depth, Colle
   if (json_is_array(children) && json_array_size(children) > 0) {
     size_t i;
     json_t *child;
-    json_array_foreach(children, i, child)
-    {
+    json_array_foreach(children, i, child) {
       if (st == LW_OK && json_is_string(child)) {
         st = collect(ctx, json_string_value(child), depth + 1, c);
       }
@@ -206,8 +205,7 @@ static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *ha
                   : lw_error_set(ctx->err, LW_ERR_FORMAT, "harvest %s: bad dumps", id);
   size_t i;
   json_t *dump;
-  json_array_foreach(dumps, i, dump)
-  {
+  json_array_foreach(dumps, i, dump) {
     if (st == LW_OK && json_is_string(dump)) {
       st = collect(ctx, json_string_value(dump), 0, &c);
     }
