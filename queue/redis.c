@@ -244,6 +244,16 @@ bool lw_records_usable(const LwRecords *r)
   return r && !r->err;
 }
 
+LwStatus lw_records_ensure(const char *url, LwRecords **r, LwError *err)
+{
+  if (lw_records_usable(*r)) {
+    return LW_OK;
+  }
+  lw_records_close(*r);
+  *r = NULL;
+  return lw_redis_connect(url, r, err);
+}
+
 void lw_records_close(LwRecords *r)
 {
   redisFree(r); /* hiredis: NULL is a no-op */

@@ -44,6 +44,11 @@ LwStatus lw_redis_connect(const char *url, LwRecords **out, LwError *err);
  * contexts are not reusable then: close it and connect again). */
 bool lw_records_usable(const LwRecords *r);
 
+/* Keeps *r usable: LW_OK at once when it is; otherwise closes it (after an
+ * I/O error) and connects to url again, as lw_redis_connect (*r NULL on
+ * failure). For callers that must outlive a Redis restart. */
+LwStatus lw_records_ensure(const char *url, LwRecords **r, LwError *err);
+
 /* Closes the connection; NULL is a no-op. */
 void lw_records_close(LwRecords *r);
 

@@ -85,14 +85,7 @@ const LwRegistry *lw_scheduler_registry(const LwScheduler *s)
  * reusable after an I/O error). */
 static LwStatus connect_redis(LwScheduler *s, LwError *err)
 {
-  if (s->redis && lw_records_usable(s->redis)) {
-    return LW_OK;
-  }
-  if (s->redis) {
-    lw_records_close(s->redis);
-    s->redis = NULL;
-  }
-  return lw_redis_connect(s->cfg->redis_url, &s->redis, err);
+  return lw_records_ensure(s->cfg->redis_url, &s->redis, err);
 }
 
 static long long lease_ttl_ms(const LwScheduler *s)

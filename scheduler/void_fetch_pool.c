@@ -159,16 +159,7 @@ static long pick_job(LwVoidFetchPool *pool, long long now, long long *wake_ms)
  * had. */
 static LwRecords *thread_redis(const LwConfig *cfg, LwRecords **c, LwError *err)
 {
-  if (*c && lw_records_usable(*c)) {
-    return *c;
-  }
-  if (*c) {
-    lw_records_close(*c);
-    *c = NULL;
-  }
-  if (lw_redis_connect(cfg->redis_url, c, err) != LW_OK) {
-    *c = NULL;
-  }
+  lw_records_ensure(cfg->redis_url, c, err);
   return *c;
 }
 

@@ -149,6 +149,15 @@ static void slot_refresh(Download *d, Slot *slot)
   }
 }
 
+/* The download's places kept fresh while it runs or waits; false once the
+ * worker is told to stop. */
+static bool still_going(Download *d)
+{
+  slot_refresh(d, &d->host);
+  lw_download_cap_refresh(d->ctx->redis, d->ctx->config);
+  return !lw_stage_stopping(d->ctx);
+}
+
 static bool on_progress(void *user, uint64_t bytes, uint64_t total)
 {
   Download *d = user;
@@ -158,9 +167,7 @@ static bool on_progress(void *user, uint64_t bytes, uint64_t total)
   } else {
     lw_stage_progress(d->ctx, "%.1f MB", (double)bytes / 1e6);
   }
-  slot_refresh(d, &d->host);
-  lw_download_cap_refresh(d->ctx->redis, d->ctx->config);
-  return !lw_stage_stopping(d->ctx);
+  return still_going(d);
 }
 
 /* While waiting for a host's turn: shown by `lodwash status`; false once
@@ -169,9 +176,7 @@ static bool keep_waiting(void *user)
 {
   Download *d = user;
   lw_stage_progress(d->ctx, "waiting for the turn of %s (its pace)", d->host_name);
-  slot_refresh(d, &d->host);
-  lw_download_cap_refresh(d->ctx->redis, d->ctx->config);
-  return !lw_stage_stopping(d->ctx);
+  return still_going(d);
 }
 
 /* Before each request, the first and every redirect's: a slot on the host
@@ -371,6 +376,19 @@ static void count_bytes(LwTxn *txn, const LwFetchResult *r)
   lw_txn_counter_add(txn, "bytes_downloaded", (long long)n);
 }
 
+/* What every download that worked says on its seed, whatever its body's
+ * origin: where it resumed, whether it was unchanged, no error left. */
+static void record_outcome(LwTxn *txn, const char *seed, uint64_t resumed_from,
+                           bool unchanged)
+{
+  char resumed[32];
+  snprintf(resumed, sizeof(resumed), "%llu", (unsigned long long)resumed_from);
+  lw_txn_seed_set(txn, seed, "resumed_from", resumed);
+  lw_txn_seed_set(txn, seed, "unchanged", unchanged ? "true" : "false");
+  lw_txn_seed_unset(txn, seed, "error");
+  lw_txn_seed_unset(txn, seed, "retry_after");
+}
+
 /* The results of a download that worked (or found the file unchanged). */
 static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult *r,
                            LwStatus st)
@@ -402,12 +420,7 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
   if (r->content_type[0]) {
     lw_txn_seed_set(txn, seed, "content_type", r->content_type);
   }
-  char resumed[32];
-  snprintf(resumed, sizeof(resumed), "%llu", (unsigned long long)r->resumed_from);
-  lw_txn_seed_set(txn, seed, "resumed_from", resumed);
-  lw_txn_seed_set(txn, seed, "unchanged", st == LW_NOTHING ? "true" : "false");
-  lw_txn_seed_unset(txn, seed, "error");
-  lw_txn_seed_unset(txn, seed, "retry_after");
+  record_outcome(txn, seed, r->resumed_from, st == LW_NOTHING);
   count_bytes(txn, r);
   if (st == LW_NOTHING) {
     lw_stage_other(ctx); /* unchanged: filed, nothing to unpack again */
@@ -475,10 +488,7 @@ static LwStatus record_prefetched(LwStageCtx *ctx, const Paths *p)
       lw_txn_seed_unset(txn, seed, copied[i]);
     }
   }
-  lw_txn_seed_set(txn, seed, "resumed_from", "0");
-  lw_txn_seed_set(txn, seed, "unchanged", "false");
-  lw_txn_seed_unset(txn, seed, "error");
-  lw_txn_seed_unset(txn, seed, "retry_after");
+  record_outcome(txn, seed, 0, false);
   lw_txn_seed_unset(txn, seed, "prefetched");
   lw_info("stage=download seed=%s prefetched=true bytes=%llu msg=\"the body the re-check "
           "kept is current: not transferred again\"",

@@ -290,7 +290,7 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
     failure.status = status;
   }
   /* the handler may have broken the connection: make sure it is usable */
-  if (!w->redis || !lw_records_usable(w->redis)) {
+  if (!lw_records_usable(w->redis)) {
     connect_redis(w, job);
   }
 
@@ -430,7 +430,7 @@ int lw_worker_run(const LwWorkerOptions *opts)
       if (!idle_round(&w, &sleep_ms, &last_reap)) {
         break;
       }
-    } else if (w.redis && lw_records_usable(w.redis)) {
+    } else if (lw_records_usable(w.redis)) {
       lw_warn("msg=\"fetch failed\" error=\"%s\"", err.message); /* e.g. a bad job */
       nap(&w, 100);
     } else {
@@ -447,7 +447,7 @@ int lw_worker_run(const LwWorkerOptions *opts)
     lw_job_free(job);
   }
   beat_stop(&w);
-  if (w.redis && lw_records_usable(w.redis)) {
+  if (lw_records_usable(w.redis)) {
     lw_heartbeat_unregister(w.redis, w.cfg, w.id, NULL);
   }
   lw_records_close(w.redis);
