@@ -385,6 +385,8 @@ typedef struct {
   Outputs out;
   LwGraphMergeReport *report;
   Line last_subject;               /* to count distinct subjects written */
+  Line group_subject;              /* the subject of the group being merged
+                                      (reused: no allocation per subject) */
   unsigned long long new_subjects; /* harvest subjects the old graph lacked */
   unsigned long long merged;       /* harvest lines merged, for progress */
   const LwGraphMergeOptions *options;
@@ -420,16 +422,15 @@ static size_t triple_len(const Line *line, const Rewrite *rw)
 /* Copies the old group of the current old subject unchanged. */
 static LwStatus keep_old_group(Merge *m, const Rewrite *rw, LwError *err)
 {
-  Line subject = {0};
-  LW_TRY(subject_copy(&subject, &m->old.cur, err));
+  Line *subject = &m->group_subject;
+  LW_TRY(subject_copy(subject, &m->old.cur, err));
   LwStatus st = LW_OK;
-  while (st == LW_OK && old_live(m) && is_about(&m->old.cur, &subject)) {
+  while (st == LW_OK && old_live(m) && is_about(&m->old.cur, subject)) {
     st = write_graph_line(m, &m->old.cur, err);
     if (st == LW_OK) {
       st = source_next(&m->old, rw, err);
     }
   }
-  free(subject.data);
   return st;
 }
 
@@ -446,17 +447,17 @@ static void count_merged(Merge *m)
  * changeset. */
 static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
 {
-  Line subject = {0};
-  LW_TRY(subject_copy(&subject, &m->fresh.cur, err));
+  Line *subject = &m->group_subject;
+  LW_TRY(subject_copy(subject, &m->fresh.cur, err));
   ++m->report->harvest_subjects;
   LwStatus st = LW_OK;
   bool first = true;
-  const bool in_old_graph = old_live(m) && is_about(&m->old.cur, &subject);
+  const bool in_old_graph = old_live(m) && is_about(&m->old.cur, subject);
   m->new_subjects += !in_old_graph;
   const unsigned long long changes = m->report->added + m->report->removed;
   for (;;) {
-    bool in_new = !m->fresh.done && is_about(&m->fresh.cur, &subject);
-    bool in_old = old_live(m) && is_about(&m->old.cur, &subject);
+    bool in_new = !m->fresh.done && is_about(&m->fresh.cur, subject);
+    bool in_old = old_live(m) && is_about(&m->old.cur, subject);
     if (!in_new && !in_old) {
       break;
     }
@@ -503,7 +504,6 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
     st = m->options->on_subject_end(m->options->handle,
                                     m->report->added + m->report->removed != changes, err);
   }
-  free(subject.data);
   return st;
 }
 
@@ -648,6 +648,7 @@ LwStatus lw_graph_merge(const LwGraphMergeOptions *o, LwGraphMergeReport *report
   }
   harvest_close(&m.fresh);
   free(m.last_subject.data);
+  free(m.group_subject.data);
   free(graph_term);
   return st;
 }

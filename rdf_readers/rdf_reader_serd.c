@@ -22,6 +22,7 @@
  * Every string is checked to be valid UTF-8 before it goes out.
  */
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,13 @@ static void limit_hit(SerdContext *c, LwScanResult r)
 static void fill(SerdContext *c, size_t want)
 {
   char block[PAGE_SIZE];
+  if (c->out_pos && c->out.len - c->out_pos < want && !c->at_eof && c->stop == LW_OK) {
+    /* about to read: what is left (less than a page) moves to the front,
+     * so the buffer stays small and no byte is moved twice */
+    memmove(c->out.data, c->out.data + c->out_pos, c->out.len - c->out_pos);
+    c->out.len -= c->out_pos;
+    c->out_pos = 0;
+  }
   while (c->out.len - c->out_pos < want && !c->at_eof && c->stop == LW_OK) {
     size_t got = fread(block, 1, sizeof(block), c->in);
     LwScanResult r = LW_SCAN_OK;
@@ -208,10 +216,6 @@ static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
   if (c->out_pos == c->out.len) {
     lw_buf_reset(&c->out);
     c->out_pos = 0;
-  } else if (c->out_pos > PAGE_SIZE) { /* keep the buffer small */
-    memmove(c->out.data, c->out.data + c->out_pos, c->out.len - c->out_pos);
-    c->out.len -= c->out_pos;
-    c->out_pos = 0;
   }
   return want;
 }
@@ -290,19 +294,29 @@ static SerdStatus probe_error_sink(void *handle, const SerdError *e)
 
 /* Whether serd's reader is laid out as SerdReaderView says (the serd this
  * was built for): read an empty input with a reader whose fields we know. */
-bool lw_rdf_serd_paged(void)
+static bool serd_paged;
+
+static void probe_layout(void)
 {
   LayoutProbe p = {0};
   SerdReader *reader = serd_reader_new(SERD_TURTLE, &p, NULL, NULL, NULL, NULL, NULL);
   if (!reader) {
-    return false;
+    return; /* not known: one byte at a time */
   }
   serd_reader_set_error_sink(reader, probe_error_sink, &p);
   p.view = (const struct SerdReaderView *)reader;
   serd_reader_read_source(reader, probe_read, probe_error, &p, (const uint8_t *)"probe",
                           SERD_PAGE);
   serd_reader_free(reader);
-  return p.known;
+  serd_paged = p.known;
+}
+
+bool lw_rdf_serd_paged(void)
+{
+  /* the answer is the linked serd's: probed once per process */
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, probe_layout);
+  return serd_paged;
 }
 
 /* Where serd stands: after the bytes it has taken and the one it looks at
