@@ -108,13 +108,6 @@ static void limit_hit(SerdContext *c, LwScanResult r)
 static void fill(SerdContext *c, size_t want)
 {
   char block[PAGE_SIZE];
-  if (c->out_pos && c->out.len - c->out_pos < want && !c->at_eof && c->stop == LW_OK) {
-    /* about to read: what is left (less than a page) moves to the front,
-     * so the buffer stays small and no byte is moved twice */
-    memmove(c->out.data, c->out.data + c->out_pos, c->out.len - c->out_pos);
-    c->out.len -= c->out_pos;
-    c->out_pos = 0;
-  }
   while (c->out.len - c->out_pos < want && !c->at_eof && c->stop == LW_OK) {
     size_t got = fread(block, 1, sizeof(block), c->in);
     LwScanResult r = LW_SCAN_OK;
@@ -215,6 +208,10 @@ static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
   c->handed += n;
   if (c->out_pos == c->out.len) {
     lw_buf_reset(&c->out);
+    c->out_pos = 0;
+  } else if (c->out_pos > PAGE_SIZE) { /* keep the buffer small */
+    memmove(c->out.data, c->out.data + c->out_pos, c->out.len - c->out_pos);
+    c->out.len -= c->out_pos;
     c->out_pos = 0;
   }
   return want;
