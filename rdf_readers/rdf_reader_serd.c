@@ -47,6 +47,8 @@ typedef struct {
   char *base;    /* the current base IRI (absolute), or NULL */
   LwStatus stop; /* set when reading must end: a cap, the sink, I/O */
   bool at_eof;
+  unsigned long end_line; /* where the input ended, once at_eof */
+  unsigned long end_column;
   bool trailer_sent; /* after a stop: serd got the trailer to end on */
   LwBuf terms[T_COUNT];
   /* line mode */
@@ -67,8 +69,9 @@ typedef struct {
   const struct SerdReaderView *view; /* NULL: one byte at a time */
   unsigned long at_line;
   unsigned long at_column;
-  size_t eof_nuls; /* NULs handed on after the end of the input */
-  size_t handed;   /* bytes of the input handed to serd */
+  size_t handed; /* bytes handed to serd, NULs and ends of input too */
+  size_t end_at; /* where serd's end of input starts (see after_end), 0:
+                  * serd has not asked past the input yet */
   /* line mode: the line being read, as written */
   const char *line_text;
   size_t line_len;
@@ -118,6 +121,8 @@ static void fill(SerdContext *c, size_t want)
       return;
     } else {
       c->at_eof = true;
+      c->end_line = c->scan.line;
+      c->end_column = c->scan.column;
       r = lw_scanner_finish(&c->scan, &c->out);
       if (r == LW_SCAN_OK && lw_buf_append(&c->out, TRAILER, TRAILER_LEN) != LW_OK) {
         r = LW_SCAN_NOMEM;
@@ -149,17 +154,33 @@ static void follow(SerdContext *c, const char *bytes, size_t n)
   }
 }
 
-#define MAX_EOF_NULS 1024 /* then the plain end of input */
-#define SERD_PAGE 4096    /* what serd reads at a time */
+#define SERD_PAGE 4096 /* what serd reads at a time */
 
 /* serd 0.30 reads a page at a time (serd_reader_read_source's page_size):
  * it asks for the next page as soon as it has taken the last byte of one,
  * a short page is the end of the input for it, and after the end its lax
- * recovery (skip_until) reads EOF as the byte 0xFF and goes on over what is
- * left in its buffer. So every page is full: the end of the input is padded
- * with NULs, which end serd's recovery and its statements, and then comes a
- * page of NULs only (serd's buffer holds nothing stale when the plain end
- * of input follows). One byte at a time (page 1), the same with single NULs. */
+ * recovery (skip_until) reads on, for ever unless it meets a NUL. So the end
+ * of the input is padded with NULs to the end of serd's page, a page of
+ * NULs follows (they end serd's recovery and its statements), then the
+ * plain end of input, at every page boundary: serd reads on over its stale
+ * page of NULs in between. One byte at a time (page 1) serd is handed the
+ * same sequence, byte for byte: given the plain end of input for ever, it
+ * would never leave skip_until. */
+static size_t after_end(SerdContext *c, void *buf, size_t want)
+{
+  if (!c->end_at) {
+    size_t page_end = (c->handed + SERD_PAGE - 1) / SERD_PAGE * SERD_PAGE;
+    c->end_at = page_end + SERD_PAGE;
+  }
+  bool at_end = c->handed >= c->end_at && c->handed % SERD_PAGE == 0;
+  memset(buf, '\0', want); /* what serd's column counts over */
+  if (!c->view) {
+    follow(c, buf, want);
+  }
+  c->handed += want;
+  return at_end ? 0 : want;
+}
+
 static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
 {
   SerdContext *c = stream;
@@ -190,12 +211,7 @@ static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
   size_t avail = c->out.len - c->out_pos;
   size_t n = avail < want ? avail : want;
   if (n == 0) { /* the end (or a read error: serd asks source_error) */
-    if (!c->at_eof || c->eof_nuls >= MAX_EOF_NULS) {
-      return 0;
-    }
-    memset(buf, '\0', want);
-    c->eof_nuls += want;
-    return want;
+    return c->at_eof ? after_end(c, buf, want) : 0;
   }
   if (n < want) { /* the last page: padded with NULs */
     memset((char *)buf + n, '\0', want - n);
@@ -205,7 +221,7 @@ static size_t source_read(void *buf, size_t size, size_t nmemb, void *stream)
     follow(c, c->out.data + c->out_pos, n);
   }
   c->out_pos += n;
-  c->handed += n;
+  c->handed += want;
   if (c->out_pos == c->out.len) {
     lw_buf_reset(&c->out);
     c->out_pos = 0;
@@ -423,14 +439,18 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
   ++c->serd_errors;
   /* serd counts columns from 0 after the first line, and from 1 on it, but
    * one byte at a time it counts one more there (the byte it starts with) */
-  unsigned column = e->line > 1 || c->view ? e->col + 1 : e->col;
-  if (cascade(c, e->line, column) ||
-      (e->line == c->serd_line && column >= c->serd_column)) {
+  unsigned long line = e->line;
+  unsigned long column = e->line > 1 || c->view ? e->col + 1 : e->col;
+  if (c->end_line && (line > c->end_line || (line == c->end_line && column > c->end_column))) {
+    line = c->end_line; /* serd read on over the trailer and the NULs */
+    column = c->end_column;
+  }
+  if (cascade(c, line, column) || (line == c->serd_line && column >= c->serd_column)) {
     return SERD_SUCCESS;
   }
-  c->serd_line = e->line;
+  c->serd_line = line;
   c->serd_column = column;
-  lw_read_report(c->rc, e->line, column, "%s", message);
+  lw_read_report(c->rc, (unsigned)line, (unsigned)column, "%s", message);
   return SERD_SUCCESS;
 }
 
@@ -732,7 +752,7 @@ static LwStatus finish(SerdContext *c, SerdStatus st)
   if (c->stop != LW_OK) {
     return lw_error_set(rc->err, c->stop, "stopped by the statement sink");
   }
-  if (st > SERD_FAILURE && !c->eof_nuls) {
+  if (st > SERD_FAILURE && !c->end_at) {
     /* serd gave up before the end (a corrupt byte order mark) */
     return lw_error_set(rc->err, LW_ERR_SYNTAX, "cannot read on after a syntax error");
   }
