@@ -2,7 +2,10 @@
 # The import shows its progress (triples merged) in the worker's heartbeat:
 # `lodwash status --json`, read while a real worker imports a harvest of three
 # million triples, sees it. Not timed: the status is read until the import
-# ends, and one sighting is enough.
+# ends, and one sighting is enough (the merge's first count, at 65,536
+# triples, is written at once as a new kind of note, and stays until the
+# next second's; it used to be dropped within a second of the "merging"
+# note, which an import this size can outrun).
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
 lw_test_require_redis

@@ -182,7 +182,9 @@ static LwStatus queue_export(LwStageCtx *ctx, const char *provider)
   return st == LW_NOTHING ? LW_OK : st;
 }
 
-/* The import's progress note in the worker's heartbeat (`lodwash status`). */
+/* The import's progress note in the worker's heartbeat (`lodwash status`).
+ * Called on the merge's thread, while the job's thread only writes the
+ * graph's database: the job's Redis connection is never used by both. */
 static void report_progress(void *handle, unsigned long long triples,
                             unsigned long long requests)
 {

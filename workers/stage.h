@@ -145,7 +145,8 @@ void lw_stage_fan_in(const LwJob *job, LwTxn *txn);
 LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError *failure);
 
 /* Records a short progress note ("12 MB of 40 MB") in the worker's
- * heartbeat. Cheap: written at most once a second. */
+ * heartbeat. Cheap: a note of a new kind (another fmt) is written at once,
+ * one of the same kind at most once a second. */
 void lw_stage_progress(LwStageCtx *ctx, const char *fmt, ...)
   __attribute__((format(printf, 2, 3)));
 

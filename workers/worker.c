@@ -23,7 +23,8 @@ struct LwWorker {
   char id[256];
   char stages_csv[1024];
   LwRecords *redis;
-  long long progress_ms; /* last progress write */
+  long long progress_ms;     /* last progress write */
+  const char *progress_fmt; /* its kind (format) */
 
   /* the heartbeat thread */
   pthread_t beat_thread;
@@ -208,14 +209,18 @@ static void beat_stop(LwWorker *w)
   pthread_mutex_destroy(&w->beat_lock);
 }
 
+/* A note of a new kind (a new phase, the merge's first count) is written at
+ * once, so that it is seen however short the phase; the same kind again at
+ * most once a second. */
 void lw_stage_progress(LwStageCtx *ctx, const char *fmt, ...)
 {
   LwWorker *w = ctx->worker;
   long long now = lw_now_ms();
-  if (!w || now - w->progress_ms < 1000) {
+  if (!w || (fmt == w->progress_fmt && now - w->progress_ms < 1000)) {
     return;
   }
   w->progress_ms = now;
+  w->progress_fmt = fmt;
   char note[256];
   va_list args;
   va_start(args, fmt);
