@@ -822,16 +822,21 @@ static void read_line(SerdContext *c, SerdReader *reader, const char *line, size
 }
 
 /* The end of the line starting at p (LF, CRLF or a lone CR: EOL ::=
- * [#xD#xA]+), with *next set to where the next line starts; NULL when more
- * input is needed to tell. */
-static const char *line_end(const char *p, const char *end, bool at_eof, const char **next)
+ * [#xD#xA]+), searched from p + *searched (the bytes before hold no line
+ * break), with *next set to where the next line starts; NULL when more input
+ * is needed to tell (then *searched grows, so that a long line is searched
+ * once, not again for every block read). */
+static const char *line_end(const char *p, const char *end, bool at_eof, size_t *searched,
+                            const char **next)
 {
-  const char *nl = memchr(p, '\n', (size_t)(end - p));
-  const char *cr = memchr(p, '\r', (size_t)((nl ? nl : end) - p));
+  const char *from = p + *searched;
+  const char *nl = memchr(from, '\n', (size_t)(end - from));
+  const char *cr = memchr(from, '\r', (size_t)((nl ? nl : end) - from));
+  if (cr && cr + 1 == end && !at_eof) {
+    *searched = (size_t)(cr - p); /* CR at the end of the block: maybe CRLF */
+    return NULL;
+  }
   if (cr) {
-    if (cr + 1 == end && !at_eof) {
-      return NULL; /* CR at the end of the block: maybe CRLF */
-    }
     *next = cr + 1 < end && cr[1] == '\n' ? cr + 2 : cr + 1;
     return cr;
   }
@@ -843,6 +848,7 @@ static const char *line_end(const char *p, const char *end, bool at_eof, const c
     *next = end;
     return end;
   }
+  *searched = (size_t)(end - p);
   return NULL;
 }
 
@@ -851,13 +857,15 @@ static LwStatus read_lines(SerdContext *c, SerdReader *reader)
   size_t max_line = 4 * c->rc->max_term_bytes + 4096;
   LwBuf buf = LW_BUF_INIT; /* unread bytes: at most a line and a block */
   size_t start = 0;        /* where the next line starts in buf */
+  size_t searched = 0;     /* bytes from start that hold no line break */
   while (c->stop == LW_OK) {
     const char *p = buf.data ? buf.data + start : NULL;
     const char *next = NULL;
-    const char *end = p ? line_end(p, buf.data + buf.len, c->at_eof, &next) : NULL;
+    const char *end = p ? line_end(p, buf.data + buf.len, c->at_eof, &searched, &next) : NULL;
     if (end) {
       read_line(c, reader, p, (size_t)(end - p));
       start = (size_t)(next - buf.data);
+      searched = 0;
       continue;
     }
     if (c->at_eof) {
