@@ -55,6 +55,18 @@ bool lw_seed_status_valid(const char *status)
   return status && machine_row(status) >= 0;
 }
 
+bool lw_seed_status_resting(const char *status)
+{
+  return status && *status && strcmp(status, "added") &&
+         lw_seed_transition_allowed(status, "added");
+}
+
+bool lw_seed_status_done(const char *status)
+{
+  return status &&
+         (!strcmp(status, "parsed") || !strcmp(status, "cleaned") || !strcmp(status, "depleted"));
+}
+
 bool lw_seed_transition_allowed(const char *from, const char *to)
 {
   int row = to ? machine_row(to) : -1;

@@ -56,6 +56,14 @@ extern const char *const lw_seed_statuses[];
 /* True if status is one of lw_seed_statuses. */
 bool lw_seed_status_valid(const char *status);
 
+/* True if a seed in status may be harvested again (moved back to `added`):
+ * no job works on it. */
+bool lw_seed_status_resting(const char *status);
+
+/* True if a seed's work is done and went well: its data cleaned (parsed; a
+ * clean record: cleaned) or its archive emptied (depleted). */
+bool lw_seed_status_done(const char *status);
+
 /* True if a seed in status from (NULL or "" = no record yet) may move to to. */
 bool lw_seed_transition_allowed(const char *from, const char *to);
 

@@ -138,8 +138,7 @@ static void add_file(LwRecords *c, const char *prefix, const char *seed, const c
   }
   const char *status = lw_record_str(rec, "status", "");
   bool failed = !strcmp(status, "failed") || in_failed_files(failed_files, seed);
-  bool finished = !strcmp(status, "cleaned") || !strcmp(status, "parsed") ||
-                  !strcmp(status, "depleted");
+  bool finished = lw_seed_status_done(status);
   json_object_set_new(f, "uri", string_or_null(lw_record_str(rec, "uri", NULL)));
   json_object_set_new(f, "status", json_string(status));
   json_object_set_new(f, "outcome",

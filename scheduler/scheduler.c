@@ -17,6 +17,7 @@
 #include "queue/retention.h"
 #include "queue/provider_visit.h"
 #include "queue/scheduler_lease.h"
+#include "queue/seed.h"
 #include "queue/seed_scan.h"
 #include "queue/txn.h"
 #include "scheduler/decide.h"
@@ -513,18 +514,6 @@ LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced, Lw
 
 /* ---- periodic duties ---- */
 
-static bool resting(const char *status)
-{
-  static const char *const ok[] = {"failed",     "filed",   "depleted",
-                                   "unarchived", "guessed", "parsed"};
-  for (size_t i = 0; status && i < sizeof(ok) / sizeof(*ok); ++i) {
-    if (!strcmp(status, ok[i])) {
-      return true;
-    }
-  }
-  return false;
-}
-
 /* How long a seed rests before its dump is checked again: its own
  * `interval`, else its provider's registry `interval`, else --seed-interval
  * (0: never). In milliseconds. */
@@ -566,7 +555,7 @@ static void requeue_if_stale(void *arg, const char *hash, const char *const *v)
   const char *parent = v[3], *relative = v[4], *provider = v[5];
   long long p = processed ? atoll(processed) : 0;
   long long i = seed_interval_ms(scan->s, interval, provider);
-  if (p > 0 && i > 0 && p + i < scan->now && resting(status) && !(parent && *parent) &&
+  if (p > 0 && i > 0 && p + i < scan->now && lw_seed_status_resting(status) && !(parent && *parent) &&
       !(relative && !strcmp(relative, "true"))) {
     /* Outside any harvest: the one it came with is over. A provider's dump
      * is only re-checked: when it changed, the download marks the provider

@@ -54,6 +54,16 @@ static bool in_allowed(const char *from, const char *to)
   return false;
 }
 
+static bool listed(const char *const *list, const char *s)
+{
+  for (; *list; ++list) {
+    if (!strcmp(*list, s)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 static void test_machine(void)
 {
   const char *from_all[16] = {""};
@@ -77,6 +87,22 @@ static void test_machine(void)
   CHECK(!lw_seed_transition_allowed("added", NULL));
   CHECK(lw_seed_status_valid("parsed"));
   CHECK(!lw_seed_status_valid("Parsed"));
+
+  /* at rest: what the scheduler may harvest again; done: what a report
+   * counts as ok */
+  static const char *const resting[] = {"failed",     "filed",   "depleted",
+                                        "unarchived", "guessed", "parsed", NULL};
+  static const char *const done[] = {"depleted", "parsed", "cleaned", NULL};
+  for (const char *const *s = lw_seed_statuses; *s; ++s) {
+    bool is_resting = listed(resting, *s), is_done = listed(done, *s);
+    if (lw_seed_status_resting(*s) != is_resting || lw_seed_status_done(*s) != is_done) {
+      fprintf(stderr, "status %s: resting %d done %d expected\n", *s, is_resting, is_done);
+    }
+    CHECK(lw_seed_status_resting(*s) == is_resting);
+    CHECK(lw_seed_status_done(*s) == is_done);
+  }
+  CHECK(!lw_seed_status_resting(NULL) && !lw_seed_status_resting(""));
+  CHECK(!lw_seed_status_done(NULL));
 
   char hash[LW_HASH_HEX_LEN + 1];
   lw_seed_hash_of("0123456789ABCDEF0123456789abcdef", hash);
