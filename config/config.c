@@ -101,6 +101,8 @@ static const Setting settings[] = {
    "longest retry delay"},
   {"max-attempts", NULL, KIND_INT, OFF(max_attempts), "5", "N",
    "runs of a job before it goes to the dead list"},
+  {"job-time-limit", NULL, KIND_INT, OFF(job_time_limit_s), "21600", "SECONDS",
+   "a job running longer fails and its worker exits, to be restarted (0: no limit)"},
   {"harvest-timeout", NULL, KIND_INT, OFF(harvest_timeout_s), "3600", "SECONDS",
    "a harvest with no file finished for this long fails (and is tried again later)"},
   {"poll-max-ms", NULL, KIND_INT, OFF(poll_max_ms), "200", "MS",

@@ -94,6 +94,7 @@ typedef struct {
   long long retry_base_ms;     /* first retry delay; doubles per attempt */
   long long retry_max_ms;      /* longest retry delay */
   long long max_attempts;      /* runs of a job before it goes dead */
+  long long job_time_limit_s;  /* a job running longer fails, its worker exits */
   long long harvest_timeout_s; /* a harvest without progress this long fails */
   long long poll_max_ms;       /* longest sleep of an idle worker */
 

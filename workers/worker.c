@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/base.h"
 #include "queue/heartbeat.h"
@@ -31,6 +32,9 @@ struct LwWorker {
   pthread_mutex_t beat_lock;
   pthread_cond_t beat_cond;
   bool beat_quit;
+  /* the job that runs, for the heartbeat thread's time limit (beat_lock) */
+  const LwJob *running;
+  long long running_since; /* ms */
 };
 
 const char *lw_worker_id(const LwWorker *w)
@@ -140,6 +144,55 @@ static bool connect_redis(LwWorker *w, const LwJob *holding)
   return false;
 }
 
+/* The job ran past the time limit: a stage's thread cannot be stopped from
+ * outside (it may be stuck in a library's loop on hostile input), so the job
+ * is failed from here (fenced like any fail: a no-op if its own outcome came
+ * first), with a clear error on its seed, and the process exits for its
+ * supervisor to start a fresh one. Called with beat_lock held, so that the
+ * job cannot end and be freed meanwhile; does not return. */
+static void give_up_job(LwWorker *w, LwRecords *c)
+{
+  const LwJob *job = w->running;
+  long long limit = w->cfg->job_time_limit_s;
+  LwError failure, err;
+  lw_error_set(&failure, LW_ERR_LIMIT, "the job ran longer than the job time limit (%lld s)",
+               limit);
+  lw_error("stage=%s seed=%s job=%s msg=\"job time limit reached: the job fails and the "
+           "worker exits (exit code %d)\" limit_s=%lld",
+           job->stage, job->seed, job->id, LW_WORKER_EXIT_TIME_LIMIT, limit);
+  LwTxn *results = lw_stage_fail_fan_in(w->cfg, job, &failure);
+  LwFailOutcome outcome = LW_FAIL_DEAD;
+  long long delay = 0;
+  if (!c || lw_queue_fail(c, w->cfg, w->id, job, &failure, results, &outcome, &delay,
+                          &err) > LW_NOTHING) {
+    lw_error("job=%s msg=\"could not fail the job: the reaper will give it back\" "
+             "error=\"%s\"",
+             job->id, c ? err.message : "no Redis connection");
+  } else {
+    lw_heartbeat_unregister(c, w->cfg, w->id, &err);
+  }
+  _exit(LW_WORKER_EXIT_TIME_LIMIT); /* no atexit handlers: the job's thread runs on */
+}
+
+static void check_time_limit(LwWorker *w, LwRecords *c)
+{
+  long long limit_ms = w->cfg->job_time_limit_s * 1000;
+  pthread_mutex_lock(&w->beat_lock);
+  if (w->running && limit_ms > 0 && lw_now_ms() - w->running_since > limit_ms) {
+    give_up_job(w, c);
+  }
+  pthread_mutex_unlock(&w->beat_lock);
+}
+
+/* The job run_job works on now (NULL: none), for check_time_limit. */
+static void set_running(LwWorker *w, const LwJob *job)
+{
+  pthread_mutex_lock(&w->beat_lock);
+  w->running = job;
+  w->running_since = lw_now_ms();
+  pthread_mutex_unlock(&w->beat_lock);
+}
+
 static void *beat_main(void *arg)
 {
   LwWorker *w = arg;
@@ -177,6 +230,7 @@ static void *beat_main(void *arg)
     if (c && lw_heartbeat_beat(c, w->cfg, w->id, w->stages_csv, &err) != LW_OK) {
       lw_debug("msg=\"heartbeat failed\" error=\"%s\"", err.message);
     }
+    check_time_limit(w, lw_records_usable(c) ? c : NULL);
     pthread_mutex_lock(&w->beat_lock);
   }
   pthread_mutex_unlock(&w->beat_lock);
@@ -276,6 +330,7 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
 {
   LwJob *next = NULL;
   long long t0 = lw_now_ms();
+  set_running(w, job);
   const LwStage *stage = lw_stage_find(job->stage);
   LwError failure;
   lw_error_clear(&failure);
@@ -350,6 +405,7 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
             lw_status_name(failure.status), failure.message);
   }
   lw_txn_free(txn);
+  set_running(w, NULL);
   return next;
 }
 

@@ -28,8 +28,13 @@ typedef struct {
                                   current job is finished or handed back */
 } LwWorkerOptions;
 
+/* The process's exit code when a job ran past the job time limit
+ * (--job-time-limit): the job was failed and the process exits at once. */
+#define LW_WORKER_EXIT_TIME_LIMIT 3
+
 /* Runs until *stop is set or, with exit_when_idle, until idle. Returns the
- * process exit code: 0, or 1 when the worker could not start. */
+ * process exit code: 0, or 1 when the worker could not start. A job that
+ * runs past the job time limit ends the process (LW_WORKER_EXIT_TIME_LIMIT). */
 int lw_worker_run(const LwWorkerOptions *opts);
 
 /* Splits a comma-separated stage list ("download,unpack") into names from

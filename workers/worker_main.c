@@ -1,6 +1,7 @@
 /*
  * lodwash-worker: runs jobs of the stages it serves until stopped.
  * SIGTERM or SIGINT: the current job is finished or handed back, exit 0.
+ * A job running past --job-time-limit is failed and the process exits 3.
  */
 #include <signal.h>
 #include <stdio.h>
