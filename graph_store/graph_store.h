@@ -295,6 +295,7 @@ typedef struct {
   const char *password;
   long timeout_seconds; /* per request; 0: 600 */
   LwSparqlMode mode;
+  size_t connections; /* requests at once (one curl handle each); 0: 2 */
 } LwSparqlOptions;
 
 typedef struct LwSparqlStore LwSparqlStore;
@@ -306,6 +307,12 @@ LwSparqlStore *lw_sparql_open(const LwSparqlOptions *options, LwError *err);
 /* Frees the handle. NULL is safe. */
 void lw_sparql_close(LwSparqlStore *store);
 
+/* The functions below may be called from several threads at once: each
+ * request takes an idle connection, waiting for one when all are busy. A
+ * request the store refuses as deadlocked with a concurrent one (Virtuoso's
+ * SQL state 40001; the store rolled it back) is sent again after a short,
+ * growing wait, up to 8 times. */
+
 /* Runs one SPARQL Update request. */
 LwStatus lw_sparql_update(LwSparqlStore *store, const char *update, LwError *err);
 
@@ -315,6 +322,13 @@ LwStatus lw_sparql_post(LwSparqlStore *store, const char *graph_iri, const char 
 
 /* The store's insert mode. */
 LwSparqlMode lw_sparql_mode(const LwSparqlStore *store);
+
+/* The connections of the store (requests it may have at once). */
+size_t lw_sparql_connections(const LwSparqlStore *store);
+
+/* Whether an answer (HTTP status and body) says the request was rolled back
+ * as deadlocked with a concurrent one, and may simply be sent again. */
+bool lw_sparql_is_deadlock(long http_code, const char *answer);
 
 /* Parses "gsp" or "update" into *mode; false for anything else. */
 bool lw_sparql_mode_parse(const char *text, LwSparqlMode *mode);
