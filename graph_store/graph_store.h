@@ -363,9 +363,11 @@ LwStatus lw_sparql_count(LwSparqlStore *store, const char *query, unsigned long 
 
 typedef struct LwSparqlImport LwSparqlImport;
 
-/* A new import into graph_iri. delete_batch: subjects per DELETE (0: 1000);
- * insert_batch: triples per insert (0: 100000 per POST, 10000 per INSERT
- * DATA). NULL when out of memory. */
+/* A new import into graph_iri. A batch is up to insert_batch triples (0:
+ * 100000 for a POST, 10000 for an INSERT DATA) of whole subject groups; its
+ * deletes go delete_batch subjects a request (0: 1000). Batches go over
+ * the store's connections at once (lw_sparql_connections), at most one
+ * per connection plus the one filling. NULL when out of memory. */
 LwSparqlImport *lw_sparql_import_new(LwSparqlStore *store, const char *graph_iri,
                                      size_t delete_batch, size_t insert_batch);
 

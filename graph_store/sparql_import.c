@@ -54,13 +54,13 @@ static bool text_put(LwBuf *t, const char *s, size_t n)
 }
 
 /* "DELETE { GRAPH <g> { ?s ?p ?o } } WHERE { ... VALUES ?s { subjects } }" */
-static bool put_delete(const LwSparqlImport *im, const Batch *b, LwBuf *q)
+static bool put_delete(const LwSparqlImport *im, const char *subjects, size_t len, LwBuf *q)
 {
   const char *g = im->graph_iri;
   return text_put(q, "DELETE { GRAPH <", 16) && text_put(q, g, strlen(g)) &&
          text_put(q, "> { ?s ?p ?o } } WHERE { GRAPH <", 32) && text_put(q, g, strlen(g)) &&
          text_put(q, "> { ?s ?p ?o . VALUES ?s { ", 27) &&
-         text_put(q, b->subjects.data, b->subjects.len) && text_put(q, "} } }", 5);
+         text_put(q, subjects, len) && text_put(q, "} } }", 5);
 }
 
 /* "INSERT DATA { GRAPH <g> { triples } }": N-Triples lines are SPARQL terms. */
@@ -72,15 +72,16 @@ static bool put_insert(const LwSparqlImport *im, const Batch *b, LwBuf *q)
          text_put(q, "} }", 3);
 }
 
-/* One SPARQL Update request: the batch's DELETE, and in update mode its
- * INSERT DATA after it (operations of one request run in order). */
-static LwStatus send_update(LwSparqlImport *im, const Batch *b, bool with_insert,
-                            LwError *err)
+/* One SPARQL Update request: the DELETE of subjects (none when len is 0),
+ * and with_insert the batch's INSERT DATA after it (operations of one
+ * request run in order). */
+static LwStatus send_update(LwSparqlImport *im, const Batch *b, const char *subjects,
+                            size_t len, bool with_insert, LwError *err)
 {
   LwBuf q = LW_BUF_INIT;
   bool ok = true;
-  if (b->subject_count) {
-    ok = put_delete(im, b, &q) && (!with_insert || text_put(&q, " ;\n", 3));
+  if (len) {
+    ok = put_delete(im, subjects, len, &q) && (!with_insert || text_put(&q, " ;\n", 3));
   }
   if (ok && with_insert) {
     ok = put_insert(im, b, &q);
@@ -92,12 +93,24 @@ static LwStatus send_update(LwSparqlImport *im, const Batch *b, bool with_insert
   return st;
 }
 
-/* The batch's DELETE, then (once it is done) its insert. */
+/* The batch's DELETEs, delete_batch subjects each, then (once they are
+ * done) its insert: in update mode in the last DELETE's request. */
 static LwStatus send_batch(LwSparqlImport *im, const Batch *b, LwError *err)
 {
   bool insert_by_update = b->triple_count && lw_sparql_mode(im->store) == LW_SPARQL_UPDATE;
-  if (b->subject_count || insert_by_update) {
-    LW_TRY(send_update(im, b, insert_by_update, err));
+  const char *next = b->subjects.data, *end = next + b->subjects.len;
+  while (next < end) {
+    const char *chunk_end = next;
+    for (size_t n = 0; n < im->delete_batch && chunk_end < end; ++n) {
+      chunk_end = (const char *)memchr(chunk_end, ' ', (size_t)(end - chunk_end)) + 1;
+    }
+    bool last = chunk_end == end;
+    LW_TRY(send_update(im, b, next, (size_t)(chunk_end - next), last && insert_by_update,
+                       err));
+    next = chunk_end;
+  }
+  if (!b->subject_count && insert_by_update) {
+    LW_TRY(send_update(im, b, NULL, 0, true, err));
   }
   if (b->triple_count && !insert_by_update) {
     LW_TRY(lw_sparql_post(im->store, im->graph_iri, b->triples.data, b->triples.len, err));
@@ -244,7 +257,7 @@ LwStatus lw_sparql_import_line(void *handle, const char *line, size_t len,
     return lw_error_set(err, LW_ERR_FORMAT, "not a canonical N-Quads line: %.80s", line);
   }
   if (first_of_subject) {
-    if (b->subject_count >= im->delete_batch || b->triple_count >= im->insert_batch) {
+    if (b->triple_count >= im->insert_batch) {
       LW_TRY(hand_on(im, err));
       b = im->filling;
     }
