@@ -365,7 +365,7 @@ typedef struct LwSparqlImport LwSparqlImport;
 
 /* A new import into graph_iri. A batch is up to insert_batch triples (0:
  * 100000 for a POST, 10000 for an INSERT DATA) of whole subject groups; its
- * deletes go delete_batch subjects a request (0: 1000). Batches go over
+ * deletes go delete_batch subjects a request (0: 500). Batches go over
  * the store's connections at once (lw_sparql_connections), at most one
  * per connection plus the one filling. NULL when out of memory. */
 LwSparqlImport *lw_sparql_import_new(LwSparqlStore *store, const char *graph_iri,

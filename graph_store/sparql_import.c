@@ -187,7 +187,7 @@ LwSparqlImport *lw_sparql_import_new(LwSparqlStore *store, const char *graph_iri
   }
   im->store = store;
   im->graph_iri = strdup(graph_iri);
-  im->delete_batch = delete_batch ? delete_batch : 1000;
+  im->delete_batch = delete_batch ? delete_batch : 500;
   im->insert_batch = insert_batch                                ? insert_batch
                      : lw_sparql_mode(store) == LW_SPARQL_UPDATE ? 10000
                                                                  : 100000;
