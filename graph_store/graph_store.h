@@ -296,6 +296,7 @@ typedef struct {
   long timeout_seconds; /* per request; 0: 600 */
   LwSparqlMode mode;
   size_t connections; /* requests at once (one curl handle each); 0: 2 */
+  int deadlock_tries; /* sends of a request refused as deadlocked; 0: 8 */
 } LwSparqlOptions;
 
 typedef struct LwSparqlStore LwSparqlStore;
@@ -311,7 +312,7 @@ void lw_sparql_close(LwSparqlStore *store);
  * request takes an idle connection, waiting for one when all are busy. A
  * request the store refuses as deadlocked with a concurrent one (Virtuoso's
  * SQL state 40001; the store rolled it back) is sent again after a short,
- * growing wait, up to 8 times. */
+ * growing wait (deadlock_tries sends in all). */
 
 /* Runs one SPARQL Update request. */
 LwStatus lw_sparql_update(LwSparqlStore *store, const char *update, LwError *err);

@@ -15,6 +15,7 @@ struct LwSparqlStore {
   char *userpwd;
   long timeout;
   LwSparqlMode mode;
+  int deadlock_tries;
   /* One curl handle per connection, each request taking an idle one: a
    * handle keeps its connection open, and digest authentication answers its
    * challenge once per handle, not once a request. */
@@ -29,8 +30,8 @@ struct LwSparqlStore {
 #define DEFAULT_CONNECTIONS 2
 #define MAX_CONNECTIONS 64
 
-/* Tries of a request the store refused as a deadlock, and the first wait
- * between two (doubling). */
+/* Sends of a request the store refused as a deadlock, and the first wait
+ * between two (doubling): 50 ms to 6.4 s. */
 #define DEADLOCK_TRIES 8
 #define DEADLOCK_BACKOFF_MS 50
 
@@ -85,6 +86,7 @@ LwSparqlStore *lw_sparql_open(const LwSparqlOptions *o, LwError *err)
   }
   s->timeout = o->timeout_seconds ? o->timeout_seconds : 600;
   s->mode = o->mode;
+  s->deadlock_tries = o->deadlock_tries > 0 ? o->deadlock_tries : DEADLOCK_TRIES;
   s->connections = o->connections ? o->connections : DEFAULT_CONNECTIONS;
   if (s->connections > MAX_CONNECTIONS) {
     s->connections = MAX_CONNECTIONS;
@@ -218,7 +220,7 @@ static LwStatus post(LwSparqlStore *s, const char *url, const char *content_type
   long code = 0, wait_ms = DEADLOCK_BACKOFF_MS;
   for (int try = 1;; ++try, wait_ms *= 2) {
     st = post_once(s, curl, url, content_type, accept, body, len, answer, &code, err);
-    if (st == LW_OK || try == DEADLOCK_TRIES || !lw_sparql_is_deadlock(code, answer->data)) {
+    if (st == LW_OK || try >= s->deadlock_tries || !lw_sparql_is_deadlock(code, answer->data)) {
       break;
     }
     lw_buf_reset(answer);
