@@ -179,6 +179,14 @@ static void write_subjects(FILE *f, int first, int count, int per, const char *v
   }
 }
 
+/* The full harvest of the tests below: 600 subjects, 2 triples each. */
+static void write_full(const char *path)
+{
+  FILE *f = fopen(path, "w");
+  write_subjects(f, 0, 600, 2, "full");
+  fclose(f);
+}
+
 /* Batches sent over 3 connections at once (7 subjects a DELETE, 50
  * triples a POST): after a full harvest, then a partial one changing every
  * third subject and adding new ones, the store holds exactly the files
@@ -198,15 +206,13 @@ static void test_connections(const LwSparqlOptions *options)
   snprintf(h, sizeof(h), "%s/conn.nq", dir);
   snprintf(g1, sizeof(g1), "%s/conn1.nq.gz", dir);
   snprintf(g2, sizeof(g2), "%s/conn2.nq.gz", dir);
-  FILE *f = fopen(h, "w");
-  write_subjects(f, 0, 600, 2, "full");
-  fclose(f);
+  write_full(h);
   LwGraphMergeReport r;
   CHECK_INT_EQ(import_to(s3, h, NULL, g1, 7, &r), LW_OK);
   CHECK_INT_EQ(r.triples, 1200);
   CHECK_INT_EQ(last_requests, 24);
   check_store_equals_file(g1);
-  f = fopen(h, "w");
+  FILE *f = fopen(h, "w");
   for (int i = 0; i < 600; i += 3) {
     write_subjects(f, i, 1, 1, "partial");
   }
@@ -232,9 +238,7 @@ static void test_connections_failure(void)
   char h[4096], g[4096];
   snprintf(h, sizeof(h), "%s/dead.nq", dir);
   snprintf(g, sizeof(g), "%s/dead.nq.gz", dir);
-  FILE *f = fopen(h, "w");
-  write_subjects(f, 0, 600, 2, "full");
-  fclose(f);
+  write_full(h);
   LwGraphMergeReport r;
   CHECK_INT_EQ(import_to(dead, h, NULL, g, 7, &r), LW_ERR_STORE);
   CHECK_INT_EQ(last_requests, 0);
