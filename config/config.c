@@ -46,6 +46,8 @@ static const Setting settings[] = {
    "Graph Store Protocol endpoint of the SPARQL store (\"\": Virtuoso's, beside --store)"},
   {"store-mode", NULL, KIND_STRING, OFF(store_mode), "gsp", "MODE",
    "how the sparql store inserts: 'gsp' (Graph Store POST) or 'update' (INSERT DATA only)"},
+  {"store-connections", NULL, KIND_INT, OFF(store_connections), "2", "N",
+   "requests the sparql store's import has in flight at once, each on its own connection"},
   {"store-user", NULL, KIND_STRING, OFF(store_user), "", "USER",
    "SPARQL endpoint user (digest or basic authentication)"},
   {"store-password", NULL, KIND_STRING, OFF(store_password), "", "PASSWORD",
@@ -441,7 +443,7 @@ LwStatus lw_config_check(const LwConfig *cfg, LwError *err)
     {"retry-max-ms", cfg->retry_max_ms},         {"max-attempts", cfg->max_attempts},
     {"poll-max-ms", cfg->poll_max_ms},           {"interval", cfg->interval_s},
     {"sort-memory", cfg->sort_memory_bytes},     {"keep-harvests", cfg->keep_harvests},
-    {"void-concurrency", cfg->void_concurrency},
+    {"void-concurrency", cfg->void_concurrency}, {"store-connections", cfg->store_connections},
   };
   for (size_t i = 0; i < sizeof(positive) / sizeof(positive[0]); ++i) {
     if (positive[i].value < 1) {

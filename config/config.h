@@ -55,6 +55,7 @@ typedef struct {
   char *store;          /* --store: "files" or a SPARQL 1.1 endpoint URL */
   char *store_gsp;      /* --store-gsp: Graph Store endpoint ("" derived) */
   char *store_mode;     /* --store-mode: "gsp" or "update" */
+  long long store_connections; /* --store-connections: requests in flight at once */
   char *store_user;     /* --store-user: for the SPARQL endpoint ("" none) */
   char *store_password; /* --store-password */
   char *graph_base;     /* --graph-base: graph IRI = <graph_base>/<provider> */

@@ -295,6 +295,8 @@ typedef struct {
   const char *password;
   long timeout_seconds; /* per request; 0: 600 */
   LwSparqlMode mode;
+  size_t connections; /* requests at once (one curl handle each); 0: 2 */
+  int deadlock_tries; /* sends of a request refused as deadlocked; 0: 8 */
 } LwSparqlOptions;
 
 typedef struct LwSparqlStore LwSparqlStore;
@@ -306,6 +308,12 @@ LwSparqlStore *lw_sparql_open(const LwSparqlOptions *options, LwError *err);
 /* Frees the handle. NULL is safe. */
 void lw_sparql_close(LwSparqlStore *store);
 
+/* The functions below may be called from several threads at once: each
+ * request takes an idle connection, waiting for one when all are busy. A
+ * request the store refuses as deadlocked with a concurrent one (Virtuoso's
+ * SQL state 40001; the store rolled it back) is sent again after a short,
+ * growing wait (deadlock_tries sends in all). */
+
 /* Runs one SPARQL Update request. */
 LwStatus lw_sparql_update(LwSparqlStore *store, const char *update, LwError *err);
 
@@ -315,6 +323,13 @@ LwStatus lw_sparql_post(LwSparqlStore *store, const char *graph_iri, const char 
 
 /* The store's insert mode. */
 LwSparqlMode lw_sparql_mode(const LwSparqlStore *store);
+
+/* The connections of the store (requests it may have at once). */
+size_t lw_sparql_connections(const LwSparqlStore *store);
+
+/* Whether an answer (HTTP status and body) says the request was rolled back
+ * as deadlocked with a concurrent one, and may simply be sent again. */
+bool lw_sparql_is_deadlock(long http_code, const char *answer);
 
 /* Parses "gsp" or "update" into *mode; false for anything else. */
 bool lw_sparql_mode_parse(const char *text, LwSparqlMode *mode);
@@ -349,9 +364,11 @@ LwStatus lw_sparql_count(LwSparqlStore *store, const char *query, unsigned long 
 
 typedef struct LwSparqlImport LwSparqlImport;
 
-/* A new import into graph_iri. delete_batch: subjects per DELETE (0: 1000);
- * insert_batch: triples per insert (0: 100000 per POST, 10000 per INSERT
- * DATA). NULL when out of memory. */
+/* A new import into graph_iri. A batch is up to insert_batch triples (0:
+ * 100000 for a POST, 10000 for an INSERT DATA) of whole subject groups; its
+ * deletes go delete_batch subjects a request (0: 500). Batches go over
+ * the store's connections at once (lw_sparql_connections), at most one
+ * per connection plus the one filling. NULL when out of memory. */
 LwSparqlImport *lw_sparql_import_new(LwSparqlStore *store, const char *graph_iri,
                                      size_t delete_batch, size_t insert_batch);
 

@@ -1,8 +1,10 @@
 #include "graph_store/graph_store.h"
 
 #include <curl/curl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/base.h"
 
@@ -13,10 +15,25 @@ struct LwSparqlStore {
   char *userpwd;
   long timeout;
   LwSparqlMode mode;
-  /* One handle for every request: the connection stays open, and digest
-   * authentication answers its challenge once, not once a request. */
-  CURL *curl;
+  int deadlock_tries;
+  /* One curl handle per connection, each request taking an idle one: a
+   * handle keeps its connection open, and digest authentication answers its
+   * challenge once per handle, not once a request. */
+  size_t connections;
+  CURL **handles; /* all of them, for closing */
+  CURL **idle;    /* a stack of idle_count */
+  size_t idle_count;
+  pthread_mutex_t lock;
+  pthread_cond_t released;
 };
+
+#define DEFAULT_CONNECTIONS 2
+#define MAX_CONNECTIONS 64
+
+/* Sends of a request the store refused as a deadlock, and the first wait
+ * between two (doubling): 50 ms to 6.4 s. */
+#define DEADLOCK_TRIES 8
+#define DEADLOCK_BACKOFF_MS 50
 
 /* A response body, kept up to a cap: it is read for errors and counts. */
 typedef LwBuf Body;
@@ -69,9 +86,23 @@ LwSparqlStore *lw_sparql_open(const LwSparqlOptions *o, LwError *err)
   }
   s->timeout = o->timeout_seconds ? o->timeout_seconds : 600;
   s->mode = o->mode;
-  s->curl = curl_easy_init();
+  s->deadlock_tries = o->deadlock_tries > 0 ? o->deadlock_tries : DEADLOCK_TRIES;
+  s->connections = o->connections ? o->connections : DEFAULT_CONNECTIONS;
+  if (s->connections > MAX_CONNECTIONS) {
+    s->connections = MAX_CONNECTIONS;
+  }
+  pthread_mutex_init(&s->lock, NULL);
+  pthread_cond_init(&s->released, NULL);
+  s->handles = calloc(s->connections, sizeof(*s->handles));
+  s->idle = calloc(s->connections, sizeof(*s->idle));
+  bool handles_ok = s->handles && s->idle;
+  for (size_t i = 0; handles_ok && i < s->connections; ++i) {
+    s->handles[i] = s->idle[i] = curl_easy_init();
+    handles_ok = s->handles[i] != NULL;
+  }
+  s->idle_count = handles_ok ? s->connections : 0;
   if (!s->update_url || !s->gsp_url || !s->query_url || (o->user && !s->userpwd) ||
-      !s->curl) {
+      !handles_ok) {
     lw_sparql_close(s);
     lw_error_set(err, LW_ERR_NOMEM, "out of memory");
     return NULL;
@@ -86,20 +117,53 @@ void lw_sparql_close(LwSparqlStore *s)
     free(s->gsp_url);
     free(s->query_url);
     free(s->userpwd);
-    if (s->curl) {
-      curl_easy_cleanup(s->curl);
+    for (size_t i = 0; s->handles && i < s->connections; ++i) {
+      if (s->handles[i]) {
+        curl_easy_cleanup(s->handles[i]);
+      }
     }
+    free(s->handles);
+    free(s->idle);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->released);
     free(s);
   }
 }
 
-/* POSTs body with content_type to url; the answer lands in *answer. A
- * transport failure or a 5xx is retryable (LW_ERR_STORE), a 4xx is not. */
-static LwStatus post(LwSparqlStore *s, const char *url, const char *content_type,
-                     const char *accept, const char *body, size_t len, Body *answer,
-                     LwError *err)
+/* An idle handle, waiting for one when every connection is busy. */
+static CURL *acquire(LwSparqlStore *s)
 {
-  CURL *curl = s->curl;
+  pthread_mutex_lock(&s->lock);
+  while (!s->idle_count) {
+    pthread_cond_wait(&s->released, &s->lock);
+  }
+  CURL *curl = s->idle[--s->idle_count];
+  pthread_mutex_unlock(&s->lock);
+  return curl;
+}
+
+static void release(LwSparqlStore *s, CURL *curl)
+{
+  pthread_mutex_lock(&s->lock);
+  s->idle[s->idle_count++] = curl;
+  pthread_cond_signal(&s->released);
+  pthread_mutex_unlock(&s->lock);
+}
+
+bool lw_sparql_is_deadlock(long http_code, const char *answer)
+{
+  /* Virtuoso: "Virtuoso 40001 Error SR172: Transaction deadlocked"; 40001
+   * is SQL's serialization failure, whose transaction was rolled back. */
+  return http_code >= 500 && answer && strstr(answer, "40001 Error");
+}
+
+/* POSTs body with content_type to url over curl; the answer lands in
+ * *answer and the status in *code. A transport failure or a 5xx is
+ * retryable (LW_ERR_STORE), a 4xx is not. */
+static LwStatus post_once(LwSparqlStore *s, CURL *curl, const char *url,
+                          const char *content_type, const char *accept, const char *body,
+                          size_t len, Body *answer, long *code, LwError *err)
+{
   char ct[128], ac[128];
   snprintf(ct, sizeof(ct), "Content-Type: %s", content_type);
   snprintf(ac, sizeof(ac), "Accept: %s", accept);
@@ -123,19 +187,47 @@ static LwStatus post(LwSparqlStore *s, const char *url, const char *content_type
     curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_DIGEST | CURLAUTH_BASIC);
   }
   CURLcode rc = curl_easy_perform(curl);
-  long code = 0;
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+  *code = 0;
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, code);
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
   curl_slist_free_all(headers);
   if (rc != CURLE_OK) {
     return lw_error_set(err, LW_ERR_STORE, "store %s: %s", url, curl_easy_strerror(rc));
   }
-  if (code >= 300) {
-    LwStatus st = code >= 500 || code == 429 ? LW_ERR_STORE : LW_ERR_HTTP;
-    return lw_error_set(err, st, "store %s answered %ld: %.300s", url, code,
+  if (*code >= 300) {
+    LwStatus st = *code >= 500 || *code == 429 ? LW_ERR_STORE : LW_ERR_HTTP;
+    return lw_error_set(err, st, "store %s answered %ld: %.300s", url, *code,
                         answer->data ? answer->data : "");
   }
   return LW_OK;
+}
+
+static void sleep_ms(long ms)
+{
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+/* post_once on an idle connection; a request the store refused as a
+ * deadlock with a concurrent one (rolled back, so nothing of it applied) is
+ * sent again after a short wait, a few times. */
+static LwStatus post(LwSparqlStore *s, const char *url, const char *content_type,
+                     const char *accept, const char *body, size_t len, Body *answer,
+                     LwError *err)
+{
+  CURL *curl = acquire(s);
+  LwStatus st = LW_OK;
+  long code = 0, wait_ms = DEADLOCK_BACKOFF_MS;
+  for (int try = 1;; ++try, wait_ms *= 2) {
+    st = post_once(s, curl, url, content_type, accept, body, len, answer, &code, err);
+    if (st == LW_OK || try >= s->deadlock_tries || !lw_sparql_is_deadlock(code, answer->data)) {
+      break;
+    }
+    lw_buf_reset(answer);
+    sleep_ms(wait_ms + rand() % wait_ms); /* apart from the request it met */
+  }
+  release(s, curl);
+  return st;
 }
 
 /* application/x-www-form-urlencoded: name=ESCAPED(value) */
@@ -194,6 +286,11 @@ LwStatus lw_sparql_post(LwSparqlStore *s, const char *graph_iri, const char *ntr
 LwSparqlMode lw_sparql_mode(const LwSparqlStore *s)
 {
   return s->mode;
+}
+
+size_t lw_sparql_connections(const LwSparqlStore *s)
+{
+  return s->connections;
 }
 
 bool lw_sparql_mode_parse(const char *text, LwSparqlMode *mode)

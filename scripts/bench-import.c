@@ -14,6 +14,8 @@
  *   bench-import rewrite DATA NEW the earlier files store: the merge that
  *                                 rewrites DATA/graphs/bench.nq.gz whole
  *   bench-import sparql DATA NEW URL USER PASSWORD   the same, pushed to URL
+ *                                 over LODWASH_STORE_CONNECTIONS connections
+ *                                 (unset: the default)
  *
  * Prints "seconds=S added=A removed=R graph=G requests=Q rss_mb=M" (M: the
  * process's peak resident memory); the script turns seconds into triples
@@ -170,7 +172,11 @@ int main(int argc, char **argv)
     return rewrite(argv[2], argv[3]);
   }
   if (argc == 7 && !strcmp(argv[1], "sparql")) {
-    LwSparqlOptions so = {.update_url = argv[4], .user = argv[5], .password = argv[6]};
+    const char *connections = getenv("LODWASH_STORE_CONNECTIONS");
+    LwSparqlOptions so = {.update_url = argv[4],
+                          .user = argv[5],
+                          .password = argv[6],
+                          .connections = connections ? strtoul(connections, NULL, 10) : 0};
     LwError err;
     LwSparqlStore *store = lw_sparql_open(&so, &err);
     int rc = store ? import(argv[2], argv[3], store) : 1;

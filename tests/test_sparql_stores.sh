@@ -102,7 +102,7 @@ if [ -n "${LODWASH_TEST_SPARQL:-}" ]; then
   vquery="${LODWASH_TEST_SPARQL%/*}/sparql"
   # One Virtuoso for every test: graphs of their own.
   graph_base=http://lodwash.test/$$/virtuoso-gsp
-  check_store virtuoso-gsp "$vquery" --store "$LODWASH_TEST_SPARQL" "${auth[@]}"
+  check_store virtuoso-gsp "$vquery" --store "$LODWASH_TEST_SPARQL" "${auth[@]}" --store-connections 3
   graph_base=http://lodwash.test/$$/virtuoso-update
   check_store virtuoso-update "$vquery" --store "$LODWASH_TEST_SPARQL" "${auth[@]}" --store-mode update
 else

@@ -124,7 +124,8 @@ static LwSparqlStore *open_store(const LwConfig *cfg, LwError *err)
   LwSparqlOptions o = {.update_url = cfg->store,
                        .gsp_url = *cfg->store_gsp ? cfg->store_gsp : NULL,
                        .user = *cfg->store_user ? cfg->store_user : NULL,
-                       .password = cfg->store_password};
+                       .password = cfg->store_password,
+                       .connections = (size_t)cfg->store_connections};
   if (!lw_sparql_mode_parse(cfg->store_mode, &o.mode)) {
     lw_error_set(err, LW_ERR_USAGE, "--store-mode: '%s' is not gsp or update",
                  cfg->store_mode);
