@@ -467,7 +467,8 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
       st = m->options->db ? LW_OK : write_graph_line(m, &m->fresh.cur, err);
       if (st == LW_OK && m->options->on_harvest_line) {
         st = m->options->on_harvest_line(m->options->handle, m->fresh.cur.data,
-                                         m->fresh.cur.len, first, in_old_graph, err);
+                                         triple_len(&m->fresh.cur, rw), first, in_old_graph,
+                                         err);
         first = false;
       }
       if (st == LW_OK && c < 0) {

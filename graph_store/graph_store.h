@@ -182,12 +182,14 @@ typedef struct {
   const char *added_path;   /* changeset: lines added (gzip); NULL: none */
   const char *removed_path; /* changeset: lines removed (gzip); NULL: none */
   size_t max_line;          /* longest line accepted; 0: 64 MiB */
-  /* Called for every line of the harvest, in order, after it is written;
-   * first_of_subject is true on the first line of each subject, and
+  /* Called for every line of the harvest, in order, after it is written,
+   * with its triple ("S P O": no graph, no " ."; len bytes, not
+   * NUL-terminated); first_of_subject is true on the first line of each
+   * subject, and
    * subject_in_old says whether the old graph had triples about that
    * subject. The sparql store pushes the harvest to the triple store from
    * here. May be NULL. */
-  LwStatus (*on_harvest_line)(void *handle, const char *line, size_t len,
+  LwStatus (*on_harvest_line)(void *handle, const char *triple, size_t len,
                               bool first_of_subject, bool subject_in_old, LwError *err);
   /* Called after each harvest subject's lines: changed says whether its
    * triples differ from the old graph's (the sparql store then sends
@@ -373,7 +375,7 @@ LwSparqlImport *lw_sparql_import_new(LwSparqlStore *store, const char *graph_iri
                                      size_t delete_batch, size_t insert_batch);
 
 /* The LwGraphMergeOptions.on_harvest_line callback (handle: the import). */
-LwStatus lw_sparql_import_line(void *handle, const char *line, size_t len,
+LwStatus lw_sparql_import_line(void *handle, const char *triple, size_t len,
                                bool first_of_subject, bool subject_in_old, LwError *err);
 
 /* The LwGraphMergeOptions.on_subject_end callback: drops an unchanged

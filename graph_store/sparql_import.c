@@ -247,15 +247,12 @@ static LwStatus hand_on(LwSparqlImport *im, LwError *err)
   return st;
 }
 
-LwStatus lw_sparql_import_line(void *handle, const char *line, size_t len,
+LwStatus lw_sparql_import_line(void *handle, const char *triple, size_t len,
                                bool first_of_subject, bool subject_in_old, LwError *err)
 {
+  /* the merge has split the line: triple is "S P O", a SPARQL triple as is */
   LwSparqlImport *im = handle;
   Batch *b = im->filling;
-  size_t triple_len, gstart, glen;
-  if (!lw_nquads_split_line(line, len, &triple_len, &gstart, &glen)) {
-    return lw_error_set(err, LW_ERR_FORMAT, "not a canonical N-Quads line: %.80s", line);
-  }
   if (first_of_subject) {
     if (b->triple_count >= im->insert_batch) {
       LW_TRY(hand_on(im, err));
@@ -265,15 +262,15 @@ LwStatus lw_sparql_import_line(void *handle, const char *line, size_t len,
     im->mark_triples = b->triples.len;
     im->mark_subject_count = b->subject_count;
     im->mark_triple_count = b->triple_count;
-    const char *space = memchr(line, ' ', len);
+    const char *space = memchr(triple, ' ', len);
     if (subject_in_old && space) {
-      if (!text_put(&b->subjects, line, (size_t)(space - line) + 1)) {
+      if (!text_put(&b->subjects, triple, (size_t)(space - triple) + 1)) {
         return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
       }
       ++b->subject_count;
     }
   }
-  if (!text_put(&b->triples, line, triple_len) || !text_put(&b->triples, " .\n", 3)) {
+  if (!text_put(&b->triples, triple, len) || !text_put(&b->triples, " .\n", 3)) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   ++b->triple_count;
