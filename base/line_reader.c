@@ -19,9 +19,9 @@ typedef struct {
 
 struct LwLineReader {
   gzFile file;
-  char *buf; /* buf[start, end) holds bytes read but not yet returned */
-  size_t start;
-  size_t end;
+  Slot *cur;     /* the caller's slot (slots[head], still counted), or NULL */
+  size_t pos;    /* the next unread byte of cur */
+  char *buf;     /* a line that crosses slots is assembled here */
   size_t cap;
   size_t max_line;
   bool eof;
@@ -81,11 +81,9 @@ LwLineReader *lw_line_reader_open(const char *path, size_t max_line, LwError *er
   pthread_mutex_init(&r->lock, NULL);
   pthread_cond_init(&r->changed, NULL);
   r->file = gzopen(path, "rb");
-  r->cap = 2 * CHUNK;
-  r->buf = malloc(r->cap);
   r->slots = malloc(SLOTS * sizeof(Slot));
   r->max_line = max_line;
-  if (!r->file || !r->buf || !r->slots) {
+  if (!r->file || !r->slots) {
     lw_error_set(err, LW_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     lw_line_reader_close(r);
     return NULL;
@@ -100,21 +98,24 @@ LwLineReader *lw_line_reader_open(const char *path, size_t max_line, LwError *er
   return r;
 }
 
-/* Appends the oldest full slot to buf[end...]; sets eof at the end. */
-static LwStatus take_slot(LwLineReader *r, LwError *err)
+/* Gives the caller's slot back to the reading thread and takes the next
+ * full one (waiting for it); sets eof at the end. */
+static LwStatus next_slot(LwLineReader *r, LwError *err)
 {
   pthread_mutex_lock(&r->lock);
+  if (r->cur) {
+    r->cur = NULL;
+    r->head = (r->head + 1) % SLOTS;
+    --r->count;
+    pthread_cond_broadcast(&r->changed);
+  }
   while (r->count == 0 && !r->read_done) {
     pthread_cond_wait(&r->changed, &r->lock);
   }
   LwStatus st = LW_OK;
   if (r->count > 0) {
-    Slot *slot = &r->slots[r->head];
-    memcpy(r->buf + r->end, slot->data, (size_t)slot->len);
-    r->end += (size_t)slot->len;
-    r->head = (r->head + 1) % SLOTS;
-    --r->count;
-    pthread_cond_broadcast(&r->changed);
+    r->cur = &r->slots[r->head];
+    r->pos = 0;
   } else if (r->error[0]) {
     st = lw_error_set(err, LW_ERR_IO, "%s", r->error);
   } else {
@@ -124,53 +125,69 @@ static LwStatus take_slot(LwLineReader *r, LwError *err)
   return st;
 }
 
-/* Moves unread bytes to the front and reads more; grows the buffer when a
- * line does not fit. */
-static LwStatus fill(LwLineReader *r, LwError *err)
+/* Appends n bytes to the line assembled in buf (*have bytes so far). */
+static LwStatus assemble(LwLineReader *r, size_t *have, const char *data, size_t n,
+                         LwError *err)
 {
-  if (r->start > 0) {
-    memmove(r->buf, r->buf + r->start, r->end - r->start);
-    r->end -= r->start;
-    r->start = 0;
+  if (n == 0) {
+    return LW_OK;
   }
-  if (r->cap - r->end < CHUNK) {
-    if (r->cap > r->max_line + 2 * CHUNK) {
-      return lw_error_set(err, LW_ERR_LIMIT, "line longer than %zu bytes", r->max_line);
+  if (*have + n > r->max_line) {
+    return lw_error_set(err, LW_ERR_LIMIT, "line longer than %zu bytes", r->max_line);
+  }
+  if (*have + n > r->cap) {
+    size_t cap = r->cap ? r->cap : CHUNK;
+    while (cap < *have + n) {
+      cap *= 2;
     }
-    char *grown = realloc(r->buf, r->cap * 2);
+    char *grown = realloc(r->buf, cap);
     if (!grown) {
       return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
     }
     r->buf = grown;
-    r->cap *= 2;
+    r->cap = cap;
   }
-  return take_slot(r, err);
+  memcpy(r->buf + *have, data, n);
+  *have += n;
+  return LW_OK;
 }
 
+/* Lines are returned where they lie in the slot the reading thread filled;
+ * only a line that crosses into the next slot is copied (into buf). */
 LwStatus lw_line_reader_next(LwLineReader *r, const char **line, size_t *len, LwError *err)
 {
+  size_t have = 0; /* bytes of this line assembled in buf */
   for (;;) {
-    char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
-    if (nl) {
-      *line = r->buf + r->start;
-      *len = (size_t)(nl - *line);
-      r->start += *len + 1;
-      if (*len > r->max_line) {
-        return lw_error_set(err, LW_ERR_LIMIT, "line longer than %zu bytes", r->max_line);
+    if (r->cur) {
+      const char *p = r->cur->data + r->pos;
+      size_t n = (size_t)r->cur->len - r->pos;
+      const char *nl = memchr(p, '\n', n);
+      if (nl) {
+        size_t k = (size_t)(nl - p);
+        r->pos += k + 1;
+        if (have) {
+          LW_TRY(assemble(r, &have, p, k, err));
+          p = r->buf;
+          k = have;
+        } else if (k > r->max_line) {
+          return lw_error_set(err, LW_ERR_LIMIT, "line longer than %zu bytes", r->max_line);
+        }
+        *line = p;
+        *len = k;
+        return LW_OK;
       }
-      return LW_OK;
+      LW_TRY(assemble(r, &have, p, n, err));
+      r->pos += n;
     }
     if (r->eof) {
-      if (r->start == r->end) {
+      if (!have) {
         return LW_NOTHING;
       }
-      /* A last line without "\n". */
-      *line = r->buf + r->start;
-      *len = r->end - r->start;
-      r->start = r->end;
+      *line = r->buf; /* a last line without "\n" */
+      *len = have;
       return LW_OK;
     }
-    LW_TRY(fill(r, err));
+    LW_TRY(next_slot(r, err));
   }
 }
 
