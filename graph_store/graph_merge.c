@@ -88,8 +88,11 @@ typedef LwBuf Line;
 typedef struct {
   LwLineReader *reader;
   LwGraphCursor *cursor; /* instead of reader: a subject's triples in the db */
-  Line cur;              /* current line, with the provider's graph, no "\n" */
-  Line spare;            /* the next line is built here, then swapped with cur */
+  Line cur;              /* current line, with the provider's graph; its "\n"
+                            follows at cur.data[cur.len] (not counted) */
+  Line spare;            /* the next line is built here, then swapped with cur
+                            (so it holds the line before cur) */
+  bool same_as_before;   /* cur equals the line before it in this input */
   bool done;
   const char *path;
 } Source;
@@ -130,15 +133,22 @@ static bool is_about(const Line *line, const Line *subject)
   return line->len >= subject->len && !memcmp(line->data, subject->data, subject->len);
 }
 
-/* Stores "TRIPLE GRAPH ." in line. */
+/* Stores "TRIPLE GRAPH ." in line, followed by a "\n" not counted in its
+ * length (so that the line goes to an output in one piece). */
 static LwStatus line_build(Line *line, const char *triple, size_t tlen,
                            const char *graph_term, size_t glen, LwError *err)
 {
+  size_t len = tlen + 1 + glen + 3;
   lw_buf_reset(line);
-  if (lw_buf_append(line, triple, tlen) || lw_buf_append_char(line, ' ') ||
-      lw_buf_append(line, graph_term, glen) || lw_buf_append(line, " .", 2)) {
+  if (lw_buf_reserve(line, len)) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
+  char *p = line->data;
+  memcpy(p, triple, tlen);
+  p[tlen] = ' ';
+  memcpy(p + tlen + 1, graph_term, glen);
+  memcpy(p + tlen + 1 + glen, " .\n", 4); /* and the buffer's NUL */
+  line->len = len - 1;
   return LW_OK;
 }
 
@@ -177,9 +187,11 @@ static LwStatus source_next(Source *s, const Rewrite *rw, LwError *err)
     ++*rw->foreign;
   }
   LW_TRY(line_build(&s->spare, line, tlen, rw->graph_term, rw->graph_len, err));
-  if (s->cur.len && compare_lines(&s->cur, &s->spare) > 0) {
+  int order = s->cur.len ? compare_lines(&s->cur, &s->spare) : -1;
+  if (order > 0) {
     return lw_error_set(err, LW_ERR_FORMAT, "%s: lines are not sorted", s->path);
   }
+  s->same_as_before = order == 0;
   Line t = s->cur;
   s->cur = s->spare;
   s->spare = t;
@@ -213,7 +225,8 @@ typedef struct {
   size_t count;
   size_t *heap; /* indices of live sources, smallest current line first */
   size_t heap_len;
-  Line cur; /* the merged stream's current line */
+  const Line *cur; /* the merged stream's current line: the current line of
+                      sources[heap[0]], until the next harvest_next */
   bool done;
   Rewrite rw;
 } Harvest;
@@ -256,27 +269,46 @@ static LwStatus line_copy(Line *dst, const Line *src, LwError *err)
            : LW_OK;
 }
 
-/* Pops the smallest line into h->cur; skips lines equal to the previous one. */
+/* Advances the source of the current line; *before: where that line is now
+ * (the source's spare, or still its cur when the source ended). */
+static LwStatus advance_top(Harvest *h, const Line **before, bool *same_source,
+                            LwError *err)
+{
+  Source *top = &h->sources[h->heap[0]];
+  LW_TRY(source_next(top, &h->rw, err));
+  *before = top->done ? &top->cur : &top->spare;
+  if (top->done) {
+    h->heap[0] = h->heap[--h->heap_len];
+  }
+  heap_down(h, 0);
+  *same_source = !top->done && h->heap_len && &h->sources[h->heap[0]] == top;
+  return LW_OK;
+}
+
+/* Moves h->cur to the next line of the merged stream, skipping lines equal
+ * to the one before. No line is copied: h->cur points into its source. */
 static LwStatus harvest_next(Harvest *h, LwError *err)
 {
+  const Line *before = NULL;
+  bool same_source = false;
+  if (h->cur) {
+    LW_TRY(advance_top(h, &before, &same_source, err));
+  }
   for (;;) {
     if (h->heap_len == 0) {
       h->done = true;
+      h->cur = NULL;
       return LW_OK;
     }
     Source *top = &h->sources[h->heap[0]];
-    bool duplicate = h->cur.len && compare_lines(&h->cur, &top->cur) == 0;
+    /* From the same input the sort check already compared the two. */
+    bool duplicate = before && (same_source ? top->same_as_before
+                                            : compare_lines(before, &top->cur) == 0);
     if (!duplicate) {
-      LW_TRY(line_copy(&h->cur, &top->cur, err));
-    }
-    LW_TRY(source_next(top, &h->rw, err));
-    if (top->done) {
-      h->heap[0] = h->heap[--h->heap_len];
-    }
-    heap_down(h, 0);
-    if (!duplicate) {
+      h->cur = &top->cur;
       return LW_OK;
     }
+    LW_TRY(advance_top(h, &before, &same_source, err));
   }
 }
 
@@ -308,7 +340,6 @@ static void harvest_close(Harvest *h)
   }
   free(h->sources);
   free(h->heap);
-  free(h->cur.data);
 }
 
 /* ---- outputs: gzip on threads of their own (files/files.h), so
@@ -325,13 +356,10 @@ typedef struct {
   Out removed;
 } Outputs;
 
+/* line: built by line_build, its "\n" after it. */
 static LwStatus put_line(Out *out, const Line *line, LwError *err)
 {
-  if (!out->gz) {
-    return LW_OK;
-  }
-  LW_TRY(lw_gz_writer_write(out->gz, line->data, line->len, err));
-  return lw_gz_writer_write(out->gz, "\n", 1, err);
+  return out->gz ? lw_gz_writer_write(out->gz, line->data, line->len + 1, err) : LW_OK;
 }
 
 /* Opens path (NULL: no output) with threads compression threads. */
@@ -448,7 +476,7 @@ static void count_merged(Merge *m)
 static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
 {
   Line *subject = &m->group_subject;
-  LW_TRY(subject_copy(subject, &m->fresh.cur, err));
+  LW_TRY(subject_copy(subject, m->fresh.cur, err));
   ++m->report->harvest_subjects;
   LwStatus st = LW_OK;
   bool first = true;
@@ -456,27 +484,27 @@ static LwStatus replace_group(Merge *m, const Rewrite *rw, LwError *err)
   m->new_subjects += !in_old_graph;
   const unsigned long long changes = m->report->added + m->report->removed;
   for (;;) {
-    bool in_new = !m->fresh.done && is_about(&m->fresh.cur, subject);
+    bool in_new = !m->fresh.done && is_about(m->fresh.cur, subject);
     bool in_old = old_live(m) && is_about(&m->old.cur, subject);
     if (!in_new && !in_old) {
       break;
     }
-    int c = !in_new ? 1 : !in_old ? -1 : compare_lines(&m->fresh.cur, &m->old.cur);
+    int c = !in_new ? 1 : !in_old ? -1 : compare_lines(m->fresh.cur, &m->old.cur);
     if (c <= 0) {
       /* A graph database keeps its own counts; only a graph file is written. */
-      st = m->options->db ? LW_OK : write_graph_line(m, &m->fresh.cur, err);
+      st = m->options->db ? LW_OK : write_graph_line(m, m->fresh.cur, err);
       if (st == LW_OK && m->options->on_harvest_line) {
-        st = m->options->on_harvest_line(m->options->handle, m->fresh.cur.data,
-                                         triple_len(&m->fresh.cur, rw), first, in_old_graph,
+        st = m->options->on_harvest_line(m->options->handle, m->fresh.cur->data,
+                                         triple_len(m->fresh.cur, rw), first, in_old_graph,
                                          err);
         first = false;
       }
       if (st == LW_OK && c < 0) {
         ++m->report->added;
-        st = put_line(&m->out.added, &m->fresh.cur, err);
+        st = put_line(&m->out.added, m->fresh.cur, err);
         if (st == LW_OK && m->writes) {
-          st = lw_graph_writes_put(m->writes, m->fresh.cur.data,
-                                   triple_len(&m->fresh.cur, rw), err);
+          st = lw_graph_writes_put(m->writes, m->fresh.cur->data,
+                                   triple_len(m->fresh.cur, rw), err);
         }
       }
       if (st == LW_OK) {
@@ -513,7 +541,7 @@ static LwStatus merge_all(Merge *m, const Rewrite *rw, LwError *err)
   while (!m->fresh.done || old_live(m)) {
     int c = m->fresh.done  ? 1
             : !old_live(m) ? -1
-                           : compare_subjects(&m->fresh.cur, &m->old.cur);
+                           : compare_subjects(m->fresh.cur, &m->old.cur);
     if (c <= 0) {
       LW_TRY(replace_group(m, rw, err));
     } else {
@@ -535,7 +563,7 @@ static LwStatus merge_subjects(Merge *m, const Rewrite *rw, LwError *err)
   while (st == LW_OK && !m->fresh.done) {
     m->has_old = true;
     m->old.done = false;
-    st = lw_graph_cursor_seek(cursor, m->fresh.cur.data, subject_len(&m->fresh.cur), err);
+    st = lw_graph_cursor_seek(cursor, m->fresh.cur->data, subject_len(m->fresh.cur), err);
     if (st == LW_OK) {
       st = source_next(&m->old, rw, err);
     }

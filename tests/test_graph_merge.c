@@ -47,6 +47,23 @@ static char *slurp(const char *path)
   return s;
 }
 
+/* As slurp, for files up to 1 MB. */
+static char *slurp_big(const char *path)
+{
+  LwError err;
+  LwLineReader *r = lw_line_reader_open(path, 1 << 20, &err);
+  LwBuf s = LW_BUF_INIT;
+  const char *line;
+  size_t n;
+  while (r && lw_line_reader_next(r, &line, &n, &err) == LW_OK) {
+    lw_buf_append(&s, line, n);
+    lw_buf_append_char(&s, '\n');
+  }
+  lw_line_reader_close(r);
+  lw_buf_append(&s, "", 0);
+  return s.data ? s.data : strdup("");
+}
+
 #define G "<http://g/p1>"
 
 static LwStatus merge(const char *old, const char *const *news, size_t n, const char *out,
@@ -181,6 +198,53 @@ static void test_bad_input(void)
   free(dump);
 }
 
+/* Several clean files with lines repeated inside one file and across files
+ * (the k-way merge's duplicates): the graph is their sorted union, each
+ * line once, whichever files the lines came from. */
+static void test_many_files_with_repeats(void)
+{
+  enum { FILES = 4, LINES = 3000 };
+  char *paths[FILES];
+  FILE *files[FILES];
+  for (int f = 0; f < FILES; ++f) {
+    char name[32];
+    snprintf(name, sizeof(name), "part%d.nq", f);
+    paths[f] = strdup(path_of(name));
+    files[f] = fopen(paths[f], "w");
+  }
+  /* Line i goes to some files, sometimes twice: a fixed pseudo-random draw. */
+  unsigned long long x = 7;
+  LwBuf expected = LW_BUF_INIT;
+  for (int i = 0; i < LINES; ++i) {
+    bool anywhere = false;
+    for (int f = 0; f < FILES; ++f) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      int copies = (int)(x >> 62); /* 0 to 3 */
+      for (int c = 0; c < copies; ++c) {
+        fprintf(files[f], "<http://x/s%04d> <http://p> \"%05d\" .\n", i / 3, i);
+      }
+      anywhere = anywhere || copies;
+    }
+    if (anywhere) {
+      lw_buf_appendf(&expected, "<http://x/s%04d> <http://p> \"%05d\" " G " .\n", i / 3, i);
+    }
+  }
+  for (int f = 0; f < FILES; ++f) {
+    fclose(files[f]);
+  }
+  LwGraphMergeReport r;
+  CHECK_INT_EQ(merge(NULL, (const char *const *)paths, FILES, path_of("g6.nq.gz"), &r),
+               LW_OK);
+  char *graph = slurp_big(path_of("g6.nq.gz"));
+  CHECK_STR_EQ(graph, expected.data);
+  CHECK_INT_EQ(r.added, r.triples);
+  free(graph);
+  lw_buf_free(&expected);
+  for (int f = 0; f < FILES; ++f) {
+    free(paths[f]);
+  }
+}
+
 static void test_split_line(void)
 {
   size_t t, gs, gl;
@@ -202,6 +266,7 @@ int main(void)
   test_partial_update();
   test_subject_prefixes();
   test_bad_input();
+  test_many_files_with_repeats();
   lw_test_rmtree(dir);
   free(dir);
   return lw_test_finish();
