@@ -31,8 +31,9 @@
  * inflight:<id>           list    the jobs worker <id> holds right now
  * seed:<hash>             hash    a seed record (fields: queue/seed.h)
  * seeds                   hash    seed status -> number of seeds in it
- * hostslots:<host>        zset    downloads from host now (member job id, score
- *                                 lease expiry): the per-host limit
+ * hostslots:<host>        zset    requests to host now: downloads (member job
+ *                                 id) and VoID fetches (member a fetch's id),
+ *                                 score lease expiry: the per-host limit
  * robots:<origin>         hash    a host's robots.txt (politeness/politeness.h):
  *                                 state ok|none|unreachable, body; with a TTL
  * hostpace:<host>         string  when the next request to host may go (ms,

@@ -18,7 +18,8 @@
  * taken, -1 Redis failed (err set). Each release gives member's place back
  * (nothing if it holds none; errors ignored: the lease then expires). */
 
-/* hostslots:<host>: the downloads from one host (--per-host-concurrency). */
+/* hostslots:<host>: the requests to one host, downloads and VoID fetches
+ * (--per-host-concurrency). */
 int lw_host_slot_take(LwRecords *c, const char *prefix, const char *host,
                       const char *member, long long limit, long long lease_ms,
                       LwError *err);

@@ -10,6 +10,8 @@
 #include <time.h>
 
 #include "net/net.h"
+#include "queue/job.h"
+#include "queue/lease_set.h"
 #include "queue/redis.h"
 #include "politeness/politeness.h"
 
@@ -52,7 +54,11 @@ typedef struct {
   LwVoidFetchJob *job;
   size_t host; /* the host whose place it holds */
   LwRecords *redis;
+  char shared_host[256]; /* the host of its shared place ("" none) */
+  char member[17];       /* its name in the hosts' shared places */
 } InFlight;
+
+#define SHARED_WAIT_STEP_MS 250
 
 static long long now_ms(void)
 {
@@ -200,10 +206,58 @@ static LwStatus move_place(InFlight *f, const char *name, LwError *err)
   return st;
 }
 
+static void shared_release(InFlight *f)
+{
+  if (f->shared_host[0]) {
+    lw_host_slot_release(f->redis, f->pool->cfg->prefix, f->shared_host, f->member);
+    f->shared_host[0] = '\0';
+  }
+}
+
+/* The fetch's place among everyone's requests to host: the same lease
+ * set as the download workers' (queue/lease_set.h), so that VoID fetches
+ * and downloads together stay within --per-host-concurrency. The local
+ * count (move_place, pick_job) keeps the pool's own threads apart without
+ * asking Redis; this one waits while workers hold the host's places, up to
+ * the fetch's timeout. The lease outlives the fetch (bounded by the same
+ * timeout); a scheduler killed mid-fetch leaves a place that frees itself. */
+static LwStatus shared_take(InFlight *f, const char *host, LwError *err)
+{
+  if (!strcmp(f->shared_host, host)) {
+    return LW_OK;
+  }
+  shared_release(f);
+  LwVoidFetchPool *pool = f->pool;
+  long long lease_ms = f->job->timeout_ms + 60000, start = now_ms();
+  for (;;) {
+    int got = lw_host_slot_take(f->redis, pool->cfg->prefix, host, f->member, pool->per_host,
+                                lease_ms, err);
+    if (got < 0) {
+      return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
+    }
+    if (got) {
+      snprintf(f->shared_host, sizeof(f->shared_host), "%s", host);
+      return LW_OK;
+    }
+    if (atomic_load(&pool->cancel)) {
+      return lw_error_set(err, LW_ERR_NET, "stopped");
+    }
+    if (now_ms() - start >= f->job->timeout_ms) {
+      return lw_error_set(err, LW_ERR_NET,
+                          "host busy: %d requests to %s already running "
+                          "(per-host-concurrency)",
+                          pool->per_host, host);
+    }
+    struct timespec step = {0, SHARED_WAIT_STEP_MS * 1000000L};
+    nanosleep(&step, NULL);
+  }
+}
+
 /* Before each request of a fetch: a place on the host asked (a redirect
- * moves it), then its robots.txt and pace, shared with the workers through
- * Redis; the host's next local turn is noted before waiting for this one,
- * so no other thread waits on the same host meanwhile. */
+ * moves it), locally and among everyone's requests, then its robots.txt and
+ * pace, shared with the workers through Redis; the host's next local turn
+ * is noted before waiting for this one, so no other thread waits on the
+ * same host meanwhile. */
 static LwStatus pool_hop(void *user, const char *url, LwError *err)
 {
   InFlight *f = user;
@@ -218,7 +272,9 @@ static LwStatus pool_hop(void *user, const char *url, LwError *err)
   if (moved) {
     LW_TRY(move_place(f, name, err));
   }
-  if (!f->redis) {
+  LW_TRY(shared_take(f, name, err));
+  bool polite = pool->cfg->robots_ttl_s > 0 || pool->cfg->host_interval_ms > 0;
+  if (!polite) {
     return LW_OK; /* neither robots.txt nor a pace (both turned off) */
   }
   LwHostTurn turn;
@@ -233,21 +289,21 @@ static LwStatus pool_hop(void *user, const char *url, LwError *err)
   return lw_host_turn_wait(f->redis, pool->cfg, &turn, not_cancelled, pool, err);
 }
 
-/* One fetch, honouring the host's robots.txt and pace. */
+/* One fetch, honouring the host's shared places, robots.txt and pace. */
 static void run_job(LwVoidFetchPool *pool, InFlight *f, LwRecords **redis)
 {
   LwVoidFetchJob *job = f->job;
   lw_error_clear(&job->err);
-  f->redis = NULL;
-  bool polite = pool->cfg->robots_ttl_s > 0 || pool->cfg->host_interval_ms > 0;
-  if (polite && !(f->redis = thread_redis(pool->cfg, redis, &job->err))) {
+  if (!(f->redis = thread_redis(pool->cfg, redis, &job->err))) {
     job->status = LW_ERR_REDIS;
     return;
   }
+  lw_job_new_id(f->member);
   LwVoidFetchHooks hooks = {&pool->cancel, f->redis, pool_hop, f};
   job->status = lw_void_fetch_until(job->url, pool->cfg, job->timeout_ms, job->etag,
                                     job->last_modified, &hooks, &job->body, &job->len,
                                     &job->info, &job->err);
+  shared_release(f);
 }
 
 /* Takes the next job that may start, waiting for one: LW_OK with *f set,
@@ -285,7 +341,7 @@ static void *fetch_thread(void *arg)
 {
   LwVoidFetchPool *pool = arg;
   LwRecords *redis = NULL;
-  InFlight f = {pool, NULL, 0, NULL};
+  InFlight f = {.pool = pool};
   pthread_mutex_lock(&pool->lock);
   while (take_job(pool, &f) == LW_OK) {
     pthread_mutex_unlock(&pool->lock);

@@ -3,7 +3,8 @@
 # providers: the real scheduler (one cycle) and three loopback hosts that
 # record their requests (tests/support/host_log_server.py):
 #   A: robots.txt Crawl-delay 2 s, 4 providers
-#   B: answers after 2 s, 5 providers (--per-host-concurrency 2)
+#   B: answers after 2 s, 5 providers (--per-host-concurrency 2; then
+#      again with one of its 2 places held by a download worker)
 #   C: quick, 5 providers (--host-interval-ms 200)
 # A's VoIDs are fetched 2 s apart, B's never more than 2 at once, and all of
 # C's are fetched before A's third: the pool takes the next provider on
@@ -62,6 +63,22 @@ lw_sh_check "quick host: ${gap}s apart (--host-interval-ms 200)" ge "$gap" 0.19
 c_last=$(figure start "$c" "$f" 5) a_third=$(figure start "$a" "$f" 3)
 lw_sh_check "the quick host is not held up by the others: done before A's third" \
   lt "$c_last" "$a_third"
+
+# A download from B already running (its place in B's shared lease set, as
+# a download worker holds it): the VoID fetches share the host's 2 places
+# with it, so at most 1 at once, and each gives its place back.
+slots="${LODWASH_PREFIX}shared:hostslots:$b"
+lw_sh_redis_cli ZADD "$slots" "$(( $(lw_sh_redis_cli TIME | head -1) * 1000 + 600000 ))" download-job \
+  > /dev/null
+cycle shared
+f=$LW_SH_TMP/shared.voids
+lw_sh_check "shared: every provider visited" \
+  test "$(grep -c 'outcome=started' "$LW_SH_TMP/shared.log")" = 14
+most=$(figure most "$b" "$f")
+lw_sh_check "shared with a download: at most 1 fetch at once on B (saw $most)" \
+  test "$most" = 1
+lw_sh_check "shared: only the download's place is left" \
+  test "$(lw_sh_redis_cli ZRANGE "$slots" 0 -1 | tr '\n' ' ')" = "download-job "
 
 # undisturbed: no robots.txt, no pace, no limit
 cycle free --robots-ttl 0 --host-interval-ms 0 --per-host-concurrency 100
