@@ -45,7 +45,7 @@ expect_eq "resumed: the waiting worker ran it and went idle" "$(stage_count noop
   2>> "$dir/worker.log" &
 retry_worker=$!
 for _ in $(seq 600); do
-  [ "$(stage_count noop queued) $(stage_count noop delayed)" = "0 1" ] && break
+  [ "$(stage_count noop queued) $(stage_count noop inflight) $(stage_count noop delayed)" = "0 0 1" ] && break
   sleep 0.1
 done
 lw_stop_pid "$retry_worker"
