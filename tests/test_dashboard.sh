@@ -121,12 +121,17 @@ expect_match "held in the metrics" "$(page /metrics)" 'lodwash_provider_state\{p
 expect_eq "harvest a held provider: 409" "$(post harvest -d provider=museum -d token="$LODWASH_ADMIN_TOKEN")" 409
 expect_eq "release museum: 303" "$(post release -d provider=museum -d token="$LODWASH_ADMIN_TOKEN")" 303
 expect_eq "harvest city now: 303" "$(post harvest -d provider=city -d token="$LODWASH_ADMIN_TOKEN")" 303
-for _ in $(seq 100); do
-  n=$("$bin/lodwash" providers --json | python3 -c 'import json,sys; print([p["harvest"]["id"] for p in json.load(sys.stdin) if p["name"]=="city"][0])')
-  [ "$n" != "$(js "[p['harvest']['id'] for p in s['providers'] if p['name']=='city'][0]")" ] && break
+# Wait for the scheduler's word itself: it records the new harvest in Redis
+# before it logs it, so a new harvest id seen by the tool does not mean the
+# line is written yet.
+for _ in $(seq 300); do
+  grep -q 'provider=city outcome=started .*forced=yes' "$dir/scheduler.log" && break
   sleep 0.1
 done
 expect_match "harvest now: the scheduler started a new harvest of city" "$(cat "$dir/scheduler.log")" 'provider=city outcome=started .*forced=yes'
+old_city=$(js "[p['harvest']['id'] for p in s['providers'] if p['name']=='city'][0]")
+new_city=$("$bin/lodwash" providers --json | python3 -c 'import json,sys; print([p["harvest"]["id"] for p in json.load(sys.stdin) if p["name"]=="city"][0])')
+expect_eq "harvest now: city's harvest is a new one ($new_city)" "$([ "$new_city" != "$old_city" ] && echo yes)" yes
 expect_eq "an action not known: 400" "$(post frob -d token="$LODWASH_ADMIN_TOKEN")" 400
 expect_eq "a provider not in the registry: 409" "$(post hold -d provider=nope -d token="$LODWASH_ADMIN_TOKEN")" 409
 

@@ -19,7 +19,6 @@
  * whole run stops after LW_DIFF_SECONDS (default 240) with what it compared.
  * Skipped when rapper or the shared test data is absent.
  */
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +28,7 @@
 
 #include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
+#include "tests/support/dir_list.h"
 #include "tests/support/error_count.h"
 #include "tests/support/nquads_compare.h"
 #include "tests/support/rapper.h"
@@ -239,36 +239,14 @@ static void compare_file(const char *path, Tally *t)
   lw_test_graph_free(&ours);
 }
 
-static int by_name(const void *a, const void *b)
-{
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Every file under dir, in name order (the run is the same every time). */
 static void walk(const char *dir, Tally *t)
 {
-  DIR *d = opendir(dir);
-  if (!d) {
-    return;
-  }
-  char **names = NULL;
-  size_t n = 0, cap = 0;
-  struct dirent *ent;
-  while ((ent = readdir(d))) {
-    if (ent->d_name[0] == '.') {
-      continue;
-    }
-    if (n == cap) {
-      cap = cap ? 2 * cap : 64;
-      names = realloc(names, cap * sizeof(*names));
-    }
-    names[n++] = strdup(ent->d_name);
-  }
-  closedir(d);
-  qsort(names, n, sizeof(*names), by_name);
-  for (size_t i = 0; i < n; ++i) {
+  LwTestDirList entries;
+  lw_test_dir_list(dir, "", &entries);
+  for (size_t i = 0; i < entries.count; ++i) {
     char path[4096];
-    snprintf(path, sizeof(path), "%.2000s/%.2000s", dir, names[i]);
+    snprintf(path, sizeof(path), "%.2000s/%.2000s", dir, entries.names[i]);
     struct stat st;
     if (time(NULL) > t->deadline) {
       t->out_of_time = true;
@@ -277,9 +255,8 @@ static void walk(const char *dir, Tally *t)
     } else {
       compare_file(path, t);
     }
-    free(names[i]);
   }
-  free(names);
+  lw_test_dir_list_free(&entries);
 }
 
 int main(void)

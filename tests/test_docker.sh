@@ -45,9 +45,17 @@ started=$(date +%s)
 dir=$(mktemp -d)
 repo="$dir/repo"
 main=lwtest extra=lwtest-extra
+# The container started by name (not by compose) to see a dba password
+# generated: the engine's data root outlives the test (the image cache), and
+# so would this container, stopped, if the test ended between its start and
+# its removal; the next run's start would then meet the name in use and its
+# "no container left" would count it.
+vgen=lwtest-vgen
+remove_vgen() { docker rm -f -v "$vgen" > /dev/null 2>&1 || true; }
 cleanup() {
   set +e
   if [ -n "$LW_DOCKERD_PID" ]; then
+    remove_vgen
     compose_extra down -v --remove-orphans > /dev/null 2>&1
     compose_remote down -v --remove-orphans > /dev/null 2>&1
     compose_main --profile virtuoso down -v --remove-orphans > /dev/null 2>&1
@@ -312,17 +320,18 @@ expect_match "a changed dba password: a clear error" "$vlog" 'refuses the dba pa
 vimage=lodwash-virtuoso:latest
 expect_match "no store password: a clear error" \
   "$(docker run --rm "$vimage" 2>&1 || true)" 'LODWASH_STORE_PASSWORD is not set'
-docker run -d --name lwtest-vgen -e LODWASH_STORE_PASSWORD=p "$vimage" > /dev/null
+remove_vgen # one left by a run killed before its clean-up
+docker run -d --name "$vgen" -e LODWASH_STORE_PASSWORD=p "$vimage" > /dev/null
 generated=""
 for _ in $(seq 60); do
-  generated=$(docker logs lwtest-vgen 2>&1 | sed -n 's/.*generated the dba password.*: //p')
-  [ -n "$generated" ] && docker logs lwtest-vgen 2>&1 | grep -q 'lodwash-virtuoso: ready' && break
+  generated=$(docker logs "$vgen" 2>&1 | sed -n 's/.*generated the dba password.*: //p')
+  [ -n "$generated" ] && docker logs "$vgen" 2>&1 | grep -q 'lodwash-virtuoso: ready' && break
   sleep 1
 done
 expect_match "an unset dba password is generated and printed" "$generated" '^[A-Za-z0-9_-]{20,}$'
 expect_status "the printed dba password is the database's" 0 \
-  docker exec lwtest-vgen isql-vt 1111 dba "$generated" 'exec=select 1;'
-docker rm -f -v lwtest-vgen > /dev/null
+  docker exec "$vgen" isql-vt 1111 dba "$generated" 'exec=select 1;'
+remove_vgen
 # A worker whose store never answers (the profile forgotten) says so and
 # stops, after LODWASH_STORE_WAIT seconds.
 expect_match "a worker without its store: a clear error, in bounded time" \

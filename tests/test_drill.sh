@@ -11,13 +11,16 @@
 #
 #   tests/test_drill.sh [--seconds N] [--seed S]     (scripts/drill)
 # The seed is printed: the same seed makes the same choices (the timing of
-# the processes still varies).
+# the processes still varies). The suite's run always uses seed 23, so that
+# its faults are the same on every machine (and its first four steps are one
+# of each kind: SIGKILL, redis-server restart, SIGSTOP, SCRIPT FLUSH);
+# scripts/drill picks a new seed for a soak unless given one.
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
 source "$(dirname "$0")/support/harvests.sh"
 
 seconds=${LODWASH_DRILL_SECONDS:-60}
-seed=${LODWASH_DRILL_SEED:-$(( $(date +%s) % 100000 ))}
+seed=${LODWASH_DRILL_SEED:-23}
 while [ $# -gt 0 ]; do
   case $1 in
     --seconds) seconds=$2; shift 2 ;;

@@ -7,8 +7,10 @@
  * node renaming. Any difference fails, and the document is kept
  * ($TMPDIR/lodwash-fuzz-SEED.ttl) with the seed to replay it.
  *
- * Runs for LW_FUZZ_SECONDS (default 20) from seed LW_FUZZ_SEED (default: the
- * time); scripts/fuzz runs it longer. Skipped without rapper.
+ * Runs for LW_FUZZ_SECONDS (default 20) from seed LW_FUZZ_SEED (default 1:
+ * the suite generates the same documents on every machine, so that a
+ * document the readers differ on shows up here first, not at random in CI);
+ * scripts/fuzz runs it longer from a new seed. Skipped without rapper.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -284,7 +286,7 @@ int main(void)
   }
   const char *secs = getenv("LW_FUZZ_SECONDS");
   const char *seed_env = getenv("LW_FUZZ_SEED");
-  uint64_t seed = seed_env ? strtoull(seed_env, NULL, 10) : (uint64_t)time(NULL);
+  uint64_t seed = seed_env ? strtoull(seed_env, NULL, 10) : 1;
   time_t end = time(NULL) + (secs ? atoi(secs) : 20);
   const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
   unsigned docs = 0, failed = 0;

@@ -5,7 +5,6 @@
  * error with a message; the ASan build catches memory errors. Deterministic
  * (fixed seed); JSONLD_MUTATIONS sets the number of mutants per input.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 
 #include "jsonld/jsonld.h"
 #include "tests/support/check.h"
+#include "tests/support/dir_list.h"
 
 static unsigned long long rng = 88172645463325252ULL;
 
@@ -176,8 +176,10 @@ int main(void)
   const char *testdata = lw_test_require_testdata();
   char dir[2048];
   snprintf(dir, sizeof(dir), "%s/jsonld-api-tests/tests/toRdf", testdata);
-  DIR *d = opendir(dir);
-  if (!d) {
+  /* in name order: one random stream runs through every input, so the
+   * mutants each input gets depend on the order they are read in */
+  LwTestDirList inputs;
+  if (!lw_test_dir_list(dir, "-in.jsonld", &inputs)) {
     lw_test_skip("no JSON-LD toRdf inputs in the shared test data");
   }
   const char *env = getenv("JSONLD_MUTATIONS");
@@ -189,13 +191,10 @@ int main(void)
   lw_jsonld_map_add(map, "https://w3c.github.io/json-ld-api/tests/", parent, &err);
   unsigned long runs = 0, ok = 0, quads = 0;
   bool all_reported = true;
-  struct dirent *de;
-  while ((de = readdir(d))) {
-    if (!strstr(de->d_name, "-in.json")) {
-      continue;
-    }
+  for (size_t n = 0; n < inputs.count; ++n) {
+    const char *name = inputs.names[n];
     char path[4200];
-    snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
     FILE *f = fopen(path, "rb");
     if (!f) {
       continue;
@@ -205,7 +204,7 @@ int main(void)
     fclose(f);
     char base[4300];
     snprintf(base, sizeof(base), "https://w3c.github.io/json-ld-api/tests/toRdf/%s",
-             de->d_name);
+             name);
     for (unsigned i = 0; i < per_input; i++) {
       size_t mlen;
       char *m = i % 3 ? mutate_tree(buf, len, &mlen) : mutate(buf, len, &mlen);
@@ -223,12 +222,12 @@ int main(void)
       } else if (!err.message[0]) {
         all_reported = false;
         printf("no message for a %s error on a mutant of %s\n", lw_status_name(st),
-               de->d_name);
+               name);
       }
       free(m);
     }
   }
-  closedir(d);
+  lw_test_dir_list_free(&inputs);
   lw_jsonld_map_free(map);
   printf("%lu mutants: %lu converted (%lu quads), %lu refused with a message\n", runs, ok,
          quads, runs - ok);

@@ -138,7 +138,12 @@ static void test_retries_and_dead(void)
 
   LwError failure;
   lw_error_set(&failure, LW_ERR_NET, "connection refused");
-  long long expected_delay[] = {100, 200};
+  /* Backoff from 500 ms (the suite's 100 ms, with a few checks between the
+   * fail and the fetch that must find the job not due yet, left no room for
+   * a process that a loaded machine stalls for a tenth of a second). */
+  const long long base_ms = cfg.retry_base_ms;
+  cfg.retry_base_ms = 500;
+  long long expected_delay[] = {500, 1000};
   for (int attempt = 1; attempt <= 3; ++attempt) {
     LwJob *job = fetch("w1", "retry");
     CHECK(job != NULL);
@@ -169,6 +174,7 @@ static void test_retries_and_dead(void)
   CHECK_INT_EQ(n.failed, 3);
   CHECK_INT_EQ(n.delayed, 0);
   CHECK_INT_EQ(n.inflight, 0);
+  cfg.retry_base_ms = base_ms;
 
   json_t *rec = NULL;
   CHECK_INT_EQ(lw_seed_get(c, cfg.prefix, seed, &rec, &err), LW_OK);

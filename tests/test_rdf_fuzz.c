@@ -6,7 +6,6 @@
  * the shared test data is there. LW_FUZZ_ROUNDS sets the number of rounds,
  * LW_FUZZ_SEED the random seed.
  */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include "base/base.h"
 #include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
+#include "tests/support/dir_list.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
@@ -149,18 +149,12 @@ static void add_seed(const char *data, size_t len, LwFormat format)
 
 static void add_dir(const char *dir, const char *ext, LwFormat format)
 {
-  DIR *d = opendir(dir);
-  if (!d) {
-    return;
-  }
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    size_t n = strlen(e->d_name), k = strlen(ext);
-    if (n <= k || strcmp(e->d_name + n - k, ext) != 0) {
-      continue;
-    }
+  /* in name order: the seeds' order decides which one each round mutates */
+  LwTestDirList files;
+  lw_test_dir_list(dir, ext, &files);
+  for (size_t i = 0; i < files.count; ++i) {
     char path[4096];
-    snprintf(path, sizeof(path), "%.2000s/%.1000s", dir, e->d_name);
+    snprintf(path, sizeof(path), "%.2000s/%.1000s", dir, files.names[i]);
     FILE *f = fopen(path, "rb");
     if (!f) {
       continue;
@@ -170,7 +164,7 @@ static void add_dir(const char *dir, const char *ext, LwFormat format)
     fclose(f);
     add_seed(buf, len, format);
   }
-  closedir(d);
+  lw_test_dir_list_free(&files);
 }
 
 int main(void)
@@ -217,18 +211,14 @@ int main(void)
     /* RDF/XML: one folder per topic */
     char xml[4096];
     snprintf(xml, sizeof(xml), "%.2000s/w3c-rdf-tests/rdf/rdf11/rdf-xml", data);
-    DIR *d = opendir(xml);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-      if (e->d_name[0] != '.') {
-        char sub[4096];
-        snprintf(sub, sizeof(sub), "%.2000s/%.1000s", xml, e->d_name);
-        add_dir(sub, ".rdf", LW_FORMAT_RDFXML);
-      }
+    LwTestDirList topics;
+    lw_test_dir_list(xml, "", &topics);
+    for (size_t i = 0; i < topics.count; ++i) {
+      char sub[4096];
+      snprintf(sub, sizeof(sub), "%.2000s/%.1000s", xml, topics.names[i]);
+      add_dir(sub, ".rdf", LW_FORMAT_RDFXML);
     }
-    if (d) {
-      closedir(d);
-    }
+    lw_test_dir_list_free(&topics);
   }
   const char *seed_env = getenv("LW_FUZZ_SEED");
   if (seed_env && atoll(seed_env)) {

@@ -3,7 +3,6 @@
  * cases (an unclosed <p>, &nbsp;, a <br>, no XML declaration) must yield the
  * statements after the broken construct; then the RDFa 1.1 test suite's
  * html5 pages (LODWASH_TESTDATA), each compared with its expected Turtle. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "rdf/rdf.h"
 #include "rdf_readers/rdf_readers.h"
 #include "tests/support/check.h"
+#include "tests/support/dir_list.h"
 #include "tests/support/nquads_compare.h"
 
 #define BASE "http://page.example/dir/page.html"
@@ -201,11 +201,6 @@ static bool negative(const char *manifest, const char *num)
   return no && (!next || no < next);
 }
 
-static int by_name(const void *a, const void *b)
-{
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Reads every page of one host language of the suite; how many pass, of
  * *run compared; result[number] is 1 for a page compared, 2 for one that
  * passed. */
@@ -216,27 +211,15 @@ static unsigned check_host(const char *testdata, const char *host, const char *e
   snprintf(dir, sizeof(dir), "%s/rdfa-test-suite/test-cases/rdfa1.1/%s", testdata, host);
   snprintf(path, sizeof(path), "%s/rdfa-test-suite/manifest.jsonld", testdata);
   char *manifest = slurp(path);
-  DIR *d = opendir(dir);
-  if (!d || !manifest) {
+  LwTestDirList pages;
+  if (!lw_test_dir_list(dir, ext, &pages) || !manifest) {
     printf("SKIP RDFa suite html5 pages: %s not readable\n", dir);
-    if (d) {
-      closedir(d);
-    }
+    lw_test_dir_list_free(&pages);
     free(manifest);
     return 0;
   }
-  char *names[1024];
-  size_t n = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) && n < 1024) {
-    size_t len = strlen(e->d_name);
-    size_t ext_len = strlen(ext);
-    if (len > ext_len && !strcmp(e->d_name + len - ext_len, ext)) {
-      names[n++] = strdup(e->d_name);
-    }
-  }
-  closedir(d);
-  qsort(names, n, sizeof(names[0]), by_name);
+  char **names = pages.names;
+  size_t n = pages.count;
   unsigned run = 0, passed = 0, skipped = 0;
   for (size_t i = 0; i < n; i++) {
     char num[16];
@@ -262,8 +245,8 @@ static unsigned check_host(const char *testdata, const char *host, const char *e
     }
     lw_test_graph_free(&got);
     lw_test_graph_free(&want);
-    free(names[i]);
   }
+  lw_test_dir_list_free(&pages);
   free(manifest);
   printf("RDFa 1.1 %s pages: %u compared, %u pass, %u not compared "
          "(negative or no expected Turtle)\n",

@@ -100,10 +100,13 @@ if [ -n "${LODWASH_TEST_SPARQL:-}" ]; then
   stores=$((stores + 1))
   auth=(--store-user "$LODWASH_TEST_SPARQL_USER" --store-password "$LODWASH_TEST_SPARQL_PASSWORD")
   vquery="${LODWASH_TEST_SPARQL%/*}/sparql"
-  # One Virtuoso for every test: graphs of their own.
-  graph_base=http://lodwash.test/$$/virtuoso-gsp
+  # One Virtuoso for every test, and for both builds' runs: graphs of their
+  # own, named after this run's temporary folder (not the PID: with 32768
+  # PIDs a suite's processes wrap around, and the sanitizer run's test could
+  # get the plain run's PID and find its graphs, which nothing clears).
+  graph_base=http://lodwash.test/${work##*/}/virtuoso-gsp
   check_store virtuoso-gsp "$vquery" --store "$LODWASH_TEST_SPARQL" "${auth[@]}" --store-connections 3
-  graph_base=http://lodwash.test/$$/virtuoso-update
+  graph_base=http://lodwash.test/${work##*/}/virtuoso-update
   check_store virtuoso-update "$vquery" --store "$LODWASH_TEST_SPARQL" "${auth[@]}" --store-mode update
 else
   echo "no Virtuoso (LODWASH_TEST_SPARQL unset; run scripts/test): skipping it"

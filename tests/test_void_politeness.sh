@@ -48,6 +48,15 @@ elif what == "start":  # the Nth start (1-based) of host
 PY
 }
 ge() { python3 -c "import sys; sys.exit(0 if $1 >= $2 else 1)"; }
+# Gaps are measured where the host sees them (each request's start at the
+# server), and the turns are reserved in Redis ahead of the requests: a
+# request held up after its turn (a thread the machine does not run at
+# once, the connection, the server's own thread) arrives late, and the next
+# one, on time, comes that much sooner after it. 10 to 35 ms were seen on a
+# loaded machine under ASan; the checks allow 0.1 s, and still tell a paced
+# host from one that is not (the undisturbed run: A's gaps under 1 s, C's
+# a few ms).
+slack=0.1
 lt() { python3 -c "import sys; sys.exit(0 if $1 < $2 else 1)"; }
 
 cycle polite
@@ -57,9 +66,9 @@ lw_sh_check "each VoID fetched once" test "$(wc -l < "$f")" = 14
 most=$(figure most "$b" "$f")
 lw_sh_check "slow host: at most 2 fetches at once (saw $most)" test "$most" = 2
 gap=$(figure gap "$a" "$f")
-lw_sh_check "Crawl-delay host: fetches ${gap}s apart (at least 2 s)" ge "$gap" 1.95
+lw_sh_check "Crawl-delay host: fetches ${gap}s apart (at least 2 s)" ge "$gap" "2 - $slack"
 gap=$(figure gap "$c" "$f")
-lw_sh_check "quick host: ${gap}s apart (--host-interval-ms 200)" ge "$gap" 0.19
+lw_sh_check "quick host: ${gap}s apart (--host-interval-ms 200)" ge "$gap" "0.2 - $slack"
 c_last=$(figure start "$c" "$f" 5) a_third=$(figure start "$a" "$f" 3)
 lw_sh_check "the quick host is not held up by the others: done before A's third" \
   lt "$c_last" "$a_third"
