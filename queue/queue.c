@@ -72,6 +72,7 @@ LwStatus lw_queue_push_many(redisContext *c, const LwConfig *cfg, LwJob *const *
       redisAppendCommandArgv(c, 10, argv, NULL);
     }
     LwStatus status = LW_OK;
+    size_t unrun[BATCH], n_unrun = 0;
     for (size_t i = start; i < end; ++i) {
       redisReply *reply = NULL;
       if (redisGetReply(c, (void **)&reply) != REDIS_OK || !reply) {
@@ -79,12 +80,23 @@ LwStatus lw_queue_push_many(redisContext *c, const LwConfig *cfg, LwJob *const *
       }
       if (reply->type == REDIS_REPLY_INTEGER) {
         count += reply->integer == 1;
+      } else if (lw_reply_is_noscript(reply)) {
+        unrun[n_unrun++] = i; /* the script cache was flushed meanwhile */
       } else if (status == LW_OK) {
         status = lw_redis_reply_status(reply, err);
       }
       freeReplyObject(reply);
     }
     LW_TRY(status);
+    /* A NOSCRIPT ran nothing: those jobs go again, one by one, each with
+     * the script's body if need be. */
+    for (size_t k = 0; k < n_unrun; ++k) {
+      LwStatus st = lw_queue_push(c, cfg, jobs[unrun[k]], priority, err);
+      if (st > LW_NOTHING) {
+        return st;
+      }
+      count += st == LW_OK;
+    }
   }
   if (pushed) {
     *pushed = count;

@@ -2,7 +2,8 @@
 # A Redis restart with AOF on loses no queued job, and workers reconnect by
 # themselves. Runs its own redis-server (appendfsync always) on a free port,
 # kills it with SIGKILL while two workers are busy, starts it again from the
-# same directory, and checks that every job was done exactly once.
+# same directory, and checks that every job was done exactly once. Then
+# pushes jobs while the script cache is flushed over and over.
 source "$LODWASH_SOURCE_DIR/tests/support/redis_shell.sh"
 command -v redis-server >/dev/null || { echo "SKIP: no redis-server"; exit 77; }
 LW_SH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/lodwash-restart-XXXXXX")
@@ -53,5 +54,17 @@ wait "$w1"
 lw_sh_check "worker 1 exits 0 on SIGTERM" [ $? -eq 0 ]
 wait "$w2"
 lw_sh_check "worker 2 exits 0 on SIGTERM" [ $? -eq 0 ]
+# Jobs pushed while the script cache is flushed again and again (a
+# failover in the middle of a push): the pipelined enqueues that meet
+# NOSCRIPT go again, so every job is queued once.
+( while :; do redis-cli -p "$port" SCRIPT FLUSH >/dev/null 2>&1; done ) &
+flusher=$!
+LW_SH_PIDS+=("$flusher")
+out=$("$LODWASH" jobs push noop --count 20000 '{}' 2>&1)
+kill "$flusher" 2>/dev/null
+wait "$flusher" 2>/dev/null
+lw_sh_check "push under SCRIPT FLUSH: $out" [ "$out" = "queued 20000 noop jobs" ]
+lw_sh_check "push under SCRIPT FLUSH: all 20000 in the queue" \
+  [ "$(lw_sh_count noop queued)" = 20000 ]
 unset LODWASH_PREFIX # the private server goes away whole
 lw_sh_finish
