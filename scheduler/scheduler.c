@@ -710,9 +710,11 @@ static LwStatus finish_visits(LwScheduler *s, LwVoidFetchPool *pool, LwCycleStat
     }
     ProviderVisit *pv = done->user;
     if (done->deferred) {
+      free(done->body); /* (none unless a redirect's hop was deferred) */
+      done->body = NULL;
       pv->visit.outcome = "deferred";
-      lw_info("provider=%s outcome=deferred msg=\"its host's turn did not come within the "
-              "interval: it goes first on its host next cycle\"",
+      lw_info("provider=%s outcome=deferred msg=\"its host's turn (its pace, or a free "
+              "place on it) did not come in time: it goes first on its host next cycle\"",
               pv->p->name);
       count_outcome(stats, &pv->visit);
       continue;

@@ -219,7 +219,8 @@ static void shared_release(InFlight *f)
  * and downloads together stay within --per-host-concurrency. The local
  * count (move_place, pick_job) keeps the pool's own threads apart without
  * asking Redis; this one waits while workers hold the host's places, up to
- * the fetch's timeout. The lease outlives the fetch (bounded by the same
+ * the fetch's timeout, then gives the fetch up as deferred (as one whose
+ * turn did not come by the cycle's deadline). The lease outlives the fetch (bounded by the same
  * timeout); a scheduler killed mid-fetch leaves a place that frees itself. */
 static LwStatus shared_take(InFlight *f, const char *host, LwError *err)
 {
@@ -243,7 +244,9 @@ static LwStatus shared_take(InFlight *f, const char *host, LwError *err)
       return lw_error_set(err, LW_ERR_NET, "stopped");
     }
     if (now_ms() - start >= f->job->timeout_ms) {
-      return lw_error_set(err, LW_ERR_NET,
+      /* Not the provider's fault: visited first on its host next cycle. */
+      f->job->deferred = true;
+      return lw_error_set(err, LW_ERR_LIMIT,
                           "host busy: %d requests to %s already running "
                           "(per-host-concurrency)",
                           pool->per_host, host);

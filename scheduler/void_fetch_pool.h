@@ -60,7 +60,8 @@ typedef struct {
   char last_modified[64]; /* "" none */
   void *user;             /* the caller's, untouched */
   /* out: as lw_void_fetch, unless deferred */
-  bool deferred; /* not started by the start deadline */
+  bool deferred; /* not started by the start deadline, or no place on its
+                    host came free within its timeout (workers held them) */
   LwStatus status;
   char *body; /* caller frees */
   size_t len;

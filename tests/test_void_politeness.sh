@@ -93,6 +93,22 @@ lw_sh_check "shared with a download: at most 1 fetch at once on B (saw $most)" \
 lw_sh_check "shared: only the download's place is left" \
   test "$(lw_sh_redis_cli ZRANGE "$slots" 0 -1 | tr '\n' ' ')" = "download-job "
 
+# Every place on B held by downloads (two providers of B only, a short
+# cycle: VoID timeout 5 s): their VoIDs are not fetched within the timeout,
+# and the providers are deferred (first on their host next cycle), not
+# failed.
+far=$(( $(lw_sh_redis_cli TIME | head -1) * 1000 + 600000 ))
+lw_sh_redis_cli ZADD "${LODWASH_PREFIX}full:hostslots:$b" "$far" download-1 "$far" download-2 \
+  > /dev/null
+printf 'b1:\n  void: http://%s:%s/b1.ttl\nb2:\n  void: http://%s:%s/b2.ttl\n' \
+  "$b" "$port" "$b" "$port" > "$LW_SH_TMP/registry-b.yaml"
+cycle full --registry "$LW_SH_TMP/registry-b.yaml" --interval 3
+lw_sh_check "no place on B: both providers deferred" \
+  test "$(grep -c 'outcome=deferred' "$LW_SH_TMP/full.log")" = 2
+lw_sh_check "no place on B: no provider error" \
+  test "$(grep -c 'outcome=error' "$LW_SH_TMP/full.log")" = 0
+lw_sh_check "no place on B: no VoID requested from it" test "$(wc -l < "$LW_SH_TMP/full.voids")" = 0
+
 # undisturbed: no robots.txt, no pace, no limit
 cycle free --robots-ttl 0 --host-interval-ms 0 --per-host-concurrency 100
 f=$LW_SH_TMP/free.voids
