@@ -88,7 +88,10 @@ LwLineReader *lw_line_reader_open(const char *path, size_t max_line, LwError *er
     lw_line_reader_close(r);
     return NULL;
   }
-  gzbuffer(r->file, CHUNK);
+  /* zlib inflates straight into the caller's buffer only when asked for at
+   * least twice its own buffer; with a larger one, every byte is inflated
+   * into zlib's buffer and copied again into a slot. */
+  gzbuffer(r->file, CHUNK / 4);
   if (pthread_create(&r->thread, NULL, read_ahead, r) != 0) {
     lw_error_set(err, LW_ERR_NOMEM, "cannot start a reading thread");
     lw_line_reader_close(r);
