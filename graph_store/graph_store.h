@@ -356,8 +356,8 @@ LwStatus lw_sparql_count(LwSparqlStore *store, const char *query, unsigned long 
  * DELETE). A subject's group never straddles two batches, so
  * its delete always precedes its insert; running the import again ends in
  * the same graph. A subject whose triples are the old graph's is not sent at
- * all: a harvest costs the store what it changes. Subjects the files store's old graph did not have are not
- * deleted: the store holds what that graph holds (every import keeps them
+ * all: a harvest costs the store what it changes. Subjects the files
+ * store's old graph did not have are not deleted: the store holds what that graph holds (every import keeps them
  * equal), and deleting is what costs most in Virtuoso (about 15k triples/s,
  * against 65k/s for a Graph Store POST).
  */

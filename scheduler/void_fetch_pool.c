@@ -220,8 +220,9 @@ static void shared_release(InFlight *f)
  * count (move_place, pick_job) keeps the pool's own threads apart without
  * asking Redis; this one waits while workers hold the host's places, up to
  * the fetch's timeout, then gives the fetch up as deferred (as one whose
- * turn did not come by the cycle's deadline). The lease outlives the fetch (bounded by the same
- * timeout); a scheduler killed mid-fetch leaves a place that frees itself. */
+ * turn did not come by the cycle's deadline). The lease outlives the fetch
+ * (bounded by the same timeout); a scheduler killed mid-fetch leaves a
+ * place that frees itself. */
 static LwStatus shared_take(InFlight *f, const char *host, LwError *err)
 {
   if (!strcmp(f->shared_host, host)) {
