@@ -5,13 +5,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
+#include <libdeflate.h>
 
 #define DEFAULT_CHUNK ((size_t)512 << 10)
 #define MIN_CHUNK ((size_t)4 << 10)
 #define DEFAULT_THREADS 2u
 #define MAX_THREADS 16u
-#define DICT_BYTES ((size_t)32 << 10)
 
 /* A slot moves FREE -> FILLING (the producer copies bytes in) -> FILLED
  * (queued) -> WORKING (a compression thread has it) -> DONE -> FREE (the
@@ -23,11 +22,8 @@ typedef struct {
   unsigned long long seq;
   char *in;
   size_t in_len;
-  unsigned char *dict; /* the end of the chunk before: deflate's history */
-  size_t dict_len;
-  unsigned char *out; /* raw deflate data ending in a sync flush */
+  unsigned char *out; /* the chunk as one gzip member */
   size_t out_len;
-  uLong crc;
   bool failed;
 } Slot;
 
@@ -57,7 +53,6 @@ struct LwGzWriter {
 
   /* The writer thread's own. */
   LwMd5 *md5;
-  uLong crc;
   unsigned long long bytes_in;
   unsigned long long bytes_out;
   char md5_hex[LW_HASH_HEX_LEN + 1];
@@ -81,39 +76,18 @@ static void fail(LwGzWriter *w, LwStatus status, const char *message)
 
 /* ---- compression threads ------------------------------------------------ */
 
-static bool compress_slot(z_stream *zs, Slot *s, size_t out_cap)
+static bool compress_slot(struct libdeflate_compressor *c, Slot *s, size_t out_cap)
 {
-  s->crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)s->in, (uInt)s->in_len);
-  if (deflateReset(zs) != Z_OK) {
-    return false;
-  }
-  if (s->dict_len && deflateSetDictionary(zs, s->dict, (uInt)s->dict_len) != Z_OK) {
-    return false;
-  }
-  zs->next_in = (Bytef *)s->in;
-  zs->avail_in = (uInt)s->in_len;
-  zs->next_out = s->out;
-  zs->avail_out = (uInt)out_cap;
-  /* A sync flush ends the piece on a byte boundary without a final block,
-   * so the next piece can follow it in the same stream. */
-  int rc = deflate(zs, Z_SYNC_FLUSH);
-  if (rc != Z_OK || zs->avail_in != 0 || zs->avail_out == 0) {
-    return false;
-  }
-  s->out_len = out_cap - zs->avail_out;
-  return true;
+  s->out_len = libdeflate_gzip_compress(c, s->in, s->in_len, s->out, out_cap);
+  return s->out_len > 0;
 }
 
 static void *worker_main(void *arg)
 {
   LwGzWriter *w = arg;
-  z_stream zs;
-  memset(&zs, 0, sizeof(zs));
-  /* windowBits -15: raw deflate; the writer adds gzip's header and trailer. */
-  bool ok = deflateInit2(&zs, w->options.level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) ==
-            Z_OK;
-  if (!ok) {
-    fail(w, LW_ERR_NOMEM, "zlib: cannot start a compressor");
+  struct libdeflate_compressor *c = libdeflate_alloc_compressor(w->options.level);
+  if (!c) {
+    fail(w, LW_ERR_NOMEM, "libdeflate: cannot start a compressor");
   }
   pthread_mutex_lock(&w->mutex);
   for (;;) {
@@ -128,19 +102,17 @@ static void *worker_main(void *arg)
     }
     s->state = SLOT_WORKING;
     w->next_work++;
-    bool skip = !ok || w->aborting || w->failed;
+    bool skip = !c || w->aborting || w->failed;
     pthread_mutex_unlock(&w->mutex);
     if (!skip) {
-      s->failed = !compress_slot(&zs, s, w->out_cap);
+      s->failed = !compress_slot(c, s, w->out_cap);
     }
     pthread_mutex_lock(&w->mutex);
     s->state = SLOT_DONE;
     pthread_cond_broadcast(&w->changed);
   }
   pthread_mutex_unlock(&w->mutex);
-  if (ok) {
-    deflateEnd(&zs);
-  }
+  libdeflate_free_compressor(c);
   return NULL;
 }
 
@@ -158,13 +130,6 @@ static bool put(LwGzWriter *w, const void *data, size_t len)
   return true;
 }
 
-static bool put_le32(LwGzWriter *w, uint32_t v)
-{
-  unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
-                        (unsigned char)(v >> 24)};
-  return put(w, b, 4);
-}
-
 static bool write_slot(LwGzWriter *w, Slot *s)
 {
   if (w->md5) {
@@ -175,19 +140,16 @@ static bool write_slot(LwGzWriter *w, Slot *s)
     return put(w, s->in, s->in_len);
   }
   if (s->failed) {
-    fail(w, LW_ERR_INTERNAL, "zlib: compression failed");
+    fail(w, LW_ERR_INTERNAL, "libdeflate: compression failed");
     return false;
   }
-  w->crc = crc32_combine(w->crc, s->crc, (z_off_t)s->in_len);
   return put(w, s->out, s->out_len);
 }
 
 static void *writer_main(void *arg)
 {
   LwGzWriter *w = arg;
-  /* gzip header: magic, deflate, no flags, no time, no extra, Unix. */
-  static const unsigned char header[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
-  bool ok = !w->options.gzip || put(w, header, sizeof(header));
+  bool ok = true;
   pthread_mutex_lock(&w->mutex);
   for (;;) {
     Slot *s = slot_of(w, w->next_write);
@@ -210,11 +172,11 @@ static void *writer_main(void *arg)
   }
   bool finish = ok && !w->aborting && !w->failed;
   pthread_mutex_unlock(&w->mutex);
-  if (finish && w->options.gzip) {
-    /* An empty final block with fixed codes, then CRC-32 and size. */
-    static const unsigned char last[2] = {0x03, 0x00};
-    finish = put(w, last, 2) && put_le32(w, (uint32_t)w->crc) &&
-             put_le32(w, (uint32_t)(w->bytes_in & 0xFFFFFFFFu));
+  if (finish && w->options.gzip && w->bytes_out == 0) {
+    /* Nothing was written: the empty gzip member (header, an empty final
+     * block, CRC-32 and size 0), so that the file still reads as gzip. */
+    static const unsigned char empty[20] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0x03};
+    finish = put(w, empty, sizeof(empty));
   }
   if (finish && fflush(w->out) != 0) {
     char msg[256];
@@ -231,7 +193,6 @@ static void destroy(LwGzWriter *w)
   if (w->slots) {
     for (size_t i = 0; i < w->n_slots; ++i) {
       free(w->slots[i].in);
-      free(w->slots[i].dict);
       free(w->slots[i].out);
     }
   }
@@ -273,9 +234,8 @@ static bool alloc_slots(LwGzWriter *w)
       return false;
     }
     if (w->options.gzip) {
-      s->dict = malloc(DICT_BYTES);
       s->out = malloc(w->out_cap);
-      if (!s->dict || !s->out) {
+      if (!s->out) {
         return false;
       }
     }
@@ -317,8 +277,8 @@ LwStatus lw_gz_writer_open(FILE *out, const LwGzOptions *options, LwGzWriter **w
     o->queue_chunks = 2;
   }
   w->n_slots = o->queue_chunks;
-  /* Worst case of deflate on incompressible data, plus the sync flush. */
-  w->out_cap = compressBound((uLong)o->chunk_bytes) + 64;
+  /* Worst case of a member of incompressible data. */
+  w->out_cap = libdeflate_gzip_compress_bound(NULL, o->chunk_bytes);
   w->md5 = o->no_md5 ? NULL : lw_md5_new();
   unsigned n_workers = o->gzip ? o->threads : 0;
   w->workers = calloc(n_workers ? n_workers : 1, sizeof(*w->workers));
@@ -376,15 +336,8 @@ static LwStatus hand_off(LwGzWriter *w, LwError *err)
     w->current = NULL;
     return thread_failure(w, err);
   }
-  /* prev->in stays intact until the producer fills that slot again. */
   next->in_len = 0;
   next->failed = false;
-  next->dict_len = 0;
-  if (w->options.gzip) {
-    size_t d = prev->in_len < DICT_BYTES ? prev->in_len : DICT_BYTES;
-    memcpy(next->dict, prev->in + prev->in_len - d, d);
-    next->dict_len = d;
-  }
   w->current = next;
   return LW_OK;
 }
