@@ -1,7 +1,9 @@
 #include "queue/lease_set.h"
 
 #include <stdio.h>
+#include <time.h>
 
+#include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/redis_cmd.h"
 
@@ -52,6 +54,27 @@ void lw_host_slot_release(redisContext *c, const char *prefix, const char *host,
                           const char *member)
 {
   lease_set_release(c, lw_key(prefix, LW_KEY_HOST_SLOTS, host).s, member);
+}
+
+int lw_host_slot_wait(redisContext *c, const char *prefix, const char *host, const char *member,
+                      long long limit, long long lease_ms, long long max_wait_ms,
+                      bool (*keep_going)(void *user), void *user, LwError *err)
+{
+  long long start = lw_now_ms();
+  for (;;) {
+    int got = lw_host_slot_take(c, prefix, host, member, limit, lease_ms, err);
+    if (got != 0) {
+      return got;
+    }
+    if (!keep_going(user)) {
+      return -2;
+    }
+    if (lw_now_ms() - start >= max_wait_ms) {
+      return 0;
+    }
+    struct timespec step = {0, LW_HOST_SLOT_WAIT_STEP_MS * 1000000L};
+    nanosleep(&step, NULL);
+  }
 }
 
 int lw_download_slot_take(redisContext *c, const char *prefix, const char *member,

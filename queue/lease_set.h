@@ -26,6 +26,16 @@ int lw_host_slot_take(LwRecords *c, const char *prefix, const char *host,
 void lw_host_slot_release(LwRecords *c, const char *prefix, const char *host,
                           const char *member);
 
+/* lw_host_slot_take until it gets a place, every LW_HOST_SLOT_WAIT_STEP_MS
+ * for at most max_wait_ms, asking keep_going(user) before each wait (a
+ * waiter shows its progress there, or says it was told to stop): 1 got it,
+ * 0 no place freed in time, -1 Redis failed (err set), -2 keep_going said
+ * stop. Downloads and VoID fetches wait the same way. */
+#define LW_HOST_SLOT_WAIT_STEP_MS 250
+int lw_host_slot_wait(LwRecords *c, const char *prefix, const char *host, const char *member,
+                      long long limit, long long lease_ms, long long max_wait_ms,
+                      bool (*keep_going)(void *user), void *user, LwError *err);
+
 /* downloadslots: the workers in the download stage at once
  * (--download-workers). */
 int lw_download_slot_take(LwRecords *c, const char *prefix, const char *member,

@@ -58,7 +58,6 @@ typedef struct {
   char member[17];       /* its name in the hosts' shared places */
 } InFlight;
 
-#define SHARED_WAIT_STEP_MS 250
 
 static long long now_ms(void)
 {
@@ -230,31 +229,24 @@ static LwStatus shared_take(InFlight *f, const char *host, LwError *err)
   }
   shared_release(f);
   LwVoidFetchPool *pool = f->pool;
-  long long lease_ms = f->job->timeout_ms + 60000, start = now_ms();
-  for (;;) {
-    int got = lw_host_slot_take(f->redis, pool->cfg->prefix, host, f->member, pool->per_host,
-                                lease_ms, err);
-    if (got < 0) {
-      return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
-    }
-    if (got) {
-      snprintf(f->shared_host, sizeof(f->shared_host), "%s", host);
-      return LW_OK;
-    }
-    if (atomic_load(&pool->cancel)) {
-      return lw_error_set(err, LW_ERR_NET, "stopped");
-    }
-    if (now_ms() - start >= f->job->timeout_ms) {
-      /* Not the provider's fault: visited first on its host next cycle. */
-      f->job->deferred = true;
-      return lw_error_set(err, LW_ERR_LIMIT,
-                          "host busy: %d requests to %s already running "
-                          "(per-host-concurrency)",
-                          pool->per_host, host);
-    }
-    struct timespec step = {0, SHARED_WAIT_STEP_MS * 1000000L};
-    nanosleep(&step, NULL);
+  int got = lw_host_slot_wait(f->redis, pool->cfg->prefix, host, f->member, pool->per_host,
+                              f->job->timeout_ms + 60000, f->job->timeout_ms, not_cancelled,
+                              pool, err);
+  if (got == 1) {
+    snprintf(f->shared_host, sizeof(f->shared_host), "%s", host);
+    return LW_OK;
   }
+  if (got == -1) {
+    return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
+  }
+  if (got == -2) {
+    return lw_error_set(err, LW_ERR_NET, "stopped");
+  }
+  /* Not the provider's fault: visited first on its host next cycle. */
+  f->job->deferred = true;
+  return lw_error_set(err, LW_ERR_LIMIT,
+                      "host busy: %d requests to %s already running (per-host-concurrency)",
+                      pool->per_host, host);
 }
 
 /* Before each request of a fetch: a place on the host asked (a redirect

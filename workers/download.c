@@ -65,7 +65,6 @@
 #include "politeness/politeness.h"
 #include "workers/stage.h"
 
-#define SLOT_WAIT_STEP_MS 250
 #define SLOT_REFRESH_MS 10000
 
 /* A place among a host's downloads (queue/lease_set.h), with its limit. */
@@ -112,33 +111,37 @@ static void slot_release(Download *d, Slot *slot)
   slot->held = false;
 }
 
-/* Waits for a free place in slot, at most d->max_wait_ms. */
+static bool waiting_for_slot(void *user)
+{
+  Download *d = user;
+  if (lw_stage_stopping(d->ctx)) {
+    return false;
+  }
+  lw_stage_progress(d->ctx, "waiting for a download slot on %s", d->host.host);
+  return true;
+}
+
+/* Waits for a free place in the host's slot, at most d->max_wait_ms. */
 static LwStatus slot_acquire(Download *d, Slot *slot, const char *what)
 {
   LwStageCtx *ctx = d->ctx;
-  long long start = lw_now_ms();
-  for (;;) {
-    int got = slot_try(d, slot, ctx->err);
-    if (got < 0) {
-      return ctx->err->status ? ctx->err->status : LW_ERR_REDIS;
-    }
-    if (got) {
-      slot->held = true;
-      return LW_OK;
-    }
-    if (lw_stage_stopping(ctx)) {
-      return lw_error_set(ctx->err, LW_ERR_NET, "stopping while waiting for a slot on %s",
-                          what);
-    }
-    if (lw_now_ms() - start >= d->max_wait_ms) {
-      return lw_error_set(ctx->err, LW_ERR_NET,
-                          "host busy: %lld downloads from %s already running (%s)",
-                          slot->limit, what, slot->why);
-    }
-    lw_stage_progress(ctx, "waiting for a download slot on %s", what);
-    struct timespec ts = {0, SLOT_WAIT_STEP_MS * 1000000L};
-    nanosleep(&ts, NULL);
+  int got = lw_host_slot_wait(ctx->redis, ctx->config->prefix, slot->host, ctx->job->id,
+                              slot->limit, d->lease_ms, d->max_wait_ms, waiting_for_slot, d,
+                              ctx->err);
+  if (got == 1) {
+    slot->held = true;
+    slot->refreshed_ms = lw_now_ms();
+    return LW_OK;
   }
+  if (got == -1) {
+    return ctx->err->status ? ctx->err->status : LW_ERR_REDIS;
+  }
+  if (got == -2) {
+    return lw_error_set(ctx->err, LW_ERR_NET, "stopping while waiting for a slot on %s", what);
+  }
+  return lw_error_set(ctx->err, LW_ERR_NET,
+                      "host busy: %lld downloads from %s already running (%s)", slot->limit,
+                      what, slot->why);
 }
 
 static void slot_refresh(Download *d, Slot *slot)
