@@ -454,9 +454,12 @@ static void test_nested(void)
 /* `../`, absolute names, links, devices and FIFOs. */
 static void test_hostile_names(void)
 {
+  /* An absolute name of this run's own: another run (or user) never owns it. */
+  char absolute[64];
+  snprintf(absolute, sizeof(absolute), "/tmp/lodwash-evil-absolute-%ld.ttl", (long)getpid());
   Member m[] = {
     {"../../evil-escape.ttl", TTL, strlen(TTL), AE_IFREG, NULL, NULL},
-    {"/tmp/evil-absolute.ttl", NT, strlen(NT), AE_IFREG, NULL, NULL},
+    {absolute, NT, strlen(NT), AE_IFREG, NULL, NULL},
     {"passwd-link", NULL, 0, AE_IFLNK, "/etc/passwd", NULL},
     {"hard-link", NULL, 0, AE_IFREG, NULL, "../../evil-escape.ttl"},
     {"fifo", NULL, 0, AE_IFIFO, NULL, NULL},
@@ -466,7 +469,7 @@ static void test_hostile_names(void)
   };
   const char *path = make_archive("hostile.tar", "pax", NULL, m, 8);
   clear_data();
-  unlink("/tmp/evil-absolute.ttl");
+  unlink(absolute);
   LwUnpackOptions o = options();
   LwStatus st;
   LwError err;
@@ -477,13 +480,13 @@ static void test_hostile_names(void)
   }
   CHECK_INT_EQ(r->n_entries, 3);
   check_entry(r, "../../evil-escape.ttl", TTL, PARENT);
-  check_entry(r, "/tmp/evil-absolute.ttl", NT, PARENT);
+  check_entry(r, absolute, NT, PARENT);
   check_entry(r, "dup.ttl", "new\n", PARENT); /* the later one wins */
   int stray;
   CHECK_INT_EQ(data_files(&stray), 3);
   CHECK_INT_EQ(stray, 0);
   struct stat sb;
-  CHECK(stat("/tmp/evil-absolute.ttl", &sb) != 0);
+  CHECK(stat(absolute, &sb) != 0);
   char escape[4096];
   snprintf(escape, sizeof(escape), "%s/../evil-escape.ttl", data);
   CHECK(stat(escape, &sb) != 0);
