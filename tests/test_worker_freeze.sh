@@ -9,6 +9,7 @@ set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
 source "$(dirname "$0")/support/harvests.sh"
 lw_test_require_redis
+export HV_HEARTBEAT_TTL=2 # the frozen worker's heartbeat runs out within the test
 
 prefix="lwtest:freeze:$$"
 dir=$(mktemp -d)

@@ -87,11 +87,15 @@ hv_sched() {
     --registry "$reg" --allow-net 127.0.0.1 --data "$data" --once "$@"
 }
 
+# Heartbeat TTL: HV_HEARTBEAT_TTL seconds, 5 unless a test that freezes a
+# worker wants it reaped sooner. Short enough for a quick reap, long enough
+# that a worker held up a second or two on a loaded machine (sanitizers, a
+# busy CI host) is not taken for dead and its job run twice.
 hv_worker_args() {
   local prefix=$1 data=$2
   echo --redis "$LODWASH_TEST_REDIS" --prefix "$prefix" --data "$data" \
-    --allow-net 127.0.0.1 --exit-when-idle --heartbeat-ttl 2 --retry-base-ms 50 \
-    --retry-max-ms 200
+    --allow-net 127.0.0.1 --exit-when-idle --heartbeat-ttl "${HV_HEARTBEAT_TTL:-5}" \
+    --retry-base-ms 50 --retry-max-ms 200
 }
 
 hv_workers() {
