@@ -312,17 +312,17 @@ static LwStatus harvest_next(Harvest *h, LwError *err)
   }
 }
 
-static LwStatus harvest_open(Harvest *h, const LwGraphMergeOptions *o, size_t max_line,
-                             LwError *err)
+static LwStatus harvest_open(Harvest *h, const char *const *paths, size_t count,
+                             size_t max_line, LwError *err)
 {
-  h->sources = calloc(o->new_count ? o->new_count : 1, sizeof(Source));
-  h->heap = calloc(o->new_count ? o->new_count : 1, sizeof(size_t));
+  h->sources = calloc(count ? count : 1, sizeof(Source));
+  h->heap = calloc(count ? count : 1, sizeof(size_t));
   if (!h->sources || !h->heap) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  for (size_t i = 0; i < o->new_count; ++i) {
+  for (size_t i = 0; i < count; ++i) {
     h->count = i + 1; /* closed by harvest_close even if opening fails */
-    LW_TRY(source_open(&h->sources[i], o->new_paths[i], max_line, &h->rw, err));
+    LW_TRY(source_open(&h->sources[i], paths[i], max_line, &h->rw, err));
     if (!h->sources[i].done) {
       h->heap[h->heap_len++] = i;
     }
@@ -402,6 +402,105 @@ static LwStatus close_out(Out *out, const char *path, bool ok, LwError *err)
   out->file = NULL;
   out->gz = NULL;
   return st;
+}
+
+/* ---- many clean files: merged in rounds ---- */
+
+/* Clean files read at once. Each holds a descriptor, a reading thread and
+ * about 1 MB of buffers: a harvest of 100,000 files (an archive of one file
+ * per resource) read at once would run out of descriptors or memory. */
+#define MAX_FAN_IN 64
+
+typedef struct {
+  char **paths;
+  size_t count;
+} Rounds;
+
+static void rounds_remove(Rounds *r)
+{
+  for (size_t i = 0; i < r->count; ++i) {
+    unlink(r->paths[i]);
+    free(r->paths[i]);
+  }
+  free(r->paths);
+  *r = (Rounds){0};
+}
+
+/* Merges count clean files into one new sorted file without repeats, its
+ * lines already in the provider's graph; its path goes into path. */
+static LwStatus merge_group(const char *const *paths, size_t count, const Rewrite *rw,
+                            size_t max_line, const char *data_dir, char *path, size_t size,
+                            LwError *err)
+{
+  FILE *f;
+  LW_TRY(lw_store_tmpfile(data_dir, path, size, &f, err));
+  Out out = {f, NULL};
+  LwGzOptions go = {.gzip = true, .level = 1, .threads = 1, .no_md5 = true};
+  LwStatus st = lw_gz_writer_open(f, &go, &out.gz, err);
+  Harvest h = {.rw = *rw};
+  if (st == LW_OK) {
+    st = harvest_open(&h, paths, count, max_line, err);
+  }
+  while (st == LW_OK && !h.done) {
+    st = put_line(&out, h.cur, err);
+    if (st == LW_OK) {
+      st = harvest_next(&h, err);
+    }
+  }
+  harvest_close(&h);
+  LwStatus cst = close_out(&out, path, st == LW_OK, err);
+  st = st != LW_OK ? st : cst;
+  if (st != LW_OK) {
+    unlink(path);
+  }
+  return st;
+}
+
+/* The longest line of a round's file: a harvest line, its graph label
+ * replaced by the provider's. */
+static size_t round_max_line(size_t max_line, const Rewrite *rw)
+{
+  return max_line + rw->graph_len + 4;
+}
+
+/* With more than MAX_FAN_IN clean files, merges them MAX_FAN_IN at a time
+ * into files in DATA/tmp, round after round (as sort(1) merges its runs),
+ * until MAX_FAN_IN or fewer are left: those are in *rounds (none when the
+ * harvest's own files are few enough). Each round reads and writes every
+ * line once more; only harvests of many files pay for it. */
+static LwStatus merge_rounds(const LwGraphMergeOptions *o, const Rewrite *rw, size_t max_line,
+                             Rounds *rounds, LwError *err)
+{
+  const char *data_dir = o->data_dir        ? o->data_dir
+                         : getenv("TMPDIR") ? getenv("TMPDIR")
+                                            : "/tmp";
+  const char *const *paths = o->new_paths;
+  size_t count = o->new_count;
+  *rounds = (Rounds){0};
+  while (count > MAX_FAN_IN) {
+    Rounds next = {calloc((count + MAX_FAN_IN - 1) / MAX_FAN_IN, sizeof(char *)), 0};
+    LwStatus st = next.paths ? LW_OK : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    size_t limit = rounds->count ? round_max_line(max_line, rw) : max_line;
+    for (size_t i = 0; st == LW_OK && i < count; i += MAX_FAN_IN) {
+      char path[4096];
+      size_t n = count - i < MAX_FAN_IN ? count - i : MAX_FAN_IN;
+      st = merge_group(paths + i, n, rw, limit, data_dir, path, sizeof(path), err);
+      if (st == LW_OK && !(next.paths[next.count] = strdup(path))) {
+        unlink(path);
+        st = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+      }
+      next.count += st == LW_OK;
+    }
+    rounds_remove(rounds); /* the round before, read now */
+    *rounds = next;
+    if (st != LW_OK) {
+      rounds_remove(rounds);
+      return st;
+    }
+    paths = (const char *const *)rounds->paths;
+    count = rounds->count;
+  }
+  return LW_OK;
 }
 
 /* ---- the merge-join ---- */
@@ -651,8 +750,14 @@ LwStatus lw_graph_merge(const LwGraphMergeOptions *o, LwGraphMergeReport *report
     m.has_old = true;
     st = source_open(&m.old, o->old_path, max_line, &old_rw, err);
   }
+  Rounds rounds = {0};
   if (st == LW_OK) {
-    st = harvest_open(&m.fresh, o, max_line, err);
+    st = merge_rounds(o, &m.fresh.rw, max_line, &rounds, err);
+  }
+  if (st == LW_OK) {
+    st = rounds.count ? harvest_open(&m.fresh, (const char *const *)rounds.paths,
+                                     rounds.count, round_max_line(max_line, &m.fresh.rw), err)
+                      : harvest_open(&m.fresh, o->new_paths, o->new_count, max_line, err);
   }
   if (st == LW_OK) {
     st = open_out(&m.out.graph, o->out_path, 2, err);
@@ -676,6 +781,7 @@ LwStatus lw_graph_merge(const LwGraphMergeOptions *o, LwGraphMergeReport *report
     source_close(&m.old);
   }
   harvest_close(&m.fresh);
+  rounds_remove(&rounds);
   free(m.last_subject.data);
   free(m.group_subject.data);
   free(graph_term);

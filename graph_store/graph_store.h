@@ -177,6 +177,10 @@ typedef struct {
   const char *old_path;         /* current graph file; NULL or missing: empty */
   const char *const *new_paths; /* the harvest's clean files (gzip or plain) */
   size_t new_count;
+  const char *data_dir;         /* a harvest of more than 64 clean files is
+                                  merged 64 at a time, in rounds, through
+                                  files in DATA/tmp; NULL: $TMPDIR (or
+                                  /tmp) as DATA */
   const char *out_path;     /* the new graph file (gzip), written in place:
                                   give a temporary path and rename it */
   const char *added_path;   /* changeset: lines added (gzip); NULL: none */

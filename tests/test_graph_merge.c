@@ -4,9 +4,12 @@
 #include "graph_store/graph_store.h"
 
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "base/base.h"
 #include "tests/support/check.h"
+#include "tests/support/dir_list.h"
 
 static char *dir;
 
@@ -75,6 +78,7 @@ static LwStatus merge(const char *old, const char *const *news, size_t n, const 
     .old_path = old,
     .new_paths = news,
     .new_count = n,
+    .data_dir = dir,
     .out_path = out,
     .added_path = path_of("added.nq.gz"),
     .removed_path = path_of("removed.nq.gz"),
@@ -201,46 +205,113 @@ static void test_bad_input(void)
 /* Several clean files with lines repeated inside one file and across files
  * (the k-way merge's duplicates): the graph is their sorted union, each
  * line once, whichever files the lines came from. */
-static void test_many_files_with_repeats(void)
+/* How many times clean file f of n holds line i: 0 to 3 with a few files,
+ * in about two files of many (a fixed pseudo-random draw). */
+static int copies_of(int i, int f, int n)
 {
-  enum { FILES = 4, LINES = 3000 };
-  char *paths[FILES];
-  FILE *files[FILES];
-  for (int f = 0; f < FILES; ++f) {
+  unsigned long long x = (unsigned long long)i * 1000003ULL + (unsigned long long)f + 7;
+  for (int k = 0; k < 3; ++k) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+  }
+  if (n <= 4) {
+    return (int)(x >> 62);
+  }
+  return (x >> 33) % (unsigned long long)n < 2 ? 1 + (int)(x >> 62) % 2 : 0;
+}
+
+/* The files in a folder (0 when it does not exist). */
+static int count_entries(const char *path)
+{
+  LwTestDirList list;
+  lw_test_dir_list(path, "", &list);
+  int n = (int)list.count;
+  lw_test_dir_list_free(&list);
+  return n;
+}
+
+/* A harvest of n clean files, lines repeated inside and across them, every
+ * seventh line once in another graph: the graph holds each line once, in
+ * the provider's graph. More than 64 files are merged in rounds through
+ * DATA/tmp (4,200: two rounds), which must leave nothing there, and with
+ * 256 descriptors (4,200 files read at once would need more). */
+static void many_files(int n, int lines)
+{
+  char **paths = calloc((size_t)n, sizeof(char *));
+  unsigned long long foreign = 0;
+  for (int f = 0; f < n; ++f) {
     char name[32];
     snprintf(name, sizeof(name), "part%d.nq", f);
     paths[f] = strdup(path_of(name));
-    files[f] = fopen(paths[f], "w");
-  }
-  /* Line i goes to some files, sometimes twice: a fixed pseudo-random draw. */
-  unsigned long long x = 7;
-  LwBuf expected = LW_BUF_INIT;
-  for (int i = 0; i < LINES; ++i) {
-    bool anywhere = false;
-    for (int f = 0; f < FILES; ++f) {
-      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-      int copies = (int)(x >> 62); /* 0 to 3 */
-      for (int c = 0; c < copies; ++c) {
-        fprintf(files[f], "<http://x/s%04d> <http://p> \"%05d\" .\n", i / 3, i);
+    FILE *file = fopen(paths[f], "w");
+    for (int i = 0; i < lines; ++i) {
+      for (int c = copies_of(i, f, n); c > 0; --c) {
+        bool other = i % 7 == 0 && c == 1;
+        fprintf(file, "<http://x/s%04d> <http://p> \"%05d\"%s .\n", i / 3, i,
+                other ? " <http://other/g>" : "");
+        foreign += other;
       }
-      anywhere = anywhere || copies;
+    }
+    fclose(file);
+  }
+  LwBuf expected = LW_BUF_INIT;
+  for (int i = 0; i < lines; ++i) {
+    bool anywhere = false;
+    for (int f = 0; f < n && !anywhere; ++f) {
+      anywhere = copies_of(i, f, n) > 0;
     }
     if (anywhere) {
       lw_buf_appendf(&expected, "<http://x/s%04d> <http://p> \"%05d\" " G " .\n", i / 3, i);
     }
   }
-  for (int f = 0; f < FILES; ++f) {
-    fclose(files[f]);
-  }
+  /* At most 256 descriptors: what a merge of all files at once would pass. */
+  struct rlimit before, low;
+  getrlimit(RLIMIT_NOFILE, &before);
+  low = before;
+  low.rlim_cur = before.rlim_cur < 256 ? before.rlim_cur : 256;
+  setrlimit(RLIMIT_NOFILE, &low);
   LwGraphMergeReport r;
-  CHECK_INT_EQ(merge(NULL, (const char *const *)paths, FILES, path_of("g6.nq.gz"), &r),
+  CHECK_INT_EQ(merge(NULL, (const char *const *)paths, (size_t)n, path_of("g6.nq.gz"), &r),
                LW_OK);
+  setrlimit(RLIMIT_NOFILE, &before);
   char *graph = slurp_big(path_of("g6.nq.gz"));
-  CHECK_STR_EQ(graph, expected.data);
+  CHECK_STR_EQ(graph, expected.data ? expected.data : "");
   CHECK_INT_EQ(r.added, r.triples);
+  CHECK_INT_EQ(r.foreign_graph, foreign);
+  CHECK_INT_EQ(count_entries(path_of("tmp")), 0);
   free(graph);
   lw_buf_free(&expected);
-  for (int f = 0; f < FILES; ++f) {
+  for (int f = 0; f < n; ++f) {
+    unlink(paths[f]);
+    free(paths[f]);
+  }
+  free(paths);
+}
+
+/* One bad file among many, read in a round: the merge fails naming it,
+ * and leaves nothing in DATA/tmp. */
+static void test_many_files_one_bad(void)
+{
+  enum { N = 100 };
+  char *paths[N];
+  for (int f = 0; f < N; ++f) {
+    char name[32];
+    snprintf(name, sizeof(name), "bad%d.nq", f);
+    paths[f] = strdup(path_of(name));
+    write_file(paths[f], f == 70 ? "<http://x/s> <http://p> not a line\n"
+                                 : "<http://x/s> <http://p> \"v\" .\n");
+  }
+  LwError err = {0};
+  LwGraphMergeOptions o = {.graph_iri = "http://g/p1",
+                           .new_paths = (const char *const *)paths,
+                           .new_count = N,
+                           .data_dir = dir,
+                           .out_path = path_of("g7.nq.gz")};
+  LwGraphMergeReport r;
+  CHECK_INT_EQ(lw_graph_merge(&o, &r, &err), LW_ERR_FORMAT);
+  CHECK(strstr(err.message, "bad70.nq") != NULL);
+  CHECK_INT_EQ(count_entries(path_of("tmp")), 0);
+  for (int f = 0; f < N; ++f) {
+    unlink(paths[f]);
     free(paths[f]);
   }
 }
@@ -266,7 +337,10 @@ int main(void)
   test_partial_update();
   test_subject_prefixes();
   test_bad_input();
-  test_many_files_with_repeats();
+  many_files(4, 3000);
+  many_files(150, 3000);
+  many_files(4200, 4300);
+  test_many_files_one_bad();
   lw_test_rmtree(dir);
   free(dir);
   return lw_test_finish();
