@@ -10,8 +10,6 @@
 
 #include "files/files.h"
 
-#define MAX_GRAPHS 4096
-
 typedef struct {
   char name[256];
   LwGraphStats stats;
@@ -25,7 +23,7 @@ static int by_name(const void *a, const void *b)
 typedef struct {
   const char *data_dir;
   Graph *graphs;
-  unsigned count;
+  unsigned count, cap;
   time_t newest;
 } Listing;
 
@@ -33,10 +31,17 @@ typedef struct {
 static LwStatus add_graph(void *handle, const char *name, LwError *err)
 {
   Listing *l = handle;
-  if (l->count == MAX_GRAPHS) {
-    return lw_error_set(err, LW_ERR_LIMIT, "more than %d graphs", MAX_GRAPHS);
+  if (l->count == l->cap) {
+    unsigned cap = l->cap ? 2 * l->cap : 64;
+    Graph *more = realloc(l->graphs, cap * sizeof(Graph));
+    if (!more) {
+      return lw_error_set(err, LW_ERR_NOMEM, "out of memory for %u graphs", cap);
+    }
+    l->graphs = more;
+    l->cap = cap;
   }
   Graph *g = &l->graphs[l->count++];
+  memset(g, 0, sizeof(*g));
   snprintf(g->name, sizeof(g->name), "%s", name);
   char path[4096];
   snprintf(path, sizeof(path), "%s/graphs/%s.stats.json", l->data_dir, name);
@@ -49,14 +54,18 @@ static LwStatus add_graph(void *handle, const char *name, LwError *err)
   return st == LW_NOTHING ? LW_OK : st;
 }
 
-/* Lists DATA/graphs/NAME.nq.gz with their stats, sorted by name; the newest
- * modification time of any graph file goes into *newest. */
-static LwStatus list_graphs(const char *data_dir, Graph *graphs, unsigned *count,
+/* Lists DATA/graphs/NAME.nq.gz with their stats, sorted by name, into
+ * *graphs (the caller frees it); the newest modification time of any graph
+ * file goes into *newest. */
+static LwStatus list_graphs(const char *data_dir, Graph **graphs, unsigned *count,
                             time_t *newest, LwError *err)
 {
-  Listing l = {.data_dir = data_dir, .graphs = graphs};
+  Listing l = {.data_dir = data_dir};
   LwStatus st = lw_store_each_graph(data_dir, ".nq.gz", add_graph, &l, err);
-  qsort(graphs, l.count, sizeof(Graph), by_name);
+  if (l.count) {
+    qsort(l.graphs, l.count, sizeof(Graph), by_name);
+  }
+  *graphs = l.graphs;
   *count = l.count;
   *newest = l.newest;
   return st;
@@ -153,16 +162,13 @@ static LwStatus write_dump(const char *data_dir, const Graph *graphs, unsigned c
 LwStatus lw_export(const char *data_dir, bool force, LwExportReport *report, LwError *err)
 {
   memset(report, 0, sizeof(*report));
-  Graph *graphs = calloc(MAX_GRAPHS, sizeof(Graph));
-  if (!graphs) {
-    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-  }
+  Graph *graphs = NULL;
   unsigned count = 0;
   time_t newest = 0;
   /* The graph databases changed since: their graph files first. */
   LwStatus st = lw_graph_view_refresh_all(data_dir, NULL, err);
   if (st == LW_OK) {
-    st = list_graphs(data_dir, graphs, &count, &newest, err);
+    st = list_graphs(data_dir, &graphs, &count, &newest, err);
   }
   if (st == LW_OK && !force && up_to_date(data_dir, newest)) {
     free(graphs);

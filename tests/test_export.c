@@ -111,6 +111,20 @@ int main(void)
   /* Forced: written even when nothing changed. */
   CHECK_INT_EQ(lw_export(data, true, &r, &err), LW_OK);
   CHECK(r.written);
+
+  /* The LOD cloud's size and more: 5,000 graphs (a list that stopped at
+   * 4,096 failed the export). */
+  for (int i = 0; i < 5000; ++i) {
+    char name[32], line[128];
+    snprintf(name, sizeof(name), "p%04d", i);
+    snprintf(line, sizeof(line),
+             "<http://p/%d> <http://p> \"1\" <http://lodwash.test/graph/%s> .\n", i, name);
+    write_graph(name, line, 1, 1, past);
+  }
+  CHECK_INT_EQ(lw_export(data, true, &r, &err), LW_OK);
+  CHECK_INT_EQ(r.graphs, 5002);
+  CHECK_INT_EQ(r.triples, 5 + 5000);
+  CHECK_INT_EQ(count_lines(dump), 5 + 5000);
   lw_test_rmtree(dir);
   free(dir);
   return lw_test_finish();
