@@ -468,8 +468,8 @@ static size_t round_max_line(size_t max_line, const Rewrite *rw)
  * until MAX_FAN_IN or fewer are left: those are in *rounds (none when the
  * harvest's own files are few enough). Each round reads and writes every
  * line once more; only harvests of many files pay for it. */
-static LwStatus merge_rounds(const LwGraphMergeOptions *o, const Rewrite *rw, size_t max_line,
-                             Rounds *rounds, LwError *err)
+static LwStatus merge_rounds(const LwGraphMergeOptions *o, const Rewrite *rw,
+                             size_t max_line, Rounds *rounds, LwError *err)
 {
   const char *data_dir = o->data_dir        ? o->data_dir
                          : getenv("TMPDIR") ? getenv("TMPDIR")
@@ -755,9 +755,10 @@ LwStatus lw_graph_merge(const LwGraphMergeOptions *o, LwGraphMergeReport *report
     st = merge_rounds(o, &m.fresh.rw, max_line, &rounds, err);
   }
   if (st == LW_OK) {
-    st = rounds.count ? harvest_open(&m.fresh, (const char *const *)rounds.paths,
-                                     rounds.count, round_max_line(max_line, &m.fresh.rw), err)
-                      : harvest_open(&m.fresh, o->new_paths, o->new_count, max_line, err);
+    st = rounds.count
+           ? harvest_open(&m.fresh, (const char *const *)rounds.paths, rounds.count,
+                          round_max_line(max_line, &m.fresh.rw), err)
+           : harvest_open(&m.fresh, o->new_paths, o->new_count, max_line, err);
   }
   if (st == LW_OK) {
     st = open_out(&m.out.graph, o->out_path, 2, err);

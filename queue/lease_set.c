@@ -56,9 +56,10 @@ void lw_host_slot_release(redisContext *c, const char *prefix, const char *host,
   lease_set_release(c, lw_key(prefix, LW_KEY_HOST_SLOTS, host).s, member);
 }
 
-int lw_host_slot_wait(redisContext *c, const char *prefix, const char *host, const char *member,
-                      long long limit, long long lease_ms, long long max_wait_ms,
-                      bool (*keep_going)(void *user), void *user, LwError *err)
+int lw_host_slot_wait(redisContext *c, const char *prefix, const char *host,
+                      const char *member, long long limit, long long lease_ms,
+                      long long max_wait_ms, bool (*keep_going)(void *user), void *user,
+                      LwError *err)
 {
   long long start = lw_now_ms();
   for (;;) {

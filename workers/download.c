@@ -137,7 +137,8 @@ static LwStatus slot_acquire(Download *d, Slot *slot, const char *what)
     return ctx->err->status ? ctx->err->status : LW_ERR_REDIS;
   }
   if (got == -2) {
-    return lw_error_set(ctx->err, LW_ERR_NET, "stopping while waiting for a slot on %s", what);
+    return lw_error_set(ctx->err, LW_ERR_NET, "stopping while waiting for a slot on %s",
+                        what);
   }
   return lw_error_set(ctx->err, LW_ERR_NET,
                       "host busy: %lld downloads from %s already running (%s)", slot->limit,
