@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libdeflate.h>

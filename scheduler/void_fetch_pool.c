@@ -58,7 +58,6 @@ typedef struct {
   char member[17];       /* its name in the hosts' shared places */
 } InFlight;
 
-
 static long long now_ms(void)
 {
   struct timespec ts;

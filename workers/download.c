@@ -111,6 +111,8 @@ static void slot_release(Download *d, Slot *slot)
   slot->held = false;
 }
 
+/* While waiting for a place on the host: shown by `lodwash status`; false
+ * once the worker is told to stop. */
 static bool waiting_for_slot(void *user)
 {
   Download *d = user;
