@@ -41,6 +41,8 @@
  * downloadslots           zset    downloads running over all workers (member
  *                                 job id, score lease expiry): --download-workers
  * cleanof:<content hash>  string  the clean record of content cleaned before
+ *   <provider>                    (one space between: a provider's blank
+ *                                 nodes are its own, workers/parse.c)
  * harvest:<id>            hash    a harvest (queue/provider_record.h, queue/harvest.h)
  * harvest:<id>:expected   set     its fan-in: files it waits for, ...
  * harvest:<id>:finished   set     ... those finished ...

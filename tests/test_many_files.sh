@@ -11,14 +11,7 @@ source "$(dirname "$0")/support/lib.sh"
 source "$(dirname "$0")/support/harvests.sh"
 lw_test_require_redis
 
-prefix="lwtest:many:$$:"
-dir=$(mktemp -d)
-cleanup() {
-  hv_stop
-  rm -rf "$dir"
-  lw_test_redis_cleanup "$prefix"
-}
-trap cleanup EXIT
+hv_setup many
 hv_init "$dir"
 mkdir -p "$dir/gen" "$dir/data"
 python3 - "$dir/gen" <<'PY'

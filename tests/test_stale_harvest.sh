@@ -11,14 +11,7 @@ source "$(dirname "$0")/support/lib.sh"
 source "$(dirname "$0")/support/harvests.sh"
 lw_test_require_redis
 
-prefix="lwtest:staleharvest:$$:"
-dir=$(mktemp -d)
-cleanup() {
-  hv_stop
-  rm -rf "$dir"
-  lw_test_redis_cleanup "$prefix"
-}
-trap cleanup EXIT
+hv_setup staleharvest
 data="$dir/data"
 mkdir -p "$data"
 hv_init "$dir"

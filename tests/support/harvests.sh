@@ -3,6 +3,7 @@
 # workers, and the graphs they end with (the files store). Source after
 # lib.sh; call hv_stop from the test's EXIT trap.
 #
+#   hv_setup NAME          $prefix and $dir, removed on exit (with hv_stop)
 #   hv_init DIR            serve DIR/www on a free port ($HV_BASE); files
 #                          under www/slow/ answer after $HV_SLOW_S (3) s;
 #                          every answer is a line "PATH STATUS" of
@@ -15,6 +16,15 @@
 #   hv_harvest PREFIX NAME FIELD         a field of NAME's current harvest
 #   hv_graph DATA NAME     NAME's graph, sorted quads
 HV_PIDS=()
+
+# hv_setup NAME: the test's Redis prefix ($prefix, lwtest:NAME:PID:) and
+# temporary folder ($dir), both removed on exit with the servers hv_init
+# started. For tests that need nothing else cleaned up.
+hv_setup() {
+  prefix="lwtest:$1:$$:"
+  dir=$(mktemp -d)
+  trap 'hv_stop; rm -rf "$dir"; lw_test_redis_cleanup "$prefix"' EXIT
+}
 
 hv_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'

@@ -40,7 +40,8 @@ lw_test_redis_cleanup() {
   local keys
   keys=$(redis-cli -u "$LODWASH_TEST_REDIS" --scan --pattern "$1*" 2>/dev/null || true)
   if [ -n "$keys" ]; then
-    echo "$keys" | xargs -r redis-cli -u "$LODWASH_TEST_REDIS" DEL > /dev/null 2>&1 || true
+    # one key a line: some keys hold a space (cleanof:HASH PROVIDER)
+    echo "$keys" | xargs -r -d '\n' redis-cli -u "$LODWASH_TEST_REDIS" DEL > /dev/null 2>&1 || true
   fi
 }
 
