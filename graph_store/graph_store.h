@@ -177,10 +177,10 @@ typedef struct {
   const char *old_path;         /* current graph file; NULL or missing: empty */
   const char *const *new_paths; /* the harvest's clean files (gzip or plain) */
   size_t new_count;
-  const char *data_dir;         /* a harvest of more than 64 clean files is
-                                  merged 64 at a time, in rounds, through
-                                  files in DATA/tmp; NULL: $TMPDIR (or
-                                  /tmp) as DATA */
+  const char *data_dir;     /* a harvest of more than 64 clean files is
+                               merged 64 at a time, in rounds, through
+                               files in DATA/tmp; NULL: $TMPDIR (or /tmp)
+                               as DATA */
   const char *out_path;     /* the new graph file (gzip), written in place:
                                   give a temporary path and rename it */
   const char *added_path;   /* changeset: lines added (gzip); NULL: none */
@@ -361,9 +361,10 @@ LwStatus lw_sparql_count(LwSparqlStore *store, const char *query, unsigned long 
  * its delete always precedes its insert; running the import again ends in
  * the same graph. A subject whose triples are the old graph's is not sent at
  * all: a harvest costs the store what it changes. Subjects the files
- * store's old graph did not have are not deleted: the store holds what that graph holds (every import keeps them
- * equal), and deleting is what costs most in Virtuoso (about 15k triples/s,
- * against 65k/s for a Graph Store POST).
+ * store's old graph did not have are not deleted: the store holds what that
+ * graph holds (every import keeps them equal), and deleting is what costs
+ * most in Virtuoso (about 15k triples/s, against 65k/s for a Graph Store
+ * POST).
  */
 #include <stdbool.h>
 #include <stddef.h>
