@@ -202,9 +202,6 @@ static void test_bad_input(void)
   free(dump);
 }
 
-/* Several clean files with lines repeated inside one file and across files
- * (the k-way merge's duplicates): the graph is their sorted union, each
- * line once, whichever files the lines came from. */
 /* How many times clean file f of n holds line i: 0 to 3 with a few files,
  * in about two files of many (a fixed pseudo-random draw). */
 static int copies_of(int i, int f, int n)
@@ -229,11 +226,12 @@ static int count_entries(const char *path)
   return n;
 }
 
-/* A harvest of n clean files, lines repeated inside and across them, every
- * seventh line once in another graph: the graph holds each line once, in
- * the provider's graph. More than 64 files are merged in rounds through
- * DATA/tmp (4,200: two rounds), which must leave nothing there, and with
- * 256 descriptors (4,200 files read at once would need more). */
+/* A harvest of n clean files, lines repeated inside and across them (the
+ * k-way merge's duplicates), every seventh line once in another graph: the
+ * graph is their sorted union, each line once, in the provider's graph.
+ * More than 64 files are merged in rounds through DATA/tmp (4,200: two
+ * rounds), which must leave nothing there, and with 256 descriptors (4,200
+ * files read at once would need more). */
 static void many_files(int n, int lines)
 {
   char **paths = calloc((size_t)n, sizeof(char *));
