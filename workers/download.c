@@ -123,10 +123,12 @@ static bool waiting_for_slot(void *user)
   return true;
 }
 
-/* Waits for a free place in the host's slot, at most d->max_wait_ms. */
-static LwStatus slot_acquire(Download *d, Slot *slot, const char *what)
+/* Waits for a free place on the request's host (d->host), at most
+ * d->max_wait_ms. */
+static LwStatus slot_acquire(Download *d)
 {
   LwStageCtx *ctx = d->ctx;
+  Slot *slot = &d->host;
   int got = lw_host_slot_wait(ctx->redis, ctx->config->prefix, slot->host, ctx->job->id,
                               slot->limit, d->lease_ms, d->max_wait_ms, waiting_for_slot, d,
                               ctx->err);
@@ -140,11 +142,11 @@ static LwStatus slot_acquire(Download *d, Slot *slot, const char *what)
   }
   if (got == -2) {
     return lw_error_set(ctx->err, LW_ERR_NET, "stopping while waiting for a slot on %s",
-                        what);
+                        slot->host);
   }
   return lw_error_set(ctx->err, LW_ERR_NET,
                       "host busy: %lld downloads from %s already running (%s)", slot->limit,
-                      what, slot->why);
+                      slot->host, slot->why);
 }
 
 static void slot_refresh(Download *d, Slot *slot)
@@ -202,7 +204,7 @@ static LwStatus before_hop(void *user, const char *url, LwError *err)
     snprintf(d->host.host, sizeof(d->host.host), "%s", host);
     d->host.limit = cfg->per_host_concurrency > 0 ? cfg->per_host_concurrency : 1;
     d->host.why = "per-host-concurrency";
-    LW_TRY(slot_acquire(d, &d->host, host));
+    LW_TRY(slot_acquire(d));
   }
   return lw_host_policy_check(d->ctx->redis, d->ctx->config, d->guard, url, keep_waiting, d,
                               err);
