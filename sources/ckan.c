@@ -149,6 +149,16 @@ static const char *resource_label(const json_t *res)
   return name ? name : member_text(res, "id") ? member_text(res, "id") : "(unnamed)";
 }
 
+static bool mentions_sparql(const char *s)
+{
+  for (; *s; ++s) {
+    if (!strncasecmp(s, "sparql", 6)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 static bool add_resource(LwSourceDataset *ds, const json_t *res)
 {
   if (!json_is_object(res)) {
@@ -165,7 +175,13 @@ static bool add_resource(LwSourceDataset *ds, const json_t *res)
   const char *said = NULL;
   LwMediaClass cls = resource_class(res, &said);
   if (cls == LW_MEDIA_NOT_RDF) {
-    return lw_source_skip_add(ds, url, "format %s is not RDF", said);
+    /* datahub.io's LOD labels named endpoints "api/sparql" */
+    bool endpoint = mentions_sparql(said);
+    return lw_source_skip_add(ds, url, "format %s is not RDF%s", said,
+                              endpoint
+                                ? " (a SPARQL endpoint: name it as a sparql: provider "
+                                  "to harvest it)"
+                                : "");
   }
   /* Only a format that names an RDF syntax is trusted; a page (RDFa) and a
    * resource that says nothing are fetched and their format guessed. */
@@ -364,6 +380,10 @@ LwStatus lw_ckan_parse(const char *data, size_t len, const char *url, LwSourcePa
                        LwError *err)
 {
   *out = NULL;
+  if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3)) {
+    data += 3; /* a UTF-8 BOM, which jansson refuses */
+    len -= 3;
+  }
   json_error_t je;
   json_t *answer = json_loadb(data, len, 0, &je);
   if (!answer) {
@@ -400,16 +420,24 @@ static LwStatus append_encoded(LwBuf *b, const char *s, size_t n)
   return st;
 }
 
-/* package_show?id=NAME for root ".../dataset/NAME[/...]" (the site root
- * being what precedes "/dataset/"); NULL when root is not such a page. */
-static char *dataset_api_url(const char *root, bool *is_dataset)
+/* The "/dataset" segment of root's path (followed by its end, '/', '?' or
+ * '#'), or NULL. */
+static const char *dataset_segment(const char *root)
 {
-  const char *d = strstr(root, "/dataset/");
-  size_t name_len = d ? strcspn(d + 9, "/?#") : 0;
-  *is_dataset = name_len > 0;
-  if (!*is_dataset) {
-    return NULL;
+  size_t path_end = strcspn(root, "?#");
+  for (const char *d = strstr(root, "/dataset"); d && (size_t)(d - root) < path_end;
+       d = strstr(d + 1, "/dataset")) {
+    if (strchr("/?#", d[8])) {
+      return d;
+    }
   }
+  return NULL;
+}
+
+/* package_show?id=NAME for a dataset page ".../dataset/NAME[/...]", the
+ * site root being what precedes "/dataset/". */
+static char *package_show_url(const char *root, const char *d, size_t name_len)
+{
   LwBuf b = LW_BUF_INIT;
   LwStatus st = lw_buf_append(&b, root, (size_t)(d - root));
   st = st == LW_OK ? lw_buf_append_str(&b, "/api/3/action/package_show?id=") : st;
@@ -421,15 +449,34 @@ static char *dataset_api_url(const char *root, bool *is_dataset)
   return lw_buf_steal(&b);
 }
 
+/* The length of root's site part: without query, fragment, trailing
+ * slashes, and a trailing "/api" or "/api/3" (the API's root given for the
+ * site's). */
+static size_t site_length(const char *root)
+{
+  size_t n = strcspn(root, "?#");
+  while (n > 0 && root[n - 1] == '/') {
+    --n;
+  }
+  static const char *const api_roots[] = {"/api/3", "/api"};
+  for (size_t i = 0; i < 2; ++i) {
+    size_t k = strlen(api_roots[i]);
+    if (n >= k && !strncmp(root + n - k, api_roots[i], k)) {
+      return n - k;
+    }
+  }
+  return n;
+}
+
 /* root under an Action API path: package_search with its paging set, any
  * other action as it is. */
 static char *action_url(const char *root, const char *action, unsigned long long start,
                         unsigned rows)
 {
-  if (!strncmp(action, "package_search", 14) && strchr("?#", action[14])) {
-    return with_paging(root, start, rows);
-  }
-  return strdup(root);
+  size_t n = strlen("package_search");
+  bool search = !strncmp(action, "package_search", n) &&
+                (action[n] == '\0' || action[n] == '?' || action[n] == '#');
+  return search ? with_paging(root, start, rows) : strdup(root);
 }
 
 char *lw_ckan_api_url(const char *root, unsigned long long start, unsigned rows)
@@ -445,13 +492,14 @@ char *lw_ckan_api_url(const char *root, unsigned long long start, unsigned rows)
       return action_url(root, a + strlen(api_paths[i]), start, rows);
     }
   }
-  bool is_dataset;
-  char *show = dataset_api_url(root, &is_dataset);
-  if (is_dataset) {
-    return show;
+  /* A dataset page: that package; the dataset list (".../dataset",
+   * ".../dataset?q=..."): the site's search. */
+  const char *d = dataset_segment(root);
+  size_t name_len = d && d[8] == '/' ? strcspn(d + 9, "/?#") : 0;
+  if (name_len > 0) {
+    return package_show_url(root, d, name_len);
   }
-  /* The site root: its query and fragment, and trailing slashes, go. */
-  size_t n = strcspn(root, "?#");
+  size_t n = d ? (size_t)(d - root) : site_length(root);
   while (n > 0 && root[n - 1] == '/') {
     --n;
   }

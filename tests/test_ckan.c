@@ -82,6 +82,8 @@ static const char *SHOW =
   "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\"},\n"
   "   {\"name\": \"unsaid\", \"url\": \"http://data.example.org/trees\"},\n"
   "   {\"name\": \"wms\", \"url\": \"https://maps.example.org/wms\", \"format\": \"WMS\"},\n"
+  "   {\"name\": \"endpoint\", \"url\": \"https://data.example.org/sparql\",\n"
+  "    \"format\": \"api/sparql\"},\n"
   "   {\"name\": \"nowhere\", \"url\": \"\", \"format\": \"Turtle\"},\n"
   "   {\"name\": \"ftp\", \"url\": \"ftp://data.example.org/trees.nt\", \"format\": \"NT\"},\n"
   "   \"not a resource\"\n"
@@ -104,7 +106,7 @@ static void test_package_show(void)
   CHECK_STR_EQ(ds->title, "Trees of the city");
   CHECK_STR_EQ(ds->version, "2024-03-01T10:00:00.123456");
   CHECK_INT_EQ(ds->dump_count, 6);
-  CHECK_INT_EQ(ds->skip_count, 4);
+  CHECK_INT_EQ(ds->skip_count, 5);
   /* A CKAN label that names RDF: fetched as it is, its checksum lower-cased. */
   const LwSourceDump *d = dump(ds, "https://data.example.org/trees.ttl");
   CHECK(d && !d->guess && !d->media_type);
@@ -133,7 +135,9 @@ static void test_package_show(void)
   CHECK_STR_EQ(skip_reason(ds, "https://data.example.org/trees.csv"),
                "format CSV is not RDF");
   CHECK_STR_EQ(skip_reason(ds, "https://maps.example.org/wms"), "format WMS is not RDF");
-  const char *why = skip_reason(ds, NULL);
+  const char *why = skip_reason(ds, "https://data.example.org/sparql");
+  CHECK(why && strstr(why, "SPARQL endpoint") && strstr(why, "sparql: provider"));
+  why = skip_reason(ds, NULL);
   CHECK(why && strstr(why, "nowhere") && strstr(why, "no URL"));
   why = skip_reason(ds, "ftp://data.example.org/trees.nt");
   CHECK(why && strstr(why, "not http(s)"));
@@ -219,6 +223,11 @@ static void test_errors(void)
   page = parse("{\"success\": true, \"result\": ", NULL, LW_ERR_SYNTAX, &err);
   page = parse("{\"title\": \"a DCAT-JSON catalog\"}", NULL, LW_ERR_FORMAT, &err);
   page = parse("[1, 2]", NULL, LW_ERR_FORMAT, &err);
+  /* A UTF-8 BOM before the answer is no error. */
+  page = parse("\xEF\xBB\xBF{\"success\": true, \"result\": {\"name\": \"bom\"}}", NULL,
+               LW_OK, &err);
+  CHECK(page && dataset(page, "bom"));
+  lw_source_page_free(page);
   /* CKAN's own error: its message is what the operator sees. */
   page = parse(
     "{\"help\": \"...\", \"success\": false, \"error\": {\"message\": \"Not found\", "
@@ -267,6 +276,18 @@ static void test_api_url(void)
                 10, 50,
                 "https://data.example.org/api/3/action/package_search?q=tags:lod&rows=50"
                 "&start=10");
+  /* The dataset list, the API's root: the site's search. */
+  check_api_url("https://data.example.org/dataset", 0, 10,
+                "https://data.example.org/api/3/action/package_search?rows=10&start=0");
+  check_api_url("https://data.example.org/dataset/?q=rdf", 0, 10,
+                "https://data.example.org/api/3/action/package_search?rows=10&start=0");
+  check_api_url("https://data.example.org/api/3/", 0, 10,
+                "https://data.example.org/api/3/action/package_search?rows=10&start=0");
+  check_api_url("https://data.example.org/datasets/", 0, 10,
+                "https://data.example.org/datasets/api/3/action/package_search?rows=10"
+                "&start=0");
+  check_api_url("https://data.example.org/api/3/action/package_search", 0, 10,
+                "https://data.example.org/api/3/action/package_search?rows=10&start=0");
   check_api_url("https://data.example.org/api/3/action/package_show?id=x", 10, 50,
                 "https://data.example.org/api/3/action/package_show?id=x");
   CHECK(lw_ckan_api_url(NULL, 0, 1) == NULL);
