@@ -322,8 +322,8 @@ static LwStatus ckan_error(const json_t *answer, LwError *err)
   const char *msg = member_text(e, "message");
   const char *type = member_text(e, "__type");
   if (msg) {
-    return lw_error_set(err, LW_ERR_FORMAT, "CKAN said: %s%s%s", msg, type ? " " : "",
-                        type ? type : "");
+    return lw_error_set(err, LW_ERR_FORMAT, "CKAN said: %s%s%s%s", msg, type ? " (" : "",
+                        type ? type : "", type ? ")" : "");
   }
   char *dump = e ? json_dumps(e, JSON_COMPACT) : NULL;
   lw_error_set(err, LW_ERR_FORMAT, "CKAN said: %s", dump ? dump : "success is false");
@@ -420,14 +420,19 @@ static LwStatus append_encoded(LwBuf *b, const char *s, size_t n)
   return st;
 }
 
-/* The "/dataset" segment of root's path (followed by its end, '/', '?' or
- * '#'), or NULL. */
+/* The "/dataset" segment of root's path (followed by the path's end or a
+ * '/'), or NULL. The host is not searched: dataset.example.org is a site. */
 static const char *dataset_segment(const char *root)
 {
-  size_t path_end = strcspn(root, "?#");
-  for (const char *d = strstr(root, "/dataset"); d && (size_t)(d - root) < path_end;
+  LwUriParts parts;
+  lw_uri_split(root, &parts);
+  if (!parts.path.ptr) {
+    return NULL;
+  }
+  const char *path_end = parts.path.ptr + parts.path.len;
+  for (const char *d = strstr(parts.path.ptr, "/dataset"); d && d + 8 <= path_end;
        d = strstr(d + 1, "/dataset")) {
-    if (strchr("/?#", d[8])) {
+    if (d + 8 == path_end || d[8] == '/') {
       return d;
     }
   }

@@ -233,7 +233,7 @@ static void test_errors(void)
     "{\"help\": \"...\", \"success\": false, \"error\": {\"message\": \"Not found\", "
     "\"__type\": \"Not Found Error\"}}",
     NULL, LW_ERR_FORMAT, &err);
-  CHECK(strstr(err.message, "Not found") != NULL);
+  CHECK_STR_EQ(err.message, "CKAN said: Not found (Not Found Error)");
   page = parse("{\"success\": false, \"error\": {\"__type\": \"Validation Error\", "
                "\"rows\": [\"Must be less than or equal to 1000\"]}}",
                NULL, LW_ERR_FORMAT, &err);
@@ -276,6 +276,8 @@ static void test_api_url(void)
                 10, 50,
                 "https://data.example.org/api/3/action/package_search?q=tags:lod&rows=50"
                 "&start=10");
+  check_api_url("https://dataset.example.org/", 0, 10,
+                "https://dataset.example.org/api/3/action/package_search?rows=10&start=0");
   /* The dataset list, the API's root: the site's search. */
   check_api_url("https://data.example.org/dataset", 0, 10,
                 "https://data.example.org/api/3/action/package_search?rows=10&start=0");
