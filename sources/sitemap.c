@@ -69,13 +69,16 @@ static LwStatus inflate_step(z_stream *zs, LwBuf *out, LwError *err)
 /* The inflated bytes of a gzip body in *out. */
 static LwStatus gunzip(const char *data, size_t len, LwBuf *out, LwError *err)
 {
+  if (len > 0xffffffffu) {
+    return lw_error_set(err, LW_ERR_LIMIT, "the gzip sitemap is larger than 4 GiB");
+  }
   z_stream zs;
   memset(&zs, 0, sizeof(zs));
   if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
     return lw_error_set(err, LW_ERR_NOMEM, "cannot start inflating the sitemap");
   }
   zs.next_in = (Bytef *)data;
-  zs.avail_in = (uInt)len; /* sitemaps are far below 4 GiB: the fetch caps them */
+  zs.avail_in = (uInt)len;
   LwStatus st;
   do {
     st = inflate_step(&zs, out, err);
@@ -352,7 +355,7 @@ static const char *skip_preamble(const char *data, size_t *len)
     *len -= 3;
   }
   size_t blanks = 0;
-  while (blanks < *len && strchr(" \t\r\n", data[blanks]) && data[blanks]) {
+  while (blanks < *len && data[blanks] && strchr(" \t\r\n", data[blanks])) {
     ++blanks;
   }
   if (*len - blanks >= 5 && !memcmp(data + blanks, "<?xml", 5)) {
@@ -370,6 +373,7 @@ static LwStatus parse_xml(const char *data, size_t len, const char *url, xmlDoc 
   if (len > (size_t)0x7fffffff) {
     return lw_error_set(err, LW_ERR_LIMIT, "the sitemap is larger than 2 GiB");
   }
+  xmlInitParser(); /* once per process; libxml2 would do it lazily anyway */
   xmlParserCtxt *ctxt = xmlNewParserCtxt();
   if (!ctxt) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory starting the XML parser");
