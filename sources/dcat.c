@@ -467,7 +467,11 @@ static void add_format(LwFormat *list, size_t *n, LwFormat f)
 
 /* The syntaxes to try, best first: the content's guess (the media type and
  * the URL's extension break ties), what the media type and the URL say on
- * their own, then the usual DCAT syntaxes. */
+ * their own, then the usual DCAT syntaxes. Content the guess finds not to
+ * be RDF (an HTML page without RDFa, a PDF) is not read at all, or, when
+ * the guess saw only part of it, only in what the media type or the URL
+ * name: lax Turtle makes statements of anything that has three IRIs in a
+ * row, "<html><head><title>" too. */
 static size_t candidate_formats(const char *data, size_t len, const char *url,
                                 const char *media_type, LwFormat list[8], LwGuessInfo *info)
 {
@@ -477,12 +481,17 @@ static size_t candidate_formats(const char *data, size_t len, const char *url,
   if (guess == LW_FORMAT_NTRIPLES && info->partial) {
     guess = LW_FORMAT_TURTLE; /* N-Triples so far; Turtle reads it too */
   }
+  if (guess == LW_FORMAT_UNKNOWN && !info->partial) {
+    return 0; /* the whole head was seen: not RDF */
+  }
   add_format(list, &n, guess);
   add_format(list, &n, lw_guess_from_media_type(media_type));
   add_format(list, &n, lw_guess_from_filename(url));
-  add_format(list, &n, LW_FORMAT_TURTLE);
-  add_format(list, &n, LW_FORMAT_RDFXML);
-  add_format(list, &n, LW_FORMAT_JSONLD);
+  if (guess != LW_FORMAT_UNKNOWN) {
+    add_format(list, &n, LW_FORMAT_TURTLE);
+    add_format(list, &n, LW_FORMAT_RDFXML);
+    add_format(list, &n, LW_FORMAT_JSONLD);
+  }
   return n;
 }
 
@@ -509,6 +518,10 @@ static LwStatus read_best(const char *data, size_t len, const char *url,
   LwFormat formats[8];
   LwGuessInfo info;
   size_t n = candidate_formats(data, len, url, media_type, formats, &info);
+  if (n == 0) {
+    memset(best, 0, sizeof(*best));
+    return lw_error_set(err, LW_ERR_SYNTAX, "not RDF: %s", info.reason);
+  }
   Reading first;
   read_document(data, len, formats[0], url, &first);
   for (size_t i = 1; i < n && first.stats.statements == 0 && first.status != LW_ERR_NOMEM &&
