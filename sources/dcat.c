@@ -961,13 +961,17 @@ static char *url_list(Extract *x, uint32_t node)
       }
     }
   }
-  qsort(urls, n, sizeof(*urls), compare_strings);
+  if (n > 1) {
+    qsort(urls, n, sizeof(*urls), compare_strings);
+  }
   LwBuf list = LW_BUF_INIT;
   for (size_t i = 0; i < n; ++i) {
     if ((i == 0 || strcmp(urls[i], urls[i - 1])) &&
         (lw_buf_append_str(&list, urls[i]) || lw_buf_append_char(&list, '\n'))) {
       x->oom = true;
     }
+  }
+  for (size_t i = 0; i < n; ++i) {
     free(urls[i]);
   }
   free(urls);
@@ -1138,7 +1142,9 @@ static LwStatus extract(const Reading *r, Store *st, const char *url, LwSourcePa
              0};
   if (f.flags && f.order) {
     find_datasets(&x, &f);
-    qsort(st->stmts, st->stmt_count, sizeof(*st->stmts), by_subject);
+    if (st->stmt_count > 1) {
+      qsort(st->stmts, st->stmt_count, sizeof(*st->stmts), by_subject);
+    }
   }
   for (size_t i = 0; f.flags && f.order && i < f.count && !x.oom; ++i) {
     take_dataset(&x, f.order[i]);
