@@ -383,6 +383,7 @@ static bool has_object(const Store *st, uint32_t s, Pred p)
  * are often a cascade of the first. */
 typedef struct {
   unsigned long long count;
+  unsigned first_line; /* 0: unknown */
   char messages[3][256];
   size_t message_count;
 } ErrorLog;
@@ -391,7 +392,9 @@ static void on_syntax_error(void *handle, unsigned line, unsigned column,
                             const char *message)
 {
   ErrorLog *e = handle;
-  ++e->count;
+  if (e->count++ == 0) {
+    e->first_line = line;
+  }
   if (e->message_count < sizeof(e->messages) / sizeof(*e->messages)) {
     char *m = e->messages[e->message_count++];
     if (line) {
@@ -558,6 +561,67 @@ static void report_syntax(LwSourcePage *page, const Reading *r)
     lw_source_warn(page, "%s: %s; what came before is used", lw_status_name(r->status),
                    r->err.message);
   }
+}
+
+/* ---- Turtle recovery ---------------------------------------------------- */
+
+/* How often a Turtle document is read again without an offending line. */
+#define MAX_RETRIES 8
+
+/* Blanks line (1-based) of buf with spaces, keeping the line numbers of
+ * the rest; false when there is no such line. */
+static bool blank_line(char *buf, size_t len, unsigned line)
+{
+  size_t i = 0;
+  for (unsigned l = 1; l < line && i < len; ++i) {
+    l += buf[i] == '\n';
+  }
+  if (line == 0 || i >= len) {
+    return false;
+  }
+  for (; i < len && buf[i] != '\n'; ++i) {
+    buf[i] = buf[i] == '\r' ? '\r' : ' ';
+  }
+  return true;
+}
+
+/* Turtle: serd gives up on the rest of a statement after an error, so a
+ * typo ("^^<<", an undeclared prefix) can cost a dataset its title or a
+ * distribution its format. While the reading has errors, it is read again
+ * without the first offending line, and the new reading is kept when it
+ * lost no statement. */
+static void recover_turtle(const char *data, size_t len, const char *url, Reading *best,
+                           LwSourcePage *page)
+{
+  if (best->format != LW_FORMAT_TURTLE || best->errors.count == 0) {
+    return;
+  }
+  char *buf = malloc(len);
+  if (!buf) {
+    return; /* the first reading stands */
+  }
+  memcpy(buf, data, len);
+  for (int attempt = 0; attempt < MAX_RETRIES && best->errors.count > 0; ++attempt) {
+    unsigned line = best->errors.first_line;
+    if (!blank_line(buf, len, line)) {
+      break;
+    }
+    Reading next;
+    read_document(buf, len, LW_FORMAT_TURTLE, url, &next);
+    if (next.status == LW_ERR_NOMEM || next.status == LW_ERR_LIMIT ||
+        next.stats.statements < best->stats.statements ||
+        next.store.stmt_count < best->store.stmt_count) {
+      reading_clear(&next);
+      break;
+    }
+    lw_source_warn(page, "line %u left out to read the rest of its statement", line);
+    reading_clear(best);
+    *best = next;
+  }
+  if (best->errors.count) {
+    lw_source_warn(page, "%llu syntax errors remain after recovery", best->errors.count);
+  }
+  free(buf);
 }
 
 /* ---- small text helpers ------------------------------------------------- */
@@ -1059,7 +1123,10 @@ static void add_next(Extract *x, uint32_t node, const char *link)
   char *url = url_of(x->st, node, x->base, &oom);
   if (url && is_http_url(url)) {
     url[strcspn(url, "#")] = '\0';
-    oom = !lw_source_next_add(x->page, url);
+    size_t self = strcspn(x->base, "#");
+    /* a last page's hydra:next to itself, a catalogue's hasPart to itself */
+    bool is_self = strlen(url) == self && !strncmp(url, x->base, self);
+    oom = !is_self && !lw_source_next_add(x->page, url);
   } else if (url || (!oom && term_kind(x->st, node) == K_LITERAL)) {
     char shown[SHOWN_MAX];
     shorten(url ? url : term_value(x->st, node), shown);
@@ -1184,6 +1251,7 @@ LwStatus lw_dcat_parse(const char *data, size_t len, const char *url,
   }
   if (st == LW_OK) {
     report_syntax(page, &r);
+    recover_turtle(data, len, url, &r, page);
     st = extract(&r, &r.store, url, page, err);
   }
   reading_clear(&r);

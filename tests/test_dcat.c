@@ -169,11 +169,12 @@ static void test_hydra_paging(void)
   lw_source_page_free(p);
   /* ckanext-dcat's paging: hydra:nextPage as a literal, on a
    * PagedCollection; a last page of no datasets is still a page. An ftp
-   * next page is not followed. */
+   * next page is not followed, nor a next page that is this one. */
   p = parse(PREFIXES
             "<https://data.example.org/catalog.ttl?page=2> a hydra:PagedCollection ;\n"
             "  hydra:nextPage \"https://data.example.org/catalog.ttl?page=3\" ;\n"
             "  hydra:next <ftp://data.example.org/catalog.ttl?page=3> ;\n"
+            "  hydra:next <> ;\n"
             "  hydra:totalItems 20 .\n",
             NULL, LW_OK, &err);
   CHECK(p && p->dataset_count == 0 && p->next_count == 1);
@@ -528,6 +529,18 @@ static void test_errors(void)
   CHECK(dataset(p, "https://data.example.org/catalog.ttl#c") != NULL);
   CHECK(has_warning(p, "syntax error"));
   lw_source_page_free(p);
+  /* A broken line in the middle of a distribution: serd skips the rest of
+   * the statement; read again without that line, the mediaType is kept. */
+  p = parse(PREFIXES "<#d> a dcat:Dataset ; dcat:distribution <#x> .\n"
+                     "<#x> dcat:downloadURL <x.ttl> ;\n"
+                     "  dct:issued \"2020\"^^<<http://www.w3.org/2001/XMLSchema#gYear> ;\n"
+                     "  dcat:mediaType \"text/turtle\" .\n",
+            NULL, LW_OK, &err);
+  check_dump(dump(dataset(p, "https://data.example.org/catalog.ttl#d"),
+                  "https://data.example.org/x.ttl"),
+             "text/turtle", false);
+  CHECK(has_warning(p, "line 10 left out"));
+  lw_source_page_free(p);
   /* A Turtle document ending inside an IRI returns. */
   p = parse(PREFIXES "<#a> a dcat:Dataset .\n<#b> a <http://www.w3.org/ns/dc", NULL, LW_OK,
             &err);
@@ -676,6 +689,9 @@ static void test_ckanext_files(const char *dir)
              "format text/csv is not RDF"));
   LwSourceDataset *series = dataset(p, "http://example.com/series");
   CHECK_STR_EQ(series ? series->version : NULL, "2025-09-10T15:00:00Z");
+  /* its title comes after the "^^<<" line: read once that line is left out */
+  CHECK(has_warning(p, "line 154 left out"));
+  CHECK_STR_EQ(series ? series->title : NULL, "Example dataset series");
   lw_source_page_free(p);
   /* DCAT-AP 1.1 (dct:IMT blank nodes) with URLs as literals. */
   p = parse_file(dir, sub, "dataset_afs.ttl", LW_OK, &err);
