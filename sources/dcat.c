@@ -514,35 +514,40 @@ static LwStatus unreadable(const Reading *r, const LwGuessInfo *info, LwError *e
                       why[0] ? "; " : "", why);
 }
 
-/* Reads the document in the first syntax that yields statements. */
+static bool read_stopped(LwStatus status)
+{
+  return status == LW_ERR_NOMEM || status == LW_ERR_LIMIT;
+}
+
+/* Reads the document in the first syntax that yields statements. A cap hit
+ * fails it: a catalogue read in part would show its other datasets gone. */
 static LwStatus read_best(const char *data, size_t len, const char *url,
                           const char *media_type, Reading *best, LwError *err)
 {
   LwFormat formats[8];
   LwGuessInfo info;
   size_t n = candidate_formats(data, len, url, media_type, formats, &info);
+  memset(best, 0, sizeof(*best));
   if (n == 0) {
-    memset(best, 0, sizeof(*best));
     return lw_error_set(err, LW_ERR_SYNTAX, "not RDF: %s", info.reason);
   }
-  Reading first;
-  read_document(data, len, formats[0], url, &first);
-  for (size_t i = 1; i < n && first.stats.statements == 0 && first.status != LW_ERR_NOMEM &&
-                     first.status != LW_ERR_LIMIT;
+  read_document(data, len, formats[0], url, best);
+  for (size_t i = 1; i < n && best->stats.statements == 0 && !read_stopped(best->status);
        ++i) {
-    read_document(data, len, formats[i], url, best);
-    if (best->stats.statements > 0) {
-      reading_clear(&first);
-      return LW_OK;
+    Reading other;
+    read_document(data, len, formats[i], url, &other);
+    if (other.stats.statements > 0 || read_stopped(other.status)) {
+      reading_clear(best); /* the first reading's errors said nothing useful */
+      *best = other;
+    } else {
+      reading_clear(&other);
     }
-    reading_clear(best);
   }
-  *best = first;
-  if (first.status == LW_ERR_NOMEM || first.status == LW_ERR_LIMIT) {
-    return lw_error_set(err, first.status, "%s", first.err.message);
+  if (read_stopped(best->status)) {
+    return lw_error_set(err, best->status, "%s", best->err.message);
   }
-  if (first.stats.statements == 0) {
-    return unreadable(&first, &info, err);
+  if (best->stats.statements == 0) {
+    return unreadable(best, &info, err);
   }
   return LW_OK;
 }
@@ -671,7 +676,10 @@ static char *url_of(const Store *st, uint32_t o, const char *base, bool *oom)
       *oom = true;
       return NULL;
     }
-    url = *text ? lw_uri_resolve(base, text) : NULL;
+    /* "see the website" resolves too: a URL holds no spaces, quotes, ... */
+    bool plausible = *text && !text[strcspn(text, " \t\r\n<>\"{}|^`\\")];
+    url = plausible ? lw_uri_resolve(base, text) : NULL;
+    *oom = plausible && !url;
     free(text);
     return url;
   } else {
@@ -919,7 +927,7 @@ static void take_distribution(Extract *x, LwSourceDataset *ds, uint32_t dist)
   const Store *st = x->st;
   Declared format;
   read_content_format(st, dist, &format);
-  char algorithm[32], value[160];
+  char algorithm[32] = "", value[160] = "";
   bool has_sum = read_checksum(st, dist, algorithm, value);
   Pred which = has_object(st, dist, P_DOWNLOAD_URL) ? P_DOWNLOAD_URL : P_ACCESS_URL;
   if (which == P_ACCESS_URL && has_object(st, dist, P_ACCESS_SERVICE)) {

@@ -352,6 +352,7 @@ static void test_urls(void)
     "  [ dcat:downloadURL \" files/x.ttl \" ] ,\n"
     "  [ dcat:downloadURL <ftp://ftp.example.org/y.ttl> ] ,\n"
     "  [ dcat:downloadURL [ rdfs:label \"somewhere\" ] ] ,\n"
+    "  [ dcat:downloadURL \"see the publisher's site\" ] ,\n"
     "  [ dcat:downloadURL <https://x.example.org/z.ttl>, <https://x.example.org/z.ttl> ] .\n",
     NULL, LW_OK, &err);
   LwSourceDataset *d = dataset(p, "https://data.example.org/catalog.ttl#d");
@@ -359,7 +360,8 @@ static void test_urls(void)
   CHECK(dump(d, "https://x.example.org/z.ttl") != NULL);
   CHECK(has_skip(d, "ftp://ftp.example.org/y.ttl", "not an http(s) URL"));
   CHECK(has_skip(d, NULL, "a blank node is not a URL"));
-  CHECK(d && d->dump_count == 2 && d->skip_count == 2);
+  CHECK(has_skip(d, NULL, "see the publisher's site is not a URL"));
+  CHECK(d && d->dump_count == 2 && d->skip_count == 3);
   lw_source_page_free(p);
 }
 
@@ -546,6 +548,17 @@ static void test_errors(void)
             &err);
   CHECK(p && p->dataset_count == 1);
   lw_source_page_free(p);
+  /* A reader's cap (nesting) fails the document: a catalogue read in part
+   * would show its other datasets gone. */
+  char deep[2048];
+  int n = snprintf(deep, sizeof(deep), "%s<#d> a dcat:Dataset .\n<#x> dct:hasPart ",
+                   PREFIXES);
+  for (; n < 1500; ++n) {
+    deep[n] = '[';
+  }
+  deep[n] = '\0';
+  parse(deep, NULL, LW_ERR_LIMIT, &err);
+  CHECK(strstr(err.message, "nesting") != NULL);
   /* The base must be absolute. */
   LwSourcePage *none = NULL;
   CHECK_INT_EQ(lw_dcat_parse("x", 1, "catalog.ttl", NULL, &none, &err), LW_ERR_USAGE);
