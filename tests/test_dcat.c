@@ -565,6 +565,35 @@ static void test_errors(void)
   CHECK(none == NULL);
 }
 
+/* A catalogue of many datasets (the store's table grows many times), in
+ * an order where each dataset's statements are far apart. */
+static void test_many_datasets(void)
+{
+  enum { N = 3000 };
+  LwBuf doc = LW_BUF_INIT;
+  lw_buf_append_str(&doc, PREFIXES "<#cat> a dcat:Catalog .\n");
+  for (int i = 0; i < N; ++i) {
+    lw_buf_appendf(&doc, "<#cat> dcat:dataset <#d%d> .\n", i);
+  }
+  for (int i = 0; i < N; ++i) {
+    lw_buf_appendf(&doc, "<#d%d> dcat:distribution <#x%d> .\n", i, i);
+  }
+  for (int i = 0; i < N; ++i) {
+    lw_buf_appendf(&doc,
+                   "<#x%d> dcat:downloadURL <https://files.example.org/%d.nt> ;"
+                   " dct:modified \"2024-01-01T00:00:%02d\" .\n",
+                   i, i, i % 60);
+  }
+  LwError err;
+  LwSourcePage *p = parse_n(doc.data, doc.len, BASE, "text/turtle", LW_OK, &err);
+  CHECK(p && p->dataset_count == N && lw_source_page_dump_count(p) == N);
+  LwSourceDataset *d = dataset(p, "https://data.example.org/catalog.ttl#d2999");
+  CHECK(dump(d, "https://files.example.org/2999.nt") != NULL);
+  CHECK_STR_EQ(d ? d->version : NULL, "2024-01-01T00:00:59");
+  lw_source_page_free(p);
+  lw_buf_free(&doc);
+}
+
 /* ---- the real DCAT files ---- */
 
 static char *read_whole(const char *path, size_t *len)
@@ -806,6 +835,7 @@ int main(void)
   test_versions_and_titles();
   test_syntaxes();
   test_errors();
+  test_many_datasets();
   const char *dir = lw_test_testdata();
   if (!dir) {
     lw_test_finish();
