@@ -2,12 +2,20 @@
  * DCAT (1, 2, 3) and DCAT-AP (1.1 to 3) documents, in any RDF syntax, into
  * one LwSourcePage (see lw_dcat_parse in sources/sources.h).
  *
- * The document is read once into a small store: every term the statements
- * that matter here name, interned, and those statements (a few dozen
- * predicates); other statements only mark their subject as described (a
- * linked dataset or catalogue without statements of its own is a document
- * to read next). The statements are then sorted by subject, so that a
- * catalogue of thousands of datasets is read in n log n, not n squared.
+ * Reading: the syntax the content's guess names (media type and URL break
+ * ties; other syntaxes only when it yields nothing), Turtle read again
+ * without a broken line while that loses nothing. What is kept is a small
+ * store: the terms of the few dozen predicates that matter here, interned,
+ * and those statements; every other statement only marks its subject as
+ * described (a linked dataset or catalogue with no statement of its own is
+ * a document to read next). The statements are then sorted by subject, so
+ * that a catalogue of thousands of datasets is read in n log n.
+ *
+ * Extracting: a distribution's downloadURLs are its dumps, else its
+ * accessURLs when its format is declared RDF (an accessURL is mostly a
+ * landing page); a declared format that is not RDF makes skips, as does a
+ * data service. A blank-node dataset is named by what survives a new fetch
+ * (its dct:identifier, or its distributions' URLs), not by its label.
  */
 #include <ctype.h>
 #include <stdarg.h>
