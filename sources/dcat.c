@@ -2,12 +2,20 @@
  * DCAT (1, 2, 3) and DCAT-AP (1.1 to 3) documents, in any RDF syntax, into
  * one LwSourcePage (see lw_dcat_parse in sources/sources.h).
  *
- * The document is read once into a small store: every term the statements
- * that matter here name, interned, and those statements (a few dozen
- * predicates); other statements only mark their subject as described (a
- * linked dataset or catalogue without statements of its own is a document
- * to read next). The statements are then sorted by subject, so that a
- * catalogue of thousands of datasets is read in n log n, not n squared.
+ * Reading: the syntax the content's guess names (media type and URL break
+ * ties; other syntaxes only when it yields nothing), Turtle read again
+ * without a broken line while that loses nothing. What is kept is a small
+ * store: the terms of the few dozen predicates that matter here, interned,
+ * and those statements; every other statement only marks its subject as
+ * described (a linked dataset or catalogue with no statement of its own is
+ * a document to read next). The statements are then sorted by subject, so
+ * that a catalogue of thousands of datasets is read in n log n.
+ *
+ * Extracting: a distribution's downloadURLs are its dumps, else its
+ * accessURLs when its format is declared RDF (an accessURL is mostly a
+ * landing page); a declared format that is not RDF makes skips, as does a
+ * data service. A blank-node dataset is named by what survives a new fetch
+ * (its dct:identifier, or its distributions' URLs), not by its label.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -383,6 +391,7 @@ static bool has_object(const Store *st, uint32_t s, Pred p)
  * are often a cascade of the first. */
 typedef struct {
   unsigned long long count;
+  unsigned first_line; /* 0: unknown */
   char messages[3][256];
   size_t message_count;
 } ErrorLog;
@@ -391,7 +400,9 @@ static void on_syntax_error(void *handle, unsigned line, unsigned column,
                             const char *message)
 {
   ErrorLog *e = handle;
-  ++e->count;
+  if (e->count++ == 0) {
+    e->first_line = line;
+  }
   if (e->message_count < sizeof(e->messages) / sizeof(*e->messages)) {
     char *m = e->messages[e->message_count++];
     if (line) {
@@ -511,35 +522,40 @@ static LwStatus unreadable(const Reading *r, const LwGuessInfo *info, LwError *e
                       why[0] ? "; " : "", why);
 }
 
-/* Reads the document in the first syntax that yields statements. */
+static bool read_stopped(LwStatus status)
+{
+  return status == LW_ERR_NOMEM || status == LW_ERR_LIMIT;
+}
+
+/* Reads the document in the first syntax that yields statements. A cap hit
+ * fails it: a catalogue read in part would show its other datasets gone. */
 static LwStatus read_best(const char *data, size_t len, const char *url,
                           const char *media_type, Reading *best, LwError *err)
 {
   LwFormat formats[8];
   LwGuessInfo info;
   size_t n = candidate_formats(data, len, url, media_type, formats, &info);
+  memset(best, 0, sizeof(*best));
   if (n == 0) {
-    memset(best, 0, sizeof(*best));
     return lw_error_set(err, LW_ERR_SYNTAX, "not RDF: %s", info.reason);
   }
-  Reading first;
-  read_document(data, len, formats[0], url, &first);
-  for (size_t i = 1; i < n && first.stats.statements == 0 && first.status != LW_ERR_NOMEM &&
-                     first.status != LW_ERR_LIMIT;
+  read_document(data, len, formats[0], url, best);
+  for (size_t i = 1; i < n && best->stats.statements == 0 && !read_stopped(best->status);
        ++i) {
-    read_document(data, len, formats[i], url, best);
-    if (best->stats.statements > 0) {
-      reading_clear(&first);
-      return LW_OK;
+    Reading other;
+    read_document(data, len, formats[i], url, &other);
+    if (other.stats.statements > 0 || read_stopped(other.status)) {
+      reading_clear(best); /* the first reading's errors said nothing useful */
+      *best = other;
+    } else {
+      reading_clear(&other);
     }
-    reading_clear(best);
   }
-  *best = first;
-  if (first.status == LW_ERR_NOMEM || first.status == LW_ERR_LIMIT) {
-    return lw_error_set(err, first.status, "%s", first.err.message);
+  if (read_stopped(best->status)) {
+    return lw_error_set(err, best->status, "%s", best->err.message);
   }
-  if (first.stats.statements == 0) {
-    return unreadable(&first, &info, err);
+  if (best->stats.statements == 0) {
+    return unreadable(best, &info, err);
   }
   return LW_OK;
 }
@@ -558,6 +574,67 @@ static void report_syntax(LwSourcePage *page, const Reading *r)
     lw_source_warn(page, "%s: %s; what came before is used", lw_status_name(r->status),
                    r->err.message);
   }
+}
+
+/* ---- Turtle recovery ---------------------------------------------------- */
+
+/* How often a Turtle document is read again without an offending line. */
+#define MAX_RETRIES 8
+
+/* Blanks line (1-based) of buf with spaces, keeping the line numbers of
+ * the rest; false when there is no such line. */
+static bool blank_line(char *buf, size_t len, unsigned line)
+{
+  size_t i = 0;
+  for (unsigned l = 1; l < line && i < len; ++i) {
+    l += buf[i] == '\n';
+  }
+  if (line == 0 || i >= len) {
+    return false;
+  }
+  for (; i < len && buf[i] != '\n'; ++i) {
+    buf[i] = buf[i] == '\r' ? '\r' : ' ';
+  }
+  return true;
+}
+
+/* Turtle: serd gives up on the rest of a statement after an error, so a
+ * typo ("^^<<", an undeclared prefix) can cost a dataset its title or a
+ * distribution its format. While the reading has errors, it is read again
+ * without the first offending line, and the new reading is kept when it
+ * lost no statement. */
+static void recover_turtle(const char *data, size_t len, const char *url, Reading *best,
+                           LwSourcePage *page)
+{
+  if (best->format != LW_FORMAT_TURTLE || best->errors.count == 0) {
+    return;
+  }
+  char *buf = malloc(len);
+  if (!buf) {
+    return; /* the first reading stands */
+  }
+  memcpy(buf, data, len);
+  for (int attempt = 0; attempt < MAX_RETRIES && best->errors.count > 0; ++attempt) {
+    unsigned line = best->errors.first_line;
+    if (!blank_line(buf, len, line)) {
+      break;
+    }
+    Reading next;
+    read_document(buf, len, LW_FORMAT_TURTLE, url, &next);
+    if (next.status == LW_ERR_NOMEM || next.status == LW_ERR_LIMIT ||
+        next.stats.statements < best->stats.statements ||
+        next.store.stmt_count < best->store.stmt_count) {
+      reading_clear(&next);
+      break;
+    }
+    lw_source_warn(page, "line %u left out to read the rest of its statement", line);
+    reading_clear(best);
+    *best = next;
+  }
+  if (best->errors.count) {
+    lw_source_warn(page, "%llu syntax errors remain after recovery", best->errors.count);
+  }
+  free(buf);
 }
 
 /* ---- small text helpers ------------------------------------------------- */
@@ -607,7 +684,10 @@ static char *url_of(const Store *st, uint32_t o, const char *base, bool *oom)
       *oom = true;
       return NULL;
     }
-    url = *text ? lw_uri_resolve(base, text) : NULL;
+    /* "see the website" resolves too: a URL holds no spaces, quotes, ... */
+    bool plausible = *text && !text[strcspn(text, " \t\r\n<>\"{}|^`\\")];
+    url = plausible ? lw_uri_resolve(base, text) : NULL;
+    *oom = plausible && !url;
     free(text);
     return url;
   } else {
@@ -855,7 +935,7 @@ static void take_distribution(Extract *x, LwSourceDataset *ds, uint32_t dist)
   const Store *st = x->st;
   Declared format;
   read_content_format(st, dist, &format);
-  char algorithm[32], value[160];
+  char algorithm[32] = "", value[160] = "";
   bool has_sum = read_checksum(st, dist, algorithm, value);
   Pred which = has_object(st, dist, P_DOWNLOAD_URL) ? P_DOWNLOAD_URL : P_ACCESS_URL;
   if (which == P_ACCESS_URL && has_object(st, dist, P_ACCESS_SERVICE)) {
@@ -1059,7 +1139,10 @@ static void add_next(Extract *x, uint32_t node, const char *link)
   char *url = url_of(x->st, node, x->base, &oom);
   if (url && is_http_url(url)) {
     url[strcspn(url, "#")] = '\0';
-    oom = !lw_source_next_add(x->page, url);
+    size_t self = strcspn(x->base, "#");
+    /* a last page's hydra:next to itself, a catalogue's hasPart to itself */
+    bool is_self = strlen(url) == self && !strncmp(url, x->base, self);
+    oom = !is_self && !lw_source_next_add(x->page, url);
   } else if (url || (!oom && term_kind(x->st, node) == K_LITERAL)) {
     char shown[SHOWN_MAX];
     shorten(url ? url : term_value(x->st, node), shown);
@@ -1184,6 +1267,7 @@ LwStatus lw_dcat_parse(const char *data, size_t len, const char *url,
   }
   if (st == LW_OK) {
     report_syntax(page, &r);
+    recover_turtle(data, len, url, &r, page);
     st = extract(&r, &r.store, url, page, err);
   }
   reading_clear(&r);

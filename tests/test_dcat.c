@@ -169,11 +169,12 @@ static void test_hydra_paging(void)
   lw_source_page_free(p);
   /* ckanext-dcat's paging: hydra:nextPage as a literal, on a
    * PagedCollection; a last page of no datasets is still a page. An ftp
-   * next page is not followed. */
+   * next page is not followed, nor a next page that is this one. */
   p = parse(PREFIXES
             "<https://data.example.org/catalog.ttl?page=2> a hydra:PagedCollection ;\n"
             "  hydra:nextPage \"https://data.example.org/catalog.ttl?page=3\" ;\n"
             "  hydra:next <ftp://data.example.org/catalog.ttl?page=3> ;\n"
+            "  hydra:next <> ;\n"
             "  hydra:totalItems 20 .\n",
             NULL, LW_OK, &err);
   CHECK(p && p->dataset_count == 0 && p->next_count == 1);
@@ -351,6 +352,7 @@ static void test_urls(void)
     "  [ dcat:downloadURL \" files/x.ttl \" ] ,\n"
     "  [ dcat:downloadURL <ftp://ftp.example.org/y.ttl> ] ,\n"
     "  [ dcat:downloadURL [ rdfs:label \"somewhere\" ] ] ,\n"
+    "  [ dcat:downloadURL \"see the publisher's site\" ] ,\n"
     "  [ dcat:downloadURL <https://x.example.org/z.ttl>, <https://x.example.org/z.ttl> ] .\n",
     NULL, LW_OK, &err);
   LwSourceDataset *d = dataset(p, "https://data.example.org/catalog.ttl#d");
@@ -358,7 +360,8 @@ static void test_urls(void)
   CHECK(dump(d, "https://x.example.org/z.ttl") != NULL);
   CHECK(has_skip(d, "ftp://ftp.example.org/y.ttl", "not an http(s) URL"));
   CHECK(has_skip(d, NULL, "a blank node is not a URL"));
-  CHECK(d && d->dump_count == 2 && d->skip_count == 2);
+  CHECK(has_skip(d, NULL, "see the publisher's site is not a URL"));
+  CHECK(d && d->dump_count == 2 && d->skip_count == 3);
   lw_source_page_free(p);
 }
 
@@ -528,15 +531,67 @@ static void test_errors(void)
   CHECK(dataset(p, "https://data.example.org/catalog.ttl#c") != NULL);
   CHECK(has_warning(p, "syntax error"));
   lw_source_page_free(p);
+  /* A broken line in the middle of a distribution: serd skips the rest of
+   * the statement; read again without that line, the mediaType is kept. */
+  p = parse(PREFIXES "<#d> a dcat:Dataset ; dcat:distribution <#x> .\n"
+                     "<#x> dcat:downloadURL <x.ttl> ;\n"
+                     "  dct:issued \"2020\"^^<<http://www.w3.org/2001/XMLSchema#gYear> ;\n"
+                     "  dcat:mediaType \"text/turtle\" .\n",
+            NULL, LW_OK, &err);
+  check_dump(dump(dataset(p, "https://data.example.org/catalog.ttl#d"),
+                  "https://data.example.org/x.ttl"),
+             "text/turtle", false);
+  CHECK(has_warning(p, "line 10 left out"));
+  lw_source_page_free(p);
   /* A Turtle document ending inside an IRI returns. */
   p = parse(PREFIXES "<#a> a dcat:Dataset .\n<#b> a <http://www.w3.org/ns/dc", NULL, LW_OK,
             &err);
   CHECK(p && p->dataset_count == 1);
   lw_source_page_free(p);
+  /* A reader's cap (nesting) fails the document: a catalogue read in part
+   * would show its other datasets gone. */
+  char deep[2048];
+  int n = snprintf(deep, sizeof(deep), "%s<#d> a dcat:Dataset .\n<#x> dct:hasPart ",
+                   PREFIXES);
+  for (; n < 1500; ++n) {
+    deep[n] = '[';
+  }
+  deep[n] = '\0';
+  parse(deep, NULL, LW_ERR_LIMIT, &err);
+  CHECK(strstr(err.message, "nesting") != NULL);
   /* The base must be absolute. */
   LwSourcePage *none = NULL;
   CHECK_INT_EQ(lw_dcat_parse("x", 1, "catalog.ttl", NULL, &none, &err), LW_ERR_USAGE);
   CHECK(none == NULL);
+}
+
+/* A catalogue of many datasets (the store's table grows many times), in
+ * an order where each dataset's statements are far apart. */
+static void test_many_datasets(void)
+{
+  enum { N = 3000 };
+  LwBuf doc = LW_BUF_INIT;
+  lw_buf_append_str(&doc, PREFIXES "<#cat> a dcat:Catalog .\n");
+  for (int i = 0; i < N; ++i) {
+    lw_buf_appendf(&doc, "<#cat> dcat:dataset <#d%d> .\n", i);
+  }
+  for (int i = 0; i < N; ++i) {
+    lw_buf_appendf(&doc, "<#d%d> dcat:distribution <#x%d> .\n", i, i);
+  }
+  for (int i = 0; i < N; ++i) {
+    lw_buf_appendf(&doc,
+                   "<#x%d> dcat:downloadURL <https://files.example.org/%d.nt> ;"
+                   " dct:modified \"2024-01-01T00:00:%02d\" .\n",
+                   i, i, i % 60);
+  }
+  LwError err;
+  LwSourcePage *p = parse_n(doc.data, doc.len, BASE, "text/turtle", LW_OK, &err);
+  CHECK(p && p->dataset_count == N && lw_source_page_dump_count(p) == N);
+  LwSourceDataset *d = dataset(p, "https://data.example.org/catalog.ttl#d2999");
+  CHECK(dump(d, "https://files.example.org/2999.nt") != NULL);
+  CHECK_STR_EQ(d ? d->version : NULL, "2024-01-01T00:00:59");
+  lw_source_page_free(p);
+  lw_buf_free(&doc);
 }
 
 /* ---- the real DCAT files ---- */
@@ -676,6 +731,9 @@ static void test_ckanext_files(const char *dir)
              "format text/csv is not RDF"));
   LwSourceDataset *series = dataset(p, "http://example.com/series");
   CHECK_STR_EQ(series ? series->version : NULL, "2025-09-10T15:00:00Z");
+  /* its title comes after the "^^<<" line: read once that line is left out */
+  CHECK(has_warning(p, "line 154 left out"));
+  CHECK_STR_EQ(series ? series->title : NULL, "Example dataset series");
   lw_source_page_free(p);
   /* DCAT-AP 1.1 (dct:IMT blank nodes) with URLs as literals. */
   p = parse_file(dir, sub, "dataset_afs.ttl", LW_OK, &err);
@@ -777,6 +835,7 @@ int main(void)
   test_versions_and_titles();
   test_syntaxes();
   test_errors();
+  test_many_datasets();
   const char *dir = lw_test_testdata();
   if (!dir) {
     lw_test_finish();
