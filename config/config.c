@@ -121,6 +121,16 @@ static const Setting settings[] = {
    "dead jobs kept per stage, the oldest dropped (0: all)"},
   {"void-concurrency", NULL, KIND_INT, OFF(void_concurrency), "64", "N",
    "VoID files the scheduler fetches at once"},
+  {"source-max-datasets", NULL, KIND_INT, OFF(source_max_datasets), "100000", "N",
+   "datasets of one catalogue, CKAN site or sitemap"},
+  {"source-max-pages", NULL, KIND_INT, OFF(source_max_pages), "10000", "N",
+   "documents read in one visit of a catalogue, CKAN site or sitemap (pages, sitemaps)"},
+  {"source-max-bytes", NULL, KIND_INT, OFF(source_max_bytes), "1G", "BYTES",
+   "bytes of all those documents together"},
+  {"source-max-dumps", NULL, KIND_INT, OFF(source_max_dumps), "100000", "N",
+   "dumps (and pages of a SPARQL endpoint) one visit may find"},
+  {"sparql-page-size", NULL, KIND_INT, OFF(sparql_page_size), "50000", "N",
+   "triples in one page of a sparql: provider's CONSTRUCT (one dump file each)"},
   {"seed-interval", NULL, KIND_INT, OFF(seed_interval_s), "8640000", "SECONDS",
    "a dump not re-checked for this long is downloaded again (conditionally); a provider's "
    "registry interval wins (0: never)"},
@@ -444,6 +454,11 @@ LwStatus lw_config_check(const LwConfig *cfg, LwError *err)
     {"poll-max-ms", cfg->poll_max_ms},           {"interval", cfg->interval_s},
     {"sort-memory", cfg->sort_memory_bytes},     {"keep-harvests", cfg->keep_harvests},
     {"void-concurrency", cfg->void_concurrency}, {"store-connections", cfg->store_connections},
+    {"source-max-datasets", cfg->source_max_datasets},
+    {"source-max-pages", cfg->source_max_pages},
+    {"source-max-bytes", cfg->source_max_bytes},
+    {"source-max-dumps", cfg->source_max_dumps},
+    {"sparql-page-size", cfg->sparql_page_size},
   };
   for (size_t i = 0; i < sizeof(positive) / sizeof(positive[0]); ++i) {
     if (positive[i].value < 1) {

@@ -103,6 +103,12 @@ typedef struct {
   long long interval_s;       /* --interval: seconds between cycles */
   long long void_concurrency; /* VoID fetches at once */
   long long seed_interval_s;  /* re-check a dump after this long; 0: never */
+  /* catalogues, CKAN sites, sitemaps, endpoints (sources/sources.h) */
+  long long source_max_datasets;
+  long long source_max_pages;
+  long long source_max_bytes;
+  long long source_max_dumps;
+  long long sparql_page_size;
 
   /* retention (queue/retention.h) */
   long long keep_harvests; /* harvest records kept per provider */
@@ -198,7 +204,18 @@ bool lw_parse_size(const char *text, long long *out);
  * writes it.
  *
  *   d1lod:                         # the provider's name: [A-Za-z0-9]+
- *     void: http://lod.dataone.org/void.ttl   # required, http or https
+ *     void: http://lod.dataone.org/void.ttl   # its source: exactly one of
+ *                                  #   void:    a VoID file listing dumps
+ *                                  #   dcat:    a DCAT / DCAT-AP catalogue
+ *                                  #            or dataset, any RDF syntax
+ *                                  #   ckan:    a CKAN site's root (or a
+ *                                  #            dataset's page)
+ *                                  #   sitemap: an XML sitemap or index
+ *                                  #   sparql:  a SPARQL query endpoint,
+ *                                  #            with optional `graph:` (a
+ *                                  #            named graph) or `query:` (a
+ *                                  #            CONSTRUCT with ORDER BY)
+ *                                  #   each an http or https URL
  *     modified: 2015-10-01         # optional: harvest only when the VoID's
  *                                  #   dcterms:modified is later than this
  *     enabled: false               # optional, default true
@@ -216,8 +233,8 @@ bool lw_parse_size(const char *text, long long *out);
  *   - a YAML syntax error, or a file that is not a mapping of names, fails
  *     the whole load (FILE:LINE:COLUMN), so the caller keeps its last good
  *     registry;
- *   - a bad name, a value that is not a mapping, a missing or non-http(s)
- *     `void`, an unparsable `modified`, a bad `enabled` or `interval`, or a
+ *   - a bad name, a value that is not a mapping, no source or two, a
+ *     non-http(s) source URL, an unparsable `modified`, a bad `enabled` or `interval`, or a
  *     duplicate key (libyaml accepts duplicates; lodwash does not) is an
  *     error: that provider is skipped, the others are kept. Every occurrence
  *     of a duplicated provider name is skipped, as it is not clear which one
@@ -235,7 +252,11 @@ bool lw_parse_size(const char *text, long long *out);
 
 typedef struct {
   char *name;          /* [A-Za-z0-9]+ */
-  char *void_url;      /* http or https URL of the VoID file */
+  const char *source;  /* its kind: "void", "dcat", "ckan", "sitemap" or
+                          "sparql" (a static string) */
+  char *source_url;    /* http or https URL of the source */
+  char *sparql_graph;  /* sparql: `graph`, or NULL */
+  char *sparql_query;  /* sparql: `query`, or NULL */
   bool has_modified;   /* `modified` given */
   LwDateTime modified; /* valid when has_modified */
   bool enabled;        /* `enabled`, default true */

@@ -153,9 +153,84 @@ static bool parse_interval(const char *s, long *out)
 static void provider_clear(LwProvider *p)
 {
   free(p->name);
-  free(p->void_url);
+  free(p->source_url);
+  free(p->sparql_graph);
+  free(p->sparql_query);
   free(p->notify_url);
   memset(p, 0, sizeof(*p));
+}
+
+/* The source kinds a provider may name, each a key of its own. */
+static const char *const source_kinds[] = {"void", "dcat", "ckan", "sitemap", "sparql"};
+
+/* The kind key names (a static string), or NULL when key names none. */
+static const char *source_kind(const char *key)
+{
+  for (size_t i = 0; i < sizeof(source_kinds) / sizeof(*source_kinds); ++i) {
+    if (!strcmp(key, source_kinds[i])) {
+      return source_kinds[i];
+    }
+  }
+  return NULL;
+}
+
+/* `void: URL` (or dcat, ckan, sitemap, sparql): the one source of p. On
+ * true p owns value. */
+static bool read_source(Loader *ld, LwProvider *p, const char *kind, char *value,
+                        unsigned line)
+{
+  if (p->source) {
+    add_problem(ld, false, line,
+                "provider '%s': names two sources ('%s' and '%s'): one entry is one source "
+                "(make two providers)",
+                p->name, p->source, kind);
+    return false;
+  }
+  if (!*value) {
+    add_problem(ld, false, line, "provider '%s': '%s' is empty", p->name, kind);
+    return false;
+  }
+  if (!lw_registry_url_valid(value)) {
+    add_problem(ld, false, line,
+                "provider '%s': '%s' must be an http or https URL, not '%s'", p->name, kind,
+                value);
+    return false;
+  }
+  p->source = kind;
+  p->source_url = value;
+  return true;
+}
+
+static bool mentions_construct(const char *q)
+{
+  for (; *q; ++q) {
+    if (!strncasecmp(q, "construct", 9)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* `graph: IRI` or `query: CONSTRUCT ...`: what a sparql source asks for
+ * (checked against the source once all keys are read). On true p owns
+ * value. */
+static bool read_sparql_option(Loader *ld, LwProvider *p, const char *key, char *value,
+                               unsigned line)
+{
+  if (!*value) {
+    add_problem(ld, false, line, "provider '%s': '%s' is empty", p->name, key);
+    return false;
+  }
+  if (!strcmp(key, "query") && !mentions_construct(value)) {
+    add_problem(ld, false, line,
+                "provider '%s': 'query' must be a SPARQL CONSTRUCT query (its pages are "
+                "the provider's dump)",
+                p->name);
+    return false;
+  }
+  char **field = !strcmp(key, "graph") ? &p->sparql_graph : &p->sparql_query;
+  *field = value;
+  return true;
 }
 
 /* Checks one `key: value` of a provider; false when it makes the provider
@@ -164,16 +239,19 @@ static bool read_setting(Loader *ld, LwProvider *p, const char *key,
                          const yaml_node_t *knode, const yaml_node_t *vnode)
 {
   const unsigned line = line_of(knode);
-  static const char *known[] = {"void", "modified", "enabled", "interval", "notify"};
+  static const char *known[] = {"void",   "dcat",     "ckan",    "sitemap",
+                                "sparql", "modified", "enabled", "interval",
+                                "notify", "graph",    "query"};
   bool is_known = false;
   for (size_t i = 0; i < sizeof(known) / sizeof(*known); ++i) {
     is_known = is_known || !strcmp(key, known[i]);
   }
   if (!is_known) {
-    add_problem(ld, true, line,
-                "provider '%s': unknown key '%s' ignored (known: void, "
-                "modified, enabled, interval, notify)",
-                p->name, key);
+    add_problem(
+      ld, true, line,
+      "provider '%s': unknown key '%s' ignored (known: void, dcat, ckan, sitemap, "
+      "sparql, modified, enabled, interval, notify, graph, query)",
+      p->name, key);
     return true;
   }
   char *value = scalar_text(ld, vnode);
@@ -186,17 +264,15 @@ static bool read_setting(Loader *ld, LwProvider *p, const char *key,
     return false;
   }
   bool ok = true;
-  if (!strcmp(key, "void")) {
-    if (!*value) {
-      add_problem(ld, false, line, "provider '%s': 'void' is empty", p->name);
-      ok = false;
-    } else if (!lw_registry_url_valid(value)) {
-      add_problem(ld, false, line,
-                  "provider '%s': 'void' must be an http or https URL, not '%s'", p->name,
-                  value);
-      ok = false;
-    } else {
-      p->void_url = value;
+  const char *kind = source_kind(key);
+  if (kind) {
+    ok = read_source(ld, p, kind, value, line);
+    if (ok) {
+      value = NULL;
+    }
+  } else if (!strcmp(key, "graph") || !strcmp(key, "query")) {
+    ok = read_sparql_option(ld, p, key, value, line);
+    if (ok) {
       value = NULL;
     }
   } else if (!strcmp(key, "notify")) {
@@ -247,13 +323,15 @@ static bool read_provider(Loader *ld, LwProvider *p, const yaml_node_t *map)
   if (map->type != YAML_MAPPING_NODE) {
     bool empty = map->type == YAML_SCALAR_NODE && map->data.scalar.length == 0;
     add_problem(ld, false, p->line,
-                empty ? "provider '%s' has no settings (it needs at least 'void')"
-                      : "provider '%s' must be a mapping of settings (void, modified, ...)",
+                empty
+                  ? "provider '%s' has no settings (it needs a source: void, dcat, ckan, "
+                    "sitemap or sparql)"
+                  : "provider '%s' must be a mapping of settings (void, modified, ...)",
                 p->name);
     return false;
   }
   bool ok = true;
-  bool void_seen = false;
+  bool source_seen = false; /* a source key, valid or not */
   const yaml_node_pair_t *pairs = map->data.mapping.pairs.start;
   const size_t n = (size_t)(map->data.mapping.pairs.top - pairs);
   for (size_t i = 0; i < n && !ld->oom; ++i) {
@@ -271,7 +349,7 @@ static bool read_provider(Loader *ld, LwProvider *p, const yaml_node_t *map)
       ok = false;
       continue;
     }
-    void_seen = void_seen || !strcmp(key, "void");
+    source_seen = source_seen || source_kind(key);
     /* libyaml keeps duplicate keys; a second value would silently win. */
     bool dup = false;
     for (size_t j = 0; j < i && !dup; ++j) {
@@ -292,10 +370,17 @@ static bool read_provider(Loader *ld, LwProvider *p, const yaml_node_t *map)
     }
     free(key);
   }
-  if (!void_seen) {
+  if (!source_seen) {
     add_problem(ld, false, p->line,
-                "provider '%s': 'void' (the VoID file's URL) is missing", p->name);
+                "provider '%s': its source is missing: 'void' (a VoID file's URL), or "
+                "'dcat', 'ckan', 'sitemap' or 'sparql'",
+                p->name);
     ok = false;
+  }
+  if (ok && (p->sparql_graph || p->sparql_query) && strcmp(p->source, "sparql")) {
+    add_problem(ld, true, p->line,
+                "provider '%s': 'graph' and 'query' apply to a sparql source only: ignored",
+                p->name);
   }
   return ok;
 }

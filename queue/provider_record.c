@@ -37,10 +37,11 @@ static LwScript finish_script = {
   "if redis.call('HGET', KEYS[2], 'harvest') ~= ARGV[1] or\n"
   "   redis.call('HGET', KEYS[2], 'state') ~= 'harvesting' then return 0 end\n"
   "if status == 'done' then\n"
-  "  local m = redis.call('HMGET', KEYS[1], 'modified', 'void_hash')\n"
+  "  local m = redis.call('HMGET', KEYS[1], 'modified', 'void_hash', 'datasets')\n"
   "  redis.call('HSET', KEYS[2], 'state', 'idle', 'harvested', m[1] or '',\n"
   "             'harvested_hash', m[2] or '', 'harvested_at', now,\n"
   "             'failures', 0, 'retry_at', 0, 'error', '')\n"
+  "  if m[3] then redis.call('HSET', KEYS[2], 'harvested_datasets', m[3]) end\n"
   "else\n"
   "  local f = redis.call('HINCRBY', KEYS[2], 'failures', 1)\n"
   "  local delay = math.min(60000 * 2 ^ math.min(f - 1, 20), 86400000)\n"
@@ -195,6 +196,10 @@ static void record_harvest(LwTxn *txn, const char *prefix, const char *id,
                         "pending",   pending,
                         "error",     ""};
   lw_txn_command(txn, (int)(sizeof(argv) / sizeof(*argv)), argv, NULL);
+  if (h->datasets) {
+    const char *ds[] = {"HSET", key.s, "datasets", h->datasets};
+    lw_txn_command(txn, 4, ds, NULL);
+  }
   free(dumps_s);
   free(features_s);
   free(seeds_s);
@@ -238,6 +243,8 @@ LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestSt
     lw_txn_seed_reset(txn, hash, "added");
     lw_txn_seed_set(txn, hash, "provider", h->provider);
     lw_txn_seed_set(txn, hash, "harvest", id_out);
+    lw_txn_seed_set(txn, hash, "optional", d->optional ? "1" : "0");
+    lw_txn_seed_set(txn, hash, "skipped", "");
     json_t *extra = NULL;
     if (d->checksum_algorithm && d->checksum_value) {
       char sum[512];

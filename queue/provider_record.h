@@ -35,12 +35,21 @@
  *       retry_at        ms before which a failed harvest is not tried again
  *       error           the last error ("" when the last visit was fine)
  *       warnings        JSON array of the VoID's warnings at the last visit
+ *       kind            the source's kind: void, dcat, ckan, sitemap, sparql
+ *       source_datasets JSON array: a catalogue's datasets at the last visit,
+ *                       each {id, title, version, state (new, changed,
+ *                       unchanged, gone), dumps, skipped: [{url, reason}]}
+ *       harvested_datasets  JSON object id -> version of the datasets as
+ *                       the last done harvest found them (the baseline
+ *                       the next visit compares with)
  *
  *   harvest:<id>     hash  one harvest (id = "<name>:<start time ISO 8601>"):
  *       id, provider, void (URL), modified (version ISO or ""), source,
  *       void_hash, kind (full|partial|unstated), features (JSON array),
  *       dumps (JSON array of URLs), seeds (JSON array of seed hashes),
  *       started (ms), forced ("1"/"0"), status (running|done|failed),
+ *       datasets (JSON object id -> version: a catalogue's, see
+ *       harvested_datasets),
  *       pending (files expected and not yet finished: the fan-in of
  *       queue/harvest.h, with its sets harvest:<id>:expected|finished|failed),
  *       progress (ms of the fan-in's last change), finished (ms), error
@@ -95,6 +104,9 @@ typedef struct {
   const char *url;
   const char *checksum_algorithm; /* "md5", "sha256", ... or NULL */
   const char *checksum_value;     /* hex as written, or NULL */
+  /* Its format is not declared: a file of it that is not RDF is skipped
+   * (seed field `optional`, workers/guess.c), not failed. */
+  bool optional;
 } LwHarvestDump;
 
 /* What a new harvest is made of (plain values: the scheduler reads the VoID,
@@ -110,6 +122,10 @@ typedef struct {
   const char *const *features; /* the VoID's void:feature IRIs */
   size_t feature_count;
   bool forced; /* queue the downloads at high priority */
+  /* A catalogue's datasets and their versions (JSON object: id -> version)
+   * as this harvest found them; once it is done they become the
+   * provider's `harvested_datasets`. NULL for a VoID. */
+  const char *datasets;
 } LwHarvestStart;
 
 /* A new harvest id for provider: "<provider>:<now ISO 8601, ms>". */

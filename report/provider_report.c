@@ -256,6 +256,20 @@ static json_t *dumps_of(LwRecords *c, const char *prefix, const json_t *state)
   return dumps;
 }
 
+/* The datasets the last visit found in a catalogue, CKAN site, sitemap or
+ * endpoint (scheduler/source_visit.c writes them), each with its version,
+ * what became of it (changed, unchanged, new) and its skipped
+ * distributions; an empty array for a VoID provider. */
+static json_t *datasets_of(const json_t *state)
+{
+  json_t *d = json_loads(lw_record_str(state, "source_datasets", "[]"), 0, NULL);
+  if (!json_is_array(d)) {
+    json_decref(d);
+    d = json_array();
+  }
+  return d;
+}
+
 LwStatus lw_provider_json(LwRecords *c, const char *prefix, const LwProvider *p,
                           json_t **out, LwError *err)
 {
@@ -275,7 +289,10 @@ LwStatus lw_provider_json(LwRecords *c, const char *prefix, const LwProvider *p,
   const char *s = lw_record_str(state, "state", "");
   json_t *o = json_object();
   json_object_set_new(o, "name", json_string(p->name));
-  json_object_set_new(o, "void", json_string(p->void_url));
+  const char *kind = p->source ? p->source : "void";
+  json_object_set_new(o, "source", json_string(kind));
+  json_object_set_new(o, "source_url", json_string(p->source_url));
+  json_object_set_new(o, "void", !strcmp(kind, "void") ? json_string(p->source_url) : json_null());
   json_object_set_new(o, "modified", string_or_null(modified));
   json_object_set_new(o, "void_modified",
                       string_or_null(lw_record_str(state, "void_modified", NULL)));
@@ -297,6 +314,7 @@ LwStatus lw_provider_json(LwRecords *c, const char *prefix, const LwProvider *p,
                                                                   : "idle"));
   json_object_set_new(o, "held", json_boolean(held));
   json_object_set_new(o, "dumps", dumps_of(c, prefix, state));
+  json_object_set_new(o, "datasets", datasets_of(state));
   json_object_set_new(o, "error", string_or_null(lw_record_str(state, "error", NULL)));
   json_object_set_new(o, "harvest",
                       harvest_json(c, prefix, lw_record_str(state, "harvest", NULL)));

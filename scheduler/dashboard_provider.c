@@ -33,6 +33,35 @@ static void count_cell(LwHtml *h, const json_t *o, const char *key)
   }
 }
 
+/* A catalogue's, CKAN site's, sitemap's or endpoint's datasets as the last
+ * visit found them: version, what became of it, its dumps and the
+ * distributions skipped with their reasons. */
+static void source_datasets(LwHtml *h, const json_t *datasets)
+{
+  if (!json_array_size(datasets)) {
+    return;
+  }
+  lw_html(h, "<h2>Datasets (last visit)</h2><table><tr><th>dataset</th><th>version</th>"
+             "<th>state</th><th>dumps</th><th>skipped</th></tr>\n");
+  size_t i, j;
+  json_t *ds, *x;
+  json_array_foreach(datasets, i, ds) {
+    lw_html(h, "<tr><td class=\"mono\">%s</td><td>%s</td><td class=\"state-%s\">%s</td><td>",
+            str(ds, "id"), str(ds, "version") ? str(ds, "version") : "", str(ds, "state"),
+            str(ds, "state"));
+    json_array_foreach(json_object_get(ds, "dumps"), j, x) {
+      lw_html(h, "<div class=\"mono\">%s</div>", json_string_value(x));
+    }
+    lw_html(h, "</td><td>");
+    json_array_foreach(json_object_get(ds, "skipped"), j, x) {
+      lw_html(h, "<div><span class=\"mono\">%s</span> %s</div>",
+              str(x, "url") ? str(x, "url") : "", str(x, "reason"));
+    }
+    lw_html(h, "</td></tr>\n");
+  }
+  lw_html(h, "</table>\n");
+}
+
 /* The provider name of the registry, or NULL (err says why). */
 static const LwProvider *provider_of(const LwConfig *cfg, const char *name,
                                      LwRegistry **reg, LwError *err)
@@ -216,10 +245,10 @@ static void provider_page(const LwDashboard *d, LwRecords *c, const LwProvider *
   lw_html_page_start(&h, prov->name, lw_dashboard_actions_on(d));
   lw_html(&h,
           "<h1>%s</h1><dl><dt>state</dt><dd id=\"state\" class=\"state-%s\">%s</dd>"
-          "<dt>VoID</dt><dd class=\"mono\">%s</dd><dt>VoID modified</dt><dd>%s</dd>"
+          "<dt>source (%s)</dt><dd class=\"mono\">%s</dd><dt>source modified</dt><dd>%s</dd>"
           "<dt>registry modified</dt><dd>%s</dd><dt>harvested version</dt><dd>%s</dd>"
-          "<dt>harvested at</dt><dd>%s</dd><dt>VoID checked</dt><dd>%s</dd>",
-          prov->name, str(p, "state"), str(p, "state"), str(p, "void"),
+          "<dt>harvested at</dt><dd>%s</dd><dt>source checked</dt><dd>%s</dd>",
+          prov->name, str(p, "state"), str(p, "state"), str(p, "source"), str(p, "source_url"),
           str(p, "void_modified"), str(p, "modified"), str(p, "harvested"),
           str(p, "harvested_at"), str(p, "checked"));
   if (str(p, "error")) {
@@ -228,6 +257,7 @@ static void provider_page(const LwDashboard *d, LwRecords *c, const LwProvider *
   notify_outcome(&h, prov, json_object_get(p, "harvest"));
   lw_html(&h, "</dl>\n");
   provider_actions(d, &h, p);
+  source_datasets(&h, json_object_get(p, "datasets"));
   char graph[4096];
   snprintf(graph, sizeof(graph), "%s/graphs/%s.nq.gz", d->cfg->data_dir, prov->name);
   lw_html(&h,

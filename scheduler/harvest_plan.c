@@ -12,7 +12,7 @@ LwStatus lw_harvest_plan_start(LwRecords *c, const char *prefix, const LwHarvest
   }
   for (size_t i = 0; i < v->dump_count; ++i) {
     dumps[i] = (LwHarvestDump){v->dumps[i].url, v->dumps[i].checksum_algorithm,
-                               v->dumps[i].checksum_value};
+                               v->dumps[i].checksum_value, false};
   }
   LwHarvestStart h = {
     .provider = plan->provider,

@@ -24,6 +24,9 @@
 #include "scheduler/harvest_plan.h"
 #include "queue/provider_record.h"
 #include "scheduler/notify.h"
+#include "scheduler/source_visit.h"
+#include "queue/record.h"
+#include "queue/records.h"
 #include "scheduler/void.h"
 #include "scheduler/void_fetch.h"
 #include "scheduler/void_fetch_pool.h"
@@ -190,8 +193,9 @@ static LwStatus record_visit(LwScheduler *s, const LwProvider *p, bool ok,
   }
   const char *all[LW_PROVIDER_VISIT_FIELDS_MAX];
   size_t count = 0;
-  const char *base[] = {"void", p->void_url, "modified", modified, "checked", checked};
-  for (size_t i = 0; i < 6; ++i) {
+  const char *base[] = {"void",    p->source_url, "modified", modified, "checked",
+                        checked,   "kind",        p->source ? p->source : "void"};
+  for (size_t i = 0; i < sizeof(base) / sizeof(*base); ++i) {
     all[count++] = base[i];
   }
   for (size_t i = 0; i < n && count < LW_PROVIDER_VISIT_FIELDS_MAX; ++i) {
@@ -250,7 +254,7 @@ static LwStatus void_content(LwScheduler *s, const LwProvider *p, const LwProvid
   }
   /* Nothing kept (a rare race with a registry edit): ask again without
    * validators, here and now. */
-  return lw_void_fetch(p->void_url, s->cfg, fetch_timeout_ms(s), NULL, NULL, body, len,
+  return lw_void_fetch(p->source_url, s->cfg, fetch_timeout_ms(s), NULL, NULL, body, len,
                        &job->info, err);
 }
 
@@ -282,7 +286,7 @@ static void visit_error(LwScheduler *s, const LwProvider *p, const char *message
   LwError e;
   lw_error_clear(&e);
   record_visit(s, p, false, message, NULL, 0, &e);
-  lw_error("provider=%s outcome=error void=%s msg=\"%s\"", p->name, p->void_url, message);
+  lw_error("provider=%s outcome=error void=%s msg=\"%s\"", p->name, p->source_url, message);
 }
 
 static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *st,
@@ -294,7 +298,7 @@ static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *
   const char *shown = version[0] ? version : d->version.hash;
   switch (d->decision) {
   case LW_DECIDE_START: {
-    LwHarvestPlan h = {p->name, p->void_url, &d->version, source, v, forced};
+    LwHarvestPlan h = {p->name, p->source_url, &d->version, source, v, forced};
     LwStatus rc = lw_harvest_plan_start(s->redis, s->cfg->prefix, &h, out->harvest, err);
     if (rc == LW_NOTHING) {
       /* Someone else (lodwash harvest) started one a moment ago. */
@@ -338,6 +342,11 @@ static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *
   }
   out->outcome = "error";
   return LW_OK;
+}
+
+static bool is_void(const LwProvider *p)
+{
+  return !p->source || !strcmp(p->source, "void");
 }
 
 /* One provider's visit, from the state read before its VoID fetch to the
@@ -392,12 +401,153 @@ static LwStatus visit_begin(LwScheduler *s, const LwProvider *p, bool forced,
     lw_debug("provider=%s outcome=not-due interval=%ld", p->name, p->interval);
     return LW_NOTHING;
   }
-  pv->fetch.url = p->void_url;
+  pv->fetch.url = p->source_url;
   pv->fetch.timeout_ms = fetch_timeout_ms(s);
   pv->checked_ms = st.checked_ms;
   pv->fetch.user = pv;
-  set_validators(&st, &pv->fetch);
+  if (is_void(p)) {
+    set_validators(&st, &pv->fetch);
+  } else { /* read whole on the pool's thread: scheduler/source_visit.h */
+    pv->fetch.read = lw_source_visit_read;
+    pv->fetch.read_user = (void *)p;
+    pv->fetch.free_result = lw_source_visit_free;
+  }
   return LW_OK;
+}
+
+/* A catalogue's harvest: the plan's dumps (the changed datasets'), with the
+ * datasets' versions for the provider's baseline once it is done. */
+static LwStatus start_source_harvest(LwScheduler *s, const LwProvider *p,
+                                     const LwDecideResult *d, const LwSourcePlan *plan,
+                                     bool forced, LwVisit *out, LwError *err)
+{
+  LwHarvestStart h = {
+    .provider = p->name,
+    .void_url = p->source_url,
+    .version = &d->version,
+    .source = "datasets",
+    .kind = plan->all ? "full" : "partial",
+    .dumps = plan->dumps,
+    .dump_count = plan->dump_count,
+    .forced = forced,
+    .datasets = plan->baseline_json,
+  };
+  LwStatus rc = lw_harvest_start(s->redis, s->cfg->prefix, &h, out->harvest, err);
+  if (rc == LW_NOTHING) {
+    out->outcome = "busy";
+    lw_info("provider=%s outcome=busy msg=\"a harvest started meanwhile\"", p->name);
+    return LW_OK;
+  }
+  LW_TRY(rc);
+  out->outcome = "started";
+  out->dumps = plan->dump_count;
+  lw_info("provider=%s outcome=started harvest=%s source=%s dumps=%zu kind=%s datasets_new=%zu "
+          "datasets_changed=%zu datasets_unchanged=%zu datasets_gone=%zu forced=%s "
+          "reason=\"%s\"",
+          p->name, out->harvest, p->source, plan->dump_count, h.kind, plan->added,
+          plan->changed, plan->unchanged, plan->gone, forced ? "yes" : "no", d->reason);
+  return LW_OK;
+}
+
+/* The provider's `harvested_datasets`, or NULL; the caller frees. */
+static char *harvested_datasets(LwScheduler *s, const LwProvider *p, LwError *err)
+{
+  json_t *rec = NULL;
+  if (lw_records_provider_get(s->redis, s->cfg->prefix, p->name, &rec, err) > LW_NOTHING) {
+    return NULL;
+  }
+  const char *text = lw_record_str(rec, "harvested_datasets", NULL);
+  char *copy = text ? strdup(text) : NULL;
+  json_decref(rec);
+  return copy;
+}
+
+static char *page_warnings_json(const LwSourcePage *page)
+{
+  json_t *a = json_array();
+  for (size_t i = 0; page && i < page->warning_count; ++i) {
+    json_array_append_new(a, json_string(page->warnings[i]));
+  }
+  char *text = json_dumps(a, JSON_COMPACT);
+  json_decref(a);
+  return text;
+}
+
+/* The visit of a DCAT, CKAN, sitemap or SPARQL source once it is read:
+ * plan which datasets changed, decide as for a VoID, start a harvest of
+ * the changed datasets' dumps. */
+static LwStatus visit_end_source(LwScheduler *s, ProviderVisit *pv, const LwProviderState *st,
+                                 bool forced, long long now_ms, LwError *err)
+{
+  const LwProvider *p = pv->p;
+  LwVisit *out = &pv->visit;
+  LwSourcePage *page = pv->fetch.result;
+  pv->fetch.result = NULL;
+  if (pv->fetch.status != LW_OK) {
+    lw_source_page_free(page);
+    if (pv->fetch.status == LW_ERR_REDIS) {
+      return lw_error_set(err, LW_ERR_REDIS, "%s", pv->fetch.err.message);
+    }
+    char msg[LW_ERROR_MESSAGE_MAX + 32];
+    snprintf(msg, sizeof(msg), "%s: %s", p->source, pv->fetch.err.message);
+    visit_error(s, p, msg, out);
+    return LW_OK;
+  }
+  LwError rerr;
+  lw_error_clear(&rerr);
+  char *harvested = harvested_datasets(s, p, &rerr);
+  if (rerr.status > LW_NOTHING) {
+    lw_source_page_free(page);
+    return lw_error_set(err, rerr.status, "%s", rerr.message);
+  }
+  LwSourcePlan plan;
+  LwStatus rc = lw_source_plan(page, harvested, p, forced || st->dump_changed, &plan, err);
+  free(harvested);
+  if (rc != LW_OK) {
+    lw_source_page_free(page);
+    return rc;
+  }
+  for (size_t i = 0; i < page->warning_count; ++i) {
+    lw_warn("provider=%s %s=%s msg=\"%s\"", p->name, p->source, p->source_url,
+            page->warnings[i]);
+  }
+  LwDecideInput in = {p,           true,     plan.version,  st->has_harvested,
+                      st->harvested, st->running, st->running_version, forced,
+                      now_ms * 1000, st->retry_at_ms * 1000, st->dump_changed};
+  LwDecideResult d;
+  lw_decide(&in, &d);
+  /* Changed, but nothing of it to download (only non-RDF distributions,
+   * or datasets that left): the new versions are the baseline at once. */
+  bool settled = d.decision == LW_DECIDE_START && plan.dump_count == 0;
+  char *warnings = page_warnings_json(page);
+  const char *fields[] = {"void_modified",      plan.newest,
+                          "void_source",        "datasets",
+                          "void_hash",          plan.version.hash,
+                          "void_etag",          "",
+                          "void_http_modified", "",
+                          "void_type",          "",
+                          "void_body",          "",
+                          "void_dumps",         plan.dumps_json,
+                          "source_datasets",    plan.datasets_json,
+                          "warnings",           warnings ? warnings : "[]",
+                          "harvested_hash",     plan.version.hash,
+                          "harvested_datasets", plan.baseline_json};
+  size_t n = sizeof(fields) / sizeof(*fields) - (settled ? 0 : 4);
+  rc = record_visit(s, p, true, NULL, fields, n, err);
+  free(warnings);
+  if (rc == LW_OK && settled) {
+    out->outcome = "unchanged";
+    lw_info("provider=%s outcome=unchanged source=%s datasets_new=%zu datasets_changed=%zu "
+            "datasets_gone=%zu msg=\"no dump to download: the new versions are recorded\"",
+            p->name, p->source, plan.added, plan.changed, plan.gone);
+  } else if (rc == LW_OK && d.decision == LW_DECIDE_START) {
+    rc = start_source_harvest(s, p, &d, &plan, forced, out, err);
+  } else if (rc == LW_OK) {
+    rc = act(s, p, st, &d, NULL, "datasets", forced, out, err);
+  }
+  lw_source_plan_clear(&plan);
+  lw_source_page_free(page);
+  return rc;
 }
 
 /* The rest of the visit once the fetch is over: read the VoID, decide, act.
@@ -411,6 +561,9 @@ static LwStatus visit_end(LwScheduler *s, ProviderVisit *pv, LwError *err)
   LW_TRY(lw_provider_state_read(s->redis, s->cfg->prefix, p->name, &st, err));
   bool forced = pv->forced || st.forced;
   const long long now_ms = lw_now_ms();
+  if (!is_void(p)) {
+    return visit_end_source(s, pv, &st, forced, now_ms, err);
+  }
   char *body = NULL;
   size_t len = 0;
   LwError ferr;
@@ -425,11 +578,11 @@ static LwStatus visit_end(LwScheduler *s, ProviderVisit *pv, LwError *err)
     return LW_OK;
   }
   LwVoid *v = NULL;
-  rc = lw_void_parse(body, len, info.final_url[0] ? info.final_url : p->void_url,
+  rc = lw_void_parse(body, len, info.final_url[0] ? info.final_url : p->source_url,
                      info.content_type, &v, &ferr);
   if (rc != LW_OK) {
     char msg[LW_ERROR_MESSAGE_MAX * 2 + 64];
-    snprintf(msg, sizeof(msg), "VoID %.500s: %s", p->void_url, ferr.message);
+    snprintf(msg, sizeof(msg), "VoID %.500s: %s", p->source_url, ferr.message);
     visit_error(s, p, msg, out);
     free(body);
     return rc == LW_ERR_NOMEM ? lw_error_set(err, rc, "out of memory") : LW_OK;
@@ -447,7 +600,7 @@ static LwStatus visit_end(LwScheduler *s, ProviderVisit *pv, LwError *err)
     lw_warn("provider=%s msg=\"%s\"", p->name, fallback);
   }
   for (size_t i = 0; i < v->warning_count; ++i) {
-    lw_warn("provider=%s void=%s msg=\"%s\"", p->name, p->void_url, v->warnings[i]);
+    lw_warn("provider=%s void=%s msg=\"%s\"", p->name, p->source_url, v->warnings[i]);
   }
 
   LwDecideInput in = {p,
@@ -500,12 +653,17 @@ LwStatus lw_scheduler_visit(LwScheduler *s, const LwProvider *p, bool forced, Lw
   if (rc == LW_OK) {
     LwVoidFetchJob *f = &pv->fetch;
     lw_error_clear(&f->err);
-    LwVoidFetchHooks hooks = {NULL, s->redis, NULL, NULL};
-    f->status = lw_void_fetch_until(f->url, s->cfg, f->timeout_ms, f->etag,
-                                    f->last_modified, &hooks, &f->body, &f->len, &f->info,
-                                    &f->err);
+    LwVoidFetchHooks hooks = {NULL, s->redis, NULL, NULL, NULL};
+    if (f->read) {
+      f->status = f->read(f->read_user, s->cfg, &hooks, f->timeout_ms, &f->result, &f->err);
+    } else {
+      f->status = lw_void_fetch_until(f->url, s->cfg, f->timeout_ms, f->etag,
+                                      f->last_modified, &hooks, &f->body, &f->len, &f->info,
+                                      &f->err);
+    }
     rc = visit_end(s, pv, err);
     free(f->body);
+    lw_source_page_free(f->result); /* what visit_end did not take */
   }
   *out = pv->visit;
   free(pv);
@@ -712,6 +870,8 @@ static LwStatus finish_visits(LwScheduler *s, LwVoidFetchPool *pool, LwCycleStat
     if (done->deferred) {
       free(done->body); /* (none unless a redirect's hop was deferred) */
       done->body = NULL;
+      lw_source_page_free(done->result);
+      done->result = NULL;
       pv->visit.outcome = "deferred";
       lw_info("provider=%s outcome=deferred msg=\"its host's turn (its pace, or a free "
               "place on it) did not come in time: it goes first on its host next cycle\"",
@@ -722,6 +882,8 @@ static LwStatus finish_visits(LwScheduler *s, LwVoidFetchPool *pool, LwCycleStat
     LwStatus rc = visit_end(s, pv, err);
     free(done->body);
     done->body = NULL;
+    lw_source_page_free(done->result); /* what visit_end did not take */
+    done->result = NULL;
     LW_TRY(rc);
     count_outcome(stats, &pv->visit);
   }

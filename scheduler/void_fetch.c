@@ -61,8 +61,10 @@ LwStatus lw_void_fetch_until(const char *url, const LwConfig *cfg, long timeout_
   o.timeout_ms = timeout_ms > 0 ? timeout_ms : 30000;
   o.max_redirects = 5;
   o.contact = cfg && cfg->contact && *cfg->contact ? cfg->contact : NULL;
-  o.accept = "text/turtle, application/rdf+xml;q=0.9, application/n-triples;q=0.8, "
-             "*/*;q=0.1";
+  o.accept = hooks && hooks->accept
+               ? hooks->accept
+               : "text/turtle, application/rdf+xml;q=0.9, application/n-triples;q=0.8, "
+                 "*/*;q=0.1";
   o.etag = etag && *etag ? etag : NULL;
   o.last_modified = last_modified && *last_modified ? last_modified : NULL;
   if (hooks && hooks->stop) {

@@ -52,6 +52,8 @@ typedef struct {
    * host policy with redis (when given). */
   LwStatus (*before_hop)(void *user, const char *url, LwError *err);
   void *before_hop_user;
+  /* The Accept header; NULL: RDF first (Turtle, RDF/XML, N-Triples). */
+  const char *accept;
 } LwVoidFetchHooks;
 
 /* lw_void_fetch with hooks (NULL: none). Thread safe. */

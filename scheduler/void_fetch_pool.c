@@ -294,10 +294,15 @@ static void run_job(LwVoidFetchPool *pool, InFlight *f, LwRecords **redis)
     return;
   }
   lw_job_new_id(f->member);
-  LwVoidFetchHooks hooks = {&pool->cancel, f->redis, pool_hop, f};
-  job->status = lw_void_fetch_until(job->url, pool->cfg, job->timeout_ms, job->etag,
-                                    job->last_modified, &hooks, &job->body, &job->len,
-                                    &job->info, &job->err);
+  LwVoidFetchHooks hooks = {&pool->cancel, f->redis, pool_hop, f, NULL};
+  if (job->read) {
+    job->status = job->read(job->read_user, pool->cfg, &hooks, job->timeout_ms, &job->result,
+                            &job->err);
+  } else {
+    job->status = lw_void_fetch_until(job->url, pool->cfg, job->timeout_ms, job->etag,
+                                      job->last_modified, &hooks, &job->body, &job->len,
+                                      &job->info, &job->err);
+  }
   shared_release(f);
 }
 
@@ -499,6 +504,10 @@ void lw_void_fetch_pool_free(LwVoidFetchPool *pool)
     LwVoidFetchJob *job = pool->finished[(pool->fin_head + i) % pool->capacity];
     free(job->body);
     job->body = NULL;
+    if (job->result && job->free_result) {
+      job->free_result(job->result);
+      job->result = NULL;
+    }
   }
   pthread_cond_destroy(&pool->work);
   pthread_cond_destroy(&pool->done);

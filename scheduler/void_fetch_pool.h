@@ -59,6 +59,14 @@ typedef struct {
   char etag[256];         /* "" none */
   char last_modified[64]; /* "" none */
   void *user;             /* the caller's, untouched */
+  /* Instead of fetching url: reads a whole source on the pool's thread,
+   * every request through hooks (its host's places, robots.txt and pace),
+   * the result in *result (status and err as for a fetch). NULL: fetch. */
+  LwStatus (*read)(void *read_user, const LwConfig *cfg, const LwVoidFetchHooks *hooks,
+                   long timeout_ms, void **result, LwError *err);
+  void *read_user;
+  void *result;                /* the read's, the caller's once handed back */
+  void (*free_result)(void *); /* frees a result never handed back */
   /* out: as lw_void_fetch, unless deferred */
   bool deferred; /* not started by the start deadline, or no place on its
                     host came free within its timeout (workers held them) */

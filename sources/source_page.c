@@ -29,6 +29,60 @@ bool lw_source_kind_from_name(const char *name, LwSourceKind *out)
   return false;
 }
 
+/* Datasets by id: open addressing over the datasets' positions (+1; 0 is
+ * free), rebuilt at twice the size when half full, so that a catalogue of
+ * 100,000 datasets is not 10^10 string compares. */
+struct LwSourceIndex {
+  size_t *slots;
+  size_t size; /* a power of two */
+};
+
+static size_t id_hash(const char *id)
+{
+  size_t h = 1469598103934665603u; /* FNV-1a */
+  for (const unsigned char *p = (const unsigned char *)id; *p; ++p) {
+    h = (h ^ *p) * 1099511628211u;
+  }
+  return h;
+}
+
+/* The slot of id: where it is, or the free one where it would go. */
+static size_t *index_slot(const LwSourcePage *page, const char *id)
+{
+  const struct LwSourceIndex *ix = page->index;
+  for (size_t i = id_hash(id) & (ix->size - 1);; i = (i + 1) & (ix->size - 1)) {
+    size_t at = ix->slots[i];
+    if (!at || !strcmp(page->datasets[at - 1].id, id)) {
+      return &ix->slots[i];
+    }
+  }
+}
+
+/* Room for one more dataset in the index; false when out of memory. */
+static bool index_reserve(LwSourcePage *page)
+{
+  struct LwSourceIndex *ix = page->index;
+  if (ix && (page->dataset_count + 1) * 2 <= ix->size) {
+    return true;
+  }
+  size_t size = ix ? ix->size * 2 : 64;
+  size_t *slots = calloc(size, sizeof(*slots));
+  if (!ix && slots) {
+    ix = page->index = calloc(1, sizeof(*ix));
+  }
+  if (!slots || !ix) {
+    free(slots);
+    return false;
+  }
+  free(ix->slots);
+  ix->slots = slots;
+  ix->size = size;
+  for (size_t i = 0; i < page->dataset_count; ++i) {
+    *index_slot(page, page->datasets[i].id) = i + 1;
+  }
+  return true;
+}
+
 LwSourcePage *lw_source_page_new(void)
 {
   return calloc(1, sizeof(LwSourcePage));
@@ -82,6 +136,10 @@ void lw_source_page_free(LwSourcePage *page)
   for (size_t i = 0; i < page->warning_count; ++i) {
     free(page->warnings[i]);
   }
+  if (page->index) {
+    free(page->index->slots);
+    free(page->index);
+  }
   free(page->datasets);
   free(page->next);
   free(page->warnings);
@@ -90,12 +148,12 @@ void lw_source_page_free(LwSourcePage *page)
 
 LwSourceDataset *lw_source_dataset(LwSourcePage *page, const char *id)
 {
-  /* Linear: a page holds at most a few thousand datasets, and the reader
-   * merges pages through its own index (sources/source_read.c). */
-  for (size_t i = page->dataset_count; i-- > 0;) {
-    if (!strcmp(page->datasets[i].id, id)) {
-      return &page->datasets[i];
-    }
+  if (!index_reserve(page)) {
+    return NULL;
+  }
+  size_t *slot = index_slot(page, id);
+  if (*slot) {
+    return &page->datasets[*slot - 1];
   }
   if (!grow((void **)&page->datasets, page->dataset_count, sizeof(LwSourceDataset))) {
     return NULL;
@@ -109,7 +167,7 @@ LwSourceDataset *lw_source_dataset(LwSourcePage *page, const char *id)
     free(ds->version);
     return NULL;
   }
-  ++page->dataset_count;
+  *slot = ++page->dataset_count;
   return ds;
 }
 
@@ -148,8 +206,8 @@ static char *lower_dup(const char *s)
   return copy;
 }
 
-LwSourceDump *lw_source_dump_add(LwSourceDataset *ds, const char *url, const char *media_type,
-                                 bool guess)
+LwSourceDump *lw_source_dump_add(LwSourceDataset *ds, const char *url,
+                                 const char *media_type, bool guess)
 {
   for (size_t i = 0; i < ds->dump_count; ++i) {
     if (!strcmp(ds->dumps[i].url, url)) {

@@ -83,6 +83,7 @@ typedef struct {
   char **warnings; /* odd but not fatal, for the log and the provider */
   size_t warning_count;
   unsigned long long total; /* CKAN package_search's count; else 0 */
+  struct LwSourceIndex *index; /* datasets by id (source_page.c's own) */
 } LwSourcePage;
 
 /* A new empty page (NULL when out of memory). */
@@ -218,11 +219,12 @@ typedef struct {
   unsigned long long sparql_page_size;
 } LwSourceCaps;
 
-/* Fetches url: LW_OK with *body (NUL-terminated; caller frees), *len and
- * the media type (may be "") in media_type; an error otherwise (err). */
-typedef LwStatus (*LwSourceFetchFn)(void *user, const char *url, char **body, size_t *len,
-                                    char media_type[256], char final_url[2048],
-                                    LwError *err);
+/* Fetches url asking for accept (an Accept header; NULL: RDF first): LW_OK
+ * with *body (NUL-terminated; caller frees), *len, the media type (may be
+ * "") and the URL after redirects; an error otherwise (err). */
+typedef LwStatus (*LwSourceFetchFn)(void *user, const char *url, const char *accept,
+                                    char **body, size_t *len, char media_type[256],
+                                    char final_url[2048], LwError *err);
 
 /* What a visit asks of a source. */
 typedef struct {

@@ -26,7 +26,8 @@ static LwProvider provider(const char *modified)
 {
   LwProvider p = {0};
   p.name = (char *)"p";
-  p.void_url = (char *)"http://example.org/void.ttl";
+  p.source = "void";
+  p.source_url = (char *)"http://example.org/void.ttl";
   p.enabled = true;
   if (modified) {
     p.has_modified = lw_datetime_parse_str(modified, &p.modified);

@@ -65,7 +65,7 @@ static void test_good(void)
   CHECK(p != NULL);
   if (p) {
     char buf[LW_DATETIME_BUF];
-    CHECK_STR_EQ(p->void_url, "http://lod.dataone.org/void.ttl");
+    CHECK_STR_EQ(p->source_url, "http://lod.dataone.org/void.ttl");
     CHECK(p->has_modified);
     CHECK_STR_EQ(lw_datetime_format(&p->modified, buf), "2015-10-01");
     CHECK(p->enabled);
@@ -315,7 +315,7 @@ static void test_geolink(void)
   CHECK(reg && reg->count == 4 && reg->problem_count == 0);
   if (reg) {
     const LwProvider *p = lw_registry_find(reg, "bcodmo");
-    CHECK(p && !strcmp(p->void_url, "http://www.bco-dmo.org/rdf/geolink/void"));
+    CHECK(p && !strcmp(p->source_url, "http://www.bco-dmo.org/rdf/geolink/void"));
     CHECK(p && !p->has_modified);
   }
   lw_registry_free(reg);
@@ -337,7 +337,56 @@ static void test_geolink(void)
   CHECK(reg && reg->count == 0);
   CHECK(has_problem(reg, 2, true, "unknown key 'features'"));
   CHECK(has_problem(reg, 6, true, "unknown key 'dump'"));
-  CHECK(has_problem(reg, 1, false, "'void' (the VoID file's URL) is missing"));
+  CHECK(has_problem(reg, 1, false, "its source is missing: 'void'"));
+  lw_registry_free(reg);
+}
+
+/* Each source kind under its own key; exactly one per provider; graph and
+ * query belong to sparql. */
+static void test_source_kinds(void)
+{
+  LwError err;
+  LwRegistry *reg = parse("cat:\n"                                           /* 1 */
+                          "  dcat: https://data.example.org/catalog.ttl\n"   /* 2 */
+                          "portal:\n"                                        /* 3 */
+                          "  ckan: https://ckan.example.org/\n"              /* 4 */
+                          "pages:\n"                                         /* 5 */
+                          "  sitemap: https://example.org/sitemap.xml.gz\n"  /* 6 */
+                          "ep:\n"                                            /* 7 */
+                          "  sparql: https://example.org/sparql\n"           /* 8 */
+                          "  graph: https://example.org/g\n"                 /* 9 */
+                          "  query: 'CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o } ORDER BY ?s'\n"
+                          "two:\n"                                           /* 11 */
+                          "  void: https://example.org/void.ttl\n"           /* 12 */
+                          "  dcat: https://example.org/dcat.ttl\n"           /* 13 */
+                          "none:\n"                                          /* 14 */
+                          "  interval: 60\n"                                 /* 15 */
+                          "badq:\n"                                          /* 16 */
+                          "  sparql: https://example.org/sparql\n"           /* 17 */
+                          "  query: 'SELECT * WHERE { ?s ?p ?o }'\n"         /* 18 */
+                          "stray:\n"                                         /* 19 */
+                          "  ckan: ftp://example.org/\n",                    /* 20 */
+                          LW_OK, &err);
+  CHECK(reg != NULL);
+  if (!reg) {
+    return;
+  }
+  CHECK_INT_EQ(reg->count, 4);
+  const LwProvider *p = lw_registry_find(reg, "cat");
+  CHECK(p && !strcmp(p->source, "dcat") &&
+        !strcmp(p->source_url, "https://data.example.org/catalog.ttl"));
+  p = lw_registry_find(reg, "portal");
+  CHECK(p && !strcmp(p->source, "ckan"));
+  p = lw_registry_find(reg, "pages");
+  CHECK(p && !strcmp(p->source, "sitemap"));
+  p = lw_registry_find(reg, "ep");
+  CHECK(p && !strcmp(p->source, "sparql") && p->sparql_graph && p->sparql_query &&
+        !strcmp(p->sparql_graph, "https://example.org/g"));
+  CHECK(has_problem(reg, 13, false, "names two sources ('void' and 'dcat')"));
+  CHECK(has_problem(reg, 14, false, "its source is missing"));
+  CHECK(has_problem(reg, 18, false, "'query' must be a SPARQL CONSTRUCT"));
+  CHECK(has_problem(reg, 20, false, "'ckan' must be an http or https URL"));
+  CHECK(lw_registry_find(reg, "two") == NULL);
   lw_registry_free(reg);
 }
 
@@ -366,6 +415,7 @@ int main(void)
   test_files();
   test_alias_bomb();
   test_geolink();
+  test_source_kinds();
   test_project_registry();
   return lw_test_finish();
 }

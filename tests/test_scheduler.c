@@ -438,7 +438,8 @@ static void test_last_modified(LwScheduler *s)
   snprintf(url, sizeof(url), "%s/lm.ttl", base);
   LwProvider p = {0};
   p.name = (char *)"lastmod";
-  p.void_url = url;
+  p.source = "void";
+  p.source_url = url;
   p.enabled = true;
   p.has_modified = lw_datetime_parse_str("2015-10-01", &p.modified);
   LwVisit visit;

@@ -98,7 +98,7 @@ static void test_registry(void)
       ++loaded;
       for (size_t k = 0; k < reg->count; ++k) {
         const LwProvider *p = &reg->providers[k];
-        if (!lw_provider_name_valid(p->name) || !lw_registry_url_valid(p->void_url)) {
+        if (!lw_provider_name_valid(p->name) || !lw_registry_url_valid(p->source_url)) {
           CHECK(!"a loaded provider is invalid");
         }
       }

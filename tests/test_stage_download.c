@@ -199,7 +199,7 @@ static void test_failures(void)
   add_seed("/sum", hash);
   json_t *extra = json_pack("{s:s}", "checksum", "md5:00000000000000000000000000000000");
   CHECK_INT_EQ(run(hash, extra, &err), LW_ERR_CHECKSUM);
-  CHECK(strstr(err.message, "VoID spdx:checksum") != NULL);
+  CHECK(strstr(err.message, "declared (the VoID's or catalogue's checksum)") != NULL);
   json_decref(extra);
 
   /* A job for a seed that is not there, and one whose seed is no hash

@@ -58,16 +58,40 @@ static void print_harvest(json_t *h)
   }
 }
 
+/* A catalogue's datasets in one line: how many, what became of them, how
+ * many distributions were skipped (the JSON lists them all). */
+static void print_datasets(const json_t *datasets)
+{
+  size_t n = json_array_size(datasets), skipped = 0, i;
+  if (!n) {
+    return;
+  }
+  size_t counts[4] = {0};
+  static const char *const states[4] = {"new", "changed", "unchanged", "gone"};
+  json_t *ds;
+  json_array_foreach(datasets, i, ds) {
+    const char *state = json_string_value(json_object_get(ds, "state"));
+    for (size_t k = 0; k < 4; ++k) {
+      counts[k] += state && !strcmp(state, states[k]);
+    }
+    skipped += json_array_size(json_object_get(ds, "skipped"));
+  }
+  printf("%-16s datasets: %zu (%zu new, %zu changed, %zu unchanged, %zu gone); %zu "
+         "distributions skipped (see --json)\n",
+         "", n, counts[0], counts[1], counts[2], counts[3], skipped);
+}
+
 static void print_table(json_t *list)
 {
   printf("%-16s %-11s %-22s %-22s %5s  %s\n", "NAME", "STATE", "VOID MODIFIED", "HARVESTED",
-         "DUMPS", "VOID / ERROR");
+         "DUMPS", "SOURCE / ERROR");
   size_t i;
   json_t *o;
   json_array_foreach(list, i, o) {
     printf("%-16s %-11s %-22s %-22s %5zu  %s\n", text_of(o, "name"), text_of(o, "state"),
            text_of(o, "void_modified"), text_of(o, "harvested"),
-           json_array_size(json_object_get(o, "dumps")), text_of(o, "void"));
+           json_array_size(json_object_get(o, "dumps")), text_of(o, "source_url"));
+    print_datasets(json_object_get(o, "datasets"));
     print_harvest(json_object_get(o, "harvest"));
     const char *error = json_string_value(json_object_get(o, "error"));
     if (error) {

@@ -342,6 +342,10 @@ static void fetch_options(const LwStageCtx *ctx, const Paths *p, const LwNetGuar
   o->max_bytes = cfg->download_max_bytes > 0 ? (uint64_t)cfg->download_max_bytes : 0;
   o->max_redirects = cfg->max_redirects > 0 ? (int)cfg->max_redirects : -1;
   o->contact = cfg->contact;
+  /* RDF first: a server that negotiates (a SPARQL endpoint's CONSTRUCT, a
+   * Linked Data page) answers in a syntax lodwash reads rather than HTML. */
+  o->accept = "application/n-triples, text/turtle;q=0.9, application/n-quads;q=0.9, "
+              "application/rdf+xml;q=0.8, application/ld+json;q=0.7, */*;q=0.1";
   if (recheck_of(ctx)) { /* kept aside for the harvest it may start */
     o->dest_path = p->prefetch_path;
     o->partial_path = NULL;
@@ -350,7 +354,7 @@ static void fetch_options(const LwStageCtx *ctx, const Paths *p, const LwNetGuar
   o->last_modified = p->last_modified;
   o->previous_hash = p->previous_hash[0] ? p->previous_hash : NULL;
   o->checksum = p->checksum;
-  o->checksum_source = "declared (VoID spdx:checksum)";
+  o->checksum_source = "declared (the VoID's or catalogue's checksum)";
   o->progress = on_progress;
   o->progress_user = d;
   o->before_hop = before_hop;

@@ -2,7 +2,10 @@
  * Stage guess: `unarchived` -> `guessing` -> `guessed` with `format`, from
  * the content's first KB (rdf/rdf.h); the media type of the last HTTP
  * hop and the file name are hints only. Not RDF: the seed fails with the
- * reason (a permanent error: the frame marks it failed).
+ * reason (a permanent error: the frame marks it failed), unless it is
+ * `optional` (a catalogue's distribution of undeclared format, a sitemap's
+ * page: sources/sources.h): then it is skipped, `guessed` with the reason
+ * in `skipped` and no parse, and its harvest goes on as if it were done.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,10 +82,20 @@ static LwStatus guess_seed(LwStageCtx *ctx, const json_t *seed)
   LwGuessInfo info;
   LwFormat format = st == LW_OK ? lw_guess_format(head, len, media, name, &info)
                                 : LW_FORMAT_UNKNOWN;
+  bool skip = false;
   if (st == LW_OK && format == LW_FORMAT_UNKNOWN) {
-    st = lw_error_set(ctx->err, LW_ERR_FORMAT, "not RDF: %s", info.reason);
+    skip = !strcmp(lw_record_str(seed, "optional", "0"), "1");
+    if (skip) {
+      char reason[LW_ERROR_MESSAGE_MAX];
+      snprintf(reason, sizeof(reason), "not RDF: %s", info.reason);
+      lw_txn_seed_set(ctx->txn, hash, "skipped", reason);
+      lw_stage_other(ctx);
+      lw_info("stage=guess seed=%s outcome=skipped msg=\"%s\"", hash, reason);
+    } else {
+      st = lw_error_set(ctx->err, LW_ERR_FORMAT, "not RDF: %s", info.reason);
+    }
   }
-  if (st == LW_OK) {
+  if (st == LW_OK && !skip) {
     lw_txn_seed_set(ctx->txn, hash, "format", lw_format_name(format));
     lw_txn_seed_set(ctx->txn, hash, "guess", info.reason);
   }
