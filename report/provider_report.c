@@ -139,12 +139,16 @@ static void add_file(LwRecords *c, const char *prefix, const char *seed, const c
   const char *status = lw_record_str(rec, "status", "");
   bool failed = !strcmp(status, "failed") || in_failed_files(failed_files, seed);
   bool finished = lw_seed_status_done(status);
+  /* a page or distribution of undeclared format that held no RDF */
+  const char *skipped = lw_record_str(rec, "skipped", "");
   json_object_set_new(f, "uri", string_or_null(lw_record_str(rec, "uri", NULL)));
   json_object_set_new(f, "status", json_string(status));
   json_object_set_new(f, "outcome",
                       json_string(failed     ? "failed"
+                                  : *skipped ? "skipped"
                                   : finished ? "ok"
                                              : "pending"));
+  json_object_set_new(f, "skipped", *skipped ? json_string(skipped) : json_null());
   json_object_set_new(f, "format", string_or_null(lw_record_str(rec, "format", NULL)));
   json_object_set_new(f, "triples", int_or_null(rec, "triples"));
   json_object_set_new(f, "syntax_errors", int_or_null(rec, "syntax_errors"));
@@ -292,7 +296,8 @@ LwStatus lw_provider_json(LwRecords *c, const char *prefix, const LwProvider *p,
   const char *kind = p->source ? p->source : "void";
   json_object_set_new(o, "source", json_string(kind));
   json_object_set_new(o, "source_url", json_string(p->source_url));
-  json_object_set_new(o, "void", !strcmp(kind, "void") ? json_string(p->source_url) : json_null());
+  json_object_set_new(o, "void",
+                      !strcmp(kind, "void") ? json_string(p->source_url) : json_null());
   json_object_set_new(o, "modified", string_or_null(modified));
   json_object_set_new(o, "void_modified",
                       string_or_null(lw_record_str(state, "void_modified", NULL)));

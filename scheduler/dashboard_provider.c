@@ -46,7 +46,8 @@ static void source_datasets(LwHtml *h, const json_t *datasets)
   size_t i, j;
   json_t *ds, *x;
   json_array_foreach(datasets, i, ds) {
-    lw_html(h, "<tr><td class=\"mono\">%s</td><td>%s</td><td class=\"state-%s\">%s</td><td>",
+    lw_html(h,
+            "<tr><td class=\"mono\">%s</td><td>%s</td><td class=\"state-%s\">%s</td><td>",
             str(ds, "id"), str(ds, "version") ? str(ds, "version") : "", str(ds, "state"),
             str(ds, "state"));
     json_array_foreach(json_object_get(ds, "dumps"), j, x) {
@@ -142,7 +143,9 @@ static void harvest_files(LwHtml *h, const json_t *report)
     count_cell(h, f, "triples");
     count_cell(h, f, "syntax_errors");
     count_cell(h, f, "literal_errors");
-    lw_html(h, "<td class=\"bad\">%s</td></tr>\n", str(f, "error") ? str(f, "error") : "");
+    const char *why = str(f, "error") ? str(f, "error") : str(f, "skipped");
+    lw_html(h, "<td class=\"%s\">%s</td></tr>\n", str(f, "error") ? "bad" : "",
+            why ? why : "");
   }
   lw_html(h, "</table></div>\n");
 }
@@ -243,14 +246,15 @@ static void provider_page(const LwDashboard *d, LwRecords *c, const LwProvider *
   lw_html_url_part(prov->name, name, sizeof(name));
   LwHtml h = LW_HTML_INIT;
   lw_html_page_start(&h, prov->name, lw_dashboard_actions_on(d));
-  lw_html(&h,
-          "<h1>%s</h1><dl><dt>state</dt><dd id=\"state\" class=\"state-%s\">%s</dd>"
-          "<dt>source (%s)</dt><dd class=\"mono\">%s</dd><dt>source modified</dt><dd>%s</dd>"
-          "<dt>registry modified</dt><dd>%s</dd><dt>harvested version</dt><dd>%s</dd>"
-          "<dt>harvested at</dt><dd>%s</dd><dt>source checked</dt><dd>%s</dd>",
-          prov->name, str(p, "state"), str(p, "state"), str(p, "source"), str(p, "source_url"),
-          str(p, "void_modified"), str(p, "modified"), str(p, "harvested"),
-          str(p, "harvested_at"), str(p, "checked"));
+  lw_html(
+    &h,
+    "<h1>%s</h1><dl><dt>state</dt><dd id=\"state\" class=\"state-%s\">%s</dd>"
+    "<dt>source (%s)</dt><dd class=\"mono\">%s</dd><dt>source modified</dt><dd>%s</dd>"
+    "<dt>registry modified</dt><dd>%s</dd><dt>harvested version</dt><dd>%s</dd>"
+    "<dt>harvested at</dt><dd>%s</dd><dt>source checked</dt><dd>%s</dd>",
+    prov->name, str(p, "state"), str(p, "state"), str(p, "source"), str(p, "source_url"),
+    str(p, "void_modified"), str(p, "modified"), str(p, "harvested"),
+    str(p, "harvested_at"), str(p, "checked"));
   if (str(p, "error")) {
     lw_html(&h, "<dt>error</dt><dd class=\"bad\">%s</dd>", str(p, "error"));
   }

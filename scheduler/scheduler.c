@@ -286,7 +286,8 @@ static void visit_error(LwScheduler *s, const LwProvider *p, const char *message
   LwError e;
   lw_error_clear(&e);
   record_visit(s, p, false, message, NULL, 0, &e);
-  lw_error("provider=%s outcome=error void=%s msg=\"%s\"", p->name, p->source_url, message);
+  lw_error("provider=%s outcome=error %s=%s msg=\"%s\"", p->name,
+           p->source ? p->source : "void", p->source_url, message);
 }
 
 static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *st,
