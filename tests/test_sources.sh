@@ -269,4 +269,17 @@ expect_eq "cat: only d3's dump downloaded" \
   "/d3.nt "
 expect_eq "cat: d3's new triples replace its old ones, d1's and d2's stay" \
   "$(graph cat | md5sum)" "$(cat "$www/d1.nt" "$www/d2.nt" "$www/d3.nt" | LC_ALL=C sort -u | md5sum)"
+
+# ======== lodwash harvest NAME: every dataset's dumps, though none changed
+before=$(wc -l < "$dir/access.log")
+lw "$prefix" --registry "$dir/registry.yaml" --allow-net 127.0.0.1 --data "$data" \
+  --host-interval-ms 0 --robots-ttl 0 harvest cat > "$dir/forced.out" 2>&1 ||
+  lw_fail "lodwash harvest cat: $(cat "$dir/forced.out")"
+work
+cycle
+expect_eq "cat: the forced harvest done" "$(hv_harvest "$prefix" cat status)" done
+expect_eq "cat: the forced harvest is full" "$(hv_harvest "$prefix" cat kind)" full
+expect_eq "cat: every dump of the catalogue downloaded" \
+  "$(tail -n +"$((before + 1))" "$dir/access.log" | grep -E '\.(nt|html|csv) ' | awk '{print $1}' | sort | tr '\n' ' ')" \
+  "/d1.nt /d3.nt "
 lw_test_done
