@@ -30,10 +30,10 @@ if(HELP2MAN AND NOT LODWASH_MANPAGES STREQUAL "OFF")
   set(man_dir ${CMAKE_BINARY_DIR}/man)
   file(MAKE_DIRECTORY ${man_dir})
   set(man_pages)
-  foreach(page "lodwash:1:harvest, clean and import Linked Open Data: the command-line tool"
-               "lodwash-scheduler:8:decide what lodwash harvests, and when"
-               "lodwash-worker:8:run lodwash's harvest jobs from Redis")
-    string(REPLACE ":" ";" parts "${page}")
+  foreach(page "lodwash|1|the command-line tool of lodwash, a harvester of Linked Open Data"
+               "lodwash-scheduler|8|decide what lodwash harvests, and when"
+               "lodwash-worker|8|run lodwash's harvest jobs from Redis")
+    string(REPLACE "|" ";" parts "${page}")
     list(GET parts 0 prog)
     list(GET parts 1 section)
     list(GET parts 2 name)

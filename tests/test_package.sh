@@ -281,6 +281,9 @@ expect_eq "city's graph (TriG, a broken statement)" "$(graph_size city)" 10
 expect_match "a triple of the library" "$(as_unit /usr/bin/lodwash graph library 2>&1)" \
   '<http://library.lodwash.example/person/darwin> '
 check "the data folder is the units' (/var/lib/lodwash)" test -d /var/lib/lodwash/graphs
+# The tool the way lodwash.env and lodwash(1) tell an operator to run it.
+expect_eq "the tool with lodwash.env, as the user lodwash" \
+  "$(cd / && runuser -u lodwash -- sh -c 'set -a; . /etc/lodwash/lodwash.env; exec lodwash graph city' | wc -l)" 10
 expect_eq "its files belong to lodwash" "$(find /var/lib/lodwash ! -user lodwash | head -3)" ""
 
 # SIGTERM, as systemctl stop: each ends with 0.
