@@ -66,7 +66,10 @@ endif()
 # where Debian 12's systemd and debhelper look for them.
 set(LODWASH_SYSTEMD_UNIT_DIR "lib/systemd/system" CACHE STRING
     "Where the systemd units are installed (relative: under CMAKE_INSTALL_PREFIX)")
-set(LODWASH_STATE_DIR ${CMAKE_INSTALL_FULL_LOCALSTATEDIR}/lib/lodwash)
+# The state folder is /var/lib/lodwash whatever the prefix: the units'
+# StateDirectory=lodwash (which makes it, owned by the user, at the first
+# start) is always under /var/lib.
+set(LODWASH_STATE_DIR /var/lib/lodwash CACHE PATH "The data directory of the installed programs (the units' LODWASH_DATA)")
 set(LODWASH_CONF_DIR ${CMAKE_INSTALL_FULL_SYSCONFDIR}/lodwash)
 foreach(unit lodwash-scheduler.service lodwash-worker@.service)
   configure_file(${CMAKE_SOURCE_DIR}/packaging/systemd/${unit}.in
@@ -75,7 +78,8 @@ foreach(unit lodwash-scheduler.service lodwash-worker@.service)
 endforeach()
 
 # ---- configuration -----------------------------------------------------------
-# SYSCONFDIR/lodwash/lodwash.env (the settings, read by the units) and
+# SYSCONFDIR/lodwash/lodwash.env (the settings, read by the units; it names
+# the install's folders, so it is configured from packaging/lodwash.env.in) and
 # registry.yaml (the repository's: its example providers are disabled, so a
 # scheduler started on it harvests nothing). They are the operator's once
 # installed: a file already there is left alone (a second `cmake --install`
@@ -83,9 +87,10 @@ endforeach()
 # rules instead).
 # lodwash.env may hold passwords (the store's, the admin token): not
 # readable by everyone (the package makes it root:lodwash 0640).
-foreach(conf "packaging/lodwash.env:OWNER_READ OWNER_WRITE GROUP_READ"
-             "registry.yaml:OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ")
-  string(REPLACE ":" ";" parts "${conf}")
+configure_file(${CMAKE_SOURCE_DIR}/packaging/lodwash.env.in ${CMAKE_BINARY_DIR}/lodwash.env @ONLY)
+foreach(conf "${CMAKE_BINARY_DIR}/lodwash.env|OWNER_READ OWNER_WRITE GROUP_READ"
+             "${CMAKE_SOURCE_DIR}/registry.yaml|OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ")
+  string(REPLACE "|" ";" parts "${conf}")
   list(GET parts 0 file)
   list(GET parts 1 mode)
   get_filename_component(name ${file} NAME)
@@ -94,7 +99,7 @@ foreach(conf "packaging/lodwash.env:OWNER_READ OWNER_WRITE GROUP_READ"
     if(EXISTS \"\$ENV{DESTDIR}${LODWASH_CONF_DIR}/${name}\")
       message(STATUS \"Kept (yours): \$ENV{DESTDIR}${LODWASH_CONF_DIR}/${name}\")
     else()
-      file(INSTALL \"${CMAKE_SOURCE_DIR}/${file}\" DESTINATION \"${LODWASH_CONF_DIR}\"
+      file(INSTALL \"${file}\" DESTINATION \"${LODWASH_CONF_DIR}\"
            PERMISSIONS ${mode})
     endif()")
 endforeach()
