@@ -122,7 +122,9 @@ man_has_help /usr/share/man/man1/lodwash.1.gz /usr/bin/lodwash
 man_has_help /usr/share/man/man8/lodwash-scheduler.8.gz /usr/bin/lodwash-scheduler
 man_has_help /usr/share/man/man8/lodwash-worker.8.gz /usr/bin/lodwash-worker
 check "lodwash-registry(5) is installed" test -s /usr/share/man/man5/lodwash-registry.5.gz
-check "lodwash-registry(5) says void:" bash -c "zcat /usr/share/man/man5/lodwash-registry.5.gz | grep -q '^.BI void:'"
+for kind in void dcat ckan sitemap sparql; do
+  check "lodwash-registry(5) says $kind:" bash -c "zcat /usr/share/man/man5/lodwash-registry.5.gz | grep -q '^.BI $kind:'"
+done
 
 conffiles=$(dpkg-query -W -f='${Conffiles}' lodwash)
 expect_match "lodwash.env is a conffile" "$conffiles" ' /etc/lodwash/lodwash\.env '

@@ -185,6 +185,10 @@ if [ -n "${LODWASH_TEST_SPARQL:-}" ]; then
   sparql_update "INSERT DATA { GRAPH <$sparql_graph> { $(cat "$dir/ep.nt") } }"
   trap 'sparql_update "DROP SILENT GRAPH <$sparql_graph>" || true; hv_stop; rm -rf "$dir"; lw_test_redis_cleanup "$prefix"' EXIT
   printf 'ep:\n  sparql: %s\n  graph: %s\n' "$endpoint" "$sparql_graph" >> "$dir/registry.yaml"
+  # a query of the provider's own: only the p statements
+  printf 'epq:\n  sparql: %s\n  query: "%s"\n' "$endpoint" \
+    "CONSTRUCT { ?s <http://example.org/p> ?o } WHERE { GRAPH <$sparql_graph> { ?s <http://example.org/p> ?o } } ORDER BY ?s ?o" \
+    >> "$dir/registry.yaml"
 else
   echo "no Virtuoso (LODWASH_TEST_SPARQL unset; run scripts/test): the sparql: provider is skipped"
 fi
@@ -238,6 +242,8 @@ if [ -n "${LODWASH_TEST_SPARQL:-}" ]; then
   expect_eq "ep: three pages of ten" "$(hv_harvest "$prefix" ep dumps | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" 3
   expect_eq "ep: the graph holds exactly the endpoint's triples" "$(graph ep | md5sum)" \
     "$(LC_ALL=C sort -u "$dir/ep.nt" | md5sum)"
+  expect_eq "epq: the graph holds exactly what its own query constructs" "$(graph epq | md5sum)" \
+    "$(grep '<http://example.org/p>' "$dir/ep.nt" | LC_ALL=C sort -u | md5sum)"
 fi
 
 # ======== the second cycle: nothing changed, nothing downloaded

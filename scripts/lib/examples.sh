@@ -20,10 +20,29 @@ lw_void_file() {
   } > "$dir/void.ttl"
 }
 
-# lw_publish_examples WEB: three providers under WEB/{library,museum,city},
-# each with a VoID file (modified 2026-01-01): library (Turtle + N-Triples),
-# museum (a tar.gz of RDF/XML and JSON-LD), city (TriG with a broken
-# statement and a statement in a graph of its own).
+# lw_dcat_catalog DIR: the city's DCAT catalogue, DIR/catalog.ttl: one
+# dataset (modified 2026-01-01) with a TriG distribution and a CSV one (a
+# format that is not RDF: listed as skipped, never downloaded).
+lw_dcat_catalog() {
+  cat > "$1/catalog.ttl" <<'TTL'
+@prefix dcat: <http://www.w3.org/ns/dcat#> .
+@prefix dct: <http://purl.org/dc/terms/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+<#catalog> a dcat:Catalog ; dct:title "The city's open data" ; dcat:dataset <#districts> .
+<#districts> a dcat:Dataset ;
+  dct:title "City districts" ;
+  dct:modified "2026-01-01T00:00:00Z"^^xsd:dateTime ;
+  dcat:distribution [ a dcat:Distribution ; dcat:downloadURL <districts.trig> ;
+                      dcat:mediaType <http://www.iana.org/assignments/media-types/application/trig> ] ,
+                    [ a dcat:Distribution ; dcat:downloadURL <districts.csv> ;
+                      dct:format <http://publications.europa.eu/resource/authority/file-type/CSV> ] .
+TTL
+}
+
+# lw_publish_examples WEB: three providers under WEB/{library,museum,city}:
+# library (Turtle + N-Triples) and museum (a tar.gz of RDF/XML and JSON-LD)
+# with a VoID file, city (TriG with a broken statement and a statement in a
+# graph of its own) with a DCAT catalogue; all modified 2026-01-01.
 lw_publish_examples() {
   local web=$1
   local examples
@@ -35,6 +54,7 @@ lw_publish_examples() {
   lw_void_file "$web/library" 2026-01-01T00:00:00Z FullDump books.ttl authors.nt
   lw_void_file "$web/museum" 2026-01-01T00:00:00Z FullDump museum.tar.gz
   lw_void_file "$web/city" 2026-01-01T00:00:00Z FullDump districts.trig
+  lw_dcat_catalog "$web/city"
 }
 
 # lw_publish_library_update WEB: the library's partial dump under a newer
@@ -47,11 +67,13 @@ lw_publish_library_update() {
   lw_void_file "$web/library" 2026-02-01T00:00:00Z PartialDump books-update.ttl
 }
 
-# lw_example_registry FILE URL: a registry of the three providers served at URL.
+# lw_example_registry FILE URL: a registry of the three providers served at
+# URL: library and museum by their VoID files, city by its DCAT catalogue.
 lw_example_registry() {
   local file=$1 url=$2 name
   echo "# The example providers, served at $url." > "$file"
-  for name in library museum city; do
+  for name in library museum; do
     printf '%s:\n  void: %s/%s/void.ttl\n  modified: 2025-12-01\n' "$name" "$url" "$name" >> "$file"
   done
+  printf 'city:\n  dcat: %s/city/catalog.ttl\n  modified: 2025-12-01\n' "$url" >> "$file"
 }
