@@ -290,6 +290,21 @@ static void visit_error(LwScheduler *s, const LwProvider *p, const char *message
            p->source ? p->source : "void", p->source_url, message);
 }
 
+/* After a harvest's start (rc): true when it started (out says so); false
+ * when it failed (rc), or someone else (lodwash harvest) started one a
+ * moment ago (LW_NOTHING: out says busy). */
+static bool harvest_started(LwStatus rc, const LwProvider *p, size_t dumps, LwVisit *out)
+{
+  if (rc == LW_NOTHING) {
+    out->outcome = "busy";
+    lw_info("provider=%s outcome=busy msg=\"a harvest started meanwhile\"", p->name);
+  } else if (rc == LW_OK) {
+    out->outcome = "started";
+    out->dumps = dumps;
+  }
+  return rc == LW_OK;
+}
+
 static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *st,
                     const LwDecideResult *d, const LwVoid *v, const char *source,
                     bool forced, LwVisit *out, LwError *err)
@@ -301,15 +316,9 @@ static LwStatus act(LwScheduler *s, const LwProvider *p, const LwProviderState *
   case LW_DECIDE_START: {
     LwHarvestPlan h = {p->name, p->source_url, &d->version, source, v, forced};
     LwStatus rc = lw_harvest_plan_start(s->redis, s->cfg->prefix, &h, out->harvest, err);
-    if (rc == LW_NOTHING) {
-      /* Someone else (lodwash harvest) started one a moment ago. */
-      out->outcome = "busy";
-      lw_info("provider=%s outcome=busy msg=\"a harvest started meanwhile\"", p->name);
-      return LW_OK;
+    if (!harvest_started(rc, p, v->dump_count, out)) {
+      return rc == LW_NOTHING ? LW_OK : rc;
     }
-    LW_TRY(rc);
-    out->outcome = "started";
-    out->dumps = v->dump_count;
     lw_info("provider=%s outcome=started harvest=%s dumps=%zu modified=%s source=%s "
             "kind=%s forced=%s reason=\"%s\"",
             p->name, out->harvest, v->dump_count, shown, source, lw_dump_kind_name(v->kind),
@@ -434,14 +443,9 @@ static LwStatus start_source_harvest(LwScheduler *s, const LwProvider *p,
     .datasets = plan->baseline_json,
   };
   LwStatus rc = lw_harvest_start(s->redis, s->cfg->prefix, &h, out->harvest, err);
-  if (rc == LW_NOTHING) {
-    out->outcome = "busy";
-    lw_info("provider=%s outcome=busy msg=\"a harvest started meanwhile\"", p->name);
-    return LW_OK;
+  if (!harvest_started(rc, p, plan->dump_count, out)) {
+    return rc == LW_NOTHING ? LW_OK : rc;
   }
-  LW_TRY(rc);
-  out->outcome = "started";
-  out->dumps = plan->dump_count;
   lw_info("provider=%s outcome=started harvest=%s source=%s dumps=%zu kind=%s datasets_new=%zu "
           "datasets_changed=%zu datasets_unchanged=%zu datasets_gone=%zu forced=%s "
           "reason=\"%s\"",
