@@ -151,27 +151,61 @@ static LwStatus read_one(Reading *r)
   return st;
 }
 
-/* The endpoint's one dataset: its version from the count query, its pages
- * as dumps. */
-static LwStatus read_sparql(const LwSourceRequest *req, LwSourcePage *all, LwError *err)
+/* The endpoint's Service Description, when it says the graph's size and
+ * modified: LW_OK with *version and *triples; LW_NOTHING when there is none
+ * or it says less (a failed fetch included: the count query decides). */
+static LwStatus described_version(const LwSourceRequest *req, const LwSparqlSource *s,
+                                  char **version, unsigned long long *triples, LwError *err)
 {
-  LwSparqlSource s = {req->url, req->sparql_graph, req->sparql_query,
-                      req->caps.sparql_page_size ? req->caps.sparql_page_size : 50000};
-  char *url = lw_sparql_version_url(&s);
   char *body = NULL, media[256] = "", final[2048] = "";
   size_t len = 0;
   LwError ferr;
   lw_error_clear(&ferr);
-  LwStatus st = url ? req->fetch(req->fetch_user, url, "application/sparql-results+json",
-                                 &body, &len, media, final, &ferr)
-                    : lw_error_set(&ferr, LW_ERR_NOMEM, "out of memory");
-  free(url);
-  char *version = NULL;
-  unsigned long long triples = 0;
+  LwStatus st = req->fetch(req->fetch_user, req->url,
+                           "text/turtle, application/rdf+xml;q=0.9", &body, &len, media,
+                           final, &ferr);
   if (st == LW_OK) {
-    st = lw_sparql_version_parse(body, len, &version, &triples, &ferr);
+    st = lw_sparql_description_parse(body, len, final[0] ? final : req->url, media,
+                                     s->graph, version, triples, err);
+  } else {
+    st = LW_NOTHING;
   }
   free(body);
+  return st;
+}
+
+/* The version from the count query. */
+static LwStatus counted_version(const LwSourceRequest *req, const LwSparqlSource *s,
+                                char **version, unsigned long long *triples, LwError *err)
+{
+  char *url = lw_sparql_version_url(s);
+  char *body = NULL, media[256] = "", final[2048] = "";
+  size_t len = 0;
+  LwStatus st = url ? req->fetch(req->fetch_user, url, "application/sparql-results+json",
+                                 &body, &len, media, final, err)
+                    : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  free(url);
+  if (st == LW_OK) {
+    st = lw_sparql_version_parse(body, len, version, triples, err);
+  }
+  free(body);
+  return st;
+}
+
+/* The endpoint's one dataset: its version from its Service Description or
+ * the count query, its pages as dumps. */
+static LwStatus read_sparql(const LwSourceRequest *req, LwSourcePage *all, LwError *err)
+{
+  LwSparqlSource s = {req->url, req->sparql_graph, req->sparql_query,
+                      req->caps.sparql_page_size ? req->caps.sparql_page_size : 50000};
+  char *version = NULL;
+  unsigned long long triples = 0;
+  LwError ferr;
+  lw_error_clear(&ferr);
+  LwStatus st = described_version(req, &s, &version, &triples, &ferr);
+  if (st == LW_NOTHING) {
+    st = counted_version(req, &s, &version, &triples, &ferr);
+  }
   if (st != LW_OK) {
     return lw_error_set(err, st, "endpoint %.300s: %s", req->url, ferr.message);
   }

@@ -205,6 +205,16 @@ char *lw_sparql_version_url(const LwSparqlSource *s);
 LwStatus lw_sparql_version_parse(const char *data, size_t len, char **version,
                                  unsigned long long *triples, LwError *err);
 
+/* Reads the endpoint's Service Description (data, fetched from the
+ * endpoint's own URL url with media_type): LW_OK with *version and
+ * *triples when it gives the size (void:triples) and dct:modified of the
+ * graph read (graph; NULL: the default dataset's default graph);
+ * LW_NOTHING when it says neither (or is no RDF): then the count query
+ * decides. */
+LwStatus lw_sparql_description_parse(const char *data, size_t len, const char *url,
+                                     const char *media_type, const char *graph,
+                                     char **version, unsigned long long *triples, LwError *err);
+
 /* The GET URL of page number page (from 0) of the data: a CONSTRUCT with a
  * stable ORDER BY, LIMIT page_size, OFFSET page * page_size. */
 char *lw_sparql_page_url(const LwSparqlSource *s, unsigned long long page);

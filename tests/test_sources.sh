@@ -193,6 +193,44 @@ else
   echo "no Virtuoso (LODWASH_TEST_SPARQL unset; run scripts/test): the sparql: provider is skipped"
 fi
 
+# ---- an endpoint that describes its graph (SPARQL Service Description):
+# its size and dct:modified are the version, the count query is not asked
+sd_port=$(hv_port)
+SD_BASE="http://127.0.0.1:$sd_port"
+echo "2024-06-01" > "$dir/sd-modified"
+python3 - "$sd_port" "$dir/sd-modified" "$dir/sd.log" > /dev/null 2>&1 <<'PY' &
+import http.server, sys, urllib.parse
+port, modified_file, log = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+TRIPLES = "".join(f'<http://example.org/sd/r{i}> <http://example.org/p> "sd {i}" .\n' for i in range(3))
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query).get("query", [""])[0]
+        with open(log, "a") as f:
+            f.write((query.split()[0] if query else "description") + "\n")
+        if not query:
+            body = ("@prefix sd: <http://www.w3.org/ns/sparql-service-description#> . "
+                    "@prefix void: <http://rdfs.org/ns/void#> . @prefix dct: <http://purl.org/dc/terms/> .\n"
+                    "<> a sd:Service ; sd:defaultDataset [ sd:defaultGraph [ void:triples 3 ; "
+                    f'dct:modified "{open(modified_file).read().strip()}" ] ] .\n')
+            ctype = "text/turtle"
+        elif query.startswith("CONSTRUCT"):
+            body, ctype = TRIPLES, "application/n-triples"
+        else:
+            self.send_response(500); self.end_headers(); return
+        data = body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+    def log_message(self, *a):
+        pass
+http.server.ThreadingHTTPServer(("127.0.0.1", port), H).serve_forever()
+PY
+HV_PIDS+=($!)
+for _ in $(seq 100); do curl -s -o /dev/null "$SD_BASE/sparql" && break; sleep 0.05; done
+printf 'described:\n  sparql: %s/sparql\n' "$SD_BASE" >> "$dir/registry.yaml"
+
 # ======== the first cycle: everything new
 cycle --sparql-page-size 10
 expect_eq "cat: both pages read once though they name each other" \
@@ -237,6 +275,12 @@ expect_match "site: the plain page skipped, not failed" \
   "$(lw "$prefix" seed show "$HV_BASE/site/page-plain.html" --json | python3 -c 'import json,sys; print(json.load(sys.stdin).get("skipped", ""))')" \
   '^not RDF'
 
+expect_eq "described: harvested from its description's version" \
+  "$(hv_harvest "$prefix" described status) $(redis HGET "${prefix}provider:described" void_modified)" \
+  "done 3 triples, modified 2024-06-01 (service description)"
+expect_eq "described: its triples" "$(graph described | grep -c '<http://example.org/sd/')" 3
+expect_eq "described: the count query never asked" "$(grep -c SELECT "$dir/sd.log" || true)" 0
+
 if [ -n "${LODWASH_TEST_SPARQL:-}" ]; then
   expect_eq "ep: harvest done" "$(hv_harvest "$prefix" ep status)" done
   expect_eq "ep: three pages of ten" "$(hv_harvest "$prefix" ep dumps | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" 3
@@ -248,11 +292,11 @@ fi
 
 # ======== the second cycle: nothing changed, nothing downloaded
 declare -A first
-for p in bees cat portal site ep; do first[$p]=$(redis HGET "${prefix}provider:$p" harvest); done
+for p in bees cat portal site ep described; do first[$p]=$(redis HGET "${prefix}provider:$p" harvest); done
 before=$(wc -l < "$dir/access.log")
 cycle --sparql-page-size 10
 work
-for p in bees cat portal site ep; do
+for p in bees cat portal site ep described; do
   expect_eq "$p: unchanged, no harvest started" "$(redis HGET "${prefix}provider:$p" harvest)" \
     "${first[$p]}"
 done
@@ -262,6 +306,7 @@ expect_eq "no dump requested again" \
 # ======== d3 changes (its dct:modified and its dump), d2 leaves the catalogue
 catalog_pages 2024-02-01 no
 nt d3 6 v2 > "$www/d3.nt"
+echo "2024-07-01" > "$dir/sd-modified"
 before=$(wc -l < "$dir/access.log")
 cycle
 expect_match "cat: d2 reported gone, d3 changed" "$(datasets_of cat | sort)" \
@@ -269,6 +314,10 @@ expect_match "cat: d2 reported gone, d3 changed" "$(datasets_of cat | sort)" \
 work
 cycle
 expect_eq "cat: the change harvested" "$(hv_harvest "$prefix" cat status)" done
+expect_match "described: a new dct:modified in its description, a new harvest" \
+  "$(redis HGET "${prefix}provider:described" harvest)" "^described:"
+[ "$(redis HGET "${prefix}provider:described" harvest)" != "${first[described]}" ] &&
+  lw_pass || lw_fail "described: no new harvest after its description moved"
 expect_eq "cat: a partial harvest" "$(hv_harvest "$prefix" cat kind)" partial
 expect_eq "cat: only d3's dump downloaded" \
   "$(tail -n +"$((before + 1))" "$dir/access.log" | grep -E '\.(nt|html|csv) ' | awk '{print $1}' | sort | tr '\n' ' ')" \
