@@ -47,6 +47,10 @@ struct LwScheduler {
   char stale_cursor[32];
   long long last_gc_ms; /* the last retention collection (queue/retention.h) */
   bool once;            /* --once: no next cycle to leave a visit for */
+  /* SIGTERM/SIGINT seen (lw_scheduler_run's flag): a cycle stops waiting
+   * for the fetches still out, which are cancelled, and its unvisited
+   * providers wait for the next scheduler; NULL outside lw_scheduler_run. */
+  volatile sig_atomic_t *stop;
 };
 
 LwScheduler *lw_scheduler_new(const LwConfig *cfg)
@@ -867,6 +871,18 @@ static LwStatus finish_visits(LwScheduler *s, LwVoidFetchPool *pool, LwCycleStat
   const long wait_ms = 250;
   LwVoidFetchJob *done = NULL;
   while (lw_void_fetch_pool_next(pool, wait_ms, &done) == LW_OK) {
+    if (s->stop && *s->stop) {
+      lw_info("scheduler=%s msg=\"stopping: %zu visits not finished, left for the next "
+              "cycle\"",
+              s->id, lw_void_fetch_pool_pending(pool) + (done != NULL));
+      lw_source_page_free(done ? done->result : NULL);
+      if (done) {
+        free(done->body);
+        done->body = NULL;
+        done->result = NULL;
+      }
+      return LW_OK;
+    }
     LW_TRY(keep_lease(s, err));
     if (!done) {
       continue;
@@ -999,6 +1015,7 @@ int lw_scheduler_run(LwScheduler *s, bool once, volatile sig_atomic_t *stop)
   bool was_active = false;
   long long waited = 0;
   s->once = once;
+  s->stop = stop;
   while (!*stop) {
     LwError err;
     lw_error_clear(&err);
