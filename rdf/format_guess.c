@@ -147,6 +147,7 @@ static const struct {
   {"text/xml", LW_FORMAT_RDFXML},
   {"text/rdf", LW_FORMAT_RDFXML},
   {"application/ld+json", LW_FORMAT_JSONLD},
+  {"application/rdf+json", LW_FORMAT_RDFJSON},
   {"application/json", LW_FORMAT_JSONLD},
   {"text/html", LW_FORMAT_RDFA},
   {"application/xhtml+xml", LW_FORMAT_RDFA},
@@ -183,6 +184,7 @@ static const struct {
   {"rdfxml", LW_FORMAT_RDFXML},     {"jsonld", LW_FORMAT_JSONLD},
   {"json", LW_FORMAT_JSONLD},       {"html", LW_FORMAT_RDFA},
   {"htm", LW_FORMAT_RDFA},          {"xhtml", LW_FORMAT_RDFA},
+  {"rj", LW_FORMAT_RDFJSON},
 };
 
 static const char *const compression_exts[] = {"gz",   "bz2", "xz", "zst", "lz",
@@ -635,16 +637,18 @@ static LwFormat guess_markup(const char *s, size_t len, size_t i, Hints h,
       set_reason(info, "HTML with RDFa attributes (%s=)", hs.rdfa);
       return LW_FORMAT_RDFA;
     }
+    if (hs.jsonld_script) {
+      /* the reader still reads RDFa attributes found further in */
+      set_reason(info, "HTML with a JSON-LD script (application/ld+json)");
+      return LW_FORMAT_JSONLD_HTML;
+    }
     info->partial = cut;
     char where[48] = "";
     if (cut) {
       snprintf(where, sizeof(where), " in the first %zu bytes", len);
     }
     set_reason(info, "HTML without RDFa attributes%s%s",
-               hs.jsonld_script ? " (embedded JSON-LD script, not extracted)"
-               : hs.microdata   ? " (microdata only)"
-                                : "",
-               where);
+               hs.microdata ? " (microdata only)" : "", where);
     return LW_FORMAT_UNKNOWN;
   }
   /* XML formats that declare the RDF namespace but are not RDF/XML. */
@@ -721,8 +725,93 @@ static bool looks_like_json(const char *s, size_t len, size_t i)
   return false;
 }
 
-static LwFormat guess_json(const char *s, size_t len, LwGuessInfo *info)
+static size_t skip_json_space(const char *s, size_t len, size_t i)
 {
+  while (i < len && is_space((unsigned char)s[i])) {
+    ++i;
+  }
+  return i;
+}
+
+/* A JSON string at s[*i] ('"'): its raw bytes (escapes left as they are)
+ * in *str / *n, *i moved past it; false when the head ends first. */
+static bool json_string_at(const char *s, size_t len, size_t *i, const char **str,
+                           size_t *n)
+{
+  size_t j = *i + 1;
+  while (j < len && s[j] != '"') {
+    j += s[j] == '\\' ? 2 : 1;
+  }
+  if (j >= len) {
+    return false;
+  }
+  *str = s + *i + 1;
+  *n = j - *i - 1;
+  *i = j + 1;
+  return true;
+}
+
+/* Skips white space, then expects c; false when something else follows. */
+static bool json_expect(const char *s, size_t len, size_t *i, char c)
+{
+  *i = skip_json_space(s, len, *i);
+  if (*i >= len || s[*i] != c) {
+    return false;
+  }
+  ++*i;
+  return true;
+}
+
+/* An RDF/JSON subject or predicate key: "_:label", or an absolute IRI. */
+static bool rdfjson_key(const char *k, size_t n, bool subject)
+{
+  if (subject && n > 2 && !memcmp(k, "_:", 2)) {
+    return true;
+  }
+  size_t i = 0;
+  while (i < n && (is_alpha((unsigned char)k[i]) ||
+                   (i > 0 && (is_digit((unsigned char)k[i]) || k[i] == '+' || k[i] == '-' ||
+                              k[i] == '.')))) {
+    ++i;
+  }
+  return i > 0 && i < n && k[i] == ':';
+}
+
+/* RDF/JSON's shape at the start of the document ('{' at s[i]): a subject
+ * key holding an object whose first key is a predicate IRI holding an
+ * array whose first element's first key is one of the Note's (type, value,
+ * lang, datatype). JSON-LD never looks so: its keys are keywords or terms
+ * and its values are not {type, value}. */
+static bool rdfjson_shape(const char *s, size_t len, size_t i)
+{
+  const char *k;
+  size_t n;
+  if (!json_expect(s, len, &i, '{') || (i = skip_json_space(s, len, i)) >= len ||
+      s[i] != '"' || !json_string_at(s, len, &i, &k, &n) || !rdfjson_key(k, n, true) ||
+      !json_expect(s, len, &i, ':') || !json_expect(s, len, &i, '{') ||
+      (i = skip_json_space(s, len, i)) >= len || s[i] != '"' ||
+      !json_string_at(s, len, &i, &k, &n) || !rdfjson_key(k, n, false) ||
+      !json_expect(s, len, &i, ':') || !json_expect(s, len, &i, '[') ||
+      !json_expect(s, len, &i, '{') || (i = skip_json_space(s, len, i)) >= len ||
+      s[i] != '"' || !json_string_at(s, len, &i, &k, &n)) {
+    return false;
+  }
+  static const char *const keys[] = {"type", "value", "lang", "datatype"};
+  for (size_t j = 0; j < sizeof(keys) / sizeof(keys[0]); ++j) {
+    if (strlen(keys[j]) == n && !memcmp(k, keys[j], n)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+static LwFormat guess_json(const char *s, size_t len, size_t first, Hints h,
+                           LwGuessInfo *info)
+{
+  if (rdfjson_shape(s, len, first)) {
+    set_reason(info, "RDF/JSON: subject, predicate IRI, array of {type, value} objects");
+    return LW_FORMAT_RDFJSON;
+  }
   static const char *const keywords[] = {"\"@context\"", "\"@id\"", "\"@graph\"",
                                          "\"@type\"", NULL};
   for (size_t k = 0; keywords[k]; ++k) {
@@ -730,6 +819,11 @@ static LwFormat guess_json(const char *s, size_t len, LwGuessInfo *info)
       set_reason(info, "JSON with %s", keywords[k]);
       return LW_FORMAT_JSONLD;
     }
+  }
+  if (s[first] == '{' && pick(h, FMT_BIT(LW_FORMAT_RDFJSON))) {
+    info->hint_used = true;
+    set_reason(info, "JSON (no JSON-LD keyword in the head), RDF/JSON by hint");
+    return LW_FORMAT_RDFJSON;
   }
   set_reason(info, "JSON (no JSON-LD keyword in the head)");
   return LW_FORMAT_JSONLD;
@@ -1392,7 +1486,7 @@ static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut,
       return guess_markup(s, len, first, h, info, cut);
     }
   } else if ((c == '{' || c == '[') && looks_like_json(s, len, first)) {
-    return guess_json(s, len, info);
+    return guess_json(s, len, first, h, info);
   } else if (c == '{' && first + 1 == len) {
     info->partial = true;
     set_reason(info, "a lone '{' (JSON or TriG)");

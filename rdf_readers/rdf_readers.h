@@ -4,7 +4,9 @@
  * parsed by serd (rdf_readers/rdf_reader_serd.c, with a pre-scanner for what
  * serd 0.30 reads differently), RDF/XML and RDFa by raptor2 on libxml2
  * (rdf_readers/rdf_reader_raptor.c, behind an XML guard, with HTML repair and
- * xml:lang scoping), JSON-LD by jsonld/.
+ * xml:lang scoping), JSON-LD by jsonld/, HTML pages' JSON-LD scripts and
+ * RDFa (rdf_readers/rdf_reader_html.c), RDF/JSON by jansson
+ * (rdf_readers/rdf_reader_rdfjson.c).
  *
  * Uses base, rdf and jsonld. Below, one section per module; the readers'
  * shared internals are in rdf_readers/rdf_reader_internal.h.
@@ -230,9 +232,23 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out);
  *   - RDF/XML and RDFa: max_depth also caps element nesting; a DTD may only
  *     declare plain internal entities (see rdf_readers/rdf_readers.h); an XML
  *     well-formedness error ends the document (LW_ERR_SYNTAX). RDFa is read
- *     by raptor's XML-based parser: XHTML and well-formed HTML only.
+ *     by raptor's XML-based parser, HTML after libxml2's repair;
+ *   - HTML pages (LW_FORMAT_RDFA, LW_FORMAT_JSONLD_HTML) are read whole (at
+ *     most LW_HTML_MAX_BYTES, 64 MiB): their JSON-LD scripts and their RDFa,
+ *     see rdf_reader_html below.
  */
 #include <stdio.h>
+
+/* Which JSON-LD scripts of an HTML page are read (when the document URL,
+ * base_iri, has no fragment: a fragment names the one script to read). */
+typedef enum {
+  LW_HTML_SCRIPTS_EACH = 0, /* every script, each its own JSON-LD document
+                               (lodwash's default) */
+  LW_HTML_SCRIPTS_FIRST,    /* the first only (the JSON-LD API's default,
+                               extractAllScripts false) */
+  LW_HTML_SCRIPTS_ALL       /* every script, their documents in one array
+                               (extractAllScripts true) */
+} LwHtmlScripts;
 
 typedef struct {
   LwFormat format;
@@ -251,6 +267,7 @@ typedef struct {
   /* When set, the reader writes there where each statement is before it
    * hands it to on_quad. */
   LwLocation *location;
+  LwHtmlScripts html_scripts; /* HTML pages: which JSON-LD scripts */
 } LwReadOptions;
 
 /* Reads all of in (UTF-8) in options->format. Returns LW_OK when the input
@@ -313,5 +330,45 @@ bool lw_rdf_serd_paged(void);
 
 /* RDF/XML and RDFa (raptor2). */
 LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *ctx);
+
+/* ---- rdf_reader_html (rdf_readers/rdf_reader_html.c) ------------------- */
+
+/*
+ * HTML pages: their JSON-LD scripts (JSON-LD 1.1 API §4.1 and §7.3,
+ * <script type="application/ld+json">) and their RDFa. The page is read
+ * whole and parsed by libxml2's HTML parser; the scripts are found in its
+ * tree and read by jsonld/ with the page's base: the document URL (base_iri,
+ * without its fragment), overridden by the first <base href> (resolved
+ * against it). Which scripts: options->html_scripts, or the one whose id is
+ * base_iri's fragment. A script's text is JSON as it stands (HTML unescapes
+ * nothing in a script, and an HTML comment around the JSON is no JSON).
+ *
+ * Lax, like every reader: a script that is not JSON is reported ("invalid
+ * script element: ...", the API's error code) and skipped, a JSON-LD error
+ * ends only its own script (the quads it gave before stay), a fragment that
+ * names no JSON-LD script is reported ("loading document failed: ...");
+ * the other scripts and the RDFa are still read. Errors are located at the
+ * script element's line plus the line within the script.
+ *
+ * RDFa: a page guessed as RDFa is then read by raptor (rdf_reader_raptor.c)
+ * as before; a page guessed as JSON-LD in HTML too, when its tree holds RDFa
+ * attributes (property, typeof, about, ...; rel / rev with a CURIE). A page
+ * with both gives both.
+ */
+LwStatus lw_rdf_read_html(FILE *in, LwReadContext *ctx);
+
+/* ---- rdf_reader_rdfjson (rdf_readers/rdf_reader_rdfjson.c) ------------- */
+
+/*
+ * RDF/JSON (the W3C Note "RDF 1.1 JSON Alternate Serialization",
+ * application/rdf+json): an object of subjects (IRIs, "_:label") holding
+ * objects of predicate IRIs holding arrays of {"type": "uri" | "bnode" |
+ * "literal", "value", "lang"?, "datatype"?}. Loaded whole by jansson. A
+ * subject, predicate or object breaking those rules (a literal with both a
+ * language and a datatype, an unknown type, a relative IRI without a base)
+ * is reported and skipped; a document that is no JSON object is
+ * LW_ERR_SYNTAX. No locations (line 0).
+ */
+LwStatus lw_rdf_read_rdfjson(FILE *in, LwReadContext *ctx);
 
 #endif

@@ -113,7 +113,16 @@ static const Case cases[] = {
   {"<!DOCTYPE html><html><body><div itemscope itemprop=\"x\"></div></body></html>", NULL,
    NULL, LW_FORMAT_UNKNOWN, "microdata"},
   {"<!DOCTYPE html><html><head><script type=\"application/ld+json\">{}</script></head></html>",
-   NULL, NULL, LW_FORMAT_UNKNOWN, "JSON-LD script"},
+   NULL, NULL, LW_FORMAT_JSONLD_HTML, "JSON-LD script"},
+  {"<html><head><script type='application/ld+json; charset=utf-8'>{\"@id\": \"x\"}</script>"
+   "</head><body><p>text</p></body></html>",
+   "text/html", "page.html", LW_FORMAT_JSONLD_HTML, "JSON-LD script"},
+  {"<html><head><script type=\"application/ld+json\">{}</script></head>"
+   "<body><p property=\"dc:title\">T</p></body></html>",
+   NULL, NULL, LW_FORMAT_RDFA, "property"},
+  {"<html><head><script type=\"text/javascript\">var ld = 'application/ld+json';</script>"
+   "</head></html>",
+   NULL, NULL, LW_FORMAT_UNKNOWN, "HTML without RDFa"},
   {"<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" "
    "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><body about=\"#me\"/></html>",
    NULL, NULL, LW_FORMAT_RDFA, NULL},
@@ -135,6 +144,17 @@ static const Case cases[] = {
   {"[]", NULL, NULL, LW_FORMAT_JSONLD, NULL},
   {"[] <http://a/p> <http://a/o> .", NULL, NULL, LW_FORMAT_TURTLE, NULL},
   {"[ true, 1 ]", NULL, NULL, LW_FORMAT_JSONLD, NULL},
+  /* RDF/JSON: its shape decides, before the JSON-LD keywords */
+  {"{\n  \"http://ex.org/s\" : {\n    \"http://ex.org/p\" : [ { \"type\" : \"uri\", "
+   "\"value\" : \"http://ex.org/o\" } ]\n  }\n}\n",
+   NULL, NULL, LW_FORMAT_RDFJSON, "RDF/JSON"},
+  {"{\"_:b1\": {\"http://ex.org/p\": [{\"value\": \"@id\", \"type\": \"literal\"}]}}",
+   "application/json", "x.jsonld", LW_FORMAT_RDFJSON, "RDF/JSON"},
+  {"{\"http://ex.org/s\": {\"http://ex.org/p\": [{\"@value\": \"x\"}]}}", NULL, NULL,
+   LW_FORMAT_JSONLD, NULL},
+  {"{\"@id\": \"http://ex.org/s\", \"http://ex.org/p\": [{\"type\": \"uri\"}]}", NULL, NULL,
+   LW_FORMAT_JSONLD, "@id"},
+  {"{\"http://ex.org/s\": {", "application/rdf+json", NULL, LW_FORMAT_RDFJSON, "by hint"},
   /* not RDF */
   {"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj", "application/rdf+xml", "x.rdf",
    LW_FORMAT_UNKNOWN, "PDF"},
@@ -263,6 +283,11 @@ static void check_small_cases(void)
   CHECK_INT_EQ(lw_guess_from_media_type("text/turtle; charset=utf-8"), LW_FORMAT_TURTLE);
   CHECK_INT_EQ(lw_guess_from_media_type("Application/N-Triples"), LW_FORMAT_NTRIPLES);
   CHECK_INT_EQ(lw_guess_from_media_type("application/ld+json"), LW_FORMAT_JSONLD);
+  CHECK_INT_EQ(lw_guess_from_media_type("application/rdf+json"), LW_FORMAT_RDFJSON);
+  CHECK_INT_EQ(lw_guess_from_filename("data.rj"), LW_FORMAT_RDFJSON);
+  CHECK_INT_EQ(lw_format_parse("rdfjson"), LW_FORMAT_RDFJSON);
+  CHECK_INT_EQ(lw_format_parse("JSON-LD/HTML"), LW_FORMAT_JSONLD_HTML);
+  CHECK_STR_EQ(lw_format_name(LW_FORMAT_RDFJSON), "RDF/JSON");
   CHECK_INT_EQ(lw_guess_from_media_type("text/plain"), LW_FORMAT_UNKNOWN);
   CHECK_INT_EQ(lw_guess_from_media_type("application/octet-stream"), LW_FORMAT_UNKNOWN);
   CHECK_INT_EQ(lw_guess_from_media_type(NULL), LW_FORMAT_UNKNOWN);
