@@ -849,6 +849,8 @@ typedef struct {
   size_t trig_line;
   const char *n3; /* the first Notation3-only construct, or NULL */
   size_t n3_line;
+  bool n3_strong;   /* a construct only N3 has (not a variable) */
+  bool after_block; /* a '}' closed the outermost graph block or formula */
   bool directive;   /* @prefix, @base, PREFIX or BASE seen before any junk */
   const char *junk; /* the first thing no format allows, or NULL */
   size_t junk_line;
@@ -882,6 +884,16 @@ static void trig_feature(Tok *t, const char *what)
   if (!t->trig) {
     t->trig = what;
     t->trig_line = t->line;
+  }
+}
+
+/* A construct only Notation3 has: formulae, rules, quantifiers. */
+static void n3_feature(Tok *t, const char *what)
+{
+  if (!t->n3_strong) {
+    t->n3 = what;
+    t->n3_line = t->line;
+    t->n3_strong = true;
   }
 }
 
@@ -1195,6 +1207,12 @@ static bool next_token(Tok *t)
     }
     return true;
   case '@':
+    if (starts_with(t->s + t->pos, t->len - t->pos, "@forAll") ||
+        starts_with(t->s + t->pos, t->len - t->pos, "@forSome")) {
+      n3_feature(t, "an @forAll / @forSome quantifier");
+      junk(t, t->n3);
+      return false;
+    }
     if (starts_with(t->s + t->pos, t->len - t->pos, "@prefix") ||
         starts_with(t->s + t->pos, t->len - t->pos, "@base")) {
       turtle_feature(t, "an @prefix/@base directive", true);
@@ -1221,7 +1239,12 @@ static bool next_token(Tok *t)
     ++t->pos;
     return true;
   case '{':
+    if (t->graphs > 0 || t->depth > 0 || t->terms >= 2) {
+      n3_feature(t, t->terms >= 2 ? "a formula { ... } as an object"
+                                  : "a formula { ... } inside a statement");
+    }
     trig_feature(t, "a graph block");
+    t->after_block = false;
     ++t->graphs;
     t->terms = t->all_terms = 0; /* the graph label is not part of a triple */
     t->plain = true;
@@ -1233,6 +1256,7 @@ static bool next_token(Tok *t)
       return false;
     }
     end_statement(t);
+    t->after_block = t->graphs == 0;
     ++t->pos;
     return true;
   case ';':
@@ -1248,7 +1272,13 @@ static bool next_token(Tok *t)
       read_number(t);
       return true;
     }
+    if (t->depth == 0 && t->after_block && !t->in_directive &&
+        (t->all_terms == 0 || t->all_terms == 2)) {
+      n3_feature(t, t->all_terms ? "a formula { ... } as a subject"
+                                 : "a formula { ... } as an object");
+    }
     if (t->depth == 0) {
+      t->after_block = false;
       end_statement(t);
     }
     ++t->pos;
@@ -1266,9 +1296,12 @@ static bool next_token(Tok *t)
     return false;
   case '=':
   case '?':
-    /* Notation3 rules ('=>', '<=' is caught as an IRI) and variables. */
-    if (!t->n3) {
-      t->n3 = c == '=' ? "an N3 rule ('=>' or '=')" : "an N3/SPARQL variable";
+    /* Notation3 rules ('=>', '<=' is caught as an IRI) and variables
+     * (which SPARQL has too: they need a formula to count). */
+    if (c == '=' && peekc(t, 1) == '>') {
+      n3_feature(t, "an N3 rule ('=>')");
+    } else if (!t->n3) {
+      t->n3 = c == '=' ? "an N3 equality ('=')" : "an N3/SPARQL variable";
       t->n3_line = t->line;
     }
     junk(t, t->n3);
@@ -1326,9 +1359,8 @@ static LwFormat decide_turtle_family(Tok *t, Hints h, LwGuessInfo *info)
 {
   size_t ended = t->statements;
   bool unfinished = t->terms > 0;
-  if (t->n3 && t->trig) {
-    set_reason(info, "Notation3 with formulae or rules (%s, line %zu), not supported",
-               t->n3, t->n3_line);
+  if (t->n3 && (t->trig || t->n3_strong)) {
+    set_reason(info, "N3 formulae are not RDF: %s (line %zu)", t->n3, t->n3_line);
     return LW_FORMAT_UNKNOWN;
   }
   if (t->trig) {

@@ -123,6 +123,19 @@ size_t lw_xml_guard_undecided(const LwXmlGuard *guard);
  *     serd reads a prefixed name: "Z...Z" + "true"/"false" + such a character
  *     gets one more 'Z', which keeps all prefixes apart
  *     (lw_scanner_written_name gives the name as written, for messages).
+ *   - Notation3 (Turtle / TriG only): N3's formulae and rules are not RDF,
+ *     and serd reads a formula as a TriG graph block, so that quoted
+ *     statements would come out asserted. The scanner stops (LW_SCAN_N3)
+ *     at the first construct only N3 has, outside strings, IRIs and
+ *     comments: a token "=>" (N3's implication; "=" and "==" are left to
+ *     serd, which reads "==" inside [ ] as an extension),
+ *     "@forAll" / "@forSome", a '{' inside any bracket (a nested formula,
+ *     or one in a blank node or collection), and after a '}' that closed
+ *     the outermost bracket ". ; , ] ) =" (a formula as an object, a
+ *     rule's premise) or a statement of two terms ("{ ... } :p :o .", a
+ *     formula as a subject): TriG's graph block is a statement of its own.
+ *     A two-term statement whose last token runs into its '.' (":o.") is
+ *     not caught (serd reports it as an error).
  *
  * Repairs that add bytes shift serd's columns on the rest of that line; the
  * scanner's own reports count columns in input bytes.
@@ -138,7 +151,8 @@ typedef enum {
   LW_SCAN_OK = 0,
   LW_SCAN_DEPTH, /* nesting deeper than max_depth */
   LW_SCAN_TERM,  /* a term longer than max_term_bytes */
-  LW_SCAN_NOMEM
+  LW_SCAN_NOMEM,
+  LW_SCAN_N3 /* Turtle / TriG: an N3 construct (n3 says which) */
 } LwScanResult;
 
 /* Receives a problem the scanner repaired (1-based line and column). */
@@ -168,6 +182,16 @@ typedef struct {
   unsigned bool_len;
   bool after_caret; /* the last byte was '^': a datatype name follows */
   unsigned depth;
+  /* N3 (Turtle / TriG only): what was found, and what leads to it */
+  const char *n3;
+  unsigned char prev_sig;  /* the last character outside strings, IRIs, comments
+                             and white space */
+  bool n3_eq;              /* a token started with '=' ('=>'?) */
+  bool n3_after_block;     /* a '}' closed the outermost bracket */
+  unsigned n3_block_terms; /* terms since then */
+  bool n3_in_at;           /* a token started with '@' (not a language tag) */
+  char n3_word[8];         /* its letters */
+  unsigned n3_word_len;
   size_t term_len;
   unsigned long reported_line; /* one report per line is enough */
   unsigned char carry[4];      /* the start of a UTF-8 sequence cut by a block */

@@ -179,7 +179,22 @@ static const Case cases[] = {
    "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/></metadata></svg>",
    NULL, "x.rdf", LW_FORMAT_UNKNOWN, "SVG"},
   {"@prefix : <http://a/> .\n{ ?x a :C } => { ?x a :D } .\n", NULL, "rules.n3",
-   LW_FORMAT_UNKNOWN, "Notation3"},
+   LW_FORMAT_UNKNOWN, "N3 formulae are not RDF"},
+  {"@prefix : <http://a/> .\n{ :a :b :c } => { :d :e :f } .\n", NULL, NULL,
+   LW_FORMAT_UNKNOWN, "N3 formulae are not RDF: an N3 rule"},
+  {"@prefix : <http://a/> .\n@forAll :x .\n:x :b :c .\n", NULL, NULL, LW_FORMAT_UNKNOWN,
+   "@forAll"},
+  {"@prefix : <http://a/> .\n:alice :believes { :moon :madeOf :cheese } .\n", NULL, NULL,
+   LW_FORMAT_UNKNOWN, "as an object"},
+  {"@prefix : <http://a/> .\n{ :moon :madeOf :cheese } :saidBy :alice .\n", NULL, NULL,
+   LW_FORMAT_UNKNOWN, "as a subject"},
+  {"@prefix : <http://a/> .\n:s :p [ :q { :a :b :c } ] .\n", NULL, NULL, LW_FORMAT_UNKNOWN,
+   "N3 formulae"},
+  {"@prefix : <http://a/> .\n{ :a :b :c }\n:g { :d :e :f }\n:s :p :o .\n{ :x :y :z } .\n",
+   NULL, NULL, LW_FORMAT_UNKNOWN, "N3 formulae"},
+  {"@prefix : <http://a/> .\n{ :a :b :c }\n@prefix e: <http://e/> .\n:g { :d :e :f }\n"
+   "{ :a :b :c } :s :p :o .\n",
+   NULL, NULL, LW_FORMAT_TRIG, "graph block"},
   {"@prefix : <http://a/> .\n:s :p :o .\n", NULL, "data.n3", LW_FORMAT_TURTLE, NULL},
   /* dirty files: a bad first line does not make good statements text */
   {"<http://a/s> <http://a/p> bad line .\n<http://a/s> <http://a/p> <http://a/o> .\n"
