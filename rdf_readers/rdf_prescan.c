@@ -43,6 +43,7 @@ void lw_scanner_sync(LwScanner *s)
   s->bool_state = 0;
   s->bool_len = 0;
   s->after_caret = false;
+  s->tag_len = 0;
 }
 
 static int hex_value(unsigned c)
@@ -397,12 +398,53 @@ static const char *n3_construct(LwScanner *s, unsigned c, bool token_start)
   return NULL;
 }
 
+/* Writes the language tag held back; as "@-..." when "^^" follows it (see
+ * rdf_readers.h). The tag was a token: what follows goes on from there. */
+static void emit_tag(LwScanner *s, Out *out, bool datatype_follows)
+{
+  emit(out, "@", 1);
+  if (datatype_follows) {
+    emit(out, "-", 1);
+    ++s->tags_refused;
+  }
+  emit(out, s->tag_held + 1, s->tag_len - 1);
+  s->tag_len = 0;
+  s->in_token = true;
+}
+
+/* Turtle / TriG: holds a language tag ('@' right after a string) back until
+ * the character after it. Returns true when c was held. */
+static bool held_tag(LwScanner *s, unsigned c, bool token_start, Out *out)
+{
+  if (s->tag_len) {
+    bool tag_char = is_letter(c) || (c >= '0' && c <= '9') || c == '-';
+    if (tag_char && s->tag_len < sizeof(s->tag_held)) {
+      s->tag_held[s->tag_len++] = (char)c;
+      return true;
+    }
+    emit_tag(s, out, c == '^');
+    return false;
+  }
+  if (c == '@' && token_start && (s->prev_sig == '"' || s->prev_sig == '\'')) {
+    s->tag_held[0] = '@';
+    s->tag_len = 1;
+    return true;
+  }
+  return false;
+}
+
 /* The NORMAL state: whitespace, punctuation, brackets and bare tokens. */
 static LwScanResult normal(LwScanner *s, unsigned c, const char *bytes, size_t n, Out *out)
 {
   bool token_start = !s->in_token || s->after_caret; /* "^^" + a name */
-  if (s->long_strings && !s->n3 && (s->n3 = n3_construct(s, c, token_start))) {
-    return LW_SCAN_N3;
+  if (s->long_strings) {
+    if (held_tag(s, c, token_start, out)) {
+      return LW_SCAN_OK;
+    }
+    token_start = !s->in_token || s->after_caret; /* a tag went out before c */
+    if (!s->n3 && (s->n3 = n3_construct(s, c, token_start))) {
+      return LW_SCAN_N3;
+    }
   }
   s->after_caret = c == '^';
   if (blank_label(s, c, out) || boolean_like(s, c, token_start, bytes, n, out)) {
@@ -723,7 +765,7 @@ static size_t plain_run(const LwScanner *s, const unsigned char *in, size_t len)
     break;
   case S_NORMAL:
     if (!s->in_token || s->dots || s->label_state || s->bool_state || s->after_caret ||
-        s->n3_in_at || s->n3_eq) {
+        s->n3_in_at || s->n3_eq || s->tag_len) {
       return 0;
     }
     mask = P_TOKEN;
@@ -742,7 +784,7 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len, LwBuf *
 {
   /* each input byte gives at most 6 output bytes (NUL -> \u0000) */
   if (lw_buf_reserve(out, 6 * (len + sizeof(s->carry)) + 16 + s->dots + s->held_b +
-                            sizeof(s->bool_held) + 1) != LW_OK) {
+                            sizeof(s->bool_held) + sizeof(s->tag_held) + 2) != LW_OK) {
     return LW_SCAN_NOMEM;
   }
   Out o = {out->data + out->len};
@@ -799,7 +841,8 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len, LwBuf *
 
 LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
 {
-  if (lw_buf_reserve(out, 17 + s->dots + s->held_b + sizeof(s->bool_held)) != LW_OK) {
+  if (lw_buf_reserve(out, 17 + s->dots + s->held_b + sizeof(s->bool_held) +
+                            sizeof(s->tag_held) + 1) != LW_OK) {
     return LW_SCAN_NOMEM;
   }
   Out o = {out->data + out->len};
@@ -815,6 +858,9 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
     }
   }
   emit_held_b(s, &o, false);
+  if (s->tag_len) {
+    emit_tag(s, &o, false); /* a language tag at the very end */
+  }
   if (s->bool_len) {
     emit_bool_held(s, &o, false); /* "true" or "false" at the very end */
   }

@@ -41,6 +41,7 @@ typedef struct {
   FILE *in;
   bool line_based;              /* N-Triples, N-Quads: absolute IRIs only */
   unsigned serd_errors;         /* serd errors since the last statement */
+  unsigned long tags_explained; /* errors at a tag the pre-scanner refused */
   const SerdNode *problem_node; /* the node node_to_term looked at last */
   LwScanner scan;
   SerdEnv *env;  /* prefixes, bound to absolute IRIs where possible */
@@ -462,6 +463,11 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
   }
   c->serd_line = line;
   c->serd_column = column;
+  if (!strncmp(message, "unexpected `-'", 14) && c->tags_explained < c->scan.tags_refused) {
+    /* the pre-scanner's "@-" in front of a tag that "^^" follows */
+    ++c->tags_explained;
+    snprintf(message, sizeof(message), "a literal with a language tag and a datatype");
+  }
   lw_read_report(c->rc, (unsigned)line, (unsigned)column, "%s", message);
   return SERD_SUCCESS;
 }

@@ -123,6 +123,13 @@ size_t lw_xml_guard_undecided(const LwXmlGuard *guard);
  *     serd reads a prefixed name: "Z...Z" + "true"/"false" + such a character
  *     gets one more 'Z', which keeps all prefixes apart
  *     (lw_scanner_written_name gives the name as written, for messages).
+ *   - a language tag followed by "^^" ("l"@en^^<dt>, Turtle / TriG): serd
+ *     0.30 hands on "l"@en before it sees the '^' and then skips the rest
+ *     with an error, a statement written in part. The scanner holds a
+ *     language tag back until what follows shows, and writes such a tag
+ *     as "@-en": serd refuses it inside the literal ("unexpected `-'"),
+ *     and the statement is skipped whole. A tag longer than 63 bytes, or
+ *     white space before the "^^", is let through;
  *   - Notation3 (Turtle / TriG only): N3's formulae and rules are not RDF,
  *     and serd reads a formula as a TriG graph block, so that quoted
  *     statements would come out asserted. The scanner stops (LW_SCAN_N3)
@@ -192,6 +199,9 @@ typedef struct {
   bool n3_in_at;           /* a token started with '@' (not a language tag) */
   char n3_word[8];         /* its letters */
   unsigned n3_word_len;
+  char tag_held[64]; /* Turtle / TriG: a language tag held back, '@' first */
+  unsigned tag_len;
+  unsigned long tags_refused; /* tags written as "@-..." so far */
   size_t term_len;
   unsigned long reported_line; /* one report per line is enough */
   unsigned char carry[4];      /* the start of a UTF-8 sequence cut by a block */
