@@ -1420,7 +1420,7 @@ static LwFormat decide_turtle_family(Tok *t, Hints h, LwGuessInfo *info)
 }
 
 static LwFormat guess_turtle_family(const char *s, size_t len, size_t start, Hints h,
-                                    LwGuessInfo *info, bool *clean)
+                                    LwGuessInfo *info, bool *clean, size_t *statements)
 {
   Tok t;
   memset(&t, 0, sizeof(t));
@@ -1450,6 +1450,9 @@ static LwFormat guess_turtle_family(const char *s, size_t len, size_t start, Hin
     t.plain = true;
   }
   *clean = !t.junk;
+  if (statements) {
+    *statements = t.statements;
+  }
   if (t.junk && t.junk_before == 0 && !t.directive && t.statements <= t.junk_lines) {
     describe_text(s, len, start, &t, info);
     return LW_FORMAT_UNKNOWN;
@@ -1490,6 +1493,16 @@ static size_t skip_space_and_comments(const char *s, size_t len, size_t i)
   }
 }
 
+/* True when s ('<' first) starts with an HTML tag's name, "<html>". */
+static bool starts_html_tag(const char *s, size_t len)
+{
+  size_t n = 1;
+  while (n < len && is_name_char((unsigned char)s[n])) {
+    ++n;
+  }
+  return is_html_tag(s + 1, n - 1);
+}
+
 /* Steps 2 and 3: the first significant character picks the family.
  * *clean is set when the Turtle-family scanner found nothing wrong. */
 static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut, Hints h,
@@ -1509,8 +1522,11 @@ static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut,
     if (maybe) {
       /* '<name>': an IRI if a statement follows, else a tag. */
       LwGuessInfo trial = *info;
-      LwFormat f = guess_turtle_family(s, len, first, h, &trial, clean);
-      if (f != LW_FORMAT_UNKNOWN) {
+      size_t statements = 0;
+      LwFormat f = guess_turtle_family(s, len, first, h, &trial, clean, &statements);
+      /* "<html><head></head></html>" reads as four relative IRIs */
+      if (f != LW_FORMAT_UNKNOWN &&
+          (statements > 0 || !starts_html_tag(s + first, len - first))) {
         *info = trial;
         return f;
       }
@@ -1524,7 +1540,7 @@ static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut,
     set_reason(info, "a lone '{' (JSON or TriG)");
     return pick(h, FMT_BIT(LW_FORMAT_TRIG)) ? LW_FORMAT_TRIG : LW_FORMAT_JSONLD;
   }
-  return guess_turtle_family(s, len, first, h, info, clean);
+  return guess_turtle_family(s, len, first, h, info, clean, NULL);
 }
 
 LwFormat lw_guess_format(const char *head, size_t len, const char *media_type,

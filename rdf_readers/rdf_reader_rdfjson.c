@@ -13,6 +13,7 @@
  * jansson gives no location for a value, so errors and statements have
  * line 0.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,10 +193,43 @@ static LwStatus read_subject(RdfJson *r, const char *key, json_t *predicates)
   return LW_OK;
 }
 
+/* Feeds jansson from the file, at most LW_RDFJSON_MAX_BYTES: its tree
+ * takes several times the text's size. */
+typedef struct {
+  FILE *in;
+  size_t read;
+  bool too_large;
+  bool io_error;
+} Feed;
+
+static size_t feed(void *buffer, size_t size, void *data)
+{
+  Feed *f = data;
+  if (f->read >= LW_RDFJSON_MAX_BYTES) {
+    f->too_large = fgetc(f->in) != EOF;
+    return f->too_large ? (size_t)-1 : 0;
+  }
+  size_t room = LW_RDFJSON_MAX_BYTES - f->read;
+  size_t got = fread(buffer, 1, size < room ? size : room, f->in);
+  f->read += got;
+  if (got == 0 && ferror(f->in)) {
+    f->io_error = true;
+    return (size_t)-1;
+  }
+  return got;
+}
+
 LwStatus lw_rdf_read_rdfjson(FILE *in, LwReadContext *rc)
 {
   json_error_t jerr;
-  json_t *doc = json_loadf(in, JSON_ALLOW_NUL, &jerr);
+  Feed f = {.in = in};
+  json_t *doc = json_load_callback(feed, &f, JSON_ALLOW_NUL, &jerr);
+  if (!doc && (f.too_large || f.io_error)) {
+    return f.io_error ? lw_error_set(rc->err, LW_ERR_IO, "read error")
+                      : lw_error_set(rc->err, LW_ERR_LIMIT,
+                                     "RDF/JSON larger than %zu MiB (it is loaded whole)",
+                                     LW_RDFJSON_MAX_BYTES >> 20);
+  }
   if (!doc) {
     lw_read_report(rc, jerr.line > 0 ? (unsigned)jerr.line : 0,
                    jerr.column > 0 ? (unsigned)jerr.column : 0, "%s", jerr.text);

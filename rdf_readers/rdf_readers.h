@@ -401,8 +401,11 @@ LwStatus lw_rdf_read_html(FILE *in, LwReadContext *ctx);
  * subject, predicate or object breaking those rules (a literal with both a
  * language and a datatype, an unknown type, a relative IRI without a base)
  * is reported and skipped; a document that is no JSON object is
- * LW_ERR_SYNTAX. No locations (line 0).
+ * LW_ERR_SYNTAX, one larger than LW_RDFJSON_MAX_BYTES LW_ERR_LIMIT (the
+ * tree takes several times the text). No locations (line 0).
  */
+#define LW_RDFJSON_MAX_BYTES ((size_t)256 << 20)
+
 LwStatus lw_rdf_read_rdfjson(FILE *in, LwReadContext *ctx);
 
 #endif

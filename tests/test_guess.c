@@ -120,6 +120,8 @@ static const Case cases[] = {
   {"<html><head><script type=\"application/ld+json\">{}</script></head>"
    "<body><p property=\"dc:title\">T</p></body></html>",
    NULL, NULL, LW_FORMAT_RDFA, "property"},
+  {"<html><head></head></html>", NULL, NULL, LW_FORMAT_UNKNOWN, "HTML without RDFa"},
+  {"<html> <head> <title> .", NULL, NULL, LW_FORMAT_TURTLE, "relative IRIs"},
   {"<html><head><script type=\"text/javascript\">var ld = 'application/ld+json';</script>"
    "</head></html>",
    NULL, NULL, LW_FORMAT_UNKNOWN, "HTML without RDFa"},
@@ -459,7 +461,10 @@ static const char *right_ext(LwFormat f)
   case LW_FORMAT_JSONLD:
     return "data.jsonld";
   case LW_FORMAT_RDFA:
+  case LW_FORMAT_JSONLD_HTML:
     return "data.html";
+  case LW_FORMAT_RDFJSON:
+    return "data.rj";
   default:
     return NULL;
   }
@@ -830,6 +835,48 @@ static void check_folder(Tally *t, const char *dir, const char *suffix, LwFormat
   closedir(d);
 }
 
+/* Whether an HTML page has a <script> of type application/ld+json. */
+static bool has_jsonld_script(const char *page)
+{
+  for (const char *p = strstr(page, "<script"); p; p = strstr(p + 1, "<script")) {
+    const char *end = strchr(p, '>');
+    const char *type = strstr(p, "application/ld+json");
+    if (end && type && type < end) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The JSON-LD suite's HTML pages: JSON-LD in HTML when they have such a
+ * script (a <pre> of that type, or a script of type application/json, is
+ * none: not RDF). */
+static void check_jsonld_html(const char *testdata)
+{
+  char dir[4096];
+  snprintf(dir, sizeof(dir), "%s/jsonld-api-tests/tests/html", testdata);
+  Tally t = {"JSON-LD HTML pages", 0, 0, 0, 0, 0};
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    if (ends_with(e->d_name, "-in.html")) {
+      char path[8192];
+      snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+      size_t len;
+      char *page = read_file(path, &len);
+      if (page) {
+        check_file(&t, path,
+                   has_jsonld_script(page) ? LW_FORMAT_JSONLD_HTML : LW_FORMAT_UNKNOWN);
+      }
+      free(page);
+    }
+  }
+  if (d) {
+    closedir(d);
+  }
+  tally_print(&t);
+}
+
 static void check_jsonld(const char *testdata)
 {
   char dir[4096];
@@ -856,6 +903,7 @@ static void check_jsonld(const char *testdata)
     closedir(d);
   }
   tally_print(&nq);
+  check_jsonld_html(testdata);
 }
 
 /* An RDFa test template: an optional first line with a JSON prefix map,
