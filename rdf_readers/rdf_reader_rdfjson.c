@@ -9,7 +9,9 @@
  * has no streaming parser). Lax like the other readers: a subject, a
  * predicate or an object that breaks the Note's rules is reported and its
  * statements skipped, the rest is read. Relative IRIs are resolved against
- * the base IRI (rapper does the same); without one they are errors.
+ * the base IRI, as in the other readers (rapper leaves them relative);
+ * without one they are errors. As rapper, an empty "lang" or "datatype" is
+ * absent, and a bnode value may leave out its "_:".
  * jansson gives no location for a value, so errors and statements have
  * line 0.
  */
@@ -63,14 +65,16 @@ static bool iri_term(RdfJson *r, int slot, const char *iri, size_t len, const ch
   return true;
 }
 
-/* A subject key or a bnode value "_:label". */
+/* A subject key "_:label", or a bnode value: "_:label", or the label
+ * alone (as rapper reads it). */
 static bool blank_term(RdfJson *r, const char *value, size_t len, LwTerm *out)
 {
-  if (len < 3 || strncmp(value, "_:", 2) || strlen(value) != len) {
+  size_t skip = !strncmp(value, "_:", 2) ? 2 : 0;
+  if (len <= skip || strlen(value) != len) {
     lw_read_report(r->rc, 0, 0, "bad blank node \"%.200s\"", value);
     return false;
   }
-  *out = (LwTerm){.type = LW_TERM_BLANK, .value = value + 2, .len = len - 2};
+  *out = (LwTerm){.type = LW_TERM_BLANK, .value = value + skip, .len = len - skip};
   return true;
 }
 
@@ -100,6 +104,9 @@ static bool literal_term(RdfJson *r, json_t *o, const char *value, size_t len, L
   size_t lang_len, dt_len;
   const char *lang = member(o, "lang", &lang_len, &bad);
   const char *datatype = member(o, "datatype", &dt_len, &bad);
+  /* empty means absent (as rapper reads it) */
+  lang = lang_len ? lang : NULL;
+  datatype = dt_len ? datatype : NULL;
   if (bad || (lang && datatype)) {
     lw_read_report(r->rc, 0, 0, "literal \"%.80s\": %s", value,
                    bad ? "lang and datatype must be strings"

@@ -131,6 +131,20 @@ static void check_lax(void)
   CHECK_INT_EQ(stats.statements, 2);
   lw_test_graph_free(&g);
   lw_test_graph_free(&want);
+  /* as rapper: an empty lang or datatype is absent, "_:" may be left out */
+  const char *lenient = "{\"_:a\": {\"http://p.example/p\": ["
+                        "{\"type\": \"literal\", \"value\": \"x\", \"lang\": \"\"},"
+                        "{\"type\": \"literal\", \"value\": \"y\", \"datatype\": \"\"},"
+                        "{\"type\": \"bnode\", \"value\": \"a\"}]}}";
+  const char *lenient_nt = "_:a <http://p.example/p> \"x\" .\n"
+                           "_:a <http://p.example/p> \"y\" .\n"
+                           "_:a <http://p.example/p> _:a .\n";
+  CHECK_INT_EQ(read_text(lenient, NULL, &g, &stats), LW_OK);
+  CHECK_INT_EQ(stats.errors, 0);
+  CHECK(lw_test_graph_parse(&want, lenient_nt, strlen(lenient_nt), why, sizeof(why)));
+  CHECK(lw_test_graph_isomorphic(&g, &want, why, sizeof(why)));
+  lw_test_graph_free(&g);
+  lw_test_graph_free(&want);
   /* not an object at all */
   CHECK_INT_EQ(read_text("[{\"@id\": \"x\"}]", NULL, &g, &stats), LW_ERR_SYNTAX);
   CHECK_INT_EQ(read_text("{\"http://s/\": ", NULL, &g, &stats), LW_ERR_SYNTAX);
