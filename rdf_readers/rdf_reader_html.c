@@ -392,11 +392,23 @@ static LwStatus read_script_by_id(LwReadContext *rc, xmlNodePtr root, const char
   return read_script(rc, n, 0, base);
 }
 
+/* Whether the fragment selects the script to read: always in the API's
+ * modes; in lodwash's own only when it names a JSON-LD script, since a
+ * harvested page's URL often carries a resource's fragment ("#me"). */
+static bool fragment_selects(LwReadContext *rc, xmlNodePtr root, const char *fragment)
+{
+  if (rc->options->html_scripts != LW_HTML_SCRIPTS_EACH) {
+    return true;
+  }
+  xmlNodePtr n = element_by_id(root, fragment);
+  return n && is_jsonld_script(n);
+}
+
 static LwStatus read_scripts(LwReadContext *rc, xmlNodePtr root, const PageScan *scan,
                              const char *base)
 {
   const char *hash = rc->options->base_iri ? strchr(rc->options->base_iri, '#') : NULL;
-  if (hash && hash[1]) {
+  if (hash && hash[1] && fragment_selects(rc, root, hash + 1)) {
     return read_script_by_id(rc, root, hash + 1, base);
   }
   switch (rc->options->html_scripts) {

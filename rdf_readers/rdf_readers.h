@@ -273,8 +273,11 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out);
  */
 #include <stdio.h>
 
-/* Which JSON-LD scripts of an HTML page are read (when the document URL,
- * base_iri, has no fragment: a fragment names the one script to read). */
+/* Which JSON-LD scripts of an HTML page are read. A fragment of the
+ * document URL (base_iri) names the one script to read: in the API's modes
+ * always (a fragment naming none is an error), in LW_HTML_SCRIPTS_EACH only
+ * when it names a JSON-LD script (else it is taken for a resource's
+ * fragment, "#me", and every script is read). */
 typedef enum {
   LW_HTML_SCRIPTS_EACH = 0, /* every script, each its own JSON-LD document
                                (lodwash's default) */
@@ -374,7 +377,8 @@ LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *ctx);
  * tree and read by jsonld/ with the page's base: the document URL (base_iri,
  * without its fragment), overridden by the first <base href> (resolved
  * against it). Which scripts: options->html_scripts, or the one whose id is
- * base_iri's fragment. A script's text is JSON as it stands (HTML unescapes
+ * base_iri's fragment (see LwHtmlScripts). A script's text is JSON as it
+ * stands (HTML unescapes
  * nothing in a script, and an HTML comment around the JSON is no JSON).
  *
  * Lax, like every reader: a script that is not JSON is reported ("invalid

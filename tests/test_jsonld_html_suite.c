@@ -219,6 +219,24 @@ static void check_each_script(void)
   CHECK(lw_nq_isomorphic(got, want));
   lw_nq_set_free(got);
   lw_nq_set_free(want);
+  /* a fragment naming no script is a resource's: every script is read;
+   * one naming a script selects it */
+  const char *urls[] = {"http://h.example/x/page#me", "http://h.example/x/page#s3"};
+  const size_t quads[] = {2, 1};
+  for (size_t i = 0; i < 2; ++i) {
+    LwNqSet *set = lw_nq_set_new();
+    Errors e = {0};
+    const char *two = "<html><head><script type=\"application/ld+json\">{\"@id\": \"#me\","
+                      " \"http://ex.org/p\": 1}</script><script id=\"s3\" "
+                      "type=\"application/ld+json\">{\"@id\": \"#me\", \"http://ex.org/q\":"
+                      " 2}</script></head></html>";
+    CHECK_INT_EQ(
+      read_page(NULL, two, LW_FORMAT_JSONLD_HTML, urls[i], LW_HTML_SCRIPTS_EACH, set, &e),
+      LW_OK);
+    CHECK_INT_EQ(e.errors, 0);
+    CHECK_INT_EQ(lw_nq_set_size(set), quads[i]);
+    lw_nq_set_free(set);
+  }
 }
 
 /* A page with RDFa and a JSON-LD script gives both, whichever it is
