@@ -143,39 +143,65 @@ static void on_batch_error(void *handle, unsigned line, unsigned column,
   on_syntax_error(handle, file_line, file_line ? column : 0, message);
 }
 
-/* Counts a bad language tag or lexical form (datatype NUL-terminated);
- * the statement is kept as it is. */
-static void check_literal_parts(CleanContext *c, unsigned line, unsigned column,
+#define RDF_LANGSTRING "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+
+/* appended to the message of a literal error whose statement is dropped */
+#define DROPPED "; statement dropped"
+
+/* Counts a bad language tag or lexical form (datatype NUL-terminated).
+ * Returns false when the literal has no valid N-Quads form: a malformed
+ * language tag, rdf:langString without a tag, a tag with another datatype
+ * (lax readers hand on what they can); its statement is dropped
+ * (docs/parse.md, "Canonical N-Quads"). A lexical form invalid for its
+ * datatype is still valid N-Quads: kept. */
+static bool check_literal_parts(CleanContext *c, unsigned line, unsigned column,
                                 const char *lexical, size_t len, const char *datatype,
                                 const char *lang, size_t lang_len)
 {
-  if (lang) {
-    if (!lw_langtag_valid_n(lang, lang_len)) {
-      c->report->literal_errors++;
-      int shown = lang_len > 64 ? 64 : (int)lang_len;
-      sample_error(c, LW_CLEAN_ERROR_LANGTAG, line, column,
-                   "malformed language tag \"%.*s\"", shown, lang);
-    }
-  } else if (datatype && !lw_literal_valid(datatype, lexical, len)) {
+  int shown = lang_len > 64 ? 64 : (int)lang_len;
+  if (lang && !lw_langtag_valid_n(lang, lang_len)) {
     c->report->literal_errors++;
-    int shown = len > 64 ? 64 : (int)len;
+    sample_error(c, LW_CLEAN_ERROR_LANGTAG, line, column,
+                 "malformed language tag \"%.*s\"" DROPPED, shown, lang);
+    return false;
+  }
+  if (lang && datatype && strcmp(datatype, RDF_LANGSTRING)) {
+    c->report->literal_errors++;
+    sample_error(c, LW_CLEAN_ERROR_LANGTAG, line, column,
+                 "language tag \"%.*s\" with the datatype <%.200s>" DROPPED, shown, lang,
+                 datatype);
+    return false;
+  }
+  if (!lang && datatype && !strcmp(datatype, RDF_LANGSTRING)) {
+    c->report->literal_errors++;
+    sample_error(c, LW_CLEAN_ERROR_LANGTAG, line, column,
+                 "rdf:langString without a language tag" DROPPED);
+    return false;
+  }
+  if (!lang && datatype && !lw_literal_valid(datatype, lexical, len)) {
+    c->report->literal_errors++;
+    int shown_lexical = len > 64 ? 64 : (int)len;
     sample_error(c, LW_CLEAN_ERROR_LITERAL, line, column,
-                 "invalid lexical form \"%.*s%s\" for <%.200s>", shown, lexical,
+                 "invalid lexical form \"%.*s%s\" for <%.200s>", shown_lexical, lexical,
                  len > 64 ? "..." : "", datatype);
   }
+  return true;
 }
 
-static void check_literal(CleanContext *c, const LwTerm *o)
+/* False when the object is a literal with no valid N-Quads form (see
+ * check_literal_parts). */
+static bool check_literal(CleanContext *c, const LwTerm *o)
 {
-  if (o->type == LW_TERM_LITERAL) {
-    unsigned line = c->location.line, column = c->location.column;
-    if (c->in_batch) { /* the batch's line numbers become the file's */
-      line = line >= 1 && line <= c->batch_n ? (unsigned)c->batch_lines[line - 1] : 0;
-      column = line ? column : 0;
-    }
-    check_literal_parts(c, line, column, o->value, o->len, o->datatype, o->lang,
-                        o->lang ? strlen(o->lang) : 0);
+  if (o->type != LW_TERM_LITERAL) {
+    return true;
   }
+  unsigned line = c->location.line, column = c->location.column;
+  if (c->in_batch) { /* the batch's line numbers become the file's */
+    line = line >= 1 && line <= c->batch_n ? (unsigned)c->batch_lines[line - 1] : 0;
+    column = line ? column : 0;
+  }
+  return check_literal_parts(c, line, column, o->value, o->len, o->datatype, o->lang,
+                             o->lang ? strlen(o->lang) : 0);
 }
 
 /* Counts a statement read; tells the caller now and then (progress). */
@@ -190,7 +216,9 @@ static LwStatus on_quad(void *handle, const LwQuad *quad)
 {
   CleanContext *c = handle;
   count_statement(c);
-  check_literal(c, &quad->object);
+  if (!check_literal(c, &quad->object)) {
+    return LW_OK; /* dropped: its literal has no valid N-Quads form */
+  }
   LwQuad q = *quad;
   LwStatus st = LW_OK;
   if (quad->subject.type == LW_TERM_BLANK || quad->object.type == LW_TERM_BLANK ||
@@ -489,8 +517,10 @@ static LwStatus take_line(CleanContext *c, const char *line, size_t len,
     }
     /* the column of the literal's opening quote */
     unsigned column = (unsigned)(o.lexical - line);
-    check_literal_parts(c, (unsigned)line_no, column, o.lexical, o.lexical_len, datatype,
-                        o.lang, o.lang_len);
+    if (!check_literal_parts(c, (unsigned)line_no, column, o.lexical, o.lexical_len,
+                             datatype, o.lang, o.lang_len)) {
+      return LW_OK; /* dropped: its literal has no valid N-Quads form */
+    }
   }
   return lw_sorter_add(c->sorter, line, len, err);
 }

@@ -147,7 +147,9 @@ typedef struct {
 typedef enum {
   LW_CLEAN_ERROR_SYNTAX = 0, /* a statement was skipped */
   LW_CLEAN_ERROR_LITERAL,    /* lexical form invalid for its datatype (kept) */
-  LW_CLEAN_ERROR_LANGTAG     /* malformed BCP 47 language tag (kept) */
+  LW_CLEAN_ERROR_LANGTAG     /* malformed BCP 47 language tag, rdf:langString
+                                without one, a tag with another datatype: no
+                                valid N-Quads form, the statement is dropped */
 } LwCleanErrorKind;
 
 typedef struct {

@@ -147,6 +147,7 @@ static const struct {
   {"text/xml", LW_FORMAT_RDFXML},
   {"text/rdf", LW_FORMAT_RDFXML},
   {"application/ld+json", LW_FORMAT_JSONLD},
+  {"application/rdf+json", LW_FORMAT_RDFJSON},
   {"application/json", LW_FORMAT_JSONLD},
   {"text/html", LW_FORMAT_RDFA},
   {"application/xhtml+xml", LW_FORMAT_RDFA},
@@ -183,6 +184,7 @@ static const struct {
   {"rdfxml", LW_FORMAT_RDFXML},     {"jsonld", LW_FORMAT_JSONLD},
   {"json", LW_FORMAT_JSONLD},       {"html", LW_FORMAT_RDFA},
   {"htm", LW_FORMAT_RDFA},          {"xhtml", LW_FORMAT_RDFA},
+  {"rj", LW_FORMAT_RDFJSON},
 };
 
 static const char *const compression_exts[] = {"gz",   "bz2", "xz", "zst", "lz",
@@ -635,16 +637,18 @@ static LwFormat guess_markup(const char *s, size_t len, size_t i, Hints h,
       set_reason(info, "HTML with RDFa attributes (%s=)", hs.rdfa);
       return LW_FORMAT_RDFA;
     }
+    if (hs.jsonld_script) {
+      /* the reader still reads RDFa attributes found further in */
+      set_reason(info, "HTML with a JSON-LD script (application/ld+json)");
+      return LW_FORMAT_JSONLD_HTML;
+    }
     info->partial = cut;
     char where[48] = "";
     if (cut) {
       snprintf(where, sizeof(where), " in the first %zu bytes", len);
     }
     set_reason(info, "HTML without RDFa attributes%s%s",
-               hs.jsonld_script ? " (embedded JSON-LD script, not extracted)"
-               : hs.microdata   ? " (microdata only)"
-                                : "",
-               where);
+               hs.microdata ? " (microdata only)" : "", where);
     return LW_FORMAT_UNKNOWN;
   }
   /* XML formats that declare the RDF namespace but are not RDF/XML. */
@@ -721,8 +725,93 @@ static bool looks_like_json(const char *s, size_t len, size_t i)
   return false;
 }
 
-static LwFormat guess_json(const char *s, size_t len, LwGuessInfo *info)
+static size_t skip_json_space(const char *s, size_t len, size_t i)
 {
+  while (i < len && is_space((unsigned char)s[i])) {
+    ++i;
+  }
+  return i;
+}
+
+/* A JSON string at s[*i] ('"'): its raw bytes (escapes left as they are)
+ * in *str / *n, *i moved past it; false when the head ends first. */
+static bool json_string_at(const char *s, size_t len, size_t *i, const char **str,
+                           size_t *n)
+{
+  size_t j = *i + 1;
+  while (j < len && s[j] != '"') {
+    j += s[j] == '\\' ? 2 : 1;
+  }
+  if (j >= len) {
+    return false;
+  }
+  *str = s + *i + 1;
+  *n = j - *i - 1;
+  *i = j + 1;
+  return true;
+}
+
+/* Skips white space, then expects c; false when something else follows. */
+static bool json_expect(const char *s, size_t len, size_t *i, char c)
+{
+  *i = skip_json_space(s, len, *i);
+  if (*i >= len || s[*i] != c) {
+    return false;
+  }
+  ++*i;
+  return true;
+}
+
+/* An RDF/JSON subject or predicate key: "_:label", or an absolute IRI. */
+static bool rdfjson_key(const char *k, size_t n, bool subject)
+{
+  if (subject && n > 2 && !memcmp(k, "_:", 2)) {
+    return true;
+  }
+  size_t i = 0;
+  while (i < n && (is_alpha((unsigned char)k[i]) ||
+                   (i > 0 && (is_digit((unsigned char)k[i]) || k[i] == '+' || k[i] == '-' ||
+                              k[i] == '.')))) {
+    ++i;
+  }
+  return i > 0 && i < n && k[i] == ':';
+}
+
+/* RDF/JSON's shape at the start of the document ('{' at s[i]): a subject
+ * key holding an object whose first key is a predicate IRI holding an
+ * array whose first element's first key is one of the Note's (type, value,
+ * lang, datatype). JSON-LD never looks so: its keys are keywords or terms
+ * and its values are not {type, value}. */
+static bool rdfjson_shape(const char *s, size_t len, size_t i)
+{
+  const char *k;
+  size_t n;
+  if (!json_expect(s, len, &i, '{') || (i = skip_json_space(s, len, i)) >= len ||
+      s[i] != '"' || !json_string_at(s, len, &i, &k, &n) || !rdfjson_key(k, n, true) ||
+      !json_expect(s, len, &i, ':') || !json_expect(s, len, &i, '{') ||
+      (i = skip_json_space(s, len, i)) >= len || s[i] != '"' ||
+      !json_string_at(s, len, &i, &k, &n) || !rdfjson_key(k, n, false) ||
+      !json_expect(s, len, &i, ':') || !json_expect(s, len, &i, '[') ||
+      !json_expect(s, len, &i, '{') || (i = skip_json_space(s, len, i)) >= len ||
+      s[i] != '"' || !json_string_at(s, len, &i, &k, &n)) {
+    return false;
+  }
+  static const char *const keys[] = {"type", "value", "lang", "datatype"};
+  for (size_t j = 0; j < sizeof(keys) / sizeof(keys[0]); ++j) {
+    if (strlen(keys[j]) == n && !memcmp(k, keys[j], n)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+static LwFormat guess_json(const char *s, size_t len, size_t first, Hints h,
+                           LwGuessInfo *info)
+{
+  if (rdfjson_shape(s, len, first)) {
+    set_reason(info, "RDF/JSON: subject, predicate IRI, array of {type, value} objects");
+    return LW_FORMAT_RDFJSON;
+  }
   static const char *const keywords[] = {"\"@context\"", "\"@id\"", "\"@graph\"",
                                          "\"@type\"", NULL};
   for (size_t k = 0; keywords[k]; ++k) {
@@ -730,6 +819,11 @@ static LwFormat guess_json(const char *s, size_t len, LwGuessInfo *info)
       set_reason(info, "JSON with %s", keywords[k]);
       return LW_FORMAT_JSONLD;
     }
+  }
+  if (s[first] == '{' && pick(h, FMT_BIT(LW_FORMAT_RDFJSON))) {
+    info->hint_used = true;
+    set_reason(info, "JSON (no JSON-LD keyword in the head), RDF/JSON by hint");
+    return LW_FORMAT_RDFJSON;
   }
   set_reason(info, "JSON (no JSON-LD keyword in the head)");
   return LW_FORMAT_JSONLD;
@@ -755,6 +849,8 @@ typedef struct {
   size_t trig_line;
   const char *n3; /* the first Notation3-only construct, or NULL */
   size_t n3_line;
+  bool n3_strong;   /* a construct only N3 has (not a variable) */
+  bool after_block; /* a '}' closed the outermost graph block or formula */
   bool directive;   /* @prefix, @base, PREFIX or BASE seen before any junk */
   const char *junk; /* the first thing no format allows, or NULL */
   size_t junk_line;
@@ -788,6 +884,16 @@ static void trig_feature(Tok *t, const char *what)
   if (!t->trig) {
     t->trig = what;
     t->trig_line = t->line;
+  }
+}
+
+/* A construct only Notation3 has: formulae, rules, quantifiers. */
+static void n3_feature(Tok *t, const char *what)
+{
+  if (!t->n3_strong) {
+    t->n3 = what;
+    t->n3_line = t->line;
+    t->n3_strong = true;
   }
 }
 
@@ -1101,6 +1207,12 @@ static bool next_token(Tok *t)
     }
     return true;
   case '@':
+    if (starts_with(t->s + t->pos, t->len - t->pos, "@forAll") ||
+        starts_with(t->s + t->pos, t->len - t->pos, "@forSome")) {
+      n3_feature(t, "an @forAll / @forSome quantifier");
+      junk(t, t->n3);
+      return false;
+    }
     if (starts_with(t->s + t->pos, t->len - t->pos, "@prefix") ||
         starts_with(t->s + t->pos, t->len - t->pos, "@base")) {
       turtle_feature(t, "an @prefix/@base directive", true);
@@ -1127,7 +1239,12 @@ static bool next_token(Tok *t)
     ++t->pos;
     return true;
   case '{':
+    if (t->graphs > 0 || t->depth > 0 || t->terms >= 2) {
+      n3_feature(t, t->terms >= 2 ? "a formula { ... } as an object"
+                                  : "a formula { ... } inside a statement");
+    }
     trig_feature(t, "a graph block");
+    t->after_block = false;
     ++t->graphs;
     t->terms = t->all_terms = 0; /* the graph label is not part of a triple */
     t->plain = true;
@@ -1139,6 +1256,7 @@ static bool next_token(Tok *t)
       return false;
     }
     end_statement(t);
+    t->after_block = t->graphs == 0;
     ++t->pos;
     return true;
   case ';':
@@ -1154,7 +1272,13 @@ static bool next_token(Tok *t)
       read_number(t);
       return true;
     }
+    if (t->depth == 0 && t->after_block && !t->in_directive &&
+        (t->all_terms == 0 || t->all_terms == 2)) {
+      n3_feature(t, t->all_terms ? "a formula { ... } as a subject"
+                                 : "a formula { ... } as an object");
+    }
     if (t->depth == 0) {
+      t->after_block = false;
       end_statement(t);
     }
     ++t->pos;
@@ -1172,9 +1296,12 @@ static bool next_token(Tok *t)
     return false;
   case '=':
   case '?':
-    /* Notation3 rules ('=>', '<=' is caught as an IRI) and variables. */
-    if (!t->n3) {
-      t->n3 = c == '=' ? "an N3 rule ('=>' or '=')" : "an N3/SPARQL variable";
+    /* Notation3 rules ('=>', '<=' is caught as an IRI) and variables
+     * (which SPARQL has too: they need a formula to count). */
+    if (c == '=' && peekc(t, 1) == '>') {
+      n3_feature(t, "an N3 rule ('=>')");
+    } else if (!t->n3) {
+      t->n3 = c == '=' ? "an N3 equality ('=')" : "an N3/SPARQL variable";
       t->n3_line = t->line;
     }
     junk(t, t->n3);
@@ -1232,9 +1359,8 @@ static LwFormat decide_turtle_family(Tok *t, Hints h, LwGuessInfo *info)
 {
   size_t ended = t->statements;
   bool unfinished = t->terms > 0;
-  if (t->n3 && t->trig) {
-    set_reason(info, "Notation3 with formulae or rules (%s, line %zu), not supported",
-               t->n3, t->n3_line);
+  if (t->n3 && (t->trig || t->n3_strong)) {
+    set_reason(info, "N3 formulae are not RDF: %s (line %zu)", t->n3, t->n3_line);
     return LW_FORMAT_UNKNOWN;
   }
   if (t->trig) {
@@ -1294,7 +1420,7 @@ static LwFormat decide_turtle_family(Tok *t, Hints h, LwGuessInfo *info)
 }
 
 static LwFormat guess_turtle_family(const char *s, size_t len, size_t start, Hints h,
-                                    LwGuessInfo *info, bool *clean)
+                                    LwGuessInfo *info, bool *clean, size_t *statements)
 {
   Tok t;
   memset(&t, 0, sizeof(t));
@@ -1324,6 +1450,9 @@ static LwFormat guess_turtle_family(const char *s, size_t len, size_t start, Hin
     t.plain = true;
   }
   *clean = !t.junk;
+  if (statements) {
+    *statements = t.statements;
+  }
   if (t.junk && t.junk_before == 0 && !t.directive && t.statements <= t.junk_lines) {
     describe_text(s, len, start, &t, info);
     return LW_FORMAT_UNKNOWN;
@@ -1364,6 +1493,16 @@ static size_t skip_space_and_comments(const char *s, size_t len, size_t i)
   }
 }
 
+/* True when s ('<' first) starts with an HTML tag's name, "<html>". */
+static bool starts_html_tag(const char *s, size_t len)
+{
+  size_t n = 1;
+  while (n < len && is_name_char((unsigned char)s[n])) {
+    ++n;
+  }
+  return is_html_tag(s + 1, n - 1);
+}
+
 /* Steps 2 and 3: the first significant character picks the family.
  * *clean is set when the Turtle-family scanner found nothing wrong. */
 static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut, Hints h,
@@ -1383,8 +1522,11 @@ static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut,
     if (maybe) {
       /* '<name>': an IRI if a statement follows, else a tag. */
       LwGuessInfo trial = *info;
-      LwFormat f = guess_turtle_family(s, len, first, h, &trial, clean);
-      if (f != LW_FORMAT_UNKNOWN) {
+      size_t statements = 0;
+      LwFormat f = guess_turtle_family(s, len, first, h, &trial, clean, &statements);
+      /* "<html><head></head></html>" reads as four relative IRIs */
+      if (f != LW_FORMAT_UNKNOWN &&
+          (statements > 0 || !starts_html_tag(s + first, len - first))) {
         *info = trial;
         return f;
       }
@@ -1392,13 +1534,13 @@ static LwFormat guess_content(const char *s, size_t len, size_t first, bool cut,
       return guess_markup(s, len, first, h, info, cut);
     }
   } else if ((c == '{' || c == '[') && looks_like_json(s, len, first)) {
-    return guess_json(s, len, info);
+    return guess_json(s, len, first, h, info);
   } else if (c == '{' && first + 1 == len) {
     info->partial = true;
     set_reason(info, "a lone '{' (JSON or TriG)");
     return pick(h, FMT_BIT(LW_FORMAT_TRIG)) ? LW_FORMAT_TRIG : LW_FORMAT_JSONLD;
   }
-  return guess_turtle_family(s, len, first, h, info, clean);
+  return guess_turtle_family(s, len, first, h, info, clean, NULL);
 }
 
 LwFormat lw_guess_format(const char *head, size_t len, const char *media_type,

@@ -17,8 +17,10 @@
 /* ---- rdf_format (rdf/rdf_format.c) ------------------------------------- */
 
 /*
- * The seven serializations lodwash recognises, with the names stored on seed
- * records (`format`) and accepted on the command line.
+ * The serializations lodwash recognises, with the names stored on seed
+ * records (`format`) and accepted on the command line. LW_FORMAT_RDFA and
+ * LW_FORMAT_JSONLD_HTML are both HTML pages, read the same way (the page's
+ * RDFa and its JSON-LD scripts); the name says what the guess found.
  */
 typedef enum {
   LW_FORMAT_UNKNOWN = 0,
@@ -28,15 +30,18 @@ typedef enum {
   LW_FORMAT_RDFXML,
   LW_FORMAT_RDFA,
   LW_FORMAT_TRIG,
-  LW_FORMAT_TURTLE
+  LW_FORMAT_TURTLE,
+  LW_FORMAT_JSONLD_HTML, /* an HTML page with JSON-LD scripts */
+  LW_FORMAT_RDFJSON      /* RDF/JSON (W3C Note, application/rdf+json) */
 } LwFormat;
 
 /* The record name: "JSON-LD", "N-Quads", "N-Triples", "RDF/XML", "RDFa",
- * "TriG", "Turtle", or "unknown". */
+ * "TriG", "Turtle", "JSON-LD/HTML", "RDF/JSON", or "unknown". */
 const char *lw_format_name(LwFormat format);
 
 /* Parses a record name or a short name (jsonld, nquads, nq, ntriples, nt,
- * rdfxml, xml, rdfa, html, trig, turtle, ttl), case-insensitively. */
+ * rdfxml, xml, rdfa, html, trig, turtle, ttl, jsonld-html, rdfjson),
+ * case-insensitively. */
 LwFormat lw_format_parse(const char *name);
 
 /* ---- rdf_term (types only) --------------------------------------------- */
@@ -103,7 +108,7 @@ typedef void (*LwSyntaxErrorSink)(void *handle, unsigned line, unsigned column,
 /* ---- format_guess (rdf/format_guess.c) --------------------------------- */
 
 /*
- * Format guessing: which of the seven RDF serializations a file is, decided
+ * Format guessing: which of the RDF serializations a file is, decided
  * from the first few KB of its content.
  *
  * The content decides; the media type and the file name are only hints,
@@ -117,7 +122,9 @@ typedef void (*LwSyntaxErrorSink)(void *handle, unsigned line, unsigned column,
  *   '<?xml', '<rdf:RDF', the RDF namespace     -> RDF/XML
  *   HTML (doctype, <html>, <head>, <body>, ...)
  *     with RDFa attributes (property=, typeof=, vocab=, about=, ...) -> RDFa
- *     without                                  -> unknown (not RDF)
+ *     without, with an application/ld+json script -> JSON-LD in HTML
+ *     without either                           -> unknown (not RDF)
+ *   '{' "subject": { "predicate": [ { "type" | "value" ...   -> RDF/JSON
  *   '{' or '['                                  -> JSON-LD
  *   statements of full IRIs, blank node labels and literals, one per line
  *     with a fourth term (graph label)          -> N-Quads

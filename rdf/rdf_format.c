@@ -15,6 +15,8 @@ static const struct {
   {LW_FORMAT_RDFA, "RDFa", {"rdfa", "html", NULL}},
   {LW_FORMAT_TRIG, "TriG", {"trig", NULL, NULL}},
   {LW_FORMAT_TURTLE, "Turtle", {"turtle", "ttl", NULL}},
+  {LW_FORMAT_JSONLD_HTML, "JSON-LD/HTML", {"jsonld-html", "html-jsonld", NULL}},
+  {LW_FORMAT_RDFJSON, "RDF/JSON", {"rdfjson", "rj", "rdf-json"}},
 };
 
 const char *lw_format_name(LwFormat format)

@@ -43,6 +43,7 @@ void lw_scanner_sync(LwScanner *s)
   s->bool_state = 0;
   s->bool_len = 0;
   s->after_caret = false;
+  s->tag_len = 0;
 }
 
 static int hex_value(unsigned c)
@@ -312,10 +313,139 @@ static bool blank_label(LwScanner *s, unsigned c, Out *out)
   }
 }
 
+static bool is_letter(unsigned c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* After "@" started a token: true when its word is @forAll or @forSome
+ * (decided at the first character that is no letter). */
+static bool n3_quantifier(LwScanner *s, unsigned c)
+{
+  if (is_letter(c) && s->n3_word_len < sizeof(s->n3_word) - 1) {
+    s->n3_word[s->n3_word_len++] = (char)c;
+    return false;
+  }
+  s->n3_in_at = false;
+  s->n3_word[s->n3_word_len] = '\0';
+  return !strcmp(s->n3_word, "forAll") || !strcmp(s->n3_word, "forSome");
+}
+
+/* After a '}' closed the outermost bracket: TriG goes on with a statement
+ * of its own (three terms, or a graph label and '{'); N3 may go on with a
+ * predicate and an object (the formula is the subject), or with ". ; , ] )
+ * =" (it is an object, or a rule's premise). Counts the terms at depth 0
+ * until it can tell. */
+static const char *after_block(LwScanner *s, unsigned c, bool token_start)
+{
+  if (s->depth > 0) {
+    return NULL;
+  }
+  bool ends = c == '.' || c == ';' || c == ',';
+  if ((ends || c == ']' || c == ')' || c == '=') && s->n3_block_terms == 0) {
+    return c == '=' ? "an N3 rule ('=>')" : "a formula { ... } as an object";
+  }
+  if (ends || c == '{' || c == '}' || (c == '@' && token_start)) {
+    /* '@': a directive (@prefix, @base) */
+    s->n3_after_block = false;
+    return ends && s->n3_block_terms == 2 ? "a formula { ... } as a subject" : NULL;
+  }
+  bool term = (token_start && is_token_char(c) && c != '@' && c != '^' &&
+               !s->after_caret) ||
+              c == '<' || c == '"' || c == '\'' || c == '[' || c == '(';
+  if (term && ++s->n3_block_terms > 2) {
+    s->n3_after_block = false;
+  }
+  return NULL;
+}
+
+/* The N3 construct that c (in the NORMAL state) completes, or NULL (see
+ * rdf_readers.h). */
+static const char *n3_construct(LwScanner *s, unsigned c, bool token_start)
+{
+  if (s->n3_in_at && n3_quantifier(s, c)) {
+    return "an @forAll / @forSome quantifier";
+  }
+  if (s->n3_eq) {
+    s->n3_eq = false;
+    if (c == '>') {
+      return "an N3 rule ('=>')";
+    }
+  }
+  bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+  if (space) {
+    return NULL;
+  }
+  const char *found = s->n3_after_block ? after_block(s, c, token_start) : NULL;
+  if (found) {
+    return found;
+  }
+  if (c == '}' && s->depth == 1) {
+    s->n3_after_block = true;
+    s->n3_block_terms = 0;
+  }
+  if (c == '{' && s->depth > 0) {
+    return "a formula { ... } inside a statement";
+  }
+  if (token_start && c == '=') {
+    s->n3_eq = true;
+  }
+  if (token_start && c == '@' && s->prev_sig != '"' && s->prev_sig != '\'') {
+    s->n3_in_at = true;
+    s->n3_word_len = 0;
+  }
+  s->prev_sig = (unsigned char)c;
+  return NULL;
+}
+
+/* Writes the language tag held back; as "@-..." when "^^" follows it (see
+ * rdf_readers.h). The tag was a token: what follows goes on from there. */
+static void emit_tag(LwScanner *s, Out *out, bool datatype_follows)
+{
+  emit(out, "@", 1);
+  if (datatype_follows) {
+    emit(out, "-", 1);
+    ++s->tags_refused;
+  }
+  emit(out, s->tag_held + 1, s->tag_len - 1);
+  s->tag_len = 0;
+  s->in_token = true;
+}
+
+/* Turtle / TriG: holds a language tag ('@' right after a string) back until
+ * the character after it. Returns true when c was held. */
+static bool held_tag(LwScanner *s, unsigned c, bool token_start, Out *out)
+{
+  if (s->tag_len) {
+    bool tag_char = is_letter(c) || (c >= '0' && c <= '9') || c == '-';
+    if (tag_char && s->tag_len < sizeof(s->tag_held)) {
+      s->tag_held[s->tag_len++] = (char)c;
+      return true;
+    }
+    emit_tag(s, out, c == '^');
+    return false;
+  }
+  if (c == '@' && token_start && (s->prev_sig == '"' || s->prev_sig == '\'')) {
+    s->tag_held[0] = '@';
+    s->tag_len = 1;
+    return true;
+  }
+  return false;
+}
+
 /* The NORMAL state: whitespace, punctuation, brackets and bare tokens. */
 static LwScanResult normal(LwScanner *s, unsigned c, const char *bytes, size_t n, Out *out)
 {
   bool token_start = !s->in_token || s->after_caret; /* "^^" + a name */
+  if (s->long_strings) {
+    if (held_tag(s, c, token_start, out)) {
+      return LW_SCAN_OK;
+    }
+    token_start = !s->in_token || s->after_caret; /* a tag went out before c */
+    if (!s->n3 && (s->n3 = n3_construct(s, c, token_start))) {
+      return LW_SCAN_N3;
+    }
+  }
   s->after_caret = c == '^';
   if (blank_label(s, c, out) || boolean_like(s, c, token_start, bytes, n, out)) {
     return LW_SCAN_OK;
@@ -634,7 +764,8 @@ static size_t plain_run(const LwScanner *s, const unsigned char *in, size_t len)
     mask = P_COMMENT;
     break;
   case S_NORMAL:
-    if (!s->in_token || s->dots || s->label_state || s->bool_state || s->after_caret) {
+    if (!s->in_token || s->dots || s->label_state || s->bool_state || s->after_caret ||
+        s->n3_in_at || s->n3_eq || s->tag_len) {
       return 0;
     }
     mask = P_TOKEN;
@@ -653,7 +784,7 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len, LwBuf *
 {
   /* each input byte gives at most 6 output bytes (NUL -> \u0000) */
   if (lw_buf_reserve(out, 6 * (len + sizeof(s->carry)) + 16 + s->dots + s->held_b +
-                            sizeof(s->bool_held) + 1) != LW_OK) {
+                            sizeof(s->bool_held) + sizeof(s->tag_held) + 2) != LW_OK) {
     return LW_SCAN_NOMEM;
   }
   Out o = {out->data + out->len};
@@ -710,7 +841,8 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len, LwBuf *
 
 LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
 {
-  if (lw_buf_reserve(out, 17 + s->dots + s->held_b + sizeof(s->bool_held)) != LW_OK) {
+  if (lw_buf_reserve(out, 17 + s->dots + s->held_b + sizeof(s->bool_held) +
+                            sizeof(s->tag_held) + 1) != LW_OK) {
     return LW_SCAN_NOMEM;
   }
   Out o = {out->data + out->len};
@@ -726,6 +858,9 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
     }
   }
   emit_held_b(s, &o, false);
+  if (s->tag_len) {
+    emit_tag(s, &o, false); /* a language tag at the very end */
+  }
   if (s->bool_len) {
     emit_bool_held(s, &o, false); /* "true" or "false" at the very end */
   }

@@ -121,8 +121,12 @@ LwStatus lw_rdf_read(FILE *in, const LwReadOptions *options, LwReadStats *stats,
   case LW_FORMAT_NQUADS:
     return lw_rdf_read_serd(in, &ctx);
   case LW_FORMAT_RDFXML:
-  case LW_FORMAT_RDFA:
     return lw_rdf_read_raptor(in, &ctx);
+  case LW_FORMAT_RDFA:
+  case LW_FORMAT_JSONLD_HTML:
+    return lw_rdf_read_html(in, &ctx);
+  case LW_FORMAT_RDFJSON:
+    return lw_rdf_read_rdfjson(in, &ctx);
   case LW_FORMAT_JSONLD:
     return read_jsonld(in, options, stats, err);
   case LW_FORMAT_UNKNOWN:

@@ -242,9 +242,9 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
   if (raptor_world_open(p->world)) {
     return LW_ERR_INTERNAL;
   }
-  p->parser = raptor_new_parser(p->world, format == LW_FORMAT_RDFA ? "rdfa" : "rdfxml");
+  p->parser = raptor_new_parser(p->world, format == LW_FORMAT_RDFXML ? "rdfxml" : "rdfa");
   p->guard = lw_xml_guard_new(c->rc->max_depth);
-  if (p->guard && format == LW_FORMAT_RDFA) {
+  if (p->guard && format != LW_FORMAT_RDFXML) {
     lw_xml_guard_blank_empty_default_ns(p->guard);
   }
   p->block = malloc(LW_XML_MAX_PROLOG_BYTES + BLOCK_SIZE);
@@ -447,7 +447,7 @@ LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
   bool eof = false;
   if (read_block(in, p.block, BLOCK_SIZE, &len, &eof) != LW_OK) {
     st = lw_error_set(rc->err, LW_ERR_IO, "read error");
-  } else if (rc->options->format == LW_FORMAT_RDFA && !lw_html_is_xml(p.block, len)) {
+  } else if (rc->options->format != LW_FORMAT_RDFXML && !lw_html_is_xml(p.block, len)) {
     st = parse_html(in, &p, &c, len, eof);
   } else {
     st = parse_all(in, &p, &c, len, eof);

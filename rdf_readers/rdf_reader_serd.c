@@ -41,6 +41,7 @@ typedef struct {
   FILE *in;
   bool line_based;              /* N-Triples, N-Quads: absolute IRIs only */
   unsigned serd_errors;         /* serd errors since the last statement */
+  unsigned long tags_explained; /* errors at a tag the pre-scanner refused */
   const SerdNode *problem_node; /* the node node_to_term looked at last */
   LwScanner scan;
   SerdEnv *env;  /* prefixes, bound to absolute IRIs where possible */
@@ -92,6 +93,17 @@ static void limit_hit(SerdContext *c, LwScanResult r)
   const LwScanner *s = &c->scan;
   if (r == LW_SCAN_NOMEM) {
     c->stop = LW_ERR_NOMEM;
+    return;
+  }
+  if (r == LW_SCAN_N3) {
+    /* the file is refused whole: a formula's statements seen before the
+     * construct that shows it would otherwise stay asserted */
+    lw_read_report(c->rc, (unsigned)s->stop_line, (unsigned)s->stop_column,
+                   "N3 formulae are not RDF: %s", s->n3);
+    lw_error_set(c->rc->err, LW_ERR_FORMAT,
+                 "N3 formulae are not RDF: %s at line %lu, column %lu", s->n3, s->stop_line,
+                 s->stop_column);
+    c->stop = LW_ERR_FORMAT;
     return;
   }
   if (r == LW_SCAN_DEPTH) {
@@ -441,7 +453,8 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
    * one byte at a time it counts one more there (the byte it starts with) */
   unsigned long line = e->line;
   unsigned long column = e->line > 1 || c->view ? e->col + 1 : e->col;
-  if (c->end_line && (line > c->end_line || (line == c->end_line && column > c->end_column))) {
+  if (c->end_line &&
+      (line > c->end_line || (line == c->end_line && column > c->end_column))) {
     line = c->end_line; /* serd read on over the trailer and the NULs */
     column = c->end_column;
   }
@@ -450,6 +463,11 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
   }
   c->serd_line = line;
   c->serd_column = column;
+  if (!strncmp(message, "unexpected `-'", 14) && c->tags_explained < c->scan.tags_refused) {
+    /* the pre-scanner's "@-" in front of a tag that "^^" follows */
+    ++c->tags_explained;
+    snprintf(message, sizeof(message), "a literal with a language tag and a datatype");
+  }
   lw_read_report(c->rc, (unsigned)line, (unsigned)column, "%s", message);
   return SERD_SUCCESS;
 }
@@ -740,8 +758,8 @@ static SerdSyntax serd_syntax(LwFormat format)
 static LwStatus finish(SerdContext *c, SerdStatus st)
 {
   LwReadContext *rc = c->rc;
-  if (c->stop == LW_ERR_LIMIT) {
-    return LW_ERR_LIMIT; /* message set where the cap was hit */
+  if (c->stop == LW_ERR_LIMIT || (c->stop == LW_ERR_FORMAT && c->scan.n3)) {
+    return c->stop; /* message set where the cap was hit, or N3 found */
   }
   if (c->stop == LW_ERR_IO) {
     return lw_error_set(rc->err, LW_ERR_IO, "read error");
@@ -861,7 +879,8 @@ static LwStatus read_lines(SerdContext *c, SerdReader *reader)
   while (c->stop == LW_OK) {
     const char *p = buf.data ? buf.data + start : NULL;
     const char *next = NULL;
-    const char *end = p ? line_end(p, buf.data + buf.len, c->at_eof, &searched, &next) : NULL;
+    const char *end = p ? line_end(p, buf.data + buf.len, c->at_eof, &searched, &next)
+                        : NULL;
     if (end) {
       read_line(c, reader, p, (size_t)(end - p));
       start = (size_t)(next - buf.data);

@@ -4,7 +4,9 @@
  * parsed by serd (rdf_readers/rdf_reader_serd.c, with a pre-scanner for what
  * serd 0.30 reads differently), RDF/XML and RDFa by raptor2 on libxml2
  * (rdf_readers/rdf_reader_raptor.c, behind an XML guard, with HTML repair and
- * xml:lang scoping), JSON-LD by jsonld/.
+ * xml:lang scoping), JSON-LD by jsonld/, HTML pages' JSON-LD scripts and
+ * RDFa (rdf_readers/rdf_reader_html.c), RDF/JSON by jansson
+ * (rdf_readers/rdf_reader_rdfjson.c).
  *
  * Uses base, rdf and jsonld. Below, one section per module; the readers'
  * shared internals are in rdf_readers/rdf_reader_internal.h.
@@ -121,6 +123,26 @@ size_t lw_xml_guard_undecided(const LwXmlGuard *guard);
  *     serd reads a prefixed name: "Z...Z" + "true"/"false" + such a character
  *     gets one more 'Z', which keeps all prefixes apart
  *     (lw_scanner_written_name gives the name as written, for messages).
+ *   - a language tag followed by "^^" ("l"@en^^<dt>, Turtle / TriG): serd
+ *     0.30 hands on "l"@en before it sees the '^' and then skips the rest
+ *     with an error, a statement written in part. The scanner holds a
+ *     language tag back until what follows shows, and writes such a tag
+ *     as "@-en": serd refuses it inside the literal ("unexpected `-'"),
+ *     and the statement is skipped whole. A tag longer than 63 bytes, or
+ *     white space before the "^^", is let through;
+ *   - Notation3 (Turtle / TriG only): N3's formulae and rules are not RDF,
+ *     and serd reads a formula as a TriG graph block, so that quoted
+ *     statements would come out asserted. The scanner stops (LW_SCAN_N3)
+ *     at the first construct only N3 has, outside strings, IRIs and
+ *     comments: a token "=>" (N3's implication; "=" and "==" are left to
+ *     serd, which reads "==" inside [ ] as an extension),
+ *     "@forAll" / "@forSome", a '{' inside any bracket (a nested formula,
+ *     or one in a blank node or collection), and after a '}' that closed
+ *     the outermost bracket ". ; , ] ) =" (a formula as an object, a
+ *     rule's premise) or a statement of two terms ("{ ... } :p :o .", a
+ *     formula as a subject): TriG's graph block is a statement of its own.
+ *     A two-term statement whose last token runs into its '.' (":o.") is
+ *     not caught (serd reports it as an error).
  *
  * Repairs that add bytes shift serd's columns on the rest of that line; the
  * scanner's own reports count columns in input bytes.
@@ -136,7 +158,8 @@ typedef enum {
   LW_SCAN_OK = 0,
   LW_SCAN_DEPTH, /* nesting deeper than max_depth */
   LW_SCAN_TERM,  /* a term longer than max_term_bytes */
-  LW_SCAN_NOMEM
+  LW_SCAN_NOMEM,
+  LW_SCAN_N3 /* Turtle / TriG: an N3 construct (n3 says which) */
 } LwScanResult;
 
 /* Receives a problem the scanner repaired (1-based line and column). */
@@ -166,6 +189,19 @@ typedef struct {
   unsigned bool_len;
   bool after_caret; /* the last byte was '^': a datatype name follows */
   unsigned depth;
+  /* N3 (Turtle / TriG only): what was found, and what leads to it */
+  const char *n3;
+  unsigned char prev_sig;  /* the last character outside strings, IRIs, comments
+                             and white space */
+  bool n3_eq;              /* a token started with '=' ('=>'?) */
+  bool n3_after_block;     /* a '}' closed the outermost bracket */
+  unsigned n3_block_terms; /* terms since then */
+  bool n3_in_at;           /* a token started with '@' (not a language tag) */
+  char n3_word[8];         /* its letters */
+  unsigned n3_word_len;
+  char tag_held[64]; /* Turtle / TriG: a language tag held back, '@' first */
+  unsigned tag_len;
+  unsigned long tags_refused; /* tags written as "@-..." so far */
   size_t term_len;
   unsigned long reported_line; /* one report per line is enough */
   unsigned char carry[4];      /* the start of a UTF-8 sequence cut by a block */
@@ -230,9 +266,26 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out);
  *   - RDF/XML and RDFa: max_depth also caps element nesting; a DTD may only
  *     declare plain internal entities (see rdf_readers/rdf_readers.h); an XML
  *     well-formedness error ends the document (LW_ERR_SYNTAX). RDFa is read
- *     by raptor's XML-based parser: XHTML and well-formed HTML only.
+ *     by raptor's XML-based parser, HTML after libxml2's repair;
+ *   - HTML pages (LW_FORMAT_RDFA, LW_FORMAT_JSONLD_HTML) are read whole (at
+ *     most LW_HTML_MAX_BYTES, 64 MiB): their JSON-LD scripts and their RDFa,
+ *     see rdf_reader_html below.
  */
 #include <stdio.h>
+
+/* Which JSON-LD scripts of an HTML page are read. A fragment of the
+ * document URL (base_iri) names the one script to read: in the API's modes
+ * always (a fragment naming none is an error), in LW_HTML_SCRIPTS_EACH only
+ * when it names a JSON-LD script (else it is taken for a resource's
+ * fragment, "#me", and every script is read). */
+typedef enum {
+  LW_HTML_SCRIPTS_EACH = 0, /* every script, each its own JSON-LD document
+                               (lodwash's default) */
+  LW_HTML_SCRIPTS_FIRST,    /* the first only (the JSON-LD API's default,
+                               extractAllScripts false) */
+  LW_HTML_SCRIPTS_ALL       /* every script, their documents in one array
+                               (extractAllScripts true) */
+} LwHtmlScripts;
 
 typedef struct {
   LwFormat format;
@@ -251,6 +304,7 @@ typedef struct {
   /* When set, the reader writes there where each statement is before it
    * hands it to on_quad. */
   LwLocation *location;
+  LwHtmlScripts html_scripts; /* HTML pages: which JSON-LD scripts */
 } LwReadOptions;
 
 /* Reads all of in (UTF-8) in options->format. Returns LW_OK when the input
@@ -313,5 +367,49 @@ bool lw_rdf_serd_paged(void);
 
 /* RDF/XML and RDFa (raptor2). */
 LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *ctx);
+
+/* ---- rdf_reader_html (rdf_readers/rdf_reader_html.c) ------------------- */
+
+/*
+ * HTML pages: their JSON-LD scripts (JSON-LD 1.1 API §4.1 and §7.3,
+ * <script type="application/ld+json">) and their RDFa. The page is read
+ * whole and parsed by libxml2's HTML parser; the scripts are found in its
+ * tree and read by jsonld/ with the page's base: the document URL (base_iri,
+ * without its fragment), overridden by the first <base href> (resolved
+ * against it). Which scripts: options->html_scripts, or the one whose id is
+ * base_iri's fragment (see LwHtmlScripts). A script's text is JSON as it
+ * stands (HTML unescapes
+ * nothing in a script, and an HTML comment around the JSON is no JSON).
+ *
+ * Lax, like every reader: a script that is not JSON is reported ("invalid
+ * script element: ...", the API's error code) and skipped, a JSON-LD error
+ * ends only its own script (the quads it gave before stay), a fragment that
+ * names no JSON-LD script is reported ("loading document failed: ...");
+ * the other scripts and the RDFa are still read. Errors are located at the
+ * script element's line plus the line within the script.
+ *
+ * RDFa: a page guessed as RDFa is then read by raptor (rdf_reader_raptor.c)
+ * as before; a page guessed as JSON-LD in HTML too, when its tree holds RDFa
+ * attributes (property, typeof, about, ...; rel / rev with a CURIE). A page
+ * with both gives both.
+ */
+LwStatus lw_rdf_read_html(FILE *in, LwReadContext *ctx);
+
+/* ---- rdf_reader_rdfjson (rdf_readers/rdf_reader_rdfjson.c) ------------- */
+
+/*
+ * RDF/JSON (the W3C Note "RDF 1.1 JSON Alternate Serialization",
+ * application/rdf+json): an object of subjects (IRIs, "_:label") holding
+ * objects of predicate IRIs holding arrays of {"type": "uri" | "bnode" |
+ * "literal", "value", "lang"?, "datatype"?}. Loaded whole by jansson. A
+ * subject, predicate or object breaking those rules (a literal with both a
+ * language and a datatype, an unknown type, a relative IRI without a base)
+ * is reported and skipped; a document that is no JSON object is
+ * LW_ERR_SYNTAX, one larger than LW_RDFJSON_MAX_BYTES LW_ERR_LIMIT (the
+ * tree takes several times the text). No locations (line 0).
+ */
+#define LW_RDFJSON_MAX_BYTES ((size_t)256 << 20)
+
+LwStatus lw_rdf_read_rdfjson(FILE *in, LwReadContext *ctx);
 
 #endif

@@ -113,7 +113,18 @@ static const Case cases[] = {
   {"<!DOCTYPE html><html><body><div itemscope itemprop=\"x\"></div></body></html>", NULL,
    NULL, LW_FORMAT_UNKNOWN, "microdata"},
   {"<!DOCTYPE html><html><head><script type=\"application/ld+json\">{}</script></head></html>",
-   NULL, NULL, LW_FORMAT_UNKNOWN, "JSON-LD script"},
+   NULL, NULL, LW_FORMAT_JSONLD_HTML, "JSON-LD script"},
+  {"<html><head><script type='application/ld+json; charset=utf-8'>{\"@id\": \"x\"}</script>"
+   "</head><body><p>text</p></body></html>",
+   "text/html", "page.html", LW_FORMAT_JSONLD_HTML, "JSON-LD script"},
+  {"<html><head><script type=\"application/ld+json\">{}</script></head>"
+   "<body><p property=\"dc:title\">T</p></body></html>",
+   NULL, NULL, LW_FORMAT_RDFA, "property"},
+  {"<html><head></head></html>", NULL, NULL, LW_FORMAT_UNKNOWN, "HTML without RDFa"},
+  {"<html> <head> <title> .", NULL, NULL, LW_FORMAT_TURTLE, "relative IRIs"},
+  {"<html><head><script type=\"text/javascript\">var ld = 'application/ld+json';</script>"
+   "</head></html>",
+   NULL, NULL, LW_FORMAT_UNKNOWN, "HTML without RDFa"},
   {"<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" "
    "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><body about=\"#me\"/></html>",
    NULL, NULL, LW_FORMAT_RDFA, NULL},
@@ -135,6 +146,17 @@ static const Case cases[] = {
   {"[]", NULL, NULL, LW_FORMAT_JSONLD, NULL},
   {"[] <http://a/p> <http://a/o> .", NULL, NULL, LW_FORMAT_TURTLE, NULL},
   {"[ true, 1 ]", NULL, NULL, LW_FORMAT_JSONLD, NULL},
+  /* RDF/JSON: its shape decides, before the JSON-LD keywords */
+  {"{\n  \"http://ex.org/s\" : {\n    \"http://ex.org/p\" : [ { \"type\" : \"uri\", "
+   "\"value\" : \"http://ex.org/o\" } ]\n  }\n}\n",
+   NULL, NULL, LW_FORMAT_RDFJSON, "RDF/JSON"},
+  {"{\"_:b1\": {\"http://ex.org/p\": [{\"value\": \"@id\", \"type\": \"literal\"}]}}",
+   "application/json", "x.jsonld", LW_FORMAT_RDFJSON, "RDF/JSON"},
+  {"{\"http://ex.org/s\": {\"http://ex.org/p\": [{\"@value\": \"x\"}]}}", NULL, NULL,
+   LW_FORMAT_JSONLD, NULL},
+  {"{\"@id\": \"http://ex.org/s\", \"http://ex.org/p\": [{\"type\": \"uri\"}]}", NULL, NULL,
+   LW_FORMAT_JSONLD, "@id"},
+  {"{\"http://ex.org/s\": {", "application/rdf+json", NULL, LW_FORMAT_RDFJSON, "by hint"},
   /* not RDF */
   {"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj", "application/rdf+xml", "x.rdf",
    LW_FORMAT_UNKNOWN, "PDF"},
@@ -159,7 +181,22 @@ static const Case cases[] = {
    "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/></metadata></svg>",
    NULL, "x.rdf", LW_FORMAT_UNKNOWN, "SVG"},
   {"@prefix : <http://a/> .\n{ ?x a :C } => { ?x a :D } .\n", NULL, "rules.n3",
-   LW_FORMAT_UNKNOWN, "Notation3"},
+   LW_FORMAT_UNKNOWN, "N3 formulae are not RDF"},
+  {"@prefix : <http://a/> .\n{ :a :b :c } => { :d :e :f } .\n", NULL, NULL,
+   LW_FORMAT_UNKNOWN, "N3 formulae are not RDF: an N3 rule"},
+  {"@prefix : <http://a/> .\n@forAll :x .\n:x :b :c .\n", NULL, NULL, LW_FORMAT_UNKNOWN,
+   "@forAll"},
+  {"@prefix : <http://a/> .\n:alice :believes { :moon :madeOf :cheese } .\n", NULL, NULL,
+   LW_FORMAT_UNKNOWN, "as an object"},
+  {"@prefix : <http://a/> .\n{ :moon :madeOf :cheese } :saidBy :alice .\n", NULL, NULL,
+   LW_FORMAT_UNKNOWN, "as a subject"},
+  {"@prefix : <http://a/> .\n:s :p [ :q { :a :b :c } ] .\n", NULL, NULL, LW_FORMAT_UNKNOWN,
+   "N3 formulae"},
+  {"@prefix : <http://a/> .\n{ :a :b :c }\n:g { :d :e :f }\n:s :p :o .\n{ :x :y :z } .\n",
+   NULL, NULL, LW_FORMAT_UNKNOWN, "N3 formulae"},
+  {"@prefix : <http://a/> .\n{ :a :b :c }\n@prefix e: <http://e/> .\n:g { :d :e :f }\n"
+   "{ :a :b :c } :s :p :o .\n",
+   NULL, NULL, LW_FORMAT_TRIG, "graph block"},
   {"@prefix : <http://a/> .\n:s :p :o .\n", NULL, "data.n3", LW_FORMAT_TURTLE, NULL},
   /* dirty files: a bad first line does not make good statements text */
   {"<http://a/s> <http://a/p> bad line .\n<http://a/s> <http://a/p> <http://a/o> .\n"
@@ -263,6 +300,11 @@ static void check_small_cases(void)
   CHECK_INT_EQ(lw_guess_from_media_type("text/turtle; charset=utf-8"), LW_FORMAT_TURTLE);
   CHECK_INT_EQ(lw_guess_from_media_type("Application/N-Triples"), LW_FORMAT_NTRIPLES);
   CHECK_INT_EQ(lw_guess_from_media_type("application/ld+json"), LW_FORMAT_JSONLD);
+  CHECK_INT_EQ(lw_guess_from_media_type("application/rdf+json"), LW_FORMAT_RDFJSON);
+  CHECK_INT_EQ(lw_guess_from_filename("data.rj"), LW_FORMAT_RDFJSON);
+  CHECK_INT_EQ(lw_format_parse("rdfjson"), LW_FORMAT_RDFJSON);
+  CHECK_INT_EQ(lw_format_parse("JSON-LD/HTML"), LW_FORMAT_JSONLD_HTML);
+  CHECK_STR_EQ(lw_format_name(LW_FORMAT_RDFJSON), "RDF/JSON");
   CHECK_INT_EQ(lw_guess_from_media_type("text/plain"), LW_FORMAT_UNKNOWN);
   CHECK_INT_EQ(lw_guess_from_media_type("application/octet-stream"), LW_FORMAT_UNKNOWN);
   CHECK_INT_EQ(lw_guess_from_media_type(NULL), LW_FORMAT_UNKNOWN);
@@ -419,7 +461,10 @@ static const char *right_ext(LwFormat f)
   case LW_FORMAT_JSONLD:
     return "data.jsonld";
   case LW_FORMAT_RDFA:
+  case LW_FORMAT_JSONLD_HTML:
     return "data.html";
+  case LW_FORMAT_RDFJSON:
+    return "data.rj";
   default:
     return NULL;
   }
@@ -790,6 +835,48 @@ static void check_folder(Tally *t, const char *dir, const char *suffix, LwFormat
   closedir(d);
 }
 
+/* Whether an HTML page has a <script> of type application/ld+json. */
+static bool has_jsonld_script(const char *page)
+{
+  for (const char *p = strstr(page, "<script"); p; p = strstr(p + 1, "<script")) {
+    const char *end = strchr(p, '>');
+    const char *type = strstr(p, "application/ld+json");
+    if (end && type && type < end) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The JSON-LD suite's HTML pages: JSON-LD in HTML when they have such a
+ * script (a <pre> of that type, or a script of type application/json, is
+ * none: not RDF). */
+static void check_jsonld_html(const char *testdata)
+{
+  char dir[4096];
+  snprintf(dir, sizeof(dir), "%s/jsonld-api-tests/tests/html", testdata);
+  Tally t = {"JSON-LD HTML pages", 0, 0, 0, 0, 0};
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    if (ends_with(e->d_name, "-in.html")) {
+      char path[8192];
+      snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+      size_t len;
+      char *page = read_file(path, &len);
+      if (page) {
+        check_file(&t, path,
+                   has_jsonld_script(page) ? LW_FORMAT_JSONLD_HTML : LW_FORMAT_UNKNOWN);
+      }
+      free(page);
+    }
+  }
+  if (d) {
+    closedir(d);
+  }
+  tally_print(&t);
+}
+
 static void check_jsonld(const char *testdata)
 {
   char dir[4096];
@@ -816,6 +903,7 @@ static void check_jsonld(const char *testdata)
     closedir(d);
   }
   tally_print(&nq);
+  check_jsonld_html(testdata);
 }
 
 /* An RDFa test template: an optional first line with a JSON prefix map,

@@ -188,6 +188,16 @@ int main(void)
     {"<html xmlns='http://www.w3.org/1999/xhtml' prefix='e: http://e/'><body about='#m'>"
      "<p property='e:n'>N</p><a rel='e:k' href='f'>f</a></body></html>",
      LW_FORMAT_RDFA},
+    {"<html><head><base href='http://b/x/'><script type='application/ld+json'>{\"@context\":"
+     " {\"@vocab\": \"http://e/\"}, \"@id\": \"a\", \"p\": [{\"@value\": \"v\", "
+     "\"@language\": \"en\"}, {\"@id\": \"_:b\"}]}</script></head><body><p about='#m' "
+     "property='http://e/n'>N</p></body></html>",
+     LW_FORMAT_JSONLD_HTML},
+    {"{\"http://e/s\": {\"http://e/p\": [{\"type\": \"literal\", \"value\": \"v\", "
+     "\"lang\": \"en\"}, {\"type\": \"bnode\", \"value\": \"_:b\"}, {\"type\": "
+     "\"uri\", \"value\": \"o\"}]}, \"_:b\": {\"http://e/q\": [{\"type\": \"literal\", "
+     "\"value\": \"1\", \"datatype\": \"http://e/int\"}]}}",
+     LW_FORMAT_RDFJSON},
   };
   for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); ++i) {
     add_seed(builtin[i].text, strlen(builtin[i].text), builtin[i].format);
@@ -219,6 +229,9 @@ int main(void)
       add_dir(sub, ".rdf", LW_FORMAT_RDFXML);
     }
     lw_test_dir_list_free(&topics);
+    char html[4096];
+    snprintf(html, sizeof(html), "%.2000s/jsonld-api-tests/tests/html", data);
+    add_dir(html, ".html", LW_FORMAT_JSONLD_HTML);
   }
   const char *seed_env = getenv("LW_FUZZ_SEED");
   if (seed_env && atoll(seed_env)) {
@@ -232,7 +245,7 @@ int main(void)
     lw_buf_reset(&doc);
     lw_buf_append(&doc, s->data, s->len);
     mutate(&doc);
-    LwFormat format = below(8) ? s->format : (LwFormat)(1 + below(7));
+    LwFormat format = below(8) ? s->format : (LwFormat)(1 + below(LW_FORMAT_RDFJSON));
     unsigned long before = bad_terms;
     run_one(doc.data, doc.len, format);
     if (bad_terms != before && getenv("LW_FUZZ_VERBOSE")) {
