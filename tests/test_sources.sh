@@ -133,12 +133,21 @@ cat > "$www/site/page-rdfa.html" <<EOF2
 EOF2
 echo "<html><head><title>Contact</title></head><body><p>Write to us.</p></body></html>" \
   > "$www/site/page-plain.html"
+cat > "$www/site/page-jsonld.html" <<'EOF2'
+<!DOCTYPE html>
+<html><head><title>Grace</title>
+<script type="application/ld+json">
+{"@context": {"name": "http://schema.org/name"},
+ "@id": "http://example.org/site/grace", "name": "Grace Hopper"}
+</script></head><body><p>Grace Hopper</p></body></html>
+EOF2
 nt sitedump 5 > "$www/site/dump.nt"
 cat > "$www/site/sitemap-pages.xml" <<EOF2
 <?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <url><loc>$HV_BASE/site/page-rdfa.html</loc><lastmod>2024-03-01</lastmod></url>
   <url><loc>page-plain.html</loc><lastmod>2024-03-01</lastmod></url>
+  <url><loc>page-jsonld.html</loc><lastmod>2024-03-01</lastmod></url>
 </urlset>
 EOF2
 cat > "$www/site/sitemap-data.xml" <<EOF2
@@ -268,6 +277,8 @@ expect_eq "portal: the CSV resource never requested" "$(requests '/ckanfiles/dat
 
 expect_match "site: the RDFa page's statement" "$(graph site)" \
   '<http://example.org/site/ada> <http://schema.org/name> "Ada Lovelace"'
+expect_match "site: the JSON-LD page's statement" "$(graph site)" \
+  '<http://example.org/site/grace> <http://schema.org/name> "Grace Hopper"'
 expect_eq "site: the semantic sitemap's dump, every triple" \
   "$(graph site | grep -c 'sitedump')" "$(wc -l < "$www/site/dump.nt")"
 expect_match "site: the endpoint listed as skipped" "$(datasets_of site)" 'SPARQL endpoint'
