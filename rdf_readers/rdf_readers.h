@@ -318,6 +318,36 @@ typedef struct {
 LwStatus lw_rdf_read(FILE *in, const LwReadOptions *options, LwReadStats *stats,
                      LwError *err);
 
+/* ---- rdf_memory (rdf_readers/rdf_memory.c) ----------------------------- */
+
+/*
+ * Small documents held in memory (a VoID file, a DCAT catalogue): read
+ * with lw_rdf_read, their syntax errors kept for the reader's warnings, and
+ * a Turtle line blanked out so that the document can be read again without
+ * it (serd gives up the rest of a statement after an error).
+ */
+
+/* The syntax errors of one reading: how many, the first one's line, the
+ * first few messages ("line L:C: message"). Zero it before the reading;
+ * lw_syntax_log_add is an LwSyntaxErrorSink. */
+typedef struct {
+  unsigned long long count;
+  unsigned first_line;
+  char messages[5][256];
+  size_t message_count;
+} LwSyntaxLog;
+
+void lw_syntax_log_add(void *log, unsigned line, unsigned column, const char *message);
+
+/* lw_rdf_read over len bytes of data: LW_ERR_SYNTAX "empty document" for
+ * none, LW_ERR_NOMEM when the stream cannot be made, else lw_rdf_read's. */
+LwStatus lw_rdf_read_memory(const char *data, size_t len, const LwReadOptions *options,
+                            LwReadStats *stats, LwError *err);
+
+/* Blanks line (1-based) of buf with spaces, keeping the line numbers of the
+ * rest (a CR stays); false when there is no such line. */
+bool lw_text_blank_line(char *buf, size_t len, unsigned line);
+
 /* ---- rdf_reader_internal (types only) ---------------------------------- */
 
 /*

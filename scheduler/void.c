@@ -46,13 +46,6 @@ typedef struct {
   bool oom;
 } Collector;
 
-/* The syntax errors of one reading. */
-typedef struct {
-  unsigned long long count;
-  unsigned first_line;
-  char *messages[5]; /* the first few, "line L:C: message" */
-  size_t message_count;
-} ErrorLog;
 
 static Pred pred_of(const char *iri)
 {
@@ -141,42 +134,12 @@ static void collector_clear(Collector *c)
   memset(c, 0, sizeof(*c));
 }
 
-static void on_syntax_error(void *handle, unsigned line, unsigned column,
-                            const char *message)
-{
-  ErrorLog *e = handle;
-  if (e->count++ == 0) {
-    e->first_line = line;
-  }
-  if (e->message_count < sizeof(e->messages) / sizeof(*e->messages)) {
-    char text[512];
-    if (line) {
-      snprintf(text, sizeof(text), "line %u:%u: %s", line, column,
-               message ? message : "syntax error");
-    } else {
-      snprintf(text, sizeof(text), "%s", message ? message : "syntax error");
-    }
-    e->messages[e->message_count] = strdup(text);
-    if (e->messages[e->message_count]) {
-      ++e->message_count;
-    }
-  }
-}
-
-static void errors_clear(ErrorLog *e)
-{
-  for (size_t i = 0; i < e->message_count; ++i) {
-    free(e->messages[i]);
-  }
-  memset(e, 0, sizeof(*e));
-}
-
 /* One reading of the whole document. */
 typedef struct {
   LwFormat format;
   LwStatus status;
   Collector kept;
-  ErrorLog errors;
+  LwSyntaxLog errors;
   LwReadStats stats;
   LwError err;
 } Reading;
@@ -184,7 +147,6 @@ typedef struct {
 static void reading_clear(Reading *r)
 {
   collector_clear(&r->kept);
-  errors_clear(&r->errors);
   memset(r, 0, sizeof(*r));
 }
 
@@ -253,25 +215,15 @@ static void read_document(const char *data, size_t len, LwFormat format, const c
     len = turtle_safe_len(data, len, &cut);
   }
   if (cut) {
-    on_syntax_error(&r->errors, 0, 0, "the document ends inside an IRI; read up to it");
-  }
-  if (len == 0) {
-    r->status = lw_error_set(&r->err, LW_ERR_SYNTAX, "empty document");
-    return;
-  }
-  FILE *f = fmemopen((void *)data, len, "r");
-  if (!f) {
-    r->status = lw_error_set(&r->err, LW_ERR_NOMEM, "out of memory");
-    return;
+    lw_syntax_log_add(&r->errors, 0, 0, "the document ends inside an IRI; read up to it");
   }
   LwReadOptions options = {.format = format,
                            .base_iri = url,
                            .on_quad = collect,
                            .quad_handle = &r->kept,
-                           .on_error = on_syntax_error,
+                           .on_error = lw_syntax_log_add,
                            .error_handle = &r->errors};
-  r->status = lw_rdf_read(f, &options, &r->stats, &r->err);
-  fclose(f);
+  r->status = lw_rdf_read_memory(data, len, &options, &r->stats, &r->err);
   if (r->kept.oom) {
     r->status = lw_error_set(&r->err, LW_ERR_NOMEM, "out of memory");
   }
@@ -672,23 +624,6 @@ LwFormat lw_void_guess_format(const char *url, const char *media_type, const cha
   return f;
 }
 
-/* Blanks line (1-based) of buf with spaces, keeping line numbers; false if
- * there is no such line. */
-static bool blank_line(char *buf, size_t len, unsigned line)
-{
-  size_t i = 0;
-  for (unsigned l = 1; l < line && i < len; ++i) {
-    l += buf[i] == '\n';
-  }
-  if (i >= len || line == 0) {
-    return false;
-  }
-  for (; i < len && buf[i] != '\n'; ++i) {
-    buf[i] = buf[i] == '\r' ? '\r' : ' ';
-  }
-  return true;
-}
-
 static bool is_space(char c)
 {
   return c == ' ' || c == '\t' || c == '\r';
@@ -736,7 +671,7 @@ static void recover_turtle(char *buf, size_t len, const char *url, Reading *best
   for (int attempt = 0; attempt < MAX_RETRIES && best->errors.count > 0; ++attempt) {
     unsigned line = best->errors.first_line;
     bool stutter = unstutter_line(buf, len, line);
-    if (!stutter && !blank_line(buf, len, line)) {
+    if (!stutter && !lw_text_blank_line(buf, len, line)) {
       return;
     }
     Reading next;

@@ -387,39 +387,14 @@ static bool has_object(const Store *st, uint32_t s, Pred p)
 
 /* ---- reading the document ----------------------------------------------- */
 
-/* The syntax errors of one reading: the first few are kept, as the rest
- * are often a cascade of the first. */
-typedef struct {
-  unsigned long long count;
-  unsigned first_line; /* 0: unknown */
-  char messages[3][256];
-  size_t message_count;
-} ErrorLog;
-
-static void on_syntax_error(void *handle, unsigned line, unsigned column,
-                            const char *message)
-{
-  ErrorLog *e = handle;
-  if (e->count++ == 0) {
-    e->first_line = line;
-  }
-  if (e->message_count < sizeof(e->messages) / sizeof(*e->messages)) {
-    char *m = e->messages[e->message_count++];
-    if (line) {
-      snprintf(m, sizeof(e->messages[0]), "line %u:%u: %s", line, column,
-               message ? message : "syntax error");
-    } else {
-      snprintf(m, sizeof(e->messages[0]), "%s", message ? message : "syntax error");
-    }
-  }
-}
-
+/* One reading of the document: its statements and its syntax errors (the
+ * first few are kept, as the rest are often a cascade of the first). */
 typedef struct {
   LwFormat format;
   LwStatus status;
   LwError err;
   LwReadStats stats;
-  ErrorLog errors;
+  LwSyntaxLog errors;
   Store store;
 } Reading;
 
@@ -429,15 +404,6 @@ static void read_document(const char *data, size_t len, LwFormat format, const c
   memset(r, 0, sizeof(*r));
   r->format = format;
   lw_error_clear(&r->err);
-  if (len == 0) {
-    r->status = lw_error_set(&r->err, LW_ERR_SYNTAX, "empty document");
-    return;
-  }
-  FILE *f = fmemopen((void *)data, len, "r");
-  if (!f) {
-    r->status = lw_error_set(&r->err, LW_ERR_NOMEM, "out of memory");
-    return;
-  }
   /* No load_document: remote JSON-LD contexts are not fetched (a source's
    * documents are read within the visit's caps, and a context is one more
    * host to trust). */
@@ -445,10 +411,9 @@ static void read_document(const char *data, size_t len, LwFormat format, const c
                            .base_iri = url,
                            .on_quad = keep_quad,
                            .quad_handle = &r->store,
-                           .on_error = on_syntax_error,
+                           .on_error = lw_syntax_log_add,
                            .error_handle = &r->errors};
-  r->status = lw_rdf_read(f, &options, &r->stats, &r->err);
-  fclose(f);
+  r->status = lw_rdf_read_memory(data, len, &options, &r->stats, &r->err);
   if (r->store.status == LW_ERR_NOMEM) {
     r->status = lw_error_set(&r->err, LW_ERR_NOMEM, "out of memory");
   } else if (r->store.status == LW_ERR_LIMIT) {
@@ -581,23 +546,6 @@ static void report_syntax(LwSourcePage *page, const Reading *r)
 /* How often a Turtle document is read again without an offending line. */
 #define MAX_RETRIES 8
 
-/* Blanks line (1-based) of buf with spaces, keeping the line numbers of
- * the rest; false when there is no such line. */
-static bool blank_line(char *buf, size_t len, unsigned line)
-{
-  size_t i = 0;
-  for (unsigned l = 1; l < line && i < len; ++i) {
-    l += buf[i] == '\n';
-  }
-  if (line == 0 || i >= len) {
-    return false;
-  }
-  for (; i < len && buf[i] != '\n'; ++i) {
-    buf[i] = buf[i] == '\r' ? '\r' : ' ';
-  }
-  return true;
-}
-
 /* Turtle: serd gives up on the rest of a statement after an error, so a
  * typo ("^^<<", an undeclared prefix) can cost a dataset its title or a
  * distribution its format. While the reading has errors, it is read again
@@ -616,7 +564,7 @@ static void recover_turtle(const char *data, size_t len, const char *url, Readin
   memcpy(buf, data, len);
   for (int attempt = 0; attempt < MAX_RETRIES && best->errors.count > 0; ++attempt) {
     unsigned line = best->errors.first_line;
-    if (!blank_line(buf, len, line)) {
+    if (!lw_text_blank_line(buf, len, line)) {
       break;
     }
     Reading next;
