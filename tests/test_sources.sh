@@ -208,33 +208,25 @@ sd_port=$(hv_port)
 SD_BASE="http://127.0.0.1:$sd_port"
 echo "2024-06-01" > "$dir/sd-modified"
 python3 - "$sd_port" "$dir/sd-modified" "$dir/sd.log" > /dev/null 2>&1 <<'PY' &
-import http.server, sys, urllib.parse
+import os, sys, urllib.parse
+sys.path.insert(0, os.environ["LODWASH_SOURCE_DIR"] + "/tests/support")
+import stub_server
 port, modified_file, log = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 TRIPLES = "".join(f'<http://example.org/sd/r{i}> <http://example.org/p> "sd {i}" .\n' for i in range(3))
-class H(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query).get("query", [""])[0]
-        with open(log, "a") as f:
-            f.write((query.split()[0] if query else "description") + "\n")
-        if not query:
-            body = ("@prefix sd: <http://www.w3.org/ns/sparql-service-description#> . "
-                    "@prefix void: <http://rdfs.org/ns/void#> . @prefix dct: <http://purl.org/dc/terms/> .\n"
-                    "<> a sd:Service ; sd:defaultDataset [ sd:defaultGraph [ void:triples 3 ; "
-                    f'dct:modified "{open(modified_file).read().strip()}" ] ] .\n')
-            ctype = "text/turtle"
-        elif query.startswith("CONSTRUCT"):
-            body, ctype = TRIPLES, "application/n-triples"
-        else:
-            self.send_response(500); self.end_headers(); return
-        data = body.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-    def log_message(self, *a):
-        pass
-http.server.ThreadingHTTPServer(("127.0.0.1", port), H).serve_forever()
+def answer(path):
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(path).query).get("query", [""])[0]
+    with open(log, "a") as f:
+        f.write((query.split()[0] if query else "description") + "\n")
+    if not query:
+        return 200, "text/turtle", (
+            "@prefix sd: <http://www.w3.org/ns/sparql-service-description#> . "
+            "@prefix void: <http://rdfs.org/ns/void#> . @prefix dct: <http://purl.org/dc/terms/> .\n"
+            "<> a sd:Service ; sd:defaultDataset [ sd:defaultGraph [ void:triples 3 ; "
+            f'dct:modified "{open(modified_file).read().strip()}" ] ] .\n')
+    if query.startswith("CONSTRUCT"):
+        return 200, "application/n-triples", TRIPLES
+    return 500, None, ""
+stub_server.serve(port, answer)
 PY
 HV_PIDS+=($!)
 for _ in $(seq 100); do curl -s -o /dev/null "$SD_BASE/sparql" && break; sleep 0.05; done

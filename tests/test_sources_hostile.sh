@@ -25,34 +25,25 @@ GEN="http://127.0.0.1:$gen_port"
 
 # A generator of pages without end and of answers without sense.
 python3 - "$gen_port" > /dev/null 2>&1 <<'PY' &
-import http.server, json, sys
-class H(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        p = self.path
-        if p.startswith("/endless/"):
-            n = int(p.split("/")[2].split(".")[0])
-            body = ("@prefix dcat: <http://www.w3.org/ns/dcat#> . "
-                    "@prefix hydra: <http://www.w3.org/ns/hydra/core#> .\n"
-                    f"<d{n}> a dcat:Dataset ; dcat:distribution [ dcat:downloadURL <d{n}.nt> ] .\n"
-                    f"<{n}.ttl> hydra:next <{n + 1}.ttl> .\n")
-            ctype = "text/turtle"
-        elif p.startswith("/api/3/action/package_search"):
-            body = json.dumps({"success": True, "result": {"count": 1000000, "results": [
-                {"name": "one", "resources": [{"url": "http://127.0.0.1/x.ttl", "format": "Turtle"}]}]}})
-            ctype = "application/json"
-        elif p.startswith("/sparql"):
-            body, ctype = "<html>I am not an endpoint</html>", "text/html"
-        else:
-            self.send_response(404); self.end_headers(); return
-        data = body.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-    def log_message(self, *a):
-        pass
-http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+import json, os, sys
+sys.path.insert(0, os.environ["LODWASH_SOURCE_DIR"] + "/tests/support")
+import stub_server
+def answer(p):
+    if p.startswith("/endless/"):
+        n = int(p.split("/")[2].split(".")[0])
+        return 200, "text/turtle", (
+            "@prefix dcat: <http://www.w3.org/ns/dcat#> . "
+            "@prefix hydra: <http://www.w3.org/ns/hydra/core#> .\n"
+            f"<d{n}> a dcat:Dataset ; dcat:distribution [ dcat:downloadURL <d{n}.nt> ] .\n"
+            f"<{n}.ttl> hydra:next <{n + 1}.ttl> .\n")
+    if p.startswith("/api/3/action/package_search"):
+        return 200, "application/json", json.dumps({"success": True, "result": {
+            "count": 1000000, "results": [{"name": "one", "resources": [
+                {"url": "http://127.0.0.1/x.ttl", "format": "Turtle"}]}]}})
+    if p.startswith("/sparql"):
+        return 200, "text/html", "<html>I am not an endpoint</html>"
+    return 404, None, ""
+stub_server.serve(int(sys.argv[1]), answer)
 PY
 HV_PIDS+=($!)
 for _ in $(seq 100); do curl -s -o /dev/null "$GEN/endless/0.ttl" && break; sleep 0.05; done
