@@ -28,7 +28,9 @@ for kind in dcat ckan; do
   expect_match "$kind: the re-check read the 3 pages and re-downloaded no dump" "$section" \
     're-check \(unchanged\): [0-9.]+ s wall, .*outcome=unchanged; requests: 3 catalogue pages, 0 robots.txt, 0 dumps re-downloaded'
   expect_match "$kind: the floor measured on the same pages" "$section" \
-    're-check [0-9.]+ s, curl of the same 3 pages [0-9.]+ s \(ratio [0-9.]+\)'
+    're-check [0-9.]+ s \([0-9.]+ s without the collection\), curl of the same 3 pages [0-9.]+ s \(median of 3: [0-9.]+-[0-9.]+ s\) \(ratio [0-9.]+, [0-9.]+ without the collection\)'
+  expect_match "$kind: the re-checks without the collection read the 3 pages too" "$section" \
+    're-check without the collection \(--gc-interval 0\), median of 3: [0-9.]+ s wall .*; 3 catalogue pages each; Redis: [0-9]+ commands'
   expect_match "$kind: the change downloaded exactly 5 dumps" "$section" \
     'change of 5 datasets: .*requests: 3 catalogue pages, 5 dumps downloaded; harvest done, kind partial'
   expect_match "$kind: the graph has the new triples only" "$section" \
