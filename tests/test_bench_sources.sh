@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/bench-sources still works, at a tiny size: 60 datasets in pages of
-# 25 (three DCAT pages, three CKAN search pages), 5 of them changed. The
+# 25 (three DCAT pages, three CKAN search pages), 5 of them changed; and
+# with --linked (30 datasets, each in a document of its own). The
 # benchmark checks its own figures (no dump re-downloaded by the re-check,
 # exactly the changed datasets' dumps after the change, their new triples in
 # the graph) and fails otherwise; here its output must say so, and it must
@@ -13,7 +14,7 @@ for tool in redis-server redis-cli python3 curl /usr/bin/time; do
 done
 
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.linked"' EXIT
 # every process the benchmark starts inherits this mark
 mark="lodwash-bench-sources-test-$$-$RANDOM"
 status=0
@@ -36,6 +37,18 @@ for kind in dcat ckan; do
   expect_match "$kind: the graph has the new triples only" "$section" \
     'graph: 10 new triples of the changed datasets \(expected 10\), 0 of their old ones \(expected 0\), 180 in all \(expected 180\)'
 done
+# --linked: each dataset in a document of its own, read at every visit
+status=0
+BENCH_SOURCES_TEST_MARK=$mark LODWASH_BUILD_DIR="$LODWASH_BINARY_DIR" timeout 120 \
+  "$LODWASH_SOURCE_DIR/scripts/bench-sources" --datasets 30 --page-size 25 --change 3 \
+  --kinds dcat --linked --runs 1 > "$out.linked" 2>&1 || status=$?
+cat "$out.linked"
+expect_eq "bench-sources --linked exits 0" "$status" 0
+expect_match "--linked: the re-check read the 2 pages and the 30 datasets' documents, no dump" \
+  "$(cat "$out.linked")" 'requests: 32 catalogue pages, 0 robots.txt, 0 dumps re-downloaded'
+expect_match "--linked: the change downloaded exactly 3 dumps" "$(cat "$out.linked")" \
+  'change of 3 datasets: .*requests: 32 catalogue pages, 3 dumps downloaded; harvest done, kind partial'
+rm -f "$out.linked"
 tmpdir=$(sed -n 's/^temporary folder: \([^ ]*\) .*/\1/p' "$out")
 expect_match "it names its temporary folder" "$tmpdir" '^/.+lodwash-bench-sources-'
 expect_eq "its temporary folder is removed" "$([ -e "$tmpdir" ] && echo left || echo removed)" removed
