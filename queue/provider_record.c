@@ -57,13 +57,23 @@ static LwScript finish_script = {
 static LwStatus run_finish(redisContext *c, const char *prefix, const char *id,
                            const char *mode, const char *error, LwError *err);
 
-/* The value of field in an HGETALL reply, or NULL. */
+/* The fields of provider:<name> the state is made of, read with HMGET: a
+ * catalogue's record also holds its datasets (megabytes at 100,000), which
+ * HGETALL would read at every visit. */
+static const char *const state_fields[] = {
+  "state",    "harvest",      "harvested",         "harvested_hash",
+  "force",    "dump_changed", "checked",           "retry_at",
+  "failures", "void_etag",    "void_http_modified"};
+#define STATE_FIELDS (sizeof(state_fields) / sizeof(*state_fields))
+_Static_assert(STATE_FIELDS == 11, "state_read's HMGET names each of them");
+
+/* The value of field (one of state_fields) in the HMGET reply, or NULL. */
 static const char *field_of(const redisReply *r, const char *field)
 {
-  for (size_t i = 0; r && r->type == REDIS_REPLY_ARRAY && i + 1 < r->elements; i += 2) {
-    if (r->element[i]->type == REDIS_REPLY_STRING && !strcmp(r->element[i]->str, field) &&
-        r->element[i + 1]->type == REDIS_REPLY_STRING) {
-      return r->element[i + 1]->str;
+  for (size_t i = 0;
+       r && r->type == REDIS_REPLY_ARRAY && i < r->elements && i < STATE_FIELDS; ++i) {
+    if (!strcmp(state_fields[i], field) && r->element[i]->type == REDIS_REPLY_STRING) {
+      return r->element[i]->str;
     }
   }
   return NULL;
@@ -81,8 +91,10 @@ static LwStatus state_read(redisContext *c, const char *prefix, const char *name
 {
   memset(out, 0, sizeof(*out));
   status[0] = '\0';
-  redisReply *r = lw_redis_cmd(c, err, "HGETALL", lw_key(prefix, LW_KEY_PROVIDER, name).s,
-                               NULL);
+  const char *const *f = state_fields;
+  redisReply *r = lw_redis_cmd(c, err, "HMGET", lw_key(prefix, LW_KEY_PROVIDER, name).s,
+                               f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
+                               f[10], NULL);
   if (!r) {
     return err ? err->status : LW_ERR_REDIS;
   }

@@ -77,6 +77,24 @@ LwStatus lw_provider_kept_void(redisContext *c, const char *prefix, const char *
   return out;
 }
 
+LwStatus lw_provider_harvested_datasets(redisContext *c, const char *prefix,
+                                        const char *name, char **json, LwError *err)
+{
+  *json = NULL;
+  redisReply *r = lw_redis_cmd(c, err, "HGET", lw_key(prefix, LW_KEY_PROVIDER, name).s,
+                               "harvested_datasets", NULL);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  LwStatus st = LW_NOTHING;
+  if (r->type == REDIS_REPLY_STRING) {
+    *json = strdup(r->str);
+    st = *json ? LW_OK : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  freeReplyObject(r);
+  return st;
+}
+
 LwStatus lw_provider_set_pending(redisContext *c, const char *prefix, const char *name,
                                  const char *version, bool forced, LwError *err)
 {

@@ -31,6 +31,11 @@ LwStatus lw_provider_kept_void(LwRecords *c, const char *prefix, const char *nam
                                char **body, size_t *len, char *content_type,
                                size_t content_type_size, LwError *err);
 
+/* A catalogue's baseline: the provider's `harvested_datasets` (JSON), in
+ * *json (the caller's), or LW_NOTHING when there is none yet. */
+LwStatus lw_provider_harvested_datasets(LwRecords *c, const char *prefix, const char *name,
+                                        char **json, LwError *err);
+
 /* Notes that a follow-up harvest will take version once the running one is
  * over (one slot: the newest version overwrites an older one); forced also
  * asks for a forced harvest. */

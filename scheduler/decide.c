@@ -94,7 +94,7 @@ void lw_decide(const LwDecideInput *in, LwDecideResult *r)
   }
   if (lw_version_compare(&in->current, &baseline) > 0) {
     set(r, LW_DECIDE_START,
-        in->current.has_time && baseline.has_time ? newer : "VoID content changed");
+        in->current.has_time && baseline.has_time ? newer : "content changed");
     return;
   }
   set(r, LW_DECIDE_UNCHANGED, "unchanged");

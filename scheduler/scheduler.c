@@ -25,8 +25,6 @@
 #include "queue/provider_record.h"
 #include "scheduler/notify.h"
 #include "scheduler/source_visit.h"
-#include "queue/record.h"
-#include "queue/records.h"
 #include "scheduler/void.h"
 #include "scheduler/void_fetch.h"
 #include "scheduler/void_fetch_pool.h"
@@ -197,8 +195,9 @@ static LwStatus record_visit(LwScheduler *s, const LwProvider *p, bool ok,
   }
   const char *all[LW_PROVIDER_VISIT_FIELDS_MAX];
   size_t count = 0;
-  const char *base[] = {"void",    p->source_url, "modified", modified, "checked",
-                        checked,   "kind",        p->source ? p->source : "void"};
+  const char *base[] = {
+    "void",    p->source_url, "modified", modified,
+    "checked", checked,       "kind",     p->source ? p->source : "void"};
   for (size_t i = 0; i < sizeof(base) / sizeof(*base); ++i) {
     all[count++] = base[i];
   }
@@ -450,25 +449,13 @@ static LwStatus start_source_harvest(LwScheduler *s, const LwProvider *p,
   if (!harvest_started(rc, p, plan->dump_count, out)) {
     return rc == LW_NOTHING ? LW_OK : rc;
   }
-  lw_info("provider=%s outcome=started harvest=%s source=%s dumps=%zu kind=%s datasets_new=%zu "
-          "datasets_changed=%zu datasets_unchanged=%zu datasets_gone=%zu forced=%s "
-          "reason=\"%s\"",
-          p->name, out->harvest, p->source, plan->dump_count, h.kind, plan->added,
-          plan->changed, plan->unchanged, plan->gone, forced ? "yes" : "no", d->reason);
+  lw_info(
+    "provider=%s outcome=started harvest=%s source=%s dumps=%zu kind=%s datasets_new=%zu "
+    "datasets_changed=%zu datasets_unchanged=%zu datasets_gone=%zu forced=%s "
+    "reason=\"%s\"",
+    p->name, out->harvest, p->source, plan->dump_count, h.kind, plan->added, plan->changed,
+    plan->unchanged, plan->gone, forced ? "yes" : "no", d->reason);
   return LW_OK;
-}
-
-/* The provider's `harvested_datasets`, or NULL; the caller frees. */
-static char *harvested_datasets(LwScheduler *s, const LwProvider *p, LwError *err)
-{
-  json_t *rec = NULL;
-  if (lw_records_provider_get(s->redis, s->cfg->prefix, p->name, &rec, err) > LW_NOTHING) {
-    return NULL;
-  }
-  const char *text = lw_record_str(rec, "harvested_datasets", NULL);
-  char *copy = text ? strdup(text) : NULL;
-  json_decref(rec);
-  return copy;
 }
 
 static char *page_warnings_json(const LwSourcePage *page)
@@ -485,8 +472,9 @@ static char *page_warnings_json(const LwSourcePage *page)
 /* The visit of a DCAT, CKAN, sitemap or SPARQL source once it is read:
  * plan which datasets changed, decide as for a VoID, start a harvest of
  * the changed datasets' dumps. */
-static LwStatus visit_end_source(LwScheduler *s, ProviderVisit *pv, const LwProviderState *st,
-                                 bool forced, long long now_ms, LwError *err)
+static LwStatus visit_end_source(LwScheduler *s, ProviderVisit *pv,
+                                 const LwProviderState *st, bool forced, long long now_ms,
+                                 LwError *err)
 {
   const LwProvider *p = pv->p;
   LwVisit *out = &pv->visit;
@@ -502,15 +490,15 @@ static LwStatus visit_end_source(LwScheduler *s, ProviderVisit *pv, const LwProv
     visit_error(s, p, msg, out);
     return LW_OK;
   }
-  LwError rerr;
-  lw_error_clear(&rerr);
-  char *harvested = harvested_datasets(s, p, &rerr);
-  if (rerr.status > LW_NOTHING) {
+  char *harvested = NULL;
+  LwStatus rc = lw_provider_harvested_datasets(s->redis, s->cfg->prefix, p->name,
+                                               &harvested, err);
+  if (rc > LW_NOTHING) {
     lw_source_page_free(page);
-    return lw_error_set(err, rerr.status, "%s", rerr.message);
+    return rc;
   }
   LwSourcePlan plan;
-  LwStatus rc = lw_source_plan(page, harvested, p, forced || st->dump_changed, &plan, err);
+  rc = lw_source_plan(page, harvested, p, forced || st->dump_changed, &plan, err);
   free(harvested);
   if (rc != LW_OK) {
     lw_source_page_free(page);
@@ -520,9 +508,17 @@ static LwStatus visit_end_source(LwScheduler *s, ProviderVisit *pv, const LwProv
     lw_warn("provider=%s %s=%s msg=\"%s\"", p->name, p->source, p->source_url,
             page->warnings[i]);
   }
-  LwDecideInput in = {p,           true,     plan.version,  st->has_harvested,
-                      st->harvested, st->running, st->running_version, forced,
-                      now_ms * 1000, st->retry_at_ms * 1000, st->dump_changed};
+  LwDecideInput in = {p,
+                      true,
+                      plan.version,
+                      st->has_harvested,
+                      st->harvested,
+                      st->running,
+                      st->running_version,
+                      forced,
+                      now_ms * 1000,
+                      st->retry_at_ms * 1000,
+                      st->dump_changed};
   LwDecideResult d;
   lw_decide(&in, &d);
   /* Changed, but nothing of it to download (only non-RDF distributions,
@@ -722,8 +718,8 @@ static void requeue_if_stale(void *arg, const char *hash, const char *const *v)
   const char *parent = v[3], *relative = v[4], *provider = v[5];
   long long p = processed ? atoll(processed) : 0;
   long long i = seed_interval_ms(scan->s, interval, provider);
-  if (p > 0 && i > 0 && p + i < scan->now && lw_seed_status_resting(status) && !(parent && *parent) &&
-      !(relative && !strcmp(relative, "true"))) {
+  if (p > 0 && i > 0 && p + i < scan->now && lw_seed_status_resting(status) &&
+      !(parent && *parent) && !(relative && !strcmp(relative, "true"))) {
     /* Outside any harvest: the one it came with is over. A provider's dump
      * is only re-checked: when it changed, the download marks the provider
      * and the next visit starts a harvest (a provider's graph changes only

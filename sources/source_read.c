@@ -23,16 +23,17 @@ typedef struct {
   LwSourcePage *all;
   char **queue; /* every URL taken in, in order; [done, count) are to read */
   size_t count, done;
+  LwHexSet *seen; /* their MD5s: a URL named again is known at once */
   unsigned long long bytes;
   LwError *err;
 } Reading;
 
 static LwStatus take_url(Reading *r, const char *url)
 {
-  for (size_t i = 0; i < r->count; ++i) {
-    if (!strcmp(r->queue[i], url)) {
-      return LW_OK; /* read already, or about to be: a paging cycle */
-    }
+  char md5[LW_HASH_HEX_LEN + 1];
+  lw_md5_hex(url, strlen(url), md5);
+  if (lw_hex_set_has(r->seen, md5)) {
+    return LW_OK; /* read already, or about to be: a paging cycle */
   }
   if (r->count >= r->req->caps.max_pages) {
     return lw_error_set(r->err, LW_ERR_LIMIT,
@@ -49,7 +50,9 @@ static LwStatus take_url(Reading *r, const char *url)
   }
   r->queue = q;
   ++r->count;
-  return LW_OK;
+  return lw_hex_set_add(r->seen, md5) < 0
+           ? lw_error_set(r->err, LW_ERR_NOMEM, "out of memory")
+           : LW_OK;
 }
 
 /* Copies ds (from one page) into the whole source's dataset of that id. */
@@ -257,8 +260,10 @@ static LwStatus read_pages(Reading *r)
 LwStatus lw_source_read(const LwSourceRequest *req, LwSourcePage **out, LwError *err)
 {
   *out = NULL;
-  Reading r = {req, lw_source_page_new(), NULL, 0, 0, 0, err};
-  if (!r.all) {
+  Reading r = {req, lw_source_page_new(), NULL, 0, 0, lw_hex_set_new(), 0, err};
+  if (!r.all || !r.seen) {
+    lw_source_page_free(r.all);
+    lw_hex_set_free(r.seen);
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   LwStatus st = req->kind == LW_SOURCE_SPARQL ? read_sparql(req, r.all, err)
@@ -267,6 +272,7 @@ LwStatus lw_source_read(const LwSourceRequest *req, LwSourcePage **out, LwError 
     free(r.queue[i]);
   }
   free(r.queue);
+  lw_hex_set_free(r.seen);
   if (st == LW_OK && r.all->dataset_count == 0) {
     st = lw_error_set(err, LW_ERR_FORMAT, "%.300s describes no dataset", req->url);
   }
