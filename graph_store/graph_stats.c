@@ -11,6 +11,9 @@ LwStatus lw_graph_stats_write(const char *path, const LwGraphStats *s, LwError *
   json_t *obj = json_pack("{s:s, s:I, s:I, s:I}", "graph", s->graph_iri, "triples",
                           (json_int_t)s->triples, "subjects", (json_int_t)s->subjects,
                           "modified", (json_int_t)s->modified);
+  if (obj && s->has_properties) {
+    json_object_set_new(obj, "properties", json_integer((json_int_t)s->properties));
+  }
   if (!obj) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
@@ -45,6 +48,9 @@ LwStatus lw_graph_stats_read(const char *path, LwGraphStats *s, LwError *err)
     s->triples = (unsigned long long)triples;
     s->subjects = (unsigned long long)subjects;
     s->modified = modified;
+    json_t *properties = json_object_get(obj, "properties");
+    s->has_properties = json_is_integer(properties);
+    s->properties = s->has_properties ? (unsigned long long)json_integer_value(properties) : 0;
   }
   json_decref(obj);
   return rc == 0 ? LW_OK : lw_error_set(err, LW_ERR_FORMAT, "%s: bad graph stats", path);

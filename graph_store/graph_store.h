@@ -112,6 +112,10 @@ typedef struct {
   unsigned long long triples;
   unsigned long long subjects;
   long long modified; /* seconds since the epoch */
+  /* distinct predicates, counted by the export's view refresh (the import
+   * does not know them): has_properties false until one ran */
+  bool has_properties;
+  unsigned long long properties;
 } LwGraphStats;
 
 /* Writes the stats file atomically (temporary file + rename). */

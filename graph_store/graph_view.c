@@ -9,12 +9,14 @@
 
 #include "base/base.h"
 #include "files/files.h"
+#include "graph_store/predicate_set.h"
 
 typedef LwStatus (*LineFn)(void *handle, const char *line, size_t len, LwError *err);
 
-/* Calls fn with "S P O <graph> .\n" for each triple starting with prefix. */
+/* Calls fn with "S P O <graph> .\n" for each triple starting with prefix;
+ * predicates (may be NULL) gets their predicates. */
 static LwStatus each_quad(LwGraphDb *db, const char *prefix, size_t plen, LineFn fn,
-                          void *handle, LwError *err)
+                          void *handle, LwPredicateSet *predicates, LwError *err)
 {
   LwGraphDbInfo info;
   LW_TRY(lw_graph_db_info(db, &info, err));
@@ -28,6 +30,10 @@ static LwStatus each_quad(LwGraphDb *db, const char *prefix, size_t plen, LineFn
   size_t len;
   LwStatus st;
   while ((st = lw_graph_cursor_next(cursor, &triple, &len, err)) == LW_OK) {
+    if (predicates && lw_predicate_set_add_triple(predicates, triple, len) != LW_OK) {
+      st = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+      break;
+    }
     lw_buf_reset(&line);
     if (lw_buf_append(&line, triple, len) ||
         lw_buf_appendf(&line, " <%s> .\n", info.graph_iri)) {
@@ -64,7 +70,7 @@ LwStatus lw_graph_view_print(const char *data_dir, const char *provider,
     st = lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   if (st == LW_OK) {
-    st = each_quad(db, prefix.data, prefix.len, to_file, out, err);
+    st = each_quad(db, prefix.data, prefix.len, to_file, out, NULL, err);
   }
   lw_buf_free(&prefix);
   lw_graph_db_close(db);
@@ -76,9 +82,10 @@ static LwStatus to_gz(void *handle, const char *line, size_t len, LwError *err)
   return lw_gz_writer_write(handle, line, len, err);
 }
 
-/* Writes the view of one graph to a temporary file and renames it in place. */
+/* Writes the view of one graph to a temporary file and renames it in place;
+ * predicates gets the graph's predicates. */
 static LwStatus refresh(const char *data_dir, const char *provider, const char *view,
-                        LwError *err)
+                        LwPredicateSet *predicates, LwError *err)
 {
   LwGraphDb *db = NULL;
   LwStatus st = lw_graph_db_open(data_dir, provider, true, &db, err);
@@ -94,7 +101,7 @@ static LwStatus refresh(const char *data_dir, const char *provider, const char *
     st = lw_gz_writer_open(f, &o, &gz, err);
   }
   if (st == LW_OK) {
-    st = each_quad(db, NULL, 0, to_gz, gz, err);
+    st = each_quad(db, NULL, 0, to_gz, gz, predicates, err);
     LwStatus cst = st == LW_OK ? lw_gz_writer_close(gz, NULL, err) : LW_OK;
     if (st != LW_OK) {
       lw_gz_writer_free(gz);
@@ -133,6 +140,23 @@ typedef struct {
   unsigned refreshed;
 } Refresh;
 
+/* The graph's distinct predicates into its stats file (void:properties):
+ * the import does not know them, the view's full read does. */
+static LwStatus note_properties(const char *data_dir, const char *name, size_t count,
+                                LwError *err)
+{
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/graphs/%s.stats.json", data_dir, name);
+  LwGraphStats s;
+  LwStatus st = lw_graph_stats_read(path, &s, err);
+  if (st != LW_OK) {
+    return st == LW_NOTHING ? LW_OK : st;
+  }
+  s.has_properties = true;
+  s.properties = count;
+  return lw_graph_stats_write(path, &s, err);
+}
+
 static LwStatus refresh_if_stale(void *handle, const char *name, LwError *err)
 {
   Refresh *r = handle;
@@ -142,7 +166,12 @@ static LwStatus refresh_if_stale(void *handle, const char *name, LwError *err)
   }
   /* LW_NOTHING: a database no import completed, perhaps still loading the
    * earlier layout's graph file, which must then stay as it is. */
-  LwStatus st = refresh(r->data_dir, name, view, err);
+  LwPredicateSet predicates = {0};
+  LwStatus st = refresh(r->data_dir, name, view, &predicates, err);
+  if (st == LW_OK) {
+    st = note_properties(r->data_dir, name, predicates.count, err);
+  }
+  lw_predicate_set_free(&predicates);
   r->refreshed += st == LW_OK;
   return st == LW_NOTHING ? LW_OK : st;
 }

@@ -61,4 +61,14 @@ typedef void (*LwHarvestEachFn)(void *arg, const char *id, const json_t *record)
 LwStatus lw_records_harvest_each(LwRecords *c, const char *prefix, const char *provider,
                                  LwHarvestEachFn fn, void *arg, LwError *err);
 
+/* Called for each provider record found: its name and record (fn's to
+ * read, not to keep). */
+typedef void (*LwProviderEachFn)(void *arg, const char *name, const json_t *record);
+
+/* Every provider record (provider:<name>), walked with SCAN as
+ * lw_records_harvest_each: the providers lodwash has visited, whether or
+ * not the registry still lists them. */
+LwStatus lw_records_provider_each(LwRecords *c, const char *prefix, LwProviderEachFn fn,
+                                  void *arg, LwError *err);
+
 #endif

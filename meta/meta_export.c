@@ -1,0 +1,139 @@
+/*
+ * DATA/export/meta.nq.gz (meta/meta.h): the metadata graph through the
+ * cleaner's external sort (sorted, no repeats, bounded memory) into the gzip
+ * writer, then committed only when the MD5 of its lines moved, so that a
+ * periodic export that finds nothing new writes nothing, and readers (and
+ * the store) see a new graph only when there is one.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "files/files.h"
+#include "meta/meta.h"
+#include "meta/meta_store.h"
+
+/* Sort memory: the graph is a few hundred bytes a document. */
+#define SORT_BUDGET (64u << 20)
+
+typedef struct {
+  LwGzWriter *gz;
+  unsigned long long lines, subjects;
+  char last[4096]; /* the previous line's subject, to count distinct ones */
+} Out;
+
+static LwStatus add_line(void *handle, const char *line, size_t len)
+{
+  LwError ignored;
+  return lw_sorter_add(handle, line, len, &ignored);
+}
+
+/* The sorted lines: counted (a new subject starts a new group), written. */
+static LwStatus write_line(void *handle, const char *line, size_t len)
+{
+  Out *o = handle;
+  const char *space = memchr(line, ' ', len);
+  size_t n = space ? (size_t)(space - line) : len;
+  if (n >= sizeof(o->last) || strncmp(o->last, line, n) || o->last[n]) {
+    o->subjects++;
+    snprintf(o->last, sizeof(o->last), "%.*s", (int)(n < sizeof(o->last) ? n : 0), line);
+  }
+  o->lines++;
+  return lw_gz_writer_sink(o->gz, line, len);
+}
+
+/* The MD5 of the last export (DATA/export/meta.stats.json), "" if none. */
+static void last_md5(const char *path, char md5[LW_HASH_HEX_LEN + 1])
+{
+  json_t *j = json_load_file(path, 0, NULL);
+  const char *v = json_string_value(json_object_get(j, "md5"));
+  snprintf(md5, LW_HASH_HEX_LEN + 1, "%s", v ? v : "");
+  json_decref(j);
+}
+
+/* The counts beside the file, in the graph stats' form (graph_store/
+ * graph_store.h) that export/void.ttl reads, with the MD5. */
+static LwStatus write_stats(const char *path, const char *graph, const Out *o,
+                            const char *md5, LwError *err)
+{
+  json_t *j = json_pack("{s:s, s:I, s:I, s:I, s:s}", "graph", graph, "triples",
+                        (json_int_t)o->lines, "subjects", (json_int_t)o->subjects,
+                        "modified", (json_int_t)time(NULL), "md5", md5);
+  char tmp[4096];
+  snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+  int rc = j ? json_dump_file(j, tmp, JSON_SORT_KEYS) : -1;
+  json_decref(j);
+  if (rc != 0 || rename(tmp, path) != 0) {
+    unlink(tmp);
+    return lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+  }
+  return LW_OK;
+}
+
+/* Sorts the graph's lines into the temporary file tmp (gzip). */
+static LwStatus write_sorted(LwRecords *c, const LwConfig *cfg, char *tmp, size_t size,
+                             Out *o, LwGzStats *gs, LwError *err)
+{
+  LwSorter *sorter = lw_sorter_new(&(LwSortOptions){cfg->data_dir, SORT_BUDGET});
+  if (!sorter) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory for the metadata graph's sort");
+  }
+  LwMetaOptions mo = {
+    .prefix = cfg->prefix, .data_dir = cfg->data_dir, .graph_base = cfg->graph_base};
+  LwStatus st = lw_meta_write(c, &mo, add_line, sorter, NULL, err);
+  FILE *f = NULL;
+  if (st == LW_OK) {
+    st = lw_store_tmpfile(cfg->data_dir, tmp, size, &f, err);
+  }
+  if (st == LW_OK) {
+    st = lw_gz_writer_open(f, &(LwGzOptions){.gzip = true}, &o->gz, err);
+  }
+  if (st == LW_OK) {
+    st = lw_sorter_finish(sorter, write_line, o, err);
+    LwStatus closed = lw_gz_writer_close(o->gz, gs, err);
+    st = st == LW_OK ? closed : st;
+  }
+  if (f && fclose(f) != 0 && st == LW_OK) {
+    st = lw_error_set(err, LW_ERR_IO, "cannot finish %s", tmp);
+  }
+  lw_sorter_free(sorter);
+  return st;
+}
+
+LwStatus lw_meta_export(LwRecords *c, const LwConfig *cfg, bool force,
+                        LwMetaExportReport *report, LwError *err)
+{
+  memset(report, 0, sizeof(*report));
+  char tmp[4096] = "", path[4096], stats_path[4096], graph[2048];
+  snprintf(path, sizeof(path), "%s/export/meta.nq.gz", cfg->data_dir);
+  snprintf(stats_path, sizeof(stats_path), "%s/export/meta.stats.json", cfg->data_dir);
+  lw_meta_graph_iri(cfg->graph_base, graph, sizeof(graph));
+  Out o = {.gz = NULL};
+  LwGzStats gs = {0};
+  LwStatus st = write_sorted(c, cfg, tmp, sizeof(tmp), &o, &gs, err);
+  report->triples = o.lines;
+  char before[LW_HASH_HEX_LEN + 1];
+  last_md5(stats_path, before);
+  if (st == LW_OK && !force && !strcmp(before, gs.md5) && access(path, F_OK) == 0) {
+    unlink(tmp);
+    return LW_NOTHING;
+  }
+  if (st == LW_OK) {
+    st = lw_store_commit(tmp, path, err);
+  }
+  if (st != LW_OK && *tmp) {
+    unlink(tmp);
+  }
+  report->written = st == LW_OK;
+  if (st == LW_OK && strcmp(cfg->store, "files")) {
+    st = lw_meta_store_replace(cfg, graph, path, err);
+    report->stored = st == LW_OK;
+  }
+  /* The MD5 last: a graph the store did not take is sent again next time. */
+  if (st == LW_OK) {
+    st = write_stats(stats_path, graph, &o, gs.md5, err);
+  }
+  return st;
+}
