@@ -57,6 +57,14 @@ typedef struct {
 LwStatus lw_meta_write(LwRecords *c, const LwMetaOptions *o, LwLineSink sink, void *handle,
                        LwMetaStats *stats, LwError *err);
 
+/* ---- meta_turtle (meta/meta_turtle.c) ---------------------------------- */
+
+/* The metadata graph, or o->provider's part of it (the scheduler's page
+ * /providers/NAME/void.ttl), as Turtle into out: prefixes, then one block
+ * per subject, sorted, without repeats (o->triples is ignored). The text is
+ * built in memory: a provider's part is a few dozen lines a document. */
+LwStatus lw_meta_turtle(LwRecords *c, const LwMetaOptions *o, LwBuf *out, LwError *err);
+
 /* ---- meta_export (meta/meta_export.c) ---------------------------------- */
 
 /*

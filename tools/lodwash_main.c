@@ -38,7 +38,7 @@ static const LwCommand commands[] = {
   {"queue", lw_cmd_queue, "queue purge STAGE", "drop the waiting jobs of a stage", false},
   {"export", lw_cmd_export, "export",
    "write all graphs as one dump with its VoID, and the metadata graph, now", false},
-  {"meta", lw_cmd_meta, "meta [--provider NAME] [--triples]",
+  {"meta", lw_cmd_meta, "meta [--provider NAME] [--triples|--turtle]",
    "print the metadata graph (providers, harvests, documents) from the records", false},
   {"graph", lw_cmd_graph, "graph NAME [--subject IRI]",
    "print a provider's graph, or what it says about one subject", false},
