@@ -126,6 +126,12 @@ LwStatus lw_graph_db_open(const char *data_dir, const char *provider, bool read_
   return LW_OK;
 }
 
+unsigned long long lw_graph_db_last_commit(LwGraphDb *db)
+{
+  MDB_envinfo info;
+  return mdb_env_info(db->env, &info) == 0 ? (unsigned long long)info.me_last_txnid : 0;
+}
+
 void lw_graph_db_close(LwGraphDb *db)
 {
   if (db) {

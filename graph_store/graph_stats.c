@@ -11,9 +11,6 @@ LwStatus lw_graph_stats_write(const char *path, const LwGraphStats *s, LwError *
   json_t *obj = json_pack("{s:s, s:I, s:I, s:I}", "graph", s->graph_iri, "triples",
                           (json_int_t)s->triples, "subjects", (json_int_t)s->subjects,
                           "modified", (json_int_t)s->modified);
-  if (obj && s->has_properties) {
-    json_object_set_new(obj, "properties", json_integer((json_int_t)s->properties));
-  }
   if (!obj) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
@@ -26,6 +23,27 @@ LwStatus lw_graph_stats_write(const char *path, const LwGraphStats *s, LwError *
     return lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", path, strerror(errno));
   }
   return LW_OK;
+}
+
+/* The properties counted by the last view (NAME.view.json beside
+ * NAME.stats.json), when it showed as many triples as the stats say: an
+ * import since then leaves them unknown rather than wrong. */
+static void read_view_counts(const char *stats_path, LwGraphStats *s)
+{
+  char path[4096];
+  size_t n = strlen(stats_path), suffix = strlen(".stats.json");
+  if (n <= suffix || strcmp(stats_path + n - suffix, ".stats.json")) {
+    return;
+  }
+  snprintf(path, sizeof(path), "%.*s.view.json", (int)(n - suffix), stats_path);
+  json_t *v = json_load_file(path, 0, NULL);
+  json_t *triples = json_object_get(v, "triples"), *properties = json_object_get(v, "properties");
+  if (json_is_integer(triples) && json_is_integer(properties) &&
+      (unsigned long long)json_integer_value(triples) == s->triples) {
+    s->has_properties = true;
+    s->properties = (unsigned long long)json_integer_value(properties);
+  }
+  json_decref(v);
 }
 
 LwStatus lw_graph_stats_read(const char *path, LwGraphStats *s, LwError *err)
@@ -48,10 +66,10 @@ LwStatus lw_graph_stats_read(const char *path, LwGraphStats *s, LwError *err)
     s->triples = (unsigned long long)triples;
     s->subjects = (unsigned long long)subjects;
     s->modified = modified;
-    json_t *properties = json_object_get(obj, "properties");
-    s->has_properties = json_is_integer(properties);
-    s->properties = s->has_properties ? (unsigned long long)json_integer_value(properties) : 0;
   }
   json_decref(obj);
+  if (rc == 0) {
+    read_view_counts(path, s);
+  }
   return rc == 0 ? LW_OK : lw_error_set(err, LW_ERR_FORMAT, "%s: bad graph stats", path);
 }

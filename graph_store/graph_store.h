@@ -59,6 +59,10 @@ LwStatus lw_graph_db_open(const char *data_dir, const char *provider, bool read_
                           LwGraphDb **out, LwError *err);
 void lw_graph_db_close(LwGraphDb *db);
 
+/* The id of the last committed write transaction (LMDB's), which names the
+ * graph's version: the export's view records the one it read. */
+unsigned long long lw_graph_db_last_commit(LwGraphDb *db);
+
 /* Write transaction: begin, put/del any number of times, commit or abort.
  * One writer per provider at a time (one import job per provider). */
 LwStatus lw_graph_db_begin(LwGraphDb *db, LwError *err);
@@ -113,7 +117,9 @@ typedef struct {
   unsigned long long subjects;
   long long modified; /* seconds since the epoch */
   /* distinct predicates, counted by the export's view refresh (the import
-   * does not know them): has_properties false until one ran */
+   * does not know them) into DATA/graphs/NAME.view.json: read with the stats
+   * when that view is of the same graph (as many triples); else
+   * has_properties is false */
   bool has_properties;
   unsigned long long properties;
 } LwGraphStats;
@@ -121,7 +127,8 @@ typedef struct {
 /* Writes the stats file atomically (temporary file + rename). */
 LwStatus lw_graph_stats_write(const char *path, const LwGraphStats *stats, LwError *err);
 
-/* Reads a stats file; LW_NOTHING when it does not exist. */
+/* Reads a stats file (and NAME.view.json beside it, for the properties);
+ * LW_NOTHING when it does not exist. */
 LwStatus lw_graph_stats_read(const char *path, LwGraphStats *stats, LwError *err);
 
 /* ---- graph_view (graph_store/graph_view.c) ----------------------------- */
@@ -133,7 +140,11 @@ LwStatus lw_graph_stats_read(const char *path, LwGraphStats *stats, LwError *err
  * - DATA/graphs/NAME.nq.gz, the graph file of the earlier layout, kept as an
  *   exported view for what reads it (the export's dump, scripts): rewritten
  *   by the export job when the database changed since (an O(N) streaming
- *   read, off the import's path, so an import costs what its change costs);
+ *   read, off the import's path, so an import costs what its change costs).
+ *   DATA/graphs/NAME.view.json says which commit of the database it shows
+ *   (lw_graph_db_last_commit when its read began: an import that commits
+ *   during the read leaves it stale, for the next export) and what it
+ *   counted: triples and distinct predicates (void:properties);
  * - one subject's triples or the whole graph, to a stream (`lodwash graph`).
  */
 #include <stdio.h>

@@ -44,6 +44,7 @@ static LwStatus grow(LwPredicateSet *set)
 
 LwStatus lw_predicate_set_add_triple(LwPredicateSet *set, const char *triple, size_t len)
 {
+  set->triples++;
   const char *p = memchr(triple, ' ', len);
   const char *end = p ? memchr(p + 1, ' ', len - (size_t)(p + 1 - triple)) : NULL;
   if (!end) {

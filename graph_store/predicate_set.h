@@ -11,12 +11,13 @@
 #include "base/base.h"
 
 typedef struct {
-  char **slots; /* open addressing, NULL: empty */
-  size_t cap, count;
+  char **slots;               /* open addressing, NULL: empty */
+  size_t cap, count;          /* count: distinct predicates */
+  unsigned long long triples; /* triples added */
 } LwPredicateSet;
 
-/* Adds the predicate of a triple "S P O" (canonical: no space inside S or
- * P). LW_ERR_NOMEM. */
+/* Counts a triple "S P O" and adds its predicate (canonical: no space
+ * inside S or P). LW_ERR_NOMEM. */
 LwStatus lw_predicate_set_add_triple(LwPredicateSet *set, const char *triple, size_t len);
 
 void lw_predicate_set_free(LwPredicateSet *set);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "meta/meta_out.h"
+#include "queue/provider_record.h"
 #include "queue/records.h"
 #include "queue/seed_scan.h"
 
@@ -63,16 +64,30 @@ static void on_harvest(void *arg, const char *id, const json_t *record)
   }
 }
 
-/* LwProviderEachFn: the provider, then its harvests. */
-static void on_provider(void *arg, const char *name, const json_t *record)
+/* LwProviderEachFn: the provider, then its harvests. Its state is read
+ * first as the providers' report reads it (queue/provider_record.h): that
+ * settles a harvest the import ended, so that the graph says what
+ * `lodwash providers` says. */
+static void on_provider(void *arg, const char *name, const json_t *scanned)
 {
   Walk *w = arg;
   if (w->st != LW_OK || (w->opt->provider && strcmp(name, w->opt->provider))) {
     return;
   }
+  (void)scanned;
+  LwProviderState settled;
+  json_t *record = NULL;
+  LwStatus st = lw_provider_state_read(w->c, w->opt->prefix, name, &settled, w->out->err);
+  if (st == LW_OK) {
+    st = lw_records_provider_get(w->c, w->opt->prefix, name, &record, w->out->err);
+  }
+  if (st != LW_OK) {
+    w->st = st > LW_NOTHING ? st : LW_OK;
+    return;
+  }
   lw_meta_describe_provider(w->out, w->opt, name, record);
-  LwStatus st = lw_records_harvest_each(w->c, w->opt->prefix, name, on_harvest, w,
-                                        w->out->err);
+  json_decref(record);
+  st = lw_records_harvest_each(w->c, w->opt->prefix, name, on_harvest, w, w->out->err);
   if (st > LW_NOTHING && w->st == LW_OK) {
     w->st = st;
   }
