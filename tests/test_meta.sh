@@ -7,7 +7,10 @@
 # (tests/support/meta_check.py). The harvests: geo in full (a dump with
 # syntax and literal errors, an archive of two files), then partial (its
 # VoID declares PartialDump and a new version), then a reclean; broken, one
-# dump in and one 404 (a failed harvest). Then the scheduler's page
+# dump in and one 404 (a failed harvest). With the suite's Virtuoso
+# (LODWASH_TEST_SPARQL) the harvests go to the SPARQL store too: the
+# metadata graph is there as a graph of its own, and the documented query
+# that joins a provider's graph with it is run there. Then the scheduler's page
 # /providers/geo/void.ttl, the export's void.ttl, an unchanged export that
 # writes nothing, and retention: after `gc` the harvests no longer kept and
 # their documents leave the graph.
@@ -24,6 +27,19 @@ data="$dir/data"
 mkdir -p "$data" "$dir/q"
 gbase="http://lodwash.test/meta$$"
 common=(--graph-base "$gbase" --host-interval-ms 0 --robots-ttl 0 --allow-net 127.0.0.1)
+sparql_query() { # QUERY: CSV from the store's query endpoint
+  curl -sf -H 'Accept: text/csv' "${LODWASH_TEST_SPARQL%/*}/sparql" --data-urlencode "query=$1"
+}
+if [ -n "${LODWASH_TEST_SPARQL:-}" ]; then
+  common+=(--store "$LODWASH_TEST_SPARQL" --store-user "$LODWASH_TEST_SPARQL_USER"
+           --store-password "$LODWASH_TEST_SPARQL_PASSWORD")
+  trap 'for g in geo broken lodwash-meta; do
+          curl -sf --digest -u "$LODWASH_TEST_SPARQL_USER:$LODWASH_TEST_SPARQL_PASSWORD" \
+            "$LODWASH_TEST_SPARQL" --data-urlencode "query=DROP SILENT GRAPH <$gbase/$g>" > /dev/null || true
+        done; hv_stop; rm -rf "$dir"; lw_test_redis_cleanup "$prefix"' EXIT
+else
+  echo "no Virtuoso (LODWASH_TEST_SPARQL unset; run scripts/test): the SPARQL store part is skipped"
+fi
 cycle() { hv_sched "$prefix" "$dir/registry.yaml" "$data" "${common[@]}" 2>> "$dir/sched.log"; }
 work() { hv_workers "$prefix" "$data" 2 "${common[@]}"; }
 tool() { lw "$prefix" --registry "$dir/registry.yaml" --data "$data" "${common[@]}" "$@"; }
@@ -175,6 +191,27 @@ expect_eq "geo: the reclean's record" "$(hv_harvest "$prefix" geo reclean)" 1
 meta_check "after the reclean"
 expect_eq "three activities of geo, one of broken" \
   "$(grep -c "<https://lodwash.invalid/ns/meta#target> <$gbase/[a-z]*>" "$dir/meta.nq")" 4
+
+# ======== the SPARQL store: the metadata graph, and the join with a provider's graph
+if [ -n "${LODWASH_TEST_SPARQL:-}" ]; then
+  expect_eq "the store holds the metadata graph, every triple" \
+    "$(sparql_query "SELECT (COUNT(*) AS ?n) WHERE { GRAPH <$gbase/lodwash-meta> { ?s ?p ?o } }" | tail -1)" \
+    "$(wc -l < "$dir/meta.nq")"
+  # the documented query, about a subject of the archive's first entry
+  sed "s|<http://example.org/geo/s1>|<http://example.org/e1>|" "$dir/q/q5.rq" > "$dir/q5.rq"
+  answer=$(sparql_query "$(cat "$dir/q5.rq")")
+  expect_eq "where e1's triples came from: geo's graph only" \
+    "$(tail -n +2 <<< "$answer" | cut -d, -f1 | sort -u | tr -d '"')" "$gbase/geo"
+  expect_match "... among its documents the entry e1.nt of arch.nt" "$answer" \
+    "\"$HV_BASE/arch.nt\",\"e1.nt\",\"clean/"
+  expect_eq "... each of geo's documents with its clean file, as the exported graph says" \
+    "$(tail -n +2 <<< "$answer" | grep -o 'clean/[^"]*' | sort -u | tr '\n' ' ')" \
+    "$(roqet -r csv -D "file://$dir/meta.nq" -e "SELECT DISTINCT ?file WHERE {
+         ?doc <http://rdfs.org/ns/void#inDataset> <$gbase/geo> ;
+              <https://lodwash.invalid/ns/meta#cleanFile> ?c .
+         ?c <https://lodwash.invalid/ns/meta#file> ?file }" 2> /dev/null |
+       tail -n +2 | tr -d "\r" | sort -u | tr "\n" " ")"
+fi
 
 # ======== the scheduler's page: geo's part as Turtle
 tool provider hold geo > /dev/null
