@@ -1,7 +1,7 @@
 /*
  * The whole metadata graph, or one provider's part, from the records:
- * providers (SCAN provider:*), each one's harvest records (SCAN), then
- * every seed a page at a time (queue/seed_scan.h). Each statement goes to
+ * providers (SCAN provider:*), the harvest records (one SCAN), then every
+ * seed a page at a time (queue/seed_scan.h). Each statement goes to
  * the sink at once; what is held is the ids of the harvest records, so that
  * a document links only to a harvest still described (retention,
  * queue/retention.h, removes old harvest records before their seeds).
@@ -64,7 +64,7 @@ static void on_harvest(void *arg, const char *id, const json_t *record)
   }
 }
 
-/* LwProviderEachFn: the provider, then its harvests. Its state is read
+/* LwProviderEachFn: the provider. Its state is read
  * first as the providers' report reads it (queue/provider_record.h): that
  * settles a harvest the import ended, so that the graph says what
  * `lodwash providers` says. */
@@ -87,10 +87,6 @@ static void on_provider(void *arg, const char *name, const json_t *scanned)
   }
   lw_meta_describe_provider(w->out, w->opt, name, record);
   json_decref(record);
-  st = lw_records_harvest_each(w->c, w->opt->prefix, name, on_harvest, w, w->out->err);
-  if (st > LW_NOTHING && w->st == LW_OK) {
-    w->st = st;
-  }
 }
 
 /* LwSeedScanFn: a provider's document (clean records and seeds added by
@@ -155,6 +151,13 @@ LwStatus lw_meta_write(LwRecords *c, const LwMetaOptions *opt, LwLineSink sink,
     describe_graph(&out);
   }
   LwStatus st = lw_records_provider_each(c, opt->prefix, on_provider, &w, err);
+  if (st == LW_OK) {
+    st = w.st != LW_OK ? w.st : out.st;
+  }
+  /* every provider's harvests in one walk of the keys, not one a provider */
+  if (st == LW_OK) {
+    st = lw_records_harvest_each(c, opt->prefix, opt->provider, on_harvest, &w, err);
+  }
   if (st == LW_OK) {
     st = w.st != LW_OK ? w.st : out.st;
   }

@@ -64,7 +64,6 @@ void lw_meta_describe_provider(LwMetaOut *o, const LwMetaOptions *opt, const cha
   lw_meta_iri(o, g, NS_DCT "source", lw_meta_field(record, "void"));
   const char *kind = lw_meta_field(record, "kind");
   lw_meta_lit(o, g, NS_LW "sourceKind", kind && *kind ? kind : "void", NULL);
-  lw_meta_lit(o, g, NS_LW "state", lw_meta_field(record, "state"), NULL);
   describe_dumps(o, name, g, lw_meta_field(record, "void_dumps"));
   const char *harvest = lw_meta_field(record, "harvest");
   if (harvest && *harvest) {

@@ -91,7 +91,7 @@ LwStatus lw_records_harvest_each(redisContext *c, const char *prefix, const char
 {
   /* harvest ids are "<name>:<start time>": one SCAN pattern finds them */
   char pattern[LW_KEY_MAX];
-  snprintf(pattern, sizeof(pattern), "%s:*", provider);
+  snprintf(pattern, sizeof(pattern), "%s:*", provider ? provider : "*");
   LwKey match = lw_key(prefix, LW_KEY_HARVEST, pattern);
   size_t key_skip = strlen(lw_key(prefix, LW_KEY_HARVEST, "").s);
   char cursor[32] = "0";

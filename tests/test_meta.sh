@@ -181,6 +181,8 @@ cycle
 work
 expect_eq "geo: partial harvest done" "$(hv_harvest "$prefix" geo status)" done
 expect_eq "geo: a partial harvest" "$(hv_harvest "$prefix" geo kind)" partial
+expect_eq "the export job that followed the import wrote it into the metadata graph" \
+  "$(zcat "$data/export/meta.nq.gz" | grep -c 'harvestKind> "partial"')" 1
 meta_check "after the partial harvest"
 
 # ======== a reclean of geo
@@ -188,6 +190,8 @@ tool reclean geo > /dev/null
 work
 expect_eq "geo: reclean done" "$(hv_harvest "$prefix" geo status)" done
 expect_eq "geo: the reclean's record" "$(hv_harvest "$prefix" geo reclean)" 1
+expect_eq "the export job wrote the reclean into the metadata graph" \
+  "$(zcat "$data/export/meta.nq.gz" | grep -c 'harvestKind> "reclean"')" 1
 meta_check "after the reclean"
 expect_eq "three activities of geo, one of broken" \
   "$(grep -c "<https://lodwash.invalid/ns/meta#target> <$gbase/[a-z]*>" "$dir/meta.nq")" 4
