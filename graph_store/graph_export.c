@@ -31,6 +31,9 @@ typedef struct {
 static LwStatus add_graph(void *handle, const char *name, LwError *err)
 {
   Listing *l = handle;
+  if (!lw_graph_name_is_provider(name)) {
+    return LW_OK; /* the metadata graph: exported apart (meta/meta.h) */
+  }
   if (l->count == l->cap) {
     unsigned cap = l->cap ? 2 * l->cap : 64;
     Graph *more = realloc(l->graphs, cap * sizeof(Graph));

@@ -453,6 +453,24 @@ typedef struct {
 LwStatus lw_graph_import(const LwGraphImportOptions *options, LwGraphImportReport *report,
                          LwError *err);
 
+/* ---- graph_replace (graph_store/graph_replace.c) ----------------------- */
+
+/*
+ * A graph of the files store replaced whole by the sorted canonical N-Quads
+ * of a file (every line's triple, whatever graph it names), in one write
+ * transaction: readers see the old graph or the new one. For the metadata
+ * graph (meta/meta.h), kept as DATA/graphs/lodwash-meta.lmdb beside the
+ * providers' (`lodwash graph lodwash-meta`): a name that is no provider's,
+ * whose graph is neither in the export's dump nor given a view. Its cost is
+ * the two graphs' sizes.
+ */
+LwStatus lw_graph_replace(const char *data_dir, const char *name, const char *graph_iri,
+                          const char *path, LwError *err);
+
+/* True for a provider's graph name ([A-Za-z0-9]+): the graphs the export
+ * dumps and gives views. */
+bool lw_graph_name_is_provider(const char *name);
+
 /* ---- graph_export (graph_store/graph_export.c) ------------------------- */
 
 /*

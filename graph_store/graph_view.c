@@ -210,7 +210,7 @@ static LwStatus refresh_if_stale(void *handle, const char *name, LwError *err)
 {
   Refresh *r = handle;
   char view[4096];
-  if (!stale(r->data_dir, name, view, sizeof(view))) {
+  if (!lw_graph_name_is_provider(name) || !stale(r->data_dir, name, view, sizeof(view))) {
     return LW_OK;
   }
   /* LW_NOTHING: a database no import completed, perhaps still loading the
@@ -234,4 +234,10 @@ LwStatus lw_graph_view_refresh_all(const char *data_dir, unsigned *refreshed, Lw
     *refreshed = r.refreshed;
   }
   return st;
+}
+
+bool lw_graph_name_is_provider(const char *name)
+{
+  return *name && strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                               "0123456789") == strlen(name);
 }

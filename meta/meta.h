@@ -34,6 +34,10 @@
 /* lodwash's own terms (docs/metadata.md has their Turtle description). */
 #define LW_META_NS "https://lodwash.invalid/ns/meta#"
 
+/* The metadata graph's name in the files store: DATA/graphs/lodwash-meta.lmdb
+ * (graph_store/graph_store.h, lw_graph_replace). */
+#define LW_META_STORE_NAME "lodwash-meta"
+
 /* The metadata graph's IRI for a graph base (no trailing '/'). */
 void lw_meta_graph_iri(const char *graph_base, char *buf, size_t size);
 
@@ -71,9 +75,10 @@ LwStatus lw_meta_turtle(LwRecords *c, const LwMetaOptions *o, LwBuf *out, LwErro
  * DATA/export/meta.nq.gz: the metadata graph sorted bytewise without
  * repeats (clean/clean.h's sorter), gzip, replaced atomically, and only
  * when its content changed (the MD5 of its lines, kept with its counts in
- * DATA/export/meta.stats.json, which export/void.ttl reads). When the store
- * is a SPARQL store the graph is replaced there too (DROP, then Graph Store
- * POSTs). LW_NOTHING: the graph did not change, nothing written.
+ * DATA/export/meta.stats.json, which export/void.ttl reads). It replaces
+ * the graph LW_META_STORE_NAME of the files store, and, when the store is a
+ * SPARQL store, the graph there too (DROP, then Graph Store POSTs).
+ * LW_NOTHING: the graph did not change, nothing written.
  */
 typedef struct {
   unsigned long long triples;

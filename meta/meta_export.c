@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "files/files.h"
+#include "graph_store/graph_store.h"
 #include "meta/meta.h"
 #include "meta/meta_store.h"
 #include "queue/records.h"
@@ -220,6 +221,9 @@ LwStatus lw_meta_export(LwRecords *c, const LwConfig *cfg, bool force,
     unlink(tmp);
   }
   report->written = st == LW_OK;
+  if (st == LW_OK) { /* the files store is kept beside a SPARQL store too */
+    st = lw_graph_replace(cfg->data_dir, LW_META_STORE_NAME, graph, path, err);
+  }
   if (st == LW_OK && strcmp(cfg->store, "files")) {
     st = lw_meta_store_replace(cfg, graph, path, err);
     report->stored = st == LW_OK;

@@ -129,6 +129,10 @@ meta_check() { # WHAT
   expect_eq "$1: rapper reads the graph, every line" "$(triples_of nquads "$dir/meta.nq")" \
     "$(wc -l < "$dir/meta.nq")"
   expect_eq "$1: no line twice" "$(sort -u "$dir/meta.nq" | wc -l)" "$(wc -l < "$dir/meta.nq")"
+  expect_eq "$1: the files store's graph lodwash-meta is the same graph" \
+    "$(tool graph lodwash-meta | md5sum)" "$(md5sum < "$dir/meta.nq")"
+  expect_eq "$1: it is not in the dump of the providers' graphs" \
+    "$(zcat "$data/export/all.nq.gz" | grep -c -F "<$gbase/lodwash-meta>" || true)" 0
 }
 
 # ======== full harvests: geo done, broken failed (a 404)
