@@ -47,6 +47,8 @@ typedef struct {
   const char *graph_base; /* --graph-base */
   const char *provider;   /* only this provider's part; NULL: all */
   bool triples;           /* N-Triples lines (no graph), for Turtle pages */
+  size_t sort_memory;     /* the sort's budget where one sorts (--sort-memory);
+                             0: 64 MiB */
 } LwMetaOptions;
 
 /* Statistics of one writing. */

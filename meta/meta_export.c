@@ -21,8 +21,12 @@
 #include "meta/meta_store.h"
 #include "queue/records.h"
 
-/* Sort memory: the graph is a few hundred bytes a document. */
-#define SORT_BUDGET (64u << 20)
+/* Sort memory: --sort-memory, as the cleaner's; the graph is some 4 KB a
+ * document. */
+static size_t sort_budget(const LwConfig *cfg)
+{
+  return cfg->sort_memory_bytes > 0 ? (size_t)cfg->sort_memory_bytes : (size_t)64 << 20;
+}
 
 typedef struct {
   LwGzWriter *gz;
@@ -163,7 +167,7 @@ static LwStatus write_stats(const char *path, const char *graph, const Out *o,
 static LwStatus write_sorted(LwRecords *c, const LwConfig *cfg, char *tmp, size_t size,
                              Out *o, LwGzStats *gs, LwError *err)
 {
-  LwSorter *sorter = lw_sorter_new(&(LwSortOptions){cfg->data_dir, SORT_BUDGET});
+  LwSorter *sorter = lw_sorter_new(&(LwSortOptions){cfg->data_dir, sort_budget(cfg)});
   if (!sorter) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory for the metadata graph's sort");
   }

@@ -367,7 +367,8 @@ static void void_page(const LwDashboard *d, LwRecords *c, const char *name,
   LwMetaOptions o = {.prefix = d->cfg->prefix,
                      .data_dir = d->cfg->data_dir,
                      .graph_base = d->cfg->graph_base,
-                     .provider = name};
+                     .provider = name,
+                     .sort_memory = (size_t)d->cfg->sort_memory_bytes};
   LwBuf ttl = LW_BUF_INIT;
   LwError err;
   lw_error_clear(&err);

@@ -256,4 +256,23 @@ expect_eq "errs.nt, which only the first harvest listed, left the graph" \
 expect_eq "so did the archive's entries" \
   "$(grep -c -F '<http://purl.org/dc/terms/isPartOf>' "$dir/meta.nq" || true)" 0
 
+# ======== memory: the graph of 10,000 documents in about the memory of 1,000's
+# (the sort's budget 1 MB; what grows is the one harvest record listing
+# every dump, which the graph reads whole). The sanitizer's quarantine of
+# freed memory would count as growth: kept small here.
+declare -A rss lines
+for n in 1000 10000; do
+  python3 "$(dirname "$0")/../scripts/lib/meta_records.py" "$n" "${prefix}mem$n:" |
+    redis-cli -u "$LODWASH_TEST_REDIS" --pipe > /dev/null
+  mkdir -p "$dir/mem$n"
+  rss[$n]=$( { ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=1" /usr/bin/time -f '%M' \
+    "$LODWASH_BINARY_DIR/lodwash" --redis "$LODWASH_TEST_REDIS" --prefix "${prefix}mem$n:" \
+    --data "$dir/mem$n" --sort-memory 1M meta > "$dir/mem.nq"; } 2>&1 | tail -1)
+  lines[$n]=$(wc -l < "$dir/mem.nq")
+done
+expect_eq "10,000 documents: ten times the statements of 1,000 (${lines[1000]}, ${lines[10000]})" \
+  "$(( (lines[10000] + lines[1000] / 2) / lines[1000] ))" 10
+expect_eq "10,000 documents in at most 16 MB more than 1,000 (${rss[1000]} KB, ${rss[10000]} KB)" \
+  "$(( rss[10000] - rss[1000] < 16384 ))" 1
+
 lw_test_done

@@ -41,7 +41,8 @@ int lw_cmd_meta(LwTool *tool, int argc, char **argv)
 {
   LwMetaOptions o = {.prefix = tool->config->prefix,
                      .data_dir = tool->config->data_dir,
-                     .graph_base = tool->config->graph_base};
+                     .graph_base = tool->config->graph_base,
+                     .sort_memory = (size_t)tool->config->sort_memory_bytes};
   bool turtle = false;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--provider") && i + 1 < argc) {
@@ -62,7 +63,7 @@ int lw_cmd_meta(LwTool *tool, int argc, char **argv)
   if (turtle) {
     return print_turtle(redis, &o);
   }
-  LwSorter *sorter = lw_sorter_new(&(LwSortOptions){tool->config->data_dir, 64u << 20});
+  LwSorter *sorter = lw_sorter_new(&(LwSortOptions){tool->config->data_dir, o.sort_memory});
   if (!sorter) {
     return lw_tool_fail("out of memory");
   }
