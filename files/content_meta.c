@@ -176,11 +176,11 @@ const char *lw_newline_name(LwNewline newline)
 
 json_t *lw_content_meta_json(const LwContentMeta *m)
 {
-  return json_pack(
-    "{s:s, s:s, s:s, s:I, s:I, s:I}", "hash", m->hash, "sha256", m->sha256, "newline",
-    lw_newline_name(m->newline),
-    "number_of_bytes", (json_int_t)m->number_of_bytes, "number_of_chars",
-    (json_int_t)m->number_of_chars, "number_of_lines", (json_int_t)m->number_of_lines);
+  return json_pack("{s:s, s:s, s:s, s:I, s:I, s:I}", "hash", m->hash, "sha256", m->sha256,
+                   "newline", lw_newline_name(m->newline), "number_of_bytes",
+                   (json_int_t)m->number_of_bytes, "number_of_chars",
+                   (json_int_t)m->number_of_chars, "number_of_lines",
+                   (json_int_t)m->number_of_lines);
 }
 
 LwStatus lw_content_meta_file(const char *path, LwContentMeta *out, LwError *err)

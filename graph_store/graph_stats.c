@@ -37,7 +37,8 @@ static void read_view_counts(const char *stats_path, LwGraphStats *s)
   }
   snprintf(path, sizeof(path), "%.*s.view.json", (int)(n - suffix), stats_path);
   json_t *v = json_load_file(path, 0, NULL);
-  json_t *triples = json_object_get(v, "triples"), *properties = json_object_get(v, "properties");
+  json_t *triples = json_object_get(v, "triples"),
+         *properties = json_object_get(v, "properties");
   if (json_is_integer(triples) && json_is_integer(properties) &&
       (unsigned long long)json_integer_value(triples) == s->triples) {
     s->has_properties = true;
