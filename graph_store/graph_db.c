@@ -191,6 +191,19 @@ LwStatus lw_graph_db_begin(LwGraphDb *db, LwError *err)
   return LW_OK;
 }
 
+LwStatus lw_graph_db_clear(LwGraphDb *db, LwError *err)
+{
+  /* mdb_drop frees the tree's pages without visiting each key; the writer
+   * cursor is reopened on the empty tree (every put is then an append) */
+  writer_close(db);
+  int rc = mdb_drop(db->txn, db->triples, 0);
+  if (!rc) {
+    rc = writer_open(db);
+  }
+  db->mutations++;
+  return rc ? mdb_fail(err, rc, "clear") : LW_OK;
+}
+
 LwStatus lw_graph_db_commit(LwGraphDb *db, LwError *err)
 {
   writer_close(db);

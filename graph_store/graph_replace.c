@@ -2,7 +2,8 @@
  * A graph of the files store replaced whole (graph_store/graph_store.h):
  * for a graph made anew each time, such as the metadata graph, where an
  * import's rule (subjects of the harvest replaced, the others kept) would
- * keep what left it.
+ * keep what left it. The lines come as their writer makes them (sorted), so
+ * that nothing is read back.
  */
 #include "graph_store/graph_store.h"
 
@@ -10,84 +11,74 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Deletes every triple in the open write transaction. */
-static LwStatus delete_all(LwGraphDb *db, LwError *err)
+struct LwGraphReplace {
+  LwGraphDb *db;
+  LwGraphDbInfo info;
+  LwBuf subject; /* the last line's subject, to count distinct ones */
+};
+
+void lw_graph_replace_abort(LwGraphReplace *r)
 {
-  LwGraphCursor *cursor = NULL;
-  LW_TRY(lw_graph_cursor_open(db, NULL, 0, &cursor, err));
-  const char *triple;
-  size_t len;
-  LwStatus st;
-  while ((st = lw_graph_cursor_next(cursor, &triple, &len, err)) == LW_OK) {
-    /* the cursor seeks again after the delete: copy the key first */
-    char *copy = strndup(triple, len);
-    st = copy ? lw_graph_db_del(db, copy, len, err)
-              : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-    free(copy);
-    if (st != LW_OK) {
-      break;
-    }
+  if (r) {
+    lw_graph_db_close(r->db); /* aborts the open transaction */
+    lw_buf_free(&r->subject);
+    free(r);
   }
-  lw_graph_cursor_close(cursor);
-  return st == LW_NOTHING ? LW_OK : st;
 }
 
-/* Puts the triples of the sorted N-Quads file at path, counting them and
- * their subjects into info. */
-static LwStatus put_all(LwGraphDb *db, const char *path, LwGraphDbInfo *info, LwError *err)
+LwStatus lw_graph_replace_begin(const char *data_dir, const char *name,
+                                const char *graph_iri, LwGraphReplace **out, LwError *err)
 {
-  LwLineReader *r = lw_line_reader_open(path, 1u << 26, err);
+  *out = NULL;
+  LwGraphReplace *r = calloc(1, sizeof(*r));
   if (!r) {
-    return err->status;
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  const char *line;
-  size_t len, triple_len, graph_start, graph_len;
-  LwBuf subject = LW_BUF_INIT;
-  LwStatus st;
-  while ((st = lw_line_reader_next(r, &line, &len, err)) == LW_OK) {
-    if (!lw_nquads_split_line(line, len, &triple_len, &graph_start, &graph_len)) {
-      st = lw_error_set(err, LW_ERR_FORMAT, "%s: a line that is not canonical N-Quads",
-                        path);
-      break;
-    }
-    size_t slen = strcspn(line, " ");
-    if (subject.len != slen || memcmp(subject.data, line, slen)) {
-      info->subjects++;
-      lw_buf_reset(&subject);
-      lw_buf_append(&subject, line, slen);
-    }
-    info->triples++;
-    if ((st = lw_graph_db_put(db, line, triple_len, err)) != LW_OK) {
-      break;
-    }
+  snprintf(r->info.graph_iri, sizeof(r->info.graph_iri), "%s", graph_iri);
+  LwStatus st = lw_graph_db_open(data_dir, name, false, &r->db, err);
+  if (st == LW_OK) {
+    st = lw_graph_db_begin(r->db, err);
   }
-  lw_buf_free(&subject);
-  lw_line_reader_close(r);
-  return st == LW_NOTHING ? LW_OK : st;
+  if (st == LW_OK) {
+    st = lw_graph_db_clear(r->db, err);
+  }
+  if (st != LW_OK) {
+    lw_graph_replace_abort(r);
+    return st;
+  }
+  *out = r;
+  return LW_OK;
 }
 
-LwStatus lw_graph_replace(const char *data_dir, const char *name, const char *graph_iri,
-                          const char *path, LwError *err)
+LwStatus lw_graph_replace_line(LwGraphReplace *r, const char *line, size_t len,
+                               LwError *err)
 {
-  LwGraphDb *db = NULL;
-  LW_TRY(lw_graph_db_open(data_dir, name, false, &db, err));
-  LwGraphDbInfo info = {.triples = 0};
-  snprintf(info.graph_iri, sizeof(info.graph_iri), "%s", graph_iri);
-  LwStatus st = lw_graph_db_begin(db, err);
-  if (st == LW_OK) {
-    st = delete_all(db, err);
+  if (len && line[len - 1] == '\n') {
+    --len;
   }
-  if (st == LW_OK) {
-    st = put_all(db, path, &info, err);
+  size_t triple_len, graph_start, graph_len;
+  if (!lw_nquads_split_line(line, len, &triple_len, &graph_start, &graph_len)) {
+    return lw_error_set(err, LW_ERR_FORMAT, "not a canonical N-Quads line: %.*s",
+                        (int)(len < 200 ? len : 200), line);
   }
-  if (st == LW_OK) {
-    st = lw_graph_db_set_info(db, &info, err);
+  size_t slen = strcspn(line, " ");
+  if (r->subject.len != slen || memcmp(r->subject.data, line, slen)) {
+    r->info.subjects++;
+    lw_buf_reset(&r->subject);
+    if (lw_buf_append(&r->subject, line, slen) != LW_OK) {
+      return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+    }
   }
+  r->info.triples++;
+  return lw_graph_db_put(r->db, line, triple_len, err);
+}
+
+LwStatus lw_graph_replace_commit(LwGraphReplace *r, LwError *err)
+{
+  LwStatus st = lw_graph_db_set_info(r->db, &r->info, err);
   if (st == LW_OK) {
-    st = lw_graph_db_commit(db, err);
-  } else {
-    lw_graph_db_abort(db);
+    st = lw_graph_db_commit(r->db, err);
   }
-  lw_graph_db_close(db);
+  lw_graph_replace_abort(r); /* frees; nothing left to abort after a commit */
   return st;
 }

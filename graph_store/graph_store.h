@@ -69,6 +69,9 @@ LwStatus lw_graph_db_begin(LwGraphDb *db, LwError *err);
 LwStatus lw_graph_db_commit(LwGraphDb *db, LwError *err);
 void lw_graph_db_abort(LwGraphDb *db);
 
+/* Removes every triple, in the open write transaction. */
+LwStatus lw_graph_db_clear(LwGraphDb *db, LwError *err);
+
 /* Adds (or removes) one triple "S P O" (no " ." and no graph label). */
 LwStatus lw_graph_db_put(LwGraphDb *db, const char *triple, size_t len, LwError *err);
 LwStatus lw_graph_db_del(LwGraphDb *db, const char *triple, size_t len, LwError *err);
@@ -456,16 +459,23 @@ LwStatus lw_graph_import(const LwGraphImportOptions *options, LwGraphImportRepor
 /* ---- graph_replace (graph_store/graph_replace.c) ----------------------- */
 
 /*
- * A graph of the files store replaced whole by the sorted canonical N-Quads
- * of a file (every line's triple, whatever graph it names), in one write
+ * A graph of the files store replaced whole by sorted canonical N-Quads
+ * lines (every line's triple, whatever graph it names), in one write
  * transaction: readers see the old graph or the new one. For the metadata
  * graph (meta/meta.h), kept as DATA/graphs/lodwash-meta.lmdb beside the
  * providers' (`lodwash graph lodwash-meta`): a name that is no provider's,
  * whose graph is neither in the export's dump nor given a view. Its cost is
- * the two graphs' sizes.
+ * the new graph's size (the old tree is dropped whole). begin, line, commit
+ * or abort, all on one thread (LMDB ties a write transaction to it).
  */
-LwStatus lw_graph_replace(const char *data_dir, const char *name, const char *graph_iri,
-                          const char *path, LwError *err);
+typedef struct LwGraphReplace LwGraphReplace;
+LwStatus lw_graph_replace_begin(const char *data_dir, const char *name, const char *graph_iri,
+                                LwGraphReplace **out, LwError *err);
+LwStatus lw_graph_replace_line(LwGraphReplace *r, const char *line, size_t len, LwError *err);
+/* Commits and frees r. */
+LwStatus lw_graph_replace_commit(LwGraphReplace *r, LwError *err);
+/* Leaves the graph as it was and frees r; NULL is safe. */
+void lw_graph_replace_abort(LwGraphReplace *r);
 
 /* True for a provider's graph name ([A-Za-z0-9]+): the graphs the export
  * dumps and gives views. */

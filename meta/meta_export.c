@@ -30,6 +30,8 @@ static size_t sort_budget(const LwConfig *cfg)
 
 typedef struct {
   LwGzWriter *gz;
+  LwGraphReplace *files; /* the files store's copy, in the same pass */
+  LwError *err;
   unsigned long long lines, subjects;
   char last[4096]; /* the previous line's subject, to count distinct ones */
 } Out;
@@ -40,7 +42,8 @@ static LwStatus add_line(void *handle, const char *line, size_t len)
   return lw_sorter_add(handle, line, len, &ignored);
 }
 
-/* The sorted lines: counted (a new subject starts a new group), written. */
+/* The sorted lines: counted (a new subject starts a new group), written to
+ * the file and the files store. */
 static LwStatus write_line(void *handle, const char *line, size_t len)
 {
   Out *o = handle;
@@ -51,7 +54,8 @@ static LwStatus write_line(void *handle, const char *line, size_t len)
     snprintf(o->last, sizeof(o->last), "%.*s", (int)(n < sizeof(o->last) ? n : 0), line);
   }
   o->lines++;
-  return lw_gz_writer_sink(o->gz, line, len);
+  LwStatus st = lw_graph_replace_line(o->files, line, len, o->err);
+  return st == LW_OK ? lw_gz_writer_sink(o->gz, line, len) : st;
 }
 
 /* A field of the last export's DATA/export/meta.stats.json, "" if none. */
@@ -163,9 +167,10 @@ static LwStatus write_stats(const char *path, const char *graph, const Out *o,
   return LW_OK;
 }
 
-/* Sorts the graph's lines into the temporary file tmp (gzip). */
-static LwStatus write_sorted(LwRecords *c, const LwConfig *cfg, char *tmp, size_t size,
-                             Out *o, LwGzStats *gs, LwError *err)
+/* Sorts the graph's lines into the temporary file tmp (gzip) and the files
+ * store's graph (its transaction left open in o->files). */
+static LwStatus write_sorted(LwRecords *c, const LwConfig *cfg, const char *graph,
+                             char *tmp, size_t size, Out *o, LwGzStats *gs, LwError *err)
 {
   LwSorter *sorter = lw_sorter_new(&(LwSortOptions){cfg->data_dir, sort_budget(cfg)});
   if (!sorter) {
@@ -177,6 +182,9 @@ static LwStatus write_sorted(LwRecords *c, const LwConfig *cfg, char *tmp, size_
   FILE *f = NULL;
   if (st == LW_OK) {
     st = lw_store_tmpfile(cfg->data_dir, tmp, size, &f, err);
+  }
+  if (st == LW_OK) {
+    st = lw_graph_replace_begin(cfg->data_dir, LW_META_STORE_NAME, graph, &o->files, err);
   }
   if (st == LW_OK) {
     st = lw_gz_writer_open(f, &(LwGzOptions){.gzip = true}, &o->gz, err);
@@ -207,14 +215,16 @@ LwStatus lw_meta_export(LwRecords *c, const LwConfig *cfg, bool force,
   if (!force && !strcmp(mark, before_mark) && access(path, F_OK) == 0) {
     return LW_NOTHING; /* nothing happened since: not even made */
   }
-  Out o = {.gz = NULL};
+  Out o = {.err = err};
   LwGzStats gs = {0};
-  LwStatus st = write_sorted(c, cfg, tmp, sizeof(tmp), &o, &gs, err);
+  LwStatus st = write_sorted(c, cfg, graph, tmp, sizeof(tmp), &o, &gs, err);
   report->triples = o.lines;
   char before[LW_HASH_HEX_LEN + 1];
   last_value(stats_path, "md5", before);
-  if (st == LW_OK && !force && !strcmp(before, gs.md5) && access(path, F_OK) == 0) {
+  if (st == LW_OK && !force && !strcmp(before, gs.md5) && access(path, F_OK) == 0 &&
+      lw_graph_db_exists(cfg->data_dir, LW_META_STORE_NAME)) {
     unlink(tmp);
+    lw_graph_replace_abort(o.files);
     /* the same graph: only the mark is new */
     return write_mark(cfg, mark, err) == LW_OK ? LW_NOTHING : err->status;
   }
@@ -225,8 +235,11 @@ LwStatus lw_meta_export(LwRecords *c, const LwConfig *cfg, bool force,
     unlink(tmp);
   }
   report->written = st == LW_OK;
-  if (st == LW_OK) { /* the files store is kept beside a SPARQL store too */
-    st = lw_graph_replace(cfg->data_dir, LW_META_STORE_NAME, graph, path, err);
+  /* the files store is kept beside a SPARQL store too */
+  if (st == LW_OK) {
+    st = lw_graph_replace_commit(o.files, err);
+  } else {
+    lw_graph_replace_abort(o.files);
   }
   if (st == LW_OK && strcmp(cfg->store, "files")) {
     st = lw_meta_store_replace(cfg, graph, path, err);
