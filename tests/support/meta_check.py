@@ -145,8 +145,6 @@ ids = [k.split("harvest:", 1)[1] for k in redis("--scan", "--pattern", prefix + 
        if redis("TYPE", k).strip() == "hash"]
 check("one activity per harvest record", sorted(acts), sorted(ids))
 for hid in ids:
-    rec = json.loads(redis("--json", "HGETALL", prefix + "harvest:" + hid) or "{}") \
-        if False else None
     fields = redis("HGETALL", prefix + "harvest:" + hid).splitlines()
     rec = dict(zip(fields[0::2], fields[1::2]))
     a = acts.get(hid, {})
