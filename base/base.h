@@ -193,6 +193,15 @@ void lw_md5_update(LwMd5 *md5, const void *data, size_t len);
 void lw_md5_finish(LwMd5 *md5, char out[LW_HASH_HEX_LEN + 1]);
 void lw_md5_free(LwMd5 *md5);
 
+/* A streaming SHA-256, the same way (the content record's second checksum,
+ * for the metadata graph's spdx:checksum). */
+#define LW_SHA256_HEX_LEN 64
+typedef struct LwSha256 LwSha256;
+LwSha256 *lw_sha256_new(void);
+void lw_sha256_update(LwSha256 *sha, const void *data, size_t len);
+void lw_sha256_finish(LwSha256 *sha, char out[LW_SHA256_HEX_LEN + 1]);
+void lw_sha256_free(LwSha256 *sha);
+
 /* ---- hex_set (base/hex_set.c) ------------------------------------------ */
 
 /*

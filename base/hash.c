@@ -59,3 +59,42 @@ void lw_md5_free(LwMd5 *md5)
     free(md5);
   }
 }
+
+struct LwSha256 {
+  EVP_MD_CTX *ctx;
+};
+
+LwSha256 *lw_sha256_new(void)
+{
+  LwSha256 *sha = malloc(sizeof(*sha));
+  if (!sha) {
+    return NULL;
+  }
+  sha->ctx = EVP_MD_CTX_new();
+  if (!sha->ctx || !EVP_DigestInit_ex(sha->ctx, EVP_sha256(), NULL)) {
+    lw_sha256_free(sha);
+    return NULL;
+  }
+  return sha;
+}
+
+void lw_sha256_update(LwSha256 *sha, const void *data, size_t len)
+{
+  EVP_DigestUpdate(sha->ctx, data, len);
+}
+
+void lw_sha256_finish(LwSha256 *sha, char out[LW_SHA256_HEX_LEN + 1])
+{
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int digest_len = 0;
+  EVP_DigestFinal_ex(sha->ctx, digest, &digest_len);
+  lw_hex_encode(digest, digest_len, out);
+}
+
+void lw_sha256_free(LwSha256 *sha)
+{
+  if (sha) {
+    EVP_MD_CTX_free(sha->ctx);
+    free(sha);
+  }
+}

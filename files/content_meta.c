@@ -7,6 +7,7 @@
 
 struct LwContentCounter {
   LwMd5 *md5;
+  LwSha256 *sha256;
   uint64_t bytes;
   uint64_t chars;
   uint64_t lf_all; /* every '\n', CRLF ones included */
@@ -23,8 +24,9 @@ LwContentCounter *lw_content_counter_new(void)
     return NULL;
   }
   c->md5 = lw_md5_new();
-  if (!c->md5) {
-    free(c);
+  c->sha256 = lw_sha256_new();
+  if (!c->md5 || !c->sha256) {
+    lw_content_counter_free(c);
     return NULL;
   }
   return c;
@@ -82,6 +84,7 @@ void lw_content_counter_update(LwContentCounter *c, const void *data, size_t len
   }
   const unsigned char *p = data;
   lw_md5_update(c->md5, p, len);
+  lw_sha256_update(c->sha256, p, len);
   count_simple(p, len, &c->chars, &c->lf_all);
   if (c->pending_cr) {
     if (p[0] == '\n') {
@@ -123,6 +126,7 @@ void lw_content_counter_finish(LwContentCounter *c, LwContentMeta *out)
     c->pending_cr = 0;
   }
   lw_md5_finish(c->md5, out->hash);
+  lw_sha256_finish(c->sha256, out->sha256);
   out->number_of_bytes = c->bytes;
   out->number_of_chars = c->chars;
   out->crlf = c->crlf;
@@ -149,6 +153,7 @@ void lw_content_counter_free(LwContentCounter *c)
     return;
   }
   lw_md5_free(c->md5);
+  lw_sha256_free(c->sha256);
   free(c);
 }
 
@@ -171,10 +176,11 @@ const char *lw_newline_name(LwNewline newline)
 
 json_t *lw_content_meta_json(const LwContentMeta *m)
 {
-  return json_pack(
-    "{s:s, s:s, s:I, s:I, s:I}", "hash", m->hash, "newline", lw_newline_name(m->newline),
-    "number_of_bytes", (json_int_t)m->number_of_bytes, "number_of_chars",
-    (json_int_t)m->number_of_chars, "number_of_lines", (json_int_t)m->number_of_lines);
+  return json_pack("{s:s, s:s, s:s, s:I, s:I, s:I}", "hash", m->hash, "sha256", m->sha256,
+                   "newline", lw_newline_name(m->newline), "number_of_bytes",
+                   (json_int_t)m->number_of_bytes, "number_of_chars",
+                   (json_int_t)m->number_of_chars, "number_of_lines",
+                   (json_int_t)m->number_of_lines);
 }
 
 LwStatus lw_content_meta_file(const char *path, LwContentMeta *out, LwError *err)

@@ -60,8 +60,8 @@ LwStatus lw_store_mkparents(const char *path, LwError *err);
  * Streaming content metadata, the `content` record of a seed (LOD Laundromat
  * seed-list notes):
  *
- *   {"hash": "<md5 hex>", "newline": "LF", "number_of_bytes": N,
- *    "number_of_chars": N, "number_of_lines": N}
+ *   {"hash": "<md5 hex>", "sha256": "<sha-256 hex>", "newline": "LF",
+ *    "number_of_bytes": N, "number_of_chars": N, "number_of_lines": N}
  *
  * computed while the bytes stream past (download, unpack, clean): feed every
  * chunk to lw_content_counter_update in order, then finish. Memory is
@@ -95,6 +95,7 @@ typedef enum {
 
 typedef struct {
   char hash[LW_HASH_HEX_LEN + 1]; /* MD5 of the bytes, lowercase hex */
+  char sha256[LW_SHA256_HEX_LEN + 1]; /* SHA-256 of the bytes, lowercase hex */
   uint64_t number_of_bytes;
   uint64_t number_of_chars;
   uint64_t number_of_lines;

@@ -126,6 +126,12 @@ LwStatus lw_graph_db_open(const char *data_dir, const char *provider, bool read_
   return LW_OK;
 }
 
+unsigned long long lw_graph_db_last_commit(LwGraphDb *db)
+{
+  MDB_envinfo info;
+  return mdb_env_info(db->env, &info) == 0 ? (unsigned long long)info.me_last_txnid : 0;
+}
+
 void lw_graph_db_close(LwGraphDb *db)
 {
   if (db) {
@@ -183,6 +189,19 @@ LwStatus lw_graph_db_begin(LwGraphDb *db, LwError *err)
     return mdb_fail(err, rc, "cursor");
   }
   return LW_OK;
+}
+
+LwStatus lw_graph_db_clear(LwGraphDb *db, LwError *err)
+{
+  /* mdb_drop frees the tree's pages without visiting each key; the writer
+   * cursor is reopened on the empty tree (every put is then an append) */
+  writer_close(db);
+  int rc = mdb_drop(db->txn, db->triples, 0);
+  if (!rc) {
+    rc = writer_open(db);
+  }
+  db->mutations++;
+  return rc ? mdb_fail(err, rc, "clear") : LW_OK;
 }
 
 LwStatus lw_graph_db_commit(LwGraphDb *db, LwError *err)

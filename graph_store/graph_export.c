@@ -31,6 +31,9 @@ typedef struct {
 static LwStatus add_graph(void *handle, const char *name, LwError *err)
 {
   Listing *l = handle;
+  if (!lw_graph_name_is_provider(name)) {
+    return LW_OK; /* the metadata graph: exported apart (meta/meta.h) */
+  }
   if (l->count == l->cap) {
     unsigned cap = l->cap ? 2 * l->cap : 64;
     Graph *more = realloc(l->graphs, cap * sizeof(Graph));
@@ -127,9 +130,47 @@ static void write_void(FILE *out, const Graph *graphs, unsigned count,
             "  dcterms:title \"%s\" ;\n"
             "  sd:name <%s> ;\n"
             "  void:triples %llu ;\n"
-            "  void:distinctSubjects %llu .\n",
+            "  void:distinctSubjects %llu",
             graphs[i].name, graphs[i].name, s->graph_iri, s->triples, s->subjects);
+    if (s->has_properties) {
+      format_time((time_t)s->modified, when, sizeof(when));
+      fprintf(out, " ;\n  void:properties %llu ;\n  dcterms:modified \"%s\"^^xsd:dateTime",
+              s->properties, when);
+    }
+    fputs(" .\n", out);
   }
+}
+
+/* The metadata graph (meta/meta.h), when the export wrote one: its dump and
+ * its counts from DATA/export/meta.stats.json. */
+static void write_void_meta(FILE *out, const LwGraphStats *meta)
+{
+  fprintf(out,
+          "\n<#meta> a void:Dataset ;\n"
+          "  dcterms:title \"lodwash metadata: providers, harvests, documents\" ;\n"
+          "  sd:name <%s> ;\n"
+          "  void:dataDump <meta.nq.gz> ;\n"
+          "  void:feature <http://www.w3.org/ns/formats/N-Quads> ;\n"
+          "  void:triples %llu ;\n"
+          "  void:distinctSubjects %llu .\n",
+          meta->graph_iri, meta->triples, meta->subjects);
+}
+
+/* The metadata graph's stats, when there are; their file's time joins the
+ * graphs' (a new metadata graph is a new export). */
+static bool read_meta(const char *data_dir, LwGraphStats *meta, time_t *newest)
+{
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/export/meta.stats.json", data_dir);
+  LwError ignored;
+  struct stat sb;
+  if (lw_graph_stats_read(path, meta, &ignored) != LW_OK || stat(path, &sb) != 0) {
+    return false;
+  }
+  if (sb.st_mtime > *newest) {
+    *newest = sb.st_mtime;
+  }
+  return true;
 }
 
 /* True when DATA/export/void.ttl is at least as new as every graph. */
@@ -170,6 +211,8 @@ LwStatus lw_export(const char *data_dir, bool force, LwExportReport *report, LwE
   if (st == LW_OK) {
     st = list_graphs(data_dir, &graphs, &count, &newest, err);
   }
+  LwGraphStats meta;
+  bool has_meta = st == LW_OK && read_meta(data_dir, &meta, &newest);
   if (st == LW_OK && !force && up_to_date(data_dir, newest)) {
     free(graphs);
     return LW_NOTHING;
@@ -185,6 +228,9 @@ LwStatus lw_export(const char *data_dir, bool force, LwExportReport *report, LwE
   }
   if (st == LW_OK) {
     write_void(vf, graphs, count, report->triples, newest ? newest : time(NULL));
+    if (has_meta) {
+      write_void_meta(vf, &meta);
+    }
     if (fclose(vf) != 0) {
       st = lw_error_set(err, LW_ERR_IO, "cannot finish %s", void_tmp);
     }

@@ -25,6 +25,28 @@ LwStatus lw_graph_stats_write(const char *path, const LwGraphStats *s, LwError *
   return LW_OK;
 }
 
+/* The properties counted by the last view (NAME.view.json beside
+ * NAME.stats.json), when it showed as many triples as the stats say: an
+ * import since then leaves them unknown rather than wrong. */
+static void read_view_counts(const char *stats_path, LwGraphStats *s)
+{
+  char path[4096];
+  size_t n = strlen(stats_path), suffix = strlen(".stats.json");
+  if (n <= suffix || strcmp(stats_path + n - suffix, ".stats.json")) {
+    return;
+  }
+  snprintf(path, sizeof(path), "%.*s.view.json", (int)(n - suffix), stats_path);
+  json_t *v = json_load_file(path, 0, NULL);
+  json_t *triples = json_object_get(v, "triples"),
+         *properties = json_object_get(v, "properties");
+  if (json_is_integer(triples) && json_is_integer(properties) &&
+      (unsigned long long)json_integer_value(triples) == s->triples) {
+    s->has_properties = true;
+    s->properties = (unsigned long long)json_integer_value(properties);
+  }
+  json_decref(v);
+}
+
 LwStatus lw_graph_stats_read(const char *path, LwGraphStats *s, LwError *err)
 {
   memset(s, 0, sizeof(*s));
@@ -47,5 +69,8 @@ LwStatus lw_graph_stats_read(const char *path, LwGraphStats *s, LwError *err)
     s->modified = modified;
   }
   json_decref(obj);
+  if (rc == 0) {
+    read_view_counts(path, s);
+  }
   return rc == 0 ? LW_OK : lw_error_set(err, LW_ERR_FORMAT, "%s: bad graph stats", path);
 }

@@ -59,11 +59,18 @@ LwStatus lw_graph_db_open(const char *data_dir, const char *provider, bool read_
                           LwGraphDb **out, LwError *err);
 void lw_graph_db_close(LwGraphDb *db);
 
+/* The id of the last committed write transaction (LMDB's), which names the
+ * graph's version: the export's view records the one it read. */
+unsigned long long lw_graph_db_last_commit(LwGraphDb *db);
+
 /* Write transaction: begin, put/del any number of times, commit or abort.
  * One writer per provider at a time (one import job per provider). */
 LwStatus lw_graph_db_begin(LwGraphDb *db, LwError *err);
 LwStatus lw_graph_db_commit(LwGraphDb *db, LwError *err);
 void lw_graph_db_abort(LwGraphDb *db);
+
+/* Removes every triple, in the open write transaction. */
+LwStatus lw_graph_db_clear(LwGraphDb *db, LwError *err);
 
 /* Adds (or removes) one triple "S P O" (no " ." and no graph label). */
 LwStatus lw_graph_db_put(LwGraphDb *db, const char *triple, size_t len, LwError *err);
@@ -112,12 +119,19 @@ typedef struct {
   unsigned long long triples;
   unsigned long long subjects;
   long long modified; /* seconds since the epoch */
+  /* distinct predicates, counted by the export's view refresh (the import
+   * does not know them) into DATA/graphs/NAME.view.json: read with the stats
+   * when that view is of the same graph (as many triples); else
+   * has_properties is false */
+  bool has_properties;
+  unsigned long long properties;
 } LwGraphStats;
 
 /* Writes the stats file atomically (temporary file + rename). */
 LwStatus lw_graph_stats_write(const char *path, const LwGraphStats *stats, LwError *err);
 
-/* Reads a stats file; LW_NOTHING when it does not exist. */
+/* Reads a stats file (and NAME.view.json beside it, for the properties);
+ * LW_NOTHING when it does not exist. */
 LwStatus lw_graph_stats_read(const char *path, LwGraphStats *stats, LwError *err);
 
 /* ---- graph_view (graph_store/graph_view.c) ----------------------------- */
@@ -129,7 +143,11 @@ LwStatus lw_graph_stats_read(const char *path, LwGraphStats *stats, LwError *err
  * - DATA/graphs/NAME.nq.gz, the graph file of the earlier layout, kept as an
  *   exported view for what reads it (the export's dump, scripts): rewritten
  *   by the export job when the database changed since (an O(N) streaming
- *   read, off the import's path, so an import costs what its change costs);
+ *   read, off the import's path, so an import costs what its change costs).
+ *   DATA/graphs/NAME.view.json says which commit of the database it shows
+ *   (lw_graph_db_last_commit when its read began: an import that commits
+ *   during the read leaves it stale, for the next export) and what it
+ *   counted: triples and distinct predicates (void:properties);
  * - one subject's triples or the whole graph, to a stream (`lodwash graph`).
  */
 #include <stdio.h>
@@ -437,6 +455,31 @@ typedef struct {
 
 LwStatus lw_graph_import(const LwGraphImportOptions *options, LwGraphImportReport *report,
                          LwError *err);
+
+/* ---- graph_replace (graph_store/graph_replace.c) ----------------------- */
+
+/*
+ * A graph of the files store replaced whole by sorted canonical N-Quads
+ * lines (every line's triple, whatever graph it names), in one write
+ * transaction: readers see the old graph or the new one. For the metadata
+ * graph (meta/meta.h), kept as DATA/graphs/lodwash-meta.lmdb beside the
+ * providers' (`lodwash graph lodwash-meta`): a name that is no provider's,
+ * whose graph is neither in the export's dump nor given a view. Its cost is
+ * the new graph's size (the old tree is dropped whole). begin, line, commit
+ * or abort, all on one thread (LMDB ties a write transaction to it).
+ */
+typedef struct LwGraphReplace LwGraphReplace;
+LwStatus lw_graph_replace_begin(const char *data_dir, const char *name, const char *graph_iri,
+                                LwGraphReplace **out, LwError *err);
+LwStatus lw_graph_replace_line(LwGraphReplace *r, const char *line, size_t len, LwError *err);
+/* Commits and frees r. */
+LwStatus lw_graph_replace_commit(LwGraphReplace *r, LwError *err);
+/* Leaves the graph as it was and frees r; NULL is safe. */
+void lw_graph_replace_abort(LwGraphReplace *r);
+
+/* True for a provider's graph name ([A-Za-z0-9]+): the graphs the export
+ * dumps and gives views. */
+bool lw_graph_name_is_provider(const char *name);
 
 /* ---- graph_export (graph_store/graph_export.c) ------------------------- */
 

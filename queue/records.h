@@ -55,10 +55,30 @@ LwStatus lw_records_harvest_set_fields(LwRecords *c, const char *prefix,
  * not to keep). */
 typedef void (*LwHarvestEachFn)(void *arg, const char *id, const json_t *record);
 
-/* Every harvest record of provider (ids "<provider>:<start>"), walked with
- * SCAN (a record present for the whole walk is seen at least once; not in
- * any order). */
+/* Every harvest record of provider (ids "<provider>:<start>"; NULL: of
+ * every provider), walked with SCAN (a record present for the whole walk is
+ * seen at least once; not in any order). */
 LwStatus lw_records_harvest_each(LwRecords *c, const char *prefix, const char *provider,
                                  LwHarvestEachFn fn, void *arg, LwError *err);
+
+/* A mark that moves when the harvests' records change: the MD5 of the
+ * number of keys (records added or removed, by a harvest or by retention),
+ * the seeds' per-status counts and the counts of stages' jobs (each ack of
+ * a job of the n stages given counts). Equal marks: no job of those stages
+ * ended and no record came or went in between. The scheduler's own moves of
+ * a harvest (a timeout, a cancel) do not move it; keys of other prefixes in
+ * the same database do. */
+LwStatus lw_records_change_mark(LwRecords *c, const char *prefix, const char *const *stages,
+                                size_t n, char out[LW_HASH_HEX_LEN + 1], LwError *err);
+
+/* Called for each provider record found: its name and record (fn's to
+ * read, not to keep). */
+typedef void (*LwProviderEachFn)(void *arg, const char *name, const json_t *record);
+
+/* Every provider record (provider:<name>), walked with SCAN as
+ * lw_records_harvest_each: the providers lodwash has visited, whether or
+ * not the registry still lists them. */
+LwStatus lw_records_provider_each(LwRecords *c, const char *prefix, LwProviderEachFn fn,
+                                  void *arg, LwError *err);
 
 #endif

@@ -12,7 +12,7 @@
 #include "queue/redis.h"
 
 /* Most fields read per seed. */
-#define LW_SEED_SCAN_FIELDS_MAX 8
+#define LW_SEED_SCAN_FIELDS_MAX 24
 
 /* Called once per seed of a page: its hash and the values of the fields
  * asked for, in their order (NULL when a field is absent). */

@@ -10,6 +10,7 @@
 #include "queue/keys.h"
 #include "queue/record.h"
 #include "queue/seed.h"
+#include "meta/meta.h"
 #include "report/provider_report.h"
 #include "config/config.h"
 
@@ -267,8 +268,10 @@ static void provider_page(const LwDashboard *d, LwRecords *c, const LwProvider *
   lw_html(&h,
           "<p>Downloads: <a href=\"/providers/%s/graph.nq.gz\">the graph</a> · "
           "<a href=\"/providers/%s/harvests/latest\">latest harvest's report</a> "
-          "(<a href=\"/providers/%s/harvests/latest.json\">JSON</a>)</p>\n",
-          name, name, name);
+          "(<a href=\"/providers/%s/harvests/latest.json\">JSON</a>) · "
+          "<a href=\"/providers/%s/void.ttl\">its metadata</a> (VoID, harvests, "
+          "documents)</p>\n",
+          name, name, name, name);
   if (latest) {
     lw_html(&h, "<h2>Latest harvest: %s, %s</h2>", str(latest, "status"),
             str(latest, "kind"));
@@ -360,6 +363,30 @@ static void harvest_page(const LwDashboard *d, LwRecords *c, const LwHttpRequest
   json_decref(r);
 }
 
+/* /providers/NAME/void.ttl: the provider's part of the metadata graph
+ * (meta/meta.h), made from the records now. */
+static void void_page(const LwDashboard *d, LwRecords *c, const char *name,
+                      LwHttpPage *page)
+{
+  LwMetaOptions o = {.prefix = d->cfg->prefix,
+                     .data_dir = d->cfg->data_dir,
+                     .graph_base = d->cfg->graph_base,
+                     .provider = name,
+                     .sort_memory = (size_t)d->cfg->sort_memory_bytes};
+  LwBuf ttl = LW_BUF_INIT;
+  LwError err;
+  lw_error_clear(&err);
+  if (lw_meta_turtle(c, &o, &ttl, &err) != LW_OK) {
+    lw_buf_free(&ttl);
+    lw_dashboard_error_page(page, 503, err.message);
+    return;
+  }
+  page->status = 200;
+  page->content_type = "text/turtle; charset=utf-8";
+  page->length = ttl.len;
+  page->body = lw_buf_steal(&ttl);
+}
+
 void lw_dashboard_provider(const LwDashboard *d, LwRecords *c, const LwHttpRequest *req,
                            const char *rest, LwHttpPage *page)
 {
@@ -381,6 +408,8 @@ void lw_dashboard_provider(const LwDashboard *d, LwRecords *c, const LwHttpReque
     page->status = 200;
     page->content_type = "application/gzip";
     page->file = strdup(path);
+  } else if (!strcmp(sub, "void.ttl")) {
+    void_page(d, c, prov->name, page);
   } else if (!strncmp(sub, "harvests/", 9)) {
     json_t *p = NULL;
     if (lw_provider_json(c, d->cfg->prefix, prov, &p, &err) != LW_OK) {

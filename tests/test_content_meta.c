@@ -71,11 +71,15 @@ static void check_known_md5_and_json(void)
   LwContentMeta m;
   meta_of("abc", 3, 1, &m);
   CHECK_STR_EQ(m.hash, "900150983cd24fb0d6963f7d28e17f72");
+  /* FIPS 180-2's example of "abc" */
+  CHECK_STR_EQ(m.sha256,
+               "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   json_t *j = lw_content_meta_json(&m);
   char *s = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT);
   CHECK_STR_EQ(s, "{\"hash\":\"900150983cd24fb0d6963f7d28e17f72\",\"newline\":"
                   "\"none\",\"number_of_bytes\":3,\"number_of_chars\":3,"
-                  "\"number_of_lines\":1}");
+                  "\"number_of_lines\":1,\"sha256\":"
+                  "\"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\"}");
   free(s);
   json_decref(j);
 }

@@ -2,15 +2,17 @@
  * lodwash graph NAME [--subject IRI]: prints a provider's graph from the
  * files store as N-Quads, or only what it says about one subject ("what do
  * you have about X?"). Reads a snapshot: an import running meanwhile is
- * seen whole or not at all.
+ * seen whole or not at all. NAME lodwash-meta: the metadata graph
+ * (meta/meta.h), as the last export wrote it.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "graph_store/graph_store.h"
+#include "meta/meta.h"
 #include "tools/commands.h"
 
-#define USAGE "usage: lodwash graph NAME [--subject IRI]"
+#define USAGE "usage: lodwash graph NAME|lodwash-meta [--subject IRI]"
 
 int lw_cmd_graph(LwTool *tool, int argc, char **argv)
 {
@@ -24,8 +26,7 @@ int lw_cmd_graph(LwTool *tool, int argc, char **argv)
       return lw_tool_usage_error(USAGE);
     }
   }
-  if (!name || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                            "0123456789") != strlen(name)) {
+  if (!name || (!lw_graph_name_is_provider(name) && strcmp(name, LW_META_STORE_NAME))) {
     return lw_tool_usage_error(USAGE);
   }
   if (subject && subject[0] == '<') {

@@ -63,6 +63,7 @@ int lw_cmd_jobs(LwTool *tool, int argc, char **argv);
 int lw_cmd_providers(LwTool *tool, int argc, char **argv);
 int lw_cmd_harvest(LwTool *tool, int argc, char **argv);
 int lw_cmd_export(LwTool *tool, int argc, char **argv);
+int lw_cmd_meta(LwTool *tool, int argc, char **argv);
 int lw_cmd_graph(LwTool *tool, int argc, char **argv);
 int lw_cmd_clean(LwTool *tool, int argc, char **argv);
 int lw_cmd_stage(LwTool *tool, int argc, char **argv);
