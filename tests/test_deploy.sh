@@ -67,6 +67,12 @@ expect_match "compose runs workers" "$(cat "$common")" 'command: \["lodwash-work
 for prog in lodwash lodwash-worker lodwash-scheduler; do
   expect_match "the image installs $prog" "$(cat "$src/docker/Dockerfile")" "/build/$prog"
 done
+# every library folder of the build is copied into the image's build stage
+# (a new folder missed there breaks only the docker build, found late)
+for folder in $(grep -oE '^ *lw_layer\([a-z_]+' "$src/CMakeLists.txt" | sed 's/.*(//'); do
+  expect_match "the image's build copies $folder/" "$(cat "$src/docker/Dockerfile")" \
+    "COPY $folder $folder"
+done
 expect_match ".dockerignore keeps build trees and .git out" "$(cat "$src/.dockerignore")" $'\.git\n.*build\*/'
 
 # --- scripts/run-local through a real harvest into Virtuoso
