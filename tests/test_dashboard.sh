@@ -49,6 +49,9 @@ expect_eq "broken: a dump failed, so its harvest failed" "$(js "[p['state'] for 
 city=$(page /providers/city)
 expect_match "city: its file with 1 syntax and 1 literal error" "$city" \
   'city/districts.trig</a></td><td>ok</td><td>parsed</td><td>TriG</td><td class="n">10</td><td class="n">1</td><td class="n">1</td>'
+expect_match "city: its source, a DCAT catalogue" "$city" '<dt>source \(dcat\)</dt><dd class="mono">[^<]*/city/catalog.ttl</dd>'
+expect_match "city: the catalogue's dataset with its dump and its CSV skipped, why" "$city" \
+  '<h2>Datasets \(last visit\)</h2>.*#districts</td><td>2026-01-01T00:00:00Z</td>.*districts.trig</div>.*districts.csv</span> format CSV is not RDF'
 expect_match "city: its harvest in the history" "$city" '<td>full</td><td>done</td><td class="n">1</td><td class="n">10</td><td class="n">10</td><td class="n">0</td>'
 curl -s -o "$dir/graph.nq.gz" "$LW_PAGES/providers/city/graph.nq.gz"
 expect_status "city: the graph download is the graph file" 0 cmp "$dir/graph.nq.gz" "$dir/data/graphs/city.nq.gz"
