@@ -144,6 +144,10 @@ static enum MHD_Result reply(LwHttpService *s, struct MHD_Connection *connection
   if (response) {
     MHD_add_response_header(response, "Content-Type", page.content_type);
     MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
+    /* No page may be framed: a framing page could steer clicks onto the
+     * dashboard's buttons (the admin token is in the browser's storage). */
+    MHD_add_response_header(response, "X-Frame-Options", "DENY");
+    MHD_add_response_header(response, "Content-Security-Policy", "frame-ancestors 'none'");
     if (page.location) {
       MHD_add_response_header(response, "Location", page.location);
     }
@@ -240,11 +244,11 @@ LwHttpService *lw_http_service_start(const char *bind_address, int port, LwHttpP
   unsigned limit = connection_limit();
   s->daemon = MHD_start_daemon(
     MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG, (uint16_t)port,
-    NULL, NULL, answer, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-    MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_CONNECTION_LIMIT, limit,
-    MHD_OPTION_PER_IP_CONNECTION_LIMIT, LW_HTTP_PER_ADDRESS_MAX,
-    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)LW_HTTP_IDLE_TIMEOUT_S,
-    MHD_OPTION_EXTERNAL_LOGGER, log_quietly, NULL, MHD_OPTION_END);
+    NULL, NULL, answer, s, MHD_OPTION_EXTERNAL_LOGGER, log_quietly, NULL,
+    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, completed,
+    NULL, MHD_OPTION_CONNECTION_LIMIT, limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+    LW_HTTP_PER_ADDRESS_MAX, MHD_OPTION_CONNECTION_TIMEOUT,
+    (unsigned)LW_HTTP_IDLE_TIMEOUT_S, MHD_OPTION_END);
   if (!s->daemon) {
     free(s);
     lw_error_set(err, LW_ERR_IO, "cannot listen on %s:%d", bind_address, port);
