@@ -169,6 +169,9 @@ static void give_up_job(LwWorker *w, LwRecords *c)
              "error=\"%s\"",
              job->id, c ? err.message : "no Redis connection");
   } else {
+    if (outcome == LW_FAIL_DEAD) {
+      lw_stage_dead_ends_harvest(c, w->cfg, job, &failure);
+    }
     lw_heartbeat_unregister(c, w->cfg, w->id, &err);
   }
   _exit(LW_WORKER_EXIT_TIME_LIMIT); /* no atexit handlers: the job's thread runs on */
@@ -380,6 +383,9 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
     fin = finish_job(w, FINISH_FAIL, job, results, &failure, &outcome, &delay, NULL, &err);
     lw_txn_free(results);
     outcome_name = outcome == LW_FAIL_RETRY ? "retry" : "dead";
+    if (fin == LW_OK && outcome == LW_FAIL_DEAD) {
+      lw_stage_dead_ends_harvest(w->redis, w->cfg, job, &failure);
+    }
   }
   if (fin == LW_ERR_REDIS) {
     outcome_name = "lost-redis";
