@@ -367,3 +367,28 @@ LwStatus lw_script_load(redisContext *c, LwScript *s, LwError *err)
   freeReplyObject(reply);
   return LW_OK;
 }
+
+bool lw_redis_refused_write(const LwError *err)
+{
+  const char *const refusals[] = {"OOM command not allowed", "READONLY ", "MISCONF ",
+                                  "NOREPLICAS "};
+  for (size_t i = 0; err && i < sizeof(refusals) / sizeof(*refusals); ++i) {
+    if (strstr(err->message, refusals[i])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+LwStatus lw_redis_write_probe(LwRecords *c, const char *prefix, LwError *err)
+{
+  char key[512];
+  snprintf(key, sizeof(key), "%swritable", prefix);
+  const char *argv[] = {"SET", key, "1", "PX", "60000"};
+  redisReply *r = lw_redis_argv(c, 5, argv, NULL, err);
+  if (!r) {
+    return err->status;
+  }
+  freeReplyObject(r);
+  return LW_OK;
+}
