@@ -332,6 +332,28 @@ LwStatus lw_graph_db_set_info(LwGraphDb *db, const LwGraphDbInfo *info, LwError 
   return rc ? mdb_fail(db->env, err, rc, "meta") : LW_OK;
 }
 
+LwStatus lw_graph_db_last_import(LwGraphDb *db, char *buf, size_t size, LwError *err)
+{
+  MDB_txn *txn = db->txn;
+  if (!txn) {
+    int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
+    if (rc) {
+      return mdb_fail(db->env, err, rc, "begin");
+    }
+  }
+  meta_get(txn, db->meta, "last_import", buf, size);
+  if (txn != db->txn) {
+    mdb_txn_abort(txn);
+  }
+  return LW_OK;
+}
+
+LwStatus lw_graph_db_set_last_import(LwGraphDb *db, const char *record, LwError *err)
+{
+  int rc = meta_put(db, "last_import", record);
+  return rc ? mdb_fail(db->env, err, rc, "meta") : LW_OK;
+}
+
 /* ---- cursors ---- */
 
 /* True when every key starting with the cursor's prefix sorts before every
