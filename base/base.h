@@ -117,6 +117,34 @@ void lw_log(LwLogLevel level, const char *fmt, ...) __attribute__((format(printf
 #define lw_info(...) lw_log(LW_LOG_INFO, __VA_ARGS__)
 #define lw_debug(...) lw_log(LW_LOG_DEBUG, __VA_ARGS__)
 
+/* ---- escape (base/escape.c) -------------------------------------------- */
+
+/*
+ * Text from outside (a provider's literals, a server's reason phrase or
+ * error body) made safe to print in a log line, an error message or a page,
+ * and URLs printed without their user info (passwords).
+ */
+#include <stddef.h>
+
+/* At most max bytes of s (len bytes) into out (size bytes, always ended):
+ * control characters as \n, \r, \t or \xNN, and "..." when cut (by max or
+ * by size). Returns out. */
+char *lw_escape_text(const char *s, size_t len, size_t max, char *out, size_t size);
+
+/* The same for a value printed between double quotes (key="..."): quotes
+ * and backslashes escaped as well. s is a C string. Returns out. */
+char *lw_escape_quoted(const char *s, size_t max, char *out, size_t size);
+
+/* url without its user info: scheme://user:password@host/... becomes
+ * scheme://host/...; any other text is copied as it is. Returns out. */
+char *lw_url_redact(const char *url, char *out, size_t size);
+
+/* Removes, in place, the user info of every URL in text ("scheme://" then
+ * an authority holding '@'). lw_log and lw_error_set run every line and
+ * every error message through it, so no password in a URL (the Redis URL,
+ * a registry's or a store's) is ever printed. */
+void lw_redact_userinfo(char *text);
+
 /* ---- buf (base/buf.c) -------------------------------------------------- */
 
 /*

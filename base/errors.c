@@ -12,6 +12,7 @@ LwStatus lw_error_set(LwError *err, LwStatus status, const char *fmt, ...)
     err->retry_after_ms = 0;
     vsnprintf(err->message, sizeof(err->message), fmt, args);
     va_end(args);
+    lw_redact_userinfo(err->message); /* messages are printed: no passwords */
   }
   return status;
 }

@@ -53,6 +53,21 @@ static json_t *string_of(const char *s, size_t len)
   return json_stringn(copy, n);
 }
 
+/* A quoted value's JSON string: its \" and \\ (lw_escape_quoted) read back
+ * as the characters they stand for. */
+static json_t *quoted_of(const char *s, size_t len)
+{
+  char plain[4096];
+  size_t n = 0;
+  for (size_t i = 0; i < len && n < sizeof(plain); ++i) {
+    if (s[i] == '\\' && i + 1 < len && (s[i + 1] == '"' || s[i + 1] == '\\')) {
+      ++i;
+    }
+    plain[n++] = s[i];
+  }
+  return string_of(plain, n);
+}
+
 /* Splits a key=value message into fields of obj: key=value, key="quoted
  * value" (a quote ends the value only before a space or the end, so a
  * message quoting something inside stays whole), numbers as numbers. Words
@@ -78,7 +93,7 @@ static void add_fields(json_t *obj, const char *message)
       if (*p == '"') {
         value = ++p;
         while (*p && !(*p == '"' && (p[1] == ' ' || !p[1]))) {
-          ++p;
+          p += (*p == '\\' && p[1]) ? 2 : 1; /* \" is a quote inside (lw_escape_quoted) */
         }
         value_end = p;
         if (*p) {
@@ -123,7 +138,8 @@ static void add_fields(json_t *obj, const char *message)
       long long i = strtoll(number, &end, 10);
       json_object_set_new(obj, name, !*end ? json_integer(i) : json_real(d));
     } else {
-      json_object_set_new(obj, name, string_of(value, len));
+      json_object_set_new(obj, name,
+                          value[-1] == '"' ? quoted_of(value, len) : string_of(value, len));
     }
   }
   if (free_len) {
@@ -159,11 +175,16 @@ void lw_log(LwLogLevel level, const char *fmt, ...)
   if (!lw_log_enabled(level)) {
     return;
   }
-  char message[4096];
+  char raw[4096];
   va_list args;
   va_start(args, fmt);
-  vsnprintf(message, sizeof(message), fmt, args);
+  vsnprintf(raw, sizeof(raw), fmt, args);
   va_end(args);
+  /* Whatever a value from outside holds, one event stays one line: a
+   * newline in it is printed as \n, never as the start of a forged line. */
+  lw_redact_userinfo(raw);
+  char message[4096];
+  lw_escape_text(raw, strlen(raw), sizeof(raw), message, sizeof(message));
 
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <sys/stat.h>
 
 #include "base/base.h"
@@ -48,9 +49,26 @@ struct LwGraphCursor {
   size_t run_len, run_pos, run_cap;
 };
 
-static LwStatus mdb_fail(LwError *err, int rc, const char *what)
+/* True when the file system holding env has no room left: LMDB reports a
+ * short write on a full disk as EIO ("Input/output error"), which would
+ * send an operator looking for a failing disk rather than a full one. */
+static bool disk_full(MDB_env *env)
+{
+  const char *path = NULL;
+  struct statvfs vfs;
+  if (!env || mdb_env_get_path(env, &path) || !path || statvfs(path, &vfs)) {
+    return false;
+  }
+  return (unsigned long long)vfs.f_bavail * vfs.f_frsize < 1024 * 1024;
+}
+
+static LwStatus mdb_fail(MDB_env *env, LwError *err, int rc, const char *what)
 {
   LwStatus st = rc == ENOMEM ? LW_ERR_NOMEM : LW_ERR_IO;
+  if (rc == ENOSPC || (rc == EIO && disk_full(env))) {
+    return lw_error_set(err, st, "graph database: %s: no space left on device (ENOSPC)",
+                        what);
+  }
   return lw_error_set(err, st, "graph database: %s: %s", what, mdb_strerror(rc));
 }
 
@@ -75,7 +93,7 @@ static LwStatus open_dbis(LwGraphDb *db, bool read_only, LwError *err)
   MDB_txn *txn;
   int rc = mdb_txn_begin(db->env, NULL, read_only ? MDB_RDONLY : 0, &txn);
   if (rc) {
-    return mdb_fail(err, rc, "begin");
+    return mdb_fail(db->env, err, rc, "begin");
   }
   unsigned flags = read_only ? 0 : MDB_CREATE;
   rc = mdb_dbi_open(txn, "triples", flags, &db->triples);
@@ -84,10 +102,10 @@ static LwStatus open_dbis(LwGraphDb *db, bool read_only, LwError *err)
   }
   if (rc) {
     mdb_txn_abort(txn);
-    return mdb_fail(err, rc, "open");
+    return mdb_fail(db->env, err, rc, "open");
   }
   rc = mdb_txn_commit(txn);
-  return rc ? mdb_fail(err, rc, "commit") : LW_OK;
+  return rc ? mdb_fail(db->env, err, rc, "commit") : LW_OK;
 }
 
 LwStatus lw_graph_db_open(const char *data_dir, const char *provider, bool read_only,
@@ -117,7 +135,7 @@ LwStatus lw_graph_db_open(const char *data_dir, const char *provider, bool read_
   if (!rc) {
     rc = mdb_env_open(db->env, path, MDB_NOTLS | (read_only ? MDB_RDONLY : 0), 0644);
   }
-  LwStatus st = rc ? mdb_fail(err, rc, path) : open_dbis(db, read_only, err);
+  LwStatus st = rc ? mdb_fail(db->env, err, rc, path) : open_dbis(db, read_only, err);
   if (st != LW_OK) {
     lw_graph_db_close(db);
     return st;
@@ -181,12 +199,12 @@ LwStatus lw_graph_db_begin(LwGraphDb *db, LwError *err)
   int rc = mdb_txn_begin(db->env, NULL, 0, &db->txn);
   if (rc) {
     db->txn = NULL;
-    return mdb_fail(err, rc, "begin");
+    return mdb_fail(db->env, err, rc, "begin");
   }
   rc = writer_open(db);
   if (rc) {
     lw_graph_db_abort(db);
-    return mdb_fail(err, rc, "cursor");
+    return mdb_fail(db->env, err, rc, "cursor");
   }
   return LW_OK;
 }
@@ -201,7 +219,7 @@ LwStatus lw_graph_db_clear(LwGraphDb *db, LwError *err)
     rc = writer_open(db);
   }
   db->mutations++;
-  return rc ? mdb_fail(err, rc, "clear") : LW_OK;
+  return rc ? mdb_fail(db->env, err, rc, "clear") : LW_OK;
 }
 
 LwStatus lw_graph_db_commit(LwGraphDb *db, LwError *err)
@@ -209,7 +227,7 @@ LwStatus lw_graph_db_commit(LwGraphDb *db, LwError *err)
   writer_close(db);
   int rc = mdb_txn_commit(db->txn);
   db->txn = NULL;
-  return rc ? mdb_fail(err, rc, "commit") : LW_OK;
+  return rc ? mdb_fail(db->env, err, rc, "commit") : LW_OK;
 }
 
 void lw_graph_db_abort(LwGraphDb *db)
@@ -262,7 +280,7 @@ LwStatus lw_graph_db_put(LwGraphDb *db, const char *triple, size_t len, LwError 
     tail_set(db, &key);
   }
   ++db->mutations;
-  return rc ? mdb_fail(err, rc, "put") : LW_OK;
+  return rc ? mdb_fail(db->env, err, rc, "put") : LW_OK;
 }
 
 LwStatus lw_graph_db_del(LwGraphDb *db, const char *triple, size_t len, LwError *err)
@@ -276,7 +294,7 @@ LwStatus lw_graph_db_del(LwGraphDb *db, const char *triple, size_t len, LwError 
     rc = mdb_cursor_del(db->writer, 0);
   }
   ++db->mutations;
-  return rc && rc != MDB_NOTFOUND ? mdb_fail(err, rc, "del") : LW_OK;
+  return rc && rc != MDB_NOTFOUND ? mdb_fail(db->env, err, rc, "del") : LW_OK;
 }
 
 /* ---- graph IRI and counts ---- */
@@ -297,7 +315,7 @@ LwStatus lw_graph_db_info(LwGraphDb *db, LwGraphDbInfo *info, LwError *err)
   if (!txn) {
     int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
     if (rc) {
-      return mdb_fail(err, rc, "begin");
+      return mdb_fail(db->env, err, rc, "begin");
     }
   }
   char number[32];
@@ -330,7 +348,29 @@ LwStatus lw_graph_db_set_info(LwGraphDb *db, const LwGraphDbInfo *info, LwError 
   if (!rc) {
     rc = meta_put(db, "subjects", subjects);
   }
-  return rc ? mdb_fail(err, rc, "meta") : LW_OK;
+  return rc ? mdb_fail(db->env, err, rc, "meta") : LW_OK;
+}
+
+LwStatus lw_graph_db_last_import(LwGraphDb *db, char *buf, size_t size, LwError *err)
+{
+  MDB_txn *txn = db->txn;
+  if (!txn) {
+    int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
+    if (rc) {
+      return mdb_fail(db->env, err, rc, "begin");
+    }
+  }
+  meta_get(txn, db->meta, "last_import", buf, size);
+  if (txn != db->txn) {
+    mdb_txn_abort(txn);
+  }
+  return LW_OK;
+}
+
+LwStatus lw_graph_db_set_last_import(LwGraphDb *db, const char *record, LwError *err)
+{
+  int rc = meta_put(db, "last_import", record);
+  return rc ? mdb_fail(db->env, err, rc, "meta") : LW_OK;
 }
 
 /* ---- cursors ---- */
@@ -377,7 +417,7 @@ static LwStatus cursor_open(LwGraphDb *db, const char *prefix, size_t len, bool 
   }
   if (rc) {
     lw_graph_cursor_close(c);
-    return mdb_fail(err, rc, "cursor");
+    return mdb_fail(db->env, err, rc, "cursor");
   }
   *out = c;
   return LW_OK;
@@ -486,7 +526,7 @@ static LwStatus read_run(LwGraphCursor *c, MDB_val key, MDB_val value, LwError *
     rc = mdb_cursor_get(c->cursor, &key, &value, MDB_NEXT);
   }
   if (rc && rc != MDB_NOTFOUND) {
-    return mdb_fail(err, rc, "read");
+    return mdb_fail(c->db->env, err, rc, "read");
   }
   c->reseek = true;
   qsort(c->run, c->run_len, sizeof(LwBuf), by_bytes);
@@ -513,7 +553,7 @@ LwStatus lw_graph_cursor_next(LwGraphCursor *c, const char **triple, size_t *len
     return LW_NOTHING;
   }
   if (rc) {
-    return mdb_fail(err, rc, "read");
+    return mdb_fail(c->db->env, err, rc, "read");
   }
   if (key.mv_size == LONG_KEY) {
     LW_TRY(read_run(c, key, value, err));

@@ -1,5 +1,6 @@
 #include "graph_store/graph_store.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -144,6 +145,26 @@ static LwStatus merge_and_push(const LwGraphImportOptions *o, LwGraphDb *db,
   return st;
 }
 
+/* The import's result as committed with the graph: "HARVEST counts...". */
+static void record_of(const char *harvest_id, const LwGraphMergeReport *m, char *buf,
+                      size_t size)
+{
+  snprintf(buf, size, "%s %llu %llu %llu %llu %llu %llu", harvest_id, m->triples,
+           m->subjects, m->harvest_subjects, m->added, m->removed, m->foreign_graph);
+}
+
+/* True when record is harvest_id's import: m gets its counts. */
+static bool committed_already(const char *record, const char *harvest_id,
+                              LwGraphMergeReport *m)
+{
+  size_t n = strlen(harvest_id);
+  if (!*harvest_id || strncmp(record, harvest_id, n) || record[n] != ' ') {
+    return false;
+  }
+  return sscanf(record + n, " %llu %llu %llu %llu %llu %llu", &m->triples, &m->subjects,
+                &m->harvest_subjects, &m->added, &m->removed, &m->foreign_graph) == 6;
+}
+
 LwStatus lw_graph_import(const LwGraphImportOptions *o, LwGraphImportReport *r,
                          LwError *err)
 {
@@ -153,8 +174,23 @@ LwStatus lw_graph_import(const LwGraphImportOptions *o, LwGraphImportReport *r,
   LwGraphDb *db = NULL;
   LW_TRY(open_graph(o, legacy, &db, err));
   LwStatus st = lw_graph_db_begin(db, err);
+  char record[1024] = "";
+  if (st == LW_OK) {
+    st = lw_graph_db_last_import(db, record, sizeof(record), err);
+  }
+  if (st == LW_OK && committed_already(record, o->harvest_id, &r->merge)) {
+    /* This harvest's import committed already (its ack was lost, or its
+     * worker killed after the commit): its result stands, the changeset
+     * as that run wrote it. */
+    lw_graph_db_close(db);
+    return LW_OK;
+  }
   if (st == LW_OK) {
     st = merge_and_push(o, db, r, err);
+  }
+  if (st == LW_OK) {
+    record_of(o->harvest_id, &r->merge, record, sizeof(record));
+    st = lw_graph_db_set_last_import(db, record, err);
   }
   /* The store has the harvest; now the files store may move on. */
   if (st == LW_OK) {

@@ -81,6 +81,12 @@ LwStatus lw_graph_db_del(LwGraphDb *db, const char *triple, size_t len, LwError 
 LwStatus lw_graph_db_info(LwGraphDb *db, LwGraphDbInfo *info, LwError *err);
 LwStatus lw_graph_db_set_info(LwGraphDb *db, const LwGraphDbInfo *info, LwError *err);
 
+/* The last import's result, committed in the same transaction as the
+ * graph it made (graph_import.c): "" when none. In the open transaction,
+ * else the last commit. Set it inside a write transaction. */
+LwStatus lw_graph_db_last_import(LwGraphDb *db, char *buf, size_t size, LwError *err);
+LwStatus lw_graph_db_set_last_import(LwGraphDb *db, const char *record, LwError *err);
+
 /* A cursor over the triples starting with prefix (NULL/0: all of them), in
  * bytewise order, in the open write transaction or else a read snapshot of
  * its own. Puts and dels in the write transaction between two steps are
@@ -427,6 +433,14 @@ void lw_sparql_import_free(LwSparqlImport *import);
  * result, and sends the same deletes and inserts: the store ends in the same
  * graph. A DATA/graphs/NAME.nq.gz of the earlier layout, with no database
  * yet, is loaded first.
+ *
+ * The import's result (its harvest id and counts; the changeset files are
+ * named by the harvest id) is committed in the same transaction as the
+ * graph. An import of the same harvest run again after that commit (its
+ * acknowledgement refused or lost, its worker killed after the commit)
+ * finds it and returns it, touching neither the graph, the store nor the
+ * changeset: the report and changeset of the one real run, never "+0 -0"
+ * and empty changeset files.
  */
 #include <stddef.h>
 

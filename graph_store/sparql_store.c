@@ -1,5 +1,6 @@
 #include "graph_store/graph_store.h"
 
+#include <ctype.h>
 #include <curl/curl.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -48,6 +49,38 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *userdata)
     return 0; /* curl stops the transfer */
   }
   return n;
+}
+
+/* Bytes of a store's error body kept in the error (job error, log, /dead). */
+#define STORE_SAID_MAX 200
+
+/* What the store said, fit to print: its error body cut to STORE_SAID_MAX
+ * bytes, control characters escaped, and cut before any "Authorization"
+ * (a store echoing our request would otherwise put our credentials into
+ * the job's error for everyone to read). */
+static void store_said(const Body *answer, char *out, size_t size)
+{
+  size_t len = answer->data ? answer->len : 0;
+  if (len > STORE_SAID_MAX) {
+    len = STORE_SAID_MAX;
+  }
+  const char *word = "authorization";
+  size_t wl = strlen(word);
+  for (size_t i = 0; i + wl <= len; ++i) {
+    size_t k = 0;
+    while (k < wl && tolower((unsigned char)answer->data[i + k]) == word[k]) {
+      ++k;
+    }
+    if (k == wl) {
+      len = i;
+      break;
+    }
+  }
+  lw_escape_text(answer->data, len, len, out, size);
+  if (len < (answer->data ? answer->len : 0)) {
+    size_t n = strlen(out);
+    snprintf(out + n, size - n, " [cut]");
+  }
 }
 
 static char *derive_gsp_url(const char *update_url)
@@ -196,8 +229,9 @@ static LwStatus post_once(LwSparqlStore *s, CURL *curl, const char *url,
   }
   if (*code >= 300) {
     LwStatus st = *code >= 500 || *code == 429 ? LW_ERR_STORE : LW_ERR_HTTP;
-    return lw_error_set(err, st, "store %s answered %ld: %.300s", url, *code,
-                        answer->data ? answer->data : "");
+    char said[STORE_SAID_MAX * 4 + 64];
+    store_said(answer, said, sizeof(said));
+    return lw_error_set(err, st, "store %s answered %ld: %s", url, *code, said);
   }
   return LW_OK;
 }

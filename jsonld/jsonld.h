@@ -78,6 +78,13 @@ typedef struct {
                                    before on_quad (rdf/rdf.h) */
 } LwJsonldOptions;
 
+/* Caps on scoped contexts (docs/jsonld.md, "Limits"): the type-scoped
+ * contexts one node applies, and the scoped contexts in effect at once
+ * along the expansion's path. Past either, the document fails with
+ * LW_ERR_LIMIT "context overflow: ...". */
+#define LW_JSONLD_MAX_TYPE_SCOPED 64
+#define LW_JSONLD_MAX_SCOPED_DEPTH 256
+
 /* Converts the JSON-LD document read from in to quads. stats (may be NULL)
  * counts the quads passed to on_quad and the errors reported. Returns LW_OK,
  * LW_ERR_SYNTAX (JSON or JSON-LD error), LW_ERR_LIMIT, LW_ERR_IO, or what

@@ -46,13 +46,56 @@ void lw_jld_ctx_unref(LwJldCtx *ctx)
     free(ctx->language);
     free(ctx->direction);
     json_decref(ctx->terms);
+    json_decref(ctx->base_terms);
     free(ctx);
     ctx = prev; /* iterative: chains of previous contexts can be long */
   }
 }
 
-static LwJldCtx *ctx_copy(const LwJldCtx *src)
+/* Terms a context defines on its own before a copy of it first merges them
+ * into a new shared table: a copy costs at most this many, and a table of
+ * N terms is merged once every OWN_TERMS_MAX definitions. */
+#define OWN_TERMS_MAX 32
+
+/* Merges ctx's own terms into a new shared base table: the same terms, in
+ * a form whose copies are cheap. */
+static bool ctx_flatten(LwJldCtx *ctx)
 {
+  /* A table no other context shares (its copies are gone: a scoped
+   * context's validation copies and drops them) is merged into in place;
+   * so a context of N terms costs O(N) to define, not O(N^2 / 32). */
+  bool alone = ctx->base_terms && ctx->base_terms->refcount == 1;
+  json_t *merged = alone             ? json_incref(ctx->base_terms)
+                   : ctx->base_terms ? json_copy(ctx->base_terms)
+                                     : json_object();
+  json_t *own = json_object();
+  if (!merged || !own) {
+    json_decref(merged);
+    json_decref(own);
+    return false;
+  }
+  const char *key;
+  json_t *def;
+  json_object_foreach(ctx->terms, key, def) {
+    if (json_is_null(def)) {
+      json_object_del(merged, key);
+    } else {
+      json_object_set(merged, key, def);
+    }
+  }
+  json_decref(ctx->base_terms);
+  json_decref(ctx->terms);
+  ctx->base_terms = merged;
+  ctx->terms = own;
+  return true;
+}
+
+/* A copy of src (whose representation, not its meaning, may change). */
+static LwJldCtx *ctx_copy(LwJldCtx *src)
+{
+  if (json_object_size(src->terms) > OWN_TERMS_MAX && !ctx_flatten(src)) {
+    return NULL;
+  }
   LwJldCtx *c = calloc(1, sizeof(*c));
   if (!c) {
     return NULL;
@@ -64,7 +107,9 @@ static LwJldCtx *ctx_copy(const LwJldCtx *src)
   c->language = lw_jld_strdup(src->language);
   c->direction = lw_jld_strdup(src->direction);
   c->terms = json_copy(src->terms); /* shallow: definitions are immutable */
+  c->base_terms = json_incref(src->base_terms);
   c->previous = lw_jld_ctx_ref(src->previous);
+  c->scoped = src->scoped;
   if (!c->terms) {
     lw_jld_ctx_unref(c);
     return NULL;
@@ -74,7 +119,23 @@ static LwJldCtx *ctx_copy(const LwJldCtx *src)
 
 json_t *lw_jld_term(const LwJldCtx *ctx, const char *term)
 {
-  return term ? json_object_get(ctx->terms, term) : NULL;
+  if (!term) {
+    return NULL;
+  }
+  json_t *def = json_object_get(ctx->terms, term);
+  if (!def && ctx->base_terms) {
+    def = json_object_get(ctx->base_terms, term);
+  }
+  return json_is_object(def) ? def : NULL;
+}
+
+void lw_jld_term_remove(LwJldCtx *ctx, const char *term)
+{
+  if (ctx->base_terms && json_object_get(ctx->base_terms, term)) {
+    json_object_set_new(ctx->terms, term, json_null()); /* hides the shared one */
+  } else {
+    json_object_del(ctx->terms, term);
+  }
 }
 
 static bool has_protected_terms(const LwJldCtx *ctx)
@@ -83,6 +144,12 @@ static bool has_protected_terms(const LwJldCtx *ctx)
   json_t *def;
   json_object_foreach(ctx->terms, key, def) {
     if (json_is_true(json_object_get(def, "@protected"))) {
+      return true;
+    }
+  }
+  json_object_foreach(ctx->base_terms, key, def) {
+    if (!json_object_get(ctx->terms, key) &&
+        json_is_true(json_object_get(def, "@protected"))) {
       return true;
     }
   }

@@ -111,6 +111,7 @@ LwStatus lw_jsonld_to_rdf(FILE *in, const LwJsonldOptions *opt, LwReadStats *sta
   LwStatus st = p.remote_cache && p.bnode_map ? lw_jld_read(&p, in) : lw_jld_nomem(&p);
   json_decref(p.remote_cache);
   json_decref(p.bnode_map);
+  lw_jld_scoped_cache_free(&p);
   if (st != LW_OK) {
     if (stats) {
       stats->errors++;

@@ -112,9 +112,7 @@ static LwStatus expand_entries(Frame *f, json_t *element);
 static LwStatus scoped_ctx(LwJld *p, LwJldCtx *ctx, json_t *def, bool propagate,
                            bool override, LwJldCtx **out)
 {
-  json_t *scoped = json_object_get(def, "@context");
-  const char *base = json_string_value(json_object_get(def, "_base"));
-  return lw_jld_process_context(p, ctx, scoped, base, NULL, override, propagate, true, out);
+  return lw_jld_apply_scoped(p, ctx, def, propagate, override, out);
 }
 
 static LwStatus expand_keyword(Frame *f, const char *key, const char *prop, json_t *value)
@@ -845,6 +843,12 @@ static LwStatus map_contexts(LwJld *p, LwJldCtx **ctxp, LwJldCtx **type_ctxp,
     if (tv) {
       qsort(tv, m, sizeof(*tv), cmp_str);
     }
+    size_t with_context = 0;
+    for (size_t i = 0; tv && i < m; i++) {
+      json_t *tdef = lw_jld_term(*type_ctxp, tv[i]);
+      with_context += tdef && json_object_get(tdef, "@context");
+    }
+    st = lw_jld_check_type_scoped(p, with_context);
     for (size_t i = 0; tv && i < m && st == LW_OK; i++) {
       json_t *tdef = lw_jld_term(*type_ctxp, tv[i]);
       if (tdef && json_object_get(tdef, "@context")) {

@@ -26,9 +26,19 @@ typedef struct LwJldCtx {
   char *vocab;               /* NULL: none */
   char *language;            /* default language; NULL: none */
   char *direction;           /* default base direction; NULL: none */
-  json_t *terms;             /* term -> definition object */
+  /* term -> definition object: the terms defined on this context (a json
+   * null hides a term of base_terms: removed), over base_terms, the
+   * read-only terms it was copied from (shared; NULL: none). So a copy
+   * costs the few terms defined since the last copy, not the whole table
+   * (scoped contexts copy the active context at every use; lw_jld_term
+   * reads both). */
+  json_t *terms;
+  json_t *base_terms;
   struct LwJldCtx *previous; /* for @propagate false; NULL: none */
+  unsigned scoped;           /* scoped contexts in effect (jsonld_scoped.c) */
 } LwJldCtx;
+
+typedef struct LwJldScopedCache LwJldScopedCache;
 
 /* One run of the processor over one document. */
 typedef struct {
@@ -55,7 +65,18 @@ typedef struct {
   unsigned max_depth;
   unsigned max_context_depth;
   unsigned max_remote;
+  LwJldScopedCache *scoped_cache; /* jsonld_scoped.c; NULL: none yet */
 } LwJld;
+
+/* jsonld_scoped.c: the scoped context of term definition def (its
+ * "@context") applied over ctx, cached, within the caps (LW_ERR_LIMIT
+ * past them). */
+LwStatus lw_jld_apply_scoped(LwJld *p, LwJldCtx *ctx, json_t *def, bool propagate,
+                             bool override, LwJldCtx **out);
+/* LW_ERR_LIMIT (err set) when one node has count type-scoped contexts, past
+ * LW_JSONLD_MAX_TYPE_SCOPED. */
+LwStatus lw_jld_check_type_scoped(LwJld *p, size_t count);
+void lw_jld_scoped_cache_free(LwJld *p);
 
 /* Sets err to LW_ERR_SYNTAX "CODE: detail" and returns LW_ERR_SYNTAX. */
 LwStatus lw_jld_fail(LwJld *p, const char *code, const char *fmt, ...)
@@ -89,6 +110,8 @@ LwJldCtx *lw_jld_ctx_ref(LwJldCtx *ctx);
 void lw_jld_ctx_unref(LwJldCtx *ctx); /* NULL-safe */
 /* The definition of term in ctx (borrowed), or NULL. */
 json_t *lw_jld_term(const LwJldCtx *ctx, const char *term);
+/* Removes term from ctx (step 6 of Create Term Definition). */
+void lw_jld_term_remove(LwJldCtx *ctx, const char *term);
 
 /* Context Processing Algorithm. On success *result holds a new reference. */
 LwStatus lw_jld_process_context(LwJld *p, LwJldCtx *active, json_t *local,

@@ -93,7 +93,7 @@ static LwStatus define_type_term(LwJld *p, LwJldCtx *active, const char *term,
     }
     json_object_set(def, "@protected", prot);
   }
-  json_t *previous = json_object_get(active->terms, term);
+  json_t *previous = lw_jld_term(active, term);
   if (previous && json_is_true(json_object_get(previous, "@protected")) &&
       !p->ctx_override) {
     json_t *a = json_copy(def), *b = json_copy(previous);
@@ -198,8 +198,8 @@ static LwStatus create_term_body(LwJld *p, LwJldCtx *active, json_t *local,
     return LW_OK; /* ignored, as the specification says */
   }
   /* 6 */
-  json_t *previous = json_incref(json_object_get(active->terms, term));
-  json_object_del(active->terms, term);
+  json_t *previous = json_incref(lw_jld_term(active, term));
+  lw_jld_term_remove(active, term);
   LwStatus result = LW_OK;
   bool simple = false;
   /* 7-9 */

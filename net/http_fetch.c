@@ -383,7 +383,8 @@ static void parse_status_line(Fetch *f, const char *line, size_t len)
   while (*reason == ' ') {
     ++reason;
   }
-  snprintf(f->reason, sizeof(f->reason), "%s", reason);
+  /* The reason phrase is the server's text: printed escaped, and short. */
+  lw_escape_text(reason, strlen(reason), 80, f->reason, sizeof(f->reason));
   json_object_clear(f->hop_headers);
 }
 

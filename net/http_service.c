@@ -4,9 +4,11 @@
 #include <fcntl.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -142,6 +144,10 @@ static enum MHD_Result reply(LwHttpService *s, struct MHD_Connection *connection
   if (response) {
     MHD_add_response_header(response, "Content-Type", page.content_type);
     MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
+    /* No page may be framed: a framing page could steer clicks onto the
+     * dashboard's buttons (the admin token is in the browser's storage). */
+    MHD_add_response_header(response, "X-Frame-Options", "DENY");
+    MHD_add_response_header(response, "Content-Security-Policy", "frame-ancestors 'none'");
     if (page.location) {
       MHD_add_response_header(response, "Location", page.location);
     }
@@ -183,6 +189,39 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
   return reply(s, connection, url, method, &p->form);
 }
 
+/* The connections served at once: LW_HTTP_CONNECTIONS_MAX, but never more
+ * than a quarter of the process's descriptors, so that however many
+ * connections strangers hold, the rest of the process (the scheduler's
+ * Redis connection, its fetches, the registry) still gets descriptors. With
+ * `ulimit -n 1024` that is 256. Connections past the limit wait in the
+ * kernel's backlog or are refused; none costs a descriptor of ours. */
+static unsigned connection_limit(void)
+{
+  unsigned limit = LW_HTTP_CONNECTIONS_MAX;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+      rl.rlim_cur / 4 < limit) {
+    limit = rl.rlim_cur / 4 > 8 ? (unsigned)(rl.rlim_cur / 4) : 8;
+  }
+  return limit;
+}
+
+/* libmicrohttpd says a line for every connection it turns away (per
+ * address limit, connection limit): thousands under a flood. Those go to
+ * debug; anything else is a warning. */
+static void log_quietly(void *cls, const char *fmt, va_list ap)
+{
+  (void)cls;
+  char line[512];
+  vsnprintf(line, sizeof(line), fmt, ap);
+  line[strcspn(line, "\r\n")] = '\0';
+  if (strstr(line, "limit") || strstr(line, "Closing inbound")) {
+    lw_debug("http msg=\"%s\"", line);
+  } else {
+    lw_warn("http msg=\"%s\"", line);
+  }
+}
+
 LwHttpService *lw_http_service_start(const char *bind_address, int port, LwHttpPageFn page,
                                      void *handle, LwError *err)
 {
@@ -202,10 +241,14 @@ LwHttpService *lw_http_service_start(const char *bind_address, int port, LwHttpP
     lw_error_set(err, LW_ERR_USAGE, "bad bind address %s", bind_address);
     return NULL;
   }
+  unsigned limit = connection_limit();
   s->daemon = MHD_start_daemon(
-    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, (uint16_t)port, NULL, NULL, answer,
-    s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED,
-    completed, NULL, MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
+    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG, (uint16_t)port,
+    NULL, NULL, answer, s, MHD_OPTION_EXTERNAL_LOGGER, log_quietly, NULL,
+    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, completed,
+    NULL, MHD_OPTION_CONNECTION_LIMIT, limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+    LW_HTTP_PER_ADDRESS_MAX, MHD_OPTION_CONNECTION_TIMEOUT,
+    (unsigned)LW_HTTP_IDLE_TIMEOUT_S, MHD_OPTION_END);
   if (!s->daemon) {
     free(s);
     lw_error_set(err, LW_ERR_IO, "cannot listen on %s:%d", bind_address, port);

@@ -316,6 +316,17 @@ typedef void (*LwHttpPageFn)(void *handle, const LwHttpRequest *req, LwHttpPage 
 
 typedef struct LwHttpService LwHttpService;
 
+/* What no number of idle or slow connections may take from the pages or
+ * the process (docs/operations.md, "The pages under load"): connections are
+ * polled with epoll (or poll), never select, so no descriptor number is too
+ * high; at most LW_HTTP_CONNECTIONS_MAX at once, and never more than a
+ * quarter of the process's descriptor limit; at most LW_HTTP_PER_ADDRESS_MAX
+ * from one address; a connection idle (no byte in or out) for
+ * LW_HTTP_IDLE_TIMEOUT_S is closed. */
+#define LW_HTTP_CONNECTIONS_MAX 512
+#define LW_HTTP_PER_ADDRESS_MAX 16
+#define LW_HTTP_IDLE_TIMEOUT_S 10
+
 /* Listens on bind_address:port (port 0: any free port, see
  * lw_http_service_port). NULL with err set when it cannot (LW_ERR_USAGE for
  * a bad address). */

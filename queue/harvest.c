@@ -1,6 +1,9 @@
 #include "queue/harvest.h"
 
+#include <stdio.h>
+
 #include "queue/job.h"
+#include "queue/redis_cmd.h"
 
 void lw_txn_harvest_expect_files(LwTxn *txn, const char *harvest, const char *const *files,
                                  size_t n)
@@ -54,4 +57,25 @@ void lw_txn_harvest_running(LwTxn *txn, const char *harvest)
   LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_HARVEST, harvest);
   lw_txn_op(txn, "guard", 4,
             (const char *[]){key.s, "status", "running", "the harvest is over"});
+}
+
+LwStatus lw_harvest_unfinished(LwRecords *c, const char *prefix, const char *harvest,
+                               size_t *count, char first[64], LwError *err)
+{
+  *count = 0;
+  first[0] = '\0';
+  LwKey expected = lw_key(prefix, LW_KEY_HARVEST_EXPECTED, harvest);
+  LwKey finished = lw_key(prefix, LW_KEY_HARVEST_FINISHED, harvest);
+  redisReply *r = lw_redis_cmd(c, err, "SDIFF", expected.s, finished.s, NULL);
+  if (!r) {
+    return err->status;
+  }
+  if (r->type == REDIS_REPLY_ARRAY) {
+    *count = r->elements;
+    if (r->elements && r->element[0]->type == REDIS_REPLY_STRING) {
+      snprintf(first, 64, "%s", r->element[0]->str);
+    }
+  }
+  freeReplyObject(r);
+  return LW_OK;
 }

@@ -31,6 +31,7 @@
 
 #include "base/base.h"
 #include "queue/keys.h"
+#include "queue/redis.h"
 #include "queue/txn.h"
 
 /* The harvest waits for files[0..n) too. */
@@ -45,6 +46,12 @@ void lw_txn_harvest_finish_file(LwTxn *txn, const char *harvest, const char *fil
 /* The seed still belongs to harvest (re-harvests move seeds to their new
  * harvest): else the txn is refused, nothing of it applied. */
 void lw_txn_harvest_owns(LwTxn *txn, const char *harvest, const char *seed);
+
+/* How many of the files the harvest waits for are not finished (expected
+ * but not finished), and one of them in first (its seed hash; "" when
+ * none). The import finishes a harvest only when there is none. */
+LwStatus lw_harvest_unfinished(LwRecords *c, const char *prefix, const char *harvest,
+                               size_t *count, char first[64], LwError *err);
 
 /* The harvest is still running (not ended, e.g. timed out): else the txn
  * is refused, nothing of it applied. */

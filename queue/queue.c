@@ -7,6 +7,7 @@
 #include "base/base.h"
 #include "queue/controls.h"
 #include "queue/keys.h"
+#include "queue/pipeline.h"
 #include "queue/redis_cmd.h"
 #include "queue/scripts.h"
 #include "queue/seed.h"
@@ -550,8 +551,16 @@ LwStatus lw_queue_retry_dead(redisContext *c, const LwConfig *cfg, const char *s
     LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, s);
     LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, s);
     LwKey queued = lw_key(cfg->prefix, LW_KEY_QUEUED, s);
-    const char *argv[] = {dead.s, queue.s, queued.s, id ? id : ""};
-    redisReply *reply = lw_script_run(c, &lw_script_retry_dead, 3, 4, argv, NULL, err);
+    LwKey harvest = lw_key(cfg->prefix, LW_KEY_HARVEST, "");
+    LwKey provider = lw_key(cfg->prefix, LW_KEY_PROVIDER, "");
+    const char *argv[] = {dead.s,
+                          queue.s,
+                          queued.s,
+                          id ? id : "",
+                          harvest.s,
+                          provider.s,
+                          lw_pipeline_is_file_stage(s) ? "1" : "0"};
+    redisReply *reply = lw_script_run(c, &lw_script_retry_dead, 3, 7, argv, NULL, err);
     status = reply_status(reply, err);
     if (status != LW_OK) {
       break;

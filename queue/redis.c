@@ -50,15 +50,44 @@ static bool parse_int(const char *s, size_t len, long max, int *out)
   return true;
 }
 
+/* The URL as an error may show it: nothing before its last '@' (however
+ * malformed, the password never), and only the redis:// it should start
+ * with when it does not. */
+static const char *shown_url(const char *url, char *out, size_t size)
+{
+  const char *at = url ? strrchr(url, '@') : NULL;
+  if (!url || strncmp(url, "redis://", 8) != 0) {
+    snprintf(out, size, "%s", at ? "(not shown: it holds an '@')" : url ? url : "");
+  } else {
+    snprintf(out, size, "redis://%s", at ? at + 1 : url + 8);
+  }
+  return out;
+}
+
+static LwStatus parse_url(const char *url, LwRedisUrl *out, LwError *err);
+
 LwStatus lw_redis_url_parse(const char *url, LwRedisUrl *out, LwError *err)
+{
+  LwError e;
+  lw_error_clear(&e);
+  LwStatus st = parse_url(url, out, &e);
+  if (st != LW_OK) {
+    char shown[512];
+    lw_error_set(err, st, "bad Redis URL '%s': %s", shown_url(url, shown, sizeof(shown)),
+                 e.message);
+    memset(out->password, 0, sizeof(out->password));
+  }
+  return st;
+}
+
+/* Parses url into out; the message of err says what is wrong, without the URL. */
+static LwStatus parse_url(const char *url, LwRedisUrl *out, LwError *err)
 {
   memset(out, 0, sizeof(*out));
   out->port = 6379;
   if (!url || strncmp(url, "redis://", 8) != 0) {
-    return lw_error_set(
-      err, LW_ERR_USAGE,
-      "bad Redis URL '%s': expected redis://[[user]:password@]host[:port][/db]",
-      url ? url : "");
+    return lw_error_set(err, LW_ERR_USAGE,
+                        "expected redis://[[user]:password@]host[:port][/db]");
   }
   const char *p = url + 8;
   const char *end = p + strcspn(p, "/?#");
@@ -80,7 +109,7 @@ LwStatus lw_redis_url_parse(const char *url, LwRedisUrl *out, LwError *err)
       ok = copy_decoded(p, (size_t)(at - p), out->password, sizeof(out->password));
     }
     if (!ok) {
-      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': user info too long", url);
+      return lw_error_set(err, LW_ERR_USAGE, "user info too long");
     }
     p = at + 1;
   }
@@ -89,22 +118,22 @@ LwStatus lw_redis_url_parse(const char *url, LwRedisUrl *out, LwError *err)
   if (*p == '[') { /* IPv6 literal */
     const char *close = memchr(p, ']', (size_t)(end - p));
     if (!close) {
-      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': unclosed '['", url);
+      return lw_error_set(err, LW_ERR_USAGE, "unclosed '['");
     }
     if (!copy_decoded(p + 1, (size_t)(close - p - 1), out->host, sizeof(out->host))) {
-      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': host too long", url);
+      return lw_error_set(err, LW_ERR_USAGE, "host too long");
     }
     host_end = close + 1;
     if (host_end < end && *host_end == ':') {
       port_start = host_end + 1;
     } else if (host_end != end) {
-      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s'", url);
+      return lw_error_set(err, LW_ERR_USAGE, "junk after the host");
     }
   } else {
     const char *colon = memchr(p, ':', (size_t)(end - p));
     host_end = colon ? colon : end;
     if (!copy_decoded(p, (size_t)(host_end - p), out->host, sizeof(out->host))) {
-      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': host too long", url);
+      return lw_error_set(err, LW_ERR_USAGE, "host too long");
     }
     port_start = colon ? colon + 1 : NULL;
   }
@@ -112,14 +141,13 @@ LwStatus lw_redis_url_parse(const char *url, LwRedisUrl *out, LwError *err)
     snprintf(out->host, sizeof(out->host), "127.0.0.1");
   }
   if (port_start && !parse_int(port_start, (size_t)(end - port_start), 65535, &out->port)) {
-    return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': bad port", url);
+    return lw_error_set(err, LW_ERR_USAGE, "bad port");
   }
   if (*end == '/' && end[1]) {
     const char *db = end + 1;
     size_t len = strcspn(db, "?#");
     if (len && !parse_int(db, len, 100000, &out->db)) {
-      return lw_error_set(err, LW_ERR_USAGE, "bad Redis URL '%s': bad database number",
-                          url);
+      return lw_error_set(err, LW_ERR_USAGE, "bad database number");
     }
   }
   return LW_OK;
@@ -337,5 +365,30 @@ LwStatus lw_script_load(redisContext *c, LwScript *s, LwError *err)
     return err ? err->status : LW_ERR_REDIS;
   }
   freeReplyObject(reply);
+  return LW_OK;
+}
+
+bool lw_redis_refused_write(const LwError *err)
+{
+  const char *const refusals[] = {"OOM command not allowed", "READONLY ", "MISCONF ",
+                                  "NOREPLICAS "};
+  for (size_t i = 0; err && i < sizeof(refusals) / sizeof(*refusals); ++i) {
+    if (strstr(err->message, refusals[i])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+LwStatus lw_redis_write_probe(LwRecords *c, const char *prefix, LwError *err)
+{
+  char key[512];
+  snprintf(key, sizeof(key), "%swritable", prefix);
+  const char *argv[] = {"SET", key, "1", "PX", "60000"};
+  redisReply *r = lw_redis_argv(c, 5, argv, NULL, err);
+  if (!r) {
+    return err->status;
+  }
+  freeReplyObject(r);
   return LW_OK;
 }

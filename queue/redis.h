@@ -40,6 +40,17 @@ LwStatus lw_redis_url_parse(const char *url, LwRedisUrl *out, LwError *err);
  * for a bad URL). The caller closes *out with lw_records_close. */
 LwStatus lw_redis_connect(const char *url, LwRecords **out, LwError *err);
 
+/* True when err says Redis refused a write while it answers: out of memory
+ * (maxmemory with noeviction: "OOM command not allowed"), a read-only
+ * replica, a failed snapshot (MISCONF), too few replicas. Not the job's
+ * fault: workers take no job and spend no attempt while it lasts. */
+bool lw_redis_refused_write(const LwError *err);
+
+/* A small plain write (SET PREFIXwritable, 60 s TTL): LW_OK when Redis
+ * accepts writes, else its error (lw_redis_refused_write tells). Scripts
+ * still run when plain writes are refused, so this is the test. */
+LwStatus lw_redis_write_probe(LwRecords *c, const char *prefix, LwError *err);
+
 /* True when r is open and had no I/O error; false after one (hiredis
  * contexts are not reusable then: close it and connect again). */
 bool lw_records_usable(const LwRecords *r);

@@ -273,28 +273,60 @@ LwScript lw_script_transition = {
   ""};
 
 /* KEYS: dead, queue, queued set
- * ARGV: job id ("" = every job)
+ * ARGV: job id ("" = every job), harvest key head, provider key head,
+ *       "1" when the stage works on files of a harvest
  * Moves dead jobs back to the front of their queue with attempt 0 (the
  * last error stays in the job for reference). A job whose seed has been
- * queued again meanwhile is just dropped. Returns the number of jobs
- * taken from the dead list. */
+ * queued again meanwhile is just dropped. A retried job reopens its
+ * harvest: a file job's file is no longer finished (nor failed), so the
+ * harvest waits for it again and queues its import once more when it is
+ * done; a harvest that ended failed meanwhile runs again, its provider
+ * harvesting, while it is still the provider's latest. Returns the number
+ * of jobs taken from the dead list. */
 LwScript lw_script_retry_dead = {
-  MEMBER "local jobs = redis.call('LRANGE', KEYS[1], 0, -1)\n"
-         "local n = 0\n"
-         "for _, job in ipairs(jobs) do\n"
-         "  local ok, obj = pcall(cjson.decode, job)\n"
-         "  if ok and type(obj) == 'table' and (ARGV[1] == '' or obj.id == ARGV[1]) then\n"
-         "    redis.call('LREM', KEYS[1], 1, job)\n"
-         "    obj.attempt = 0\n"
-         "    obj.reaped = nil\n"
-         "    local m = member(obj)\n"
-         "    if m == '' or redis.call('SADD', KEYS[3], m) == 1 then\n"
-         "      redis.call('RPUSH', KEYS[2], cjson.encode(obj))\n"
-         "    end\n"
-         "    n = n + 1\n"
-         "  end\n"
-         "end\n"
-         "return n\n",
+  NOW_MS MEMBER
+  "local function reopen(obj)\n"
+  "  local h = obj.harvest\n"
+  "  if type(h) ~= 'string' or h == '' then return end\n"
+  "  local hk = ARGV[2] .. h\n"
+  "  if redis.call('EXISTS', hk) == 0 then return end\n"
+  "  local seed = obj.seed\n"
+  "  if ARGV[4] == '1' and type(seed) == 'string' and seed ~= '' and\n"
+  "     redis.call('SREM', hk .. ':finished', seed) == 1 then\n"
+  "    if redis.call('SREM', hk .. ':failed', seed) == 1 then\n"
+  "      redis.call('HINCRBY', hk, 'failed', -1)\n"
+  "    end\n"
+  "    if redis.call('SISMEMBER', hk .. ':expected', seed) == 1 then\n"
+  "      redis.call('HINCRBY', hk, 'pending', 1)\n"
+  "    end\n"
+  "    redis.call('HDEL', hk, 'follow_up_queued')\n"
+  "  end\n"
+  "  local pk = ARGV[3] .. (redis.call('HGET', hk, 'provider') or '')\n"
+  "  if redis.call('HGET', hk, 'status') == 'failed' and\n"
+  "     redis.call('HGET', pk, 'harvest') == h then\n"
+  "    redis.call('HSET', hk, 'status', 'running')\n"
+  "    redis.call('HDEL', hk, 'finished', 'error')\n"
+  "    redis.call('HSET', pk, 'state', 'harvesting')\n"
+  "  end\n"
+  "  redis.call('HSET', hk, 'progress', now)\n"
+  "end\n"
+  "local jobs = redis.call('LRANGE', KEYS[1], 0, -1)\n"
+  "local n = 0\n"
+  "for _, job in ipairs(jobs) do\n"
+  "  local ok, obj = pcall(cjson.decode, job)\n"
+  "  if ok and type(obj) == 'table' and (ARGV[1] == '' or obj.id == ARGV[1]) then\n"
+  "    redis.call('LREM', KEYS[1], 1, job)\n"
+  "    obj.attempt = 0\n"
+  "    obj.reaped = nil\n"
+  "    local m = member(obj)\n"
+  "    if m == '' or redis.call('SADD', KEYS[3], m) == 1 then\n"
+  "      redis.call('RPUSH', KEYS[2], cjson.encode(obj))\n"
+  "      reopen(obj)\n"
+  "    end\n"
+  "    n = n + 1\n"
+  "  end\n"
+  "end\n"
+  "return n\n",
   ""};
 
 /* KEYS: delayed, queue

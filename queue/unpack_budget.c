@@ -5,37 +5,53 @@
 
 #include "queue/redis_cmd.h"
 
-/* Sums the fields of KEYS[1] ("<bytes> <files>") other than ARGV[1]. */
+/* Sums the fields of KEYS[1] ("<bytes> <files>[ <in>]") other than
+ * ARGV[1]: ob, of, and oi, the downloaded bytes of the harvest's first
+ * archives (depth 0), which the expansion ratio applies to. */
 #define SUM_OTHERS                                                                         \
-  "local ob, of = 0, 0\n"                                                                  \
+  "local ob, of, oi = 0, 0, 0\n"                                                           \
   "local all = redis.call('HGETALL', KEYS[1])\n"                                           \
   "for i = 1, #all, 2 do\n"                                                                \
   "  if all[i] ~= ARGV[1] then\n"                                                          \
-  "    local b, f = string.match(all[i + 1], '^(%d+) (%d+)$')\n"                           \
+  "    local b, f, n = string.match(all[i + 1], '^(%d+) (%d+) ?(%d*)$')\n"                 \
   "    ob = ob + (tonumber(b) or 0)\n"                                                     \
   "    of = of + (tonumber(f) or 0)\n"                                                     \
+  "    oi = oi + (tonumber(n) or 0)\n"                                                     \
   "  end\n"                                                                                \
   "end\n"
 
 /* KEYS: unpacked:<harvest>
  * ARGV: seed, want bytes, want files, need bytes, need files, max bytes,
- *       max files (<= 0: no cap)
- * Grants min(want, max - others) of each; sets the seed's field to the
- * grant when it covers the need. Returns {1|0, granted bytes, granted files,
- * others' bytes, others' files}. */
+ *       max files (<= 0: no cap), the seed's downloaded bytes (0 below
+ *       depth 0), max ratio (<= 0: none), ratio floor
+ * The bytes' cap is the smaller of max bytes and the chain's: max ratio
+ * times the downloaded bytes of the harvest's archives (at least the
+ * floor). Grants min(want, cap - others) of each; sets the seed's field to
+ * the grant when it covers the need. Returns {1|0, granted bytes, granted
+ * files, others' bytes, others' files, the chain's cap (-1: none)}. */
 static LwScript reserve_script = {
   SUM_OTHERS "local function grant(want, max, others)\n"
              "  if max <= 0 then return want end\n"
              "  return math.max(0, math.min(want, max - others))\n"
              "end\n"
-             "local gb = grant(tonumber(ARGV[2]), tonumber(ARGV[6]), ob)\n"
+             "local own_in, ratio = tonumber(ARGV[8]), tonumber(ARGV[9])\n"
+             "local chain = -1\n"
+             "local maxb = tonumber(ARGV[6])\n"
+             "if ratio > 0 then\n"
+             "  chain = math.max(ratio * (oi + own_in), tonumber(ARGV[10]))\n"
+             "  if maxb <= 0 or chain < maxb then maxb = chain end\n"
+             "end\n"
+             "local gb = grant(tonumber(ARGV[2]), maxb, ob)\n"
              "local gf = grant(tonumber(ARGV[3]), tonumber(ARGV[7]), of)\n"
              "local ok = gb >= tonumber(ARGV[4]) and gf >= tonumber(ARGV[5])\n"
              "if ok then\n"
-             "  redis.call('HSET', KEYS[1], ARGV[1], string.format('%d %d', gb, gf))\n"
+             "  local v = string.format('%d %d', gb, gf)\n"
+             "  if own_in > 0 then v = v .. string.format(' %d', own_in) end\n"
+             "  redis.call('HSET', KEYS[1], ARGV[1], v)\n"
              "end\n"
              "return {ok and 1 or 0, string.format('%d', gb), string.format('%d', gf),\n"
-             "        string.format('%d', ob), string.format('%d', of)}\n",
+             "        string.format('%d', ob), string.format('%d', of),\n"
+             "        string.format('%d', chain), string.format('%d', oi + own_in)}\n",
   ""};
 
 /* KEYS: unpacked:<harvest>  ARGV: "" (no field excluded)
@@ -62,12 +78,17 @@ LwStatus lw_unpack_budget_reserve(void *data, uint64_t need_bytes, uint64_t need
   snprintf(need_f, sizeof(need_f), "%llu", (unsigned long long)need_files);
   snprintf(max_b, sizeof(max_b), "%lld", ref->max_bytes);
   snprintf(max_f, sizeof(max_f), "%lld", ref->max_files);
-  const char *argv[] = {key.s, ref->seed, want_b, want_f, need_b, need_f, max_b, max_f};
-  redisReply *r = lw_script_run(ref->redis, &reserve_script, 1, 8, argv, NULL, err);
+  char in_b[32], ratio[32], floor_b[32];
+  snprintf(in_b, sizeof(in_b), "%lld", ref->in_bytes);
+  snprintf(ratio, sizeof(ratio), "%lld", ref->max_ratio);
+  snprintf(floor_b, sizeof(floor_b), "%lld", ref->ratio_floor);
+  const char *argv[] = {key.s, ref->seed, want_b, want_f, need_b, need_f,
+                        max_b, max_f,     in_b,   ratio,  floor_b};
+  redisReply *r = lw_script_run(ref->redis, &reserve_script, 1, 11, argv, NULL, err);
   if (!r) {
     return err->status;
   }
-  if (r->type != REDIS_REPLY_ARRAY || r->elements != 5) {
+  if (r->type != REDIS_REPLY_ARRAY || r->elements != 7) {
     freeReplyObject(r);
     return lw_error_set(err, LW_ERR_REDIS, "unexpected reply to the budget script");
   }
@@ -75,9 +96,19 @@ LwStatus lw_unpack_budget_reserve(void *data, uint64_t need_bytes, uint64_t need
   *bytes = (uint64_t)element_ll(r, 1);
   *files = (uint64_t)element_ll(r, 2);
   long long others_b = element_ll(r, 3), others_f = element_ll(r, 4);
+  long long chain = element_ll(r, 5), downloaded = element_ll(r, 6);
   freeReplyObject(r);
   if (ok) {
     return LW_OK;
+  }
+  if (*bytes < need_bytes && chain >= 0 &&
+      (ref->max_bytes <= 0 || chain < ref->max_bytes)) {
+    return lw_error_set(
+      err, LW_ERR_LIMIT,
+      "harvest expansion ratio exceeded: this archive needs %llu bytes, the harvest's "
+      "other archives hold %lld of the %lld allowed, %lld times the %lld bytes of its "
+      "archives downloaded (--archive-max-ratio): a nested compression bomb?",
+      (unsigned long long)need_bytes, others_b, chain, ref->max_ratio, downloaded);
   }
   if (*bytes < need_bytes) {
     return lw_error_set(
@@ -94,12 +125,15 @@ LwStatus lw_unpack_budget_reserve(void *data, uint64_t need_bytes, uint64_t need
 }
 
 void lw_txn_unpack_budget_settle(LwTxn *txn, const char *harvest, const char *seed,
-                                 uint64_t bytes, uint64_t files)
+                                 uint64_t bytes, uint64_t files, uint64_t in_bytes)
 {
   LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_UNPACKED, harvest);
-  char value[64];
-  snprintf(value, sizeof(value), "%llu %llu", (unsigned long long)bytes,
-           (unsigned long long)files);
+  char value[96];
+  int n = snprintf(value, sizeof(value), "%llu %llu", (unsigned long long)bytes,
+                   (unsigned long long)files);
+  if (in_bytes > 0) {
+    snprintf(value + n, sizeof(value) - (size_t)n, " %llu", (unsigned long long)in_bytes);
+  }
   lw_txn_hset(txn, key.s, seed, value);
 }
 

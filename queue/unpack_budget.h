@@ -1,8 +1,9 @@
 /*
  * A harvest's budget of bytes unpacked and files created, across every
  * archive level and every worker: PREFIXunpacked:<harvest id>, a hash with
- * one field per archive seed of the harvest, "<bytes> <files>", what that
- * archive's unpack holds (reserved while it runs, exactly what it wrote
+ * one field per archive seed of the harvest, "<bytes> <files>[ <in>]", what
+ * that archive's unpack holds (in: its own downloaded size, for an archive
+ * at depth 0) (reserved while it runs, exactly what it wrote
  * once it is done).
  *
  * Each archive owns its own field and only ever sets it (never adds to it),
@@ -32,6 +33,14 @@ typedef struct {
   const char *seed;    /* the archive's seed hash: its field */
   long long max_bytes; /* the budget; <= 0: no cap of that kind */
   long long max_files;
+  /* The expansion ratio over the whole chain: the harvest's archives hold
+   * at most max_ratio times the bytes downloaded of its first archives
+   * (depth 0; at least ratio_floor), across every nesting level, as one
+   * archive's expansion is capped by its own compressed bytes. */
+  long long in_bytes;    /* this archive's size when it was downloaded
+                            (depth 0), else 0 */
+  long long max_ratio;   /* <= 0: no such cap */
+  long long ratio_floor; /* bytes always allowed, whatever was downloaded */
 } LwUnpackBudgetRef;
 
 /* Asks for *bytes and *files in all for ref->seed (see LwUnpackBudget in
@@ -41,9 +50,10 @@ typedef struct {
 LwStatus lw_unpack_budget_reserve(void *ref, uint64_t need_bytes, uint64_t need_files,
                                   uint64_t *bytes, uint64_t *files, LwError *err);
 
-/* In the ack: the archive's field becomes exactly what it wrote. */
+/* In the ack: the archive's field becomes exactly what it wrote (and its
+ * downloaded size, in_bytes, when at depth 0). */
 void lw_txn_unpack_budget_settle(LwTxn *txn, const char *harvest, const char *seed,
-                                 uint64_t bytes, uint64_t files);
+                                 uint64_t bytes, uint64_t files, uint64_t in_bytes);
 
 /* Gives back what a failed unpack held (its files were removed). */
 LwStatus lw_unpack_budget_release(const LwUnpackBudgetRef *ref, LwError *err);

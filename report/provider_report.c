@@ -296,8 +296,9 @@ LwStatus lw_provider_json(LwRecords *c, const char *prefix, const LwProvider *p,
   const char *kind = p->source ? p->source : "void";
   json_object_set_new(o, "source", json_string(kind));
   json_object_set_new(o, "source_url", json_string(p->source_url));
-  json_object_set_new(o, "void",
-                      !strcmp(kind, "void") ? json_string(p->source_url) : json_null());
+  char url[2048]; /* shown on the pages and in the status: no user info */
+  lw_url_redact(p->source_url, url, sizeof(url));
+  json_object_set_new(o, "void", !strcmp(kind, "void") ? json_string(url) : json_null());
   json_object_set_new(o, "modified", string_or_null(modified));
   json_object_set_new(o, "void_modified",
                       string_or_null(lw_record_str(state, "void_modified", NULL)));

@@ -195,9 +195,10 @@ static LwStatus record_visit(LwScheduler *s, const LwProvider *p, bool ok,
   }
   const char *all[LW_PROVIDER_VISIT_FIELDS_MAX];
   size_t count = 0;
-  const char *base[] = {
-    "void",    p->source_url, "modified", modified,
-    "checked", checked,       "kind",     p->source ? p->source : "void"};
+  char url[2048]; /* the record is shown on the pages: no user info */
+  lw_url_redact(p->source_url, url, sizeof(url));
+  const char *base[] = {"void",    url,     "modified", modified,
+                        "checked", checked, "kind",     p->source ? p->source : "void"};
   for (size_t i = 0; i < sizeof(base) / sizeof(*base); ++i) {
     all[count++] = base[i];
   }
@@ -289,8 +290,10 @@ static void visit_error(LwScheduler *s, const LwProvider *p, const char *message
   LwError e;
   lw_error_clear(&e);
   record_visit(s, p, false, message, NULL, 0, &e);
+  char url[1024], quoted[1024];
   lw_error("provider=%s outcome=error %s=%s msg=\"%s\"", p->name,
-           p->source ? p->source : "void", p->source_url, message);
+           p->source ? p->source : "void", lw_url_redact(p->source_url, url, sizeof(url)),
+           lw_escape_quoted(message, 512, quoted, sizeof(quoted)));
 }
 
 /* After a harvest's start (rc): true when it started (out says so); false
@@ -505,8 +508,10 @@ static LwStatus visit_end_source(LwScheduler *s, ProviderVisit *pv,
     return rc;
   }
   for (size_t i = 0; i < page->warning_count; ++i) {
-    lw_warn("provider=%s %s=%s msg=\"%s\"", p->name, p->source, p->source_url,
-            page->warnings[i]);
+    char url[1024], quoted[1024];
+    lw_warn("provider=%s %s=%s msg=\"%s\"", p->name, p->source,
+            lw_url_redact(p->source_url, url, sizeof(url)),
+            lw_escape_quoted(page->warnings[i], 512, quoted, sizeof(quoted)));
   }
   LwDecideInput in = {p,
                       true,
@@ -587,7 +592,9 @@ static LwStatus visit_end(LwScheduler *s, ProviderVisit *pv, LwError *err)
                      info.content_type, &v, &ferr);
   if (rc != LW_OK) {
     char msg[LW_ERROR_MESSAGE_MAX * 2 + 64];
-    snprintf(msg, sizeof(msg), "VoID %.500s: %s", p->source_url, ferr.message);
+    char url[1024];
+    snprintf(msg, sizeof(msg), "VoID %.500s: %s",
+             lw_url_redact(p->source_url, url, sizeof(url)), ferr.message);
     visit_error(s, p, msg, out);
     free(body);
     return rc == LW_ERR_NOMEM ? lw_error_set(err, rc, "out of memory") : LW_OK;
@@ -605,7 +612,10 @@ static LwStatus visit_end(LwScheduler *s, ProviderVisit *pv, LwError *err)
     lw_warn("provider=%s msg=\"%s\"", p->name, fallback);
   }
   for (size_t i = 0; i < v->warning_count; ++i) {
-    lw_warn("provider=%s void=%s msg=\"%s\"", p->name, p->source_url, v->warnings[i]);
+    char url[1024], quoted[1024];
+    lw_warn("provider=%s void=%s msg=\"%s\"", p->name,
+            lw_url_redact(p->source_url, url, sizeof(url)),
+            lw_escape_quoted(v->warnings[i], 512, quoted, sizeof(quoted)));
   }
 
   LwDecideInput in = {p,

@@ -11,6 +11,7 @@
 
 #include "config/config.h"
 #include "base/base.h"
+#include "queue/redis.h"
 #include "scheduler/observe.h"
 #include "scheduler/scheduler.h"
 
@@ -69,6 +70,14 @@ int main(int argc, char **argv)
     fprintf(stderr,
             "lodwash-scheduler: --metrics-port %lld is not a port (1 to 65535; 0: off)\n",
             metrics_port);
+    lw_config_free(&cfg);
+    return 2;
+  }
+  LwRedisUrl url;
+  if (lw_redis_url_parse(cfg.redis_url, &url, &err) != LW_OK) {
+    /* A URL that cannot work stops the scheduler here, rather than every
+     * cycle failing (and printing it) for ever. */
+    fprintf(stderr, "lodwash-scheduler: %s\n", err.message);
     lw_config_free(&cfg);
     return 2;
   }

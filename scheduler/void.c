@@ -263,8 +263,12 @@ static void warn(LwVoid *v, const char *fmt, ...)
   } else {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof(text), fmt, ap);
+    char raw[768];
+    vsnprintf(raw, sizeof(raw), fmt, ap);
     va_end(ap);
+    /* The warning quotes the provider's literals: a newline or other
+     * control character there is shown escaped, in the log and on pages. */
+    lw_escape_text(raw, strlen(raw), sizeof(raw), text, sizeof(text));
   }
   char **grown = realloc(v->warnings, (v->warning_count + 1) * sizeof(char *));
   if (!grown) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "tests/support/check.h"
@@ -78,6 +79,41 @@ static long request(int port, const char *path, const char *method, const char *
   return code;
 }
 
+/* Counts the response headers that forbid framing (issue 24, item 7). */
+static size_t on_header(char *ptr, size_t size, size_t n, void *userdata)
+{
+  int *found = userdata;
+  size_t len = size * n;
+  const char *wanted[] = {"X-Frame-Options: DENY\r",
+                          "Content-Security-Policy: frame-ancestors 'none'\r"};
+  for (size_t i = 0; i < 2; ++i) {
+    size_t w = strlen(wanted[i]);
+    if (len >= w && !strncasecmp(ptr, wanted[i], w)) {
+      ++*found;
+    }
+  }
+  return len;
+}
+
+/* True when the page at path (any status) may not be framed. */
+static bool unframeable(int port, const char *path, const char *method)
+{
+  char url[256];
+  snprintf(url, sizeof(url), "http://127.0.0.1:%d%s", port, path);
+  int found = 0;
+  char body[256] = "";
+  CURL *curl = curl_easy_init();
+  curl_easy_setopt(curl, CURLOPT_URL, url);
+  curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, keep);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, body);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &found);
+  bool ok = curl_easy_perform(curl) == CURLE_OK;
+  curl_easy_cleanup(curl);
+  return ok && found == 2;
+}
+
 static long get(int port, const char *path, const char *method, char *body)
 {
   return request(port, path, method, NULL, body);
@@ -114,6 +150,11 @@ int main(void)
   CHECK_INT_EQ(get(port, "/file", "GET", body), 200);
   CHECK(!memcmp(body, "bin\0ary", 7));
   CHECK_INT_EQ(get(port, "/missing-file", "GET", body), 404);
+  /* every page, whatever its status, forbids being framed */
+  CHECK(unframeable(port, "/healthz", "GET"));
+  CHECK(unframeable(port, "/nothing", "GET"));
+  CHECK(unframeable(port, "/file", "GET"));
+  CHECK(unframeable(port, "/healthz", "DELETE"));
   unlink(file_path);
   lw_http_service_stop(s);
   lw_http_service_stop(NULL);

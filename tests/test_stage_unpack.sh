@@ -83,9 +83,10 @@ expect_eq "nt harvest" "$(r HGET "${prefix}seed:$nt" harvest)" h1
 # 2 entries (+1), the zip became 1 (+0)
 expect_eq "guess jobs" "$(r LLEN "${prefix}queue:guess")" 2
 expect_eq "harvest pending" "$(r HGET "${prefix}harvest:h1" pending)" 3
-expect_eq "harvest budget: the tar.gz's bytes and files" \
+# (and, downloaded, the tar.gz's own size: the chain's expansion ratio)
+expect_eq "harvest budget: the tar.gz's bytes, files and size" \
   "$(r HGET "${prefix}unpacked:h1" "$parent")" \
-  "$(( $(stat -c %s "$data/$(shard raw "$ttl")") + $(stat -c %s "$data/$(shard raw "$zip")") )) 2"
+  "$(( $(stat -c %s "$data/$(shard raw "$ttl")") + $(stat -c %s "$data/$(shard raw "$zip")") )) 2 $(stat -c %s "$data/$(shard raw "$parent")")"
 expect_eq "harvest budget: the zip's" "$(r HGET "${prefix}unpacked:h1" "$zip")" \
   "$(stat -c %s "$data/$(shard raw "$nt")") 1"
 expect_eq "no file outside the store" \

@@ -36,8 +36,25 @@ typedef struct {
   char **paths; /* clean files (absolute) */
   size_t count;
   size_t cap;
-  json_t *failed; /* [{seed, uri, error}] */
+  json_t *failed;            /* [{seed, uri, error}] */
+  size_t unfinished;         /* files still on their way: neither clean nor failed */
+  char first_unfinished[64]; /* one of them, "<seed> (<status>)", for the log */
 } Collected;
+
+/* True for a status on the way to clean: the file is not finished. (A file
+ * is finished when it has a clean file, failed for good, or is an archive
+ * unpacked, depleted.) */
+static bool on_its_way(const char *status)
+{
+  const char *const working[] = {"added",      "downloading", "filed",   "unarchiving",
+                                 "unarchived", "guessing",    "guessed", "parsing"};
+  for (size_t i = 0; i < sizeof(working) / sizeof(*working); ++i) {
+    if (!strcmp(status, working[i])) {
+      return true;
+    }
+  }
+  return false;
+}
 
 static LwStatus add_path(Collected *c, const char *path, LwError *err)
 {
@@ -101,6 +118,11 @@ static LwStatus collect(LwStageCtx *ctx, const char *hash, unsigned depth, Colle
     json_decref(record);
   } else if (!strcmp(lw_record_str(seed, "status", ""), "failed")) {
     st = note_failed(c, hash, seed);
+  } else if (on_its_way(lw_record_str(seed, "status", ""))) {
+    if (!c->unfinished++) {
+      snprintf(c->first_unfinished, sizeof(c->first_unfinished), "%s (%s)", hash,
+               lw_record_str(seed, "status", ""));
+    }
   }
   json_decref(children);
   json_decref(seed);
@@ -213,6 +235,17 @@ static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *ha
       st = collect(ctx, json_string_value(dump), 0, &c);
     }
   }
+  if (st == LW_OK && c.unfinished) {
+    /* Never a harvest done with data missing: it stays running, and is
+     * imported once those files finish (a retried job reopened it; else the
+     * harvest timeout ends it). */
+    lw_warn("stage=import harvest=%s outcome=waiting unfinished=%zu first=\"%s\" "
+            "msg=\"files of the harvest are not finished: not imported now\"",
+            id, c.unfinished, c.first_unfinished);
+    collected_free(&c);
+    json_decref(dumps);
+    return LW_NOTHING;
+  }
   LwSparqlStore *store = st == LW_OK ? open_store(ctx->config, ctx->err) : NULL;
   if (st == LW_OK && strcmp(ctx->config->store, "files") && !store) {
     st = ctx->err->status;
@@ -273,7 +306,19 @@ LwStatus lw_stage_import_run(LwStageCtx *ctx)
             lw_record_int(harvest, "pending", 0));
     st = LW_NOTHING;
   } else {
-    st = import_harvest(ctx, id, harvest);
+    size_t unfinished = 0;
+    char first[64];
+    st = lw_harvest_unfinished(ctx->redis, ctx->config->prefix, id, &unfinished, first,
+                               ctx->err);
+    if (st == LW_OK && unfinished) {
+      /* pending says none, the sets say otherwise: trust the files */
+      lw_warn("stage=import harvest=%s outcome=waiting unfinished=%zu first=%s "
+              "msg=\"files of the harvest are not finished: not imported now\"",
+              id, unfinished, first);
+      st = LW_NOTHING;
+    } else if (st == LW_OK) {
+      st = import_harvest(ctx, id, harvest);
+    }
   }
   json_decref(harvest);
   return st;

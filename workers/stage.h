@@ -144,6 +144,13 @@ void lw_stage_fan_in(const LwJob *job, LwTxn *txn);
  * failed, in the same script as the job's move to the dead list. */
 LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError *failure);
 
+/* After job went to the dead list: when it is a harvest's import, the
+ * harvest can no longer end by itself, so it ends now, failed with the
+ * import's error (its provider settles: backoff, then tried again), rather
+ * than holding the provider until the harvest timeout. */
+void lw_stage_dead_ends_harvest(LwRecords *c, const LwConfig *cfg, const LwJob *job,
+                                const LwError *failure);
+
 /* Records a short progress note ("12 MB of 40 MB") in the worker's
  * heartbeat. Cheap: a note of a new kind (another fmt) is written at once,
  * one of the same kind at most once a second. */

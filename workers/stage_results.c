@@ -4,11 +4,13 @@
  * fan-in, derived from what a file job did (queue/harvest.h). No stage has
  * to know about either.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "queue/harvest.h"
 #include "queue/pipeline.h"
+#include "queue/provider_record.h"
 #include "queue/queue.h"
 #include "workers/stage.h"
 
@@ -56,6 +58,24 @@ LwTxn *lw_stage_fail_fan_in(const LwConfig *cfg, const LwJob *job, const LwError
     }
   }
   return txn;
+}
+
+void lw_stage_dead_ends_harvest(LwRecords *c, const LwConfig *cfg, const LwJob *job,
+                                const LwError *failure)
+{
+  if (!c || strcmp(job->stage, lw_pipeline_follow_up) || !*job->harvest) {
+    return;
+  }
+  char why[LW_ERROR_MESSAGE_MAX + 64];
+  snprintf(why, sizeof(why), "the import failed for good: %s", failure->message);
+  LwError err;
+  lw_error_clear(&err);
+  if (lw_harvest_finish(c, cfg->prefix, job->harvest, false, why, &err) > LW_NOTHING) {
+    /* the harvest timeout still ends it */
+    lw_warn("stage=%s harvest=%s msg=\"could not end the harvest of a dead import\" "
+            "error=\"%s\"",
+            job->stage, job->harvest, err.message);
+  }
 }
 
 void lw_stage_other(LwStageCtx *ctx)

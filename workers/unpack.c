@@ -35,6 +35,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "archive/archive.h"
 #include "files/files.h"
@@ -161,7 +162,7 @@ static void record_child(LwStageCtx *ctx, const json_t *parent, const char *pare
 }
 
 static LwStatus record_archive(LwStageCtx *ctx, const json_t *seed, const char *hash,
-                               unsigned depth, const LwUnpackResult *r)
+                               unsigned depth, const LwUnpackResult *r, long long in_bytes)
 {
   LwTxn *txn = ctx->txn;
   json_t *children = json_array();
@@ -198,7 +199,8 @@ static LwStatus record_archive(LwStageCtx *ctx, const json_t *seed, const char *
   if (*harvest) {
     /* The entries become files of the harvest in the frame's fan-in
      * (workers/stage_results.c); here only the budget is settled. */
-    lw_txn_unpack_budget_settle(txn, harvest, hash, r->bytes_expanded, r->files_written);
+    lw_txn_unpack_budget_settle(txn, harvest, hash, r->bytes_expanded, r->files_written,
+                                (uint64_t)in_bytes);
   }
   lw_info(
     "stage=unpack seed=%s outcome=depleted entries=%zu skipped=%zu bytes=%llu format=\"%s\"",
@@ -266,12 +268,20 @@ static LwStatus unpack_seed(LwStageCtx *ctx, const json_t *seed, const char *has
   o.limits.max_depth = cfg->archive_max_depth > 0 ? (unsigned)cfg->archive_max_depth : 0;
   o.progress = on_progress;
   o.progress_data = ctx;
+  /* A downloaded archive (depth 0) brings its size into the harvest's
+   * chain ratio: what all levels below it may expand to. */
+  struct stat st_in;
+  long long in_bytes = o.depth == 0 && stat(path, &st_in) == 0 ? (long long)st_in.st_size
+                                                               : 0;
   LwUnpackBudgetRef budget = {ctx->redis,
                               cfg->prefix,
                               ctx->job->harvest,
                               hash,
                               cfg->harvest_max_bytes,
-                              cfg->harvest_max_files};
+                              cfg->harvest_max_files,
+                              in_bytes,
+                              (long long)o.limits.max_ratio,
+                              (long long)o.limits.ratio_min_bytes};
   if (*ctx->job->harvest) {
     o.budget.reserve = lw_unpack_budget_reserve;
     o.budget.data = &budget;
@@ -286,8 +296,9 @@ static LwStatus unpack_seed(LwStageCtx *ctx, const json_t *seed, const char *has
     }
     return unpacked;
   }
-  LwStatus st = r->kind == LW_UNPACK_ARCHIVE ? record_archive(ctx, seed, hash, o.depth, r)
-                                             : settle_data(ctx, hash, rel);
+  LwStatus st = r->kind == LW_UNPACK_ARCHIVE
+                  ? record_archive(ctx, seed, hash, o.depth, r, in_bytes)
+                  : settle_data(ctx, hash, rel);
   lw_unpack_result_free(r);
   return st;
 }

@@ -35,6 +35,7 @@ struct LwWorker {
   /* the job that runs, for the heartbeat thread's time limit (beat_lock) */
   const LwJob *running;
   long long running_since; /* ms */
+  bool writes_refused;     /* Redis refused a write: wait before the next job */
 };
 
 const char *lw_worker_id(const LwWorker *w)
@@ -169,6 +170,9 @@ static void give_up_job(LwWorker *w, LwRecords *c)
              "error=\"%s\"",
              job->id, c ? err.message : "no Redis connection");
   } else {
+    if (outcome == LW_FAIL_DEAD) {
+      lw_stage_dead_ends_harvest(c, w->cfg, job, &failure);
+    }
     lw_heartbeat_unregister(c, w->cfg, w->id, &err);
   }
   _exit(LW_WORKER_EXIT_TIME_LIMIT); /* no atexit handlers: the job's thread runs on */
@@ -288,6 +292,38 @@ bool lw_stage_stopping(const LwStageCtx *ctx)
   return ctx->worker && stopping(ctx->worker);
 }
 
+/* While Redis refuses writes (out of memory, a read-only replica, ...) no
+ * job is taken: it would fail for no fault of its own and spend an attempt
+ * (scripts still run then, so jobs would still be handed out). Probes with
+ * a plain write once a second; false when asked to stop meanwhile. */
+static bool wait_writable(LwWorker *w)
+{
+  bool said = false;
+  while (!stopping(w)) {
+    LwError err;
+    lw_error_clear(&err);
+    if (!lw_records_usable(w->redis) && !connect_redis(w, NULL)) {
+      return false;
+    }
+    LwStatus st = lw_redis_write_probe(w->redis, w->cfg->prefix, &err);
+    if (st == LW_OK || !lw_redis_refused_write(&err)) {
+      if (said) {
+        lw_info("msg=\"Redis accepts writes again: taking jobs\"");
+      }
+      w->writes_refused = false;
+      return true; /* (another error: the caller's loop deals with it) */
+    }
+    if (!said) {
+      lw_warn("msg=\"Redis refuses writes: no job is taken until it accepts them\" "
+              "error=\"%s\"",
+              err.message);
+      said = true;
+    }
+    nap(w, 1000);
+  }
+  return false;
+}
+
 typedef enum { FINISH_ACK, FINISH_FAIL, FINISH_HANDBACK } Finish;
 
 /* Sends the job's outcome, reconnecting as often as needed: a job's result
@@ -312,6 +348,13 @@ static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn
       st = lw_queue_fail(w->redis, w->cfg, w->id, job, failure, txn, outcome, delay, err);
     } else {
       st = lw_queue_handback(w->redis, w->cfg, w->id, job, err);
+    }
+    if (st == LW_ERR_REDIS && lw_redis_refused_write(err) && w->redis &&
+        lw_records_usable(w->redis)) {
+      if (!wait_writable(w)) {
+        return st; /* stopped: the reaper returns the job */
+      }
+      continue; /* the outcome is sent once Redis takes writes again */
     }
     if (st != LW_ERR_REDIS || !w->redis || lw_records_usable(w->redis)) {
       return st; /* done, or Redis answered with an error: not a lost link */
@@ -371,7 +414,11 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
       lw_warn("stage=%s seed=%s job=%s msg=\"results refused\" error=\"%s\"", job->stage,
               job->seed, job->id, err.message);
     }
-  } else if (stopping(w)) {
+  } else if (stopping(w) || lw_redis_refused_write(&failure)) {
+    /* Redis refused one of the job's writes: not the job's fault, so no
+     * attempt is spent; it goes back to its queue, and this worker takes
+     * no job until Redis accepts writes again. */
+    w->writes_refused = !stopping(w);
     handed_back = true;
     outcome_name = "handed-back";
     fin = finish_job(w, FINISH_HANDBACK, job, NULL, NULL, NULL, NULL, NULL, &err);
@@ -380,6 +427,9 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
     fin = finish_job(w, FINISH_FAIL, job, results, &failure, &outcome, &delay, NULL, &err);
     lw_txn_free(results);
     outcome_name = outcome == LW_FAIL_RETRY ? "retry" : "dead";
+    if (fin == LW_OK && outcome == LW_FAIL_DEAD) {
+      lw_stage_dead_ends_harvest(w->redis, w->cfg, job, &failure);
+    }
   }
   if (fin == LW_ERR_REDIS) {
     outcome_name = "lost-redis";
@@ -474,6 +524,9 @@ int lw_worker_run(const LwWorkerOptions *opts)
   while (!stopping(&w)) {
     LwError err;
     LwStatus st = LW_OK;
+    if (w.writes_refused && !job && !wait_writable(&w)) {
+      break;
+    }
     if (!job) {
       const char *ask[LW_DOWNLOAD_CAP_MAX_STAGES];
       size_t n_ask = lw_download_cap_stages(w.redis, w.cfg, w.id, opts->stages,
@@ -491,6 +544,8 @@ int lw_worker_run(const LwWorkerOptions *opts)
       if (!idle_round(&w, &sleep_ms, &last_reap)) {
         break;
       }
+    } else if (lw_redis_refused_write(&err) && lw_records_usable(w.redis)) {
+      w.writes_refused = true; /* waits before the next fetch */
     } else if (lw_records_usable(w.redis)) {
       lw_warn("msg=\"fetch failed\" error=\"%s\"", err.message); /* e.g. a bad job */
       nap(&w, 100);
