@@ -130,8 +130,9 @@ static void defer_unstarted(LwVoidFetchPool *pool, long long now)
 /* The next job to start, in submission order among the hosts with room
  * whose next turn has come: a host that is busy or keeps a long pace delays
  * only its own providers. -1 when none; *wake_ms: when a paced host's turn
- * comes (0: none waits for its turn, or not before the start deadline).
- * Under the lock. */
+ * comes, or the start deadline if that is sooner (0: no job waits for a
+ * turn, only for a host's room, which a finishing fetch signals). Under
+ * the lock. */
 static long pick_job(LwVoidFetchPool *pool, long long now, long long *wake_ms)
 {
   *wake_ms = 0;
@@ -150,9 +151,18 @@ static long pick_job(LwVoidFetchPool *pool, long long now, long long *wake_ms)
     if (h->not_before_ms <= now) {
       return (long)i;
     }
-    if ((!pool->start_by_ms || h->not_before_ms < pool->start_by_ms) &&
-        (!*wake_ms || h->not_before_ms < *wake_ms)) {
-      *wake_ms = h->not_before_ms;
+    /* Wake at the host's turn, or at the deadline when its turn comes
+     * after it (then this job is deferred). Never sleep without a time:
+     * a turn that came after the deadline, seen by nobody before it came,
+     * left the job neither deferred (its host was ready by then) nor
+     * started (every thread asleep with no one to wake it), and the cycle
+     * waited for it for good. */
+    long long when = h->not_before_ms;
+    if (pool->start_by_ms && when > pool->start_by_ms) {
+      when = pool->start_by_ms;
+    }
+    if (!*wake_ms || when < *wake_ms) {
+      *wake_ms = when;
     }
   }
   return -1;
@@ -296,8 +306,8 @@ static void run_job(LwVoidFetchPool *pool, InFlight *f, LwRecords **redis)
   lw_job_new_id(f->member);
   LwVoidFetchHooks hooks = {&pool->cancel, f->redis, pool_hop, f, NULL};
   if (job->read) {
-    job->status = job->read(job->read_user, pool->cfg, &hooks, job->timeout_ms, &job->result,
-                            &job->err);
+    job->status = job->read(job->read_user, pool->cfg, &hooks, job->timeout_ms,
+                            &job->result, &job->err);
   } else {
     job->status = lw_void_fetch_until(job->url, pool->cfg, job->timeout_ms, job->etag,
                                       job->last_modified, &hooks, &job->body, &job->len,
