@@ -47,26 +47,13 @@ static void redirect(LwHttpPage *page, const char *to)
   page->body = strdup("done\n");
 }
 
-static bool is_stage_name(const char *s)
-{
-  if (!s || !*s || strlen(s) > 64) {
-    return false;
-  }
-  for (; *s; ++s) {
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-')) {
-      return false;
-    }
-  }
-  return true;
-}
-
 /* retry and delete: job=ID|all */
 static LwStatus dead_action(const LwDashboard *d, LwRecords *c, bool retry, const char *job,
                             LwError *err)
 {
   long long n = 0;
   const char *id = strcmp(job, "all") ? job : NULL;
-  return retry ? lw_queue_retry_dead(c, d->cfg, NULL, id, &n, err)
+  return retry ? lw_pipeline_retry_dead(c, d->cfg, id, &n, err)
                : lw_controls_dead_delete(c, d->cfg, id, &n, err);
 }
 
@@ -134,7 +121,11 @@ void lw_dashboard_action(const LwDashboard *d, LwRecords *c, const LwHttpRequest
     snprintf(back, sizeof(back), "/providers/%s", provider);
   } else if ((!strcmp(kind, "pause") || !strcmp(kind, "resume") ||
               !strcmp(kind, "purge")) &&
-             is_stage_name(stage)) {
+             stage) {
+    if (!lw_pipeline_is_stage(stage)) { /* else a pause only the page could undo */
+      lw_dashboard_error_page(page, 400, "no such stage");
+      return;
+    }
     st = stage_action(d, c, kind, stage, &err);
   } else {
     lw_dashboard_error_page(page, 400, "unknown action or missing field");

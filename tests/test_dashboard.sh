@@ -96,6 +96,9 @@ expect_eq "our own markup is never escaped into text" \
 # --- dead jobs and the actions
 dead=$(page /dead)
 dead_id=$("$bin/lodwash" jobs dead --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+dead_seed=$("$bin/lodwash" jobs dead --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["seed"])')
+seed_status() { "$bin/lodwash" seed show "$dead_seed" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])'; }
+expect_eq "the dead download's seed failed" "$(seed_status)" failed
 expect_match "dead: the job with its error and attempts" "$dead" \
   "data-job=\"$dead_id\"><td class=\"mono\">$dead_id</td><td>download</td>.*<td class=\"n\">[0-9]+</td><td><b>http</b> [^<]*404"
 expect_match "dead: a retry button (actions on)" "$dead" "name=\"job\" value=\"$dead_id\"><input type=\"hidden\" name=\"token\" value=\"\"><button type=\"submit\">Retry"
@@ -110,11 +113,22 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 expect_eq "the retried job left the dead list" "$(page /dead | grep -c "data-job=\"$dead_id\"" || true)" 0
+# The retry ran the download again (its seed back to added), not an ack of
+# nothing: the seed goes on through the pipeline, no longer failed.
+for _ in $(seq 600); do
+  [ "$(seed_status)" = parsed ] && break
+  sleep 0.1
+done
+expect_eq "the retry ran the stage again: the seed is parsed" "$(seed_status)" parsed
+expect_eq "no 'done ms=0' for the retried job" \
+  "$(grep -c "job=$dead_id .*outcome=done ms=0 " "$dir"/worker*.log 2>/dev/null | awk -F: '{s+=$NF} END {print s+0}')" 0
 expect_match "and the page says none" "$(page /dead)" '<h1>Dead jobs: 0</h1>'
 expect_eq "pause parse: 303" "$(post pause -d stage=parse -d token="$LODWASH_ADMIN_TOKEN")" 303
 expect_match "paused in the overview" "$(page /)" '<td>parse</td>(<td class="n">[0-9.-]+</td>){7}<td>paused</td>'
 expect_match "paused in the metrics" "$(page /metrics)" 'lodwash_stage_paused\{stage="parse"\} 1'
 expect_eq "resume parse: 303" "$(post resume -d stage=parse -d token="$LODWASH_ADMIN_TOKEN")" 303
+expect_eq "pause a stage that does not exist: 400" "$(post pause -d stage=nope -d token="$LODWASH_ADMIN_TOKEN")" 400
+expect_eq "and it is not paused" "$(page /metrics | grep -c 'lodwash_stage_paused{stage="nope"}' || true)" 0
 expect_eq "hold museum: 303" "$(post hold -d provider=museum -d token="$LODWASH_ADMIN_TOKEN")" 303
 expect_match "held on its page" "$(page /providers/museum)" '<dd id="state" class="state-held">held</dd>'
 expect_match "held in the metrics" "$(page /metrics)" 'lodwash_provider_state\{provider="museum",state="held"\} 1'

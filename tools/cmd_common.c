@@ -41,6 +41,15 @@ int lw_tool_usage_error(const char *fmt, ...)
   return code;
 }
 
+int lw_tool_not_found(const char *fmt, ...)
+{
+  va_list args;
+  va_start(args, fmt);
+  int code = say(LW_EXIT_NOT_FOUND, fmt, args);
+  va_end(args);
+  return code;
+}
+
 int lw_tool_fail(const char *fmt, ...)
 {
   va_list args;

@@ -12,7 +12,7 @@
  *
  * Exit codes: 0 started, kept as the follow-up or cancelled, 1 failed (the
  * VoID could not be read, Redis down, held, nothing to cancel, ...), 2 bad
- * usage or no such provider.
+ * usage, 3 no such provider.
  */
 #include <stdio.h>
 #include <string.h>
@@ -32,8 +32,8 @@ static int harvest_cancel(LwTool *tool, const char *name)
   bool known = lw_registry_find(reg, name) != NULL;
   lw_registry_free(reg);
   if (!known) {
-    return lw_tool_usage_error("harvest cancel: no provider '%s' in %s", name,
-                               tool->config->registry);
+    return lw_tool_not_found("harvest cancel: no provider '%s' in %s", name,
+                             tool->config->registry);
   }
   LwRecords *c = lw_tool_redis(tool);
   if (!c) {
@@ -73,8 +73,8 @@ int lw_cmd_harvest(LwTool *tool, int argc, char **argv)
   if (lw_scheduler_reload(s, &err) != LW_OK) {
     lw_tool_fail("harvest: %s", err.message);
   } else if (!(p = lw_registry_find(lw_scheduler_registry(s), name))) {
-    code = lw_tool_usage_error("harvest: no provider '%s' in %s", name,
-                               tool->config->registry);
+    code = lw_tool_not_found("harvest: no provider '%s' in %s", name,
+                             tool->config->registry);
   } else if (lw_scheduler_visit(s, p, true, &visit, &err) != LW_OK) {
     lw_tool_fail("harvest: %s: %s", name, err.message);
   } else if (!strcmp(visit.outcome, "started")) {
