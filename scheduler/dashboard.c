@@ -200,6 +200,61 @@ void lw_dashboard_overview(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
   lw_dashboard_html_page(page, 200, lw_html_finish(&h));
 }
 
+/* True when the list holds a job with this id before index i: a job
+ * retried and dead again is listed once. */
+static bool listed_before(const json_t *list, size_t i, const char *id)
+{
+  for (size_t j = 0; id && j < i; ++j) {
+    const char *other = str(json_array_get(list, j), "id");
+    if (other && !strcmp(other, id)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* One dead job: what an operator asks first, the provider and the URL (from
+ * its seed record), then the stage, the error and the attempts. */
+static void dead_row(const LwDashboard *d, LwRecords *c, LwHtml *h, const json_t *job)
+{
+  json_t *seed = NULL;
+  LwError err;
+  if (str(job, "seed")) {
+    lw_seed_get(c, d->cfg->prefix, str(job, "seed"), &seed, &err);
+  }
+  char hash[160], failed[LW_DATETIME_BUF] = "-";
+  lw_html_url_part(str(job, "seed"), hash, sizeof(hash));
+  if (num(job, "failed") > 0) {
+    lw_datetime_format_ms(num(job, "failed"), failed);
+  }
+  const char *provider = seed ? lw_record_str(seed, "provider", NULL) : NULL;
+  const char *uri = seed ? lw_record_str(seed, "uri", NULL) : NULL;
+  lw_html(h, "<tr class=\"dead-job\" data-job=\"%s\"><td data-label=\"provider\">",
+          str(job, "id"));
+  if (provider) {
+    lw_html(h, "<a href=\"/providers/%s\">%s</a>", provider, provider);
+  } else {
+    lw_html(h, "-");
+  }
+  lw_html(h, "</td><td data-label=\"URL\"><a class=\"mono\" href=\"/seeds/%s\">%s</a></td>",
+          hash, uri ? uri : str(job, "seed"));
+  lw_html(
+    h,
+    "<td data-label=\"stage\">%s</td><td data-label=\"error\"><b>%s</b> %s</td>"
+    "<td class=\"n\" data-label=\"attempts\">%lld</td><td data-label=\"failed\">%s</td>"
+    "<td class=\"mono\" data-label=\"job\">%s</td>",
+    str(job, "stage"), str(job, "error_kind"), str(job, "error"), num(job, "attempt"),
+    failed, str(job, "id"));
+  if (lw_dashboard_actions_on(d)) {
+    lw_html(h, "<td data-label=\"actions\">");
+    lw_dashboard_action_button(h, "retry", "job", str(job, "id"), "Retry");
+    lw_dashboard_action_button(h, "delete", "job", str(job, "id"), "Delete");
+    lw_html(h, "</td>");
+  }
+  lw_html(h, "</tr>\n");
+  json_decref(seed);
+}
+
 void lw_dashboard_dead(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
 {
   json_t *list = NULL;
@@ -217,35 +272,20 @@ void lw_dashboard_dead(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
     lw_dashboard_action_button(&h, "retry", "job", "all", "Retry all");
     lw_dashboard_action_button(&h, "delete", "job", "all", "Delete all");
   }
-  lw_html(&h, "<div class=\"scroll\"><table id=\"dead\"><tr><th>job</th><th>stage</th>"
-              "<th>seed</th><th class=\"n\">attempts</th><th>error</th><th>failed</th>");
+  lw_html(&h,
+          "<div class=\"scroll\"><table id=\"dead\" class=\"cards\"><tr><th>provider</th>"
+          "<th>URL</th><th>stage</th><th>error</th><th class=\"n\">attempts</th>"
+          "<th>failed</th><th>job</th>");
   lw_html(&h, actions ? "<th>actions</th></tr>\n" : "</tr>\n");
   size_t i;
   json_t *job;
   json_array_foreach(list, i, job) {
     if (!json_is_object(job)) {
-      lw_html(&h, "<tr><td colspan=\"6\">not a job: %s</td></tr>\n",
+      lw_html(&h, "<tr><td colspan=\"7\">not a job: %s</td></tr>\n",
               json_string_value(job));
-      continue;
+    } else if (!listed_before(list, i, str(job, "id"))) {
+      dead_row(d, c, &h, job);
     }
-    char seed[160], failed[LW_DATETIME_BUF] = "-";
-    lw_html_url_part(str(job, "seed"), seed, sizeof(seed));
-    if (num(job, "failed") > 0) {
-      lw_datetime_format_ms(num(job, "failed"), failed);
-    }
-    lw_html(&h,
-            "<tr class=\"dead-job\" data-job=\"%s\"><td class=\"mono\">%s</td><td>%s</td>"
-            "<td><a class=\"mono\" href=\"/seeds/%s\">%s</a></td><td class=\"n\">%lld</td>"
-            "<td><b>%s</b> %s</td><td>%s</td>",
-            str(job, "id"), str(job, "id"), str(job, "stage"), seed, str(job, "seed"),
-            num(job, "attempt"), str(job, "error_kind"), str(job, "error"), failed);
-    if (actions) {
-      lw_html(&h, "<td>");
-      lw_dashboard_action_button(&h, "retry", "job", str(job, "id"), "Retry");
-      lw_dashboard_action_button(&h, "delete", "job", str(job, "id"), "Delete");
-      lw_html(&h, "</td>");
-    }
-    lw_html(&h, "</tr>\n");
   }
   lw_html(&h, "</table></div>\n");
   if ((long long)json_array_size(list) < total) {

@@ -99,10 +99,27 @@ dead_id=$("$bin/lodwash" jobs dead --json | python3 -c 'import json,sys; print(j
 dead_seed=$("$bin/lodwash" jobs dead --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["seed"])')
 seed_status() { "$bin/lodwash" seed show "$dead_seed" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])'; }
 expect_eq "the dead download's seed failed" "$(seed_status)" failed
-expect_match "dead: the job with its error and attempts" "$dead" \
-  "data-job=\"$dead_id\"><td class=\"mono\">$dead_id</td><td>download</td>.*<td class=\"n\">[0-9]+</td><td><b>http</b> [^<]*404"
+dead_uri=$("$bin/lodwash" seed show "$dead_seed" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["uri"])')
+expect_match "dead: the job's provider, URL, stage, error and attempts" "$dead" \
+  "data-job=\"$dead_id\"><td data-label=\"provider\"><a href=\"/providers/[a-z]+\">[a-z]+</a></td><td data-label=\"URL\"><a class=\"mono\" href=\"/seeds/$dead_seed\">$dead_uri</a></td><td data-label=\"stage\">download</td><td data-label=\"error\"><b>http</b> [^<]*404[^<]*</td><td class=\"n\" data-label=\"attempts\">[0-9]+</td>"
+expect_eq "dead: one row a job" "$(echo "$dead" | grep -o 'data-job="[^"]*"' | sort | uniq -d | wc -l)" 0
 expect_match "dead: a retry button (actions on)" "$dead" "name=\"job\" value=\"$dead_id\"><input type=\"hidden\" name=\"token\" value=\"\"><button type=\"submit\">Retry"
 post() { curl -s -o /dev/null -w '%{http_code}' "$LW_PAGES/actions/$1" "${@:2}"; }
+# destructive actions ask first: without confirm=yes, a page that asks
+dead_count() { "$bin/lodwash" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["stages"]["download"]["dead"])'; }
+before=$(dead_count)
+asked=$(curl -s "$LW_PAGES/actions/delete" -d job=all -d token="$LODWASH_ADMIN_TOKEN")
+expect_match "Delete all asks first" "$asked" '<h1>Delete every dead job\?</h1>'
+expect_match "its button posts the same action with confirm=yes" "$asked" \
+  '<form id="confirm" method="post" action="/actions/delete"><input type="hidden" name="job" value="all">.*name="confirm" value="yes"><button type="submit">Yes, delete</button>'
+expect_eq "and nothing was deleted" "$(dead_count)" "$before"
+expect_match "Purge queue asks first" "$(curl -s "$LW_PAGES/actions/purge" -d stage=parse -d token="$LODWASH_ADMIN_TOKEN")" \
+  '<h1>Drop every waiting job of stage parse\?</h1>'
+expect_match "Cancel a harvest asks first" "$(curl -s "$LW_PAGES/actions/cancel" -d provider=city -d token="$LODWASH_ADMIN_TOKEN")" \
+  '<h1>Cancel the running harvest of city\?</h1>'
+expect_eq "asking still needs the token" "$(post delete -d job=all)" 403
+expect_eq "purge of a stage that does not exist: 400, not a question" "$(post purge -d stage=nope -d token="$LODWASH_ADMIN_TOKEN")" 400
+expect_eq "purge parse, confirmed: 303" "$(post purge -d stage=parse -d confirm=yes -d token="$LODWASH_ADMIN_TOKEN")" 303
 expect_eq "retry without the token: 403" "$(post retry -d job="$dead_id")" 403
 expect_eq "retry with a wrong token: 403" "$(post retry -d job="$dead_id" -d token=wrong)" 403
 expect_match "still dead" "$(page /dead)" "data-job=\"$dead_id\""
