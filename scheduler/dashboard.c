@@ -140,9 +140,27 @@ static void overview_workers(LwHtml *h, const json_t *workers)
   lw_html(h, "</table></div>\n");
 }
 
-/* One line per provider state, with a link to the providers' page. */
-static void overview_providers(LwHtml *h, const json_t *providers)
+/* One line per provider state, with a link to the providers' page; above
+ * it, when the registry file does not load, its error (the providers are
+ * the last good registry's). */
+void lw_dashboard_registry_error(LwHtml *h, const json_t *registry)
 {
+  if (json_is_false(json_object_get(registry, "ok"))) {
+    char when[LW_DATETIME_BUF] = "never";
+    long long ms = json_integer_value(json_object_get(registry, "last_good_ms"));
+    if (ms > 0) {
+      lw_datetime_format_ms(ms, when);
+    }
+    lw_html(h,
+            "<p id=\"registry-error\" class=\"bad\">The registry does not load: %s. Shown: "
+            "the last good registry (read %s).</p>\n",
+            str(registry, "error"), when);
+  }
+}
+
+static void overview_providers(LwHtml *h, const json_t *providers, const json_t *registry)
+{
+  lw_dashboard_registry_error(h, registry);
   lw_html(h, "<h2><a href=\"/providers\">Providers: %zu</a></h2><p id=\"provider-states\">",
           json_array_size(providers));
   for (const char *const *state = lw_provider_states; *state; ++state) {
@@ -194,7 +212,8 @@ void lw_dashboard_overview(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
                                      : "yes (set LODWASH_ADMIN_TOKEN for actions)");
   overview_stages(d, &h, report);
   overview_workers(&h, json_object_get(report, "workers"));
-  overview_providers(&h, json_object_get(report, "providers"));
+  overview_providers(&h, json_object_get(report, "providers"),
+                     json_object_get(report, "registry"));
   lw_html_page_end(&h);
   json_decref(report);
   lw_dashboard_html_page(page, 200, lw_html_finish(&h));

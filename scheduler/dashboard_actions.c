@@ -30,6 +30,7 @@
 #include "queue/controls.h"
 #include "queue/queue.h"
 #include "queue/provider_record.h"
+#include "queue/registry_state.h"
 #include "scheduler/harvest_cancel.h"
 #include "config/config.h"
 
@@ -66,7 +67,10 @@ static LwStatus provider_action(const LwDashboard *d, LwRecords *c, const char *
                                 const char *name, LwError *err)
 {
   LwRegistry *reg = NULL;
-  LW_TRY(lw_registry_load(d->cfg->registry, &reg, err));
+  json_t *state = NULL;
+  LwStatus st = lw_registry_state_load(c, d->cfg, &reg, &state, err);
+  json_decref(state);
+  LW_TRY(st);
   bool known = lw_registry_find(reg, name) != NULL;
   lw_registry_free(reg);
   if (!known) { /* the registry stays the source of providers */

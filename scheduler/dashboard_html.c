@@ -131,8 +131,9 @@ static const char style[] =
 
 /* Refreshes <main> every 5 s while "live" is ticked (without reloading the
  * page, so scrolling and a half-typed token stay), keeps the admin token
- * in the browser's storage, copying it into each action's form, and gives
- * each cell its column's header as data-label (the phone's cards). */
+ * in the browser's storage, copying it into each action's form, and, on a
+ * narrow screen, gives each cell its column's header as data-label (the
+ * phone's cards). */
 static const char script[] =
   "<script>\n"
   "(function(){\n"
@@ -141,11 +142,13 @@ static const char script[] =
   " tok.addEventListener('change',function(){localStorage.setItem('lodwash-token',tok.value);});\n"
   " document.addEventListener('submit',function(e){var f=e.target.querySelector('input[name=token]');\n"
   "  if(f){f.value=tok.value;}});}\n"
-  "function labels(){document.querySelectorAll('table').forEach(function(t){\n"
+  "var narrow=window.matchMedia('(max-width:40em)');\n"
+  "function labels(){if(!narrow.matches){return;}\n"
+  " document.querySelectorAll('table').forEach(function(t){\n"
   " var head=t.rows[0];if(!head){return;}\n"
   " for(var r=1;r<t.rows.length;++r){for(var i=0;i<t.rows[r].cells.length;++i){\n"
   "  var c=t.rows[r].cells[i];if(!c.dataset.label&&head.cells[i]){c.dataset.label=head.cells[i].textContent;}}}});}\n"
-  "labels();\n"
+  "labels();narrow.addEventListener('change',labels);\n"
   "setInterval(function(){if(!live||!live.checked){return;}\n"
   " fetch(location.href,{headers:{Accept:'text/html'}}).then(function(r){return r.ok?r.text():null;})\n"
   " .then(function(t){if(!t){return;}var d=new DOMParser().parseFromString(t,'text/html');\n"

@@ -9,6 +9,7 @@
 
 #include "queue/keys.h"
 #include "queue/record.h"
+#include "queue/registry_state.h"
 #include "queue/seed.h"
 #include "report/provider_report.h"
 #include "config/config.h"
@@ -63,16 +64,18 @@ static void source_datasets(LwHtml *h, const json_t *datasets)
   lw_html(h, "</table>\n");
 }
 
-/* The provider name of the registry, or NULL (err says why). */
-static const LwProvider *provider_of(const LwConfig *cfg, const char *name,
-                                     LwRegistry **reg, LwError *err)
+/* The provider name of the registry (the last good one when the file does
+ * not load), or NULL (err says why). */
+static const LwProvider *provider_of(const LwDashboard *d, LwRecords *c, const char *name,
+                                     LwRegistry **reg, json_t **state, LwError *err)
 {
   *reg = NULL;
+  *state = NULL;
   if (!lw_provider_name_valid(name)) {
     lw_error_set(err, LW_ERR_USAGE, "no provider '%s'", name);
     return NULL;
   }
-  if (lw_registry_load(cfg->registry, reg, err) != LW_OK) {
+  if (lw_registry_state_load(c, d->cfg, reg, state, err) != LW_OK) {
     return NULL;
   }
   const LwProvider *p = lw_registry_find(*reg, name);
@@ -86,16 +89,19 @@ void lw_dashboard_providers(const LwDashboard *d, LwRecords *c, LwHttpPage *page
 {
   LwRegistry *reg = NULL;
   LwError err;
-  json_t *list = NULL;
-  if (lw_registry_load(d->cfg->registry, &reg, &err) != LW_OK ||
+  json_t *list = NULL, *state = NULL;
+  if (lw_registry_state_load(c, d->cfg, &reg, &state, &err) != LW_OK ||
       lw_providers_json(c, d->cfg->prefix, reg, &list, &err) != LW_OK) {
     lw_registry_free(reg);
+    json_decref(state);
     lw_dashboard_error_page(page, 503, err.message);
     return;
   }
   lw_registry_free(reg);
   LwHtml h = LW_HTML_INIT;
   lw_html_page_start(&h, "providers", lw_dashboard_actions_on(d));
+  lw_dashboard_registry_error(&h, state);
+  json_decref(state);
   lw_html(&h,
           "<h1>Providers: %zu</h1><div class=\"scroll\"><table id=\"providers\"><tr>"
           "<th>provider</th><th>state</th><th>VoID modified</th><th>harvested</th>"
@@ -369,8 +375,9 @@ void lw_dashboard_provider(const LwDashboard *d, LwRecords *c, const LwHttpReque
            rest);
   const char *sub = rest[n] ? rest + n + 1 : "";
   LwRegistry *reg = NULL;
+  json_t *state = NULL;
   LwError err;
-  const LwProvider *prov = provider_of(d->cfg, name, &reg, &err);
+  const LwProvider *prov = provider_of(d, c, name, &reg, &state, &err);
   if (!prov) {
     lw_dashboard_error_page(page, err.status == LW_ERR_USAGE ? 404 : 503, err.message);
   } else if (!*sub) {
@@ -393,6 +400,7 @@ void lw_dashboard_provider(const LwDashboard *d, LwRecords *c, const LwHttpReque
     lw_dashboard_error_page(page, 404, "no such page");
   }
   lw_registry_free(reg);
+  json_decref(state);
 }
 
 void lw_dashboard_seed(const LwDashboard *d, LwRecords *c, const char *hash,

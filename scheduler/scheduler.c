@@ -27,6 +27,7 @@
 #include "scheduler/source_visit.h"
 #include "queue/record.h"
 #include "queue/records.h"
+#include "queue/registry_state.h"
 #include "scheduler/void.h"
 #include "scheduler/void_fetch.h"
 #include "scheduler/void_fetch_pool.h"
@@ -139,15 +140,42 @@ static void log_registry_problems(const LwRegistry *reg)
   }
 }
 
+/* The reading for the pages, the CLI and the metrics (queue/registry_state.h):
+ * a Redis failure here is said and the cycle goes on. */
+static void record_reading(LwScheduler *s, const char *text, size_t len, const char *error)
+{
+  if (!s->redis || !lw_records_usable(s->redis)) {
+    return;
+  }
+  LwError rerr;
+  LwStatus st = error ? lw_registry_state_bad(s->redis, s->cfg->prefix, error, lw_now_ms(),
+                                              &rerr)
+                      : lw_registry_state_good(s->redis, s->cfg->prefix, text, len,
+                                               lw_now_ms(), &rerr);
+  if (st != LW_OK) {
+    lw_warn("registry=%s msg=\"cannot record the reading: %s\"", s->cfg->registry,
+            rerr.message);
+  }
+}
+
 LwStatus lw_scheduler_reload(LwScheduler *s, LwError *err)
 {
   LwRegistry *reg = NULL;
-  LwStatus st = lw_registry_load(s->cfg->registry, &reg, err);
+  char *text = NULL;
+  size_t len = 0;
+  LwStatus st = lw_registry_read(s->cfg->registry, &text, &len, err);
+  if (st == LW_OK) {
+    st = lw_registry_parse(text, len, s->cfg->registry, &reg, err);
+  }
   if (st != LW_OK) {
     lw_error("registry=%s outcome=error keeping=%s msg=\"%s\"", s->cfg->registry,
              s->registry ? "last-good" : "none", err ? err->message : "");
+    record_reading(s, NULL, 0, err ? err->message : "the registry does not load");
+    free(text);
     return st;
   }
+  record_reading(s, text, len, NULL);
+  free(text);
   log_registry_problems(reg);
   lw_registry_free(s->registry);
   s->registry = reg;
@@ -193,8 +221,9 @@ static LwStatus record_visit(LwScheduler *s, const LwProvider *p, bool ok,
   }
   const char *all[LW_PROVIDER_VISIT_FIELDS_MAX];
   size_t count = 0;
-  const char *base[] = {"void",    p->source_url, "modified", modified, "checked",
-                        checked,   "kind",        p->source ? p->source : "void"};
+  const char *base[] = {
+    "void",    p->source_url, "modified", modified,
+    "checked", checked,       "kind",     p->source ? p->source : "void"};
   for (size_t i = 0; i < sizeof(base) / sizeof(*base); ++i) {
     all[count++] = base[i];
   }
@@ -446,11 +475,12 @@ static LwStatus start_source_harvest(LwScheduler *s, const LwProvider *p,
   if (!harvest_started(rc, p, plan->dump_count, out)) {
     return rc == LW_NOTHING ? LW_OK : rc;
   }
-  lw_info("provider=%s outcome=started harvest=%s source=%s dumps=%zu kind=%s datasets_new=%zu "
-          "datasets_changed=%zu datasets_unchanged=%zu datasets_gone=%zu forced=%s "
-          "reason=\"%s\"",
-          p->name, out->harvest, p->source, plan->dump_count, h.kind, plan->added,
-          plan->changed, plan->unchanged, plan->gone, forced ? "yes" : "no", d->reason);
+  lw_info(
+    "provider=%s outcome=started harvest=%s source=%s dumps=%zu kind=%s datasets_new=%zu "
+    "datasets_changed=%zu datasets_unchanged=%zu datasets_gone=%zu forced=%s "
+    "reason=\"%s\"",
+    p->name, out->harvest, p->source, plan->dump_count, h.kind, plan->added, plan->changed,
+    plan->unchanged, plan->gone, forced ? "yes" : "no", d->reason);
   return LW_OK;
 }
 
@@ -481,8 +511,9 @@ static char *page_warnings_json(const LwSourcePage *page)
 /* The visit of a DCAT, CKAN, sitemap or SPARQL source once it is read:
  * plan which datasets changed, decide as for a VoID, start a harvest of
  * the changed datasets' dumps. */
-static LwStatus visit_end_source(LwScheduler *s, ProviderVisit *pv, const LwProviderState *st,
-                                 bool forced, long long now_ms, LwError *err)
+static LwStatus visit_end_source(LwScheduler *s, ProviderVisit *pv,
+                                 const LwProviderState *st, bool forced, long long now_ms,
+                                 LwError *err)
 {
   const LwProvider *p = pv->p;
   LwVisit *out = &pv->visit;
@@ -516,9 +547,17 @@ static LwStatus visit_end_source(LwScheduler *s, ProviderVisit *pv, const LwProv
     lw_warn("provider=%s %s=%s msg=\"%s\"", p->name, p->source, p->source_url,
             page->warnings[i]);
   }
-  LwDecideInput in = {p,           true,     plan.version,  st->has_harvested,
-                      st->harvested, st->running, st->running_version, forced,
-                      now_ms * 1000, st->retry_at_ms * 1000, st->dump_changed};
+  LwDecideInput in = {p,
+                      true,
+                      plan.version,
+                      st->has_harvested,
+                      st->harvested,
+                      st->running,
+                      st->running_version,
+                      forced,
+                      now_ms * 1000,
+                      st->retry_at_ms * 1000,
+                      st->dump_changed};
   LwDecideResult d;
   lw_decide(&in, &d);
   /* Changed, but nothing of it to download (only non-RDF distributions,
@@ -718,8 +757,8 @@ static void requeue_if_stale(void *arg, const char *hash, const char *const *v)
   const char *parent = v[3], *relative = v[4], *provider = v[5];
   long long p = processed ? atoll(processed) : 0;
   long long i = seed_interval_ms(scan->s, interval, provider);
-  if (p > 0 && i > 0 && p + i < scan->now && lw_seed_status_resting(status) && !(parent && *parent) &&
-      !(relative && !strcmp(relative, "true"))) {
+  if (p > 0 && i > 0 && p + i < scan->now && lw_seed_status_resting(status) &&
+      !(parent && *parent) && !(relative && !strcmp(relative, "true"))) {
     /* Outside any harvest: the one it came with is over. A provider's dump
      * is only re-checked: when it changed, the download marks the provider
      * and the next visit starts a harvest (a provider's graph changes only

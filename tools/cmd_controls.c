@@ -68,10 +68,10 @@ int lw_cmd_provider(LwTool *tool, int argc, char **argv)
   if (argc != 3 || (strcmp(argv[1], "hold") && strcmp(argv[1], "release"))) {
     return lw_tool_usage_error("usage: lodwash provider hold|release NAME");
   }
-  LwRegistry *reg = NULL;
   LwError err;
-  if (lw_registry_load(tool->config->registry, &reg, &err) != LW_OK) {
-    return lw_tool_fail("provider: %s", err.message);
+  LwRegistry *reg = lw_tool_registry(tool, "provider");
+  if (!reg) {
+    return LW_EXIT_FAIL;
   }
   bool known = lw_registry_find(reg, argv[2]) != NULL;
   lw_registry_free(reg);

@@ -24,10 +24,10 @@
 
 static int harvest_cancel(LwTool *tool, const char *name)
 {
-  LwRegistry *reg = NULL;
   LwError err;
-  if (lw_registry_load(tool->config->registry, &reg, &err) != LW_OK) {
-    return lw_tool_fail("harvest cancel: %s", err.message);
+  LwRegistry *reg = lw_tool_registry(tool, "harvest cancel");
+  if (!reg) {
+    return LW_EXIT_FAIL;
   }
   bool known = lw_registry_find(reg, name) != NULL;
   lw_registry_free(reg);

@@ -57,10 +57,9 @@ int lw_cmd_reclean(LwTool *tool, int argc, char **argv)
   if (argc != 2 || (argv[1][0] == '-' && strcmp(argv[1], "--all"))) {
     return lw_tool_usage_error(USAGE);
   }
-  LwRegistry *reg = NULL;
-  LwError err;
-  if (lw_registry_load(tool->config->registry, &reg, &err) != LW_OK) {
-    return lw_tool_fail("reclean: %s", err.message);
+  LwRegistry *reg = lw_tool_registry(tool, "reclean");
+  if (!reg) {
+    return LW_EXIT_FAIL;
   }
   bool all = !strcmp(argv[1], "--all");
   int code = LW_EXIT_OK;

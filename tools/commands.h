@@ -43,6 +43,12 @@ typedef struct {
  * stderr) when Redis is unreachable. */
 LwRecords *lw_tool_redis(LwTool *tool);
 
+/* The registry (tool->config->registry), or the last good one the
+ * scheduler recorded when the file does not load (queue/registry_state.h):
+ * then a warning with the file's error goes to stderr. NULL (said on
+ * stderr, prefixed with what) when neither can be had. */
+LwRegistry *lw_tool_registry(LwTool *tool, const char *what);
+
 /* Prints "lodwash: <message>" (printf-style) to stderr; returns
  * LW_EXIT_USAGE. */
 int lw_tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
