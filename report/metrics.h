@@ -28,7 +28,7 @@
  *   lodwash_errors_total{kind}                       counter (syntax, literal)
  *   lodwash_provider_state{provider,state}           1 for its state, 0 for the
  *                                                    others (idle, harvesting,
- *                                                    error, held)
+ *                                                    error, held, disabled)
  *   lodwash_provider_last_harvest_timestamp_seconds{provider}  when the last
  *                                                    harvest with every dump in
  *                                                    ended

@@ -119,7 +119,7 @@ static const char style[] =
   "td.n,th.n{text-align:right}td a.mono{display:inline-block;min-width:14em}"
   "code,.mono{font-family:ui-monospace,monospace;font-size:.9em;"
   "word-break:break-all}.state-idle{color:#176}.state-harvesting{color:#05a}"
-  ".state-error{color:#b00}.state-held{color:#a60}.bad{color:#b00}"
+  ".state-error{color:#b00}.state-held{color:#a60}.state-disabled{color:#777}.bad{color:#b00}"
   "form.inline{display:inline}button{font:inherit;padding:.1em .6em}"
   "dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}dt{font-weight:600}"
   "dd{margin:0;word-break:break-all}"

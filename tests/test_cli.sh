@@ -99,6 +99,15 @@ after '
 expect_match "mixed: some before, some after" \
   "$("$bin/lodwash" --redis "$r" providers --json --prefix="$prefix" --registry "$dir/registry.yaml")" '"name": "after"'
 
+# --- a provider disabled in the registry shows as disabled, not idle
+printf 'off:\n  void: http://127.0.0.1:9/void.ttl\n  enabled: false\non:\n  void: http://127.0.0.1:9/v.ttl\n' \
+  > "$dir/disabled.yaml"
+providers=$("$bin/lodwash" providers --registry "$dir/disabled.yaml" --redis "$r" --prefix "$prefix")
+expect_match "providers: enabled: false shows as disabled" "$providers" '
+off +disabled '
+expect_match "providers: the other one idle" "$providers" '
+on +idle '
+
 # --- one exit code per kind of mistake (docs/cli.md): 3 no such thing
 for args in "harvest nope" "harvest cancel nope" "provider hold nope" "reclean nope"; do
   expect_eq "lodwash $args: no such provider, exit 3" \
