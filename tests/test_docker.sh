@@ -63,7 +63,7 @@ cleanup() {
     remove_vgen
     compose_extra down -v --remove-orphans > /dev/null 2>&1
     compose_remote down -v --remove-orphans > /dev/null 2>&1
-    compose_main --profile virtuoso down -v --remove-orphans > /dev/null 2>&1
+    compose_main --profile virtuoso --profile examples down -v --remove-orphans > /dev/null 2>&1
   fi
   # Untagged images: older builds, but also the build stage's image, the
   # compile's cache. Pruned only once the cache folder has grown past 4 GB.
@@ -401,5 +401,29 @@ expect_eq "files store: city graph" "$(graph city | wc -l)" 10
 expect_eq "files store: library graph (its VoID lists the partial dump now)" "$(graph library)" \
   "$(echo "$update" | sort -u)"
 expect_status "down -v (files store)" 0 compose_main down -v
+
+# --- the README's first command: the example providers served by the
+# examples profile, with registry.yaml as the repository has it and
+# LODWASH_ALLOW_NET and LODWASH_INTERVAL at their defaults
+cp "$src/registry.yaml" "$repo/registry.yaml"
+sed -i '/^LODWASH_ALLOW_NET/d; /^LODWASH_INTERVAL/d' "$repo/docker/.env"
+compose_main --profile examples build examples > "$dir/build-examples.log" 2>&1 \
+  || { tail -20 "$dir/build-examples.log"; lw_fail "the examples image did not build"; }
+t0=$(date +%s)
+compose_main --profile examples up -d > "$dir/up-examples.log" 2>&1 \
+  || { cat "$dir/up-examples.log"; lw_fail "up --profile examples"; }
+step "examples profile up"
+harvested=""
+for _ in $(seq 300); do
+  harvested="$(graph library | wc -l) $(graph museum | wc -l) $(graph city | wc -l)"
+  [ "$harvested" = "27 18 10" ] && break
+  sleep 1
+done
+expect_eq "--profile examples: the example providers harvested (library, museum, city)" \
+  "$harvested" "27 18 10"
+echo "the example providers harvested $(( $(date +%s) - t0 ))s after up (warm images)"
+expect_match "--profile examples: a disabled provider shows as disabled" \
+  "$(compose_main exec -T scheduler lodwash providers 2>/dev/null)" 'dataone +disabled'
+expect_status "down -v (examples)" 0 compose_main --profile examples down -v
 step "done"
 lw_test_done
