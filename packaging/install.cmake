@@ -90,13 +90,18 @@ endforeach()
 # lodwash.env may hold passwords (the store's, the admin token): not
 # readable by everyone (the package makes it root:lodwash 0640).
 configure_file(${CMAKE_SOURCE_DIR}/packaging/lodwash.env.in ${CMAKE_BINARY_DIR}/lodwash.env @ONLY)
-file(READ ${CMAKE_SOURCE_DIR}/registry.yaml lw_registry_text)
-string(REGEX REPLACE "# >>> examples profile[^\n]*\n.*# <<< examples profile[^\n]*\n" ""
-       lw_registry_text "${lw_registry_text}")
-file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/packaging)
-file(WRITE ${CMAKE_BINARY_DIR}/packaging/registry.yaml "${lw_registry_text}")
-foreach(conf "${CMAKE_BINARY_DIR}/lodwash.env|OWNER_READ OWNER_WRITE GROUP_READ"
-             "${CMAKE_BINARY_DIR}/packaging/registry.yaml|OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ")
+set(lw_confs "${CMAKE_BINARY_DIR}/lodwash.env|OWNER_READ OWNER_WRITE GROUP_READ")
+# (the docker image's build stage configures without registry.yaml)
+if(EXISTS ${CMAKE_SOURCE_DIR}/registry.yaml)
+  file(READ ${CMAKE_SOURCE_DIR}/registry.yaml lw_registry_text)
+  string(REGEX REPLACE "# >>> examples profile[^\n]*\n.*# <<< examples profile[^\n]*\n" ""
+         lw_registry_text "${lw_registry_text}")
+  file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/packaging)
+  file(WRITE ${CMAKE_BINARY_DIR}/packaging/registry.yaml "${lw_registry_text}")
+  list(APPEND lw_confs
+       "${CMAKE_BINARY_DIR}/packaging/registry.yaml|OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ")
+endif()
+foreach(conf ${lw_confs})
   string(REPLACE "|" ";" parts "${conf}")
   list(GET parts 0 file)
   list(GET parts 1 mode)
