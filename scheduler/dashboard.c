@@ -1,6 +1,7 @@
 /* The dashboard's router, its overview, dead-job and errors pages. */
 #include "scheduler/dashboard.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,8 @@
 #include "queue/queue.h"
 #include "queue/record.h"
 #include "queue/seed.h"
+#include "queue/samples.h"
+#include "scheduler/dashboard_chart.h"
 #include "scheduler/dashboard_html.h"
 #include "scheduler/dashboard_rate.h"
 #include "report/provider_report.h"
@@ -188,6 +191,54 @@ static bool report_page(const LwDashboard *d, LwRecords *c, const char *title,
   return true;
 }
 
+/* "HH:MM" (UTC) of a Unix minute. */
+static void minute_label(double minute, char out[8])
+{
+  char iso[LW_DATETIME_BUF];
+  lw_datetime_format_ms((long long)minute * 60000, iso);
+  snprintf(out, 8, "%.5s", iso + 11);
+}
+
+/* The samples (queue/samples.h) as two pictures: jobs done and failed per
+ * minute (the counters' differences), and the jobs waiting. */
+static void overview_charts(const LwDashboard *d, LwRecords *c, LwHtml *h)
+{
+  json_t *samples = NULL;
+  LwError err;
+  if (lw_samples_read(c, d->cfg->prefix, &samples, &err) != LW_OK) {
+    return;
+  }
+  size_t n = json_array_size(samples);
+  double *v = calloc(4 * (n ? n : 1), sizeof(double));
+  double *x = v, *done = v + n, *failed = v + 2 * n, *waiting = v + 3 * n;
+  for (size_t i = 0; v && i < n; ++i) {
+    const json_t *s = json_array_get(samples, i),
+                 *p = json_array_get(samples, i ? i - 1 : 0);
+    x[i] = (double)num(s, "minute");
+    waiting[i] = (double)num(s, "waiting");
+    double gap = i ? x[i] - (double)num(p, "minute") : 0;
+    /* per minute since the previous sample; a counter that went down (Redis
+     * emptied) counts from zero */
+    done[i] = gap > 0 ? (double)(num(s, "done") - num(p, "done")) / gap : 0;
+    failed[i] = gap > 0 ? (double)(num(s, "failed") - num(p, "failed")) / gap : 0;
+    done[i] = done[i] < 0 ? 0 : done[i];
+    failed[i] = failed[i] < 0 ? 0 : failed[i];
+  }
+  char first[8] = "", last[8] = "";
+  if (v && n) {
+    minute_label(x[0], first);
+    minute_label(x[n - 1], last);
+  }
+  lw_html(h, "<h2>Activity, the last hours</h2>\n");
+  const LwChartSeries jobs[] = {{"done", "#176", done + 1}, {"failed", "#b00", failed + 1}};
+  lw_chart_lines(h, "chart-jobs", "Jobs per minute", x + 1, v && n > 1 ? n - 1 : 0, jobs, 2,
+                 first, last);
+  const LwChartSeries depth[] = {{"queued, delayed or running", "#05a", waiting}};
+  lw_chart_lines(h, "chart-queue", "Jobs waiting", x, v ? n : 0, depth, 1, first, last);
+  free(v);
+  json_decref(samples);
+}
+
 void lw_dashboard_overview(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
 {
   json_t *report = NULL;
@@ -211,6 +262,7 @@ void lw_dashboard_overview(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
           lw_dashboard_actions_on(d) ? "no: actions need the admin token"
                                      : "yes (set LODWASH_ADMIN_TOKEN for actions)");
   overview_stages(d, &h, report);
+  overview_charts(d, c, &h);
   overview_workers(&h, json_object_get(report, "workers"));
   overview_providers(&h, json_object_get(report, "providers"),
                      json_object_get(report, "registry"));

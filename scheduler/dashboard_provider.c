@@ -12,6 +12,7 @@
 #include "queue/registry_state.h"
 #include "queue/seed.h"
 #include "report/provider_report.h"
+#include "scheduler/dashboard_chart.h"
 #include "config/config.h"
 
 static long long num(const json_t *o, const char *key)
@@ -156,8 +157,39 @@ static void harvest_files(LwHtml *h, const json_t *report)
   lw_html(h, "</table></div>\n");
 }
 
+/* Triples, additions and removals of each harvest that has them, oldest
+ * first, as a picture. */
+static void harvest_chart(LwHtml *h, const json_t *history)
+{
+  size_t n = json_array_size(history), k = 0;
+  double *v = calloc(4 * (n ? n : 1), sizeof(double));
+  if (!v) {
+    return;
+  }
+  double *x = v, *triples = v + n, *added = v + 2 * n, *removed = v + 3 * n;
+  char first[16] = "", last[16] = "";
+  for (size_t i = n; i-- > 0;) { /* the history is newest first */
+    const json_t *hv = json_array_get(history, i);
+    if (!json_is_integer(json_object_get(hv, "triples"))) {
+      continue; /* running, or ended without an import */
+    }
+    snprintf(k ? last : first, 16, "%.10s", str(hv, "started") ? str(hv, "started") : "");
+    x[k] = (double)k;
+    triples[k] = (double)json_integer_value(json_object_get(hv, "triples"));
+    added[k] = (double)json_integer_value(json_object_get(hv, "added"));
+    removed[k] = (double)json_integer_value(json_object_get(hv, "removed"));
+    ++k;
+  }
+  const LwChartSeries series[] = {
+    {"triples", "#05a", triples}, {"added", "#176", added}, {"removed", "#b00", removed}};
+  lw_chart_lines(h, "chart-harvests", "Triples and changes per harvest", x, k, series, 3,
+                 first, k > 1 ? last : "");
+  free(v);
+}
+
 static void harvest_history(LwHtml *h, const char *name, const json_t *history)
 {
+  harvest_chart(h, history);
   lw_html(
     h, "<h2>Harvests</h2><div class=\"scroll\"><table id=\"history\"><tr><th>started</th>"
        "<th>kind</th><th>status</th><th class=\"n\">files</th><th class=\"n\">triples</th>"

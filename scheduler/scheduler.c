@@ -28,6 +28,7 @@
 #include "queue/record.h"
 #include "queue/records.h"
 #include "queue/registry_state.h"
+#include "queue/samples.h"
 #include "scheduler/void.h"
 #include "scheduler/void_fetch.h"
 #include "scheduler/void_fetch_pool.h"
@@ -822,7 +823,8 @@ LwStatus lw_scheduler_duties(LwScheduler *s, LwCycleStats *stats, LwError *err)
   LW_TRY(queue_periodic(s, "export", err));
   LW_TRY(queue_periodic(s, "status", err));
   LW_TRY(lw_retention_duty(s->redis, s->cfg, &s->last_gc_ms, err));
-  return LW_OK;
+  /* the overview's pictures: a sample a minute */
+  return lw_samples_record(s->redis, s->cfg, lw_now_ms(), err);
 }
 
 static void count_outcome(LwCycleStats *stats, const LwVisit *visit)

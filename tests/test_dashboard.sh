@@ -26,6 +26,24 @@ js() { echo "$status" | python3 -c "import json,sys; s=json.load(sys.stdin); pri
 overview=$(page /)
 expect_match "overview: a page for phones" "$overview" '<meta name="viewport" content="width=device-width'
 expect_match "overview: the refresh script" "$overview" 'setInterval\(function\(\)'
+# the pictures: drawn by the scheduler from its samples in Redis, as SVG
+expect_match "overview: the scheduler keeps a sample a minute" \
+  "$(redis-cli -u "$LODWASH_TEST_REDIS" LRANGE "${prefix}samples" 0 0)" '^[0-9]+ [0-9]+ [0-9]+ [0-9]+$'
+expect_match "overview: the queue depth as a picture" "$overview" \
+  '<svg id="chart-queue" viewBox="0 0 600 150".*<polyline class="series" data-name="queued, delayed or running"'
+expect_match "overview: jobs per minute as a picture" "$overview" '<figcaption>Jobs per minute'
+expect_eq "overview: no script library, the page's own script only" "$(echo "$overview" | grep -o '<script' | wc -l)" 1
+# jobs per minute needs two minutes of samples: two made-up older ones show
+# how it is drawn (done 60 a minute, failed 6)
+now_min=$(( $(date +%s) / 60 ))
+redis-cli -u "$LODWASH_TEST_REDIS" RPUSH "${prefix}samples" "$((now_min - 2)) 60 6 5" "$((now_min - 3)) 0 0 0" > /dev/null
+jobs_svg=$(page / | grep -o '<svg id="chart-jobs".*</svg>' | head -1)
+expect_match "overview: jobs per minute drawn, done and failed" "$jobs_svg" \
+  'data-name="done".*data-name="failed"'
+expect_match "overview: its scale is the busiest minute (60 done)" "$jobs_svg" '>60</text>'
+city_page=$(page /providers/city)
+expect_match "a provider's page: triples and changes per harvest as a picture" "$city_page" \
+  '<svg id="chart-harvests".*data-name="triples".*data-name="added".*data-name="removed"'
 for stage in download unpack guess parse import; do
   done_=$(js "s['stages']['$stage']['done']")
   expect_match "overview: $stage row with its done count ($done_)" "$overview" \
