@@ -231,8 +231,8 @@ static void overview_charts(const LwDashboard *d, LwRecords *c, LwHtml *h)
   }
   lw_html(h, "<h2>Activity, the last hours</h2>\n");
   const LwChartSeries jobs[] = {{"done", "#176", done + 1}, {"failed", "#b00", failed + 1}};
-  lw_chart_lines(h, "chart-jobs", "Jobs per minute", x + 1, v && n > 1 ? n - 1 : 0, jobs, 2,
-                 first, last);
+  lw_chart_lines(h, "chart-jobs", "Jobs per minute (from the second minute on)", x + 1,
+                 v && n > 1 ? n - 1 : 0, jobs, 2, first, last);
   const LwChartSeries depth[] = {{"queued, delayed or running", "#05a", waiting}};
   lw_chart_lines(h, "chart-queue", "Jobs waiting", x, v ? n : 0, depth, 1, first, last);
   free(v);

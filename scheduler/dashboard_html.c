@@ -121,6 +121,8 @@ static const char style[] =
   "word-break:break-all}.state-idle{color:#176}.state-harvesting{color:#05a}"
   ".state-error{color:#b00}.state-held{color:#a60}.state-disabled{color:#777}.bad{color:#b00}"
   "form.inline{display:inline}button{font:inherit;padding:.1em .6em}"
+  "figure.chart{margin:.3em 0 1em;max-width:40em}figure.chart svg{background:#fff;"
+  "border:1px solid #ddd;display:block}figcaption{margin:.2em 0}"
   "dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}dt{font-weight:600}"
   "dd{margin:0;word-break:break-all}"
   "@media(max-width:40em){.scroll{overflow-x:visible}table,tbody,tr,td{display:block}"

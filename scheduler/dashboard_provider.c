@@ -189,9 +189,10 @@ static void harvest_chart(LwHtml *h, const json_t *history)
 
 static void harvest_history(LwHtml *h, const char *name, const json_t *history)
 {
+  lw_html(h, "<h2>Harvests</h2>\n");
   harvest_chart(h, history);
   lw_html(
-    h, "<h2>Harvests</h2><div class=\"scroll\"><table id=\"history\"><tr><th>started</th>"
+    h, "<div class=\"scroll\"><table id=\"history\"><tr><th>started</th>"
        "<th>kind</th><th>status</th><th class=\"n\">files</th><th class=\"n\">triples</th>"
        "<th class=\"n\">added</th><th class=\"n\">removed</th><th class=\"n\">seconds</th>"
        "<th>report and changesets</th></tr>\n");
