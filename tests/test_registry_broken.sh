@@ -64,6 +64,10 @@ expect_match "lodwash providers: the error on stderr, with the file" \
 expect_eq "lodwash provider hold of a last good provider: exit 0" \
   "$(rc=0; "$bin/lodwash" provider hold museum > /dev/null 2>&1 || rc=$?; echo "$rc")" 0
 "$bin/lodwash" provider release museum > /dev/null 2>&1
+expect_match "lodwash harvest of a last good provider: started" \
+  "$("$bin/lodwash" harvest museum 2> /dev/null)" '^museum: harvest museum:.* (started|is running)'
+expect_eq "lodwash harvest of a provider in neither: exit 3" \
+  "$(rc=0; "$bin/lodwash" harvest nope > /dev/null 2>&1 || rc=$?; echo "$rc")" 3
 expect_match "status --json: the registry's state" \
   "$("$bin/lodwash" status --json | python3 -c 'import json,sys; r=json.load(sys.stdin)["registry"]; print(r["ok"], r["error"])')" \
   "^False $dir/registry.yaml:"

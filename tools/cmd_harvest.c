@@ -70,9 +70,14 @@ int lw_cmd_harvest(LwTool *tool, int argc, char **argv)
   int code = LW_EXIT_FAIL;
   const LwProvider *p = NULL;
   LwVisit visit;
-  if (lw_scheduler_reload(s, &err) != LW_OK) {
-    lw_tool_fail("harvest: %s", err.message);
-  } else if (!(p = lw_registry_find(lw_scheduler_registry(s), name))) {
+  /* the file, or the last good registry when it does not load */
+  LwRegistry *last_good = NULL;
+  const LwRegistry *reg = lw_scheduler_reload(s, &err) == LW_OK
+                            ? lw_scheduler_registry(s)
+                            : (last_good = lw_tool_registry(tool, "harvest"));
+  if (!reg) {
+    code = LW_EXIT_FAIL;
+  } else if (!(p = lw_registry_find(reg, name))) {
     code = lw_tool_not_found("harvest: no provider '%s' in %s", name,
                              tool->config->registry);
   } else if (lw_scheduler_visit(s, p, true, &visit, &err) != LW_OK) {
@@ -91,5 +96,6 @@ int lw_cmd_harvest(LwTool *tool, int argc, char **argv)
     lw_tool_fail("harvest: %s: %s", name, visit.error[0] ? visit.error : visit.outcome);
   }
   lw_scheduler_free(s);
+  lw_registry_free(last_good);
   return code;
 }
