@@ -288,6 +288,10 @@ typedef struct {
  * err holds "FILE:LINE:COLUMN: ..." where a place is known. */
 LwStatus lw_registry_load(const char *path, LwRegistry **out, LwError *err);
 
+/* The registry file's bytes, NUL-terminated (caller frees *text), for
+ * lw_registry_parse: the scheduler keeps the text it parsed. */
+LwStatus lw_registry_read(const char *path, char **text, size_t *len, LwError *err);
+
 /* The same for text in memory; name is used in messages as the file name. */
 LwStatus lw_registry_parse(const char *text, size_t len, const char *name, LwRegistry **out,
                            LwError *err);

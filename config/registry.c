@@ -566,29 +566,40 @@ LwStatus lw_registry_parse(const char *text, size_t len, const char *name, LwReg
   return LW_OK;
 }
 
-LwStatus lw_registry_load(const char *path, LwRegistry **out, LwError *err)
+LwStatus lw_registry_read(const char *path, char **text, size_t *len, LwError *err)
 {
-  *out = NULL;
+  *text = NULL;
+  *len = 0;
   FILE *f = fopen(path, "rb");
   if (!f) {
     return lw_error_set(err, LW_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
   }
-  char *buf = malloc(LW_REGISTRY_MAX_BYTES + 1);
+  char *buf = malloc(LW_REGISTRY_MAX_BYTES + 2);
   if (!buf) {
     fclose(f);
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  size_t len = fread(buf, 1, LW_REGISTRY_MAX_BYTES + 1, f);
+  size_t n = fread(buf, 1, LW_REGISTRY_MAX_BYTES + 1, f);
   bool failed = ferror(f);
   fclose(f);
-  LwStatus st;
   if (failed) {
-    st = lw_error_set(err, LW_ERR_IO, "%s: read error", path);
-  } else {
-    /* len > max is reported by lw_registry_parse. */
-    st = lw_registry_parse(buf, len, path, out, err);
+    free(buf);
+    return lw_error_set(err, LW_ERR_IO, "%s: read error", path);
   }
-  free(buf);
+  buf[n] = '\0'; /* n > max is reported by lw_registry_parse */
+  *text = buf;
+  *len = n;
+  return LW_OK;
+}
+
+LwStatus lw_registry_load(const char *path, LwRegistry **out, LwError *err)
+{
+  *out = NULL;
+  char *text = NULL;
+  size_t len = 0;
+  LW_TRY(lw_registry_read(path, &text, &len, err));
+  LwStatus st = lw_registry_parse(text, len, path, out, err);
+  free(text);
   return st;
 }
 

@@ -9,16 +9,28 @@
 #include "files/files.h"
 #include "base/base.h"
 
+/* The harvest id as a file name: its ':' (provider:ISO time) become '_',
+ * because colons break tar, scp and SMB shares. Provider names and ISO
+ * times hold no '_', so retention (queue/retention_files.c) maps it back. */
+static void file_name(const char *harvest_id, char *out, size_t size)
+{
+  snprintf(out, size, "%s", harvest_id);
+  for (char *c = strchr(out, ':'); c; c = strchr(c + 1, ':')) {
+    *c = '_';
+  }
+}
+
 static LwStatus paths(const LwGraphImportOptions *o, LwGraphImportReport *r, char *legacy,
                       char *stats, size_t size, LwError *err)
 {
+  char id[512];
+  file_name(o->harvest_id, id, sizeof(id));
   int n1 = snprintf(legacy, size, "%s/graphs/%s.nq.gz", o->data_dir, o->provider);
   int n3 = snprintf(stats, size, "%s/graphs/%s.stats.json", o->data_dir, o->provider);
   int n4 = snprintf(r->added_path, sizeof(r->added_path), "%s/changesets/%s/%s.added.nq.gz",
-                    o->data_dir, o->provider, o->harvest_id);
+                    o->data_dir, o->provider, id);
   int n5 = snprintf(r->removed_path, sizeof(r->removed_path),
-                    "%s/changesets/%s/%s.removed.nq.gz", o->data_dir, o->provider,
-                    o->harvest_id);
+                    "%s/changesets/%s/%s.removed.nq.gz", o->data_dir, o->provider, id);
   if (n1 < 0 || n3 < 0 || n4 < 0 || n5 < 0 || (size_t)n1 >= size || (size_t)n3 >= size ||
       (size_t)n4 >= sizeof(r->added_path) || (size_t)n5 >= sizeof(r->removed_path)) {
     return lw_error_set(err, LW_ERR_LIMIT, "data directory path too long");

@@ -80,16 +80,28 @@ endforeach()
 # ---- configuration -----------------------------------------------------------
 # SYSCONFDIR/lodwash/lodwash.env (the settings, read by the units; it names
 # the install's folders, so it is configured from packaging/lodwash.env.in) and
-# registry.yaml (the repository's: its example providers are disabled, so a
-# scheduler started on it harvests nothing). They are the operator's once
+# registry.yaml (the repository's without the providers of the compose
+# examples profile, between its "examples profile" markers, which only that
+# profile serves: the others are disabled, so a scheduler started on it
+# harvests nothing). They are the operator's once
 # installed: a file already there is left alone (a second `cmake --install`
 # must not undo the operator's edits; the package's conffiles get dpkg's
 # rules instead).
 # lodwash.env may hold passwords (the store's, the admin token): not
 # readable by everyone (the package makes it root:lodwash 0640).
 configure_file(${CMAKE_SOURCE_DIR}/packaging/lodwash.env.in ${CMAKE_BINARY_DIR}/lodwash.env @ONLY)
-foreach(conf "${CMAKE_BINARY_DIR}/lodwash.env|OWNER_READ OWNER_WRITE GROUP_READ"
-             "${CMAKE_SOURCE_DIR}/registry.yaml|OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ")
+set(lw_confs "${CMAKE_BINARY_DIR}/lodwash.env|OWNER_READ OWNER_WRITE GROUP_READ")
+# (the docker image's build stage configures without registry.yaml)
+if(EXISTS ${CMAKE_SOURCE_DIR}/registry.yaml)
+  file(READ ${CMAKE_SOURCE_DIR}/registry.yaml lw_registry_text)
+  string(REGEX REPLACE "# >>> examples profile[^\n]*\n.*# <<< examples profile[^\n]*\n" ""
+         lw_registry_text "${lw_registry_text}")
+  file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/packaging)
+  file(WRITE ${CMAKE_BINARY_DIR}/packaging/registry.yaml "${lw_registry_text}")
+  list(APPEND lw_confs
+       "${CMAKE_BINARY_DIR}/packaging/registry.yaml|OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ")
+endif()
+foreach(conf ${lw_confs})
   string(REPLACE "|" ";" parts "${conf}")
   list(GET parts 0 file)
   list(GET parts 1 mode)

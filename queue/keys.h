@@ -94,6 +94,9 @@
 #define LW_KEY_TIMING "timing:%s" /* hash: queue/job_timing.h */
 #define LW_KEY_PAUSED "paused"    /* set of stage names: queue/controls.h */
 #define LW_KEY_HELD "held"        /* set of provider names: queue/controls.h */
+#define LW_KEY_REGISTRY                                                                    \
+  "registry"                     /* hash: the last good registry, queue/registry_state.h */
+#define LW_KEY_SAMPLES "samples" /* list: one a minute, queue/samples.h */
 #define LW_KEY_CONTEXTS "contexts"
 #define LW_KEY_UNPACKED "unpacked:%s" /* hash: archive seed -> "bytes files" */
 

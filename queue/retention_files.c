@@ -5,7 +5,7 @@
  *   raw/ab/cd/<seed hash>, utf8/ab/cd/<seed hash>   seed:<hash>
  *   prefetch/ab/cd/<seed hash>                       seed:<hash> (a re-check's body)
  *   clean/ab/cd/<md5>.nq.gz                          seed:<md5> (clean record)
- *   changesets/<provider>/<harvest id>.{added,removed}.nq.gz   harvest:<id>
+ *   changesets/<provider>/<harvest id, ':' as '_'>.{added,removed}.nq.gz   harvest:<id>
  *   tmp/<any name>                                   none (work in progress)
  *
  * A file goes when its record was swept by this collection, or when its
@@ -149,6 +149,11 @@ static bool changeset_name(const char *name, Candidate *c)
     size_t e = strlen(ends[i]);
     if (len > e && !strcmp(name + len - e, ends[i]) && len - e < sizeof(c->id)) {
       snprintf(c->id, sizeof(c->id), "%.*s", (int)(len - e), name);
+      /* the import writes the id's ':' as '_' (graph_store/graph_import.c);
+       * names written before that have their ':' and no '_' */
+      for (char *u = strchr(c->id, '_'); u; u = strchr(u + 1, '_')) {
+        *u = ':';
+      }
       c->owner = OWNER_HARVEST;
       return true;
     }

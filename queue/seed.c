@@ -27,14 +27,16 @@ static const struct {
   {"added", {"", "failed", "filed", "depleted", "unarchived", "guessed", "parsed", NULL}},
   {"downloading", {"added", NULL}},
   /* "added": an archive entry that a re-harvest reset is filed again by unpack */
-  {"filed", {"", "added", "downloading", NULL}},
+  /* "failed": a dead job retried by hand runs its stage again
+   * (lw_pipeline_retry_dead); so for unarchived and guessed */
+  {"filed", {"", "added", "downloading", "failed", NULL}},
   {"failed", {"downloading", "unarchiving", "guessing", "parsing", NULL}},
   {"unarchiving", {"filed", NULL}},
   {"depleted", {"unarchiving", NULL}},
   /* "guessed", "parsed": `lodwash reclean` cleans a data file again */
-  {"unarchived", {"unarchiving", "guessed", "parsed", NULL}},
+  {"unarchived", {"unarchiving", "guessed", "parsed", "failed", NULL}},
   {"guessing", {"unarchived", NULL}},
-  {"guessed", {"guessing", NULL}},
+  {"guessed", {"guessing", "failed", NULL}},
   {"parsing", {"guessed", NULL}},
   {"parsed", {"parsing", NULL}},
   {"cleaned", {"", NULL}},
@@ -63,8 +65,8 @@ bool lw_seed_status_resting(const char *status)
 
 bool lw_seed_status_done(const char *status)
 {
-  return status &&
-         (!strcmp(status, "parsed") || !strcmp(status, "cleaned") || !strcmp(status, "depleted"));
+  return status && (!strcmp(status, "parsed") || !strcmp(status, "cleaned") ||
+                    !strcmp(status, "depleted"));
 }
 
 bool lw_seed_transition_allowed(const char *from, const char *to)

@@ -264,6 +264,23 @@ static void render_provider_harvests(Out *o, const json_t *providers)
   }
 }
 
+/* Whether the registry file loads, and when the scheduler last read a good
+ * one: a registry broken by an edit keeps the last good providers (and
+ * their series), so only these say it (docs/operations.md's alert). */
+static void render_registry(Out *o, const json_t *registry)
+{
+  family(o, "lodwash_registry_ok", "gauge",
+         "1 when the registry file loads; 0: broken, the last good one is used.");
+  emit(o, "lodwash_registry_ok %d\n",
+       json_is_false(json_object_get(registry, "ok")) ? 0 : 1);
+  long long ms = int_of(registry, "last_good_ms");
+  if (ms > 0) {
+    family(o, "lodwash_registry_last_good_timestamp_seconds", "gauge",
+           "When the scheduler last read a registry that loads (Unix time).");
+    emit(o, "lodwash_registry_last_good_timestamp_seconds %.3f\n", (double)ms / 1000.0);
+  }
+}
+
 static void render_redis(Out *o, const json_t *status)
 {
   const json_t *redis = json_object_get(status, "redis");
@@ -296,6 +313,7 @@ char *lw_metrics_render(const json_t *status)
          json_array_size(json_object_get(status, "workers")));
     render_seeds(&o, json_object_get(status, "seeds"));
     render_counters(&o, json_object_get(status, "counters"));
+    render_registry(&o, json_object_get(status, "registry"));
     const json_t *providers = json_object_get(status, "providers");
     render_provider_states(&o, providers);
     render_provider_harvests(&o, providers);

@@ -9,6 +9,10 @@
  *                                                    these two are shown)
  *   lodwash_redis_used_memory_bytes                  gauge
  *   lodwash_scheduler_lease_held                     1 while a scheduler holds it
+ *   lodwash_registry_ok                              1 when registry.yaml loads, 0
+ *                                                    when the last good one is used
+ *   lodwash_registry_last_good_timestamp_seconds     when the scheduler last read
+ *                                                    a registry that loads
  *   lodwash_jobs{stage,state}                        gauge: queued, inflight,
  *                                                    delayed, dead
  *   lodwash_jobs_done_total{stage}                   counter
@@ -24,7 +28,7 @@
  *   lodwash_errors_total{kind}                       counter (syntax, literal)
  *   lodwash_provider_state{provider,state}           1 for its state, 0 for the
  *                                                    others (idle, harvesting,
- *                                                    error, held)
+ *                                                    error, held, disabled)
  *   lodwash_provider_last_harvest_timestamp_seconds{provider}  when the last
  *                                                    harvest with every dump in
  *                                                    ended

@@ -10,7 +10,8 @@
 #include "queue/seed.h"
 #include "queue/provider_record.h"
 
-const char *const lw_provider_states[] = {"idle", "harvesting", "error", "held", NULL};
+const char *const lw_provider_states[] = {"idle", "harvesting", "error",
+                                          "held", "disabled",   NULL};
 
 static json_t *string_or_null(const char *s)
 {
@@ -313,11 +314,14 @@ LwStatus lw_provider_json(LwRecords *c, const char *prefix, const LwProvider *p,
     json_decref(state);
     return hst;
   }
-  /* held shows as the state, unless a harvest still runs to its end */
+  /* held, or disabled in the registry (never visited), shows as the
+   * state, unless a harvest still runs to its end */
+  bool running = !strcmp(s, "harvesting");
   json_object_set_new(o, "state",
-                      json_string(held && strcmp(s, "harvesting") ? "held"
-                                  : *s                            ? s
-                                                                  : "idle"));
+                      json_string(held && !running          ? "held"
+                                  : !p->enabled && !running ? "disabled"
+                                  : *s                      ? s
+                                                            : "idle"));
   json_object_set_new(o, "held", json_boolean(held));
   json_object_set_new(o, "dumps", dumps_of(c, prefix, state));
   json_object_set_new(o, "datasets", datasets_of(state));

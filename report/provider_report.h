@@ -4,7 +4,7 @@
  * status report. Keys: name, void, modified (the registry's), void_modified
  * (last seen in the VoID), harvested (last version harvested with every dump
  * in), harvested_at (when, ISO 8601), checked (the last visit of the VoID),
- * state (idle, harvesting, error, held), held (true when an operator held
+ * state (idle, harvesting, error, held, disabled), held (true when an operator held
  * it), dumps (URLs of the current or last harvest), error, and harvest: the
  * current or last harvest's progress and report (id, provider, status,
  * kind, void_modified, error, started, finished (ISO 8601), duration_s,

@@ -11,6 +11,7 @@
 #include "config/config.h"
 #include "queue/controls.h"
 #include "queue/job_timing.h"
+#include "queue/registry_state.h"
 #include "queue/report_read.h"
 #include "queue/scheduler_lease.h"
 #include "report/provider_report.h"
@@ -133,8 +134,11 @@ LwStatus lw_status_report(LwRecords *c, const LwConfig *cfg, json_t **out, LwErr
   LwRegistry *reg = NULL;
   LwError rerr;
   lw_error_clear(&rerr);
-  json_t *providers = NULL;
-  LwStatus st = lw_registry_load(cfg->registry, &reg, &rerr);
+  json_t *providers = NULL, *registry = NULL;
+  /* a registry broken by an edit: the last good one's providers, and the
+   * error in "registry" */
+  LwStatus st = lw_registry_state_load(c, cfg, &reg, &registry, &rerr);
+  json_object_set_new(*out, "registry", registry);
   if (st == LW_OK) {
     st = lw_providers_json(c, cfg->prefix, reg, &providers, &rerr);
   }

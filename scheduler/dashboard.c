@@ -1,6 +1,7 @@
 /* The dashboard's router, its overview, dead-job and errors pages. */
 #include "scheduler/dashboard.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,8 @@
 #include "queue/queue.h"
 #include "queue/record.h"
 #include "queue/seed.h"
+#include "queue/samples.h"
+#include "scheduler/dashboard_chart.h"
 #include "scheduler/dashboard_html.h"
 #include "scheduler/dashboard_rate.h"
 #include "report/provider_report.h"
@@ -140,9 +143,27 @@ static void overview_workers(LwHtml *h, const json_t *workers)
   lw_html(h, "</table></div>\n");
 }
 
-/* One line per provider state, with a link to the providers' page. */
-static void overview_providers(LwHtml *h, const json_t *providers)
+/* One line per provider state, with a link to the providers' page; above
+ * it, when the registry file does not load, its error (the providers are
+ * the last good registry's). */
+void lw_dashboard_registry_error(LwHtml *h, const json_t *registry)
 {
+  if (json_is_false(json_object_get(registry, "ok"))) {
+    char when[LW_DATETIME_BUF] = "never";
+    long long ms = json_integer_value(json_object_get(registry, "last_good_ms"));
+    if (ms > 0) {
+      lw_datetime_format_ms(ms, when);
+    }
+    lw_html(h,
+            "<p id=\"registry-error\" class=\"bad\">The registry does not load: %s. Shown: "
+            "the last good registry (read %s).</p>\n",
+            str(registry, "error"), when);
+  }
+}
+
+static void overview_providers(LwHtml *h, const json_t *providers, const json_t *registry)
+{
+  lw_dashboard_registry_error(h, registry);
   lw_html(h, "<h2><a href=\"/providers\">Providers: %zu</a></h2><p id=\"provider-states\">",
           json_array_size(providers));
   for (const char *const *state = lw_provider_states; *state; ++state) {
@@ -170,6 +191,54 @@ static bool report_page(const LwDashboard *d, LwRecords *c, const char *title,
   return true;
 }
 
+/* "HH:MM" (UTC) of a Unix minute. */
+static void minute_label(double minute, char out[8])
+{
+  char iso[LW_DATETIME_BUF];
+  lw_datetime_format_ms((long long)minute * 60000, iso);
+  snprintf(out, 8, "%.5s", iso + 11);
+}
+
+/* The samples (queue/samples.h) as two pictures: jobs done and failed per
+ * minute (the counters' differences), and the jobs waiting. */
+static void overview_charts(const LwDashboard *d, LwRecords *c, LwHtml *h)
+{
+  json_t *samples = NULL;
+  LwError err;
+  if (lw_samples_read(c, d->cfg->prefix, &samples, &err) != LW_OK) {
+    return;
+  }
+  size_t n = json_array_size(samples);
+  double *v = calloc(4 * (n ? n : 1), sizeof(double));
+  double *x = v, *done = v + n, *failed = v + 2 * n, *waiting = v + 3 * n;
+  for (size_t i = 0; v && i < n; ++i) {
+    const json_t *s = json_array_get(samples, i),
+                 *p = json_array_get(samples, i ? i - 1 : 0);
+    x[i] = (double)num(s, "minute");
+    waiting[i] = (double)num(s, "waiting");
+    double gap = i ? x[i] - (double)num(p, "minute") : 0;
+    /* per minute since the previous sample; a counter that went down (Redis
+     * emptied) counts from zero */
+    done[i] = gap > 0 ? (double)(num(s, "done") - num(p, "done")) / gap : 0;
+    failed[i] = gap > 0 ? (double)(num(s, "failed") - num(p, "failed")) / gap : 0;
+    done[i] = done[i] < 0 ? 0 : done[i];
+    failed[i] = failed[i] < 0 ? 0 : failed[i];
+  }
+  char first[8] = "", last[8] = "";
+  if (v && n) {
+    minute_label(x[0], first);
+    minute_label(x[n - 1], last);
+  }
+  lw_html(h, "<h2>Activity, the last hours</h2>\n");
+  const LwChartSeries jobs[] = {{"done", "#176", done + 1}, {"failed", "#b00", failed + 1}};
+  lw_chart_lines(h, "chart-jobs", "Jobs per minute (from the second minute on)", x + 1,
+                 v && n > 1 ? n - 1 : 0, jobs, 2, first, last);
+  const LwChartSeries depth[] = {{"queued, delayed or running", "#05a", waiting}};
+  lw_chart_lines(h, "chart-queue", "Jobs waiting", x, v ? n : 0, depth, 1, first, last);
+  free(v);
+  json_decref(samples);
+}
+
 void lw_dashboard_overview(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
 {
   json_t *report = NULL;
@@ -193,11 +262,68 @@ void lw_dashboard_overview(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
           lw_dashboard_actions_on(d) ? "no: actions need the admin token"
                                      : "yes (set LODWASH_ADMIN_TOKEN for actions)");
   overview_stages(d, &h, report);
+  overview_charts(d, c, &h);
   overview_workers(&h, json_object_get(report, "workers"));
-  overview_providers(&h, json_object_get(report, "providers"));
+  overview_providers(&h, json_object_get(report, "providers"),
+                     json_object_get(report, "registry"));
   lw_html_page_end(&h);
   json_decref(report);
   lw_dashboard_html_page(page, 200, lw_html_finish(&h));
+}
+
+/* True when the list holds a job with this id before index i: a job
+ * retried and dead again is listed once. */
+static bool listed_before(const json_t *list, size_t i, const char *id)
+{
+  for (size_t j = 0; id && j < i; ++j) {
+    const char *other = str(json_array_get(list, j), "id");
+    if (other && !strcmp(other, id)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* One dead job: what an operator asks first, the provider and the URL (from
+ * its seed record), then the stage, the error and the attempts. */
+static void dead_row(const LwDashboard *d, LwRecords *c, LwHtml *h, const json_t *job)
+{
+  json_t *seed = NULL;
+  LwError err;
+  if (str(job, "seed")) {
+    lw_seed_get(c, d->cfg->prefix, str(job, "seed"), &seed, &err);
+  }
+  char hash[160], failed[LW_DATETIME_BUF] = "-";
+  lw_html_url_part(str(job, "seed"), hash, sizeof(hash));
+  if (num(job, "failed") > 0) {
+    lw_datetime_format_ms(num(job, "failed"), failed);
+  }
+  const char *provider = seed ? lw_record_str(seed, "provider", NULL) : NULL;
+  const char *uri = seed ? lw_record_str(seed, "uri", NULL) : NULL;
+  lw_html(h, "<tr class=\"dead-job\" data-job=\"%s\"><td data-label=\"provider\">",
+          str(job, "id"));
+  if (provider) {
+    lw_html(h, "<a href=\"/providers/%s\">%s</a>", provider, provider);
+  } else {
+    lw_html(h, "-");
+  }
+  lw_html(h, "</td><td data-label=\"URL\"><a class=\"mono\" href=\"/seeds/%s\">%s</a></td>",
+          hash, uri ? uri : str(job, "seed"));
+  lw_html(
+    h,
+    "<td data-label=\"stage\">%s</td><td data-label=\"error\"><b>%s</b> %s</td>"
+    "<td class=\"n\" data-label=\"attempts\">%lld</td><td data-label=\"failed\">%s</td>"
+    "<td class=\"mono\" data-label=\"job\">%s</td>",
+    str(job, "stage"), str(job, "error_kind"), str(job, "error"), num(job, "attempt"),
+    failed, str(job, "id"));
+  if (lw_dashboard_actions_on(d)) {
+    lw_html(h, "<td data-label=\"actions\">");
+    lw_dashboard_action_button(h, "retry", "job", str(job, "id"), "Retry");
+    lw_dashboard_action_button(h, "delete", "job", str(job, "id"), "Delete");
+    lw_html(h, "</td>");
+  }
+  lw_html(h, "</tr>\n");
+  json_decref(seed);
 }
 
 void lw_dashboard_dead(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
@@ -217,35 +343,20 @@ void lw_dashboard_dead(const LwDashboard *d, LwRecords *c, LwHttpPage *page)
     lw_dashboard_action_button(&h, "retry", "job", "all", "Retry all");
     lw_dashboard_action_button(&h, "delete", "job", "all", "Delete all");
   }
-  lw_html(&h, "<div class=\"scroll\"><table id=\"dead\"><tr><th>job</th><th>stage</th>"
-              "<th>seed</th><th class=\"n\">attempts</th><th>error</th><th>failed</th>");
+  lw_html(&h,
+          "<div class=\"scroll\"><table id=\"dead\" class=\"cards\"><tr><th>provider</th>"
+          "<th>URL</th><th>stage</th><th>error</th><th class=\"n\">attempts</th>"
+          "<th>failed</th><th>job</th>");
   lw_html(&h, actions ? "<th>actions</th></tr>\n" : "</tr>\n");
   size_t i;
   json_t *job;
   json_array_foreach(list, i, job) {
     if (!json_is_object(job)) {
-      lw_html(&h, "<tr><td colspan=\"6\">not a job: %s</td></tr>\n",
+      lw_html(&h, "<tr><td colspan=\"7\">not a job: %s</td></tr>\n",
               json_string_value(job));
-      continue;
+    } else if (!listed_before(list, i, str(job, "id"))) {
+      dead_row(d, c, &h, job);
     }
-    char seed[160], failed[LW_DATETIME_BUF] = "-";
-    lw_html_url_part(str(job, "seed"), seed, sizeof(seed));
-    if (num(job, "failed") > 0) {
-      lw_datetime_format_ms(num(job, "failed"), failed);
-    }
-    lw_html(&h,
-            "<tr class=\"dead-job\" data-job=\"%s\"><td class=\"mono\">%s</td><td>%s</td>"
-            "<td><a class=\"mono\" href=\"/seeds/%s\">%s</a></td><td class=\"n\">%lld</td>"
-            "<td><b>%s</b> %s</td><td>%s</td>",
-            str(job, "id"), str(job, "id"), str(job, "stage"), seed, str(job, "seed"),
-            num(job, "attempt"), str(job, "error_kind"), str(job, "error"), failed);
-    if (actions) {
-      lw_html(&h, "<td>");
-      lw_dashboard_action_button(&h, "retry", "job", str(job, "id"), "Retry");
-      lw_dashboard_action_button(&h, "delete", "job", str(job, "id"), "Delete");
-      lw_html(&h, "</td>");
-    }
-    lw_html(&h, "</tr>\n");
   }
   lw_html(&h, "</table></div>\n");
   if ((long long)json_array_size(list) < total) {

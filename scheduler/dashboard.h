@@ -66,6 +66,10 @@ void lw_dashboard_action_button(LwHtml *h, const char *action, const char *field
                                 const char *value, const char *label);
 /* The errors a seed record holds, as a table (kind, line, column, message). */
 void lw_dashboard_seed_errors(LwHtml *h, const json_t *seed);
+/* When the registry file does not load (registry: the status report's
+ * "registry", queue/registry_state.h), its error (file, line) and when the
+ * last good one shown was read; nothing when it loads. */
+void lw_dashboard_registry_error(LwHtml *h, const json_t *registry);
 bool lw_dashboard_actions_on(const LwDashboard *d);
 void lw_dashboard_html_page(LwHttpPage *page, int status, char *html);
 void lw_dashboard_error_page(LwHttpPage *page, int status, const char *message);

@@ -13,6 +13,11 @@
  *   pause    stage=STAGE       not fetched by workers until resumed
  *   resume   stage=STAGE
  *   purge    stage=STAGE       its waiting jobs dropped
+ *
+ * delete, purge and cancel destroy what cannot be had back: without
+ * confirm=yes they answer 200 with a page that asks, whose button posts the
+ * same action with confirm=yes (no script needed, and a stray POST or a
+ * double tap on a phone deletes nothing).
  */
 #include "queue/pipeline.h"
 #include "scheduler/dashboard.h"
@@ -25,6 +30,7 @@
 #include "queue/controls.h"
 #include "queue/queue.h"
 #include "queue/provider_record.h"
+#include "queue/registry_state.h"
 #include "scheduler/harvest_cancel.h"
 #include "config/config.h"
 
@@ -47,26 +53,13 @@ static void redirect(LwHttpPage *page, const char *to)
   page->body = strdup("done\n");
 }
 
-static bool is_stage_name(const char *s)
-{
-  if (!s || !*s || strlen(s) > 64) {
-    return false;
-  }
-  for (; *s; ++s) {
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-')) {
-      return false;
-    }
-  }
-  return true;
-}
-
 /* retry and delete: job=ID|all */
 static LwStatus dead_action(const LwDashboard *d, LwRecords *c, bool retry, const char *job,
                             LwError *err)
 {
   long long n = 0;
   const char *id = strcmp(job, "all") ? job : NULL;
-  return retry ? lw_queue_retry_dead(c, d->cfg, NULL, id, &n, err)
+  return retry ? lw_pipeline_retry_dead(c, d->cfg, id, &n, err)
                : lw_controls_dead_delete(c, d->cfg, id, &n, err);
 }
 
@@ -74,7 +67,10 @@ static LwStatus provider_action(const LwDashboard *d, LwRecords *c, const char *
                                 const char *name, LwError *err)
 {
   LwRegistry *reg = NULL;
-  LW_TRY(lw_registry_load(d->cfg->registry, &reg, err));
+  json_t *state = NULL;
+  LwStatus st = lw_registry_state_load(c, d->cfg, &reg, &state, err);
+  json_decref(state);
+  LW_TRY(st);
   bool known = lw_registry_find(reg, name) != NULL;
   lw_registry_free(reg);
   if (!known) { /* the registry stays the source of providers */
@@ -104,6 +100,55 @@ static LwStatus stage_action(const LwDashboard *d, LwRecords *c, const char *kin
   return lw_controls_stage_pause(c, d->cfg->prefix, stage, !strcmp(kind, "pause"), err);
 }
 
+static bool destructive(const char *kind)
+{
+  return !strcmp(kind, "delete") || !strcmp(kind, "purge") || !strcmp(kind, "cancel");
+}
+
+/* The question of a destructive action, in words. */
+static void confirm_question(LwHtml *h, const char *kind, const char *value)
+{
+  if (!strcmp(kind, "delete")) {
+    lw_html(h,
+            !strcmp(value, "all") ? "<h1>Delete every dead job?</h1>"
+                                  : "<h1>Delete dead job %s?</h1>",
+            value);
+    lw_html(h, "<p>Deleted jobs are gone for good; their seeds stay failed until "
+               "the next harvest.</p>");
+  } else if (!strcmp(kind, "purge")) {
+    lw_html(h,
+            "<h1>Drop every waiting job of stage %s?</h1><p>The jobs queued and "
+            "delayed are gone for good; their harvests end without them.</p>",
+            value);
+  } else {
+    lw_html(h,
+            "<h1>Cancel the running harvest of %s?</h1><p>Its waiting jobs are "
+            "dropped; the next harvest starts from the start.</p>",
+            value);
+  }
+}
+
+/* The page that asks before a destructive action: its button posts the
+ * same action again with confirm=yes. */
+static void confirm_page(const LwDashboard *d, const LwHttpRequest *req, const char *kind,
+                         const char *field, const char *value, LwHttpPage *page)
+{
+  LwHtml h = LW_HTML_INIT;
+  lw_html_page_start(&h, "confirm", lw_dashboard_actions_on(d));
+  confirm_question(&h, kind, value);
+  lw_html(
+    &h,
+    "<form id=\"confirm\" method=\"post\" action=\"/actions/%s\">"
+    "<input type=\"hidden\" name=\"%s\" value=\"%s\">"
+    "<input type=\"hidden\" name=\"token\" value=\"%s\">"
+    "<input type=\"hidden\" name=\"confirm\" value=\"yes\">"
+    "<button type=\"submit\">Yes, %s</button></form> <a href=\"%s\">No, go back</a>\n",
+    kind, field, value, lw_http_form_get(req, "token"), kind,
+    !strcmp(kind, "delete") ? "/dead" : "/");
+  lw_html_page_end(&h);
+  lw_dashboard_html_page(page, 200, lw_html_finish(&h));
+}
+
 void lw_dashboard_action(const LwDashboard *d, LwRecords *c, const LwHttpRequest *req,
                          LwHttpPage *page)
 {
@@ -120,6 +165,20 @@ void lw_dashboard_action(const LwDashboard *d, LwRecords *c, const LwHttpRequest
   const char *job = lw_http_form_get(req, "job");
   const char *provider = lw_http_form_get(req, "provider");
   const char *stage = lw_http_form_get(req, "stage");
+  const char *confirm = lw_http_form_get(req, "confirm");
+  if (destructive(kind) && (!confirm || strcmp(confirm, "yes"))) {
+    const char *field = job ? "job" : provider ? "provider" : "stage";
+    const char *value = job ? job : provider ? provider : stage;
+    bool valid = value && *value &&
+                 (job ||
+                  (provider ? lw_provider_name_valid(value) : lw_pipeline_is_stage(value)));
+    if (!valid) {
+      lw_dashboard_error_page(page, 400, "unknown action or missing field");
+    } else {
+      confirm_page(d, req, kind, field, value, page);
+    }
+    return;
+  }
   LwError err;
   lw_error_clear(&err);
   LwStatus st;
@@ -134,7 +193,11 @@ void lw_dashboard_action(const LwDashboard *d, LwRecords *c, const LwHttpRequest
     snprintf(back, sizeof(back), "/providers/%s", provider);
   } else if ((!strcmp(kind, "pause") || !strcmp(kind, "resume") ||
               !strcmp(kind, "purge")) &&
-             is_stage_name(stage)) {
+             stage) {
+    if (!lw_pipeline_is_stage(stage)) { /* else a pause only the page could undo */
+      lw_dashboard_error_page(page, 400, "no such stage");
+      return;
+    }
     st = stage_action(d, c, kind, stage, &err);
   } else {
     lw_dashboard_error_page(page, 400, "unknown action or missing field");

@@ -105,7 +105,9 @@ void lw_html_url_part(const char *s, char *out, size_t size)
   out[j] = '\0';
 }
 
-/* Small, readable on a phone: tables scroll sideways inside their box. */
+/* Small, readable on a phone: there every table row is a card, each cell a
+ * line "label: value" (the label is its column's header, data-label), so no
+ * column or button is out of sight behind a sideways scroll. */
 static const char style[] =
   "body{font:15px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}"
   "header{background:#234;color:#fff;padding:.5em 1em;display:flex;flex-wrap:wrap;gap:.5em 1em;"
@@ -117,14 +119,23 @@ static const char style[] =
   "td.n,th.n{text-align:right}td a.mono{display:inline-block;min-width:14em}"
   "code,.mono{font-family:ui-monospace,monospace;font-size:.9em;"
   "word-break:break-all}.state-idle{color:#176}.state-harvesting{color:#05a}"
-  ".state-error{color:#b00}.state-held{color:#a60}.bad{color:#b00}"
+  ".state-error{color:#b00}.state-held{color:#a60}.state-disabled{color:#777}.bad{color:#b00}"
   "form.inline{display:inline}button{font:inherit;padding:.1em .6em}"
+  "figure.chart{margin:.3em 0 1em;max-width:40em}figure.chart svg{background:#fff;"
+  "border:1px solid #ddd;display:block}figcaption{margin:.2em 0}"
   "dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}dt{font-weight:600}"
-  "dd{margin:0;word-break:break-all}";
+  "dd{margin:0;word-break:break-all}"
+  "@media(max-width:40em){.scroll{overflow-x:visible}table,tbody,tr,td{display:block}"
+  "tr:first-child{display:none}tr{border:1px solid #ddd;margin:.5em 0;padding:.2em .4em;"
+  "background:#fff}td{border:0;padding:.1em 0;word-break:break-word}td.n{text-align:left}"
+  "td[data-label]::before{content:attr(data-label) \": \";font-weight:600}"
+  "td a.mono{min-width:0;display:inline}button{padding:.3em .8em;margin:.2em 0}}";
 
 /* Refreshes <main> every 5 s while "live" is ticked (without reloading the
- * page, so scrolling and a half-typed token stay), and keeps the admin token
- * in the browser's storage, copying it into each action's form. */
+ * page, so scrolling and a half-typed token stay), keeps the admin token
+ * in the browser's storage, copying it into each action's form, and, on a
+ * narrow screen, gives each cell its column's header as data-label (the
+ * phone's cards). */
 static const char script[] =
   "<script>\n"
   "(function(){\n"
@@ -133,10 +144,17 @@ static const char script[] =
   " tok.addEventListener('change',function(){localStorage.setItem('lodwash-token',tok.value);});\n"
   " document.addEventListener('submit',function(e){var f=e.target.querySelector('input[name=token]');\n"
   "  if(f){f.value=tok.value;}});}\n"
+  "var narrow=window.matchMedia('(max-width:40em)');\n"
+  "function labels(){if(!narrow.matches){return;}\n"
+  " document.querySelectorAll('table').forEach(function(t){\n"
+  " var head=t.rows[0];if(!head){return;}\n"
+  " for(var r=1;r<t.rows.length;++r){for(var i=0;i<t.rows[r].cells.length;++i){\n"
+  "  var c=t.rows[r].cells[i];if(!c.dataset.label&&head.cells[i]){c.dataset.label=head.cells[i].textContent;}}}});}\n"
+  "labels();narrow.addEventListener('change',labels);\n"
   "setInterval(function(){if(!live||!live.checked){return;}\n"
   " fetch(location.href,{headers:{Accept:'text/html'}}).then(function(r){return r.ok?r.text():null;})\n"
   " .then(function(t){if(!t){return;}var d=new DOMParser().parseFromString(t,'text/html');\n"
-  "  var m=d.querySelector('main');if(m){document.querySelector('main').replaceWith(m);}})\n"
+  "  var m=d.querySelector('main');if(m){document.querySelector('main').replaceWith(m);labels();}})\n"
   " .catch(function(){});},5000);\n"
   "})();\n"
   "</script>\n";

@@ -9,9 +9,11 @@
 
 #include "queue/keys.h"
 #include "queue/record.h"
+#include "queue/registry_state.h"
 #include "queue/seed.h"
 #include "meta/meta.h"
 #include "report/provider_report.h"
+#include "scheduler/dashboard_chart.h"
 #include "config/config.h"
 
 static long long num(const json_t *o, const char *key)
@@ -64,16 +66,18 @@ static void source_datasets(LwHtml *h, const json_t *datasets)
   lw_html(h, "</table>\n");
 }
 
-/* The provider name of the registry, or NULL (err says why). */
-static const LwProvider *provider_of(const LwConfig *cfg, const char *name,
-                                     LwRegistry **reg, LwError *err)
+/* The provider name of the registry (the last good one when the file does
+ * not load), or NULL (err says why). */
+static const LwProvider *provider_of(const LwDashboard *d, LwRecords *c, const char *name,
+                                     LwRegistry **reg, json_t **state, LwError *err)
 {
   *reg = NULL;
+  *state = NULL;
   if (!lw_provider_name_valid(name)) {
     lw_error_set(err, LW_ERR_USAGE, "no provider '%s'", name);
     return NULL;
   }
-  if (lw_registry_load(cfg->registry, reg, err) != LW_OK) {
+  if (lw_registry_state_load(c, d->cfg, reg, state, err) != LW_OK) {
     return NULL;
   }
   const LwProvider *p = lw_registry_find(*reg, name);
@@ -87,16 +91,19 @@ void lw_dashboard_providers(const LwDashboard *d, LwRecords *c, LwHttpPage *page
 {
   LwRegistry *reg = NULL;
   LwError err;
-  json_t *list = NULL;
-  if (lw_registry_load(d->cfg->registry, &reg, &err) != LW_OK ||
+  json_t *list = NULL, *state = NULL;
+  if (lw_registry_state_load(c, d->cfg, &reg, &state, &err) != LW_OK ||
       lw_providers_json(c, d->cfg->prefix, reg, &list, &err) != LW_OK) {
     lw_registry_free(reg);
+    json_decref(state);
     lw_dashboard_error_page(page, 503, err.message);
     return;
   }
   lw_registry_free(reg);
   LwHtml h = LW_HTML_INIT;
   lw_html_page_start(&h, "providers", lw_dashboard_actions_on(d));
+  lw_dashboard_registry_error(&h, state);
+  json_decref(state);
   lw_html(&h,
           "<h1>Providers: %zu</h1><div class=\"scroll\"><table id=\"providers\"><tr>"
           "<th>provider</th><th>state</th><th>VoID modified</th><th>harvested</th>"
@@ -151,10 +158,42 @@ static void harvest_files(LwHtml *h, const json_t *report)
   lw_html(h, "</table></div>\n");
 }
 
+/* Triples, additions and removals of each harvest that has them, oldest
+ * first, as a picture. */
+static void harvest_chart(LwHtml *h, const json_t *history)
+{
+  size_t n = json_array_size(history), k = 0;
+  double *v = calloc(4 * (n ? n : 1), sizeof(double));
+  if (!v) {
+    return;
+  }
+  double *x = v, *triples = v + n, *added = v + 2 * n, *removed = v + 3 * n;
+  char first[16] = "", last[16] = "";
+  for (size_t i = n; i-- > 0;) { /* the history is newest first */
+    const json_t *hv = json_array_get(history, i);
+    if (!json_is_integer(json_object_get(hv, "triples"))) {
+      continue; /* running, or ended without an import */
+    }
+    snprintf(k ? last : first, 16, "%.10s", str(hv, "started") ? str(hv, "started") : "");
+    x[k] = (double)k;
+    triples[k] = (double)json_integer_value(json_object_get(hv, "triples"));
+    added[k] = (double)json_integer_value(json_object_get(hv, "added"));
+    removed[k] = (double)json_integer_value(json_object_get(hv, "removed"));
+    ++k;
+  }
+  const LwChartSeries series[] = {
+    {"triples", "#05a", triples}, {"added", "#176", added}, {"removed", "#b00", removed}};
+  lw_chart_lines(h, "chart-harvests", "Triples and changes per harvest", x, k, series, 3,
+                 first, k > 1 ? last : "");
+  free(v);
+}
+
 static void harvest_history(LwHtml *h, const char *name, const json_t *history)
 {
+  lw_html(h, "<h2>Harvests</h2>\n");
+  harvest_chart(h, history);
   lw_html(
-    h, "<h2>Harvests</h2><div class=\"scroll\"><table id=\"history\"><tr><th>started</th>"
+    h, "<div class=\"scroll\"><table id=\"history\"><tr><th>started</th>"
        "<th>kind</th><th>status</th><th class=\"n\">files</th><th class=\"n\">triples</th>"
        "<th class=\"n\">added</th><th class=\"n\">removed</th><th class=\"n\">seconds</th>"
        "<th>report and changesets</th></tr>\n");
@@ -396,8 +435,9 @@ void lw_dashboard_provider(const LwDashboard *d, LwRecords *c, const LwHttpReque
            rest);
   const char *sub = rest[n] ? rest + n + 1 : "";
   LwRegistry *reg = NULL;
+  json_t *state = NULL;
   LwError err;
-  const LwProvider *prov = provider_of(d->cfg, name, &reg, &err);
+  const LwProvider *prov = provider_of(d, c, name, &reg, &state, &err);
   if (!prov) {
     lw_dashboard_error_page(page, err.status == LW_ERR_USAGE ? 404 : 503, err.message);
   } else if (!*sub) {
@@ -422,6 +462,7 @@ void lw_dashboard_provider(const LwDashboard *d, LwRecords *c, const LwHttpReque
     lw_dashboard_error_page(page, 404, "no such page");
   }
   lw_registry_free(reg);
+  json_decref(state);
 }
 
 void lw_dashboard_seed(const LwDashboard *d, LwRecords *c, const char *hash,

@@ -25,6 +25,8 @@
 #include "queue/provider_record.h"
 #include "scheduler/notify.h"
 #include "scheduler/source_visit.h"
+#include "queue/registry_state.h"
+#include "queue/samples.h"
 #include "scheduler/void.h"
 #include "scheduler/void_fetch.h"
 #include "scheduler/void_fetch_pool.h"
@@ -141,15 +143,42 @@ static void log_registry_problems(const LwRegistry *reg)
   }
 }
 
+/* The reading for the pages, the CLI and the metrics (queue/registry_state.h):
+ * a Redis failure here is said and the cycle goes on. */
+static void record_reading(LwScheduler *s, const char *text, size_t len, const char *error)
+{
+  if (!s->redis || !lw_records_usable(s->redis)) {
+    return;
+  }
+  LwError rerr;
+  LwStatus st = error ? lw_registry_state_bad(s->redis, s->cfg->prefix, error, lw_now_ms(),
+                                              &rerr)
+                      : lw_registry_state_good(s->redis, s->cfg->prefix, text, len,
+                                               lw_now_ms(), &rerr);
+  if (st != LW_OK) {
+    lw_warn("registry=%s msg=\"cannot record the reading: %s\"", s->cfg->registry,
+            rerr.message);
+  }
+}
+
 LwStatus lw_scheduler_reload(LwScheduler *s, LwError *err)
 {
   LwRegistry *reg = NULL;
-  LwStatus st = lw_registry_load(s->cfg->registry, &reg, err);
+  char *text = NULL;
+  size_t len = 0;
+  LwStatus st = lw_registry_read(s->cfg->registry, &text, &len, err);
+  if (st == LW_OK) {
+    st = lw_registry_parse(text, len, s->cfg->registry, &reg, err);
+  }
   if (st != LW_OK) {
     lw_error("registry=%s outcome=error keeping=%s msg=\"%s\"", s->cfg->registry,
              s->registry ? "last-good" : "none", err ? err->message : "");
+    record_reading(s, NULL, 0, err ? err->message : "the registry does not load");
+    free(text);
     return st;
   }
+  record_reading(s, text, len, NULL);
+  free(text);
   log_registry_problems(reg);
   lw_registry_free(s->registry);
   s->registry = reg;
@@ -793,7 +822,8 @@ LwStatus lw_scheduler_duties(LwScheduler *s, LwCycleStats *stats, LwError *err)
   LW_TRY(queue_periodic(s, "export", err));
   LW_TRY(queue_periodic(s, "status", err));
   LW_TRY(lw_retention_duty(s->redis, s->cfg, &s->last_gc_ms, err));
-  return LW_OK;
+  /* the overview's pictures: a sample a minute */
+  return lw_samples_record(s->redis, s->cfg, lw_now_ms(), err);
 }
 
 static void count_outcome(LwCycleStats *stats, const LwVisit *visit)

@@ -7,6 +7,7 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config/config.h"
@@ -23,12 +24,51 @@ static void on_signal(int sig)
   stop_requested = 1;
 }
 
+/* The admin token: the first line of file, else LODWASH_ADMIN_TOKEN, else ""
+ * (read-only pages). Never a command-line argument: `ps` shows those to
+ * every user of the machine. Returns false (said on stderr) when the file
+ * cannot be read or is empty. */
+static bool admin_token_read(const char *file, char *token, size_t size)
+{
+  const char *env = getenv("LODWASH_ADMIN_TOKEN");
+  snprintf(token, size, "%s", env ? env : "");
+  if (!file || !*file) {
+    return true;
+  }
+  FILE *f = fopen(file, "r");
+  bool ok = f && fgets(token, (int)size, f);
+  if (f) {
+    fclose(f);
+  }
+  token[ok ? strcspn(token, "\r\n") : 0] = '\0';
+  if (!ok || !*token) {
+    fprintf(stderr, "lodwash-scheduler: --admin-token-file %s: %s\n", file,
+            f ? "empty (the token is its first line)" : "cannot be read");
+    return false;
+  }
+  return true;
+}
+
+/* An --admin-token given the old way is refused with what to do instead. */
+static bool admin_token_on_command_line(int argc, char **argv)
+{
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--admin-token") || !strncmp(argv[i], "--admin-token=", 14)) {
+      fprintf(stderr, "lodwash-scheduler: --admin-token would show the token in ps: "
+                      "use --admin-token-file FILE or LODWASH_ADMIN_TOKEN\n");
+      return true;
+    }
+  }
+  return false;
+}
+
 int main(int argc, char **argv)
 {
   bool once = false;
   long long metrics_port = 0;
   const char *metrics_bind = "127.0.0.1";
-  const char *admin_token = "";
+  const char *admin_token_file = "";
+  static char admin_token[512];
   const LwOption options[] = {
     {"once", LW_OPT_BOOL, &once, NULL, "run one cycle and exit (for scripts and tests)",
      "LODWASH_ONCE"},
@@ -38,10 +78,11 @@ int main(int argc, char **argv)
     {"metrics-bind", LW_OPT_STRING, &metrics_bind, "ADDRESS",
      "address the HTTP pages listen on (default 127.0.0.1; 0.0.0.0 in a container)",
      "LODWASH_METRICS_BIND"},
-    {"admin-token", LW_OPT_STRING, &admin_token, "TOKEN",
-     "token the dashboard's actions need (retry, harvest, pause, hold, ...); "
-     "none: the pages are read-only",
-     "LODWASH_ADMIN_TOKEN"},
+    {"admin-token-file", LW_OPT_STRING, &admin_token_file, "FILE",
+     "file whose first line is the token the dashboard's actions need (retry, "
+     "harvest, pause, hold, ...); or LODWASH_ADMIN_TOKEN; neither: the pages are "
+     "read-only",
+     "LODWASH_ADMIN_TOKEN_FILE"},
   };
   const LwProgram prog = {
     "lodwash-scheduler", "[OPTIONS]",
@@ -55,6 +96,9 @@ int main(int argc, char **argv)
   LwError err;
   lw_error_clear(&err);
   int first = 0;
+  if (admin_token_on_command_line(argc, argv)) {
+    return 2;
+  }
   LwStatus st = lw_config_parse(&cfg, argc, argv, &prog, &first, &err);
   if (st == LW_NOTHING) {
     lw_config_free(&cfg);
@@ -78,6 +122,10 @@ int main(int argc, char **argv)
     /* A URL that cannot work stops the scheduler here, rather than every
      * cycle failing (and printing it) for ever. */
     fprintf(stderr, "lodwash-scheduler: %s\n", err.message);
+    lw_config_free(&cfg);
+    return 2;
+  }
+  if (!admin_token_read(admin_token_file, admin_token, sizeof(admin_token))) {
     lw_config_free(&cfg);
     return 2;
   }

@@ -67,6 +67,8 @@ for page in / /providers /providers/city /errors /dead; do
   sizes=$(timeout 60 python3 "$(dirname "$0")/support/cdp.py" "$port" phone "$LW_PAGES$page" "$shots/$name.png" || echo '{}')
   expect_eq "phone: $page fits the width" \
     "$(echo "$sizes" | python3 -c 'import json,sys; s=json.load(sys.stdin); print(s.get("scroll_width") is not None and s.get("scroll_width") <= s.get("inner_width"))')" True
+  expect_eq "phone: $page shows every column and button (none off the window)" \
+    "$(echo "$sizes" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("offscreen"))')" 0
 done
 kill "$chrome_pid" 2>/dev/null || true
 wait "$chrome_pid" 2>/dev/null || true

@@ -63,7 +63,7 @@ expect_eq "two dead" "$(stage_count noop dead)" 2
 id=$("$bin/lodwash" jobs dead --json | js "[j['id'] for j in s if j['seed']=='d1'][0]")
 expect_eq "jobs delete ID" "$("$bin/lodwash" jobs delete "$id")" "1 job deleted"
 expect_eq "the other stays" "$("$bin/lodwash" jobs dead --json | js "[j['seed'] for j in s]")" "['d2']"
-expect_status "jobs delete ID again: exit 1" 1 "$bin/lodwash" jobs delete "$id"
+expect_status "jobs delete ID again: no such dead job, exit 3" 3 "$bin/lodwash" jobs delete "$id"
 expect_eq "jobs delete --all" "$("$bin/lodwash" jobs delete --all)" "1 job deleted"
 expect_eq "no dead left" "$(stage_count noop dead)" 0
 
@@ -73,7 +73,7 @@ lw_publish_examples "$dir/web"
 lw_start_http "$port" "$dir/web"
 lw_example_registry "$dir/registry.yaml" "http://127.0.0.1:$port"
 export LODWASH_ALLOW_NET="127.0.0.1:$port"
-expect_status "hold a provider not in the registry: exit 2" 2 "$bin/lodwash" provider hold nope
+expect_status "hold a provider not in the registry: exit 3" 3 "$bin/lodwash" provider hold nope
 expect_eq "hold library" "$("$bin/lodwash" provider hold library)" "library: held (not harvested until released)"
 state() { "$bin/lodwash" providers --json | js "[p['state'] for p in s if p['name']=='$1'][0]"; }
 expect_eq "held shows in providers" "$(state library)" held

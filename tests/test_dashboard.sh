@@ -26,6 +26,24 @@ js() { echo "$status" | python3 -c "import json,sys; s=json.load(sys.stdin); pri
 overview=$(page /)
 expect_match "overview: a page for phones" "$overview" '<meta name="viewport" content="width=device-width'
 expect_match "overview: the refresh script" "$overview" 'setInterval\(function\(\)'
+# the pictures: drawn by the scheduler from its samples in Redis, as SVG
+expect_match "overview: the scheduler keeps a sample a minute" \
+  "$(redis-cli -u "$LODWASH_TEST_REDIS" LRANGE "${prefix}samples" 0 0)" '^[0-9]+ [0-9]+ [0-9]+ [0-9]+$'
+expect_match "overview: the queue depth as a picture" "$overview" \
+  '<svg id="chart-queue" viewBox="0 0 600 150".*<polyline class="series" data-name="queued, delayed or running"'
+expect_match "overview: jobs per minute as a picture" "$overview" '<figcaption>Jobs per minute'
+expect_eq "overview: no script library, the page's own script only" "$(echo "$overview" | grep -o '<script' | wc -l)" 1
+# jobs per minute needs two minutes of samples: two made-up older ones show
+# how it is drawn (done 60 a minute, failed 6)
+now_min=$(( $(date +%s) / 60 ))
+redis-cli -u "$LODWASH_TEST_REDIS" RPUSH "${prefix}samples" "$((now_min - 2)) 60 6 5" "$((now_min - 3)) 0 0 0" > /dev/null
+jobs_svg=$(page / | grep -o '<svg id="chart-jobs".*</svg>' | head -1)
+expect_match "overview: jobs per minute drawn, done and failed" "$jobs_svg" \
+  'data-name="done".*data-name="failed"'
+expect_match "overview: its scale is the busiest minute (60 done)" "$jobs_svg" '>60</text>'
+city_page=$(page /providers/city)
+expect_match "a provider's page: triples and changes per harvest as a picture" "$city_page" \
+  '<svg id="chart-harvests".*data-name="triples".*data-name="added".*data-name="removed"'
 for stage in download unpack guess parse import; do
   done_=$(js "s['stages']['$stage']['done']")
   expect_match "overview: $stage row with its done count ($done_)" "$overview" \
@@ -99,10 +117,30 @@ expect_eq "our own markup is never escaped into text" \
 # --- dead jobs and the actions
 dead=$(page /dead)
 dead_id=$("$bin/lodwash" jobs dead --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
-expect_match "dead: the job with its error and attempts" "$dead" \
-  "data-job=\"$dead_id\"><td class=\"mono\">$dead_id</td><td>download</td>.*<td class=\"n\">[0-9]+</td><td><b>http</b> [^<]*404"
+dead_seed=$("$bin/lodwash" jobs dead --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["seed"])')
+seed_status() { "$bin/lodwash" seed show "$dead_seed" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])'; }
+expect_eq "the dead download's seed failed" "$(seed_status)" failed
+dead_uri=$("$bin/lodwash" seed show "$dead_seed" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["uri"])')
+expect_match "dead: the job's provider, URL, stage, error and attempts" "$dead" \
+  "data-job=\"$dead_id\"><td data-label=\"provider\"><a href=\"/providers/[a-z]+\">[a-z]+</a></td><td data-label=\"URL\"><a class=\"mono\" href=\"/seeds/$dead_seed\">$dead_uri</a></td><td data-label=\"stage\">download</td><td data-label=\"error\"><b>http</b> [^<]*404[^<]*</td><td class=\"n\" data-label=\"attempts\">[0-9]+</td>"
+expect_eq "dead: one row a job" "$(echo "$dead" | grep -o 'data-job="[^"]*"' | sort | uniq -d | wc -l)" 0
 expect_match "dead: a retry button (actions on)" "$dead" "name=\"job\" value=\"$dead_id\"><input type=\"hidden\" name=\"token\" value=\"\"><button type=\"submit\">Retry"
 post() { curl -s -o /dev/null -w '%{http_code}' "$LW_PAGES/actions/$1" "${@:2}"; }
+# destructive actions ask first: without confirm=yes, a page that asks
+dead_count() { "$bin/lodwash" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["stages"]["download"]["dead"])'; }
+before=$(dead_count)
+asked=$(curl -s "$LW_PAGES/actions/delete" -d job=all -d token="$LODWASH_ADMIN_TOKEN")
+expect_match "Delete all asks first" "$asked" '<h1>Delete every dead job\?</h1>'
+expect_match "its button posts the same action with confirm=yes" "$asked" \
+  '<form id="confirm" method="post" action="/actions/delete"><input type="hidden" name="job" value="all">.*name="confirm" value="yes"><button type="submit">Yes, delete</button>'
+expect_eq "and nothing was deleted" "$(dead_count)" "$before"
+expect_match "Purge queue asks first" "$(curl -s "$LW_PAGES/actions/purge" -d stage=parse -d token="$LODWASH_ADMIN_TOKEN")" \
+  '<h1>Drop every waiting job of stage parse\?</h1>'
+expect_match "Cancel a harvest asks first" "$(curl -s "$LW_PAGES/actions/cancel" -d provider=city -d token="$LODWASH_ADMIN_TOKEN")" \
+  '<h1>Cancel the running harvest of city\?</h1>'
+expect_eq "asking still needs the token" "$(post delete -d job=all)" 403
+expect_eq "purge of a stage that does not exist: 400, not a question" "$(post purge -d stage=nope -d token="$LODWASH_ADMIN_TOKEN")" 400
+expect_eq "purge parse, confirmed: 303" "$(post purge -d stage=parse -d confirm=yes -d token="$LODWASH_ADMIN_TOKEN")" 303
 expect_eq "retry without the token: 403" "$(post retry -d job="$dead_id")" 403
 expect_eq "retry with a wrong token: 403" "$(post retry -d job="$dead_id" -d token=wrong)" 403
 expect_match "still dead" "$(page /dead)" "data-job=\"$dead_id\""
@@ -113,11 +151,22 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 expect_eq "the retried job left the dead list" "$(page /dead | grep -c "data-job=\"$dead_id\"" || true)" 0
+# The retry ran the download again (its seed back to added), not an ack of
+# nothing: the seed goes on through the pipeline, no longer failed.
+for _ in $(seq 600); do
+  [ "$(seed_status)" = parsed ] && break
+  sleep 0.1
+done
+expect_eq "the retry ran the stage again: the seed is parsed" "$(seed_status)" parsed
+expect_eq "no 'done ms=0' for the retried job" \
+  "$(grep -c "job=$dead_id .*outcome=done ms=0 " "$dir"/worker*.log 2>/dev/null | awk -F: '{s+=$NF} END {print s+0}')" 0
 expect_match "and the page says none" "$(page /dead)" '<h1>Dead jobs: 0</h1>'
 expect_eq "pause parse: 303" "$(post pause -d stage=parse -d token="$LODWASH_ADMIN_TOKEN")" 303
 expect_match "paused in the overview" "$(page /)" '<td>parse</td>(<td class="n">[0-9.-]+</td>){7}<td>paused</td>'
 expect_match "paused in the metrics" "$(page /metrics)" 'lodwash_stage_paused\{stage="parse"\} 1'
 expect_eq "resume parse: 303" "$(post resume -d stage=parse -d token="$LODWASH_ADMIN_TOKEN")" 303
+expect_eq "pause a stage that does not exist: 400" "$(post pause -d stage=nope -d token="$LODWASH_ADMIN_TOKEN")" 400
+expect_eq "and it is not paused" "$(page /metrics | grep -c 'lodwash_stage_paused{stage="nope"}' || true)" 0
 expect_eq "hold museum: 303" "$(post hold -d provider=museum -d token="$LODWASH_ADMIN_TOKEN")" 303
 expect_match "held on its page" "$(page /providers/museum)" '<dd id="state" class="state-held">held</dd>'
 expect_match "held in the metrics" "$(page /metrics)" 'lodwash_provider_state\{provider="museum",state="held"\} 1'

@@ -10,8 +10,12 @@
 #    (LODWASH_JOIN_NETWORK), sharing Redis (by its service name) and the
 #    data volume; at the end, one from the same file without that setting,
 #    through the published ports, as on another host;
+#  - the main project through scripts/compose (v2 when the machine has it,
+#    else v1, as Debian 12 packages it);
 #  - the example providers (served on the docker0 gateway) harvested: graph
 #    files as expected, and Virtuoso holding the same triples;
+#  - a provider added to registry.yaml with `sed -i` (a new file renamed
+#    over the old one, as editors save) while the stack runs: harvested;
 #  - a second harvest during which the worker holding its download is killed
 #    (docker kill) and the redis container restarted: it still ends with the
 #    right graph, the one the files store's rules give;
@@ -44,7 +48,8 @@ source "$src/docker/local-engine.sh"
 started=$(date +%s)
 dir=$(mktemp -d)
 repo="$dir/repo"
-main=lwtest extra=lwtest-extra
+# Project names of this run only: another checkout's run never meets them.
+main=lwtest-$$ extra=lwtest-extra-$$
 # The container started by name (not by compose) to see a dba password
 # generated: the engine's data root outlives the test (the image cache), and
 # so would this container, stopped, if the test ended between its start and
@@ -58,7 +63,7 @@ cleanup() {
     remove_vgen
     compose_extra down -v --remove-orphans > /dev/null 2>&1
     compose_remote down -v --remove-orphans > /dev/null 2>&1
-    compose_main --profile virtuoso down -v --remove-orphans > /dev/null 2>&1
+    compose_main --profile virtuoso --profile examples down -v --remove-orphans > /dev/null 2>&1
   fi
   # Untagged images: older builds, but also the build stage's image, the
   # compile's cache. Pruned only once the cache folder has grown past 4 GB.
@@ -73,7 +78,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'echo "FAILED: line $LINENO: $BASH_COMMAND exited with $?" >&2' ERR
 trap 'exit 130' INT TERM
-compose_main() { (cd "$repo" && "${compose_cmd[@]}" -p "$main" -f docker/docker-compose.yml "$@"); }
+# The main project as the README has it: scripts/compose picks the compose.
+compose_main() { "$repo/scripts/compose" -p "$main" "$@"; }
 compose_extra() { (cd "$repo" && "${compose_cmd[@]}" -p "$extra" --env-file "$dir/extra.env" -f docker/workers.yml -f docker/workers-join.yml "$@"); }
 compose_remote() { (cd "$repo" && "${compose_cmd[@]}" -p "$extra" --env-file "$dir/remote.env" -f docker/workers.yml "$@"); }
 step() { echo "== $(($(date +%s) - started))s: $*"; }
@@ -243,6 +249,27 @@ expect_eq "the extra project's workers see the shared data volume" \
 # Which worker pops which job is up to timing: the count is told, not checked.
 echo "jobs done by the extra project's workers: $(compose_extra logs --no-color worker 2>&1 | grep -c ' outcome=done' || true)"
 
+# --- a provider added while the stack runs, the way an editor saves:
+# sed -i writes a new file and renames it over registry.yaml
+mkdir -p "$web/added"
+printf '%s\n' '<http://example.org/added/a> <http://example.org/name> "added" .' \
+  '<http://example.org/added/b> <http://example.org/name> "also added" .' > "$web/added/data.nt"
+lw_void_file "$web/added" 2026-01-01T00:00:00Z FullDump data.nt
+inode_before=$(stat -c %i "$repo/registry.yaml")
+sed -i "\$a added:\\n  void: http://$gw:$port/added/void.ttl" "$repo/registry.yaml"
+expect_eq "sed -i replaced the file (a new inode)" \
+  "$([ "$(stat -c %i "$repo/registry.yaml")" != "$inode_before" ] && echo new)" new
+expect_match "the scheduler's container sees the edit" \
+  "$(compose_main exec -T scheduler cat /etc/lodwash/registry.yaml)" "added:"
+added=""
+for _ in $(seq 180); do
+  added=$({ compose_main exec -T scheduler sh -c 'zcat /data/graphs/added.nq.gz 2>/dev/null || true' || true; } | wc -l)
+  [ "$added" = 2 ] && break
+  sleep 1
+done
+expect_eq "the provider added with sed -i is harvested: 2 triples" "$added" 2
+step "a provider added with sed -i harvested"
+
 # --- the second harvest, disturbed: the worker downloading the library's
 # partial dump is killed, and Redis restarted, while the download runs.
 before=$(graph library)
@@ -374,5 +401,33 @@ expect_eq "files store: city graph" "$(graph city | wc -l)" 10
 expect_eq "files store: library graph (its VoID lists the partial dump now)" "$(graph library)" \
   "$(echo "$update" | sort -u)"
 expect_status "down -v (files store)" 0 compose_main down -v
+
+# --- the README's first command: the example providers served by the
+# examples profile, with registry.yaml as the repository has it and
+# LODWASH_ALLOW_NET and LODWASH_INTERVAL at their defaults
+cp "$src/registry.yaml" "$repo/registry.yaml"
+sed -i '/^LODWASH_ALLOW_NET/d; /^LODWASH_INTERVAL/d' "$repo/docker/.env"
+compose_main --profile examples build examples > "$dir/build-examples.log" 2>&1 \
+  || { tail -20 "$dir/build-examples.log"; lw_fail "the examples image did not build"; }
+t0=$(date +%s)
+compose_main --profile examples up -d > "$dir/up-examples.log" 2>&1 \
+  || { cat "$dir/up-examples.log"; lw_fail "up --profile examples"; }
+step "examples profile up"
+# lines NAME: the lines of NAME's graph file, 0 while there is none
+lines() {
+  { compose_main exec -T scheduler sh -c "zcat /data/graphs/$1.nq.gz 2>/dev/null || true" || true; } | wc -l
+}
+harvested=""
+for _ in $(seq 300); do
+  harvested="$(lines library) $(lines museum) $(lines city)"
+  [ "$harvested" = "27 18 10" ] && break
+  sleep 1
+done
+expect_eq "--profile examples: the example providers harvested (library, museum, city)" \
+  "$harvested" "27 18 10"
+echo "the example providers harvested $(( $(date +%s) - t0 ))s after up (warm images)"
+expect_match "--profile examples: a disabled provider shows as disabled" \
+  "$(compose_main exec -T scheduler lodwash providers 2>/dev/null)" 'dataone +disabled'
+expect_status "down -v (examples)" 0 compose_main --profile examples down -v
 step "done"
 lw_test_done

@@ -592,7 +592,8 @@ static void test_tools(void)
   CHECK(strstr(out, "running") != NULL);
   char unknown_args_s[][16] = {"harvest", "nosuch"};
   char *unknown_args[] = {unknown_args_s[0], unknown_args_s[1]};
-  CHECK_INT_EQ(run_tool(&tool, lw_cmd_harvest, 2, unknown_args, &out), 2);
+  CHECK_INT_EQ(run_tool(&tool, lw_cmd_harvest, 2, unknown_args, &out),
+               3); /* no such provider */
   char bad_args_s[][16] = {"harvest"};
   char *bad_args[] = {bad_args_s[0]};
   CHECK_INT_EQ(run_tool(&tool, lw_cmd_harvest, 1, bad_args, &out), 2);

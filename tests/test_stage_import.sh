@@ -57,7 +57,7 @@ expect_eq "graph after a rerun" "$(graph geo | wc -l)" 4
 expect_eq "what the graph says about one subject" "$(graph geo --subject http://x/c)" \
   '<http://x/c> <http://p> "c" <http://lodwash.test/graph/geo> .'
 expect_eq "nothing about an unknown subject" "$(graph geo --subject http://x/zz)" ""
-expect_status "no such graph" 1 graph nope
+expect_status "no such graph: exit 3" 3 graph nope
 expect_status "a subject in <>" 2 graph geo --subject '<http://x/c>'
 
 

@@ -71,6 +71,24 @@ int main(void)
     const LwStage *s = lw_stage_find(lw_pipeline_file_stages[i]);
     CHECK(s && s->takes);
   }
+  /* the records' list of stages is the table's, no more, no less */
+  size_t listed = 0;
+  for (; lw_pipeline_stages[listed]; ++listed) {
+    CHECK(lw_stage_find(lw_pipeline_stages[listed]) != NULL);
+  }
+  CHECK(listed == lw_stage_count);
+  for (size_t i = 0; i < lw_stage_count; ++i) {
+    CHECK(lw_pipeline_is_stage(lw_stages[i].name));
+  }
+  CHECK(!lw_pipeline_is_stage("nope") && !lw_pipeline_is_stage(NULL));
+  /* a retried file job's seed goes back to its stage's input status */
+  for (size_t i = 0; lw_pipeline_file_stages[i]; ++i) {
+    const LwStage *s = lw_stage_find(lw_pipeline_file_stages[i]);
+    CHECK(s && lw_pipeline_input_status(s->name) &&
+          !strcmp(lw_pipeline_input_status(s->name), s->takes));
+    CHECK(lw_seed_transition_allowed("failed", s->takes));
+  }
+  CHECK(lw_pipeline_input_status("import") == NULL);
   /* the harvest's follow-up is a stage of its own, not a file's */
   const LwStage *follow = lw_stage_find(lw_pipeline_follow_up);
   CHECK(follow && !lw_pipeline_is_file_stage(follow->name) && !follow->takes);

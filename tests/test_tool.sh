@@ -95,7 +95,7 @@ seed_json() {
   python3 -c "import json,sys; d=json.load(open('$LW_SH_TMP/out')); assert d['status']=='added' and d['hash']=='$hash' and d['relative']=='false', d"
 }
 lw_sh_check "seed JSON" seed_json
-lw_sh_check "seed show unknown" expect_exit 1 seed show http://example.org/never
+lw_sh_check "seed show unknown: exit 3" expect_exit 3 seed show http://example.org/never
 lw_sh_check "seed show unknown: message" grep -q "no seed" "$LW_SH_TMP/err"
 lw_sh_check "seed add relative" expect_exit 0 seed add 'data/x.ttl'
 lw_sh_check "relative not queued" grep -q "never downloaded" "$LW_SH_TMP/out"
@@ -120,7 +120,7 @@ lw_sh_check "jobs dead --limit 1" expect_exit 0 jobs dead --limit 1
 lw_sh_check "limited to one job" [ "$(grep -c ' stage=noop ' "$LW_SH_TMP/out")" -eq 1 ]
 lw_sh_check "says how many in all" grep -q "(3 dead jobs in all" "$LW_SH_TMP/out"
 lw_sh_check "jobs dead --limit bad" expect_exit 2 jobs dead --limit many
-lw_sh_check "jobs retry unknown" expect_exit 1 jobs retry ffffffffffffffff
+lw_sh_check "jobs retry unknown: no such job, exit 3" expect_exit 3 jobs retry ffffffffffffffff
 lw_sh_check "jobs retry --all" expect_exit 0 jobs retry --all
 lw_sh_check "retried" grep -q "3 jobs queued again" "$LW_SH_TMP/out"
 lw_sh_check "back in the queue" [ "$(lw_sh_count noop queued)" = 3 ]

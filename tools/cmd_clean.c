@@ -179,7 +179,7 @@ static int parse_args(int argc, char **argv, CleanArgs *a)
     }
   }
   if (!a->input) {
-    fputs("lodwash clean: FILE missing\n", stderr);
+    fputs("lodwash clean: FILE missing (lodwash clean --help shows the options)\n", stderr);
     return 2;
   }
   return 0;
@@ -189,10 +189,7 @@ static int clean_main(const LwConfig *cfg, int argc, char **argv)
 {
   CleanArgs a = {0};
   int rc = parse_args(argc, argv, &a);
-  if (rc) {
-    if (rc == 2) {
-      usage(stderr);
-    }
+  if (rc) { /* a usage error is one line saying what is wrong: no usage dump */
     lw_jsonld_map_free(a.contexts);
     return rc < 0 ? 0 : rc;
   }

@@ -6,7 +6,34 @@
 
 #include "base/base.h"
 #include "queue/redis.h"
+#include "queue/registry_state.h"
 #include "tools/commands.h"
+
+LwRegistry *lw_tool_registry(LwTool *tool, const char *what)
+{
+  LwRegistry *reg = NULL;
+  LwError ferr;
+  lw_error_clear(&ferr);
+  if (lw_registry_load(tool->config->registry, &reg, &ferr) == LW_OK) {
+    return reg; /* Redis only when the file does not load */
+  }
+  LwRecords *c = lw_tool_redis(tool);
+  json_t *state = NULL;
+  LwError err;
+  lw_error_clear(&err);
+  LwStatus st = c ? lw_registry_state_load(c, tool->config, &reg, &state, &err)
+                  : LW_ERR_REDIS;
+  json_decref(state);
+  if (st != LW_OK) { /* the file's error first: it is what to fix */
+    fprintf(stderr, "lodwash: %s: %s\n", what, ferr.message);
+    return NULL;
+  }
+  fprintf(stderr,
+          "lodwash: warning: the registry does not load: %s; using the last good "
+          "registry the scheduler read\n",
+          ferr.message);
+  return reg;
+}
 
 LwRecords *lw_tool_redis(LwTool *tool)
 {
@@ -37,6 +64,15 @@ int lw_tool_usage_error(const char *fmt, ...)
   va_list args;
   va_start(args, fmt);
   int code = say(LW_EXIT_USAGE, fmt, args);
+  va_end(args);
+  return code;
+}
+
+int lw_tool_not_found(const char *fmt, ...)
+{
+  va_list args;
+  va_start(args, fmt);
+  int code = say(LW_EXIT_NOT_FOUND, fmt, args);
   va_end(args);
   return code;
 }

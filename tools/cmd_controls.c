@@ -7,7 +7,7 @@
  *   lodwash provider hold|release NAME  NAME is not harvested / is again
  *
  * Exit codes: 0 done (or already so: said on stdout), 1 Redis or registry
- * unusable, 2 bad usage (unknown stage, provider not in the registry).
+ * unusable, 2 bad usage (unknown stage), 3 provider not in the registry.
  */
 #include <stdio.h>
 #include <string.h>
@@ -68,16 +68,16 @@ int lw_cmd_provider(LwTool *tool, int argc, char **argv)
   if (argc != 3 || (strcmp(argv[1], "hold") && strcmp(argv[1], "release"))) {
     return lw_tool_usage_error("usage: lodwash provider hold|release NAME");
   }
-  LwRegistry *reg = NULL;
   LwError err;
-  if (lw_registry_load(tool->config->registry, &reg, &err) != LW_OK) {
-    return lw_tool_fail("provider: %s", err.message);
+  LwRegistry *reg = lw_tool_registry(tool, "provider");
+  if (!reg) {
+    return LW_EXIT_FAIL;
   }
   bool known = lw_registry_find(reg, argv[2]) != NULL;
   lw_registry_free(reg);
   if (!known) { /* the registry stays the source of providers */
-    return lw_tool_usage_error("provider: no provider '%s' in %s", argv[2],
-                               tool->config->registry);
+    return lw_tool_not_found("provider: no provider '%s' in %s", argv[2],
+                             tool->config->registry);
   }
   LwRecords *c = lw_tool_redis(tool);
   if (!c) {

@@ -35,7 +35,7 @@ int lw_cmd_graph(LwTool *tool, int argc, char **argv)
   LwError err;
   LwStatus st = lw_graph_view_print(tool->config->data_dir, name, subject, stdout, &err);
   if (st == LW_NOTHING) {
-    return lw_tool_fail("no graph %s in %s", name, tool->config->data_dir);
+    return lw_tool_not_found("no graph %s in %s", name, tool->config->data_dir);
   }
   if (st != LW_OK || fflush(stdout) != 0) {
     return lw_tool_fail("graph %s: %s", name, st != LW_OK ? err.message : "write error");

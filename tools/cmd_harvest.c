@@ -12,7 +12,7 @@
  *
  * Exit codes: 0 started, kept as the follow-up or cancelled, 1 failed (the
  * VoID could not be read, Redis down, held, nothing to cancel, ...), 2 bad
- * usage or no such provider.
+ * usage, 3 no such provider.
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,16 +24,16 @@
 
 static int harvest_cancel(LwTool *tool, const char *name)
 {
-  LwRegistry *reg = NULL;
   LwError err;
-  if (lw_registry_load(tool->config->registry, &reg, &err) != LW_OK) {
-    return lw_tool_fail("harvest cancel: %s", err.message);
+  LwRegistry *reg = lw_tool_registry(tool, "harvest cancel");
+  if (!reg) {
+    return LW_EXIT_FAIL;
   }
   bool known = lw_registry_find(reg, name) != NULL;
   lw_registry_free(reg);
   if (!known) {
-    return lw_tool_usage_error("harvest cancel: no provider '%s' in %s", name,
-                               tool->config->registry);
+    return lw_tool_not_found("harvest cancel: no provider '%s' in %s", name,
+                             tool->config->registry);
   }
   LwRecords *c = lw_tool_redis(tool);
   if (!c) {
@@ -70,11 +70,16 @@ int lw_cmd_harvest(LwTool *tool, int argc, char **argv)
   int code = LW_EXIT_FAIL;
   const LwProvider *p = NULL;
   LwVisit visit;
-  if (lw_scheduler_reload(s, &err) != LW_OK) {
-    lw_tool_fail("harvest: %s", err.message);
-  } else if (!(p = lw_registry_find(lw_scheduler_registry(s), name))) {
-    code = lw_tool_usage_error("harvest: no provider '%s' in %s", name,
-                               tool->config->registry);
+  /* the file, or the last good registry when it does not load */
+  LwRegistry *last_good = NULL;
+  const LwRegistry *reg = lw_scheduler_reload(s, &err) == LW_OK
+                            ? lw_scheduler_registry(s)
+                            : (last_good = lw_tool_registry(tool, "harvest"));
+  if (!reg) {
+    code = LW_EXIT_FAIL;
+  } else if (!(p = lw_registry_find(reg, name))) {
+    code = lw_tool_not_found("harvest: no provider '%s' in %s", name,
+                             tool->config->registry);
   } else if (lw_scheduler_visit(s, p, true, &visit, &err) != LW_OK) {
     lw_tool_fail("harvest: %s: %s", name, err.message);
   } else if (!strcmp(visit.outcome, "started")) {
@@ -91,5 +96,6 @@ int lw_cmd_harvest(LwTool *tool, int argc, char **argv)
     lw_tool_fail("harvest: %s: %s", name, visit.error[0] ? visit.error : visit.outcome);
   }
   lw_scheduler_free(s);
+  lw_registry_free(last_good);
   return code;
 }

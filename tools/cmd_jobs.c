@@ -11,6 +11,7 @@
 
 #include "queue/controls.h"
 #include "queue/job.h"
+#include "queue/pipeline.h"
 #include "queue/queue.h"
 #include "tools/commands.h"
 #include "workers/stage.h"
@@ -190,13 +191,13 @@ static int jobs_dead_out(LwTool *tool, int argc, char **argv)
   long long moved = 0;
   LwError err;
   const char *id = all ? NULL : argv[2];
-  LwStatus st = retry ? lw_queue_retry_dead(c, tool->config, NULL, id, &moved, &err)
+  LwStatus st = retry ? lw_pipeline_retry_dead(c, tool->config, id, &moved, &err)
                       : lw_controls_dead_delete(c, tool->config, id, &moved, &err);
   if (st > LW_NOTHING) {
     return lw_tool_fail("jobs %s: %s", argv[1], err.message);
   }
   if (!moved && !all) {
-    return lw_tool_fail("jobs %s: no dead job %s", argv[1], argv[2]);
+    return lw_tool_not_found("jobs %s: no dead job %s", argv[1], argv[2]);
   }
   printf("%lld job%s %s\n", moved, moved == 1 ? "" : "s",
          retry ? "queued again" : "deleted");

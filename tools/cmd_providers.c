@@ -113,9 +113,9 @@ int lw_cmd_providers(LwTool *tool, int argc, char **argv)
   const LwConfig *cfg = tool->config;
   LwError err;
   lw_error_clear(&err);
-  LwRegistry *reg = NULL;
-  if (lw_registry_load(cfg->registry, &reg, &err) != LW_OK) {
-    return lw_tool_fail("providers: %s", err.message);
+  LwRegistry *reg = lw_tool_registry(tool, "providers");
+  if (!reg) {
+    return LW_EXIT_FAIL;
   }
   LwRecords *c = lw_tool_redis(tool);
   if (!c) {

@@ -7,8 +7,8 @@
  * has data and no harvest running.
  *
  * Exit codes: 0 started (--all: at least one, or none had data), 1 failed
- * (no such provider, never harvested, a harvest running, Redis down, ...),
- * 2 bad usage.
+ * (never harvested, a harvest running, Redis down, ...), 2 bad usage, 3 no
+ * such provider.
  */
 #include <stdio.h>
 #include <string.h>
@@ -57,16 +57,16 @@ int lw_cmd_reclean(LwTool *tool, int argc, char **argv)
   if (argc != 2 || (argv[1][0] == '-' && strcmp(argv[1], "--all"))) {
     return lw_tool_usage_error(USAGE);
   }
-  LwRegistry *reg = NULL;
-  LwError err;
-  if (lw_registry_load(tool->config->registry, &reg, &err) != LW_OK) {
-    return lw_tool_fail("reclean: %s", err.message);
+  LwRegistry *reg = lw_tool_registry(tool, "reclean");
+  if (!reg) {
+    return LW_EXIT_FAIL;
   }
   bool all = !strcmp(argv[1], "--all");
   int code = LW_EXIT_OK;
   LwRecords *c = NULL;
   if (!all && !lw_registry_find(reg, argv[1])) {
-    code = lw_tool_fail("reclean: no provider '%s' in %s", argv[1], tool->config->registry);
+    code = lw_tool_not_found("reclean: no provider '%s' in %s", argv[1],
+                             tool->config->registry);
   } else if (!(c = lw_tool_redis(tool))) {
     code = LW_EXIT_FAIL;
   } else if (!all) {

@@ -1,10 +1,13 @@
 /* lodwash seed show URI|HASH [--json], lodwash seed add URI. */
 #include <jansson.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "base/base.h"
+#include "net/net.h"
 #include "queue/seed.h"
 #include "tools/commands.h"
 
@@ -70,7 +73,7 @@ static int seed_show(LwTool *tool, int argc, char **argv)
     return lw_tool_fail("seed show: %s", err.message);
   }
   if (st == LW_NOTHING) {
-    return lw_tool_fail("no seed %s (%s)", hash, what);
+    return lw_tool_not_found("no seed %s (%s)", hash, what);
   }
   static const char *const times[] = {"added", "processed", "updated", "failed", NULL};
   lw_tool_times_readable(seed, times);
@@ -84,10 +87,73 @@ static int seed_show(LwTool *tool, int argc, char **argv)
   return LW_EXIT_OK;
 }
 
+/* The host of an absolute URI, without userinfo, port or IPv6 brackets,
+ * and its port (the scheme's when none is given). */
+static bool uri_host(const char *uri, char *host, size_t size, char port[8])
+{
+  LwUriParts parts;
+  lw_uri_split(uri, &parts);
+  if (!parts.authority.ptr) {
+    return false;
+  }
+  const char *a = parts.authority.ptr, *end = a + parts.authority.len;
+  const char *at = memchr(a, '@', parts.authority.len);
+  a = at ? at + 1 : a;
+  const char *stop = end;
+  if (*a == '[') {
+    ++a;
+    stop = memchr(a, ']', (size_t)(end - a));
+  } else {
+    stop = memchr(a, ':', (size_t)(end - a));
+  }
+  stop = stop ? stop : end;
+  if (stop == a || (size_t)(stop - a) >= size) {
+    return false;
+  }
+  snprintf(host, size, "%.*s", (int)(stop - a), a);
+  const char *colon = memchr(stop, ':', (size_t)(end - stop));
+  bool https = parts.scheme.len == 5;
+  snprintf(port, 8, "%.*s", colon ? (int)(end - colon - 1) : 3,
+           colon   ? colon + 1
+           : https ? "443"
+                   : "80");
+  return true;
+}
+
+/* Refuses what the download stage would refuse (net/net.h), so the mistake
+ * shows now and not as a dead job later: another scheme than http(s), a
+ * host that is or resolves to a loopback, private or other special address
+ * not in --allow-net. A name that does not resolve now is let through: DNS
+ * may be back by the time the download runs. */
+static LwStatus download_would_refuse(const LwConfig *cfg, const char *uri, LwError *err)
+{
+  LW_TRY(lw_netguard_check_scheme(uri, err));
+  char host[256], port[8];
+  if (!uri_host(uri, host, sizeof(host), port)) {
+    return lw_error_set(err, LW_ERR_REFUSED, "no host in %s", uri);
+  }
+  LwNetGuard *guard = NULL;
+  LW_TRY(lw_netguard_new(cfg->allow_net, &guard, err));
+  struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *found = NULL;
+  LwStatus st = LW_OK;
+  if (getaddrinfo(host, *port ? port : NULL, &hints, &found) == 0) {
+    for (struct addrinfo *ai = found; ai && st == LW_OK; ai = ai->ai_next) {
+      st = lw_netguard_check_sockaddr(guard, ai->ai_addr, err);
+    }
+    freeaddrinfo(found);
+  }
+  lw_netguard_free(guard);
+  return st;
+}
+
 static int seed_add(LwTool *tool, int argc, char **argv)
 {
   if (argc != 3 || (argv[2][0] == '-' && argv[2][1])) {
     return lw_tool_usage_error("seed add: give exactly one URI");
+  }
+  LwError err;
+  if (lw_uri_is_absolute(argv[2]) && download_would_refuse(tool->config, argv[2], &err)) {
+    return lw_tool_usage_error("seed add: the download would refuse it: %s", err.message);
   }
   LwRecords *c = lw_tool_redis(tool);
   if (!c) {
@@ -95,7 +161,6 @@ static int seed_add(LwTool *tool, int argc, char **argv)
   }
   char hash[LW_HASH_HEX_LEN + 1];
   bool queued = false;
-  LwError err;
   LwStatus st = lw_seed_add(c, tool->config->prefix, argv[2], NULL, NULL, hash, &queued,
                             &err);
   if (st > LW_NOTHING) {

@@ -1,13 +1,15 @@
 /*
  * lodwash status [--json] [--watch [--every S]]: queues, workers, seeds and
  * providers at a glance. --watch prints it again every S seconds (2 by
- * default), clearing the terminal first when stdout is one, until Ctrl-C.
+ * default), clearing the terminal first when stdout is one, until Ctrl-C;
+ * with --json, only JSON: one report a line.
  */
 #include <jansson.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -23,8 +25,9 @@ static void on_interrupt(int sig)
   watch_stop = 1;
 }
 
-/* One report, printed. */
-static int show(LwTool *tool, bool json)
+/* One report, printed; lines: JSON on one line (--watch --json: JSON
+ * Lines, one report a line, for jq and line readers). */
+static int show(LwTool *tool, bool json, bool lines)
 {
   LwRecords *c = lw_tool_redis(tool);
   if (!c) {
@@ -35,7 +38,13 @@ static int show(LwTool *tool, bool json)
   if (lw_status_report(c, tool->config, &status, &err) != LW_OK) {
     return lw_tool_fail("status: %s", err.message);
   }
-  if (json) {
+  if (json && lines) {
+    char *text = json_dumps(status, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (text) {
+      puts(text);
+      free(text);
+    }
+  } else if (json) {
     lw_tool_print_json(status);
   } else {
     lw_status_text_print(stdout, status);
@@ -55,13 +64,15 @@ static int watch(LwTool *tool, bool json, long long every)
   sigaction(SIGTERM, &sa, NULL);
   bool tty = isatty(STDOUT_FILENO);
   while (!watch_stop) {
-    if (tty) {
+    if (tty && !json) {
       fputs("\033[H\033[2J", stdout);
     }
-    char now[LW_DATETIME_BUF];
-    printf("lodwash status, %s (every %llds; Ctrl-C stops)\n\n",
-           lw_datetime_format_ms(lw_datetime_now_usec() / 1000, now), every);
-    if (show(tool, json) != LW_EXIT_OK) {
+    if (!json) { /* --json: only the reports, one JSON document each */
+      char now[LW_DATETIME_BUF];
+      printf("lodwash status, %s (every %llds; Ctrl-C stops)\n\n",
+             lw_datetime_format_ms(lw_datetime_now_usec() / 1000, now), every);
+    }
+    if (show(tool, json, true) != LW_EXIT_OK) {
       lw_records_close(tool->redis);
       tool->redis = NULL;
     }
@@ -92,5 +103,5 @@ int lw_cmd_status(LwTool *tool, int argc, char **argv)
       return lw_tool_usage_error("status: unexpected argument '%s'", argv[i]);
     }
   }
-  return watching ? watch(tool, json, every) : show(tool, json);
+  return watching ? watch(tool, json, every) : show(tool, json, false);
 }

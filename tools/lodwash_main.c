@@ -12,40 +12,85 @@
 #include "base/base.h"
 #include "queue/redis.h"
 #include "tools/commands.h"
+#include "workers/stage.h"
 
 static const LwCommand commands[] = {
-  {"hash", lw_cmd_hash, "hash URI...", "seed hash and normalized form of URIs", false},
+  {"hash", lw_cmd_hash, "hash URI...", "seed hash and normalized form of URIs",
+   "  URI...            one line per URI: the seed hash, a space, the normalized URI\n",
+   false},
   {"status", lw_cmd_status, "status [--json] [--watch [--every S]]",
    "queues, workers, seeds and providers (--watch: again every S seconds, 2 by default)",
+   "  --json            the report as JSON (with --watch: one report a line)\n"
+   "  --watch           print it again every S seconds until Ctrl-C\n"
+   "  --every S         seconds between reports with --watch (1 to 86400; 2)\n",
    false},
   {"seed", lw_cmd_seed, "seed show URI|HASH [--json] | seed add URI",
-   "show a seed record, or add a URI (and queue its download)", false},
+   "show a seed record, or add a URI (and queue its download)",
+   "  show URI|HASH     the seed's record (exit 3 if there is none)\n"
+   "  --json            show it as JSON\n"
+   "  add URI           record the seed and queue its download; refused (exit 2)\n"
+   "                    when the download would refuse it: not http(s), or an\n"
+   "                    address that is private, loopback, ... and not in\n"
+   "                    --allow-net\n",
+   false},
   {"jobs", lw_cmd_jobs,
    "jobs push STAGE [--count N] [--priority high|normal] [JSON] | jobs dead [--json] [--limit N] | "
    "jobs retry ID|--all | jobs delete ID|--all",
-   "queue jobs, list dead jobs, retry or delete them", false},
+   "queue jobs, list dead jobs, retry or delete them",
+   "  push STAGE        queue a job of STAGE (stages below); JSON: its fields\n"
+   "  --count N         queue N of them\n"
+   "  --priority P      high or normal (default)\n"
+   "  dead              the dead jobs, newest first\n"
+   "  --json            as JSON\n"
+   "  --limit N         at most N per stage (100; 0: all)\n"
+   "  retry ID|--all    queue dead jobs again with attempt 0 (exit 3: no such job)\n"
+   "  delete ID|--all   delete dead jobs for good (exit 3: no such job)\n",
+   false},
   {"providers", lw_cmd_providers, "providers [--json]",
-   "providers of the registry with their state and last harvest", false},
+   "providers of the registry with their state and last harvest",
+   "  --json            as JSON\n"
+   "A registry that does not parse: the providers of the last good registry\n"
+   "the scheduler loaded, with the error (exit 1 when there are none).\n",
+   false},
   {"harvest", lw_cmd_harvest, "harvest NAME | harvest cancel NAME",
-   "harvest a provider now (high priority), or cancel its running harvest", false},
+   "harvest a provider now (high priority), or cancel its running harvest",
+   "  NAME              the provider's name in the registry (exit 3: none such)\n"
+   "  cancel NAME       cancel NAME's running harvest (exit 1: none running)\n",
+   false},
   {"reclean", lw_cmd_reclean, "reclean NAME | reclean --all",
    "clean a provider's kept downloads again (no download) and import them, with a changeset",
-   true},
+   NULL, true},
   {"provider", lw_cmd_provider, "provider hold|release NAME",
-   "hold a provider (not harvested, shown as held) or release it", false},
+   "hold a provider (not harvested, shown as held) or release it",
+   "  hold NAME         NAME is not harvested until released (exit 3: no such provider)\n"
+   "  release NAME      NAME is harvested again\n",
+   false},
   {"stage", lw_cmd_stage, "stage pause|resume STAGE",
-   "pause a stage (workers fetch none of its jobs) or resume it", false},
-  {"queue", lw_cmd_queue, "queue purge STAGE", "drop the waiting jobs of a stage", false},
+   "pause a stage (workers fetch none of its jobs) or resume it",
+   "  pause STAGE       workers fetch no job of STAGE\n"
+   "  resume STAGE      they fetch its jobs again\n",
+   false},
+  {"queue", lw_cmd_queue, "queue purge STAGE", "drop the waiting jobs of a stage",
+   "  purge STAGE       drop STAGE's waiting jobs (not those running)\n", false},
   {"export", lw_cmd_export, "export",
-   "write all graphs as one dump with its VoID, and the metadata graph, now", false},
+   "write all graphs as one dump with its VoID, and the metadata graph, now",
+   "  (no arguments)\n", false},
   {"meta", lw_cmd_meta, "meta [--provider NAME] [--triples|--turtle]",
-   "print the metadata graph (providers, harvests, documents) from the records", false},
+   "print the metadata graph (providers, harvests, documents) from the records",
+   "  --provider NAME   only NAME's graph, harvests and documents\n"
+   "  --triples         N-Triples, not N-Quads\n"
+   "  --turtle          Turtle (what /providers/NAME/void.ttl serves)\n",
+   false},
   {"graph", lw_cmd_graph, "graph NAME [--subject IRI]",
-   "print a provider's graph, or what it says about one subject", false},
+   "print a provider's graph, or what it says about one subject",
+   "  NAME              the provider (exit 3: it has no graph)\n"
+   "  --subject IRI     only the triples about IRI (without <>), or _:label\n",
+   false},
   {"gc", lw_cmd_gc, "gc [--dry-run]",
-   "remove old harvest records, seeds and files nothing needs, extra dead jobs", false},
+   "remove old harvest records, seeds and files nothing needs, extra dead jobs",
+   "  --dry-run         say what would be removed; remove nothing\n", false},
   {"clean", lw_cmd_clean, "clean FILE [--format F] [--base IRI] [-o OUT]",
-   "guess, parse and clean a local file into canonical N-Quads (no Redis)", true},
+   "guess, parse and clean a local file into canonical N-Quads (no Redis)", NULL, true},
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -105,7 +150,20 @@ static char **settings_first(int argc, char **argv)
   return out;
 }
 
-/* `lodwash COMMAND --help`: the command's usage and what it does. */
+/* The stage names, for the help of the commands that take one. */
+static void print_stages(const char *command)
+{
+  if (strcmp(command, "stage") && strcmp(command, "queue") && strcmp(command, "jobs")) {
+    return;
+  }
+  printf("\nStages:\n");
+  for (size_t i = 0; i < lw_stage_count; ++i) {
+    printf("  %-17s %s\n", lw_stages[i].name, lw_stages[i].doc);
+  }
+}
+
+/* `lodwash COMMAND --help`: the command's usage, what it does, its own
+ * arguments and options. */
 static bool command_help(const LwCommand *command, int argc, char **argv)
 {
   for (int i = 1; i < argc && !command->own_help; ++i) {
@@ -113,9 +171,12 @@ static bool command_help(const LwCommand *command, int argc, char **argv)
       return false;
     }
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("Usage: lodwash [OPTIONS] %s\n\n%s.\n\nThe common options (lodwash --help) "
-             "may come before or after the command.\n",
-             command->usage, command->doc);
+      printf("Usage: lodwash [OPTIONS] %s\n\n%s.\n\n%s", command->usage, command->doc,
+             command->help);
+      print_stages(command->name);
+      printf("\nExit codes: 0 done, 1 failed, 2 bad arguments, 3 no such provider, seed,\n"
+             "job or graph. The common options (lodwash --help) may come before or\n"
+             "after the command.\n");
       return true;
     }
   }

@@ -14,8 +14,9 @@ gone (at most 20 s), saves a screenshot and prints one JSON line:
     cdp.py PORT phone URL SCREENSHOT.png
 
 opens URL as a phone shows it (390 x 844 CSS pixels, mobile), saves a
-screenshot and prints {"scroll_width": N, "inner_width": N}: a page usable
-on a phone does not scroll sideways as a whole.
+screenshot and prints {"scroll_width": N, "inner_width": N, "offscreen": N}:
+a page usable on a phone does not scroll sideways as a whole, and no cell or
+button is out of the window (offscreen 0).
 """
 import base64
 import json
@@ -150,8 +151,13 @@ def phone(port, url, shot):
     tab.call("Emulation.setDeviceMetricsOverride", width=390, height=844,
              deviceScaleFactor=2, mobile=True)
     tab.load(url)
+    # every cell and button within the window's width: none hidden behind
+    # a sideways scroll of its table's box
+    offscreen = tab.js("Array.from(document.querySelectorAll('td,button'))"
+                       ".filter(function(e){var r=e.getBoundingClientRect();"
+                       "return r.width>0&&(r.right>window.innerWidth+1||r.left<-1);}).length")
     sizes = {"scroll_width": tab.js("document.documentElement.scrollWidth"),
-             "inner_width": tab.js("window.innerWidth")}
+             "inner_width": tab.js("window.innerWidth"), "offscreen": offscreen}
     screenshot(tab, shot)
     print(json.dumps(sizes))
 
