@@ -80,9 +80,9 @@ expect_eq "doomed is in error (tried again later)" \
 
 # --- the pages forbid framing
 port=$(hv_port)
-"$bin/lodwash-scheduler" --redis "$LODWASH_TEST_REDIS" --prefix "$prefix" --registry "$reg" \
-  --data "$data" --allow-net 127.0.0.1 --interval 3600 --metrics-port "$port" \
-  --admin-token "t$$" 2> "$dir/pages.log" &
+LODWASH_ADMIN_TOKEN="t$$" "$bin/lodwash-scheduler" --redis "$LODWASH_TEST_REDIS" \
+  --prefix "$prefix" --registry "$reg" --data "$data" --allow-net 127.0.0.1 --interval 3600 \
+  --metrics-port "$port" 2> "$dir/pages.log" &
 HV_PIDS+=($!)
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/healthz" && break; sleep 0.1; done
 for page in / /healthz /providers /dead /nothing; do
