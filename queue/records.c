@@ -86,6 +86,37 @@ LwStatus lw_records_harvest_set_fields(redisContext *c, const char *prefix,
   return st;
 }
 
+/* Calls fn with every record whose key matches match (SCAN, a page at a
+ * time), named by its key after skip characters; names_only keeps the keys
+ * whose name holds no ':' (a provider's own record, not its sub-keys). */
+static LwStatus each_record(redisContext *c, const LwKey *match, size_t skip,
+                            bool names_only,
+                            void (*fn)(void *, const char *, const json_t *), void *arg,
+                            LwError *err)
+{
+  char cursor[32] = "0";
+  do {
+    redisReply *r = lw_redis_cmd(c, err, "SCAN", cursor, "MATCH", match->s, "COUNT", "1000",
+                                 NULL);
+    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
+      freeReplyObject(r);
+      return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
+    }
+    snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
+    for (size_t i = 0; i < r->element[1]->elements; ++i) {
+      const char *key = r->element[1]->element[i]->str;
+      json_t *record = NULL;
+      if (!(names_only && strchr(key + skip, ':')) &&
+          lw_record_get(c, key, &record, err) == LW_OK) {
+        fn(arg, key + skip, record);
+      }
+      json_decref(record);
+    }
+    freeReplyObject(r);
+  } while (strcmp(cursor, "0"));
+  return LW_OK;
+}
+
 LwStatus lw_records_harvest_each(redisContext *c, const char *prefix, const char *provider,
                                  LwHarvestEachFn fn, void *arg, LwError *err)
 {
@@ -93,53 +124,15 @@ LwStatus lw_records_harvest_each(redisContext *c, const char *prefix, const char
   char pattern[LW_KEY_MAX];
   snprintf(pattern, sizeof(pattern), "%s:*", provider ? provider : "*");
   LwKey match = lw_key(prefix, LW_KEY_HARVEST, pattern);
-  size_t key_skip = strlen(lw_key(prefix, LW_KEY_HARVEST, "").s);
-  char cursor[32] = "0";
-  do {
-    redisReply *r = lw_redis_cmd(c, err, "SCAN", cursor, "MATCH", match.s, "COUNT", "1000",
-                                 NULL);
-    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
-      freeReplyObject(r);
-      return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
-    }
-    snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
-    for (size_t i = 0; i < r->element[1]->elements; ++i) {
-      const char *key = r->element[1]->element[i]->str;
-      json_t *h = NULL;
-      if (lw_record_get(c, key, &h, err) == LW_OK) {
-        fn(arg, key + key_skip, h);
-      }
-      json_decref(h);
-    }
-    freeReplyObject(r);
-  } while (strcmp(cursor, "0"));
-  return LW_OK;
+  size_t skip = strlen(lw_key(prefix, LW_KEY_HARVEST, "").s);
+  return each_record(c, &match, skip, false, fn, arg, err);
 }
 
 LwStatus lw_records_provider_each(redisContext *c, const char *prefix, LwProviderEachFn fn,
                                   void *arg, LwError *err)
 {
+  /* names are [A-Za-z0-9]+: a key with more after the name is not one */
   LwKey match = lw_key(prefix, LW_KEY_PROVIDER, "*");
-  size_t key_skip = strlen(lw_key(prefix, LW_KEY_PROVIDER, "").s);
-  char cursor[32] = "0";
-  do {
-    redisReply *r = lw_redis_cmd(c, err, "SCAN", cursor, "MATCH", match.s, "COUNT", "1000",
-                                 NULL);
-    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
-      freeReplyObject(r);
-      return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
-    }
-    snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
-    for (size_t i = 0; i < r->element[1]->elements; ++i) {
-      const char *key = r->element[1]->element[i]->str;
-      json_t *p = NULL;
-      /* names are [A-Za-z0-9]+: a key with more after the name is not one */
-      if (!strchr(key + key_skip, ':') && lw_record_get(c, key, &p, err) == LW_OK) {
-        fn(arg, key + key_skip, p);
-      }
-      json_decref(p);
-    }
-    freeReplyObject(r);
-  } while (strcmp(cursor, "0"));
-  return LW_OK;
+  size_t skip = strlen(lw_key(prefix, LW_KEY_PROVIDER, "").s);
+  return each_record(c, &match, skip, true, fn, arg, err);
 }

@@ -5,6 +5,7 @@
  * at run time into the answers a CKAN site would give. */
 #include "sources/sources.h"
 #include "tests/support/check.h"
+#include "tests/support/source_lookup.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -21,38 +22,6 @@ static LwSourcePage *parse(const char *json, const char *url, LwStatus expect, L
   }
   CHECK((st == LW_OK) == (page != NULL));
   return page;
-}
-
-static const LwSourceDataset *dataset(const LwSourcePage *page, const char *id)
-{
-  for (size_t i = 0; page && i < page->dataset_count; ++i) {
-    if (!strcmp(page->datasets[i].id, id)) {
-      return &page->datasets[i];
-    }
-  }
-  return NULL;
-}
-
-static const LwSourceDump *dump(const LwSourceDataset *ds, const char *url)
-{
-  for (size_t i = 0; ds && i < ds->dump_count; ++i) {
-    if (!strcmp(ds->dumps[i].url, url)) {
-      return &ds->dumps[i];
-    }
-  }
-  return NULL;
-}
-
-/* The reason ds skipped url for (url NULL: a skip without a URL). */
-static const char *skip_reason(const LwSourceDataset *ds, const char *url)
-{
-  for (size_t i = 0; ds && i < ds->skip_count; ++i) {
-    const char *u = ds->skips[i].url;
-    if (url ? u && !strcmp(u, url) : !u) {
-      return ds->skips[i].reason;
-    }
-  }
-  return NULL;
 }
 
 static const char *SHOW =
@@ -97,7 +66,7 @@ static void test_package_show(void)
   LwSourcePage *page = parse(
     SHOW, "https://data.example.org/api/3/action/package_show?id=city-trees", LW_OK, &err);
   CHECK(page && page->dataset_count == 1 && page->next_count == 0 && page->total == 0);
-  const LwSourceDataset *ds = dataset(page, "city-trees");
+  const LwSourceDataset *ds = lw_test_dataset(page, "city-trees");
   CHECK(ds != NULL);
   if (!ds) {
     lw_source_page_free(page);
@@ -108,38 +77,39 @@ static void test_package_show(void)
   CHECK_INT_EQ(ds->dump_count, 6);
   CHECK_INT_EQ(ds->skip_count, 5);
   /* A CKAN label that names RDF: fetched as it is, its checksum lower-cased. */
-  const LwSourceDump *d = dump(ds, "https://data.example.org/trees.ttl");
+  const LwSourceDump *d = lw_test_dump(ds, "https://data.example.org/trees.ttl");
   CHECK(d && !d->guess && !d->media_type);
   CHECK_STR_EQ(d ? d->checksum_algorithm : NULL, "sha256");
   CHECK_STR_EQ(d ? d->checksum_value : NULL,
                "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08");
-  d = dump(ds, "https://data.example.org/trees.rdf");
+  d = lw_test_dump(ds, "https://data.example.org/trees.rdf");
   CHECK(d && !d->guess);
   CHECK_STR_EQ(d ? d->media_type : NULL, "application/rdf+xml");
   CHECK_STR_EQ(d ? d->checksum_algorithm : NULL, "md5");
   /* An empty format: the mimetype decides. A bare 40-digit hash: SHA-1. */
-  d = dump(ds, "https://data.example.org/trees.nt");
+  d = lw_test_dump(ds, "https://data.example.org/trees.nt");
   CHECK(d && !d->guess);
   CHECK_STR_EQ(d ? d->media_type : NULL, "application/n-triples");
   CHECK_STR_EQ(d ? d->checksum_algorithm : NULL, "sha1");
   /* RDFa: a page, fetched and guessed; a hash that is no digest is not one. */
-  d = dump(ds, "https://data.example.org/trees.html");
+  d = lw_test_dump(ds, "https://data.example.org/trees.html");
   CHECK(d && d->guess && !d->checksum_algorithm);
   /* ZIP says nothing of its content; "md5:" with 64 digits is not an MD5. */
-  d = dump(ds, "https://data.example.org/trees.zip");
+  d = lw_test_dump(ds, "https://data.example.org/trees.zip");
   CHECK(d && d->guess && !d->checksum_algorithm);
   /* No format at all: fetched and guessed. */
-  d = dump(ds, "http://data.example.org/trees");
+  d = lw_test_dump(ds, "http://data.example.org/trees");
   CHECK(d && d->guess);
   /* What is not fetched, and why. */
-  CHECK_STR_EQ(skip_reason(ds, "https://data.example.org/trees.csv"),
+  CHECK_STR_EQ(lw_test_skip_reason(ds, "https://data.example.org/trees.csv"),
                "format CSV is not RDF");
-  CHECK_STR_EQ(skip_reason(ds, "https://maps.example.org/wms"), "format WMS is not RDF");
-  const char *why = skip_reason(ds, "https://data.example.org/sparql");
+  CHECK_STR_EQ(lw_test_skip_reason(ds, "https://maps.example.org/wms"),
+               "format WMS is not RDF");
+  const char *why = lw_test_skip_reason(ds, "https://data.example.org/sparql");
   CHECK(why && strstr(why, "SPARQL endpoint") && strstr(why, "sparql: provider"));
-  why = skip_reason(ds, NULL);
+  why = lw_test_skip_reason(ds, NULL);
   CHECK(why && strstr(why, "nowhere") && strstr(why, "no URL"));
-  why = skip_reason(ds, "ftp://data.example.org/trees.nt");
+  why = lw_test_skip_reason(ds, "ftp://data.example.org/trees.nt");
   CHECK(why && strstr(why, "not http(s)"));
   lw_source_page_free(page);
 }
@@ -209,7 +179,7 @@ static void test_package_search_paging(void)
   LwError err;
   LwSourcePage *page = parse(json, url, LW_OK, &err);
   free(json);
-  const LwSourceDataset *ds = dataset(page, "pkg-8");
+  const LwSourceDataset *ds = lw_test_dataset(page, "pkg-8");
   CHECK(ds && ds->dump_count == 1 && !ds->dumps[0].guess);
   CHECK_STR_EQ(ds ? ds->version : NULL, "2023-01-01T00:00:00");
   CHECK(lw_source_page_dump_count(page) == 2);
@@ -226,7 +196,7 @@ static void test_errors(void)
   /* A UTF-8 BOM before the answer is no error. */
   page = parse("\xEF\xBB\xBF{\"success\": true, \"result\": {\"name\": \"bom\"}}", NULL,
                LW_OK, &err);
-  CHECK(page && dataset(page, "bom"));
+  CHECK(page && lw_test_dataset(page, "bom"));
   lw_source_page_free(page);
   /* CKAN's own error: its message is what the operator sees. */
   page = parse(
@@ -342,33 +312,36 @@ static void check_real_shows(const char *dir)
 {
   /* The legacy dictionary of a real portal: a page, guessed. */
   LwSourcePage *p = show(load_package(dir, PACKAGES[0]), LW_OK);
-  const LwSourceDataset *ds = dataset(p, "zimbabwe-regional-geochemical-survey");
+  const LwSourceDataset *ds = lw_test_dataset(p, "zimbabwe-regional-geochemical-survey");
   CHECK_STR_EQ(ds ? ds->version : NULL, "2012-03-15T18:16:21.035169");
   CHECK_STR_EQ(ds ? ds->title : NULL, "Zimbabwe Regional Geochemical Survey.");
-  const LwSourceDump *d = dump(ds, "http://www.bgs.ac.uk/gbase/geochemcd/home.html");
+  const LwSourceDump *d = lw_test_dump(ds,
+                                       "http://www.bgs.ac.uk/gbase/geochemcd/home.html");
   CHECK(d && d->guess && !d->checksum_value);
   CHECK_STR_EQ(d ? d->media_type : NULL, "text/html");
   lw_source_page_free(p);
   /* No name: the id is the dataset's; no metadata_modified: no version. */
   p = show(load_package(dir, PACKAGES[1]), LW_OK);
-  ds = dataset(p, "2988a6aa-2802-4f32-b846-d4520c79c4b7");
+  ds = lw_test_dataset(p, "2988a6aa-2802-4f32-b846-d4520c79c4b7");
   CHECK(ds && ds->dump_count == 1 && !strcmp(ds->version, ""));
   lw_source_page_free(p);
   /* CSV, as a label and as the EU authority's IRI: skipped, never fetched. */
   p = show(load_package(dir, PACKAGES[2]), LW_OK);
-  ds = dataset(p, "test-dataset-multilingual");
+  ds = lw_test_dataset(p, "test-dataset-multilingual");
   CHECK(ds && ds->dump_count == 0);
-  CHECK_STR_EQ(skip_reason(ds, "https://example.com/data.csv"), "format CSV is not RDF");
+  CHECK_STR_EQ(lw_test_skip_reason(ds, "https://example.com/data.csv"),
+               "format CSV is not RDF");
   lw_source_page_free(p);
   p = show(load_package(dir, PACKAGES[6]), LW_OK);
-  ds = dataset(p, "test-dataset-shacl");
+  ds = lw_test_dataset(p, "test-dataset-shacl");
   CHECK(ds && ds->dump_count == 0 && ds->skip_count == 1);
-  const char *why = skip_reason(ds, "https://example.com/data.csv");
+  const char *why = lw_test_skip_reason(ds, "https://example.com/data.csv");
   CHECK(why && strstr(why, "file-type/CSV") && strstr(why, "is not RDF"));
   lw_source_page_free(p);
   /* A ZIP: fetched and guessed, its bare SHA-256 kept. */
   p = show(load_package(dir, PACKAGES[4]), LW_OK);
-  d = dump(dataset(p, "test-dataset-croissant"), "https://example.com/data.zip");
+  d = lw_test_dump(lw_test_dataset(p, "test-dataset-croissant"),
+                   "https://example.com/data.zip");
   CHECK(d && d->guess);
   CHECK_STR_EQ(d ? d->checksum_algorithm : NULL, "sha256");
   CHECK_STR_EQ(d ? d->checksum_value : NULL,
@@ -376,7 +349,7 @@ static void check_real_shows(const char *dir)
   lw_source_page_free(p);
   /* A dataset series without resources: a dataset with nothing to fetch. */
   p = show(load_package(dir, PACKAGES[3]), LW_OK);
-  ds = dataset(p, "test-dataset-series");
+  ds = lw_test_dataset(p, "test-dataset-series");
   CHECK(ds && ds->dump_count == 0 && ds->skip_count == 0);
   lw_source_page_free(p);
   /* catalog.json and dataset.json are DCAT-JSON, not packages. */
@@ -406,9 +379,10 @@ static void check_real_search(const char *dir)
   CHECK_STR_EQ(p && p->next_count ? p->next[0] : NULL,
                "https://data.example.org/api/3/action/package_search?rows=8&start=8");
   CHECK(p && lw_source_page_dump_count(p) == 3);
-  const LwSourceDataset *ds = dataset(p, "test-dataset-shacl");
+  const LwSourceDataset *ds = lw_test_dataset(p, "test-dataset-shacl");
   CHECK(ds && ds->dump_count == 0 && ds->skip_count == 3);
-  CHECK(dataset(p, "test-dataset-croissant") && dataset(p, "test-dataset-multilingual"));
+  CHECK(lw_test_dataset(p, "test-dataset-croissant") &&
+        lw_test_dataset(p, "test-dataset-multilingual"));
   lw_source_page_free(p);
 }
 

@@ -7,6 +7,7 @@
  * several. */
 #include "sources/sources.h"
 #include "tests/support/check.h"
+#include "tests/support/source_lookup.h"
 #include "tests/support/dir_list.h"
 
 #include <stdlib.h>
@@ -27,32 +28,6 @@ static const char *BASE = "https://data.example.org/catalog.ttl";
 
 /* ---- helpers ---- */
 
-static void print_page(const LwSourcePage *p)
-{
-  for (size_t i = 0; p && i < p->warning_count; ++i) {
-    fprintf(stderr, "    warning: %s\n", p->warnings[i]);
-  }
-  for (size_t i = 0; p && i < p->next_count; ++i) {
-    fprintf(stderr, "    next: %s\n", p->next[i]);
-  }
-  for (size_t i = 0; p && i < p->dataset_count; ++i) {
-    const LwSourceDataset *d = &p->datasets[i];
-    fprintf(stderr, "    dataset %s (%s) version '%s'\n", d->id, d->title ? d->title : "-",
-            d->version);
-    for (size_t j = 0; j < d->dump_count; ++j) {
-      const LwSourceDump *u = &d->dumps[j];
-      fprintf(stderr, "      dump %s %s guess=%d %s:%s\n", u->url,
-              u->media_type ? u->media_type : "-", u->guess,
-              u->checksum_algorithm ? u->checksum_algorithm : "-",
-              u->checksum_value ? u->checksum_value : "-");
-    }
-    for (size_t j = 0; j < d->skip_count; ++j) {
-      fprintf(stderr, "      skip %s: %s\n", d->skips[j].url ? d->skips[j].url : "-",
-              d->skips[j].reason);
-    }
-  }
-}
-
 static LwSourcePage *parse_n(const char *text, size_t len, const char *url,
                              const char *media_type, LwStatus expect, LwError *err)
 {
@@ -62,7 +37,7 @@ static LwSourcePage *parse_n(const char *text, size_t len, const char *url,
   CHECK_INT_EQ(st, expect);
   if (st != expect) {
     fprintf(stderr, "  (%s: %s)\n", url, err->message);
-    print_page(page);
+    lw_test_print_page(page);
   }
   if (st != LW_OK) {
     CHECK(page == NULL);
@@ -74,29 +49,6 @@ static LwSourcePage *parse(const char *text, const char *media_type, LwStatus ex
                            LwError *err)
 {
   return parse_n(text, strlen(text), BASE, media_type, expect, err);
-}
-
-static LwSourceDataset *dataset(LwSourcePage *p, const char *id)
-{
-  for (size_t i = 0; p && i < p->dataset_count; ++i) {
-    if (!strcmp(p->datasets[i].id, id)) {
-      return &p->datasets[i];
-    }
-  }
-  fprintf(stderr, "dataset %s not found in:\n", id);
-  print_page(p);
-  return NULL;
-}
-
-static const LwSourceDump *dump(const LwSourceDataset *ds, const char *url)
-{
-  for (size_t i = 0; ds && i < ds->dump_count; ++i) {
-    if (!strcmp(ds->dumps[i].url, url)) {
-      return &ds->dumps[i];
-    }
-  }
-  fprintf(stderr, "dump %s not found\n", url);
-  return NULL;
 }
 
 /* The skip of url (NULL: a skip without URL) whose reason contains text. */
@@ -117,18 +69,6 @@ static bool has_skip(const LwSourceDataset *ds, const char *url, const char *tex
   return false;
 }
 
-static bool has_next(const LwSourcePage *p, const char *url)
-{
-  for (size_t i = 0; p && i < p->next_count; ++i) {
-    if (!strcmp(p->next[i], url)) {
-      return true;
-    }
-  }
-  fprintf(stderr, "next %s not found\n", url);
-  print_page(p);
-  return false;
-}
-
 static bool has_warning(const LwSourcePage *p, const char *text)
 {
   for (size_t i = 0; p && i < p->warning_count; ++i) {
@@ -137,7 +77,7 @@ static bool has_warning(const LwSourcePage *p, const char *text)
     }
   }
   fprintf(stderr, "no warning containing '%s'\n", text);
-  print_page(p);
+  lw_test_print_page(p);
   return false;
 }
 
@@ -164,8 +104,8 @@ static void test_hydra_paging(void)
                                    "<#d1> a dcat:Dataset ; dct:title \"One\" .\n",
                           NULL, LW_OK, &err);
   CHECK(p && p->dataset_count == 1 && p->next_count == 1);
-  CHECK(has_next(p, "https://data.example.org/catalog.ttl?page=2"));
-  CHECK(dataset(p, "https://data.example.org/catalog.ttl#d1") != NULL);
+  CHECK(lw_test_has_next(p, "https://data.example.org/catalog.ttl?page=2"));
+  CHECK(lw_test_dataset(p, "https://data.example.org/catalog.ttl#d1") != NULL);
   lw_source_page_free(p);
   /* ckanext-dcat's paging: hydra:nextPage as a literal, on a
    * PagedCollection; a last page of no datasets is still a page. An ftp
@@ -178,7 +118,7 @@ static void test_hydra_paging(void)
             "  hydra:totalItems 20 .\n",
             NULL, LW_OK, &err);
   CHECK(p && p->dataset_count == 0 && p->next_count == 1);
-  CHECK(has_next(p, "https://data.example.org/catalog.ttl?page=3"));
+  CHECK(lw_test_has_next(p, "https://data.example.org/catalog.ttl?page=3"));
   CHECK(has_warning(p, "ftp://data.example.org/catalog.ttl?page=3"));
   lw_source_page_free(p);
 }
@@ -203,15 +143,16 @@ static void test_linked_catalogs(void)
     "<#d2> a dcat:Dataset ; dct:hasPart <https://parts.example.org/not-a-catalog.ttl> .\n",
     NULL, LW_OK, &err);
   CHECK(p && p->next_count == 3);
-  CHECK(has_next(p, "https://regions.example.org/north.ttl"));
-  CHECK(has_next(p, "https://parts.example.org/east.rdf"));
-  CHECK(has_next(p, "https://data.example.org/dataset/elsewhere"));
+  CHECK(lw_test_has_next(p, "https://regions.example.org/north.ttl"));
+  CHECK(lw_test_has_next(p, "https://parts.example.org/east.rdf"));
+  CHECK(lw_test_has_next(p, "https://data.example.org/dataset/elsewhere"));
   CHECK(has_warning(p, "urn:x:not-fetched"));
   CHECK(p && p->dataset_count == 2);
-  LwSourceDataset *s1 = dataset(p, "https://data.example.org/catalog.ttl#s1");
+  LwSourceDataset *s1 = lw_test_dataset(p, "https://data.example.org/catalog.ttl#s1");
   CHECK_STR_EQ(s1 ? s1->title : NULL, "South one");
-  check_dump(dump(s1, "https://data.example.org/s1.nt"), "application/n-triples", false);
-  CHECK(dataset(p, "https://data.example.org/catalog.ttl#d2") != NULL);
+  check_dump(lw_test_dump(s1, "https://data.example.org/s1.nt"), "application/n-triples",
+             false);
+  CHECK(lw_test_dataset(p, "https://data.example.org/catalog.ttl#d2") != NULL);
   lw_source_page_free(p);
 }
 
@@ -246,7 +187,7 @@ static void test_blank_datasets(void)
   LwSourcePage *p = parse(PREFIXES "[] a dcat:Dataset ; dct:identifier \" stats-2024 \" ;\n"
                                    "  dcat:distribution [ dcat:downloadURL <x.ttl> ] .\n",
                           NULL, LW_OK, &err);
-  CHECK(dataset(p, "stats-2024") != NULL);
+  CHECK(lw_test_dataset(p, "stats-2024") != NULL);
   lw_source_page_free(p);
 }
 
@@ -267,9 +208,9 @@ static void test_access_url(void)
     "    [ dcat:accessURL <https://x.example.org/about> ;\n"
     "      dcat:downloadURL <https://x.example.org/all.nt> ] .\n",
     NULL, LW_OK, &err);
-  LwSourceDataset *d = dataset(p, "https://data.example.org/catalog.ttl#d");
-  check_dump(dump(d, "https://x.example.org/a.ttl"), "text/turtle", false);
-  check_dump(dump(d, "https://x.example.org/all.nt"), NULL, true);
+  LwSourceDataset *d = lw_test_dataset(p, "https://data.example.org/catalog.ttl#d");
+  check_dump(lw_test_dump(d, "https://x.example.org/a.ttl"), "text/turtle", false);
+  check_dump(lw_test_dump(d, "https://x.example.org/all.nt"), NULL, true);
   CHECK(d && d->dump_count == 2 && d->skip_count == 4);
   const char *landing =
     "accessURL only, no RDF format declared (a landing page or service)";
@@ -320,24 +261,25 @@ static void test_formats(void)
     "    [ dcat:downloadURL <https://x.example.org/l> ] .\n"
     "<#own-format> rdfs:label \"N-Triples\" .\n",
     NULL, LW_OK, &err);
-  LwSourceDataset *d = dataset(p, "https://data.example.org/catalog.ttl#d");
+  LwSourceDataset *d = lw_test_dataset(p, "https://data.example.org/catalog.ttl#d");
   CHECK(has_skip(d, "https://x.example.org/t.csv", "format CSV is not RDF"));
   CHECK(has_skip(d, "https://x.example.org/wms", "format WMS_SRVC is not RDF"));
   CHECK(has_skip(d, "https://x.example.org/m.pdf", "format application/pdf is not RDF"));
   CHECK(has_skip(d, "https://x.example.org/s.zip", "format SHP is not RDF"));
   CHECK(has_skip(d, "https://x.example.org/f.csv", "format CSV is not RDF"));
-  check_dump(dump(d, "https://x.example.org/a.ttl"), NULL, false);
-  check_dump(dump(d, "https://x.example.org/b.jsonld"), "application/ld+json", false);
-  check_dump(dump(d, "https://x.example.org/c.rdf"), "application/rdf+xml; charset=utf-8",
+  check_dump(lw_test_dump(d, "https://x.example.org/a.ttl"), NULL, false);
+  check_dump(lw_test_dump(d, "https://x.example.org/b.jsonld"), "application/ld+json",
              false);
-  check_dump(dump(d, "https://x.example.org/d.nt"), NULL, false);
-  check_dump(dump(d, "https://x.example.org/e.ttl"), "text/turtle", false);
-  check_dump(dump(d, "https://x.example.org/g"), NULL, false);
-  check_dump(dump(d, "https://x.example.org/h.ttl.gz"), "text/turtle", false);
-  check_dump(dump(d, "https://x.example.org/i.zip"), NULL, true);
-  check_dump(dump(d, "https://x.example.org/j.tar"), "application/n-quads", false);
-  check_dump(dump(d, "https://x.example.org/k"), "text/html", true);
-  check_dump(dump(d, "https://x.example.org/l"), NULL, true);
+  check_dump(lw_test_dump(d, "https://x.example.org/c.rdf"),
+             "application/rdf+xml; charset=utf-8", false);
+  check_dump(lw_test_dump(d, "https://x.example.org/d.nt"), NULL, false);
+  check_dump(lw_test_dump(d, "https://x.example.org/e.ttl"), "text/turtle", false);
+  check_dump(lw_test_dump(d, "https://x.example.org/g"), NULL, false);
+  check_dump(lw_test_dump(d, "https://x.example.org/h.ttl.gz"), "text/turtle", false);
+  check_dump(lw_test_dump(d, "https://x.example.org/i.zip"), NULL, true);
+  check_dump(lw_test_dump(d, "https://x.example.org/j.tar"), "application/n-quads", false);
+  check_dump(lw_test_dump(d, "https://x.example.org/k"), "text/html", true);
+  check_dump(lw_test_dump(d, "https://x.example.org/l"), NULL, true);
   CHECK(d && d->skip_count == 5 && d->dump_count == 11);
   lw_source_page_free(p);
 }
@@ -355,9 +297,9 @@ static void test_urls(void)
     "  [ dcat:downloadURL \"see the publisher's site\" ] ,\n"
     "  [ dcat:downloadURL <https://x.example.org/z.ttl>, <https://x.example.org/z.ttl> ] .\n",
     NULL, LW_OK, &err);
-  LwSourceDataset *d = dataset(p, "https://data.example.org/catalog.ttl#d");
-  CHECK(dump(d, "https://data.example.org/files/x.ttl") != NULL);
-  CHECK(dump(d, "https://x.example.org/z.ttl") != NULL);
+  LwSourceDataset *d = lw_test_dataset(p, "https://data.example.org/catalog.ttl#d");
+  CHECK(lw_test_dump(d, "https://data.example.org/files/x.ttl") != NULL);
+  CHECK(lw_test_dump(d, "https://x.example.org/z.ttl") != NULL);
   CHECK(has_skip(d, "ftp://ftp.example.org/y.ttl", "not an http(s) URL"));
   CHECK(has_skip(d, NULL, "a blank node is not a URL"));
   CHECK(has_skip(d, NULL, "see the publisher's site is not a URL"));
@@ -380,18 +322,18 @@ static void test_checksums(void)
     "  spdx:checksum [ spdx:algorithm spdx:checksumAlgorithm_sha1 ;\n"
     "    spdx:checksumValue \"not hex\" ] .\n",
     NULL, LW_OK, &err);
-  LwSourceDataset *d = dataset(p, "https://data.example.org/catalog.ttl#d");
+  LwSourceDataset *d = lw_test_dataset(p, "https://data.example.org/catalog.ttl#d");
   const char *sha256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
   const char *urls[] = {"https://x.example.org/a.nt", "https://x.example.org/a2.nt"};
   for (size_t i = 0; i < 2; ++i) {
-    const LwSourceDump *a = dump(d, urls[i]);
+    const LwSourceDump *a = lw_test_dump(d, urls[i]);
     CHECK_STR_EQ(a ? a->checksum_algorithm : NULL, "sha256");
     CHECK_STR_EQ(a ? a->checksum_value : NULL, sha256);
   }
-  const LwSourceDump *b = dump(d, "https://x.example.org/b.nt");
+  const LwSourceDump *b = lw_test_dump(d, "https://x.example.org/b.nt");
   CHECK_STR_EQ(b ? b->checksum_algorithm : NULL, "md5");
   CHECK_STR_EQ(b ? b->checksum_value : NULL, "d41d8cd98f00b204e9800998ecf8427e");
-  const LwSourceDump *c = dump(d, "https://x.example.org/c.nt");
+  const LwSourceDump *c = lw_test_dump(d, "https://x.example.org/c.nt");
   CHECK(c && !c->checksum_algorithm && !c->checksum_value);
   lw_source_page_free(p);
 }
@@ -410,9 +352,9 @@ static void test_versions_and_titles(void)
     /* nothing said */
     "<#c> a dcat:DatasetSeries ; dct:title \"Nur Deutsch\"@de .\n",
     NULL, LW_OK, &err);
-  LwSourceDataset *a = dataset(p, "https://data.example.org/catalog.ttl#a");
-  LwSourceDataset *b = dataset(p, "https://data.example.org/catalog.ttl#b");
-  LwSourceDataset *c = dataset(p, "https://data.example.org/catalog.ttl#c");
+  LwSourceDataset *a = lw_test_dataset(p, "https://data.example.org/catalog.ttl#a");
+  LwSourceDataset *b = lw_test_dataset(p, "https://data.example.org/catalog.ttl#b");
+  LwSourceDataset *c = lw_test_dataset(p, "https://data.example.org/catalog.ttl#c");
   CHECK_STR_EQ(a ? a->version : NULL, "2024-03-01T10:00:00Z");
   CHECK_STR_EQ(a ? a->title : NULL, "Title");
   CHECK_STR_EQ(b ? b->version : NULL, "2020-05-05");
@@ -464,10 +406,10 @@ static void check_eels(LwSourcePage *p, const char *base)
   char id[256], url[256];
   snprintf(id, sizeof(id), "%s#eels", base);
   snprintf(url, sizeof(url), "https://data.example.org/eels.rdf");
-  LwSourceDataset *d = dataset(p, id);
+  LwSourceDataset *d = lw_test_dataset(p, id);
   CHECK_STR_EQ(d ? d->title : NULL, "Eels");
   CHECK_STR_EQ(d ? d->version : NULL, "2023-11-02");
-  check_dump(dump(d, url), "application/rdf+xml", false);
+  check_dump(lw_test_dump(d, url), "application/rdf+xml", false);
 }
 
 static void test_syntaxes(void)
@@ -476,7 +418,7 @@ static void test_syntaxes(void)
   const char *rdf_url = "https://data.example.org/catalog.rdf";
   LwSourcePage *p = parse_n(RDFXML, strlen(RDFXML), rdf_url, NULL, LW_OK, &err);
   check_eels(p, rdf_url);
-  CHECK(has_next(p, "https://data.example.org/catalog.rdf?page=2"));
+  CHECK(lw_test_has_next(p, "https://data.example.org/catalog.rdf?page=2"));
   lw_source_page_free(p);
   /* The media type does not mislead when the content is clear. */
   p = parse_n(RDFXML, strlen(RDFXML), rdf_url, "text/turtle", LW_OK, &err);
@@ -491,7 +433,8 @@ static void test_syntaxes(void)
     "<https://data.example.org/d> <http://www.w3.org/ns/dcat#distribution> _:x .\n"
     "_:x <http://www.w3.org/ns/dcat#downloadURL> <https://data.example.org/d.nt> .\n";
   p = parse_n(nt, strlen(nt), "https://data.example.org/catalog", NULL, LW_OK, &err);
-  CHECK(dump(dataset(p, "https://data.example.org/d"), "https://data.example.org/d.nt"));
+  CHECK(lw_test_dump(lw_test_dataset(p, "https://data.example.org/d"),
+                     "https://data.example.org/d.nt"));
   lw_source_page_free(p);
   /* A UTF-8 BOM. */
   const char *bom = "\xEF\xBB\xBF" PREFIXES "<#d> a dcat:Dataset .\n";
@@ -527,8 +470,8 @@ static void test_errors(void)
                                    "<#b> a dcat:Dataset ; dct:title undefined:title .\n"
                                    "<#c> a dcat:Dataset ; dct:title \"C\" .\n",
                           NULL, LW_OK, &err);
-  CHECK(dataset(p, "https://data.example.org/catalog.ttl#a") != NULL);
-  CHECK(dataset(p, "https://data.example.org/catalog.ttl#c") != NULL);
+  CHECK(lw_test_dataset(p, "https://data.example.org/catalog.ttl#a") != NULL);
+  CHECK(lw_test_dataset(p, "https://data.example.org/catalog.ttl#c") != NULL);
   CHECK(has_warning(p, "syntax error"));
   lw_source_page_free(p);
   /* A broken line in the middle of a distribution: serd skips the rest of
@@ -538,8 +481,8 @@ static void test_errors(void)
                      "  dct:issued \"2020\"^^<<http://www.w3.org/2001/XMLSchema#gYear> ;\n"
                      "  dcat:mediaType \"text/turtle\" .\n",
             NULL, LW_OK, &err);
-  check_dump(dump(dataset(p, "https://data.example.org/catalog.ttl#d"),
-                  "https://data.example.org/x.ttl"),
+  check_dump(lw_test_dump(lw_test_dataset(p, "https://data.example.org/catalog.ttl#d"),
+                          "https://data.example.org/x.ttl"),
              "text/turtle", false);
   CHECK(has_warning(p, "line 10 left out"));
   lw_source_page_free(p);
@@ -587,8 +530,8 @@ static void test_many_datasets(void)
   LwError err;
   LwSourcePage *p = parse_n(doc.data, doc.len, BASE, "text/turtle", LW_OK, &err);
   CHECK(p && p->dataset_count == N && lw_source_page_dump_count(p) == N);
-  LwSourceDataset *d = dataset(p, "https://data.example.org/catalog.ttl#d2999");
-  CHECK(dump(d, "https://files.example.org/2999.nt") != NULL);
+  LwSourceDataset *d = lw_test_dataset(p, "https://data.example.org/catalog.ttl#d2999");
+  CHECK(lw_test_dump(d, "https://files.example.org/2999.nt") != NULL);
   CHECK_STR_EQ(d ? d->version : NULL, "2024-01-01T00:00:59");
   lw_source_page_free(p);
   lw_buf_free(&doc);
@@ -673,7 +616,7 @@ static void check_twin(const char *dir, const char *stem)
   LwSourcePage *b = parse_file(dir, "dcat-ap-2.2.0-hvd", json, LW_OK, &err);
   CHECK(a && b && a->dataset_count == b->dataset_count);
   for (size_t i = 0; a && b && i < a->dataset_count && i < b->dataset_count; ++i) {
-    LwSourceDataset *x = &a->datasets[i], *y = dataset(b, x->id);
+    LwSourceDataset *x = &a->datasets[i], *y = lw_test_dataset(b, x->id);
     CHECK(y && x->dump_count == y->dump_count && x->skip_count == y->skip_count);
     CHECK_STR_EQ(y ? y->title : NULL, x->title);
   }
@@ -689,7 +632,7 @@ static void test_ckanext_files(const char *dir)
    * skipped; an external website (dct:format html) is fetched and guessed. */
   LwSourcePage *p = parse_file(dir, sub, "catalog.rdf", LW_OK, &err);
   CHECK(p && p->dataset_count == 2 && p->next_count == 0);
-  LwSourceDataset *d1 = dataset(p, "https://data.some.org/catalog/datasets/1");
+  LwSourceDataset *d1 = lw_test_dataset(p, "https://data.some.org/catalog/datasets/1");
   CHECK_STR_EQ(d1 ? d1->title : NULL, "Example dataset 1");
   CHECK_STR_EQ(d1 ? d1->version : NULL, "2013-04-26T00:00:00Z");
   CHECK(d1 && d1->dump_count == 0 && d1->skip_count == 3);
@@ -699,15 +642,15 @@ static void test_ckanext_files(const char *dir)
                  "format application/pdf is not RDF"));
   CHECK(has_skip(d1, "https://data.some.org/the/actual/catalog/link/to/an/api",
                  "accessURL only, no RDF format declared"));
-  LwSourceDataset *d2 = dataset(p, "https://data.some.org/catalog/datasets/2");
+  LwSourceDataset *d2 = lw_test_dataset(p, "https://data.some.org/catalog/datasets/2");
   CHECK_STR_EQ(d2 ? d2->version : NULL, "2013-04-01");
-  check_dump(dump(d2, "https://external.site.org/"), NULL, true);
+  check_dump(lw_test_dump(d2, "https://external.site.org/"), NULL, true);
   lw_source_page_free(p);
   /* One dataset: its distribution is a landing page with a data service
    * (a SPARQL endpoint); the dataset's modified is newer than the
    * distribution's. */
   p = parse_file(dir, sub, "dataset.rdf", LW_OK, &err);
-  LwSourceDataset *z = dataset(
+  LwSourceDataset *z = lw_test_dataset(
     p, "https://data.some.org/catalog/datasets/9df8df51-63db-37a8-e044-0003ba9b0d98");
   CHECK_STR_EQ(z ? z->title : NULL, "Zimbabwe Regional Geochemical Survey.");
   CHECK_STR_EQ(z ? z->version : NULL, "2012-05-10T21:04");
@@ -719,7 +662,7 @@ static void test_ckanext_files(const char *dir)
    * is a dataset too. */
   p = parse_file(dir, sub, "dataset.ttl", LW_OK, &err);
   CHECK(has_warning(p, "undefined prefix: healthdcatap:"));
-  LwSourceDataset *h = dataset(p, "http://example.healthdata.nl/set/dataset");
+  LwSourceDataset *h = lw_test_dataset(p, "http://example.healthdata.nl/set/dataset");
   CHECK_STR_EQ(h ? h->title : NULL, "HealthDCAT-AP test dataset");
   CHECK_STR_EQ(h ? h->version : NULL, "2024-12-31T23:59:59Z");
   CHECK(
@@ -729,7 +672,7 @@ static void test_ckanext_files(const char *dir)
              "Technical_report_number_of_unique_study_subjects_available_by_environment_"
              "for_project_HDBP0250.csv",
              "format text/csv is not RDF"));
-  LwSourceDataset *series = dataset(p, "http://example.com/series");
+  LwSourceDataset *series = lw_test_dataset(p, "http://example.com/series");
   CHECK_STR_EQ(series ? series->version : NULL, "2025-09-10T15:00:00Z");
   /* its title comes after the "^^<<" line: read once that line is left out */
   CHECK(has_warning(p, "line 154 left out"));
@@ -737,7 +680,7 @@ static void test_ckanext_files(const char *dir)
   lw_source_page_free(p);
   /* DCAT-AP 1.1 (dct:IMT blank nodes) with URLs as literals. */
   p = parse_file(dir, sub, "dataset_afs.ttl", LW_OK, &err);
-  LwSourceDataset *afs = dataset(p, "http://example.com/data/test-dataset-1");
+  LwSourceDataset *afs = lw_test_dataset(p, "http://example.com/data/test-dataset-1");
   CHECK_STR_EQ(afs ? afs->version : NULL, "2012-05-10T21:04");
   CHECK(has_skip(afs, "http://url.to.csv.file", "format text/csv is not RDF"));
   CHECK(has_skip(afs, "http://url.to.html.page", "accessURL only"));
@@ -755,15 +698,15 @@ static void test_ckanext_files(const char *dir)
   lw_source_page_free(p);
   /* JSON-LD with @graph: a zip download, guessed. */
   p = parse_file(dir, sub, "catalog_with_at_graph.jsonld", LW_OK, &err);
-  LwSourceDataset *ck = dataset(
+  LwSourceDataset *ck = lw_test_dataset(
     p, "https://ckan.example.org/dataset/d4ce4e6e-ab89-44cb-bf5c-33a162c234de#dataset");
   CHECK_STR_EQ(ck ? ck->title : NULL, "Title dataset");
-  check_dump(dump(ck, "http://example2.org/files/download.zip"), NULL, true);
+  check_dump(lw_test_dump(ck, "http://example2.org/files/download.zip"), NULL, true);
   CHECK(ck && ck->dump_count == 1 && ck->skip_count == 0);
   lw_source_page_free(p);
   /* The newest modified of dataset and distribution. */
   p = parse_file(dir, sub, "dataset_multilingual.ttl", LW_OK, &err);
-  LwSourceDataset *ml = dataset(
+  LwSourceDataset *ml = lw_test_dataset(
     p, "https://example.org/dataset/0112cf32-bce0-4071-9504-923375f9f2ad");
   CHECK_STR_EQ(ml ? ml->version : NULL, "2024-05-05T09:33:20");
   CHECK(has_skip(ml, "https://example.com/data.csv", "format CSV is not RDF"));
@@ -781,9 +724,11 @@ static void test_hvd_files(const char *dir)
                         "example-ms_dataset_hvd_profile.ttl"};
   for (size_t i = 0; i < 3; ++i) {
     LwSourcePage *p = parse_file(dir, sub, both[i], LW_OK, &err);
-    LwSourceDataset *d = dataset(p, "https://data.exampleMS.gov/id/dataset/1T2p3o4B");
+    LwSourceDataset *d = lw_test_dataset(p,
+                                         "https://data.exampleMS.gov/id/dataset/1T2p3o4B");
     CHECK_STR_EQ(d ? d->title : NULL, "The population of bees");
-    check_dump(dump(d, "https://orgea.exampleMS.gov/files/1T2p3o4B.ttl"), NULL, false);
+    check_dump(lw_test_dump(d, "https://orgea.exampleMS.gov/files/1T2p3o4B.ttl"), NULL,
+               false);
     CHECK(has_skip(d, "https://orgea.exampleMS.gov/files/1T2p3o4B.shp",
                    "format SHP is not RDF"));
     CHECK(d && d->dump_count == 1 && d->skip_count == 1);
@@ -792,16 +737,16 @@ static void test_hvd_files(const char *dir)
   /* A catalogue that only links its dataset: the dataset is read next. */
   LwSourcePage *p = parse_file(dir, sub, "example-ms_catalogue_simple.ttl", LW_OK, &err);
   CHECK(p && p->dataset_count == 0 && p->next_count == 1);
-  CHECK(has_next(p, "https://data.exampleMS.gov/id/dataset/1T2p3o4B"));
+  CHECK(lw_test_has_next(p, "https://data.exampleMS.gov/id/dataset/1T2p3o4B"));
   lw_source_page_free(p);
   /* Distributions described by their licence only: skips without URL. */
   p = parse_file(dir, sub, "example-restrict_licenses.ttl", LW_OK, &err);
-  LwSourceDataset *w = dataset(p, "https://data.exampleMS.gov/id/dataset/1W2o3p4T");
+  LwSourceDataset *w = lw_test_dataset(p, "https://data.exampleMS.gov/id/dataset/1W2o3p4T");
   CHECK(has_skip(w, NULL, "1W2o3p4T-dist-SHP> without dcat:downloadURL or dcat:accessURL"));
   lw_source_page_free(p);
   /* DCAT-AP 2.1.1 in N-Triples: a CSV by accessURL, no format declared. */
   p = parse_file(dir, sub, "dcat-ap-2.1.1-example1.nt", LW_OK, &err);
-  LwSourceDataset *pool = dataset(p, "https://myorg.eu/opendata/datasets/1");
+  LwSourceDataset *pool = lw_test_dataset(p, "https://myorg.eu/opendata/datasets/1");
   CHECK_STR_EQ(pool ? pool->title : NULL, "visitors to the Open Swimming Pool");
   CHECK(has_skip(pool, "https://myorg.eu/opendata/datasets/1/distributions/csv",
                  "accessURL only"));

@@ -5,6 +5,7 @@
  * are written here. */
 #include "sources/sources.h"
 #include "tests/support/check.h"
+#include "tests/support/source_lookup.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,36 +31,6 @@ static LwSourcePage *parse_bytes(const char *data, size_t len, LwStatus expect,
 static LwSourcePage *parse(const char *xml, LwStatus expect, LwError *err)
 {
   return parse_bytes(xml, strlen(xml), expect, err);
-}
-
-static const LwSourceDataset *dataset(const LwSourcePage *page, const char *id)
-{
-  for (size_t i = 0; page && i < page->dataset_count; ++i) {
-    if (!strcmp(page->datasets[i].id, id)) {
-      return &page->datasets[i];
-    }
-  }
-  return NULL;
-}
-
-static const LwSourceDump *dump(const LwSourceDataset *ds, const char *url)
-{
-  for (size_t i = 0; ds && i < ds->dump_count; ++i) {
-    if (!strcmp(ds->dumps[i].url, url)) {
-      return &ds->dumps[i];
-    }
-  }
-  return NULL;
-}
-
-static bool has_next(const LwSourcePage *page, const char *url)
-{
-  for (size_t i = 0; page && i < page->next_count; ++i) {
-    if (!strcmp(page->next[i], url)) {
-      return true;
-    }
-  }
-  return false;
 }
 
 static bool has_warning(const LwSourcePage *page, const char *part)
@@ -106,9 +77,9 @@ static const char *INDEX =
 static void check_index(const LwSourcePage *page)
 {
   CHECK(page && page->dataset_count == 0 && page->next_count == 3);
-  CHECK(has_next(page, "https://data.example.org/sitemaps/part1.xml.gz"));
-  CHECK(has_next(page, "https://data.example.org/sitemaps/part2.xml"));
-  CHECK(has_next(page, "https://data.example.org/other/part3.xml?page=3&size=10"));
+  CHECK(lw_test_has_next(page, "https://data.example.org/sitemaps/part1.xml.gz"));
+  CHECK(lw_test_has_next(page, "https://data.example.org/sitemaps/part2.xml"));
+  CHECK(lw_test_has_next(page, "https://data.example.org/other/part3.xml?page=3&size=10"));
   CHECK(has_warning(page, "ftp://data.example.org/part4.xml"));
 }
 
@@ -150,16 +121,17 @@ static void test_urlset(void)
   LwError err;
   LwSourcePage *page = parse(URLSET, LW_OK, &err);
   CHECK(page && page->dataset_count == 3 && page->next_count == 0);
-  const LwSourceDataset *ds = dataset(page, "https://data.example.org/dataset/trees");
+  const LwSourceDataset *ds = lw_test_dataset(page,
+                                              "https://data.example.org/dataset/trees");
   CHECK_STR_EQ(ds ? ds->version : NULL, "2024-03-01");
-  const LwSourceDump *d = dump(ds, "https://data.example.org/dataset/trees");
+  const LwSourceDump *d = lw_test_dump(ds, "https://data.example.org/dataset/trees");
   CHECK(ds && ds->dump_count == 1 && d && d->guess && !d->media_type);
-  ds = dataset(page, "https://data.example.org/dataset/rivers");
+  ds = lw_test_dataset(page, "https://data.example.org/dataset/rivers");
   CHECK_STR_EQ(ds ? ds->version : NULL, "2023-11-05T08:00:00Z");
   /* Relative: against the sitemap's URL; no lastmod: no version. */
-  ds = dataset(page, "https://data.example.org/dataset/bridges");
+  ds = lw_test_dataset(page, "https://data.example.org/dataset/bridges");
   CHECK(ds && !strcmp(ds->version, "") &&
-        dump(ds, "https://data.example.org/dataset/bridges"));
+        lw_test_dump(ds, "https://data.example.org/dataset/bridges"));
   CHECK(has_warning(page, "mailto:data@example.org"));
   lw_source_page_free(page);
   /* Blanks before the XML declaration, and no namespace at all. */
@@ -167,7 +139,7 @@ static void test_urlset(void)
     "\n  <?xml version=\"1.0\"?>\n<urlset><url><loc>http://a.example/x</loc></url>"
     "</urlset>",
     LW_OK, &err);
-  CHECK(page && dataset(page, "http://a.example/x"));
+  CHECK(page && lw_test_dataset(page, "http://a.example/x"));
   lw_source_page_free(page);
   /* An empty urlset is a sitemap with nothing in it. */
   page = parse("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>", LW_OK,
@@ -216,13 +188,14 @@ static void test_semantic(void)
   LwError err;
   LwSourcePage *page = parse(SEMANTIC, LW_OK, &err);
   CHECK(page && page->dataset_count == 4);
-  const LwSourceDataset *ds = dataset(page, "http://example.com/catalog.rdf#catalog");
+  const LwSourceDataset *ds = lw_test_dataset(page,
+                                              "http://example.com/catalog.rdf#catalog");
   CHECK_STR_EQ(ds ? ds->title : NULL, "Example Corp. Product Catalog");
   CHECK(ds && ds->dump_count == 2 && ds->skip_count == 2);
   /* The extension says nothing of a dump's format: guessed. */
-  const LwSourceDump *d = dump(ds, "http://example.com/data/catalogdump.rdf.gz");
+  const LwSourceDump *d = lw_test_dump(ds, "http://example.com/data/catalogdump.rdf.gz");
   CHECK(d && d->guess);
-  CHECK(dump(ds, "https://data.example.org/sitemaps/dumps/archive.nt.bz2") != NULL);
+  CHECK(lw_test_dump(ds, "https://data.example.org/sitemaps/dumps/archive.nt.bz2") != NULL);
   const char *why = NULL;
   for (size_t i = 0; ds && i < ds->skip_count; ++i) {
     if (!strcmp(ds->skips[i].url, "http://example.com/sparql")) {
@@ -233,15 +206,16 @@ static void test_semantic(void)
   CHECK(ds && ds->skip_count == 2 &&
         !strcmp(ds->skips[1].url, "ftp://example.com/data/old.rdf"));
   /* No datasetURI: the first dump names it; its lastmod is its version. */
-  ds = dataset(page, "https://dumps.example.org/people.ttl");
-  CHECK(ds && ds->dump_count == 2 && dump(ds, "https://dumps.example.org/places.ttl"));
+  ds = lw_test_dataset(page, "https://dumps.example.org/people.ttl");
+  CHECK(ds && ds->dump_count == 2 &&
+        lw_test_dump(ds, "https://dumps.example.org/places.ttl"));
   CHECK_STR_EQ(ds ? ds->version : NULL, "2015-06-01");
   /* An endpoint only: a dataset with nothing fetched, and why. */
-  ds = dataset(page, "https://query.example.org/sparql");
+  ds = lw_test_dataset(page, "https://query.example.org/sparql");
   CHECK(ds && ds->dump_count == 0 && ds->skip_count == 1);
   CHECK_STR_EQ(ds ? ds->title : NULL, "Only queries");
   CHECK(has_warning(page, "sc:dataset without"));
-  CHECK(dataset(page, "https://data.example.org/about") != NULL);
+  CHECK(lw_test_dataset(page, "https://data.example.org/about") != NULL);
   lw_source_page_free(page);
 }
 
@@ -319,8 +293,8 @@ static void test_external_entity(void)
     CHECK(ds->dump_count == 1 && !strstr(ds->dumps[0].url, "root:"));
   }
   if (st == LW_OK) {
-    CHECK(dataset(page, "http://a.example/") != NULL);
-    const LwSourceDataset *ds = dataset(page, "http://b.example/page");
+    CHECK(lw_test_dataset(page, "http://a.example/") != NULL);
+    const LwSourceDataset *ds = lw_test_dataset(page, "http://b.example/page");
     CHECK(ds && !strcmp(ds->version, ""));
     CHECK(has_warning(page, "entity references"));
   }
@@ -333,7 +307,7 @@ static void test_external_entity(void)
   page = NULL;
   st = lw_sitemap_parse(dtd, strlen(dtd), BASE, &page, &err);
   CHECK_INT_EQ(st, LW_OK);
-  CHECK(page && page->dataset_count == 1 && dataset(page, "http://c.example/"));
+  CHECK(page && page->dataset_count == 1 && lw_test_dataset(page, "http://c.example/"));
   lw_source_page_free(page);
 }
 
