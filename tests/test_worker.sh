@@ -92,7 +92,7 @@ lw_sh_check "failed count 3" count_is noop failed 3
 lw_sh_check "jobs dead shows the error" grep -q 'seed=flaky attempt=3 error="noop: asked to fail (retryable)"' "$LW_SH_TMP/dead"
 id=$(cut -d' ' -f1 "$LW_SH_TMP/dead")
 "$LODWASH" jobs retry 0123456789abcdef >/dev/null 2>&1
-lw_sh_check "retry of an unknown id exits 1" [ $? -eq 1 ]
+lw_sh_check "retry of an unknown id exits 3 (no such job, docs/cli.md)" [ $? -eq 3 ]
 lw_sh_check "jobs retry ID" bash -c "'$LODWASH' jobs retry '$id' | grep -q '1 job queued again'"
 lw_sh_check "retried job is queued" count_is noop queued 1
 lw_sh_check "dead list empty" count_is noop dead 0
