@@ -122,8 +122,12 @@ expect_eq "stage pause nope: a bad argument, exit 2" \
   "$(code_of "$bin/lodwash" --redis "$r" --prefix "$prefix" stage pause nope)" 2
 
 # --- status --json --watch: JSON only, one report a line
-timeout -s INT 5 "$bin/lodwash" --redis "$r" --prefix "$prefix" status --json --watch --every 1 \
-  > "$dir/watch.out" 2>&1 || true
+# (LeakSanitizer's check at exit, in the sanitizer build, was seen to hang
+# for good once the watch had ended on SIGINT: its tracer waiting on the main
+# thread. The leak check is left out of this one run; ASan's other checks
+# stay, and the plain build shows the watch ends.)
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" timeout -s INT 5 "$bin/lodwash" --redis "$r" \
+  --prefix "$prefix" status --json --watch --every 1 > "$dir/watch.out" 2>&1 || true
 expect_eq "status --json --watch: every line is a JSON report" "$(python3 -c '
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
