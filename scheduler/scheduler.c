@@ -501,6 +501,35 @@ static char *page_warnings_json(const LwSourcePage *page)
   return text;
 }
 
+/* Appends the count strings of more to fields (at n); the new n. */
+static size_t fields_add(const char **fields, size_t n, const char *const *more,
+                         size_t count)
+{
+  for (size_t i = 0; i < count; ++i) {
+    fields[n++] = more[i];
+  }
+  return n;
+}
+
+/* MD5 of what a visit writes of a catalogue's view: its dumps, datasets
+ * (with their states against the baseline) and warnings. */
+static void catalogue_digest(const LwSourcePlan *plan, const char *warnings,
+                             char out[LW_HASH_HEX_LEN + 1])
+{
+  LwMd5 *md5 = lw_md5_new();
+  const char *parts[] = {plan->dumps_json, plan->datasets_json, warnings ? warnings : "[]"};
+  for (size_t i = 0; md5 && i < sizeof(parts) / sizeof(*parts); ++i) {
+    lw_md5_update(md5, parts[i], strlen(parts[i]));
+    lw_md5_update(md5, "\n", 1);
+  }
+  if (md5) {
+    lw_md5_finish(md5, out);
+  } else {
+    out[0] = '\0'; /* out of memory: written again, as before */
+  }
+  lw_md5_free(md5);
+}
+
 /* The visit of a DCAT, CKAN, sitemap or SPARQL source once it is read:
  * plan which datasets changed, decide as for a VoID, start a harvest of
  * the changed datasets' dumps. */
@@ -559,19 +588,31 @@ static LwStatus visit_end_source(LwScheduler *s, ProviderVisit *pv,
    * or datasets that left): the new versions are the baseline at once. */
   bool settled = d.decision == LW_DECIDE_START && plan.dump_count == 0;
   char *warnings = page_warnings_json(page);
-  const char *fields[] = {"void_modified",      plan.newest,
+  char digest[LW_HASH_HEX_LEN + 1];
+  catalogue_digest(&plan, warnings, digest);
+  const char *fields[26];
+  size_t n = 0;
+  const char *always[] = {"void_modified",      plan.newest,
                           "void_source",        "datasets",
                           "void_hash",          plan.version.hash,
                           "void_etag",          "",
                           "void_http_modified", "",
                           "void_type",          "",
-                          "void_body",          "",
-                          "void_dumps",         plan.dumps_json,
-                          "source_datasets",    plan.datasets_json,
-                          "warnings",           warnings ? warnings : "[]",
-                          "harvested_hash",     plan.version.hash,
-                          "harvested_datasets", plan.baseline_json};
-  size_t n = sizeof(fields) / sizeof(*fields) - (settled ? 0 : 4);
+                          "void_body",          ""};
+  const char *baseline[] = {"harvested_hash", plan.version.hash, "harvested_datasets",
+                            plan.baseline_json};
+  /* The catalogue's view, megabytes at 100,000 datasets: written when it
+   * moved, not at every visit. */
+  const char *view[] = {"source_digest",   digest, "void_dumps", plan.dumps_json,
+                        "source_datasets", plan.datasets_json,
+                        "warnings",        warnings ? warnings : "[]"};
+  n = fields_add(fields, n, always, sizeof(always) / sizeof(*always));
+  if (settled) {
+    n = fields_add(fields, n, baseline, sizeof(baseline) / sizeof(*baseline));
+  }
+  if (!digest[0] || strcmp(digest, st->source_digest) != 0) {
+    n = fields_add(fields, n, view, sizeof(view) / sizeof(*view));
+  }
   rc = record_visit(s, p, true, NULL, fields, n, err);
   free(warnings);
   if (rc == LW_OK && settled) {

@@ -297,7 +297,17 @@ fi
 declare -A first
 for p in bees cat portal site ep described; do first[$p]=$(redis HGET "${prefix}provider:$p" harvest); done
 before=$(wc -l < "$dir/access.log")
+# what the scheduler writes to Redis in it (a catalogue's datasets are
+# megabytes at 100,000: written when they moved, not at every visit)
+redis MONITOR > "$dir/monitor.log" 2>&1 &
+monitor=$!
+sleep 0.3
 cycle --sparql-page-size 10
+kill "$monitor" 2>/dev/null; wait "$monitor" 2>/dev/null || true
+expect_eq "the unchanged catalogues' datasets not written again" \
+  "$(grep -c -E '"HSET" "'"$prefix"'provider:[^"]*".*"(source_datasets|void_dumps)"' "$dir/monitor.log" || true)" 0
+expect_match "the visits recorded all the same" "$(cat "$dir/monitor.log")" \
+  '"HSET" "'"$prefix"'provider:cat".*"checked"'
 work
 for p in bees cat portal site ep described; do
   expect_eq "$p: unchanged, no harvest started" "$(redis HGET "${prefix}provider:$p" harvest)" \
