@@ -259,8 +259,9 @@ expect_eq "cat: the graph holds d1, d2 and d3, exactly" "$(graph cat | md5sum)" 
 expect_eq "cat: the CSV never requested" "$(requests '/d1\.csv ')" 0
 expect_eq "cat: the page of undeclared format fetched" "$(requests '/d2-page\.html ')" 1
 page_seed=$(lw "$prefix" seed show "$HV_BASE/d2-page.html" --json 2>/dev/null |
-  python3 -c 'import json,sys; print(json.load(sys.stdin).get("skipped", ""))' || true)
-expect_match "cat: the page without RDF skipped with the reason" "$page_seed" '^not RDF'
+  python3 -c 'import json,sys; s=json.load(sys.stdin); print(s.get("status"), s.get("skipped", ""))' || true)
+expect_match "cat: the page without RDF skipped (its status) with the reason" "$page_seed" \
+  '^skipped not RDF'
 
 expect_eq "portal: the graph holds the archive's and the Turtle resource's triples" \
   "$(graph portal | md5sum)" \
