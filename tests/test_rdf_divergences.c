@@ -8,7 +8,11 @@
  *     of the input into blocks;
  *   - raptor: literals from RDF/XML property attributes lost their in-scope
  *     xml:lang (W3C rdfms-xmllang/test006); corrected with
- *     rdf_readers/xml_lang_scope.h, also for a tag cut by a block boundary.
+ *     rdf_readers/xml_scope.h, also for a tag cut by a block boundary;
+ *   - raptor: an xml:base's query was dropped for same-document references
+ *     (rdf:about="#s" under xml:base="http://a/b/c/d;p?q" gave
+ *     <http://a/b/c/d;p#s>, RFC 3986 §5.2.2 keeps the query); corrected
+ *     with rdf_readers/xml_base_marks.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,11 +162,76 @@ static void test_property_attribute_lang_blocks(void)
   }
 }
 
+static void test_xml_base_query(void)
+{
+  const char *doc = RDF_OPEN
+    "<rdf:Description xml:base=\"http://a/b/c/d;p?q\">\n"
+    " <eg:in>\n"
+    "  <rdf:Description rdf:about=\"#s\" eg:p=\"same-document\"/>\n"
+    " </eg:in>\n"
+    " <eg:in><rdf:Description rdf:about=\"\" eg:p=\"empty\"/></eg:in>\n"
+    " <eg:in><rdf:Description rdf:about=\"?y\" eg:p=\"own query\"/></eg:in>\n"
+    " <eg:in><rdf:Description rdf:about=\"g\" eg:p=\"path\"/></eg:in>\n"
+    " <eg:in><rdf:Description rdf:about=\"d;p#s2\" eg:p=\"path and fragment\"/></eg:in>\n"
+    " <eg:in><rdf:Description rdf:ID=\"i\" eg:p=\"id\"/></eg:in>\n"
+    " <eg:in><rdf:Description rdf:about=\"#t\"><eg:r rdf:resource=\"#r\"/>"
+    "<eg:n rdf:datatype=\"#dt\">7</eg:n></rdf:Description></eg:in>\n"
+    " <eg:in xml:base=\"#frag\"><rdf:Description rdf:about=\"#u\" eg:p=\"nested\"/></eg:in>\n"
+    " <eg:in xml:base=\"?z\"><rdf:Description rdf:about=\"#v\" eg:p=\"query\"/></eg:in>\n"
+    " <eg:in xml:base=\"e/f\"><rdf:Description rdf:about=\"#w\" eg:p=\"no query\"/></eg:in>\n"
+    "</rdf:Description>\n"
+    "<rdf:Description xml:base=\"http://h\" rdf:about=\"#s\" eg:p=\"no path\"/>\n"
+    "<rdf:Description xml:base=\"http://h/x?a/b?c\" rdf:about=\"#s\" eg:p=\"slash\"/>\n"
+    "<rdf:Description rdf:about=\"#s\" eg:p=\"document base\"/>\n" RDF_CLOSE;
+  unsigned long long errors;
+  char *got = read_text(doc, strlen(doc), LW_FORMAT_RDFXML, &errors);
+  CHECK_INT_EQ(errors, 0);
+  CHECK(strstr(got, "<http://a/b/c/d;p?q#s> <http://example.org/p> \"same-document\" .\n"));
+  CHECK(strstr(got, "<http://a/b/c/d;p?q> <http://example.org/p> \"empty\" .\n"));
+  CHECK(strstr(got, "<http://a/b/c/d;p?y> <http://example.org/p> \"own query\" .\n"));
+  CHECK(strstr(got, "<http://a/b/c/g> <http://example.org/p> \"path\" .\n"));
+  CHECK(strstr(got, "<http://a/b/c/d;p#s2> <http://example.org/p> \"path and fragment\" .\n"));
+  CHECK(strstr(got, "<http://a/b/c/d;p?q#i> <http://example.org/p> \"id\" .\n"));
+  CHECK(strstr(got, "<http://a/b/c/d;p?q#t> <http://example.org/r> <http://a/b/c/d;p?q#r> .\n"));
+  CHECK(strstr(got, "\"7\"^^<http://a/b/c/d;p?q#dt> .\n"));
+  CHECK(strstr(got, "<http://a/b/c/d;p?q#u> <http://example.org/p> \"nested\" .\n"));
+  CHECK(strstr(got, "<http://a/b/c/d;p?z#v> <http://example.org/p> \"query\" .\n"));
+  CHECK(strstr(got, "<http://a/b/c/e/f#w> <http://example.org/p> \"no query\" .\n"));
+  CHECK(strstr(got, "<http://h#s> <http://example.org/p> \"no path\" .\n"));
+  CHECK(strstr(got, "<http://h/x?a/b?c#s> <http://example.org/p> \"slash\" .\n"));
+  CHECK(strstr(got, "<http://example.org/#s> <http://example.org/p> \"document base\" .\n"));
+  CHECK(!strstr(got, "lodwash"));
+  free(got);
+}
+
+/* The tag with the xml:base cut by the reader's 64 KiB blocks. */
+static void test_xml_base_query_blocks(void)
+{
+  const char *tag = "<rdf:Description xml:base=\"http://a/b?q\" rdf:about=\"#s\" eg:p=\"o\"/>";
+  size_t head = strlen(RDF_OPEN);
+  for (size_t cut = 0; cut <= strlen(tag) + 1; cut += 3) {
+    LwBuf doc = LW_BUF_INIT;
+    lw_buf_append_str(&doc, RDF_OPEN);
+    for (size_t i = 0; i < 65536 - head - cut; ++i) {
+      lw_buf_append_char(&doc, ' ');
+    }
+    lw_buf_append_str(&doc, tag);
+    lw_buf_append_str(&doc, RDF_CLOSE);
+    unsigned long long errors;
+    char *got = read_text(doc.data, doc.len, LW_FORMAT_RDFXML, &errors);
+    CHECK_STR_EQ(got, "<http://a/b?q#s> <http://example.org/p> \"o\" .\n");
+    free(got);
+    lw_buf_free(&doc);
+  }
+}
+
 int main(void)
 {
   test_long_string_escapes();
   test_long_string_blocks();
   test_property_attribute_lang();
   test_property_attribute_lang_blocks();
+  test_xml_base_query();
+  test_xml_base_query_blocks();
   return lw_test_finish();
 }
