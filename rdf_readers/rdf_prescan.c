@@ -839,8 +839,33 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len, LwBuf *
   return LW_SCAN_OK;
 }
 
+/* What the input ends inside, for the message at its end: serd names a
+ * character there that is not in the input (the '|' of the trailer, the
+ * pre-scanner's 'Z', '?' for its own end of input). */
+static const char *ends_inside(const LwScanner *s)
+{
+  switch (s->state) {
+  case S_IRI:
+    return "an IRI";
+  case S_OPEN:
+    return s->quotes_seen == 1 ? "a string" : NULL; /* "" is a string */
+  case S_STR:
+    return "a string";
+  case S_LSTR:
+    return "a long string";
+  case S_ESC:
+  case S_HEX:
+    return s->ret_state == S_IRI ? "an escape in an IRI" : "an escape in a string";
+  case S_NESC:
+    return "an escape in a name";
+  default:
+    return NULL;
+  }
+}
+
 LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
 {
+  s->end_inside = ends_inside(s);
   if (lw_buf_reserve(out, 17 + s->dots + s->held_b + sizeof(s->bool_held) +
                             sizeof(s->tag_held) + 1) != LW_OK) {
     return LW_SCAN_NOMEM;

@@ -51,6 +51,9 @@ typedef struct {
   unsigned long end_line; /* where the input ended, once at_eof */
   unsigned long end_column;
   bool trailer_sent; /* after a stop: serd got the trailer to end on */
+  bool end_reported; /* the error at the end of the input (or line) is out */
+  size_t line_out_len; /* line mode: the repaired line's bytes, before the
+                        * pre-scanner's ending (lw_scanner_finish) */
   LwBuf terms[T_COUNT];
   /* line mode */
   unsigned long line_no;
@@ -432,6 +435,28 @@ static int source_error(void *stream)
 
 /* ---- errors ---- */
 
+/* serd's message for an error past the last byte of the input (or of a
+ * line), in message, made to say what happened: serd names a character
+ * there that is not in the input (the trailer's '|', the pre-scanner's
+ * 'Z' or "\\Z", '?' or an escape %FFFFFFFF for its own end). */
+static void end_message(const SerdContext *c, char *message, size_t size)
+{
+  /* a line-based reader sees lines (the cleaner hands it batches of them,
+   * each with its line break): a term never goes on past one */
+  const char *end = c->line_based ? "line" : "input";
+  const char *inside = c->scan.end_inside;
+  if (inside) {
+    snprintf(message, size, "end of %s inside %s", end, inside);
+  } else if (strchr(message, '`') || strstr(message, "%FFFFFFFF") ||
+             (c->line_based && strstr(message, "end of file"))) {
+    snprintf(message, size, "unexpected end of %s", end);
+  } else if (!strstr(message, "end of file")) {
+    char said[LW_ERROR_MESSAGE_MAX];
+    snprintf(said, sizeof(said), "%s", message);
+    snprintf(message, size, "unexpected end of %s: %s", end, said);
+  }
+}
+
 static SerdStatus on_serd_error(void *handle, const SerdError *e)
 {
   SerdContext *c = handle;
@@ -444,6 +469,13 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
   vsnprintf(message, sizeof(message), e->fmt, args);
   va_end(args);
   if (c->line_based) { /* serd saw one line: its line 1 */
+    if (e->col > c->line_out_len) { /* past the line's last byte */
+      if (c->end_reported) {
+        return SERD_SUCCESS; /* one problem, one error */
+      }
+      c->end_reported = true;
+      end_message(c, message, sizeof(message));
+    }
     ++c->line_errors;
     lw_read_report(c->rc, (unsigned)c->line_no, e->col, "%s", message);
     return SERD_SUCCESS;
@@ -453,13 +485,19 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
    * one byte at a time it counts one more there (the byte it starts with) */
   unsigned long line = e->line;
   unsigned long column = e->line > 1 || c->view ? e->col + 1 : e->col;
-  if (c->end_line &&
-      (line > c->end_line || (line == c->end_line && column > c->end_column))) {
+  bool at_end = c->end_line && (line > c->end_line ||
+                                 (line == c->end_line && column > c->end_column));
+  if (at_end) {
     line = c->end_line; /* serd read on over the trailer and the NULs */
     column = c->end_column;
   }
-  if (cascade(c, line, column) || (line == c->serd_line && column >= c->serd_column)) {
+  if (cascade(c, line, column) || (line == c->serd_line && column >= c->serd_column) ||
+      (at_end && c->end_reported)) {
     return SERD_SUCCESS;
+  }
+  if (at_end) {
+    c->end_reported = true;
+    end_message(c, message, sizeof(message));
   }
   c->serd_line = line;
   c->serd_column = column;
@@ -808,11 +846,13 @@ static void read_line(SerdContext *c, SerdReader *reader, const char *line, size
   c->line_len = len;
   c->line_errors = 0;
   c->line_statements = 0;
+  c->end_reported = false;
   lw_buf_reset(&c->out);
   lw_scanner_sync(&c->scan);
   c->scan.line = c->line_no;
   c->scan.column = 0;
   LwScanResult r = lw_scanner_feed(&c->scan, line, len, &c->out);
+  c->line_out_len = c->out.len;
   if (r == LW_SCAN_OK) {
     r = lw_scanner_finish(&c->scan, &c->out);
   }

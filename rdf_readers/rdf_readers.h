@@ -209,6 +209,9 @@ typedef struct {
   /* position of the next input byte (1-based line, 0-based byte column) */
   unsigned long line;
   unsigned long column;
+  /* lw_scanner_finish: what the input (or line) ended inside ("an IRI",
+   * "a string", ...), NULL when it ended between tokens */
+  const char *end_inside;
   /* what stopped it */
   unsigned long stop_line;
   unsigned long stop_column;

@@ -12,8 +12,14 @@
  *   - raptor: an xml:base's query was dropped for same-document references
  *     (rdf:about="#s" under xml:base="http://a/b/c/d;p?q" gave
  *     <http://a/b/c/d;p#s>, RFC 3986 §5.2.2 keeps the query); corrected
- *     with rdf_readers/xml_base_marks.h.
+ *     with rdf_readers/xml_base_marks.h;
+ *   - serd: at the end of the input (or of a line) inside a term, its
+ *     message named a character that is not in the file ("invalid IRI
+ *     character `|'", the trailer's; "invalid escape `\Z'", the
+ *     pre-scanner's; "`?'", serd's own end): it says what happened now
+ *     ("end of input inside an IRI"), at the line where the input ends.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +231,106 @@ static void test_xml_base_query_blocks(void)
   }
 }
 
+static void collect_error(void *handle, unsigned line, unsigned column, const char *message)
+{
+  char text[600];
+  snprintf(text, sizeof(text), "%u:%u: %s\n", line, column, message);
+  lw_buf_append_str(handle, text);
+}
+
+/* The errors of reading text (in a file, so that N-Triples goes through
+ * the same reader as the cleaner's), one "line:column: message" a line. */
+static char *errors_of(const char *text, size_t len, LwFormat format)
+{
+  LwBuf errors = LW_BUF_INIT, out = LW_BUF_INIT;
+  FILE *in = fmemopen((void *)text, len, "rb");
+  LwReadOptions o = {.format = format,
+                     .base_iri = "http://example.org/",
+                     .on_quad = collect_quad,
+                     .quad_handle = &out,
+                     .on_error = collect_error,
+                     .error_handle = &errors};
+  LwReadStats stats;
+  LwError err;
+  lw_rdf_read(in, &o, &stats, &err);
+  fclose(in);
+  lw_buf_free(&out);
+  lw_buf_append_char(&errors, '\0');
+  return lw_buf_steal(&errors);
+}
+
+static void check_end(const char *text, LwFormat format, const char *want)
+{
+  char *got = errors_of(text, strlen(text), format);
+  CHECK_STR_EQ(got, want);
+  free(got);
+}
+
+static void test_end_of_input_messages(void)
+{
+  check_end("@prefix eg: <http://e/> .\n\n<> eg:uri <http://example.org/dontstop",
+            LW_FORMAT_TURTLE, "3:38: end of input inside an IRI\n");
+  check_end("<http://e/s> <http://e/p> <h", LW_FORMAT_TURTLE,
+            "1:28: end of input inside an IRI\n");
+  check_end("<http://e/s> <http://e/p> \"abc", LW_FORMAT_TURTLE,
+            "1:30: end of input inside a string\n");
+  check_end("<http://e/s> <http://e/p> \"\"\"abc\n\"", LW_FORMAT_TURTLE,
+            "2:1: end of input inside a long string\n");
+  check_end("<http://e/s> <http://e/p> \"\\u00", LW_FORMAT_TURTLE,
+            "1:31: end of input inside an escape in a string\n");
+  check_end("<http://e/s> <http://e/p> <http://e/o> ;", LW_FORMAT_TURTLE,
+            "1:40: unexpected end of input: bad verb\n");
+  check_end("<http://e/s> <http://e/p> <http://e/o> .\n<http://e/s> <http://e/p> <http://e/o",
+            LW_FORMAT_NTRIPLES, "2:39: end of line inside an IRI\n");
+  check_end("<http://e/s> <http://e/p> \"x\n<http://e/s> <http://e/p> <http://e/o> .\n",
+            LW_FORMAT_NTRIPLES, "1:30: end of line inside a string\n");
+  check_end("<http://e/s> <http://e/p> _", LW_FORMAT_NTRIPLES,
+            "1:28: unexpected end of line\n");
+  check_end("<http://e/s> <http://e/p> \"x\"", LW_FORMAT_NTRIPLES,
+            "1:30: unexpected end of line\n");
+}
+
+/* serd's end-of-file tests: no message names a character the file does
+ * not hold. */
+static void test_end_of_input_suite(void)
+{
+  const char *data = lw_test_testdata();
+  char dir[4096];
+  snprintf(dir, sizeof(dir), "%s/serd-test-extra/test/extra/eof", data ? data : "");
+  DIR *d = data ? opendir(dir) : NULL;
+  if (!d) {
+    printf("skipped: no serd-test-extra in the test data\n");
+    return;
+  }
+  unsigned files = 0;
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t n = strlen(e->d_name);
+    bool nt = n > 3 && !strcmp(e->d_name + n - 3, ".nt");
+    if (strncmp(e->d_name, "bad-", 4) || (!nt && (n < 4 || strcmp(e->d_name + n - 4, ".ttl")))) {
+      continue;
+    }
+    char path[8192];
+    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+    FILE *f = fopen(path, "rb");
+    char text[4096];
+    size_t len = f ? fread(text, 1, sizeof(text), f) : 0;
+    if (f) {
+      fclose(f);
+    }
+    char *got = errors_of(text, len, nt ? LW_FORMAT_NTRIPLES : LW_FORMAT_TURTLE);
+    bool phantom = strstr(got, "`|'") || strstr(got, "`?'") || strstr(got, "Z'") ||
+                   strstr(got, "%FFFFFFFF");
+    if (phantom || !*got) {
+      printf("%s: %s\n", e->d_name, *got ? got : "no error");
+    }
+    CHECK(!phantom && *got);
+    free(got);
+    ++files;
+  }
+  closedir(d);
+  CHECK(files >= 30);
+}
+
 int main(void)
 {
   test_long_string_escapes();
@@ -233,5 +339,7 @@ int main(void)
   test_property_attribute_lang_blocks();
   test_xml_base_query();
   test_xml_base_query_blocks();
+  test_end_of_input_messages();
+  test_end_of_input_suite();
   return lw_test_finish();
 }
