@@ -68,6 +68,10 @@ typedef struct {
   unsigned long serd_line; /* where serd's last reported error was */
   unsigned long serd_column;
   size_t out_pos; /* stream mode: bytes of out already handed on */
+  /* stream mode: lines with a character serd may report wrongly as not
+   * in a name (LwScanNameCharFunc), a queue of NameCharLine */
+  LwBuf name_chars;
+  size_t name_chars_first;
   /* stream mode: where serd stands. Paged, serd's own cursor (see
    * SerdReaderView); one byte at a time, the last byte handed to it. */
   const struct SerdReaderView *view; /* NULL: one byte at a time */
@@ -414,6 +418,81 @@ static bool cascade(SerdContext *c, unsigned long line, unsigned long column)
   return false;
 }
 
+/* A line with characters serd may report wrongly (inner: not at the
+ * start of a name) or rightly (starts). */
+typedef struct {
+  unsigned long line;
+  unsigned long inner;
+  bool starts;
+} NameCharLine;
+
+#define NAME_CHAR_LINES_MAX 65536 /* beyond, serd's reports stay */
+
+static NameCharLine *name_char_line(const SerdContext *c, size_t i)
+{
+  return (NameCharLine *)(c->name_chars.data + i * sizeof(NameCharLine));
+}
+
+static size_t name_char_lines(const SerdContext *c)
+{
+  return c->name_chars.len / sizeof(NameCharLine);
+}
+
+static void scanner_name_char(void *handle, unsigned long line, bool starts)
+{
+  SerdContext *c = handle;
+  size_t n = name_char_lines(c);
+  if (n > c->name_chars_first && name_char_line(c, n - 1)->line == line) {
+    NameCharLine *last = name_char_line(c, n - 1);
+    last->inner += !starts;
+    last->starts = last->starts || starts;
+    return;
+  }
+  if (c->name_chars_first > 1024 && c->name_chars_first * 2 > n) {
+    size_t used = c->name_chars_first * sizeof(NameCharLine); /* serd has passed them */
+    memmove(c->name_chars.data, c->name_chars.data + used, c->name_chars.len - used);
+    c->name_chars.len -= used;
+    n -= c->name_chars_first;
+    c->name_chars_first = 0;
+  }
+  NameCharLine l = {line, !starts, starts};
+  if (n - c->name_chars_first < NAME_CHAR_LINES_MAX) {
+    lw_buf_append(&c->name_chars, &l, sizeof(l)); /* out of memory: reported */
+  }
+}
+
+/* Forgets the lines before line: serd has passed them. */
+static void name_chars_passed(SerdContext *c, unsigned long line)
+{
+  size_t n = name_char_lines(c);
+  while (c->name_chars_first < n && name_char_line(c, c->name_chars_first)->line < line) {
+    ++c->name_chars_first;
+  }
+}
+
+/* serd's "invalid character U+00B7 in name" for a character that does not
+ * start the name: a name may hold it (see LwScanNameCharFunc). When a line
+ * also has one that starts a name, serd's reports there all stay. */
+static bool wrongly_invalid(SerdContext *c, unsigned long line, const char *message)
+{
+  unsigned code;
+  if (sscanf(message, "invalid character U+%X in name", &code) != 1 ||
+      !(code == 0xB7 || (code >= 0x300 && code <= 0x36F) || code == 0x203F ||
+        code == 0x2040)) {
+    return false;
+  }
+  name_chars_passed(c, line);
+  if (c->name_chars_first == name_char_lines(c)) {
+    return false;
+  }
+  NameCharLine *l = name_char_line(c, c->name_chars_first);
+  if (l->line != line || l->starts || !l->inner) {
+    return false;
+  }
+  --l->inner;
+  return true;
+}
+
 static void scanner_error(void *handle, unsigned long line, unsigned long column,
                           const char *message)
 {
@@ -485,6 +564,9 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
    * one byte at a time it counts one more there (the byte it starts with) */
   unsigned long line = e->line;
   unsigned long column = e->line > 1 || c->view ? e->col + 1 : e->col;
+  if (wrongly_invalid(c, e->line, message)) {
+    return SERD_SUCCESS;
+  }
   bool at_end = c->end_line && (line > c->end_line ||
                                  (line == c->end_line && column > c->end_column));
   if (at_end) {
@@ -707,6 +789,7 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
     problem = "term of the wrong kind";
   }
   LwLocation at = locate(c, &q);
+  name_chars_passed(c, at.line);
   if (c->line_based) {
     if (problem) {
       ++c->line_errors;
@@ -981,6 +1064,10 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
   c.line_based = o->format == LW_FORMAT_NTRIPLES || o->format == LW_FORMAT_NQUADS;
   lw_scanner_init(&c.scan, !c.line_based, rc->max_depth, rc->max_term_bytes, scanner_error,
                   &c);
+  if (!c.line_based) {
+    c.scan.on_name_char = scanner_name_char;
+    c.scan.name_char_handle = &c;
+  }
   if (o->base_iri && !lw_uri_is_absolute(o->base_iri)) {
     return lw_error_set(rc->err, LW_ERR_USAGE, "base IRI <%s> is not absolute",
                         o->base_iri);
@@ -1010,5 +1097,6 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
   }
   lw_buf_free(&c.out);
   lw_buf_free(&c.seen);
+  lw_buf_free(&c.name_chars);
   return result;
 }
