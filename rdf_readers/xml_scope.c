@@ -438,6 +438,14 @@ bool lw_xml_scope_next(LwXmlScope *s, const char *data, size_t len, size_t *pos,
     s->tag_open_here = false; /* a tag begun in an earlier block */
   }
   for (size_t i = *pos; i < len; ++i) {
+    if (s->state == X_TEXT || (s->state == X_ATTR_VALUE && !s->in_lang && !s->in_base)) {
+      /* nothing to see up to the next '<', or the value's closing quote */
+      const char *next = memchr(data + i, s->state == X_TEXT ? '<' : s->quote, len - i);
+      if (!next) {
+        break;
+      }
+      i = (size_t)(next - data);
+    }
     char c = data[i];
     switch (s->state) {
     case X_TEXT:
