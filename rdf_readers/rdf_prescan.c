@@ -649,6 +649,10 @@ again:
       s->state = s->ret_state;
       if (bad_code_point(s->esc_value, s->ret_state == S_IRI)) {
         emit(out, "Z", 1); /* serd: "invalid hex escape", here */
+        size_t k = s->escapes_refused++ % (sizeof(s->refused) / sizeof(s->refused[0]));
+        s->refused[k].line = s->line;
+        s->refused[k].code_point = s->esc_value;
+        s->refused[k].in_iri = s->ret_state == S_IRI;
         return LW_SCAN_OK;
       }
     }

@@ -52,6 +52,8 @@ typedef struct {
   unsigned long end_column;
   bool trailer_sent; /* after a stop: serd got the trailer to end on */
   bool end_reported; /* the error at the end of the input (or line) is out */
+  unsigned long escapes_explained; /* of the scanner's refused escapes */
+  unsigned line_error_column;      /* line mode: where the last error was */
   size_t line_out_len; /* line mode: the repaired line's bytes, before the
                         * pre-scanner's ending (lw_scanner_finish) */
   LwBuf terms[T_COUNT];
@@ -536,6 +538,40 @@ static void end_message(const SerdContext *c, char *message, size_t size)
   }
 }
 
+/* serd's "invalid hexadecimal digit `Z'" for an escape the pre-scanner
+ * refused (its last digit made a 'Z': see bad_code_point), in message,
+ * made to say why: the escape on that line the scanner refused next. */
+static void refused_escape(SerdContext *c, unsigned long line, char *message, size_t size)
+{
+  const LwScanner *s = &c->scan;
+  size_t ring = sizeof(s->refused) / sizeof(s->refused[0]);
+  unsigned long first = s->escapes_refused > ring ? s->escapes_refused - ring : 0;
+  if (strcmp(message, "invalid hexadecimal digit `Z'\n") &&
+      strcmp(message, "invalid hexadecimal digit `Z'")) {
+    return;
+  }
+  c->escapes_explained = c->escapes_explained > first ? c->escapes_explained : first;
+  for (; c->escapes_explained < s->escapes_refused; ++c->escapes_explained) {
+    size_t k = c->escapes_explained % ring;
+    if (s->refused[k].line < line) {
+      continue;
+    }
+    if (s->refused[k].line > line) {
+      return;
+    }
+    uint32_t cp = s->refused[k].code_point;
+    ++c->escapes_explained;
+    if (cp >= 0xD800 && cp <= 0xDFFF) {
+      snprintf(message, size, "escape of a surrogate (U+%04X), which is no character", cp);
+    } else if (cp > 0x10FFFF) {
+      snprintf(message, size, "escape beyond Unicode (U+%X)", cp);
+    } else {
+      snprintf(message, size, "escape of U+%04X in an IRI, which IRIs may not hold", cp);
+    }
+    return;
+  }
+}
+
 static SerdStatus on_serd_error(void *handle, const SerdError *e)
 {
   SerdContext *c = handle;
@@ -547,7 +583,12 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
   va_copy(args, *e->args);
   vsnprintf(message, sizeof(message), e->fmt, args);
   va_end(args);
+  refused_escape(c, c->line_based ? c->line_no : e->line, message, sizeof(message));
   if (c->line_based) { /* serd saw one line: its line 1 */
+    if (c->line_errors && e->col == c->line_error_column) {
+      return SERD_SUCCESS; /* serd's follow-up at the same place */
+    }
+    c->line_error_column = e->col;
     if (e->col > c->line_out_len) { /* past the line's last byte */
       if (c->end_reported) {
         return SERD_SUCCESS; /* one problem, one error */

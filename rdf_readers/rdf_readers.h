@@ -213,6 +213,14 @@ typedef struct {
   char tag_held[64]; /* Turtle / TriG: a language tag held back, '@' first */
   unsigned tag_len;
   unsigned long tags_refused; /* tags written as "@-..." so far */
+  /* the last escapes refused (a 'Z' for their last digit), for the
+   * message: their lines and code points, a ring */
+  struct {
+    unsigned long line;
+    uint32_t code_point;
+    bool in_iri;
+  } refused[16];
+  unsigned long escapes_refused; /* so far; the ring holds the last 16 */
   size_t term_len;
   unsigned long reported_line; /* one report per line is enough */
   unsigned char carry[4];      /* the start of a UTF-8 sequence cut by a block */

@@ -17,7 +17,10 @@
  *     message named a character that is not in the file ("invalid IRI
  *     character `|'", the trailer's; "invalid escape `\Z'", the
  *     pre-scanner's; "`?'", serd's own end): it says what happened now
- *     ("end of input inside an IRI"), at the line where the input ends.
+ *     ("end of input inside an IRI"), at the line where the input ends;
+ *     so does its "invalid hexadecimal digit `Z'" for an escape the
+ *     pre-scanner refused (a surrogate, beyond Unicode, a character IRIs
+ *     may not hold).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -266,6 +269,21 @@ static void check_end(const char *text, LwFormat format, const char *want)
   free(got);
 }
 
+static void test_refused_escape_messages(void)
+{
+  const char *doc = "<http://e/s> <http://e/p> \"\\ud801\\udc69\" .\n"
+                    "<http://e/s> <http://e/p> <http://a/\\u0020> .\n"
+                    "<http://e/s> <http://e/p> \"\\U00110000\" .\n";
+  const char *want = "1:%u: escape of a surrogate (U+D801), which is no character\n"
+                     "2:42: escape of U+0020 in an IRI, which IRIs may not hold\n"
+                     "3:37: escape beyond Unicode (U+110000)\n";
+  char expected[512];
+  snprintf(expected, sizeof(expected), want, 34);
+  check_end(doc, LW_FORMAT_TURTLE, expected);
+  snprintf(expected, sizeof(expected), want, 33);
+  check_end(doc, LW_FORMAT_NTRIPLES, expected);
+}
+
 static void test_end_of_input_messages(void)
 {
   check_end("@prefix eg: <http://e/> .\n\n<> eg:uri <http://example.org/dontstop",
@@ -340,6 +358,7 @@ int main(void)
   test_xml_base_query();
   test_xml_base_query_blocks();
   test_end_of_input_messages();
+  test_refused_escape_messages();
   test_end_of_input_suite();
   return lw_test_finish();
 }
