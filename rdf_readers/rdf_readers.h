@@ -166,6 +166,14 @@ typedef enum {
 typedef void (*LwScanErrorFunc)(void *handle, unsigned long line, unsigned long column,
                                 const char *message);
 
+/* Turtle / TriG: receives each character that a name may hold but not
+ * start (U+00B7, U+0300-036F, U+203F-2040) that comes in a bare token
+ * after nothing but letters, or starts one (starts). serd 0.30 reads the
+ * letters an object starts with on their own (true? false?), and reports
+ * such a character there as "invalid character U+00B7 in name", wrongly
+ * when it does not start the name (`a·b:o`, `true·x:o`). */
+typedef void (*LwScanNameCharFunc)(void *handle, unsigned long line, bool starts);
+
 typedef struct {
   /* configuration */
   bool long_strings; /* Turtle/TriG: ' strings and """ / ''' */
@@ -173,6 +181,8 @@ typedef struct {
   size_t max_term_bytes;
   LwScanErrorFunc on_error;
   void *error_handle;
+  LwScanNameCharFunc on_name_char; /* may be NULL; set after lw_scanner_init */
+  void *name_char_handle;
   /* state */
   int state;
   int ret_state;   /* where an escape returns to */
@@ -181,6 +191,7 @@ typedef struct {
   int esc_left;    /* hex digits still expected in a \u escape */
   uint32_t esc_value;
   bool in_token;     /* the last byte out was part of a bare token */
+  bool name_letters; /* the bare token has had only letters so far */
   unsigned dots;     /* dots held back after a bare token */
   int label_state;   /* where in "_:B...B<digit>" we are */
   unsigned held_b;   /* 'B's held back after "_:" */
@@ -202,6 +213,14 @@ typedef struct {
   char tag_held[64]; /* Turtle / TriG: a language tag held back, '@' first */
   unsigned tag_len;
   unsigned long tags_refused; /* tags written as "@-..." so far */
+  /* the last escapes refused (a 'Z' for their last digit), for the
+   * message: their lines and code points, a ring */
+  struct {
+    unsigned long line;
+    uint32_t code_point;
+    bool in_iri;
+  } refused[16];
+  unsigned long escapes_refused; /* so far; the ring holds the last 16 */
   size_t term_len;
   unsigned long reported_line; /* one report per line is enough */
   unsigned char carry[4];      /* the start of a UTF-8 sequence cut by a block */
@@ -209,6 +228,9 @@ typedef struct {
   /* position of the next input byte (1-based line, 0-based byte column) */
   unsigned long line;
   unsigned long column;
+  /* lw_scanner_finish: what the input (or line) ended inside ("an IRI",
+   * "a string", ...), NULL when it ended between tokens */
+  const char *end_inside;
   /* what stopped it */
   unsigned long stop_line;
   unsigned long stop_column;
