@@ -16,7 +16,7 @@ static const char *const NAMES[RDFA_ATTR_COUNT] = {
   [RDFA_REV] = "rev",           [RDFA_PROPERTY] = "property", [RDFA_CONTENT] = "content",
   [RDFA_DATATYPE] = "datatype", [RDFA_INLIST] = "inlist",   [RDFA_VOCAB] = "vocab",
   [RDFA_PREFIX] = "prefix",     [RDFA_LANG] = "lang",       [RDFA_XML_LANG] = "xml:lang",
-  [RDFA_DATETIME] = "datetime",
+  [RDFA_DATETIME] = "datetime", [RDFA_XML_BASE] = "xml:base",
 };
 
 static const char *XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace";
@@ -27,7 +27,10 @@ static int which(xmlAttrPtr a)
   const char *name = (const char *)a->name;
   if (a->ns) {
     bool xml = a->ns->href && !strcmp((const char *)a->ns->href, XML_NAMESPACE);
-    return xml && !strcmp(name, "lang") ? RDFA_XML_LANG : -1;
+    if (!xml) {
+      return -1;
+    }
+    return !strcmp(name, "lang") ? RDFA_XML_LANG : !strcmp(name, "base") ? RDFA_XML_BASE : -1;
   }
   for (int i = 0; i < RDFA_ATTR_COUNT; ++i) {
     if (!strcasecmp(name, NAMES[i])) {

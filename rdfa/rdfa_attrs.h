@@ -23,6 +23,7 @@ typedef enum {
   RDFA_LANG,
   RDFA_XML_LANG,
   RDFA_DATETIME,
+  RDFA_XML_BASE,
   RDFA_ATTR_COUNT
 } RdfaAttrName;
 

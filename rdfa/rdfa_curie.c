@@ -83,8 +83,8 @@ static bool resolve_against_base(const RdfaScope *sc, const char *s, size_t len,
 {
   char *ref = strndup(s, len);
   char *iri = NULL;
-  if (ref && sc->run->base) {
-    iri = lw_uri_resolve(sc->run->base, ref);
+  if (ref && sc->base) {
+    iri = lw_uri_resolve(sc->base, ref);
   } else if (ref && lw_uri_is_absolute(ref)) {
     iri = strdup(ref);
   } else if (ref) {

@@ -154,18 +154,15 @@ static xmlNodePtr find_element(xmlNodePtr root, const char *name, const char *at
   return NULL;
 }
 
-/* The document's URL without its fragment, overridden by the first
- * <base href> (resolved against it), in XML (SVG, ...) by an xml:base on the
- * root element. A new string, or NULL. */
+/* The document's URL without its fragment, overridden in (X)HTML by the
+ * first <base href> (resolved against it); XML (SVG, ...) has xml:base
+ * instead, on any element (rdfa_walk.c). A new string, or NULL. */
 static char *document_base(xmlDocPtr doc, LwRdfaHost host, const char *document_url)
 {
   char *url = document_url ? strdup(document_url) : NULL;
   xmlNodePtr root = xmlDocGetRootElement(doc);
-  xmlNodePtr base = find_element(root, "base", "href");
+  xmlNodePtr base = host != LW_RDFA_HOST_XML ? find_element(root, "base", "href") : NULL;
   xmlChar *href = base ? xmlGetProp(base, (const xmlChar *)"href") : NULL;
-  if (!href && host == LW_RDFA_HOST_XML) {
-    href = xmlGetNsProp(root, (const xmlChar *)"base", XML_XML_NAMESPACE);
-  }
   char *resolved = NULL;
   if (href && url) {
     resolved = lw_uri_resolve(url, (const char *)href);

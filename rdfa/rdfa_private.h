@@ -137,6 +137,7 @@ LwStatus rdfa_copy_properties(RdfaRun *run);
 
 typedef struct {
   RdfaRun *run;
+  const char *base; /* the element's base IRI, or NULL */
   const RdfaPrefix *prefixes;
   const char *vocab; /* the default vocabulary, or NULL */
 } RdfaScope;

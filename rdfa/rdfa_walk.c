@@ -38,6 +38,7 @@ typedef struct {
   const char *lang;             /* NULL: none */
   const RdfaPrefix *prefixes;
   const char *vocab;
+  const char *base; /* XML's xml:base changes it */
 } Context;
 
 typedef struct {
@@ -53,6 +54,7 @@ typedef struct {
   bool owns_lists;
   char *lang;
   char *vocab;
+  char *base;
 } Frame;
 
 typedef struct {
@@ -228,7 +230,7 @@ static void read_xmlns(Walk *w, Frame *f, xmlNodePtr n)
 
 static void read_vocab(Walk *w, Frame *f, const char *value)
 {
-  RdfaScope sc = {.run = w->run};
+  RdfaScope sc = {.run = w->run, .base = f->ctx.base};
   size_t len = strlen(value + strspn(value, SPACE));
   if (!len) {
     f->ctx.vocab = NULL; /* back to the host language's: none */
@@ -253,6 +255,19 @@ static void read_lang(Frame *f, const RdfaAttrs *a)
   }
 }
 
+/* XML (SVG, ...): xml:base, resolved against the base in scope. */
+static void read_xml_base(Frame *f, const char *value)
+{
+  char *base = f->ctx.base ? lw_uri_resolve(f->ctx.base, value)
+               : lw_uri_is_absolute(value) ? strdup(value)
+                                           : NULL;
+  if (base) {
+    base[strcspn(base, "#")] = '\0';
+    f->base = base;
+    f->ctx.base = base;
+  }
+}
+
 /* ---- resources (§7.5 steps 5 and 6) ---- */
 
 typedef struct {
@@ -261,6 +276,7 @@ typedef struct {
   RdfaNode about, resource, href, src; /* value NULL: absent or unresolved */
   RdfaNode typed;
   bool is_root, head_or_body, skip;
+  bool explicit_subject; /* not the parent object passed on */
   const Context *parent;
 } Element;
 
@@ -280,6 +296,12 @@ static RdfaNode parent_object_copy(const Context *c)
   return c->parent_object->value ? rdfa_node_copy(c->parent_object) : (RdfaNode){0};
 }
 
+/* The root element's subject: as if it had about="" (its base). */
+static RdfaNode root_subject(const Element *e)
+{
+  return e->sc.base ? rdfa_node_iri(e->sc.base) : (RdfaNode){0};
+}
+
 /* Step 5: no @rel, no @rev. */
 static void subject_without_rel(Walk *w, Frame *f, Element *e)
 {
@@ -289,9 +311,10 @@ static void subject_without_rel(Walk *w, Frame *f, Element *e)
     if (e->about.value) {
       f->new_subject = rdfa_node_copy(&e->about);
     } else if (e->is_root) {
-      f->new_subject = rdfa_node_copy(&w->base_node);
+      f->new_subject = root_subject(e);
     } else {
       f->new_subject = parent_object_copy(e->parent);
+      e->explicit_subject = false;
     }
     if (typeof_) {
       const RdfaNode *r = first_of(e, false);
@@ -314,13 +337,15 @@ static void subject_without_rel(Walk *w, Frame *f, Element *e)
   if (r) {
     f->new_subject = rdfa_node_copy(r);
   } else if (e->is_root) {
-    f->new_subject = rdfa_node_copy(&w->base_node);
+    f->new_subject = root_subject(e);
   } else if (e->head_or_body && typeof_) {
     f->new_subject = parent_object_copy(e->parent);
+    e->explicit_subject = false;
   } else if (typeof_) {
     f->new_subject = rdfa_node_blank(w->run);
   } else {
     f->new_subject = parent_object_copy(e->parent);
+    e->explicit_subject = false;
     e->skip = !property;
   }
   if (typeof_) {
@@ -335,9 +360,10 @@ static void subject_with_rel(Walk *w, Frame *f, Element *e)
   if (e->about.value) {
     f->new_subject = rdfa_node_copy(&e->about);
   } else if (e->is_root) {
-    f->new_subject = rdfa_node_copy(&w->base_node);
+    f->new_subject = root_subject(e);
   } else {
     f->new_subject = parent_object_copy(e->parent);
+    e->explicit_subject = false;
   }
   bool about = e->about.value || e->is_root;
   if (typeof_ && about) {
@@ -479,20 +505,19 @@ static RdfaObject typed(char *value, const char *datatype)
 }
 
 /* A literal's text: @content, a <time>'s @datetime, else the element's. */
-static char *literal_text(Walk *w, Frame *f, const Element *e)
+static char *literal_text(const Frame *f, const Element *e)
 {
   if (e->a.value[RDFA_CONTENT]) {
     return strdup(e->a.value[RDFA_CONTENT]);
   }
-  if (w->run->host == LW_RDFA_HOST_HTML && is_named(f->element, "time") &&
-      e->a.value[RDFA_DATETIME]) {
+  if (is_named(f->element, "time") && e->a.value[RDFA_DATETIME]) {
     return strdup(e->a.value[RDFA_DATETIME]);
   }
   return rdfa_text_content(f->element);
 }
 
 /* Step 11: the property value. */
-static RdfaObject property_value(Walk *w, Frame *f, Element *e)
+static RdfaObject property_value(Frame *f, Element *e)
 {
   const RdfaAttrs *a = &e->a;
   const char *dt = a->value[RDFA_DATATYPE];
@@ -501,19 +526,18 @@ static RdfaObject property_value(Walk *w, Frame *f, Element *e)
   dlen = dtok ? strcspn(dtok, SPACE) : 0;
   char *datatype = dlen ? rdfa_resolve_token(&e->sc, dtok, dlen, false, NULL) : NULL;
   RdfaObject v;
-  bool html = w->run->host == LW_RDFA_HOST_HTML;
   if (datatype && !strcmp(datatype, RDF_NS "XMLLiteral")) {
     v = typed(rdfa_xml_literal(f->element, f->ctx.prefixes), datatype);
   } else if (datatype && !strcmp(datatype, RDF_NS "HTML")) {
     v = typed(rdfa_html_literal(f->element), datatype);
   } else if (datatype) {
-    v = typed(literal_text(w, f, e), datatype);
+    v = typed(literal_text(f, e), datatype);
   } else if (dt) {
-    v = plain(literal_text(w, f, e), &f->ctx); /* datatype="" (or unresolved) */
+    v = plain(literal_text(f, e), &f->ctx); /* datatype="" (or unresolved) */
   } else if (a->value[RDFA_CONTENT]) {
     v = plain(strdup(a->value[RDFA_CONTENT]), &f->ctx);
-  } else if (html && is_named(f->element, "time")) {
-    char *text = literal_text(w, f, e);
+  } else if (is_named(f->element, "time")) {
+    char *text = literal_text(f, e);
     const char *type = text ? rdfa_datetime_type(text) : NULL;
     v = type ? typed(text, type) : plain(text, &f->ctx);
   } else if (!a->value[RDFA_REL] && !a->value[RDFA_REV] && first_of(e, false)) {
@@ -534,7 +558,7 @@ static void emit_properties(Walk *w, Frame *f, Element *e)
   if (!props || !count_tokens(props) || !f->new_subject.value) {
     return;
   }
-  RdfaObject value = property_value(w, f, e);
+  RdfaObject value = property_value(f, e);
   EACH_TOKEN(props, t, len)
   {
     char *iri = value.value ? rdfa_resolve_token(&e->sc, t, len, false, NULL) : NULL;
@@ -662,7 +686,14 @@ static void process_element(Walk *w, Frame *f, const Context *parent)
     read_prefix_attribute(w, f, e.a.value[RDFA_PREFIX]);
   }
   read_lang(f, &e.a);
-  e.sc = (RdfaScope){.run = w->run, .prefixes = f->ctx.prefixes, .vocab = f->ctx.vocab};
+  if (e.a.value[RDFA_XML_BASE] && w->run->host == LW_RDFA_HOST_XML) {
+    read_xml_base(f, e.a.value[RDFA_XML_BASE]);
+  }
+  e.explicit_subject = true;
+  e.sc = (RdfaScope){.run = w->run,
+                     .base = f->ctx.base,
+                     .prefixes = f->ctx.prefixes,
+                     .vocab = f->ctx.vocab};
   resolve_resources(&e);
   if (!e.a.value[RDFA_REL] && !e.a.value[RDFA_REV]) {
     subject_without_rel(w, f, &e);
@@ -670,10 +701,12 @@ static void process_element(Walk *w, Frame *f, const Context *parent)
     subject_with_rel(w, f, &e);
   }
   emit_types(w, &e);
-  /* step 8, compared with the parent subject as RDFa 1.1's errata and the
-   * suite have it (the parent object, as first written, merges the lists of
-   * an element and of a resource its @rel links) */
-  if (f->new_subject.value && !rdfa_node_equal(&f->new_subject, parent->parent_subject)) {
+  /* step 8: a new list mapping for a subject set here (as the suite has it:
+   * each <div about=""> its own lists) or one that is not the parent
+   * subject (the §7.5 text compares with the parent object, which merges
+   * the lists of an element and of the resource its @rel links) */
+  if (f->new_subject.value &&
+      (e.explicit_subject || !rdfa_node_equal(&f->new_subject, parent->parent_subject))) {
     f->owns_lists = true;
     f->ctx.lists = &f->own_lists;
     f->ctx.list_subject = &f->new_subject;
@@ -713,6 +746,7 @@ static void frame_end(Walk *w, Frame *f)
   free(f->incomplete);
   free(f->lang);
   free(f->vocab);
+  free(f->base);
   *f = (Frame){0};
 }
 
@@ -761,7 +795,8 @@ LwStatus rdfa_walk(RdfaRun *run, xmlNodePtr root)
   Context top = {.parent_subject = &w.base_node,
                  .parent_object = &w.none,
                  .lists = &w.document_lists,
-                 .list_subject = &w.base_node};
+                 .list_subject = &w.base_node,
+                 .base = run->base};
   LwStatus st = open_element(&w, root, &top);
   while (st == LW_OK && w.depth) {
     Frame *f = &w.frames[w.depth - 1];

@@ -3,10 +3,15 @@
  * case of the manifest for RDFa 1.1 whose page is in the copy, for the host
  * languages html5, xhtml5, html4, xhtml1, svg and xml, compared by graph
  * isomorphism (blank nodes) with its expected Turtle (NNNN.ttl, read by the
- * Turtle reader with the page's URL as base). Every case has its .ttl, also
- * the negative ones (expectedResults false: the .ttl is what must come out
- * instead, empty for most), so the SPARQL ASK queries (NNNN.sparql) are not
- * needed. Not applicable: the cases with a query parameter (rdfagraph=
+ * Turtle reader with the page's URL as base). The negative cases
+ * (expectedResults false) are judged by their SPARQL ASK query instead
+ * (NNNN.sparql), which must find nothing in the output: their .ttl is not
+ * reliable (html4 / xhtml1 0180's holds the very triple the query asks
+ * for). Those queries are one or two triple patterns; a small matcher here
+ * evaluates them (PREFIX, <IRI>, prefixed names, "literals", ?variables);
+ * a query it does not understand makes the case not applicable. The
+ * positive cases' queries are not used: every one has its .ttl. Not
+ * applicable either: the cases with a query parameter (rdfagraph=
  * processor: the processor graph, which lodwash does not produce;
  * vocab_expansion=true: RDFa vocabulary expansion, which fetches the
  * vocabulary over the network and is not done).
@@ -17,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
@@ -34,6 +40,13 @@ typedef struct {
 
 /* Cases that fail for a reason not fixed, each with it. */
 static const Known KNOWN[] = {
+  /* 0295 is a benchmark page put together from the XHTML cases, and its
+   * expected triples keep the XHTML rule that xml:base means nothing
+   * ("This a NOT a valid XHTML document (due to @xml:base)"); in SVG and
+   * XML, xml:base does count (RDFa Core 1.1 §8 and the suite's own 0202,
+   * 0203), and so here "Test 0109" gets http://example.org/invalid/. */
+  {"svg", "0295", "xml:base, which XML honours, kept out as in XHTML"},
+  {"xml", "0295", "xml:base, which XML honours, kept out as in XHTML"},
   {NULL, NULL, NULL},
 };
 
@@ -117,18 +130,297 @@ typedef struct {
   unsigned passed, failed, known, not_applicable, absent;
 } Counts;
 
-/* One case: true when the page gives its expected graph. */
-static bool run_case(const char *dir, const char *host, const char *ext, const char *num)
+/* ---- ASK queries (the negative cases) ---- */
+
+#define MAX_PATTERNS 8
+#define MAX_PREFIXES 16
+
+/* A triple pattern: each term a canonical N-Triples term, or "?name". */
+typedef struct {
+  char *t[MAX_PATTERNS][3];
+  size_t count;
+  char *prefix[MAX_PREFIXES], *ns[MAX_PREFIXES];
+  size_t prefixes;
+} Ask;
+
+static void ask_free(Ask *q)
+{
+  for (size_t i = 0; i < q->count; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      free(q->t[i][k]);
+    }
+  }
+  for (size_t i = 0; i < q->prefixes; ++i) {
+    free(q->prefix[i]);
+    free(q->ns[i]);
+  }
+}
+
+static char *canonical(const LwTerm *t)
+{
+  LwBuf b = {0};
+  lw_nquads_append_term(&b, t);
+  return lw_buf_steal(&b);
+}
+
+static const char *skip_space(const char *s)
+{
+  for (;;) {
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') {
+      ++s;
+    }
+    if (*s != '#') {
+      return s;
+    }
+    s += strcspn(s, "\n");
+  }
+}
+
+static bool name_char(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_' || c == '-' || c == ':';
+}
+
+/* The IRI of a prefixed name (a new string), or NULL. */
+static char *expand(const Ask *q, const char *name, size_t len)
+{
+  const char *colon = memchr(name, ':', len);
+  for (size_t i = 0; colon && i < q->prefixes; ++i) {
+    if (strlen(q->prefix[i]) == (size_t)(colon - name) &&
+        !strncmp(q->prefix[i], name, (size_t)(colon - name))) {
+      size_t n = strlen(q->ns[i]), rest = len - (size_t)(colon - name) - 1;
+      char *iri = malloc(n + rest + 1);
+      memcpy(iri, q->ns[i], n);
+      memcpy(iri + n, colon + 1, rest);
+      iri[n + rest] = '\0';
+      return iri;
+    }
+  }
+  return NULL;
+}
+
+/* One IRI (<...> or a prefixed name) at *s: a new string, or NULL. */
+static char *read_iri(const Ask *q, const char **s)
+{
+  if (**s == '<') {
+    size_t n = strcspn(*s + 1, ">");
+    char *iri = strndup(*s + 1, n);
+    *s += n + 2;
+    return iri;
+  }
+  size_t n = 0;
+  while (name_char((*s)[n])) {
+    ++n;
+  }
+  char *iri = n ? expand(q, *s, n) : NULL;
+  *s += n;
+  return iri;
+}
+
+/* One term at *s, canonical (or "?name"); NULL when not understood. */
+static char *read_term(const Ask *q, const char **s)
+{
+  const char *p = *s;
+  if (*p == '?' || *p == '$') {
+    size_t n = 1;
+    while (name_char(p[n])) {
+      ++n;
+    }
+    *s = p + n;
+    char *v = strndup(p, n);
+    v[0] = '?';
+    return v;
+  }
+  if (*p == 'a' && (p[1] == ' ' || p[1] == '\t' || p[1] == '<')) {
+    *s = p + 1;
+    return strdup("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>");
+  }
+  if (*p == '"') {
+    LwBuf value = {0};
+    lw_buf_append_str(&value, "");
+    for (++p; *p && *p != '"'; ++p) {
+      if (*p == '\\' && p[1]) {
+        ++p;
+      }
+      lw_buf_append_char(&value, *p);
+    }
+    if (*p++ != '"') {
+      lw_buf_free(&value);
+      return NULL;
+    }
+    LwTerm t = {.type = LW_TERM_LITERAL, .value = value.data, .len = value.len};
+    char lang[64] = "", *datatype = NULL;
+    if (*p == '@') {
+      size_t n = strspn(p + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
+      snprintf(lang, sizeof(lang), "%.*s", (int)n, p + 1);
+      t.lang = lang;
+      p += n + 1;
+    } else if (p[0] == '^' && p[1] == '^') {
+      p += 2;
+      datatype = read_iri(q, &p);
+      t.datatype = datatype;
+    }
+    *s = p;
+    char *c = canonical(&t);
+    free(datatype);
+    lw_buf_free(&value);
+    return c;
+  }
+  char *iri = read_iri(q, &p);
+  *s = p;
+  if (!iri) {
+    return NULL;
+  }
+  LwTerm t = {.type = LW_TERM_IRI, .value = iri, .len = strlen(iri)};
+  char *c = canonical(&t);
+  free(iri);
+  return c;
+}
+
+/* Parses an ASK query of PREFIX lines and triple patterns; false when it
+ * holds anything else. */
+static bool ask_parse(const char *text, Ask *q)
+{
+  const char *s = skip_space(text);
+  while (!strncasecmp(s, "PREFIX", 6) && q->prefixes < MAX_PREFIXES) {
+    s = skip_space(s + 6);
+    size_t n = strcspn(s, ":");
+    q->prefix[q->prefixes] = strndup(s, n);
+    s = skip_space(s + n + 1);
+    const char *iri = s;
+    q->ns[q->prefixes++] = *iri == '<' ? read_iri(q, &s) : strdup("");
+    s = skip_space(s);
+  }
+  if (strncasecmp(s, "ASK", 3)) {
+    return false;
+  }
+  s = skip_space(s + 3);
+  if (!strncasecmp(s, "WHERE", 5)) {
+    s = skip_space(s + 5);
+  }
+  if (*s++ != '{') {
+    return false;
+  }
+  for (s = skip_space(s); *s && *s != '}'; s = skip_space(s)) {
+    if (q->count == MAX_PATTERNS) {
+      return false;
+    }
+    for (int k = 0; k < 3; ++k) {
+      s = skip_space(s);
+      if (!(q->t[q->count][k] = read_term(q, &s))) {
+        q->count++;
+        return false;
+      }
+    }
+    q->count++;
+    s = skip_space(s);
+    if (*s == '.') {
+      ++s;
+    } else if (*s != '}') {
+      return false;
+    }
+  }
+  return *s == '}' && q->count > 0;
+}
+
+typedef struct {
+  const char *name[3 * MAX_PATTERNS];
+  const char *value[3 * MAX_PATTERNS];
+  size_t count;
+} Bindings;
+
+/* Whether term (a pattern's) matches value under b, binding it. */
+static bool unify(Bindings *b, const char *term, const char *value)
+{
+  if (term[0] != '?') {
+    return !strcmp(term, value);
+  }
+  for (size_t i = 0; i < b->count; ++i) {
+    if (!strcmp(b->name[i], term)) {
+      return !strcmp(b->value[i], value);
+    }
+  }
+  b->name[b->count] = term;
+  b->value[b->count++] = value;
+  return true;
+}
+
+static bool ask_match(const Ask *q, const LwTestGraph *g, size_t i, Bindings *b)
+{
+  if (i == q->count) {
+    return true;
+  }
+  for (size_t k = 0; k < g->n; ++k) {
+    Bindings saved = *b;
+    const LwTestQuad *t = &g->quads[k];
+    if (unify(b, q->t[i][0], t->s) && unify(b, q->t[i][1], t->p) &&
+        unify(b, q->t[i][2], t->o) && ask_match(q, g, i + 1, b)) {
+      return true;
+    }
+    *b = saved;
+  }
+  return false;
+}
+
+static char *slurp(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    return NULL;
+  }
+  LwBuf b = {0};
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+    lw_buf_append(&b, chunk, n);
+  }
+  fclose(f);
+  lw_buf_append_str(&b, "");
+  return lw_buf_steal(&b);
+}
+
+/* A negative case: true when its ASK query finds nothing in got. *applies
+ * is false when the query is not understood. */
+static bool ask_finds_nothing(const char *sparql, const LwTestGraph *got, bool *applies,
+                              char *why, size_t why_len)
+{
+  char *text = slurp(sparql);
+  Ask q = {0};
+  *applies = text && ask_parse(text, &q);
+  Bindings b = {0};
+  bool found = *applies && ask_match(&q, got, 0, &b);
+  if (found) {
+    snprintf(why, why_len, "the negative ASK query (%s) matches the output", sparql);
+  }
+  ask_free(&q);
+  free(text);
+  return !found;
+}
+
+/* One case: true when the page gives its expected graph (negative: when its
+ * ASK query finds nothing). *applies false: an ASK query not understood. */
+static bool run_case(const char *dir, const char *host, const char *ext, const char *num,
+                     bool negative, bool *applies)
 {
   char page[4200], ttl[4200], base[256], why[1024] = "";
   snprintf(page, sizeof(page), "%s/%s%s", dir, num, ext);
-  snprintf(ttl, sizeof(ttl), "%s/%s.ttl", dir, num);
+  snprintf(ttl, sizeof(ttl), "%s/%s.%s", dir, num, negative ? "sparql" : "ttl");
   snprintf(base, sizeof(base), "http://rdfa.info/test-suite/test-cases/rdfa1.1/%s/%s%s", host,
            num, ext);
   LwTestGraph got = LW_TEST_GRAPH_INIT, want = LW_TEST_GRAPH_INIT;
-  bool ok = read_into(&want, ttl, LW_FORMAT_TURTLE, base, why, sizeof(why)) &&
-            read_into(&got, page, LW_FORMAT_RDFA, base, why, sizeof(why)) &&
-            lw_test_graph_isomorphic(&got, &want, why, sizeof(why));
+  *applies = true;
+  bool ok = read_into(&got, page, LW_FORMAT_RDFA, base, why, sizeof(why));
+  if (ok && negative) {
+    ok = ask_finds_nothing(ttl, &got, applies, why, sizeof(why));
+  } else if (ok) {
+    ok = read_into(&want, ttl, LW_FORMAT_TURTLE, base, why, sizeof(why)) &&
+         lw_test_graph_isomorphic(&got, &want, why, sizeof(why));
+  }
+  if (!*applies) {
+    printf("  n/a %s %s: its ASK query is beyond the matcher here\n", host, num);
+    ok = true;
+  }
   if (!ok && !known_reason(host, num)) {
     printf("  FAIL %s %s: %s\n", host, num, why);
     if (getenv("RDFA_SUITE_VERBOSE")) {
@@ -167,7 +459,13 @@ static void run_host(const char *testdata, json_t *cases, size_t h, Counts *c)
       c->not_applicable++;
       continue;
     }
-    bool ok = run_case(dir, host, HOSTS[h].ext, num);
+    bool applies;
+    bool negative = json_is_false(json_object_get(t, "expectedResults"));
+    bool ok = run_case(dir, host, HOSTS[h].ext, num, negative, &applies);
+    if (!applies) {
+      c->not_applicable++;
+      continue;
+    }
     const char *known = known_reason(host, num);
     if (ok && known) {
       printf("  PASS %s %s, listed as a known failure (%s): strike it from KNOWN\n", host,
@@ -182,7 +480,7 @@ static void run_host(const char *testdata, json_t *cases, size_t h, Counts *c)
     }
   }
   printf("RDFa 1.1 %s: %u passed, %u failed, %u known failures, of %u that apply; "
-         "%u not applicable (processor graph, vocabulary expansion); %u not in this copy\n",
+         "%u not applicable (processor graph, vocabulary expansion, ASK); %u not in this copy\n",
          host, c->passed, c->failed, c->known, c->passed + c->failed + c->known,
          c->not_applicable, c->absent);
 }
