@@ -47,6 +47,9 @@
  * list (@inlist): more is reported and left out. */
 #define LW_RDFA_MAX_PREFIXES 4096u
 #define LW_RDFA_MAX_LIST_ITEMS 1000000u
+/* A page that types an rdfa:Pattern has its triples held until its end
+ * (property copying): at most this many bytes of them (LW_ERR_LIMIT). */
+#define LW_RDFA_MAX_HELD_BYTES ((size_t)256 << 20)
 
 typedef enum {
   LW_RDFA_HOST_AUTO = 0, /* from the document: see lw_rdfa_host_of */

@@ -141,8 +141,22 @@ static LwStatus send(RdfaRun *run, const RdfaNode *s, const char *p, const RdfaO
   return run->stop;
 }
 
+static size_t object_bytes(const RdfaObject *o)
+{
+  return strlen(o->value) + (o->datatype ? strlen(o->datatype) : 0) +
+         (o->lang ? strlen(o->lang) : 0);
+}
+
 static LwStatus hold(RdfaRun *run, const RdfaNode *s, const char *p, const RdfaObject *o)
 {
+  run->held_bytes += strlen(s->value) + strlen(p) + object_bytes(o) + sizeof(RdfaTriple);
+  if (run->held_bytes > LW_RDFA_MAX_HELD_BYTES) {
+    run->stop = lw_error_set(run->err, LW_ERR_LIMIT,
+                             "line %u: more than %zu MiB of triples held for property "
+                             "copying (rdfa:Pattern)",
+                             run->line, LW_RDFA_MAX_HELD_BYTES >> 20);
+    return run->stop;
+  }
   if (run->held_count == run->held_cap) {
     size_t cap = run->held_cap ? 2 * run->held_cap : 64;
     RdfaTriple *grown = realloc(run->held, cap * sizeof(*grown));

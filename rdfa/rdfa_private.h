@@ -91,6 +91,7 @@ typedef struct {
   bool buffer;                 /* triples held for property copying */
   struct RdfaTriple *held;
   size_t held_count, held_cap;
+  size_t held_bytes; /* the held triples' strings, capped */
   RdfaNode document_blank;     /* "_:" alone, one per document */
 } RdfaRun;
 

@@ -770,9 +770,11 @@ static LwStatus open_element(Walk *w, xmlNodePtr n, const Context *root)
 {
   if (w->depth >= w->max_depth) {
     w->run->line = (unsigned)xmlGetLineNo(n) > 0 ? (unsigned)xmlGetLineNo(n) : 0;
-    return lw_error_set(w->run->err, LW_ERR_LIMIT,
-                        "line %u: elements nested deeper than %u levels", w->run->line,
-                        w->max_depth);
+    /* stop: nothing more goes out, not even the open elements' lists */
+    w->run->stop = lw_error_set(w->run->err, LW_ERR_LIMIT,
+                                "line %u: elements nested deeper than %u levels",
+                                w->run->line, w->max_depth);
+    return w->run->stop;
   }
   Frame *f = &w->frames[w->depth];
   *f = (Frame){.element = n};
