@@ -159,19 +159,8 @@ static void note_element(PageScan *scan, xmlNodePtr n)
  * nest deeply). */
 static void scan_page(xmlNodePtr root, PageScan *scan)
 {
-  xmlNodePtr n = root;
-  while (n) {
-    if (n->type == XML_ELEMENT_NODE) {
-      note_element(scan, n);
-      if (n->children) {
-        n = n->children;
-        continue;
-      }
-    }
-    while (n && n != root && !n->next) {
-      n = n->parent;
-    }
-    n = n && n != root ? n->next : NULL;
+  for (xmlNodePtr n = root; n; n = lw_rdfa_next_element(root, n)) {
+    note_element(scan, n);
   }
 }
 
@@ -355,24 +344,13 @@ static LwStatus read_scripts_as_array(LwReadContext *rc, const PageScan *scan,
 /* The element whose id is fragment, or NULL. */
 static xmlNodePtr element_by_id(xmlNodePtr root, const char *fragment)
 {
-  xmlNodePtr n = root;
-  while (n) {
-    if (n->type == XML_ELEMENT_NODE) {
-      char *id = attribute(n, "id");
-      bool hit = id && !strcmp(id, fragment);
-      xmlFree(id);
-      if (hit) {
-        return n;
-      }
-      if (n->children) {
-        n = n->children;
-        continue;
-      }
+  for (xmlNodePtr n = root; n; n = lw_rdfa_next_element(root, n)) {
+    char *id = attribute(n, "id");
+    bool hit = id && !strcmp(id, fragment);
+    xmlFree(id);
+    if (hit) {
+      return n;
     }
-    while (n && n != root && !n->next) {
-      n = n->parent;
-    }
-    n = n && n != root ? n->next : NULL;
   }
   return NULL;
 }

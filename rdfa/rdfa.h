@@ -99,6 +99,11 @@ LwRdfaHost lw_rdfa_host_of(xmlDocPtr doc);
 LwStatus lw_rdfa_process(xmlDocPtr doc, const LwRdfaOptions *options, LwReadStats *stats,
                          LwError *err);
 
+/* The element after n in document order within root (n's first child
+ * element, else the next element after it), or NULL: a walk of the tree
+ * without recursion, for readers that look for elements in a page. */
+xmlNodePtr lw_rdfa_next_element(xmlNodePtr root, xmlNodePtr n);
+
 /* lw_rdfa_parse, then lw_rdfa_process. */
 LwStatus lw_rdfa_read(const char *data, size_t len, const LwRdfaOptions *options,
                       LwReadStats *stats, LwError *err);

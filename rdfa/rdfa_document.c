@@ -132,17 +132,10 @@ LwRdfaHost lw_rdfa_host_of(xmlDocPtr doc)
 
 /* ---- the base IRI ---- */
 
-/* The first element named name with attribute attr,
- * in document order, without recursion. */
-static xmlNodePtr find_element(xmlNodePtr root, const char *name, const char *attr)
+xmlNodePtr lw_rdfa_next_element(xmlNodePtr root, xmlNodePtr n)
 {
-  xmlNodePtr n = root;
-  while (n) {
-    if (n->type == XML_ELEMENT_NODE && !strcasecmp((const char *)n->name, name) &&
-        xmlHasProp(n, (const xmlChar *)attr)) {
-      return n;
-    }
-    if (n->type == XML_ELEMENT_NODE && n->children) {
+  do {
+    if ((n->type == XML_ELEMENT_NODE || n == root) && n->children) {
       n = n->children;
       continue;
     }
@@ -150,6 +143,17 @@ static xmlNodePtr find_element(xmlNodePtr root, const char *name, const char *at
       n = n->parent;
     }
     n = n && n != root ? n->next : NULL;
+  } while (n && n->type != XML_ELEMENT_NODE);
+  return n;
+}
+
+/* The first element named name with attribute attr, or NULL. */
+static xmlNodePtr find_element(xmlNodePtr root, const char *name, const char *attr)
+{
+  for (xmlNodePtr n = root; n; n = lw_rdfa_next_element(root, n)) {
+    if (!strcasecmp((const char *)n->name, name) && xmlHasProp(n, (const xmlChar *)attr)) {
+      return n;
+    }
   }
   return NULL;
 }
@@ -182,24 +186,13 @@ static char *document_base(xmlDocPtr doc, LwRdfaHost host, const char *document_
  * Then the triples are held until the end (rdfa_copy.c). */
 static bool any_pattern(xmlNodePtr root)
 {
-  xmlNodePtr n = root;
-  while (n) {
-    if (n->type == XML_ELEMENT_NODE) {
-      xmlChar *t = xmlGetNoNsProp(n, (const xmlChar *)"typeof");
-      bool yes = contains(t, "Pattern");
-      xmlFree(t);
-      if (yes) {
-        return true;
-      }
-      if (n->children) {
-        n = n->children;
-        continue;
-      }
+  for (xmlNodePtr n = root; n; n = lw_rdfa_next_element(root, n)) {
+    xmlChar *t = xmlGetNoNsProp(n, (const xmlChar *)"typeof");
+    bool yes = contains(t, "Pattern");
+    xmlFree(t);
+    if (yes) {
+      return true;
     }
-    while (n && n != root && !n->next) {
-      n = n->parent;
-    }
-    n = n && n != root ? n->next : NULL;
   }
   return false;
 }

@@ -302,20 +302,26 @@ static RdfaNode root_subject(const Element *e)
   return e->sc.base ? rdfa_node_iri(e->sc.base) : (RdfaNode){0};
 }
 
+/* The subject from @about, else the root's, else the parent object. */
+static void subject_from_about(Frame *f, Element *e)
+{
+  if (e->about.value) {
+    f->new_subject = rdfa_node_copy(&e->about);
+  } else if (e->is_root) {
+    f->new_subject = root_subject(e);
+  } else {
+    f->new_subject = parent_object_copy(e->parent);
+    e->explicit_subject = false;
+  }
+}
+
 /* Step 5: no @rel, no @rev. */
 static void subject_without_rel(Walk *w, Frame *f, Element *e)
 {
   const RdfaAttrs *a = &e->a;
   bool property = a->value[RDFA_PROPERTY], typeof_ = a->value[RDFA_TYPEOF];
   if (property && !a->value[RDFA_CONTENT] && !a->value[RDFA_DATATYPE]) {
-    if (e->about.value) {
-      f->new_subject = rdfa_node_copy(&e->about);
-    } else if (e->is_root) {
-      f->new_subject = root_subject(e);
-    } else {
-      f->new_subject = parent_object_copy(e->parent);
-      e->explicit_subject = false;
-    }
+    subject_from_about(f, e);
     if (typeof_) {
       const RdfaNode *r = first_of(e, false);
       if (e->about.value || e->is_root) {
@@ -357,14 +363,7 @@ static void subject_without_rel(Walk *w, Frame *f, Element *e)
 static void subject_with_rel(Walk *w, Frame *f, Element *e)
 {
   bool typeof_ = e->a.value[RDFA_TYPEOF];
-  if (e->about.value) {
-    f->new_subject = rdfa_node_copy(&e->about);
-  } else if (e->is_root) {
-    f->new_subject = root_subject(e);
-  } else {
-    f->new_subject = parent_object_copy(e->parent);
-    e->explicit_subject = false;
-  }
+  subject_from_about(f, e);
   bool about = e->about.value || e->is_root;
   if (typeof_ && about) {
     e->typed = rdfa_node_copy(&f->new_subject);

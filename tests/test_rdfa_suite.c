@@ -363,29 +363,12 @@ static bool ask_match(const Ask *q, const LwTestGraph *g, size_t i, Bindings *b)
   return false;
 }
 
-static char *slurp(const char *path)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    return NULL;
-  }
-  LwBuf b = {0};
-  char chunk[4096];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-    lw_buf_append(&b, chunk, n);
-  }
-  fclose(f);
-  lw_buf_append_str(&b, "");
-  return lw_buf_steal(&b);
-}
-
 /* A negative case: true when its ASK query finds nothing in got. *applies
  * is false when the query is not understood. */
 static bool ask_finds_nothing(const char *sparql, const LwTestGraph *got, bool *applies,
                               char *why, size_t why_len)
 {
-  char *text = slurp(sparql);
+  char *text = lw_test_slurp(sparql);
   Ask q = {0};
   *applies = text && ask_parse(text, &q);
   Bindings b = {0};
