@@ -5,7 +5,12 @@
  * triples and the patterns that were copied are then dropped. Copies are
  * made in rounds until nothing changes (a pattern may copy another), at most
  * MAX_ROUNDS. A page that types a Pattern has its triples held until here
- * (rdfa_document.c).
+ * (rdfa_document.c), within LW_RDFA_MAX_HELD_BYTES: copies count too.
+ *
+ * Each round indexes the held triples by subject (sorted), so that finding
+ * a pattern's triples is a binary search, not a scan: a hostile page cannot
+ * make the copying quadratic in its size. Duplicates a copy may make are
+ * left to the cleaner, which removes them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,127 +22,172 @@
 #define PATTERN RDFA_NS "Pattern"
 #define TYPE RDF_NS "type"
 
-static bool same_str(const char *a, const char *b)
-{
-  return a == b || (a && b && !strcmp(a, b));
-}
-
-static bool object_is_node(const RdfaObject *o, const RdfaNode *n)
-{
-  return o->type == (n->blank ? LW_TERM_BLANK : LW_TERM_IRI) && same_str(o->value, n->value);
-}
-
-static bool objects_equal(const RdfaObject *a, const RdfaObject *b)
-{
-  return a->type == b->type && same_str(a->value, b->value) &&
-         same_str(a->datatype, b->datatype) && same_str(a->lang, b->lang);
-}
-
 static bool live(const RdfaTriple *t)
 {
   return t->predicate != NULL;
 }
 
-/* Whether the resource o names is typed rdfa:Pattern. */
-static bool is_pattern(const RdfaRun *run, const RdfaObject *o)
+static bool is_pattern_type(const RdfaTriple *t)
 {
+  return !strcmp(t->predicate, TYPE) && t->object.type == LW_TERM_IRI &&
+         !strcmp(t->object.value, PATTERN);
+}
+
+/* One held triple's subject, for the index. The strings stay where they
+ * are while the copying runs (a dropped triple keeps them till the end). */
+typedef struct {
+  bool blank;
+  const char *value;
+  size_t i; /* its place in run->held */
+} Entry;
+
+static int entry_order(const void *x, const void *y)
+{
+  const Entry *a = x, *b = y;
+  if (a->blank != b->blank) {
+    return a->blank ? 1 : -1;
+  }
+  return strcmp(a->value, b->value);
+}
+
+/* The live held triples by subject, for one round. */
+typedef struct {
+  Entry *entries;
+  size_t count;
+} Index;
+
+static bool index_make(Index *ix, const RdfaRun *run)
+{
+  ix->entries = malloc((run->held_count ? run->held_count : 1) * sizeof(*ix->entries));
+  if (!ix->entries) {
+    return false;
+  }
+  ix->count = 0;
   for (size_t i = 0; i < run->held_count; ++i) {
     const RdfaTriple *t = &run->held[i];
-    if (live(t) && !strcmp(t->predicate, TYPE) && t->object.type == LW_TERM_IRI &&
-        !strcmp(t->object.value, PATTERN) && object_is_node(o, &t->subject)) {
+    if (live(t)) {
+      ix->entries[ix->count++] = (Entry){t->subject.blank, t->subject.value, i};
+    }
+  }
+  qsort(ix->entries, ix->count, sizeof(*ix->entries), entry_order);
+  return true;
+}
+
+/* The positions [*from, *end) in ix of the triples whose subject the
+ * resource (blank, value) is. */
+static void index_find(const Index *ix, bool blank, const char *value, size_t *from,
+                       size_t *end)
+{
+  Entry key = {blank, value, 0};
+  size_t lo = 0, hi = ix->count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (entry_order(&ix->entries[mid], &key) < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  *from = lo;
+  *end = lo;
+  while (*end < ix->count && !entry_order(&ix->entries[*end], &key)) {
+    ++*end;
+  }
+}
+
+static bool is_pattern(const RdfaRun *run, const Index *ix, const RdfaObject *o)
+{
+  size_t from, end;
+  index_find(ix, o->type == LW_TERM_BLANK, o->value, &from, &end);
+  for (size_t i = from; i < end; ++i) {
+    const RdfaTriple *t = &run->held[ix->entries[i].i];
+    if (live(t) && is_pattern_type(t)) {
       return true;
     }
   }
   return false;
 }
 
-static bool has_triple(const RdfaRun *run, const RdfaNode *s, const char *p,
-                       const RdfaObject *o)
-{
-  for (size_t i = 0; i < run->held_count; ++i) {
-    const RdfaTriple *t = &run->held[i];
-    if (live(t) && rdfa_node_equal(&t->subject, s) && !strcmp(t->predicate, p) &&
-        objects_equal(&t->object, o)) {
-      return true;
-    }
-  }
-  return false;
-}
-
+/* A triple dropped: its predicate goes, its other strings stay (the index
+ * may point at them) until the run is freed. */
 static void drop(RdfaTriple *t)
 {
-  rdfa_node_free(&t->subject);
   free(t->predicate);
   t->predicate = NULL;
-  rdfa_object_free(&t->object);
 }
 
-/* Copies the pattern's properties to subject; false when nothing was new. */
-static bool copy_pattern(RdfaRun *run, const RdfaNode *subject, const RdfaObject *pattern)
+/* Copies the properties of a pattern (the triples at [from, end) of ix) to
+ * subject. */
+static void copy_pattern(RdfaRun *run, const Index *ix, size_t from, size_t end,
+                         const RdfaNode *subject)
 {
-  bool added = false;
-  size_t count = run->held_count; /* what is added now is not copied again */
-  for (size_t i = 0; i < count && run->stop == LW_OK; ++i) {
-    RdfaTriple *t = &run->held[i];
-    if (!live(t) || !object_is_node(pattern, &t->subject) ||
-        (!strcmp(t->predicate, TYPE) && t->object.type == LW_TERM_IRI &&
-         !strcmp(t->object.value, PATTERN))) {
+  for (size_t i = from; i < end && run->stop == LW_OK; ++i) {
+    /* run->held may move as copies are held: copy out first */
+    const RdfaTriple *t = &run->held[ix->entries[i].i];
+    if (!live(t) || is_pattern_type(t)) {
       continue;
     }
-    if (!has_triple(run, subject, t->predicate, &t->object)) {
-      char *p = strdup(t->predicate);
-      RdfaObject o = rdfa_object_copy(&t->object);
-      run->line = t->line;
-      rdfa_emit(run, subject, p, &o); /* held, since buffering */
-      free(p);
-      rdfa_object_free(&o);
-      added = true;
-    }
+    char *p = strdup(t->predicate);
+    RdfaObject o = rdfa_object_copy(&t->object);
+    run->line = t->line;
+    rdfa_emit(run, subject, p, &o); /* held, since buffering */
+    free(p);
+    rdfa_object_free(&o);
   }
-  return added;
+}
+
+/* One round; false when nothing was copied. The patterns copied are
+ * appended to *patterns. */
+static bool copy_round(RdfaRun *run, Entry **patterns, size_t *npatterns)
+{
+  Index ix;
+  if (!index_make(&ix, run)) {
+    run->stop = lw_error_set(run->err, LW_ERR_NOMEM, "out of memory copying properties");
+    return false;
+  }
+  bool copied = false;
+  size_t count = run->held_count; /* the copies made now wait for the next round */
+  for (size_t i = 0; i < count && run->stop == LW_OK; ++i) {
+    RdfaTriple *t = &run->held[i];
+    if (!live(t) || strcmp(t->predicate, COPY) || t->object.type == LW_TERM_LITERAL ||
+        !is_pattern(run, &ix, &t->object)) {
+      continue;
+    }
+    Entry pattern = {t->object.type == LW_TERM_BLANK, t->object.value, 0};
+    RdfaNode subject = rdfa_node_copy(&t->subject);
+    size_t from, end;
+    index_find(&ix, pattern.blank, pattern.value, &from, &end);
+    drop(t);
+    copy_pattern(run, &ix, from, end, &subject);
+    rdfa_node_free(&subject);
+    Entry *grown = realloc(*patterns, (*npatterns + 1) * sizeof(**patterns));
+    if (grown) {
+      *patterns = grown;
+      (*patterns)[(*npatterns)++] = pattern;
+    }
+    copied = true;
+  }
+  free(ix.entries);
+  return copied;
 }
 
 LwStatus rdfa_copy_properties(RdfaRun *run)
 {
-  RdfaNode *patterns = NULL; /* the patterns copied */
+  Entry *patterns = NULL; /* the patterns copied */
   size_t npatterns = 0;
-  bool changed = true;
-  for (int round = 0; changed && round < MAX_ROUNDS && run->stop == LW_OK; ++round) {
-    changed = false;
-    for (size_t i = 0; i < run->held_count && run->stop == LW_OK; ++i) {
-      RdfaTriple *t = &run->held[i];
-      if (!live(t) || strcmp(t->predicate, COPY) || t->object.type == LW_TERM_LITERAL ||
-          !is_pattern(run, &t->object)) {
-        continue;
-      }
-      RdfaNode subject = rdfa_node_copy(&t->subject);
-      RdfaNode pattern = {.blank = t->object.type == LW_TERM_BLANK,
-                          .value = strdup(t->object.value)};
-      drop(&run->held[i]);
-      changed |= copy_pattern(run, &subject, &(RdfaObject){
-                                                .type = pattern.blank ? LW_TERM_BLANK
-                                                                      : LW_TERM_IRI,
-                                                .value = pattern.value});
-      RdfaNode *grown = realloc(patterns, (npatterns + 1) * sizeof(*patterns));
-      if (grown) {
-        patterns = grown;
-        patterns[npatterns++] = pattern;
-      } else {
-        rdfa_node_free(&pattern);
-      }
-      rdfa_node_free(&subject);
-      changed = true;
+  for (int round = 0; round < MAX_ROUNDS && run->stop == LW_OK; ++round) {
+    if (!copy_round(run, &patterns, &npatterns)) {
+      break;
     }
   }
-  for (size_t i = 0; i < run->held_count; ++i) {
-    for (size_t k = 0; k < npatterns && live(&run->held[i]); ++k) {
-      if (rdfa_node_equal(&run->held[i].subject, &patterns[k])) {
-        drop(&run->held[i]);
-      }
+  /* the copied patterns go, with all their triples */
+  qsort(patterns, npatterns, sizeof(*patterns), entry_order);
+  for (size_t i = 0; i < run->held_count && npatterns; ++i) {
+    RdfaTriple *t = &run->held[i];
+    Entry key = {t->subject.blank, t->subject.value, 0};
+    if (live(t) && bsearch(&key, patterns, npatterns, sizeof(*patterns), entry_order)) {
+      drop(t);
     }
-  }
-  for (size_t k = 0; k < npatterns; ++k) {
-    rdfa_node_free(&patterns[k]);
   }
   free(patterns);
   return run->stop;
