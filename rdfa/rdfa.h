@@ -104,8 +104,5 @@ LwStatus lw_rdfa_process(xmlDocPtr doc, const LwRdfaOptions *options, LwReadStat
  * without recursion, for readers that look for elements in a page. */
 xmlNodePtr lw_rdfa_next_element(xmlNodePtr root, xmlNodePtr n);
 
-/* lw_rdfa_parse, then lw_rdfa_process. */
-LwStatus lw_rdfa_read(const char *data, size_t len, const LwRdfaOptions *options,
-                      LwReadStats *stats, LwError *err);
 
 #endif

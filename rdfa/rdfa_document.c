@@ -219,15 +219,3 @@ LwStatus lw_rdfa_process(xmlDocPtr doc, const LwRdfaOptions *options, LwReadStat
   rdfa_run_free(&run);
   return st;
 }
-
-LwStatus lw_rdfa_read(const char *data, size_t len, const LwRdfaOptions *options,
-                      LwReadStats *stats, LwError *err)
-{
-  xmlDocPtr doc = lw_rdfa_parse(data, len, options, stats, err);
-  if (!doc) {
-    return err ? err->status : LW_ERR_SYNTAX;
-  }
-  LwStatus st = lw_rdfa_process(doc, options, stats, err);
-  xmlFreeDoc(doc);
-  return st;
-}

@@ -34,7 +34,6 @@ typedef struct {
   const Incomplete *incomplete;
   size_t incomplete_count;
   RdfaListMap *lists;
-  const RdfaNode *list_subject; /* whose lists they are */
   const char *lang;             /* NULL: none */
   const RdfaPrefix *prefixes;
   const char *vocab;
@@ -708,7 +707,6 @@ static void process_element(Walk *w, Frame *f, const Context *parent)
       (e.explicit_subject || !rdfa_node_equal(&f->new_subject, parent->parent_subject))) {
     f->owns_lists = true;
     f->ctx.lists = &f->own_lists;
-    f->ctx.list_subject = &f->new_subject;
   }
   emit_links(w, f, &e);
   emit_properties(w, f, &e);
@@ -796,7 +794,6 @@ LwStatus rdfa_walk(RdfaRun *run, xmlNodePtr root)
   Context top = {.parent_subject = &w.base_node,
                  .parent_object = &w.none,
                  .lists = &w.document_lists,
-                 .list_subject = &w.base_node,
                  .base = run->base};
   LwStatus st = open_element(&w, root, &top);
   while (st == LW_OK && w.depth) {

@@ -211,6 +211,35 @@ static void check_html_rules(void)
              "<" BASE "#p> <http://schema.org/name> \"N\" .\n");
 }
 
+/* Hostile property copying and prefixes: two patterns copying each other
+ * end (the rounds are capped), and 5000 prefixes on one element are cut at
+ * LW_RDFA_MAX_PREFIXES in scope, reported, the page still read. */
+static void check_hostile(void)
+{
+  check_page("patterns copying each other",
+             "<!DOCTYPE html><html><body>"
+             "<div resource=\"#a\" typeof=\"rdfa:Pattern\"><link property=\"rdfa:copy\" "
+             "href=\"#b\"><span property=\"http://e/p\">A</span></div>"
+             "<div resource=\"#b\" typeof=\"rdfa:Pattern\"><link property=\"rdfa:copy\" "
+             "href=\"#a\"></div>"
+             "<p about=\"#x\" property=\"http://e/q\">x</p></body></html>",
+             "<" BASE "#x> <http://e/q> \"x\" .\n");
+  LwBuf page = {0};
+  lw_buf_append_str(&page, "<!DOCTYPE html><html><body prefix=\"");
+  for (int i = 0; i < 5000; i++) {
+    lw_buf_appendf(&page, "p%d: http://e/%d/ ", i, i);
+  }
+  lw_buf_append_str(&page, "\"><p about=\"#x\" property=\"p1:v\">x</p></body></html>");
+  LwBuf out = {0};
+  LwReadStats stats = {0};
+  LwError err = {0};
+  CHECK_INT_EQ(read_page(page.data, &out, &stats, &err), LW_OK);
+  CHECK(out.data && strstr(out.data, "<" BASE "#x> <http://e/1/v> \"x\" .\n"));
+  CHECK(stats.errors == 5000 - 4096);
+  lw_buf_free(&page);
+  lw_buf_free(&out);
+}
+
 int main(void)
 {
   check_broken_html();
@@ -219,5 +248,6 @@ int main(void)
   check_xml_error();
   check_rdfa_and_jsonld();
   check_html_rules();
+  check_hostile();
   return lw_test_finish();
 }
