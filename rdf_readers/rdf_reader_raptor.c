@@ -73,7 +73,8 @@ static unsigned char *make_bnodeid(void *handle, unsigned char *user_id)
  * warnings are syntax errors for us; the others are not. */
 static bool drops_input(const raptor_log_message *m)
 {
-  return m->level == RAPTOR_LOG_LEVEL_WARN && m->text && strstr(m->text, "skipping");
+  return m->level == RAPTOR_LOG_LEVEL_WARN && m->text &&
+         (strstr(m->text, "skipping") || strstr(m->text, "Ignoring RDFa triple"));
 }
 
 static void on_log(void *handle, raptor_log_message *m)
@@ -129,7 +130,7 @@ static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t)
       return "relative IRI and no base IRI";
     }
     if (!lw_read_iri_ok(t->value, t->len)) {
-      return "not an IRI";
+      return "not an IRI"; /* librdfa passes on what a bad prefix makes */
     }
     break;
   case RAPTOR_TERM_TYPE_BLANK:
@@ -213,7 +214,7 @@ typedef struct {
   raptor_world *world;
   raptor_parser *parser;
   LwXmlGuard *guard;
-  LwXmlLangScope *scope;
+  LwXmlLangScope *scope; /* RDF/XML only */
   char *block;
   bool started; /* raptor got its first bytes */
 } RaptorParts;
@@ -227,7 +228,7 @@ static void parts_free(RaptorParts *p)
   free(p->block);
 }
 
-static LwStatus parts_new(RaptorParts *p, RaptorContext *c)
+static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
 {
   p->world = raptor_new_world();
   if (!p->world) {
@@ -241,7 +242,7 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c)
   p->parser = raptor_new_parser(p->world, "rdfxml");
   p->guard = lw_xml_guard_new(c->rc->max_depth);
   p->block = malloc(LW_XML_MAX_PROLOG_BYTES + BLOCK_SIZE);
-  if (!(p->scope = lw_xml_lang_scope_new(c->rc->max_depth))) {
+  if (format == LW_FORMAT_RDFXML && !(p->scope = lw_xml_lang_scope_new(c->rc->max_depth))) {
     return LW_ERR_NOMEM;
   }
   if (!p->parser || !p->guard || !p->block) {
@@ -345,7 +346,11 @@ static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c, size_t len
   size_t guarded = 0; /* bytes at the front the guard has seen */
   for (;;) {
     LW_TRY(lw_xml_guard_feed(p->guard, p->block, len, guarded, err));
-    size_t keep = feed_block(p, c, len, eof);
+    /* the start of what may be an xmlns="" the guard is to blank (RDFa)
+     * waits for the next block */
+    size_t hold = eof ? 0 : lw_xml_guard_undecided(p->guard);
+    hold = hold <= LW_XML_MAX_PROLOG_BYTES ? hold : 0;
+    size_t keep = feed_block(p, c, len - hold, eof) + hold;
     if (c->stop != LW_OK) {
       raptor_parser_parse_abort(p->parser);
       return lw_error_set(err, c->stop, "stopped by the statement sink");
@@ -372,7 +377,7 @@ LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
   RaptorContext c = {.rc = rc, .stop = LW_OK};
   c.have_base = rc->options->base_iri != NULL;
   RaptorParts p = {0};
-  LwStatus st = parts_new(&p, &c);
+  LwStatus st = parts_new(&p, &c, rc->options->format);
   if (st != LW_OK) {
     parts_free(&p);
     return lw_error_set(rc->err, st, "cannot set up raptor");

@@ -21,9 +21,8 @@
 /* ---- xml_guard (rdf_readers/xml_guard.c) ------------------------------- */
 
 /*
- * A guard in front of libxml2 (raptor2's RDF/XML, and the XML pages read for
- * RDFa): XML entity tricks must fail fast, whatever libxml2's own limits
- * are.
+ * A guard in front of libxml2 (through raptor2): XML entity tricks must fail
+ * fast, whatever libxml2's own limits are.
  *
  * The prolog (everything before the root element) is checked first: a DTD
  * internal subset may declare only plain internal general entities (no
@@ -60,13 +59,29 @@ void lw_xml_guard_free(LwXmlGuard *guard);
 LwStatus lw_xml_guard_prolog(LwXmlGuard *guard, const char *data, size_t len, bool at_eof,
                              LwError *err);
 
+/* For RDFa: an empty (or blank) default namespace declaration, xmlns="" or
+ * xmlns = '  ', is overwritten with spaces in the data lw_xml_guard_feed
+ * watches, before raptor reads it: raptor 2.0.15's RDFa parser crashes on
+ * it (a NULL namespace URI in raptor_sax2_start_element), and in RDFa the
+ * attribute means nothing (prefixes come from xmlns:PREFIX and @prefix). */
+void lw_xml_guard_blank_empty_default_ns(LwXmlGuard *guard);
+
 /* Watches the document's bytes (all of them, from the start, once the
- * prolog was accepted) for entity references and nesting. data holds len
- * bytes: the first seen of them were watched by the previous call (bytes
- * the caller kept for the next block), the rest are new. LW_ERR_LIMIT when
- * the expansion budget or the depth is exceeded. */
+ * prolog was accepted) for entity references and nesting, and blanks empty
+ * default namespace declarations in them when asked to. data holds len
+ * bytes: the first seen of them were watched by the previous call (bytes it
+ * held back, see lw_xml_guard_undecided), the rest are new.
+ * LW_ERR_LIMIT when the expansion budget or the depth is exceeded;
+ * LW_ERR_SYNTAX when such a declaration began before data (given to raptor
+ * already, so it cannot be blanked any more). */
 LwStatus lw_xml_guard_feed(LwXmlGuard *guard, char *data, size_t len, size_t seen,
                            LwError *err);
+
+/* How many bytes at the end of the data watched so far may still be part
+ * of an empty default namespace declaration (blanked only once its value
+ * closes): hold them back from raptor, and give them again, as seen, with
+ * the next data. 0 unless lw_xml_guard_blank_empty_default_ns was called. */
+size_t lw_xml_guard_undecided(const LwXmlGuard *guard);
 
 /* ---- rdf_prescan (rdf_readers/rdf_prescan.c) --------------------------- */
 
