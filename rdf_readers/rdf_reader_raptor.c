@@ -1,8 +1,6 @@
 /*
- * RDF/XML and RDFa through raptor2, fed in blocks with
- * raptor_parser_parse_chunk. RDFa in HTML (no XML declaration) is first
- * repaired into well-formed XML by libxml2's HTML parser
- * (rdf_readers/html_repair.h), since raptor reads XML only.
+ * RDF/XML through raptor2, fed in blocks with raptor_parser_parse_chunk
+ * (RDFa is read by rdfa/, rdf_readers/rdf_reader_rdfa.c).
  *
  * Safety: no network, no file access, no external entities (raptor options
  * and a URI filter that refuses every load), and the XML guard
@@ -21,7 +19,6 @@
 #include <raptor2.h>
 
 #include "base/base.h"
-#include "rdf_readers/html_repair.h"
 #include "rdf_readers/rdf_readers.h"
 #include "rdf_readers/xml_scope.h"
 
@@ -261,11 +258,8 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
   if (raptor_world_open(p->world)) {
     return LW_ERR_INTERNAL;
   }
-  p->parser = raptor_new_parser(p->world, format == LW_FORMAT_RDFXML ? "rdfxml" : "rdfa");
+  p->parser = raptor_new_parser(p->world, "rdfxml");
   p->guard = lw_xml_guard_new(c->rc->max_depth);
-  if (p->guard && format != LW_FORMAT_RDFXML) {
-    lw_xml_guard_blank_empty_default_ns(p->guard);
-  }
   p->block = malloc(LW_XML_MAX_PROLOG_BYTES + BLOCK_SIZE);
   if (format == LW_FORMAT_RDFXML) {
     p->marks = c->marks = lw_xml_base_marks_new();
@@ -409,52 +403,6 @@ static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c, size_t len
   return LW_OK;
 }
 
-/* The whole HTML page (its first len bytes in first, the rest in in) made
- * well-formed XML in *xml (free() it). */
-static LwStatus repair_html(FILE *in, const char *first, size_t len, bool eof, char **xml,
-                            size_t *xml_len, LwError *err)
-{
-  LwBuf page = {0};
-  LwStatus st = lw_buf_append(&page, first, len);
-  if (st != LW_OK) {
-    st = lw_error_set(err, st, "out of memory reading HTML");
-  } else if (!eof) {
-    st = lw_html_read_page(in, &page, err);
-  }
-  if (st == LW_OK) {
-    st = lw_html_to_xml(page.data, page.len, xml, xml_len, err);
-  }
-  lw_buf_free(&page);
-  return st;
-}
-
-/* RDFa in HTML (no XML declaration): the page, whose first len bytes are
- * in p->block, is repaired into XML by libxml2's HTML parser
- * (rdf_readers/html_repair.h), and that XML goes to raptor, behind the XML
- * guard, as an XHTML page would. */
-static LwStatus parse_html(FILE *in, RaptorParts *p, RaptorContext *c, size_t len, bool eof)
-{
-  LwError *err = c->rc->err;
-  char *xml = NULL;
-  size_t xml_len = 0;
-  LW_TRY(repair_html(in, p->block, len, eof, &xml, &xml_len, err));
-  FILE *repaired = fmemopen(xml, xml_len, "rb");
-  LwStatus st;
-  eof = false;
-  if (!repaired) {
-    st = lw_error_set(err, LW_ERR_NOMEM, "cannot open the repaired HTML");
-  } else if (read_block(repaired, p->block, BLOCK_SIZE, &len, &eof) != LW_OK) {
-    st = lw_error_set(err, LW_ERR_IO, "read error");
-  } else {
-    st = parse_all(repaired, p, c, len, eof);
-  }
-  if (repaired) {
-    fclose(repaired);
-  }
-  free(xml);
-  return st;
-}
-
 LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
 {
   RaptorContext c = {.rc = rc, .stop = LW_OK};
@@ -478,8 +426,6 @@ LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
   bool eof = false;
   if (read_block(in, p.block, BLOCK_SIZE, &len, &eof) != LW_OK) {
     st = lw_error_set(rc->err, LW_ERR_IO, "read error");
-  } else if (rc->options->format != LW_FORMAT_RDFXML && !lw_html_is_xml(p.block, len)) {
-    st = parse_html(in, &p, &c, len, eof);
   } else {
     st = parse_all(in, &p, &c, len, eof);
   }
