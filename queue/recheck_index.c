@@ -151,14 +151,6 @@ LwStatus lw_recheck_index_upgrade(LwRecords *c, const char *prefix, long long *i
 
 /* ---- the walk ---- */
 
-static const char *str_at(const redisReply *r, size_t i)
-{
-  return r && r->type == REDIS_REPLY_ARRAY && i < r->elements &&
-             r->element[i]->type == REDIS_REPLY_STRING
-           ? r->element[i]->str
-           : NULL;
-}
-
 static LwStatus prune(LwRecords *c, const char *prefix, const char *hash, LwError *err)
 {
   LwKey index = lw_key(prefix, LW_KEY_RECHECKS, NULL);
@@ -172,51 +164,49 @@ static LwStatus prune(LwRecords *c, const char *prefix, const char *hash, LwErro
   return LW_OK;
 }
 
+/* A page being read: the caller's fn gets the seeds that may be re-checked,
+ * the others are noted for pruning once the replies are all in. */
+typedef struct {
+  LwSeedScanFn fn;
+  void *arg;
+  const char **gone;
+  size_t n_gone;
+} Page;
+
+static void sort_seed(void *arg, const char *hash, const char *const *values)
+{
+  Page *p = arg;
+  if (never_rechecked(values)) {
+    p->gone[p->n_gone++] = hash;
+  } else {
+    p->fn(p->arg, hash, values + N_OWN);
+  }
+}
+
 /* The fields of every seed of a page (members and scores alternate in
- * page), asked for in one pipeline; fn gets the caller's fields. */
+ * page), the caller's after the index's own. */
 static LwStatus read_page(LwRecords *c, const char *prefix, const redisReply *page,
                           const char *const *fields, size_t nfields, LwSeedScanFn fn,
                           void *arg, LwError *err)
 {
-  const char *argv[2 + LW_SEED_SCAN_FIELDS_MAX];
-  argv[0] = "HMGET";
-  for (size_t f = 0; f < N_OWN; ++f) {
-    argv[2 + f] = own_fields[f];
-  }
-  for (size_t f = 0; f < nfields; ++f) {
-    argv[2 + N_OWN + f] = fields[f];
-  }
   size_t n = page->elements / 2;
+  const char **hashes = calloc(2 * n + 1, sizeof(*hashes));
+  if (!hashes) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
   for (size_t i = 0; i < n; ++i) {
-    LwKey key = lw_key(prefix, LW_KEY_SEED, page->element[2 * i]->str);
-    argv[1] = key.s;
-    redisAppendCommandArgv(c, (int)(2 + N_OWN + nfields), argv, NULL);
+    hashes[i] = page->element[2 * i]->str;
   }
-  bool *gone = calloc(n ? n : 1, sizeof(*gone));
-  LwStatus st = gone ? LW_OK : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-  for (size_t i = 0; i < n; ++i) {
-    redisReply *r = NULL;
-    if (redisGetReply(c, (void **)&r) != REDIS_OK || !r) {
-      free(gone);
-      return lw_error_set(err, LW_ERR_REDIS, "Redis: %s", c->errstr);
-    }
-    const char *values[N_OWN + LW_SEED_SCAN_FIELDS_MAX];
-    for (size_t f = 0; f < N_OWN + nfields; ++f) {
-      values[f] = str_at(r, f);
-    }
-    if (st == LW_OK && never_rechecked(values)) {
-      gone[i] = true;
-    } else if (st == LW_OK) {
-      fn(arg, page->element[2 * i]->str, values + N_OWN);
-    }
-    freeReplyObject(r);
+  const char *all[LW_SEED_SCAN_FIELDS_MAX];
+  memcpy(all, own_fields, sizeof(own_fields));
+  memcpy(all + N_OWN, fields, nfields * sizeof(*fields));
+  Page p = {fn, arg, hashes + n, 0};
+  LwStatus st = lw_seed_read_fields(c, prefix, hashes, n, all, N_OWN + nfields, sort_seed,
+                                    &p, err);
+  for (size_t i = 0; st == LW_OK && i < p.n_gone; ++i) {
+    st = prune(c, prefix, p.gone[i], err);
   }
-  for (size_t i = 0; st == LW_OK && i < n; ++i) {
-    if (gone[i]) {
-      st = prune(c, prefix, page->element[2 * i]->str, err);
-    }
-  }
-  free(gone);
+  free(hashes);
   return st;
 }
 

@@ -19,6 +19,7 @@
 #include "queue/scheduler_lease.h"
 #include "queue/seed.h"
 #include "queue/recheck_index.h"
+#include "queue/redis_tuning.h"
 #include "queue/txn.h"
 #include "scheduler/decide.h"
 #include "scheduler/harvest_plan.h"
@@ -790,6 +791,21 @@ static long long shortest_interval_ms(const LwScheduler *s)
   return shortest * 1000;
 }
 
+/* Says once when Redis keeps finished seeds as hash tables (queue/redis_tuning.h). */
+static LwStatus check_listpack(LwScheduler *s, LwError *err)
+{
+  long long value = 0;
+  LwStatus st = lw_redis_listpack_value(s->redis, &value, err);
+  if (st == LW_OK && value < LW_HASH_LISTPACK_VALUE) {
+    lw_warn("redis=hash-max-listpack-value value=%lld msg=\"Redis keeps a seed record whose "
+            "HTTP hops or content record is longer than %lld bytes as a hash table (about "
+            "2.4 KB a seed, 1.4 KB as a listpack): set hash-max-listpack-value %d "
+            "(docs/retention.md)\"",
+            value, value, LW_HASH_LISTPACK_VALUE);
+  }
+  return st == LW_ERR_REDIS ? st : LW_OK;
+}
+
 /* The records written before the re-check index: indexed once, at the
  * first cycle (a SCAN of seed:*), never again. */
 static LwStatus index_old_records(LwScheduler *s, LwError *err)
@@ -797,6 +813,7 @@ static LwStatus index_old_records(LwScheduler *s, LwError *err)
   if (s->index_checked) {
     return LW_OK;
   }
+  LW_TRY(check_listpack(s, err));
   long long t0 = lw_now_ms(), indexed = 0;
   bool built = false;
   LW_TRY(lw_recheck_index_upgrade(s->redis, s->cfg->prefix, &indexed, &built, err));
