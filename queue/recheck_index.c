@@ -26,8 +26,10 @@ static LwScript prune_script = {
 
 void lw_txn_recheck_index(LwTxn *txn, const char *seed, const char *processed_ms)
 {
-  LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_RECHECKS, NULL);
-  lw_txn_command(txn, 4, (const char *[]){"ZADD", key.s, processed_ms, seed}, NULL);
+  /* an archive entry (a parent) is never re-checked: not indexed */
+  LwKey record = lw_key(lw_txn_prefix(txn), LW_KEY_SEED, seed);
+  LwKey index = lw_key(lw_txn_prefix(txn), LW_KEY_RECHECKS, NULL);
+  lw_txn_op(txn, "rested", 4, (const char *[]){record.s, index.s, processed_ms, seed});
 }
 
 void lw_recheck_cursor_reset(LwRecheckCursor *cur)

@@ -9,9 +9,10 @@
  * Kept as the records are written: lw_txn_seed_set adds the ZADD to the
  * same transaction (one script call) whenever it writes `processed`, so the
  * index and the records never disagree; the collection's delete script
- * removes a seed from both (queue/retention.c). Archive entries and
- * relative seeds, never re-checked, are pruned from it when a page meets
- * them (by a script that checks the record again).
+ * removes a seed from both (queue/retention.c). Archive entries (a parent)
+ * are left out as they are written; a seed that can never be re-checked
+ * and still is in it (gone, relative, a parent set later) is pruned when a
+ * page meets it (by a script that checks the record again).
  *
  * Records written before the index existed: lw_recheck_index_upgrade, run
  * once by the scheduler at its first cycle, walks the seeds once with SCAN
@@ -28,7 +29,8 @@
 #include "queue/seed_scan.h"
 #include "queue/txn.h"
 
-/* The index's entry for seed processed at ms (decimal text), added to txn. */
+/* The index's entry for seed processed at ms (decimal text), added to txn
+ * (none when the seed has a parent, checked as the txn applies). */
 void lw_txn_recheck_index(LwTxn *txn, const char *seed, const char *processed_ms);
 
 /* Builds the index from the seed records unless it is marked built: one
