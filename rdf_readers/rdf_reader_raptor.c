@@ -78,7 +78,7 @@ static unsigned char *make_bnodeid(void *handle, unsigned char *user_id)
 static bool drops_input(const raptor_log_message *m)
 {
   return m->level == RAPTOR_LOG_LEVEL_WARN && m->text &&
-         (strstr(m->text, "skipping") || strstr(m->text, "Ignoring RDFa triple"));
+         strstr(m->text, "skipping");
 }
 
 static void on_log(void *handle, raptor_log_message *m)
@@ -144,7 +144,7 @@ static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t, LwBuf *r
       return "relative IRI and no base IRI";
     }
     if (!lw_read_iri_ok(t->value, t->len)) {
-      return "not an IRI"; /* librdfa passes on what a bad prefix makes */
+      return "not an IRI";
     }
     break;
   case RAPTOR_TERM_TYPE_BLANK:
@@ -377,11 +377,7 @@ static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c, size_t len
   size_t guarded = 0; /* bytes at the front the guard has seen */
   for (;;) {
     LW_TRY(lw_xml_guard_feed(p->guard, p->block, len, guarded, err));
-    /* the start of what may be an xmlns="" the guard is to blank (RDFa)
-     * waits for the next block */
-    size_t hold = eof ? 0 : lw_xml_guard_undecided(p->guard);
-    hold = hold <= LW_XML_MAX_PROLOG_BYTES ? hold : 0;
-    size_t keep = feed_block(p, c, len - hold, eof) + hold;
+    size_t keep = feed_block(p, c, len, eof);
     if (c->stop != LW_OK) {
       raptor_parser_parse_abort(p->parser);
       return lw_error_set(err, c->stop, "stopped by the statement sink");

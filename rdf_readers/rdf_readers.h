@@ -59,29 +59,13 @@ void lw_xml_guard_free(LwXmlGuard *guard);
 LwStatus lw_xml_guard_prolog(LwXmlGuard *guard, const char *data, size_t len, bool at_eof,
                              LwError *err);
 
-/* For RDFa: an empty (or blank) default namespace declaration, xmlns="" or
- * xmlns = '  ', is overwritten with spaces in the data lw_xml_guard_feed
- * watches, before raptor reads it: raptor 2.0.15's RDFa parser crashes on
- * it (a NULL namespace URI in raptor_sax2_start_element), and in RDFa the
- * attribute means nothing (prefixes come from xmlns:PREFIX and @prefix). */
-void lw_xml_guard_blank_empty_default_ns(LwXmlGuard *guard);
-
 /* Watches the document's bytes (all of them, from the start, once the
- * prolog was accepted) for entity references and nesting, and blanks empty
- * default namespace declarations in them when asked to. data holds len
- * bytes: the first seen of them were watched by the previous call (bytes it
- * held back, see lw_xml_guard_undecided), the rest are new.
- * LW_ERR_LIMIT when the expansion budget or the depth is exceeded;
- * LW_ERR_SYNTAX when such a declaration began before data (given to raptor
- * already, so it cannot be blanked any more). */
+ * prolog was accepted) for entity references and nesting. data holds len
+ * bytes: the first seen of them were watched by the previous call, the rest
+ * are new. LW_ERR_LIMIT when the expansion budget or the depth is
+ * exceeded. */
 LwStatus lw_xml_guard_feed(LwXmlGuard *guard, char *data, size_t len, size_t seen,
                            LwError *err);
-
-/* How many bytes at the end of the data watched so far may still be part
- * of an empty default namespace declaration (blanked only once its value
- * closes): hold them back from raptor, and give them again, as seen, with
- * the next data. 0 unless lw_xml_guard_blank_empty_default_ns was called. */
-size_t lw_xml_guard_undecided(const LwXmlGuard *guard);
 
 /* ---- rdf_prescan (rdf_readers/rdf_prescan.c) --------------------------- */
 
