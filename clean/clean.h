@@ -43,6 +43,7 @@ typedef struct LwSorter LwSorter;
 typedef struct {
   const char *data_dir; /* runs go to DATA/tmp; NULL: $TMPDIR or /tmp */
   size_t memory_budget; /* bytes; 0: 256 MiB; smaller than 64 KiB: 64 KiB */
+  bool single_thread;   /* sort in the caller's thread (same output) */
 } LwSortOptions;
 
 typedef struct {
@@ -76,6 +77,49 @@ LwSortStats lw_sorter_stats(const LwSorter *sorter);
 
 /* Frees the sorter and removes its runs from disk. NULL is safe. */
 void lw_sorter_free(LwSorter *sorter);
+
+/* ---- line_queue (clean/line_queue.c) ----------------------------------- */
+
+/*
+ * Hands lines from one thread (the parser) to a consumer running on a
+ * thread of its own (the sorter: copying into its arena, writing runs), so
+ * that both run at once on two cores. Lines are copied into blocks; a full
+ * block goes through a bounded ring of them to the thread, which calls the
+ * consumer for each line in order. The producer waits when every block is
+ * queued: memory is the blocks (4 MiB by default) whatever the input.
+ *
+ * The consumer's first error stops it: the next put (or finish) returns
+ * that error, and the lines after it are dropped. A line longer than a
+ * block is handed to the consumer in the producer's thread, after the
+ * thread has taken every line before it (the order stays the same).
+ */
+typedef struct LwLineQueue LwLineQueue;
+
+/* Takes one line (len bytes as given to lw_line_queue_put). An error
+ * (> LW_NOTHING) with err set stops the queue. */
+typedef LwStatus (*LwLineConsumer)(void *handle, const char *line, size_t len, LwError *err);
+
+typedef struct {
+  size_t block_bytes; /* 0: 1 MiB; smaller than 4 KiB: 4 KiB */
+  size_t blocks;      /* ring size; 0: 4; at least 2 */
+} LwLineQueueOptions;
+
+/* Starts the queue's thread. options may be NULL. Free with
+ * lw_line_queue_free (also after lw_line_queue_finish). */
+LwStatus lw_line_queue_new(const LwLineQueueOptions *options, LwLineConsumer consumer,
+                           void *handle, LwLineQueue **queue, LwError *err);
+
+/* Copies the line for the consumer. Returns the consumer's error when it
+ * has failed (the line is then dropped). */
+LwStatus lw_line_queue_put(LwLineQueue *queue, const char *line, size_t len, LwError *err);
+
+/* Waits until the consumer has taken every line, then stops the thread.
+ * Returns the consumer's error, if any. */
+LwStatus lw_line_queue_finish(LwLineQueue *queue, LwError *err);
+
+/* Stops the thread (dropping lines not yet consumed) and frees the queue.
+ * NULL is safe. */
+void lw_line_queue_free(LwLineQueue *queue);
 
 /* ---- clean (clean/clean.c) --------------------------------------------- */
 
@@ -137,6 +181,9 @@ typedef struct {
                             char **document_url, LwError *err);
   void *load_handle;
   int gzip_level;    /* 1..9; 0: 1 */
+  bool single_thread; /* everything in the caller's thread but the
+                                 compression: no line queue, no sorting
+                                 thread (for tests; same output) */
   bool no_fast_path; /* N-Triples/N-Quads: send every line through
                                  the reader (for tests; same output) */
   bool gunzip_input; /* read a gzip-compressed input decompressed

@@ -360,7 +360,8 @@ LwSorter *lw_sorter_new(const LwSortOptions *options)
   }
   s->options.data_dir = s->tmp_dir;
   s->seg_target = MIN_SEGMENT;
-  s->thread_started = pthread_create(&s->thread, NULL, sort_main, s) == 0;
+  s->thread_started =
+    !s->options.single_thread && pthread_create(&s->thread, NULL, sort_main, s) == 0;
   return s;
 }
 
