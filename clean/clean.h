@@ -27,8 +27,10 @@
  * and written as one sorted run to DATA/tmp (files/files.h). At the
  * end the runs are merged with a heap (several passes when there are more
  * runs than the budget has read buffers for), dropping duplicates across
- * runs, and each line goes to a callback. Input that fits the budget never
- * touches the disk. Runs are removed by lw_sorter_free, on success and on
+ * runs, and each line goes to a callback; the lines still in the arena are
+ * merged from there, the runs read through the arena's free space, when it
+ * has room for their buffers. Input that fits the budget never touches the
+ * disk. Runs are removed by lw_sorter_free, on success and on
  * error alike.
  *
  * Memory: the arena (the budget) while adding; read buffers sized to share
@@ -131,8 +133,14 @@ void lw_line_queue_free(LwLineQueue *queue);
  *     --check--> literal errors counted (the statement is kept)
  *     --skolemize--> blank nodes become <BASE/.well-known/genid/SEED/LABEL>
  *     --lw_nquads_append--> canonical N-Quads lines
+ *     --lw_line_queue--> (the sorter's thread)
  *     --lw_sorter (external merge sort, dedupe, bounded memory)-->
- *     --lw_gz_writer (gzip on its own thread, MD5 of the content)--> output
+ *     --lw_gz_writer (gzip on threads of its own, MD5 of the content)--> output
+ *
+ * Parsing, checks, skolemization and the canonical lines run in the
+ * caller's thread; the sorter's copying and run writing on the line
+ * queue's thread, its sorting on one more; the final merge in the caller's
+ * thread again, the compression and the writing on the gzip writer's.
  *
  * N-Triples and N-Quads take a fast path (rdf/rdf.h): a line that is
  * already canonical goes to the sort as it is; the others go, in batches, to

@@ -88,6 +88,12 @@ static LwStatus append_escaped(LwBuf *out, const char *s, size_t len, bool iri)
   size_t i = 0;
   while (i < len) {
     size_t run = i;
+    while (i + 8 <= len && !((kinds[u[i]] | kinds[u[i + 1]] | kinds[u[i + 2]] |
+                              kinds[u[i + 3]] | kinds[u[i + 4]] | kinds[u[i + 5]] |
+                              kinds[u[i + 6]] | kinds[u[i + 7]]) &
+                             stop)) {
+      i += 8; /* eight plain bytes, one branch */
+    }
     while (i < len && !(kinds[u[i]] & stop)) {
       ++i;
     }
