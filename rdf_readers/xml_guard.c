@@ -522,11 +522,33 @@ size_t lw_xml_guard_undecided(const LwXmlGuard *g)
   return g->ns == NS_NONE ? 0 : (size_t)(g->fed - g->ns_at);
 }
 
+/* How many bytes from data[i] on change nothing but after_space: text up
+ * to the next '<', an attribute's value up to its closing quote, when no
+ * entity is counted and no xmlns="" is being followed (most of a document:
+ * skipped with memchr, not byte by byte). */
+static size_t plain_run(const LwXmlGuard *g, const char *data, size_t i, size_t len)
+{
+  if (g->n_entities || g->ns != NS_NONE ||
+      (g->state != X_TEXT && g->state != X_ATTR)) {
+    return 0;
+  }
+  const char *stop = memchr(data + i, g->state == X_TEXT ? '<' : g->quote, len - i);
+  return stop ? (size_t)(stop - (data + i)) : len - i;
+}
+
 LwStatus lw_xml_guard_feed(LwXmlGuard *g, char *data, size_t len, size_t seen, LwError *err)
 {
   unsigned long long data_at = g->fed - seen;
   g->fed += len - seen;
   for (size_t i = seen; i < len; ++i) {
+    size_t run = plain_run(g, data, i, len);
+    if (run) {
+      g->after_space = is_space(data[i + run - 1]);
+      i += run;
+      if (i == len) {
+        break;
+      }
+    }
     char ch = data[i];
     XmlState prev = g->state;
     if (!markup(g, ch)) {
