@@ -848,6 +848,26 @@ static void test_threads_same_output(const char *dir)
   remove(ttl);
 }
 
+/* Cleaning in fails with status and a message holding needle, threaded
+ * and single-threaded, and leaves no output. */
+static void fails_without_output(const char *in, const char *out, const char *dir,
+                                 LwStatus status, const char *needle)
+{
+  for (int single = 0; single < 2; ++single) {
+    LwCleanOptions o = {.output_path = out,
+                        .data_dir = dir,
+                        .memory_budget = 256 << 10,
+                        .single_thread = single};
+    LwCleanReport r;
+    LwError err = {0};
+    CHECK_INT_EQ(lw_clean_file(in, &o, &r, &err), status);
+    CHECK(err.message[0] != '\0' && strstr(err.message, needle) != NULL);
+    struct stat sb;
+    CHECK(stat(out, &sb) != 0);
+    lw_clean_report_free(&r);
+  }
+}
+
 /* An error midway, on the parser's side (a cap) or the sorter's (a run
  * that cannot be written): no output, no run left, every thread gone (the
  * sanitizer build sees leaks and threads left running). */
@@ -866,19 +886,7 @@ static void test_threads_error_midway(const char *dir)
     fputs("ex:s ex:p [ ex:q ", f); /* deeper than any cap */
   }
   fclose(f);
-  struct stat sb;
-  for (int single = 0; single < 2; ++single) {
-    LwCleanOptions o = {.output_path = out,
-                        .data_dir = dir,
-                        .memory_budget = 256 << 10,
-                        .single_thread = single};
-    LwCleanReport r;
-    LwError err = {0};
-    CHECK_INT_EQ(lw_clean_file(ttl, &o, &r, &err), LW_ERR_LIMIT);
-    CHECK(strstr(err.message, "nesting") != NULL);
-    CHECK(stat(out, &sb) != 0);
-    lw_clean_report_free(&r);
-  }
+  fails_without_output(ttl, out, dir, LW_ERR_LIMIT, "nesting");
   char tmp[4096];
   snprintf(tmp, sizeof(tmp), "%s/tmp", dir);
   CHECK(rmdir(tmp) == 0); /* empty: the runs written before the cap are gone */
@@ -887,18 +895,7 @@ static void test_threads_error_midway(const char *dir)
    * thread, while the parser reads on. */
   write_ntriples(nt, 4);
   write_file(tmp, "not a directory\n");
-  for (int single = 0; single < 2; ++single) {
-    LwCleanOptions o = {.output_path = out,
-                        .data_dir = dir,
-                        .memory_budget = 256 << 10,
-                        .single_thread = single};
-    LwCleanReport r;
-    LwError err = {0};
-    CHECK_INT_EQ(lw_clean_file(nt, &o, &r, &err), LW_ERR_IO);
-    CHECK(err.message[0] != '\0');
-    CHECK(stat(out, &sb) != 0);
-    lw_clean_report_free(&r);
-  }
+  fails_without_output(nt, out, dir, LW_ERR_IO, "");
   remove(tmp);
   remove(nt);
   remove(ttl);
