@@ -299,13 +299,19 @@ bool lw_xml_lang_scope_next(LwXmlLangScope *s, const char *data, size_t len, siz
   for (size_t i = *pos; i < len; ++i) {
     char c = data[i];
     switch (s->state) {
-    case X_TEXT:
-      if (c == '<') {
-        s->state = X_LT;
-        s->tag_start = i;
-        s->tag_open_here = true;
+    case X_TEXT: {
+      /* only '<' changes anything in text: skip to it */
+      const char *lt = c == '<' ? data + i : memchr(data + i, '<', len - i);
+      if (!lt) {
+        i = len - 1;
+        break;
       }
+      i = (size_t)(lt - data);
+      s->state = X_LT;
+      s->tag_start = i;
+      s->tag_open_here = true;
       break;
+    }
     case X_LT:
       if (c == '/') {
         s->state = X_END_TAG;
