@@ -31,6 +31,7 @@ typedef struct {
   const LwCleanOptions *options;
   LwCleanReport *report;
   LwSorter *sorter;
+  LwLineQueue *queue; /* to the sorter on its own thread; NULL: called here */
   const char *skolem_base;
   const char *seed_hash;
   char seed_buf[LW_HASH_HEX_LEN + 1]; /* the default seed hash */
@@ -121,6 +122,19 @@ static void sample_error(CleanContext *c, LwCleanErrorKind kind, unsigned line,
 }
 
 /* ---- the statement pipeline ---------------------------------------------- */
+
+/* A canonical line for the sort: through the queue to the sorter's thread,
+ * or straight to the sorter when single-threaded. */
+static LwStatus sort_line(CleanContext *c, const char *line, size_t len, LwError *err)
+{
+  return c->queue ? lw_line_queue_put(c->queue, line, len, err)
+                  : lw_sorter_add(c->sorter, line, len, err);
+}
+
+static LwStatus sorter_consume(void *handle, const char *line, size_t len, LwError *err)
+{
+  return lw_sorter_add(handle, line, len, err);
+}
 
 static void on_syntax_error(void *handle, unsigned line, unsigned column,
                             const char *message)
@@ -236,7 +250,7 @@ static LwStatus on_quad(void *handle, const LwQuad *quad)
   if (st != LW_OK) {
     return lw_error_set(&c->err, st, "cannot write a statement");
   }
-  return c->pending ? LW_OK : lw_sorter_add(c->sorter, out->data, out->len, &c->err);
+  return c->pending ? LW_OK : sort_line(c, out->data, out->len, &c->err);
 }
 
 /* ---- options --------------------------------------------------------------- */
@@ -446,7 +460,7 @@ static LwStatus flush_batch(CleanContext *c, const char *base, LwError *err)
     const char *end = p + c->pending_buf.len;
     while (st == LW_OK && p < end) {
       const char *nl = memchr(p, '\n', (size_t)(end - p));
-      st = lw_sorter_add(c->sorter, p, (size_t)(nl - p) + 1, err);
+      st = sort_line(c, p, (size_t)(nl - p) + 1, err);
       p = nl + 1;
     }
   } else if (st == LW_OK) {
@@ -522,7 +536,7 @@ static LwStatus take_line(CleanContext *c, const char *line, size_t len,
       return LW_OK; /* dropped: its literal has no valid N-Quads form */
     }
   }
-  return lw_sorter_add(c->sorter, line, len, err);
+  return sort_line(c, line, len, err);
 }
 
 /* N-Triples and N-Quads: line by line, canonical lines straight to the sort. */
@@ -682,14 +696,22 @@ static LwStatus clean(const char *path, CleanContext *c, CleanResources *res, Lw
   c->seed_hash = o->seed_hash ? o->seed_hash : c->seed_buf;
   c->skolem_base = o->skolem_base ? o->skolem_base : LW_CLEAN_DEFAULT_SKOLEM_BASE;
   lw_skolem_init(&c->skolem, c->skolem_base, c->seed_hash);
-  LwSortOptions so = {.data_dir = o->data_dir, .memory_budget = o->memory_budget};
+  LwSortOptions so = {.data_dir = o->data_dir,
+                      .memory_budget = o->memory_budget,
+                      .single_thread = o->single_thread};
   c->sorter = lw_sorter_new(&so);
   if (!c->sorter) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory for the sort");
   }
+  if (!o->single_thread) {
+    LW_TRY(lw_line_queue_new(NULL, sorter_consume, c->sorter, &c->queue, err));
+  }
   LW_TRY(read_input(c, res, base, err));
   fclose(res->in);
   res->in = NULL;
+  if (c->queue) {
+    LW_TRY(lw_line_queue_finish(c->queue, err));
+  }
   return write_output(c, res, path, err);
 }
 
@@ -720,7 +742,8 @@ LwStatus lw_clean_file(const char *input_path, const LwCleanOptions *options,
   if (st != LW_OK && res.out_created) {
     unlink(o->output_path); /* never leave a half file that looks whole */
   }
-  lw_sorter_free(c.sorter); /* removes the sort runs, also on error */
+  lw_line_queue_free(c.queue); /* its thread stops before the sorter goes */
+  lw_sorter_free(c.sorter);    /* removes the sort runs, also on error */
   lw_buf_free(&c.line);
   lw_buf_free(&c.batch);
   lw_buf_free(&c.pending_buf);

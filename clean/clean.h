@@ -27,8 +27,10 @@
  * and written as one sorted run to DATA/tmp (files/files.h). At the
  * end the runs are merged with a heap (several passes when there are more
  * runs than the budget has read buffers for), dropping duplicates across
- * runs, and each line goes to a callback. Input that fits the budget never
- * touches the disk. Runs are removed by lw_sorter_free, on success and on
+ * runs, and each line goes to a callback; the lines still in the arena are
+ * merged from there, the runs read through the arena's free space, when it
+ * has room for their buffers. Input that fits the budget never touches the
+ * disk. Runs are removed by lw_sorter_free, on success and on
  * error alike.
  *
  * Memory: the arena (the budget) while adding; read buffers sized to share
@@ -43,6 +45,7 @@ typedef struct LwSorter LwSorter;
 typedef struct {
   const char *data_dir; /* runs go to DATA/tmp; NULL: $TMPDIR or /tmp */
   size_t memory_budget; /* bytes; 0: 256 MiB; smaller than 64 KiB: 64 KiB */
+  bool single_thread;   /* sort in the caller's thread (same output) */
 } LwSortOptions;
 
 typedef struct {
@@ -77,6 +80,49 @@ LwSortStats lw_sorter_stats(const LwSorter *sorter);
 /* Frees the sorter and removes its runs from disk. NULL is safe. */
 void lw_sorter_free(LwSorter *sorter);
 
+/* ---- line_queue (clean/line_queue.c) ----------------------------------- */
+
+/*
+ * Hands lines from one thread (the parser) to a consumer running on a
+ * thread of its own (the sorter: copying into its arena, writing runs), so
+ * that both run at once on two cores. Lines are copied into blocks; a full
+ * block goes through a bounded ring of them to the thread, which calls the
+ * consumer for each line in order. The producer waits when every block is
+ * queued: memory is the blocks (4 MiB by default) whatever the input.
+ *
+ * The consumer's first error stops it: the next put (or finish) returns
+ * that error, and the lines after it are dropped. A line longer than a
+ * block is handed to the consumer in the producer's thread, after the
+ * thread has taken every line before it (the order stays the same).
+ */
+typedef struct LwLineQueue LwLineQueue;
+
+/* Takes one line (len bytes as given to lw_line_queue_put). An error
+ * (> LW_NOTHING) with err set stops the queue. */
+typedef LwStatus (*LwLineConsumer)(void *handle, const char *line, size_t len, LwError *err);
+
+typedef struct {
+  size_t block_bytes; /* 0: 1 MiB; smaller than 4 KiB: 4 KiB */
+  size_t blocks;      /* ring size; 0: 4; at least 2 */
+} LwLineQueueOptions;
+
+/* Starts the queue's thread. options may be NULL. Free with
+ * lw_line_queue_free (also after lw_line_queue_finish). */
+LwStatus lw_line_queue_new(const LwLineQueueOptions *options, LwLineConsumer consumer,
+                           void *handle, LwLineQueue **queue, LwError *err);
+
+/* Copies the line for the consumer. Returns the consumer's error when it
+ * has failed (the line is then dropped). */
+LwStatus lw_line_queue_put(LwLineQueue *queue, const char *line, size_t len, LwError *err);
+
+/* Waits until the consumer has taken every line, then stops the thread.
+ * Returns the consumer's error, if any. */
+LwStatus lw_line_queue_finish(LwLineQueue *queue, LwError *err);
+
+/* Stops the thread (dropping lines not yet consumed) and frees the queue.
+ * NULL is safe. */
+void lw_line_queue_free(LwLineQueue *queue);
+
 /* ---- clean (clean/clean.c) --------------------------------------------- */
 
 /*
@@ -87,8 +133,14 @@ void lw_sorter_free(LwSorter *sorter);
  *     --check--> literal errors counted (the statement is kept)
  *     --skolemize--> blank nodes become <BASE/.well-known/genid/SEED/LABEL>
  *     --lw_nquads_append--> canonical N-Quads lines
+ *     --lw_line_queue--> (the sorter's thread)
  *     --lw_sorter (external merge sort, dedupe, bounded memory)-->
- *     --lw_gz_writer (gzip on its own thread, MD5 of the content)--> output
+ *     --lw_gz_writer (gzip on threads of its own, MD5 of the content)--> output
+ *
+ * Parsing, checks, skolemization and the canonical lines run in the
+ * caller's thread; the sorter's copying and run writing on the line
+ * queue's thread, its sorting on one more; the final merge in the caller's
+ * thread again, the compression and the writing on the gzip writer's.
  *
  * N-Triples and N-Quads take a fast path (rdf/rdf.h): a line that is
  * already canonical goes to the sort as it is; the others go, in batches, to
@@ -137,6 +189,9 @@ typedef struct {
                             char **document_url, LwError *err);
   void *load_handle;
   int gzip_level;    /* 1..9; 0: 1 */
+  bool single_thread; /* everything in the caller's thread but the
+                                 compression: no line queue, no sorting
+                                 thread (for tests; same output) */
   bool no_fast_path; /* N-Triples/N-Quads: send every line through
                                  the reader (for tests; same output) */
   bool gunzip_input; /* read a gzip-compressed input decompressed

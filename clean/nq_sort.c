@@ -14,6 +14,8 @@
 #define MIN_BUDGET ((size_t)64 << 10)
 #define MAX_ARENA ((size_t)UINT32_MAX)
 #define MIN_READ_BUFFER ((size_t)32 << 10)
+/* A run's read buffer when cut from the arena's free space. */
+#define ARENA_READ_BUFFER ((size_t)1 << 20)
 #define WRITE_BUFFER ((size_t)64 << 10)
 #define PATH_MAX_LEN 4096
 /* Open run files while merging: well below the usual 1024 descriptors. */
@@ -360,7 +362,8 @@ LwSorter *lw_sorter_new(const LwSortOptions *options)
   }
   s->options.data_dir = s->tmp_dir;
   s->seg_target = MIN_SEGMENT;
-  s->thread_started = pthread_create(&s->thread, NULL, sort_main, s) == 0;
+  s->thread_started =
+    !s->options.single_thread && pthread_create(&s->thread, NULL, sort_main, s) == 0;
   return s;
 }
 
@@ -591,19 +594,48 @@ LwStatus lw_sorter_add(LwSorter *s, const char *line, size_t len, LwError *err)
 
 /* ---- merging runs ------------------------------------------------------- */
 
+/* A sorted run on disk (f), or a sorted segment of the arena (seg). */
 typedef struct {
   FILE *f;
   const char *path;
   char *buf;
+  bool owned; /* buf is ours (else a piece of the arena's free space) */
   size_t cap, start, end;
   bool eof;
+  const char *arena;
+  const Entry *seg, *seg_end;
   const char *line; /* the current line, '\n' included */
   size_t len;
 } RunReader;
 
+/* Doubles r's buffer (a line longer than it: only giant single lines). */
+static bool reader_grow(RunReader *r)
+{
+  char *nb = r->owned ? realloc(r->buf, 2 * r->cap) : malloc(2 * r->cap);
+  if (!nb) {
+    return false;
+  }
+  if (!r->owned) {
+    memcpy(nb, r->buf, r->end);
+  }
+  r->buf = nb;
+  r->owned = true;
+  r->cap *= 2;
+  return true;
+}
+
 /* Moves r to its next line; false at the end of the run (or on error). */
 static bool reader_next(RunReader *r, LwError *err, LwStatus *st)
 {
+  if (r->seg) {
+    if (r->seg == r->seg_end) {
+      return false;
+    }
+    r->line = r->arena + r->seg->off;
+    r->len = (size_t)r->seg->len + 1;
+    r->seg++;
+    return true;
+  }
   for (;;) {
     char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
     if (nl) {
@@ -620,15 +652,9 @@ static bool reader_next(RunReader *r, LwError *err, LwStatus *st)
       r->end -= r->start;
       r->start = 0;
     }
-    if (r->end == r->cap) {
-      /* A line longer than the read buffer: only giant single lines. */
-      char *nb = realloc(r->buf, 2 * r->cap);
-      if (!nb) {
-        *st = lw_error_set(err, LW_ERR_NOMEM, "out of memory reading a run");
-        return false;
-      }
-      r->buf = nb;
-      r->cap *= 2;
+    if (r->end == r->cap && !reader_grow(r)) {
+      *st = lw_error_set(err, LW_ERR_NOMEM, "out of memory reading a run");
+      return false;
     }
     size_t n = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
     r->end += n;
@@ -667,6 +693,37 @@ static void heap_down(RunReader **h, size_t n, size_t i)
   }
 }
 
+/* The arena's free space between the line bytes and the entries, aligned;
+ * its size in *size. */
+static char *arena_gap(const LwSorter *s, size_t *size)
+{
+  uintptr_t from = ((uintptr_t)(s->arena + s->used) + 63) & ~(uintptr_t)63;
+  uintptr_t to = (uintptr_t)entries(s);
+  if (size) {
+    *size = to > from ? (size_t)(to - from) : 0;
+  }
+  return (char *)from;
+}
+
+/* The read buffer of each run when the arena's free space holds them. */
+static size_t arena_buffer(const LwSorter *s)
+{
+  size_t gap;
+  arena_gap(s, &gap);
+  size_t each = (gap / s->n_runs) & ~(size_t)63;
+  return each > ARENA_READ_BUFFER ? ARENA_READ_BUFFER : each;
+}
+
+/* Whether the final merge can keep the last lines in the arena: the runs
+ * need no merge pass of their own, and the arena's free space holds a
+ * read buffer for each. */
+static bool last_arena_stays(const LwSorter *s)
+{
+  size_t max_runs = s->options.memory_budget / MIN_READ_BUFFER - 1;
+  return s->n_runs < MAX_FAN_IN && s->n_runs < max_runs &&
+         arena_buffer(s) >= MIN_READ_BUFFER;
+}
+
 typedef struct {
   char *data;
   size_t len, cap;
@@ -688,25 +745,40 @@ static bool last_set(LastLine *l, const char *line, size_t len)
   return true;
 }
 
-/* Merges runs [first, first + n) into sink, dropping duplicates. */
+/* Merges runs [first, first + n) into sink, dropping duplicates; with
+ * in_arena, the sorted segments of the arena too, the runs' read buffers
+ * then cut from the arena's free space (see arena_gap). */
 static LwStatus merge_runs(LwSorter *s, size_t first, size_t n, size_t buffer_size,
-                           LwLineSink sink, void *handle, unsigned long long *out_lines,
-                           unsigned long long *out_bytes, LwError *err)
+                           bool in_arena, LwLineSink sink, void *handle,
+                           unsigned long long *out_lines, unsigned long long *out_bytes,
+                           LwError *err)
 {
   LwStatus st = LW_OK;
-  RunReader *readers = calloc(n, sizeof(*readers));
-  RunReader **heap = calloc(n, sizeof(*heap));
+  size_t n_segs = in_arena ? s->n_segs : 0;
+  RunReader *readers = calloc(n + n_segs, sizeof(*readers));
+  RunReader **heap = calloc(n + n_segs, sizeof(*heap));
   LastLine last = {0};
   size_t live = 0;
+  char *gap = in_arena ? arena_gap(s, NULL) : NULL;
   if (!readers || !heap) {
     st = lw_error_set(err, LW_ERR_NOMEM, "out of memory merging runs");
     goto done;
+  }
+  for (size_t i = 0; i < n_segs; ++i) {
+    RunReader *r = &readers[n + i];
+    r->arena = s->arena;
+    r->seg = segment(s, s->seg_start[i], s->seg_len[i]);
+    r->seg_end = r->seg + s->seg_len[i];
+    if (reader_next(r, err, &st)) {
+      heap[live++] = r;
+    }
   }
   for (size_t i = 0; i < n; ++i) {
     RunReader *r = &readers[i];
     r->path = s->runs[first + i];
     r->f = fopen(r->path, "rb");
-    r->buf = malloc(buffer_size);
+    r->owned = !gap;
+    r->buf = gap ? gap + i * buffer_size : malloc(buffer_size);
     r->cap = buffer_size;
     if (!r->f || !r->buf) {
       st = lw_error_set(err, r->f ? LW_ERR_NOMEM : LW_ERR_IO, "cannot open sort run %s: %s",
@@ -757,7 +829,9 @@ done:
       if (readers[i].f) {
         fclose(readers[i].f);
       }
-      free(readers[i].buf);
+      if (readers[i].owned) {
+        free(readers[i].buf);
+      }
     }
   }
   free(readers);
@@ -789,6 +863,18 @@ LwStatus lw_sorter_finish(LwSorter *s, LwLineSink sink, void *handle, LwError *e
     }
     return st > LW_NOTHING ? st : LW_OK;
   }
+  if (s->count && last_arena_stays(s)) {
+    /* The last lines are merged from the arena as they are, the runs read
+     * through its free space: no run written and read back for them. */
+    LW_TRY(sort_arena(s, err));
+    size_t n = s->n_runs;
+    LwStatus st = merge_runs(s, 0, n, arena_buffer(s), true, sink, handle,
+                             &stats->lines_out, &stats->bytes_out, err);
+    stats->merge_passes++;
+    stats->duplicates = stats->lines_in - stats->lines_out;
+    drop_runs(s, 0, n);
+    return st;
+  }
   LW_TRY(spill(s, err));
   /* The arena is no longer needed: its memory goes to the read buffers. */
   free(s->arena);
@@ -808,8 +894,8 @@ LwStatus lw_sorter_finish(LwSorter *s, LwLineSink sink, void *handle, LwError *e
     FILE *f = NULL;
     LW_TRY(run_create(s, &f, err));
     unsigned long long lines = 0, bytes = 0;
-    LwStatus st = merge_runs(s, 0, fan_in, budget / (fan_in + 1), file_sink, f, &lines,
-                             &bytes, err);
+    LwStatus st = merge_runs(s, 0, fan_in, budget / (fan_in + 1), false, file_sink, f,
+                             &lines, &bytes, err);
     LwStatus cst = run_close(f, s->runs[s->n_runs - 1], err);
     LW_TRY(st);
     LW_TRY(cst);
@@ -817,8 +903,8 @@ LwStatus lw_sorter_finish(LwSorter *s, LwLineSink sink, void *handle, LwError *e
     stats->merge_passes++;
   }
   size_t n = s->n_runs;
-  LwStatus st = merge_runs(s, 0, n, budget / (n + 1), sink, handle, &stats->lines_out,
-                           &stats->bytes_out, err);
+  LwStatus st = merge_runs(s, 0, n, budget / (n + 1), false, sink, handle,
+                           &stats->lines_out, &stats->bytes_out, err);
   stats->merge_passes++;
   stats->duplicates = stats->lines_in - stats->lines_out;
   drop_runs(s, 0, n);

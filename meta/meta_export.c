@@ -172,7 +172,7 @@ static LwStatus write_stats(const char *path, const char *graph, const Out *o,
 static LwStatus write_sorted(LwRecords *c, const LwConfig *cfg, const char *graph,
                              char *tmp, size_t size, Out *o, LwGzStats *gs, LwError *err)
 {
-  LwSorter *sorter = lw_sorter_new(&(LwSortOptions){cfg->data_dir, sort_budget(cfg)});
+  LwSorter *sorter = lw_sorter_new(&(LwSortOptions){.data_dir = cfg->data_dir, .memory_budget = sort_budget(cfg)});
   if (!sorter) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory for the metadata graph's sort");
   }

@@ -127,7 +127,8 @@ static LwStatus add_line(void *handle, const char *line, size_t len)
 LwStatus lw_meta_turtle(LwRecords *c, const LwMetaOptions *o, LwBuf *out, LwError *err)
 {
   LwSorter *sorter = lw_sorter_new(
-    &(LwSortOptions){o->data_dir, o->sort_memory ? o->sort_memory : (size_t)64 << 20});
+    &(LwSortOptions){.data_dir = o->data_dir,
+                     .memory_budget = o->sort_memory ? o->sort_memory : (size_t)64 << 20});
   if (!sorter) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }

@@ -1,5 +1,6 @@
 #include "rdf/rdf.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -10,82 +11,120 @@
 
 static const char hex_digits[] = "0123456789ABCDEF";
 
-/* Appends \u00XX for an ASCII byte. */
-static LwStatus append_uchar(LwBuf *out, unsigned char c)
+/* Byte classes: which bytes stop the plain copy of an IRI or a literal. */
+enum { K_IRI = 1, K_LIT = 2, K_HIGH = 4 };
+
+static unsigned char kinds[256];
+static pthread_once_t kinds_once = PTHREAD_ONCE_INIT;
+
+static void init_kinds(void)
 {
-  char esc[6] = {'\\', 'u', '0', '0', hex_digits[c >> 4], hex_digits[c & 15]};
-  return lw_buf_append(out, esc, sizeof(esc));
+  for (int c = 0; c < 256; ++c) {
+    unsigned char k = 0;
+    if (c <= 0x20 || (c < 0x80 && strchr("<>\"{}|^`\\", c))) {
+      k |= K_IRI; /* IRIREF forbids them: \u00XX */
+    }
+    if (c < 0x20 || c == '"' || c == '\\' || c == 0x7F) {
+      k |= K_LIT; /* ECHAR or \u00XX */
+    }
+    if (c >= 0x80) {
+      k |= K_IRI | K_LIT | K_HIGH; /* checked to be UTF-8 */
+    }
+    kinds[c] = k;
+  }
 }
 
-static bool iri_needs_escape(unsigned char c)
+/* The escape of an ASCII byte that needs one: ECHAR in a literal where
+ * there is one, else \u00XX. Returns its length (2 or 6). */
+static size_t escape_ascii(char *o, unsigned char c, bool iri)
 {
-  return c <= 0x20 || c == '<' || c == '>' || c == '"' || c == '{' || c == '}' ||
-         c == '|' || c == '^' || c == '`' || c == '\\';
-}
-
-static bool literal_needs_escape(unsigned char c)
-{
-  return c < 0x20 || c == '"' || c == '\\' || c == 0x7F;
+  static const char hex[] = "0123456789ABCDEF";
+  char e = 0;
+  if (!iri) {
+    switch (c) {
+    case '\b':
+      e = 'b';
+      break;
+    case '\t':
+      e = 't';
+      break;
+    case '\n':
+      e = 'n';
+      break;
+    case '\f':
+      e = 'f';
+      break;
+    case '\r':
+      e = 'r';
+      break;
+    case '"':
+    case '\\':
+      e = (char)c;
+      break;
+    default:
+      break;
+    }
+  }
+  if (e) {
+    o[0] = '\\';
+    o[1] = e;
+    return 2;
+  }
+  char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+  memcpy(o, u, sizeof(u));
+  return sizeof(u);
 }
 
 /* Appends s with the escapes of an IRI (iri true) or a string literal,
- * copying runs of plain bytes at once and replacing invalid UTF-8. */
+ * copying runs of plain bytes at once and replacing each byte of invalid
+ * UTF-8 by U+FFFD. Room is reserved for the plain case (len bytes) and
+ * grown only where a byte gets longer. */
 static LwStatus append_escaped(LwBuf *out, const char *s, size_t len, bool iri)
 {
+  pthread_once(&kinds_once, init_kinds);
   const unsigned char *u = (const unsigned char *)s;
-  size_t run = 0; /* start of the pending run of bytes to copy as they are */
+  const unsigned char stop = iri ? K_IRI : K_LIT;
+  LW_TRY(lw_buf_reserve(out, len));
   size_t i = 0;
   while (i < len) {
+    size_t run = i;
+    while (i + 8 <= len && !((kinds[u[i]] | kinds[u[i + 1]] | kinds[u[i + 2]] |
+                              kinds[u[i + 3]] | kinds[u[i + 4]] | kinds[u[i + 5]] |
+                              kinds[u[i + 6]] | kinds[u[i + 7]]) &
+                             stop)) {
+      i += 8; /* eight plain bytes, one branch */
+    }
+    while (i < len && !(kinds[u[i]] & stop)) {
+      ++i;
+    }
+    memcpy(out->data + out->len, s + run, i - run);
+    out->len += i - run;
+    if (i == len) {
+      break;
+    }
     unsigned char c = u[i];
-    if (c >= 0x80) {
+    if (kinds[c] & K_HIGH) {
       uint32_t cp;
       size_t n = lw_utf8_decode(u + i, len - i, &cp);
       if (n) {
+        memcpy(out->data + out->len, s + i, n);
+        out->len += n;
         i += n;
         continue;
       }
-      LW_TRY(lw_buf_append(out, s + run, i - run));
-      LW_TRY(lw_buf_append(out, "\xEF\xBF\xBD", 3));
-      run = ++i;
-      continue;
     }
-    if (iri ? !iri_needs_escape(c) : !literal_needs_escape(c)) {
-      ++i;
-      continue;
+    /* 6 bytes at most for this byte (3 for U+FFFD), the rest as plain */
+    LW_TRY(lw_buf_reserve(out, 6 + (len - i - 1)));
+    if (c >= 0x80) {
+      memcpy(out->data + out->len, "\xEF\xBF\xBD", 3);
+      out->len += 3;
+    } else {
+      out->len += escape_ascii(out->data + out->len, c, iri);
     }
-    LW_TRY(lw_buf_append(out, s + run, i - run));
-    const char *echar = NULL;
-    if (!iri) {
-      switch (c) {
-      case '\b':
-        echar = "\\b";
-        break;
-      case '\t':
-        echar = "\\t";
-        break;
-      case '\n':
-        echar = "\\n";
-        break;
-      case '\f':
-        echar = "\\f";
-        break;
-      case '\r':
-        echar = "\\r";
-        break;
-      case '"':
-        echar = "\\\"";
-        break;
-      case '\\':
-        echar = "\\\\";
-        break;
-      default:
-        break;
-      }
-    }
-    LW_TRY(echar ? lw_buf_append(out, echar, 2) : append_uchar(out, c));
-    run = ++i;
+    ++i;
   }
-  return lw_buf_append(out, s + run, len - run);
+  out->data[out->len] = '\0';
+  return LW_OK;
 }
 
 static bool label_char(unsigned char c, bool first)

@@ -752,6 +752,155 @@ static void test_peak_memory(const char *dir)
   remove(path_in(dir, "big.nq.gz"));
 }
 
+/* ---- the threaded clean ---------------------------------------------------- */
+
+/* Dirty, escaped, blank-noded, duplicated data: both the fast path and the
+ * reader, in N-Triples; the same kind of data in Turtle. */
+static void write_threads_input(const char *nt, const char *ttl)
+{
+  FILE *f = fopen(nt, "wb");
+  FILE *t = fopen(ttl, "wb");
+  fputs("@prefix ex: <http://ex.org/> .\n@prefix xsd: <" XSD "> .\n", t);
+  for (unsigned long i = 0; i < 60000; ++i) {
+    unsigned long k = (i * 7919) % 50021; /* duplicates, out of order */
+    fprintf(f, "<http://ex.org/s%lu> <http://ex.org/p%lu> \"value %lu\"@EN .\n", k, k % 7, k);
+    fprintf(f, "_:b%lu <http://ex.org/q> \"tab\\there \\u00e9 %lu\" .\n", k, k);
+    fprintf(f, "<http://ex.org/s%lu>  <http://ex.org/n> \"%lu\"^^<" XSD "integer> .\n", k, k);
+    if (i % 5000 == 17) {
+      fprintf(f, "<http://ex.org/bad%lu> <http://ex.org/p> \"unterminated .\n", i);
+      fprintf(f, "<http://ex.org/s%lu> <http://ex.org/p> \"x\"^^<" XSD "date> .\n", i);
+    }
+    fprintf(t, "ex:s%lu ex:p%lu \"value %lu\"@en ; ex:n %lu ; ex:r [ ex:q \"\"\"long\n%lu\"\"\" ] .\n",
+            k, k % 7, k, k, k);
+  }
+  fclose(f);
+  fclose(t);
+}
+
+/* Cleans in with the options, the output in out; returns its content. */
+static char *clean_to(const char *in, const char *out, const char *dir, size_t budget,
+                      bool single, LwCleanReport *r, size_t *len)
+{
+  LwCleanOptions o = {.output_path = out,
+                      .data_dir = dir,
+                      .memory_budget = budget,
+                      .max_errors = 100,
+                      .base_iri = "http://base.example/",
+                      .single_thread = single};
+  LwError err = {0};
+  LwStatus st = lw_clean_file(in, &o, r, &err);
+  CHECK_INT_EQ(st, LW_OK);
+  if (st != LW_OK) {
+    fprintf(stderr, "cleaning %s: %s\n", in, err.message);
+  }
+  FILE *f = fopen(out, "rb");
+  if (!f) {
+    return NULL;
+  }
+  char *data = malloc(r->file_bytes + 1);
+  *len = fread(data, 1, r->file_bytes + 1, f);
+  fclose(f);
+  return data;
+}
+
+/* The parser, the sorter and the compression on threads of their own give
+ * the very bytes and counts of one thread doing it all, in memory and with
+ * runs on disk (several merge passes with the smallest budget). */
+static void test_threads_same_output(const char *dir)
+{
+  char nt[4096], ttl[4096]; /* path_in's buffers are reused */
+  snprintf(nt, sizeof(nt), "%s", path_in(dir, "threads.nt"));
+  snprintf(ttl, sizeof(ttl), "%s", path_in(dir, "threads.ttl"));
+  write_threads_input(nt, ttl);
+  const char *inputs[] = {nt, ttl};
+  size_t budgets[] = {64 << 10, 1 << 20, 0};
+  for (size_t i = 0; i < 2; ++i) {
+    for (size_t b = 0; b < 3; ++b) {
+      LwCleanReport r[2];
+      char *data[2];
+      size_t len[2] = {0};
+      for (int single = 0; single < 2; ++single) {
+        data[single] = clean_to(inputs[i], path_in(dir, single ? "one.nq.gz" : "many.nq.gz"),
+                                dir, budgets[b], single, &r[single], &len[single]);
+      }
+      CHECK(r[0].triples > 50000);
+      CHECK(budgets[b] == 0 || r[0].sort_runs > 0);
+      CHECK_STR_EQ(r[0].md5, r[1].md5);
+      CHECK(len[0] == len[1] && data[0] && data[1] && !memcmp(data[0], data[1], len[0]));
+      CHECK_INT_EQ(r[0].triples, r[1].triples);
+      CHECK_INT_EQ(r[0].duplicates, r[1].duplicates);
+      CHECK_INT_EQ(r[0].statements, r[1].statements);
+      CHECK_INT_EQ(r[0].syntax_errors, r[1].syntax_errors);
+      CHECK_INT_EQ(r[0].literal_errors, r[1].literal_errors);
+      CHECK_INT_EQ(r[0].sort_runs, r[1].sort_runs);
+      CHECK_INT_EQ(r[0].n_errors, r[1].n_errors);
+      for (size_t e = 0; e < r[0].n_errors && e < r[1].n_errors; ++e) {
+        CHECK_INT_EQ(r[0].errors[e].line, r[1].errors[e].line);
+        CHECK_STR_EQ(r[0].errors[e].message, r[1].errors[e].message);
+      }
+      free(data[0]);
+      free(data[1]);
+      lw_clean_report_free(&r[0]);
+      lw_clean_report_free(&r[1]);
+    }
+  }
+  remove(nt);
+  remove(ttl);
+}
+
+/* Cleaning in fails with status and a message holding needle, threaded
+ * and single-threaded, and leaves no output. */
+static void fails_without_output(const char *in, const char *out, const char *dir,
+                                 LwStatus status, const char *needle)
+{
+  for (int single = 0; single < 2; ++single) {
+    LwCleanOptions o = {.output_path = out,
+                        .data_dir = dir,
+                        .memory_budget = 256 << 10,
+                        .single_thread = single};
+    LwCleanReport r;
+    LwError err = {0};
+    CHECK_INT_EQ(lw_clean_file(in, &o, &r, &err), status);
+    CHECK(err.message[0] != '\0' && strstr(err.message, needle) != NULL);
+    struct stat sb;
+    CHECK(stat(out, &sb) != 0);
+    lw_clean_report_free(&r);
+  }
+}
+
+/* An error midway, on the parser's side (a cap) or the sorter's (a run
+ * that cannot be written): no output, no run left, every thread gone (the
+ * sanitizer build sees leaks and threads left running). */
+static void test_threads_error_midway(const char *dir)
+{
+  char ttl[4096], out[4096], nt[4096];
+  snprintf(ttl, sizeof(ttl), "%s", path_in(dir, "deep.ttl"));
+  snprintf(out, sizeof(out), "%s", path_in(dir, "deep.nq.gz"));
+  snprintf(nt, sizeof(nt), "%s", path_in(dir, "many.nt"));
+  FILE *f = fopen(ttl, "wb");
+  fputs("@prefix ex: <http://ex.org/> .\n", f);
+  for (int i = 0; i < 40000; ++i) {
+    fprintf(f, "ex:s%d ex:p \"a literal long enough to fill the queue %d\" .\n", i, i);
+  }
+  for (int i = 0; i < 100000; ++i) {
+    fputs("ex:s ex:p [ ex:q ", f); /* deeper than any cap */
+  }
+  fclose(f);
+  fails_without_output(ttl, out, dir, LW_ERR_LIMIT, "nesting");
+  char tmp[4096];
+  snprintf(tmp, sizeof(tmp), "%s/tmp", dir);
+  CHECK(rmdir(tmp) == 0); /* empty: the runs written before the cap are gone */
+
+  /* DATA/tmp is a file: the first run cannot be written, on the sorter's
+   * thread, while the parser reads on. */
+  write_ntriples(nt, 4);
+  write_file(tmp, "not a directory\n");
+  fails_without_output(nt, out, dir, LW_ERR_IO, "");
+  remove(tmp);
+  remove(nt);
+  remove(ttl);
+}
+
 static void count_progress(void *handle, unsigned long long statements)
 {
   unsigned long long *last = handle;
@@ -799,6 +948,8 @@ int main(int argc, char **argv)
   test_fast_path(dir);
   test_cross_format(dir);
   test_progress(dir);
+  test_threads_same_output(dir);
+  test_threads_error_midway(dir);
   lw_test_rmtree(dir);
   free(dir);
   return lw_test_finish();

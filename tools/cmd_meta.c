@@ -63,7 +63,7 @@ int lw_cmd_meta(LwTool *tool, int argc, char **argv)
   if (turtle) {
     return print_turtle(redis, &o);
   }
-  LwSorter *sorter = lw_sorter_new(&(LwSortOptions){tool->config->data_dir, o.sort_memory});
+  LwSorter *sorter = lw_sorter_new(&(LwSortOptions){.data_dir = tool->config->data_dir, .memory_budget = o.sort_memory});
   if (!sorter) {
     return lw_tool_fail("out of memory");
   }
