@@ -1,3 +1,7 @@
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "queue/redis_cmd.h"
 #include "queue/scripts.h"
@@ -340,6 +344,54 @@ LwScript lw_script_promote = {
          "return #due\n",
   ""};
 
+/* The ack with the fetch of the next job folded in: one EVALSHA, so that a
+ * job costs one round trip. It is made of apply's and fetch's own sources,
+ * each run as a function of its own KEYS and ARGV: either script changes
+ * without this one being rewritten.
+ * KEYS: fetch's KEYS, then the paused set
+ * ARGV: the number N of fetch's ARGV, fetch's N ARGV, then apply's ARGV
+ * The apply comes first and the fetch runs whatever its fate (fenced out
+ * or refused), as two calls in a row would. Returns apply's two replies,
+ * fetch's (the job or false) and the paused stages, read in the same call:
+ * the worker hands back a job of a stage paused meanwhile. */
+static const char ack_fetch_head[] =
+  "local nf = tonumber(ARGV[1])\n"
+  "local fetch_keys, fetch_argv, apply_argv = {}, {}, {}\n"
+  "for i = 1, #KEYS - 1 do fetch_keys[i] = KEYS[i] end\n"
+  "for i = 1, nf do fetch_argv[i] = ARGV[1 + i] end\n"
+  "for i = 2 + nf, #ARGV do apply_argv[i - 1 - nf] = ARGV[i] end\n"
+  "local function apply(KEYS, ARGV)\n";
+static const char ack_fetch_middle[] = "\nend\nlocal function fetch(KEYS, ARGV)\n";
+static const char ack_fetch_tail[] =
+  "\nend\n"
+  "local done = apply({}, apply_argv)\n"
+  "local job = fetch(fetch_keys, fetch_argv) or false\n"
+  "return {done[1], done[2], job, redis.call('SMEMBERS', KEYS[#KEYS])}\n";
+
+static LwScript ack_fetch;
+static pthread_once_t ack_fetch_once = PTHREAD_ONCE_INIT;
+
+static void ack_fetch_build(void)
+{
+  size_t size = sizeof(ack_fetch_head) + strlen(lw_script_apply.source) +
+                sizeof(ack_fetch_middle) + strlen(lw_script_fetch.source) +
+                sizeof(ack_fetch_tail);
+  char *source = malloc(size);
+  if (!source) {
+    fprintf(stderr, "out of memory\n");
+    abort();
+  }
+  snprintf(source, size, "%s%s%s%s%s", ack_fetch_head, lw_script_apply.source,
+           ack_fetch_middle, lw_script_fetch.source, ack_fetch_tail);
+  ack_fetch.source = source; /* kept for the process's life */
+}
+
+LwScript *lw_script_ack_fetch(void)
+{
+  pthread_once(&ack_fetch_once, ack_fetch_build);
+  return &ack_fetch;
+}
+
 LwStatus lw_scripts_load_all(redisContext *c, LwError *err)
 {
   LwScript *all[] = {&lw_script_enqueue,    &lw_script_fetch,  &lw_script_apply,
@@ -348,5 +400,5 @@ LwStatus lw_scripts_load_all(redisContext *c, LwError *err)
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {
     LW_TRY(lw_script_load(c, all[i], err));
   }
-  return LW_OK;
+  return lw_script_load(c, lw_script_ack_fetch(), err);
 }

@@ -20,6 +20,9 @@ extern LwScript lw_script_transition;
 extern LwScript lw_script_retry_dead;
 extern LwScript lw_script_promote;
 
+/* apply and fetch in one call (its comment in scripts.c says how). */
+LwScript *lw_script_ack_fetch(void);
+
 /* SCRIPT LOAD of every script above (on connecting). */
 LwStatus lw_scripts_load_all(LwRecords *c, LwError *err);
 
