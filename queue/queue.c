@@ -375,15 +375,15 @@ LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *wo
   LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
   LwStatus status = lw_txn_apply(c, inflight.s, job->raw, core, txn, &trailer, err);
   lw_txn_free(core);
-  if (reply) {
+  if (reply && reply->elements >= 4) {
     /* the fetch ran whatever the ack's fate */
     LwError fetch_err;
     if (ack_fetch_result(c, cfg, worker_id, &f, reply, next, &fetch_err) > LW_NOTHING &&
         status == LW_OK) {
       lw_error_set(err, fetch_err.status, "%s", fetch_err.message);
     }
-    freeReplyObject(reply);
   }
+  freeReplyObject(reply);
   return status;
 }
 
