@@ -356,9 +356,10 @@ LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *wo
   if (!core) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  /* fetch's keys, the paused set, fetch's other arguments */
-  int nkeys = (int)(2 + 2 * n);
-  const char *argv[3 + 4 + 2 * MAX_STAGES + 1];
+  /* fetch's keys (as many as fetch_args says), the paused set, fetch's
+   * other arguments */
+  int nkeys = atoi(f.numkeys);
+  const char *argv[sizeof(f.argv) / sizeof(*f.argv) + 1];
   LwKey paused = lw_key(cfg->prefix, LW_KEY_PAUSED, NULL);
   int argc = 0;
   for (int i = 0; i < nkeys; ++i) {
