@@ -52,6 +52,14 @@ void lw_txn_harvest_owns(LwTxn *txn, const char *harvest, const char *seed)
     (const char *[]){key.s, "harvest", harvest, "the seed belongs to another harvest"});
 }
 
+void lw_txn_harvest_owns_or_none(LwTxn *txn, const char *harvest, const char *seed)
+{
+  LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_SEED, seed);
+  lw_txn_op(txn, "guard", 5,
+            (const char *[]){key.s, "harvest", harvest, "the seed belongs to another harvest",
+                             "or-empty"});
+}
+
 void lw_txn_harvest_running(LwTxn *txn, const char *harvest)
 {
   LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_HARVEST, harvest);

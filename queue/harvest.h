@@ -47,6 +47,9 @@ void lw_txn_harvest_finish_file(LwTxn *txn, const char *harvest, const char *fil
  * harvest): else the txn is refused, nothing of it applied. */
 void lw_txn_harvest_owns(LwTxn *txn, const char *harvest, const char *seed);
 
+/* lw_txn_harvest_owns, where a seed of no harvest passes too. */
+void lw_txn_harvest_owns_or_none(LwTxn *txn, const char *harvest, const char *seed);
+
 /* How many of the files the harvest waits for are not finished (expected
  * but not finished), and one of them in first (its seed hash; "" when
  * none). The import finishes a harvest only when there is none. */

@@ -58,6 +58,11 @@ typedef struct {
   const char *harvest;
   long long attempt;
   long long queued_ms;
+  /* Set by the worker frame once the job has run (timed true): its ack or
+   * fail counts ran_ms in timing:<stage> (queue/job_timing.h) in the same
+   * script call, so that timing costs no round trip of its own. */
+  bool timed;
+  long long ran_ms;
 } LwJob;
 
 /* A new job for stage about seed (NULL or "" for none) of harvest (NULL or

@@ -22,31 +22,15 @@ static void bucket_field(long long ms, char *buf, size_t size)
   snprintf(buf, size, "inf");
 }
 
-LwStatus lw_job_timing_record(redisContext *c, const char *prefix, const char *stage,
-                              long long ms, LwError *err)
+void lw_job_timing_ops(LwTxn *txn, const char *prefix, const char *stage, long long ms)
 {
   LwKey key = lw_key(prefix, LW_KEY_TIMING, stage);
   char field[16], n[32];
   bucket_field(ms, field, sizeof(field));
   snprintf(n, sizeof(n), "%lld", ms < 0 ? 0 : ms);
-  /* one round trip, and the three counters move together */
-  redisAppendCommand(c, "MULTI");
-  redisAppendCommand(c, "HINCRBY %s %s 1", key.s, field);
-  redisAppendCommand(c, "HINCRBY %s sum_ms %s", key.s, n);
-  redisAppendCommand(c, "HINCRBY %s count 1", key.s);
-  redisAppendCommand(c, "EXEC");
-  LwStatus st = LW_OK;
-  for (int i = 0; i < 5; ++i) {
-    redisReply *r = NULL;
-    if (redisGetReply(c, (void **)&r) != REDIS_OK || !r) {
-      return lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s", c->errstr);
-    }
-    if (st == LW_OK) {
-      st = lw_redis_reply_status(r, err);
-    }
-    freeReplyObject(r);
-  }
-  return st;
+  lw_txn_command(txn, 4, (const char *[]){"HINCRBY", key.s, field, "1"}, NULL);
+  lw_txn_command(txn, 4, (const char *[]){"HINCRBY", key.s, "sum_ms", n}, NULL);
+  lw_txn_command(txn, 4, (const char *[]){"HINCRBY", key.s, "count", "1"}, NULL);
 }
 
 LwStatus lw_job_timing_read(redisContext *c, const char *prefix, const char *stage,

@@ -9,8 +9,9 @@
  *   inf      runs longer than the largest bound
  *   sum_ms   total run time in milliseconds
  *   count    runs
- * A run is counted when its outcome was sent (done, retry or dead); a job
- * handed back at shutdown is not.
+ * A run is counted with its outcome (done, retry or dead), in the same
+ * fenced script call (queue/queue.c): a job handed back at shutdown, or
+ * one whose outcome finds it no longer the worker's (lost), is not.
  */
 #ifndef LW_QUEUE_JOB_TIMING_H
 #define LW_QUEUE_JOB_TIMING_H
@@ -19,6 +20,7 @@
 
 #include "base/base.h"
 #include "queue/redis.h"
+#include "queue/txn.h"
 
 /* Upper bounds of the buckets, in seconds, ascending. */
 extern const double lw_job_timing_bounds[];
@@ -30,9 +32,9 @@ typedef struct {
   long long count;
 } LwJobTiming;
 
-/* Adds one run of ms milliseconds of a job of stage. */
-LwStatus lw_job_timing_record(LwRecords *c, const char *prefix, const char *stage,
-                              long long ms, LwError *err);
+/* Adds to txn the ops that count one run of ms milliseconds of a job of
+ * stage. */
+void lw_job_timing_ops(LwTxn *txn, const char *prefix, const char *stage, long long ms);
 
 /* Reads the histogram of stage (all zero when none was recorded). */
 LwStatus lw_job_timing_read(LwRecords *c, const char *prefix, const char *stage,

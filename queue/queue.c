@@ -6,6 +6,7 @@
 
 #include "base/base.h"
 #include "queue/controls.h"
+#include "queue/job_timing.h"
 #include "queue/keys.h"
 #include "queue/pipeline.h"
 #include "queue/redis_cmd.h"
@@ -175,16 +176,57 @@ static LwStatus fetch_result(redisContext *c, const LwConfig *cfg, const FetchAr
   return status;
 }
 
-/* An operator's pause (queue/controls.h): the stages of stages[0..*n) that
- * are not paused, into open; *n becomes their number. */
+/* The paused stages as last read (an operator's pause, queue/controls.h),
+ * by this process's worker: the ack with the fetch reads them in the same
+ * call, so that the next ask leaves them out without a round trip of its
+ * own. Only a hint: a job of a stage found paused is handed back. */
+static struct {
+  char names[MAX_STAGES][128];
+  size_t n;
+} paused_seen;
+
+static void paused_seen_set(const redisReply *members)
+{
+  paused_seen.n = 0;
+  for (size_t i = 0; members->type == REDIS_REPLY_ARRAY && i < members->elements &&
+                     paused_seen.n < MAX_STAGES;
+       ++i) {
+    snprintf(paused_seen.names[paused_seen.n++], sizeof(paused_seen.names[0]), "%s",
+             members->element[i]->str);
+  }
+}
+
+static bool paused_seen_has(const char *stage)
+{
+  for (size_t i = 0; i < paused_seen.n; ++i) {
+    if (!strcmp(paused_seen.names[i], stage)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The stages of stages[0..*n) that are not paused, into open; *n becomes
+ * their number. Reads the paused set (one round trip) unless seen is true:
+ * then the set read with the last ack serves. */
 static LwStatus open_stages(redisContext *c, const LwConfig *cfg,
                             const char *const **stages, size_t *n, const char **open,
-                            LwError *err)
+                            bool seen, LwError *err)
 {
   if (*n == 0 || *n > MAX_STAGES) {
     return LW_OK; /* fetch_args says what is wrong */
   }
-  LW_TRY(lw_controls_unpaused(c, cfg->prefix, *stages, *n, open, n, err));
+  if (!seen) {
+    LW_TRY(lw_controls_unpaused(c, cfg->prefix, *stages, *n, open, n, err));
+  } else {
+    size_t kept = 0;
+    for (size_t i = 0; i < *n; ++i) {
+      if (!paused_seen_has((*stages)[i])) {
+        open[kept++] = (*stages)[i];
+      }
+    }
+    *n = kept;
+  }
   *stages = open;
   return LW_OK;
 }
@@ -194,7 +236,7 @@ LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker
 {
   *out = NULL;
   const char *open[MAX_STAGES];
-  LW_TRY(open_stages(c, cfg, &stages, &n, open, err));
+  LW_TRY(open_stages(c, cfg, &stages, &n, open, false, err));
   if (n == 0) {
     return LW_NOTHING; /* every stage paused */
   }
@@ -262,6 +304,9 @@ static LwTxn *ack_core(const LwConfig *cfg, const char *worker_id, const LwJob *
   lw_txn_command(core, 4, (const char *[]){"HINCRBY", stats.s, "done", "1"}, NULL);
   lw_txn_command(core, 5, (const char *[]){"HDEL", worker.s, "job", "since", "progress"},
                  NULL);
+  if (job->timed) {
+    lw_job_timing_ops(core, cfg->prefix, job->stage, job->ran_ms);
+  }
   return core;
 }
 
@@ -278,13 +323,30 @@ LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_i
   return status;
 }
 
+/* The ack with the fetch's reply: the next job (NULL: none), handed back
+ * when its stage was paused meanwhile; the paused stages are kept. */
+static LwStatus ack_fetch_result(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                                 const FetchArgs *f, redisReply *reply, LwJob **next,
+                                 LwError *err)
+{
+  paused_seen_set(reply->element[3]);
+  LwStatus st = fetch_result(c, cfg, f, reply->element[2], next, err);
+  if (st == LW_OK && paused_seen_has((*next)->stage)) {
+    LwError back_err;
+    lw_queue_handback(c, cfg, worker_id, *next, &back_err); /* else the reaper */
+    lw_job_free(*next);
+    *next = NULL;
+  }
+  return st;
+}
+
 LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
                             const LwJob *job, LwTxn *txn, const char *const *stages,
                             size_t n, LwJob **next, LwError *err)
 {
   *next = NULL;
   const char *open[MAX_STAGES];
-  LW_TRY(open_stages(c, cfg, &stages, &n, open, err));
+  LW_TRY(open_stages(c, cfg, &stages, &n, open, true, err));
   if (n == 0) {
     return lw_queue_ack(c, cfg, worker_id, job, txn, err); /* every stage paused */
   }
@@ -294,20 +356,35 @@ LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *wo
   if (!core) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  redisReply *after = NULL;
-  LwTxnTrailer trailer = {f.argc, f.argv, NULL, &after};
+  /* fetch's keys (as many as fetch_args says), the paused set, fetch's
+   * other arguments */
+  int nkeys = atoi(f.numkeys);
+  const char *argv[sizeof(f.argv) / sizeof(*f.argv) + 1];
+  LwKey paused = lw_key(cfg->prefix, LW_KEY_PAUSED, NULL);
+  int argc = 0;
+  for (int i = 0; i < nkeys; ++i) {
+    argv[argc++] = f.argv[3 + i];
+  }
+  argv[argc++] = paused.s;
+  for (int i = 3 + nkeys; i < f.argc; ++i) {
+    argv[argc++] = f.argv[i];
+  }
+  LwScript *script = lw_script_ack_fetch();
+  redisReply *reply = NULL;
+  LwTxnTrailer trailer = {lw_script_sha(script), script->source, nkeys + 1, argc, argv,
+                          &reply};
   LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
   LwStatus status = lw_txn_apply(c, inflight.s, job->raw, core, txn, &trailer, err);
   lw_txn_free(core);
-  if (after) {
-    /* the fetch ran whatever the ack's fate; a NOSCRIPT or other error
-     * reply means no job was taken */
+  if (reply && reply->elements >= 4) {
+    /* the fetch ran whatever the ack's fate */
     LwError fetch_err;
-    if (fetch_result(c, cfg, &f, after, next, &fetch_err) > LW_NOTHING && status == LW_OK) {
+    if (ack_fetch_result(c, cfg, worker_id, &f, reply, next, &fetch_err) > LW_NOTHING &&
+        status == LW_OK) {
       lw_error_set(err, fetch_err.status, "%s", fetch_err.message);
     }
-    freeReplyObject(after);
   }
+  freeReplyObject(reply);
   return status;
 }
 
@@ -368,6 +445,9 @@ static void fail_core(LwTxn *core, const LwConfig *cfg, const char *worker_id,
   }
   lw_txn_command(core, 5, (const char *[]){"HDEL", worker.s, "job", "since", "progress"},
                  NULL);
+  if (job->timed) {
+    lw_job_timing_ops(core, cfg->prefix, job->stage, job->ran_ms);
+  }
 }
 
 LwStatus lw_queue_fail(redisContext *c, const LwConfig *cfg, const char *worker_id,

@@ -4,15 +4,10 @@
 
 #include "queue/redis_cmd.h"
 
-LwStatus lw_record_get(redisContext *c, const char *key, json_t **out, LwError *err)
+LwStatus lw_record_from_reply(const redisReply *reply, json_t **out, LwError *err)
 {
   *out = NULL;
-  redisReply *reply = lw_redis_cmd(c, err, "HGETALL", key, NULL);
-  if (!reply) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
   if (reply->type != REDIS_REPLY_ARRAY || reply->elements == 0) {
-    freeReplyObject(reply);
     return LW_NOTHING;
   }
   json_t *obj = json_object();
@@ -23,12 +18,23 @@ LwStatus lw_record_get(redisContext *c, const char *key, json_t **out, LwError *
       json_object_set_new(obj, k->str, json_stringn(v->str, v->len));
     }
   }
-  freeReplyObject(reply);
   if (!obj) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   *out = obj;
   return LW_OK;
+}
+
+LwStatus lw_record_get(redisContext *c, const char *key, json_t **out, LwError *err)
+{
+  *out = NULL;
+  redisReply *reply = lw_redis_cmd(c, err, "HGETALL", key, NULL);
+  if (!reply) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  LwStatus st = lw_record_from_reply(reply, out, err);
+  freeReplyObject(reply);
+  return st;
 }
 
 const char *lw_record_str(const json_t *record, const char *field, const char *def)

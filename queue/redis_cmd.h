@@ -10,6 +10,7 @@
 #define LW_QUEUE_REDIS_CMD_H
 
 #include <hiredis/hiredis.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -60,5 +61,9 @@ LwStatus lw_script_load(redisContext *c, LwScript *s, LwError *err);
 
 /* True if reply is a NOSCRIPT error. */
 bool lw_reply_is_noscript(const redisReply *reply);
+
+/* An HGETALL reply as a record, a JSON object of strings (queue/record.h;
+ * caller decrefs). LW_NOTHING and *out NULL when the hash does not exist. */
+LwStatus lw_record_from_reply(const redisReply *reply, json_t **out, LwError *err);
 
 #endif

@@ -1,3 +1,7 @@
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "queue/redis_cmd.h"
 #include "queue/scripts.h"
@@ -77,9 +81,10 @@ LwScript lw_script_fetch = {
  *           index unless the seed has a parent (queue/recheck_index.h)
  *   delay   zset, ms, member: ZADD member scored now + ms (Redis clock)
  *   status  seed key, counts key, status, now, hash, strict|soft, allowed...
- *   guard   key, field, value, message: refuses the results unless the
- *           hash's field has that value (a seed still belongs to the job's
- *           harvest, a harvest is still running)
+ *   guard   key, field, value, message[, "or-empty"]: refuses the results
+ *           unless the hash's field has that value (a seed still belongs
+ *           to the job's harvest, a harvest is still running), or with
+ *           "or-empty" has none
  *   push    queue, queued set, stages set, job JSON, member ("" = no
  *           duplicate check), high|normal, stage
  *   expect  record key, expected set, finished set, files...
@@ -117,7 +122,7 @@ LwScript lw_script_apply = {
   "    end\n"
   "  elseif name == 'guard' then\n"
   "    local v = redis.call('HGET', a[1], a[2]) or ''\n"
-  "    if v ~= a[3] then\n"
+  "    if v ~= a[3] and not (a[5] == 'or-empty' and v == '') then\n"
   "      refused = 'LWSTALE ' .. a[4] .. ' (' .. a[2] .. ' is ' .. v .. ', not ' .. a[3] .. ')'\n"
   "      break\n"
   "    end\n"
@@ -346,6 +351,89 @@ LwScript lw_script_promote = {
          "return #due\n",
   ""};
 
+/* apply's source as the body of a Lua function of its own ARGV, followed
+ * by a tail that uses apply_argv, the ARGV after the tail's own (ARGV[1]
+ * says how many those are: tail_argv). */
+static const char apply_head[] =
+  "local nt = tonumber(ARGV[1])\n"
+  "local tail_argv, apply_argv = {}, {}\n"
+  "for i = 1, nt do tail_argv[i] = ARGV[1 + i] end\n"
+  "for i = 2 + nt, #ARGV do apply_argv[i - 1 - nt] = ARGV[i] end\n"
+  "local function apply(KEYS, ARGV)\n";
+
+/* apply's source, then the tail (its parts joined), into out->source. */
+static void compose_with_apply(LwScript *out, const char *const *tail, size_t n)
+{
+  size_t size = sizeof(apply_head) + strlen(lw_script_apply.source) + 8;
+  for (size_t i = 0; i < n; ++i) {
+    size += strlen(tail[i]);
+  }
+  char *source = malloc(size);
+  if (!source) {
+    fprintf(stderr, "out of memory\n");
+    abort();
+  }
+  size_t len = (size_t)snprintf(source, size, "%s%s\nend\n", apply_head,
+                                lw_script_apply.source);
+  for (size_t i = 0; i < n; ++i) {
+    len += (size_t)snprintf(source + len, size - len, "%s", tail[i]);
+  }
+  out->source = source; /* kept for the process's life */
+}
+
+/* The ack with the fetch of the next job folded in: one EVALSHA, so that a
+ * job costs one round trip. It is made of apply's and fetch's own sources,
+ * each run as a function of its own KEYS and ARGV: either script changes
+ * without this one being rewritten.
+ * KEYS: fetch's KEYS, then the paused set
+ * ARGV: the number N of fetch's ARGV, fetch's N ARGV, then apply's ARGV
+ * The apply comes first and the fetch runs whatever its fate (fenced out
+ * or refused), as two calls in a row would. Returns apply's two replies,
+ * fetch's (the job or false) and the paused stages, read in the same call:
+ * the worker hands back a job of a stage paused meanwhile. */
+static LwScript ack_fetch;
+static pthread_once_t ack_fetch_once = PTHREAD_ONCE_INIT;
+
+static void ack_fetch_build(void)
+{
+  const char *const tail[] = {
+    "local fetch_keys = {}\n"
+    "for i = 1, #KEYS - 1 do fetch_keys[i] = KEYS[i] end\n"
+    "local function fetch(KEYS, ARGV)\n",
+    lw_script_fetch.source,
+    "\nend\n"
+    "local done = apply({}, apply_argv)\n"
+    "local job = fetch(fetch_keys, tail_argv) or false\n"
+    "return {done[1], done[2], job, redis.call('SMEMBERS', KEYS[#KEYS])}\n"};
+  compose_with_apply(&ack_fetch, tail, sizeof(tail) / sizeof(*tail));
+}
+
+LwScript *lw_script_ack_fetch(void)
+{
+  pthread_once(&ack_fetch_once, ack_fetch_build);
+  return &ack_fetch;
+}
+
+/* apply, then the record of KEYS[1] as it is after it (a stage's move to
+ * its working status and the seed it works on, in one round trip).
+ * KEYS: the record; ARGV: "0", then apply's ARGV
+ * Returns apply's two replies and the record's HGETALL. */
+static LwScript apply_read;
+static pthread_once_t apply_read_once = PTHREAD_ONCE_INIT;
+
+static void apply_read_build(void)
+{
+  const char *const tail[] = {"local done = apply({}, apply_argv)\n"
+                              "return {done[1], done[2], redis.call('HGETALL', KEYS[1])}\n"};
+  compose_with_apply(&apply_read, tail, 1);
+}
+
+LwScript *lw_script_apply_read(void)
+{
+  pthread_once(&apply_read_once, apply_read_build);
+  return &apply_read;
+}
+
 LwStatus lw_scripts_load_all(redisContext *c, LwError *err)
 {
   LwScript *all[] = {&lw_script_enqueue,    &lw_script_fetch,  &lw_script_apply,
@@ -354,5 +442,6 @@ LwStatus lw_scripts_load_all(redisContext *c, LwError *err)
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {
     LW_TRY(lw_script_load(c, all[i], err));
   }
-  return LW_OK;
+  LW_TRY(lw_script_load(c, lw_script_ack_fetch(), err));
+  return lw_script_load(c, lw_script_apply_read(), err);
 }

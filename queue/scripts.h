@@ -20,6 +20,11 @@ extern LwScript lw_script_transition;
 extern LwScript lw_script_retry_dead;
 extern LwScript lw_script_promote;
 
+/* apply and fetch in one call, apply and a record's read in one call (their
+ * comments in scripts.c say how). */
+LwScript *lw_script_ack_fetch(void);
+LwScript *lw_script_apply_read(void);
+
 /* SCRIPT LOAD of every script above (on connecting). */
 LwStatus lw_scripts_load_all(LwRecords *c, LwError *err);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "queue/harvest.h"
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/queue.h"
@@ -161,6 +162,38 @@ LwStatus lw_seed_set_working(redisContext *c, const char *prefix, const char *wo
   LwKey inflight = lw_key(prefix, LW_KEY_INFLIGHT, worker_id);
   LwStatus st = lw_txn_apply(c, inflight.s, job->raw, NULL, txn, NULL, err);
   lw_txn_free(txn);
+  return st;
+}
+
+LwStatus lw_seed_take_working(redisContext *c, const char *prefix, const char *worker_id,
+                              const LwJob *job, const char *status, json_t **record,
+                              LwError *err)
+{
+  *record = NULL;
+  LwTxn *txn = lw_txn_new(prefix);
+  if (!txn) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  if (*job->harvest) {
+    lw_txn_harvest_owns_or_none(txn, job->harvest, job->seed);
+  }
+  lw_txn_seed_status(txn, job->seed, status);
+  LwKey inflight = lw_key(prefix, LW_KEY_INFLIGHT, worker_id);
+  LwKey seed = lw_key(prefix, LW_KEY_SEED, job->seed);
+  const char *keys[] = {seed.s};
+  LwScript *script = lw_script_apply_read();
+  redisReply *reply = NULL;
+  LwTxnTrailer read = {lw_script_sha(script), script->source, 1, 1, keys, &reply};
+  LwStatus st = lw_txn_apply(c, inflight.s, job->raw, NULL, txn, &read, err);
+  lw_txn_free(txn);
+  if (reply) {
+    LwError read_err;
+    if (lw_record_from_reply(reply->element[2], record, &read_err) > LW_NOTHING &&
+        st <= LW_NOTHING) {
+      st = lw_error_set(err, read_err.status, "%s", read_err.message);
+    }
+    freeReplyObject(reply);
+  }
   return st;
 }
 

@@ -83,6 +83,15 @@ LwStatus lw_seed_set_status(LwRecords *c, const char *prefix, const char *hash,
 LwStatus lw_seed_set_working(LwRecords *c, const char *prefix, const char *worker_id,
                              const LwJob *job, const char *status, LwError *err);
 
+/* lw_seed_set_working with the read of the seed in the same round trip:
+ * the move applies only while the seed belongs to job's harvest (or to
+ * none), and *record (caller decrefs; NULL when there is no such seed) is
+ * the seed as it is after the call. LW_ERR_STATE (nothing applied) when the
+ * machine does not allow the move or the seed is another harvest's. */
+LwStatus lw_seed_take_working(LwRecords *c, const char *prefix, const char *worker_id,
+                              const LwJob *job, const char *status, json_t **record,
+                              LwError *err);
+
 /* Sets one field now (HSET). */
 LwStatus lw_seed_set(LwRecords *c, const char *prefix, const char *hash, const char *field,
                      const char *value, LwError *err);

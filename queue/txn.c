@@ -240,11 +240,37 @@ typedef struct {
   int argc;
 } Call;
 
+/* EVALSHA sha nkeys, the trailer's keys and arguments (their number
+ * first), when there is a trailer; else EVALSHA apply's sha 0. */
+static int call_head(const LwTxnTrailer *trailer, Call *call, char nums[2][16])
+{
+  int a = 0;
+  call->argv[a++] = "EVALSHA";
+  if (!trailer) {
+    call->argv[a++] = lw_script_sha(&lw_script_apply);
+    call->argv[a++] = "0";
+    return a;
+  }
+  snprintf(nums[0], 16, "%d", trailer->nkeys);
+  snprintf(nums[1], 16, "%d", trailer->argc - trailer->nkeys);
+  call->argv[a++] = trailer->sha;
+  call->argv[a++] = nums[0];
+  for (int i = 0; i < trailer->nkeys; ++i) {
+    call->argv[a++] = trailer->argv[i];
+  }
+  call->argv[a++] = nums[1];
+  for (int i = trailer->nkeys; i < trailer->argc; ++i) {
+    call->argv[a++] = trailer->argv[i];
+  }
+  return a;
+}
+
 static LwStatus build_call(const char *fence_list, const char *fence_job, LwTxn *core,
-                           LwTxn *txn, Call *call, char ncore[32], char counts[][16],
+                           LwTxn *txn, const LwTxnTrailer *trailer, Call *call,
+                           char ncore[32], char nums[2][16], char counts[][16],
                            LwError *err)
 {
-  size_t total = 6;
+  size_t total = 6 + (trailer ? (size_t)trailer->argc + 1 : 0);
   LwTxn *parts[2] = {core, txn};
   for (int p = 0; p < 2; ++p) {
     for (size_t i = 0; parts[p] && i < parts[p]->n; ++i) {
@@ -257,10 +283,7 @@ static LwStatus build_call(const char *fence_list, const char *fence_job, LwTxn 
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   snprintf(ncore, 32, "%zu", lw_txn_count(core));
-  int a = 0;
-  call->argv[a++] = "EVALSHA";
-  call->argv[a++] = lw_script_sha(&lw_script_apply);
-  call->argv[a++] = "0";
+  int a = call_head(trailer, call, nums);
   call->argv[a++] = fence_list ? fence_list : "";
   call->argv[a++] = fence_job ? fence_job : "";
   call->argv[a++] = ncore;
@@ -286,25 +309,13 @@ static LwStatus build_call(const char *fence_list, const char *fence_job, LwTxn 
   return LW_OK;
 }
 
-/* Sends the call (and the trailer), reads the replies. */
-static redisReply *send_call(redisContext *c, Call *call, const LwTxnTrailer *trailer,
-                             LwError *err)
+/* Sends the call, reads its reply. */
+static redisReply *send_call(redisContext *c, Call *call, LwError *err)
 {
-  redisAppendCommandArgv(c, call->argc, call->argv, call->lens);
-  if (trailer) {
-    redisAppendCommandArgv(c, trailer->argc, trailer->argv, trailer->lens);
-  }
-  redisReply *reply = NULL;
-  if (redisGetReply(c, (void **)&reply) != REDIS_OK || !reply) {
+  redisReply *reply = redisCommandArgv(c, call->argc, call->argv, call->lens);
+  if (!reply) {
     lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s",
                  c->errstr[0] ? c->errstr : "no reply");
-    return NULL;
-  }
-  if (trailer) {
-    redisReply *after = NULL;
-    if (redisGetReply(c, (void **)&after) == REDIS_OK) {
-      *trailer->reply = after;
-    }
   }
   return reply;
 }
@@ -314,7 +325,7 @@ static LwStatus outcome(const redisReply *reply, LwError *err)
   if (reply->type == REDIS_REPLY_ERROR) {
     return lw_redis_reply_status(reply, err);
   }
-  if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2 ||
+  if (reply->type != REDIS_REPLY_ARRAY || reply->elements < 2 ||
       reply->element[0]->type != REDIS_REPLY_INTEGER) {
     return lw_error_set(err, LW_ERR_REDIS, "unexpected reply to a transition");
   }
@@ -348,29 +359,33 @@ LwStatus lw_txn_apply(redisContext *c, const char *fence_list, const char *fence
                         c ? c->errstr : "");
   }
   size_t nops = lw_txn_count(core) + lw_txn_count(txn);
-  char ncore[32];
+  char ncore[32], nums[2][16];
   char(*counts)[16] = calloc(nops + 1, sizeof(*counts));
   Call call = {0};
-  LwStatus st = counts
-                  ? build_call(fence_list, fence_job, core, txn, &call, ncore, counts, err)
-                  : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-  redisReply *reply = st == LW_OK ? send_call(c, &call, trailer, err) : NULL;
+  LwStatus st = counts ? build_call(fence_list, fence_job, core, txn, trailer, &call, ncore,
+                                    nums, counts, err)
+                       : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  redisReply *reply = st == LW_OK ? send_call(c, &call, err) : NULL;
   if (st == LW_OK && !reply) {
     st = err->status;
   }
   if (st == LW_OK && lw_reply_is_noscript(reply)) {
     /* Redis restarted or its scripts were flushed: nothing ran, so the
-     * same call goes again with the body (the trailer does not). */
+     * same call goes again with the body. */
     freeReplyObject(reply);
     call.argv[0] = "EVAL";
     call.lens[0] = 4;
-    call.argv[1] = lw_script_apply.source;
-    call.lens[1] = strlen(lw_script_apply.source);
-    reply = send_call(c, &call, NULL, err);
+    call.argv[1] = trailer ? trailer->source : lw_script_apply.source;
+    call.lens[1] = strlen(call.argv[1]);
+    reply = send_call(c, &call, err);
     st = reply ? LW_OK : err->status;
   }
   if (st == LW_OK) {
     st = outcome(reply, err);
+  }
+  if (trailer && reply && reply->type == REDIS_REPLY_ARRAY && reply->elements > 2) {
+    *trailer->reply = reply; /* the caller reads the trailer's part */
+    reply = NULL;
   }
   freeReplyObject(reply);
   free(call.argv);

@@ -94,13 +94,18 @@ const char *lw_txn_pushed_seed(const LwTxn *txn, size_t i);
  * the first error remembered. */
 LwStatus lw_txn_exec(LwRecords *c, LwTxn *txn, LwError *err);
 
-/* A command sent right after the apply in the same round trip, outside it
- * (the worker fetches its next job this way). *reply gets its reply (caller
- * frees), or NULL when it was not sent or its reply was lost. */
+/* A script folded into the apply's call, run after it in the same script
+ * call (the worker fetches its next job this way): sha and source are
+ * those of apply's source with the trailer's (queue/scripts.c, lw_script_ack_fetch), argv its
+ * nkeys keys then its other arguments. *reply gets the call's whole reply
+ * (its elements after apply's two are the trailer's; caller frees), or
+ * NULL when the call failed. */
 typedef struct {
+  const char *sha;
+  const char *source;
+  int nkeys;
   int argc;
   const char **argv;
-  const size_t *lens;
   struct redisReply **reply; /* hiredis replies, read inside queue/ */
 } LwTxnTrailer;
 
@@ -108,8 +113,7 @@ typedef struct {
  * script call fenced by (fence_list, fence_job) (fence_list NULL: none).
  * Returns LW_OK; LW_NOTHING when the fence did not hold (nothing applied:
  * the caller lost the job); LW_ERR_STATE (err says why) when txn's results
- * were refused (core applied, txn not); LW_ERR_REDIS. trailer may be NULL;
- * it is sent once at most. */
+ * were refused (core applied, txn not); LW_ERR_REDIS. trailer may be NULL. */
 LwStatus lw_txn_apply(LwRecords *c, const char *fence_list, const char *fence_job,
                       LwTxn *core, LwTxn *txn, const LwTxnTrailer *trailer, LwError *err);
 

@@ -5,7 +5,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "queue/controls.h"
 #include "queue/heartbeat.h"
+#include "queue/job_timing.h"
 #include "queue/keys.h"
 #include "queue/queue.h"
 #include "queue/seed.h"
@@ -359,6 +361,18 @@ static void test_ack_records_results(void)
   lw_txn_free(NULL);
 }
 
+/* w1 acks job with the fetch of stages folded in: the ack's status is
+ * expect and no next job comes. */
+static void ack_fetch_none(const LwJob *job, const char *const *stages, size_t n,
+                           LwStatus expect)
+{
+  LwError err;
+  LwJob *next = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", job, NULL, stages, n, &next, &err), expect);
+  CHECK(next == NULL);
+  lw_job_free(next);
+}
+
 static void test_ack_fetch_and_orphans(void)
 {
   LwError err;
@@ -376,10 +390,7 @@ static void test_ack_fetch_and_orphans(void)
   CHECK(next && !strcmp(next->id, b));
   CHECK_INT_EQ(counts("af").done, 1);
   CHECK_INT_EQ(counts("af").inflight, 1);
-  LwJob *none = NULL;
-  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", next, NULL, stages, 1, &none, &err),
-               LW_OK);
-  CHECK(none == NULL);
+  ack_fetch_none(next, stages, 1, LW_OK);
   CHECK_INT_EQ(counts("af").done, 2);
   CHECK_INT_EQ(counts("af").inflight, 0);
   lw_job_free(first);
@@ -403,6 +414,60 @@ static void test_ack_fetch_and_orphans(void)
   lw_job_free(held);
   lw_job_free(lost);
   lw_job_free(again);
+}
+
+/* The ack and the next fetch are one script call: it runs again with its
+ * body after a flushed script cache, counts the job's time with the ack
+ * (once: a lost ack counts nothing), and a job of a stage paused meanwhile
+ * is handed back, not run. */
+static void test_ack_fetch_folded(void)
+{
+  LwError err;
+  char a[17], b[17], p[17];
+  CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, "w1", "fa,fp", &err), LW_OK);
+  CHECK_INT_EQ(push("fa", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  CHECK_INT_EQ(push("fa", "", LW_PRIORITY_NORMAL, b), LW_OK);
+  LwJob *first = fetch("w1", "fa");
+  CHECK(first && !strcmp(first->id, a));
+  freeReplyObject(redisCommand(c, "SCRIPT FLUSH"));
+  first->timed = true;
+  first->ran_ms = 7;
+  const char *stages[] = {"fp", "fa"};
+  LwJob *next = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", first, NULL, stages, 2, &next, &err),
+               LW_OK);
+  CHECK(next && !strcmp(next->id, b));
+  CHECK_INT_EQ(counts("fa").done, 1);
+  LwJobTiming timing;
+  CHECK_INT_EQ(lw_job_timing_read(c, cfg.prefix, "fa", &timing, &err), LW_OK);
+  CHECK_INT_EQ(timing.count, 1);
+  CHECK_INT_EQ(timing.sum_ms, 7);
+  /* the same ack again (its reply lost): fenced, nothing counted */
+  ack_fetch_none(first, stages, 2, LW_NOTHING);
+  CHECK_INT_EQ(lw_job_timing_read(c, cfg.prefix, "fa", &timing, &err), LW_OK);
+  CHECK_INT_EQ(timing.count, 1);
+  CHECK_INT_EQ(counts("fa").done, 1);
+
+  /* fp paused after the worker last looked: its job comes with the ack and
+   * goes back to the front of its queue; the next ask leaves fp out */
+  CHECK_INT_EQ(push("fp", "", LW_PRIORITY_NORMAL, p), LW_OK);
+  CHECK_INT_EQ(push("fa", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  CHECK_INT_EQ(lw_controls_stage_pause(c, cfg.prefix, "fp", true, &err), LW_OK);
+  ack_fetch_none(next, stages, 2, LW_OK);
+  CHECK_INT_EQ(counts("fp").queued, 1);
+  CHECK_INT_EQ(counts("fp").inflight, 0);
+  LwJob *other = fetch("w1", "fa");
+  CHECK(other && !strcmp(other->id, a));
+  ack_fetch_none(other, stages, 2, LW_OK); /* fp left out: its job stays queued */
+  CHECK_INT_EQ(counts("fp").queued, 1);
+  CHECK_INT_EQ(lw_controls_stage_pause(c, cfg.prefix, "fp", false, &err), LW_OK);
+  LwJob *resumed = fetch("w1", "fp");
+  CHECK(resumed && !strcmp(resumed->id, p));
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", resumed, NULL, &err), LW_OK);
+  lw_job_free(first);
+  lw_job_free(next);
+  lw_job_free(other);
+  lw_job_free(resumed);
 }
 
 static void test_bad_jobs_parked(void)
@@ -467,6 +532,7 @@ int main(void)
   test_reaper();
   test_ack_records_results();
   test_ack_fetch_and_orphans();
+  test_ack_fetch_folded();
   test_bad_jobs_parked();
   test_status_json();
   lw_test_redis_cleanup(c, cfg.prefix);

@@ -14,6 +14,7 @@
 #include "queue/keys.h"
 #include "queue/pipeline.h"
 #include "queue/queue.h"
+#include "queue/record.h"
 #include "queue/redis_cmd.h"
 #include "queue/seed.h"
 #include "tests/support/check.h"
@@ -248,6 +249,63 @@ static void test_late_working_write_of_a_reaped_worker(void)
   lw_job_free(frozen);
 }
 
+/* The working move with the seed's read in one round trip: the record
+ * comes back as it is after the move; a seed past the stage or another
+ * harvest's is left as it is (LW_ERR_STATE), a seed of no harvest is
+ * taken, and a job the worker no longer holds writes nothing. */
+static void test_take_working_reads_the_seed(void)
+{
+  char buf[32];
+  LwError err;
+  harvest("hw3", (const char *[]){"k1"}, 1);
+  LwKey key = lw_key(cfg.prefix, LW_KEY_SEED, "k1");
+  cmd("HSET", key.s, "status", "guessed", NULL);
+  LwJob *job = take("wk", "k1", "hw3");
+  json_t *rec = NULL;
+  CHECK_INT_EQ(lw_seed_take_working(c, cfg.prefix, "wk", job, "parsing", &rec, &err), LW_OK);
+  CHECK_STR_EQ(lw_record_str(rec, "status", ""), "parsing");
+  CHECK_STR_EQ(lw_record_str(rec, "harvest", ""), "hw3");
+  json_decref(rec);
+  /* run again: the working status to itself */
+  CHECK_INT_EQ(lw_seed_take_working(c, cfg.prefix, "wk", job, "parsing", &rec, &err), LW_OK);
+  json_decref(rec);
+  /* past the stage */
+  cmd("HSET", key.s, "status", "parsed", NULL);
+  CHECK_INT_EQ(lw_seed_take_working(c, cfg.prefix, "wk", job, "parsing", &rec, &err),
+               LW_ERR_STATE);
+  CHECK(rec != NULL);
+  json_decref(rec);
+  CHECK_STR_EQ(seed_status("k1", buf, sizeof(buf)), "parsed");
+  /* another harvest's seed */
+  cmd("HSET", key.s, "status", "guessed", NULL);
+  cmd("HSET", key.s, "harvest", "hw-other", NULL);
+  CHECK_INT_EQ(lw_seed_take_working(c, cfg.prefix, "wk", job, "parsing", &rec, &err),
+               LW_ERR_STATE);
+  json_decref(rec);
+  CHECK_STR_EQ(seed_status("k1", buf, sizeof(buf)), "guessed");
+  /* a job the worker does not hold */
+  char *before = seed_snapshot("k1");
+  CHECK_INT_EQ(lw_seed_take_working(c, cfg.prefix, "nobody", job, "parsing", &rec, &err),
+               LW_NOTHING);
+  json_decref(rec);
+  char *after = seed_snapshot("k1");
+  CHECK_STR_EQ(after, before);
+  free(before);
+  free(after);
+  /* a seed of no harvest */
+  cmd("HDEL", key.s, "harvest", NULL, NULL);
+  CHECK_INT_EQ(lw_seed_take_working(c, cfg.prefix, "wk", job, "parsing", &rec, &err), LW_OK);
+  json_decref(rec);
+  CHECK_STR_EQ(seed_status("k1", buf, sizeof(buf)), "parsing");
+  /* no seed at all */
+  cmd("DEL", key.s, NULL, NULL, NULL);
+  CHECK_INT_EQ(lw_seed_take_working(c, cfg.prefix, "wk", job, "parsing", &rec, &err),
+               LW_ERR_STATE);
+  CHECK(rec == NULL);
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "wk", job, NULL, &err), LW_OK);
+  lw_job_free(job);
+}
+
 static void test_dead_file_counted_once(void)
 {
   harvest("h2", (const char *[]){"g1", "g2"}, 2);
@@ -381,6 +439,7 @@ int main(void)
   test_noscript_and_resent_ack();
   test_late_ack_of_a_reaped_worker();
   test_late_working_write_of_a_reaped_worker();
+  test_take_working_reads_the_seed();
   test_dead_file_counted_once();
   test_reaped_to_death();
   test_large_ack();

@@ -38,7 +38,6 @@ static void give_back(LwRecords *c, const LwConfig *cfg)
 size_t lw_download_cap_stages(LwRecords *c, const LwConfig *cfg, const char *worker_id,
                               const char *const *stages, size_t n, const char **out)
 {
-  give_back(c, cfg);
   if (n > LW_DOWNLOAD_CAP_MAX_STAGES) {
     n = LW_DOWNLOAD_CAP_MAX_STAGES;
   }
@@ -48,8 +47,19 @@ size_t lw_download_cap_stages(LwRecords *c, const LwConfig *cfg, const char *wor
     has_download = has_download || !strcmp(stages[i], "download");
   }
   if (cfg->download_workers <= 0 || !has_download || n < 2) {
+    give_back(c, cfg);
     return n;
   }
+  if (held && !strcmp(held_by, worker_id)) {
+    /* the last job was a download: the place is kept for the next ask
+     * (renewed now and then) rather than given back and taken again, two
+     * round trips a job saved */
+    if (lw_now_ms() - renewed_ms <= PLACE_REFRESH_MS || take_place(c, cfg, worker_id)) {
+      return n;
+    }
+    held = false; /* it expired meanwhile and was taken */
+  }
+  give_back(c, cfg);
   if (take_place(c, cfg, worker_id)) {
     snprintf(held_by, sizeof(held_by), "%s", worker_id);
     held = true;

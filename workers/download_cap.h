@@ -5,8 +5,10 @@
  * id, score = lease expiry) before it asks the queues for work; without a
  * place it asks only for its other stages, so it takes an unpack, parse or
  * import job instead of sitting in a transfer. The place is given back as
- * soon as the job it got is not a download, or the download ends; a dead
- * worker's place expires by itself (a running download refreshes it).
+ * soon as the job it got is not a download; after a download it is kept
+ * for the next ask (the ack's fetch), so a run of downloads takes it once;
+ * a dead worker's place expires by itself (a running download, and each
+ * ask that keeps it, refresh it).
  * A worker that serves download alone is not capped.
  *
  *   const char *ask[LW_DOWNLOAD_CAP_MAX_STAGES];
@@ -24,7 +26,8 @@
 
 #define LW_DOWNLOAD_CAP_MAX_STAGES 64
 
-/* Gives back a place this process holds, then copies stages[0..n) into out
+/* Keeps the place this process holds (after a download), or gives it back
+ * and tries to take one; copies stages[0..n) into out
  * (room for LW_DOWNLOAD_CAP_MAX_STAGES), leaving "download" out when no
  * place is free; returns how many. Without a cap, for a worker serving
  * download alone, or when Redis fails: all of them. */

@@ -12,6 +12,13 @@
 #include "queue/seed.h"
 #include "workers/stage.h"
 
+static void warn_lost(const LwJob *job, const char *status)
+{
+  lw_warn("stage=%s seed=%s job=%s msg=\"lost the job before its work: it is no longer "
+          "this worker's, %s not written\"",
+          job->stage, job->seed, job->id, status);
+}
+
 LwStatus lw_stage_seed_working(LwStageCtx *ctx, const char *status)
 {
   const LwJob *job = ctx->job;
@@ -22,15 +29,15 @@ LwStatus lw_stage_seed_working(LwStageCtx *ctx, const char *status)
   LwStatus st = lw_seed_set_working(ctx->redis, prefix, lw_worker_id(ctx->worker), job,
                                     status, ctx->err);
   if (st == LW_NOTHING) {
-    lw_warn("stage=%s seed=%s job=%s msg=\"lost the job before its work: it is no longer "
-            "this worker's, %s not written\"",
-            job->stage, job->seed, job->id, status);
+    warn_lost(job, status);
   }
   return st;
 }
 
-LwStatus lw_stage_on_seed(LwStageCtx *ctx, const char *input_status,
-                          const char *working_status, LwStageSeedFn work)
+/* lw_stage_on_seed without a worker (a stage run alone, in tests): the read,
+ * then the unfenced move. */
+static LwStatus on_seed_alone(LwStageCtx *ctx, const char *input_status,
+                              const char *working_status, LwStageSeedFn work)
 {
   json_t *seed = NULL;
   LwStatus st = lw_seed_get(ctx->redis, ctx->config->prefix, ctx->job->seed, &seed,
@@ -51,6 +58,36 @@ LwStatus lw_stage_on_seed(LwStageCtx *ctx, const char *input_status,
     }
   } else {
     st = LW_NOTHING; /* past this stage already: the job ran twice */
+  }
+  json_decref(seed);
+  return st;
+}
+
+/* In a worker the move to the working status comes first, and the seed's
+ * read with it, in one round trip (lw_seed_take_working): the machine
+ * allows the move only from the input status (or the working one itself),
+ * and the owner guard only on the job's harvest's seed, which is what the
+ * read decided before. */
+LwStatus lw_stage_on_seed(LwStageCtx *ctx, const char *input_status,
+                          const char *working_status, LwStageSeedFn work)
+{
+  if (!ctx->worker) {
+    return on_seed_alone(ctx, input_status, working_status, work);
+  }
+  const LwJob *job = ctx->job;
+  json_t *seed = NULL;
+  LwStatus st = lw_seed_take_working(ctx->redis, ctx->config->prefix,
+                                     lw_worker_id(ctx->worker), job, working_status, &seed,
+                                     ctx->err);
+  if (st == LW_OK) {
+    st = seed ? work(ctx, seed)
+              : lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", job->seed);
+  } else if (st == LW_ERR_STATE) {
+    /* past this stage already (the job ran twice), or the seed is another
+     * harvest's now: nothing to do; no seed at all is an error */
+    st = seed ? LW_NOTHING : lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", job->seed);
+  } else if (st == LW_NOTHING) {
+    warn_lost(job, working_status);
   }
   json_decref(seed);
   return st;

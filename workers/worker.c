@@ -11,7 +11,6 @@
 
 #include "base/base.h"
 #include "queue/heartbeat.h"
-#include "queue/job_timing.h"
 #include "queue/pipeline.h"
 #include "queue/queue.h"
 #include "queue/redis.h"
@@ -397,6 +396,9 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
     connect_redis(w, job);
   }
 
+  /* counted with the outcome, in its script call (a handback does not) */
+  job->timed = true;
+  job->ran_ms = lw_now_ms() - t0;
   const char *outcome_name = "done";
   bool handed_back = false;
   LwError err;
@@ -442,9 +444,6 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
             job->stage, job->seed, job->id);
   }
   long long ms = lw_now_ms() - t0;
-  if (!handed_back && fin != LW_ERR_REDIS) {
-    lw_job_timing_record(w->redis, w->cfg->prefix, job->stage, ms, NULL); /* for /metrics */
-  }
   if (status <= LW_NOTHING || handed_back) {
     lw_info("stage=%s seed=%s job=%s outcome=%s ms=%lld", job->stage, job->seed, job->id,
             outcome_name, ms);
