@@ -9,10 +9,17 @@
  *
  * key (after the prefix)  type    contents
  * ----------------------  ------  -------------------------------------------
- * queue:<stage>           list    job JSON waiting to run. Normal jobs are
- *                                 LPUSHed on the left, high-priority jobs and
- *                                 handed-back jobs RPUSHed on the right, and
- *                                 workers take from the right: high first.
+ * queue:<stage>           list    the ring of the harvests with jobs of this
+ *                                 stage waiting ("" for jobs of no harvest);
+ *                                 the rightmost is next: a fetch takes a job
+ *                                 of its lane and moves it to the left end,
+ *                                 so jobs go round robin by harvest
+ * queue:<stage>:<harvest> list    job JSON waiting to run, of one harvest (its
+ *                                 lane). Normal jobs are LPUSHed on the left,
+ *                                 high-priority, handed-back, reaped and
+ *                                 retried jobs RPUSHed on the right, and
+ *                                 workers take from the right. Every move is
+ *                                 a script with LANES (queue/scripts.c).
  * delayed:<stage>         zset    job JSON waiting for a retry; score = due
  *                                 time (ms since the epoch, Redis clock)
  * dead:<stage>            list    job JSON that failed for good, with the

@@ -508,6 +508,18 @@ static LwStatus stages_or_all(redisContext *c, const LwConfig *cfg, const char *
   return *out ? LW_OK : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
 }
 
+LwStatus lw_queue_depth(redisContext *c, const LwConfig *cfg, const char *stage, long long *n,
+                        LwError *err)
+{
+  LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, stage);
+  const char *argv[] = {queue.s};
+  redisReply *reply = lw_script_run(c, &lw_script_depth, 1, 1, argv, NULL, err);
+  LW_TRY(reply_status(reply, err));
+  *n = reply->type == REDIS_REPLY_INTEGER ? reply->integer : 0;
+  freeReplyObject(reply);
+  return LW_OK;
+}
+
 LwStatus lw_queue_promote(redisContext *c, const LwConfig *cfg, const char *stage,
                           long long *moved, LwError *err)
 {

@@ -125,6 +125,11 @@ typedef struct {
 LwStatus lw_queue_reap_files(LwRecords *c, const LwConfig *cfg, const LwReapFanIn *fan_in,
                              long long *returned, LwError *err);
 
+/* The number of jobs of stage waiting in its queue (all its harvests'
+ * lanes, queue/keys.h) into *n. */
+LwStatus lw_queue_depth(LwRecords *c, const LwConfig *cfg, const char *stage, long long *n,
+                        LwError *err);
+
 /* Moves due retries of stage (NULL: every known stage) into their queues. */
 LwStatus lw_queue_promote(LwRecords *c, const LwConfig *cfg, const char *stage,
                           long long *moved, LwError *err);

@@ -19,6 +19,8 @@ extern LwScript lw_script_reap;
 extern LwScript lw_script_transition;
 extern LwScript lw_script_retry_dead;
 extern LwScript lw_script_promote;
+extern LwScript lw_script_depth;
+extern LwScript lw_script_drain;
 
 /* SCRIPT LOAD of every script above (on connecting). */
 LwStatus lw_scripts_load_all(LwRecords *c, LwError *err);
