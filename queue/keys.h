@@ -29,7 +29,8 @@
  *                                 this stage queued, delayed or in flight
  *                                 (duplicate suppression); dead jobs leave it
  * stats:<stage>           hash    counters: done, failed (attempts that
- *                                 failed), retried, reaped
+ *                                 failed), retried, reaped, deferred (no
+ *                                 attempt spent: a download's host full)
  * stages                  set     every stage name a job was ever queued for
  * workers                 set     ids of the workers that registered
  * worker:<id>             hash    heartbeat, with a TTL (heartbeat_ttl_s):
@@ -61,6 +62,8 @@
  * contexts                zset    the context cache's index: md5 of URL -> ms cached
  * unpacked:<harvest id>   hash    the harvest's unpack budget: archive seed hash
  *                                 -> "<bytes> <files>" (queue/unpack_budget.h)
+ * unpacked                set     the harvests with an unpack budget: the
+ *                                 budget over all harvests sums theirs
  * scheduler:lease         string  the active scheduler's id, with a TTL
  * timing:<stage>          hash    job run time histogram (queue/job_timing.h)
  * paused                  set     stages an operator paused: not fetched
@@ -106,6 +109,7 @@
 #define LW_KEY_SAMPLES "samples" /* list: one a minute, queue/samples.h */
 #define LW_KEY_CONTEXTS "contexts"
 #define LW_KEY_UNPACKED "unpacked:%s" /* hash: archive seed -> "bytes files" */
+#define LW_KEY_UNPACKED_ALL "unpacked"  /* set: harvests with an unpacked: hash */
 
 /* Longest key lw_key builds; longer ones are truncated (never happens with
  * stage names, worker ids and hashes, which are short). */

@@ -423,6 +423,29 @@ LwStatus lw_queue_fail(redisContext *c, const LwConfig *cfg, const char *worker_
   return status;
 }
 
+LwStatus lw_queue_defer(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                        const LwJob *job, long long delay_ms, LwError *err)
+{
+  LwTxn *core = lw_txn_new(cfg->prefix);
+  if (!core) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
+  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
+  LwKey delayed = lw_key(cfg->prefix, LW_KEY_DELAYED, job->stage);
+  char ms[32];
+  snprintf(ms, sizeof(ms), "%lld", delay_ms);
+  lw_txn_command(core, 4, (const char *[]){"LREM", inflight.s, "-1", job->raw}, NULL);
+  lw_txn_op(core, "delay", 3, (const char *[]){delayed.s, ms, job->raw});
+  lw_txn_command(core, 4, (const char *[]){"HINCRBY", stats.s, "deferred", "1"}, NULL);
+  lw_txn_command(core, 5, (const char *[]){"HDEL", worker.s, "job", "since", "progress"},
+                 NULL);
+  LwStatus status = lw_txn_apply(c, inflight.s, job->raw, core, NULL, NULL, err);
+  lw_txn_free(core);
+  return status;
+}
+
 LwStatus lw_queue_handback(redisContext *c, const LwConfig *cfg, const char *worker_id,
                            const LwJob *job, LwError *err)
 {

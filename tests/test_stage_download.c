@@ -255,6 +255,7 @@ static void test_host_slots(void)
   LwError err;
   CHECK_INT_EQ(run(hash, NULL, &err), LW_ERR_NET);
   CHECK(strstr(err.message, "host busy") != NULL);
+  CHECK(err.defer_ms > 0); /* deferred by the worker, no attempt spent */
   CHECK_INT_EQ(lw_test_server_hits(srv, "/slot"), 0);
   /* The slot is free again: the download runs and gives its lease back. */
   reply = redisCommand(redis, "ZREM %s other-job", key.s);
