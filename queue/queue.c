@@ -22,7 +22,7 @@ static LwStatus reply_status(redisReply *reply, LwError *err)
 }
 
 static void enqueue_argv(const char *prefix, const LwJob *job, LwPriority priority,
-                         LwKey keys[3], char member[LW_JOB_MEMBER_MAX], const char *argv[7])
+                         LwKey keys[3], char member[LW_JOB_MEMBER_MAX], const char *argv[8])
 {
   lw_job_member(job, member);
   keys[0] = lw_key(prefix, LW_KEY_QUEUE, job->stage);
@@ -35,6 +35,7 @@ static void enqueue_argv(const char *prefix, const LwJob *job, LwPriority priori
   argv[4] = member;
   argv[5] = priority == LW_PRIORITY_HIGH ? "high" : "normal";
   argv[6] = job->stage;
+  argv[7] = job->harvest;
 }
 
 LwStatus lw_queue_push_prefix(redisContext *c, const char *prefix, const LwJob *job,
@@ -42,9 +43,9 @@ LwStatus lw_queue_push_prefix(redisContext *c, const char *prefix, const LwJob *
 {
   LwKey keys[3];
   char member[LW_JOB_MEMBER_MAX];
-  const char *argv[7];
+  const char *argv[8];
   enqueue_argv(prefix, job, priority, keys, member, argv);
-  redisReply *reply = lw_script_run(c, &lw_script_enqueue, 3, 7, argv, NULL, err);
+  redisReply *reply = lw_script_run(c, &lw_script_enqueue, 3, 8, argv, NULL, err);
   LW_TRY(reply_status(reply, err));
   LwStatus status = reply->integer == 1 ? LW_OK : LW_NOTHING;
   freeReplyObject(reply);
@@ -68,9 +69,9 @@ LwStatus lw_queue_push_many(redisContext *c, const LwConfig *cfg, LwJob *const *
     for (size_t i = start; i < end; ++i) {
       LwKey keys[3];
       char member[LW_JOB_MEMBER_MAX];
-      const char *argv[10] = {"EVALSHA", lw_script_sha(&lw_script_enqueue), "3"};
+      const char *argv[11] = {"EVALSHA", lw_script_sha(&lw_script_enqueue), "3"};
       enqueue_argv(cfg->prefix, jobs[i], priority, keys, member, argv + 3);
-      redisAppendCommandArgv(c, 10, argv, NULL);
+      redisAppendCommandArgv(c, 11, argv, NULL);
     }
     LwStatus status = LW_OK;
     size_t unrun[BATCH], n_unrun = 0;

@@ -21,8 +21,8 @@
   "  if ok and type(o) == 'table' and type(o.harvest) == 'string' then return o.harvest end\n" \
   "  return ''\n"                                                                              \
   "end\n"                                                                                      \
-  "local function lane_push(ring, job, front, high)\n"                                         \
-  "  local h = lane_harvest(job)\n"                                                            \
+  "local function lane_push(ring, job, front, high, harvest)\n"                                \
+  "  local h = harvest or lane_harvest(job)\n"                                                 \
   "  local lane = ring .. ':' .. h\n"                                                          \
   "  local n = redis.call(front and 'RPUSH' or 'LPUSH', lane, job)\n"                          \
   "  if n == 1 or high then\n"                                                                 \
@@ -43,12 +43,13 @@
   "end\n"
 
 /* KEYS: queue, queued set, stages set
- * ARGV: job JSON, seed ("" = no duplicate check), "high"|"normal", stage
+ * ARGV: job JSON, seed ("" = no duplicate check), "high"|"normal", stage,
+ *       the job's harvest (its lane)
  * Returns 1 queued, 0 suppressed (the seed already has a job of this stage). */
 LwScript lw_script_enqueue = {
   LANES
   "if ARGV[2] ~= '' and redis.call('SADD', KEYS[2], ARGV[2]) == 0 then return 0 end\n"
-  "lane_push(KEYS[1], ARGV[1], ARGV[3] == 'high', ARGV[3] == 'high')\n"
+  "lane_push(KEYS[1], ARGV[1], ARGV[3] == 'high', ARGV[3] == 'high', ARGV[5])\n"
   "redis.call('SADD', KEYS[3], ARGV[4])\n"
   "return 1\n",
   ""};
@@ -115,10 +116,10 @@ LwScript lw_script_fetch = {
  *           hash's field has that value (a seed still belongs to the job's
  *           harvest, a harvest is still running)
  *   push    queue, queued set, stages set, job JSON, member ("" = no
- *           duplicate check), high|normal, stage
+ *           duplicate check), high|normal, stage, the job's harvest
  *   expect  record key, expected set, finished set, files...
  *   finish  record key, expected set, finished set, failed set, file,
- *           "1" failed | "0", then the 7 push arguments of the follow-up job,
+ *           "1" failed | "0", then the 8 push arguments of the follow-up job,
  *           queued once when every expected file is finished
  * The fan-in (expect/finish) keeps `pending` = |expected \ finished| and
  * `failed` = |failed set| on the record, counted only when a set changes:
@@ -159,7 +160,7 @@ LwScript lw_script_apply = {
   "end\n"
   "local function push(a)\n"
   "  if a[5] ~= '' and redis.call('SADD', a[2], a[5]) == 0 then return end\n"
-  "  lane_push(a[1], a[4], a[6] == 'high', a[6] == 'high')\n"
+  "  lane_push(a[1], a[4], a[6] == 'high', a[6] == 'high', a[8])\n"
   "  redis.call('SADD', a[3], a[7])\n"
   "end\n"
   "for k = 1, #ops do\n"
@@ -186,7 +187,7 @@ LwScript lw_script_apply = {
   "      redis.call('HSET', a[1], 'progress', now)\n"
   "    elseif name == 'finish' then\n"
   "      if finish_file(a[1], a[2], a[3], a[4], a[5], a[6] == '1', now) then\n"
-  "        push({unpack(a, 7, 13)})\n"
+  "        push({unpack(a, 7, 14)})\n"
   "      end\n"
   "    end\n"
   "  end\n"
@@ -250,7 +251,7 @@ LwScript lw_script_reap = {
   "    local job = cjson.encode({id = string.sub(redis.sha1hex(h .. now), 1, 16), stage = follow,\n"
   "                              seed = h, harvest = h, attempt = 0, queued = now})\n"
   "    if redis.call('SADD', ARGV[5] .. follow, h .. ' ' .. h) == 1 then\n"
-  "      lane_push(ARGV[2] .. follow, job, false, false)\n"
+  "      lane_push(ARGV[2] .. follow, job, false, false, h)\n"
   "      redis.call('SADD', ARGV[11], follow)\n"
   "    end\n"
   "  end\n"
@@ -275,7 +276,8 @@ LwScript lw_script_reap = {
   "      if m ~= '' then redis.call('SREM', ARGV[5] .. stage, m) end\n"
   "      if file_stage(stage) then reap_file(obj) end\n"
   "    else\n"
-  "      lane_push(ARGV[2] .. stage, cjson.encode(obj), true, false)\n"
+  "      lane_push(ARGV[2] .. stage, cjson.encode(obj), true, false,\n"
+  "                type(obj.harvest) == 'string' and obj.harvest or '')\n"
   "    end\n"
   "  else\n"
   "    redis.call('LPUSH', ARGV[4] .. 'unknown', job)\n"
@@ -357,7 +359,8 @@ LwScript lw_script_retry_dead = {
   "    obj.reaped = nil\n"
   "    local m = member(obj)\n"
   "    if m == '' or redis.call('SADD', KEYS[3], m) == 1 then\n"
-  "      lane_push(KEYS[2], cjson.encode(obj), true, false)\n"
+  "      lane_push(KEYS[2], cjson.encode(obj), true, false,\n"
+  "                type(obj.harvest) == 'string' and obj.harvest or '')\n"
   "      reopen(obj)\n"
   "    end\n"
   "    n = n + 1\n"
