@@ -14,7 +14,9 @@
  * reaped and retried ones its front; a lane new to the ring is next in turn
  * when it came to the front (a high job also moves its harvest there), last
  * otherwise. A lane that runs empty leaves the ring; a ring entry whose lane
- * was emptied by other means is dropped when its turn comes. */
+ * was emptied by other means is dropped when its turn comes. A job in the
+ * ring itself (queued by a version before the lanes: a harvest id never
+ * starts with '{') is taken when its turn comes, so an upgrade loses none. */
 #define LANES                                                                                \
   "local function lane_harvest(job)\n"                                                        \
   "  local ok, o = pcall(cjson.decode, job)\n"                                                \
@@ -34,6 +36,10 @@
   "  for _ = 1, redis.call('LLEN', ring) do\n"                                                 \
   "    local h = redis.call('RPOPLPUSH', ring, ring)\n"                                        \
   "    if not h then return false end\n"                                                       \
+  "    if string.sub(h, 1, 1) == '{' then\n"                                                   \
+  "      redis.call('LREM', ring, 1, h)\n"                                                     \
+  "      return h\n"                                                                           \
+  "    end\n"                                                                                  \
   "    local lane = ring .. ':' .. h\n"                                                        \
   "    local job = redis.call('RPOP', lane)\n"                                                 \
   "    if redis.call('LLEN', lane) == 0 then redis.call('LREM', ring, 0, h) end\n"             \
@@ -385,7 +391,8 @@ LwScript lw_script_promote = {
 LwScript lw_script_depth = {
   "local n, seen = 0, {}\n"
   "for _, h in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do\n"
-  "  if not seen[h] then\n"
+  "  if string.sub(h, 1, 1) == '{' then n = n + 1\n" /* a job of before the lanes */
+  "  elseif not seen[h] then\n"
   "    seen[h] = true\n"
   "    n = n + redis.call('LLEN', KEYS[1] .. ':' .. h)\n"
   "  end\n"
@@ -400,6 +407,7 @@ LwScript lw_script_depth = {
 LwScript lw_script_drain = {
   "local out, lanes = {}, ARGV[1] and {ARGV[1]} or redis.call('LRANGE', KEYS[1], 0, -1)\n"
   "for _, h in ipairs(lanes) do\n"
+  "  if not ARGV[1] and string.sub(h, 1, 1) == '{' then out[#out + 1] = h end\n"
   "  local lane = KEYS[1] .. ':' .. h\n"
   "  for _, j in ipairs(redis.call('LRANGE', lane, 0, -1)) do out[#out + 1] = j end\n"
   "  redis.call('DEL', lane)\n"

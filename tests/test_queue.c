@@ -464,6 +464,20 @@ static void test_round_robin(void)
   CHECK_INT_EQ(dropped, 995);
   CHECK_INT_EQ(counts("fair").queued, 0);
   CHECK(fetch("w-fair", "fair") == NULL);
+  /* a job queued by a version before the lanes, in the list itself: taken
+   * all the same (an upgrade loses none) */
+  LwJob *old = lw_job_new("fair", "o1", "h-old", NULL, &err);
+  freeReplyObject(
+    redisCommand(c, "RPUSH %s %s", lw_key(cfg.prefix, LW_KEY_QUEUE, "fair").s, old->raw));
+  CHECK_INT_EQ(counts("fair").queued, 1);
+  LwJob *got = fetch("w-fair", "fair");
+  CHECK(got && !strcmp(got->id, old->id));
+  if (got) {
+    CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w-fair", got, NULL, &err), LW_OK);
+  }
+  CHECK_INT_EQ(counts("fair").queued, 0);
+  lw_job_free(got);
+  lw_job_free(old);
 }
 
 static void test_bad_jobs_parked(void)
