@@ -64,6 +64,10 @@
  *                                 -> "<bytes> <files>" (queue/unpack_budget.h)
  * unpacked                set     the harvests with an unpack budget: the
  *                                 budget over all harvests sums theirs
+ * rechecks                zset    seed hash -> its `processed` (ms): the
+ *                                 staleness check's index (queue/recheck_index.h)
+ * indexes                 hash    index name -> when it was built from the
+ *                                 records written before it (ms)
  * scheduler:lease         string  the active scheduler's id, with a TTL
  * timing:<stage>          hash    job run time histogram (queue/job_timing.h)
  * paused                  set     stages an operator paused: not fetched
@@ -110,6 +114,8 @@
 #define LW_KEY_CONTEXTS "contexts"
 #define LW_KEY_UNPACKED "unpacked:%s" /* hash: archive seed -> "bytes files" */
 #define LW_KEY_UNPACKED_ALL "unpacked"  /* set: harvests with an unpacked: hash */
+#define LW_KEY_RECHECKS "rechecks" /* zset: seed -> processed ms, queue/recheck_index.h */
+#define LW_KEY_INDEXES "indexes"   /* hash: index name -> ms it was built at */
 
 /* Longest key lw_key builds; longer ones are truncated (never happens with
  * stage names, worker ids and hashes, which are short). */

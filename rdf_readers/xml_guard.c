@@ -522,11 +522,35 @@ size_t lw_xml_guard_undecided(const LwXmlGuard *g)
   return g->ns == NS_NONE ? 0 : (size_t)(g->fed - g->ns_at);
 }
 
+/* How many bytes from data on change nothing the guard watches: text up to
+ * the next '<', a quoted value up to its quote (each up to the next '&'
+ * when entities are declared, whose references are counted). 0 when the
+ * default-namespace watch (RDFa) looks at every byte. */
+static size_t plain_run(const LwXmlGuard *g, const char *data, size_t len)
+{
+  if (g->blank_empty_ns || g->in_ref || (g->state != X_TEXT && g->state != X_ATTR)) {
+    return 0;
+  }
+  char stop = g->state == X_TEXT ? '<' : g->quote;
+  const char *end = memchr(data, stop, len);
+  size_t n = end ? (size_t)(end - data) : len;
+  const char *ref = g->n_entities ? memchr(data, '&', n) : NULL;
+  return ref ? (size_t)(ref - data) : n;
+}
+
 LwStatus lw_xml_guard_feed(LwXmlGuard *g, char *data, size_t len, size_t seen, LwError *err)
 {
   unsigned long long data_at = g->fed - seen;
   g->fed += len - seen;
   for (size_t i = seen; i < len; ++i) {
+    size_t run = plain_run(g, data + i, len - i);
+    if (run) {
+      i += run;
+      g->after_space = is_space(data[i - 1]);
+      if (i == len) {
+        break;
+      }
+    }
     char ch = data[i];
     XmlState prev = g->state;
     if (!markup(g, ch)) {
