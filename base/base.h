@@ -58,6 +58,11 @@ typedef struct {
    * milliseconds; 0: the queue's own backoff. lw_error_set and
    * lw_error_clear reset it: set it after the message. */
   long long retry_after_ms;
+  /* > 0: not the job's doing (its host is full with other downloads): the
+   * job waits this long in the delayed set, no attempt spent, and its
+   * worker goes on with other jobs (workers/worker.c). Reset like
+   * retry_after_ms. */
+  long long defer_ms;
 } LwError;
 
 /* Records status and a printf-style message in err (err may be NULL) and

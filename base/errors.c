@@ -10,6 +10,7 @@ LwStatus lw_error_set(LwError *err, LwStatus status, const char *fmt, ...)
     va_start(args, fmt);
     err->status = status;
     err->retry_after_ms = 0;
+    err->defer_ms = 0;
     vsnprintf(err->message, sizeof(err->message), fmt, args);
     va_end(args);
     lw_redact_userinfo(err->message); /* messages are printed: no passwords */
@@ -23,6 +24,7 @@ void lw_error_clear(LwError *err)
     err->status = LW_OK;
     err->message[0] = '\0';
     err->retry_after_ms = 0;
+    err->defer_ms = 0;
   }
 }
 

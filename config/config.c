@@ -89,6 +89,9 @@ static const Setting settings[] = {
    "bytes all archives of one harvest may expand, across every level (0: no cap)"},
   {"harvest-max-files", NULL, KIND_INT, OFF(harvest_max_files), "1000000", "N",
    "files all archives of one harvest may create, across every level (0: no cap)"},
+  {"unpacked-max-bytes", NULL, KIND_INT, OFF(unpacked_max_bytes), "128G", "BYTES",
+   "bytes the archives of all harvests kept may hold together, besides each harvest's "
+   "budget (0: no cap)"},
   {"sort-memory", NULL, KIND_INT, OFF(sort_memory_bytes), "256M", "BYTES",
    "memory budget of the parse stage's external sort"},
   {"max-errors-kept", NULL, KIND_INT, OFF(max_errors_kept), "100", "N",

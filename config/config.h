@@ -84,6 +84,7 @@ typedef struct {
   long long archive_max_depth; /* nested archives */
   long long harvest_max_bytes; /* bytes all archives of a harvest may expand */
   long long harvest_max_files; /* files all archives of a harvest may create */
+  long long unpacked_max_bytes; /* bytes the archives of all harvests may hold */
 
   /* parsing */
   long long sort_memory_bytes;       /* external-sort memory budget */

@@ -8,6 +8,7 @@
 #include "queue/keys.h"
 #include "queue/queue.h"
 #include "queue/redis_cmd.h"
+#include "queue/scripts.h"
 
 static LwStatus reply_error(LwError *err)
 {
@@ -169,14 +170,32 @@ static long long take_all(redisContext *c, const char *prefix, const char *key,
   return n;
 }
 
+/* Takes the waiting jobs of stage out of its queue (queue/keys.h: its
+ * lanes), those of harvest or all of them (harvest NULL), and forgets them.
+ * Returns how many, or -1 on error. */
+static long long drain(redisContext *c, const LwConfig *cfg, const char *stage,
+                       const char *harvest, const char *follow_up, LwError *err)
+{
+  LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, stage);
+  const char *argv[] = {queue.s, harvest};
+  redisReply *jobs = lw_script_run(c, &lw_script_drain, 1, harvest ? 2 : 1, argv, NULL, err);
+  if (!jobs) {
+    return -1;
+  }
+  long long n = 0;
+  for (size_t i = 0; jobs->type == REDIS_REPLY_ARRAY && i < jobs->elements; ++i, ++n) {
+    forget_job(c, cfg->prefix, jobs->element[i]->str, jobs->element[i]->len, follow_up);
+  }
+  freeReplyObject(jobs);
+  return n;
+}
+
 LwStatus lw_controls_purge(redisContext *c, const LwConfig *cfg, const char *stage,
                            const char *follow_up, long long *purged, LwError *err)
 {
   *purged = 0;
-  static const char *const list[] = {"LRANGE %s 0 -1", "DEL %s"};
   static const char *const zset[] = {"ZRANGE %s 0 -1", "DEL %s"};
-  long long a = take_all(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_QUEUE, stage).s, list,
-                         follow_up, err);
+  long long a = drain(c, cfg, stage, NULL, follow_up, err);
   long long b = a < 0
                   ? -1
                   : take_all(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_DELAYED, stage).s,
@@ -266,8 +285,9 @@ LwStatus lw_controls_drop_harvest(redisContext *c, const LwConfig *cfg, const ch
   json_t *name;
   json_array_foreach(stages, i, name) {
     const char *stage = json_string_value(name);
-    st = remove_matching(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_QUEUE, stage).s, false,
-                         NULL, id, true, dropped, err);
+    long long n = drain(c, cfg, stage, id, NULL, err);
+    st = n < 0 ? reply_error(err) : LW_OK;
+    *dropped += n > 0 ? n : 0;
     if (st == LW_OK) {
       st = remove_matching(c, cfg->prefix, lw_key(cfg->prefix, LW_KEY_DELAYED, stage).s,
                            true, NULL, id, true, dropped, err);

@@ -39,8 +39,8 @@ void lw_txn_harvest_finish_file(LwTxn *txn, const char *harvest, const char *fil
                    lw_key(prefix, LW_KEY_STAGES, NULL)};
   const char *argv[] = {
     keys[0].s, keys[1].s, keys[2].s, keys[3].s, file,     failed ? "1" : "0", keys[4].s,
-    keys[5].s, keys[6].s, job->raw,  member,    "normal", follow_up_stage};
-  lw_txn_op(txn, "finish", 13, argv);
+    keys[5].s, keys[6].s, job->raw,  member,    "normal", follow_up_stage, harvest};
+  lw_txn_op(txn, "finish", 14, argv);
   lw_job_free(job);
 }
 

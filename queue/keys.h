@@ -9,10 +9,17 @@
  *
  * key (after the prefix)  type    contents
  * ----------------------  ------  -------------------------------------------
- * queue:<stage>           list    job JSON waiting to run. Normal jobs are
- *                                 LPUSHed on the left, high-priority jobs and
- *                                 handed-back jobs RPUSHed on the right, and
- *                                 workers take from the right: high first.
+ * queue:<stage>           list    the ring of the harvests with jobs of this
+ *                                 stage waiting ("" for jobs of no harvest);
+ *                                 the rightmost is next: a fetch takes a job
+ *                                 of its lane and moves it to the left end,
+ *                                 so jobs go round robin by harvest
+ * queue:<stage>:<harvest> list    job JSON waiting to run, of one harvest (its
+ *                                 lane). Normal jobs are LPUSHed on the left,
+ *                                 high-priority, handed-back, reaped and
+ *                                 retried jobs RPUSHed on the right, and
+ *                                 workers take from the right. Every move is
+ *                                 a script with LANES (queue/scripts.c).
  * delayed:<stage>         zset    job JSON waiting for a retry; score = due
  *                                 time (ms since the epoch, Redis clock)
  * dead:<stage>            list    job JSON that failed for good, with the
@@ -22,7 +29,8 @@
  *                                 this stage queued, delayed or in flight
  *                                 (duplicate suppression); dead jobs leave it
  * stats:<stage>           hash    counters: done, failed (attempts that
- *                                 failed), retried, reaped
+ *                                 failed), retried, reaped, deferred (no
+ *                                 attempt spent: a download's host full)
  * stages                  set     every stage name a job was ever queued for
  * workers                 set     ids of the workers that registered
  * worker:<id>             hash    heartbeat, with a TTL (heartbeat_ttl_s):
@@ -54,6 +62,8 @@
  * contexts                zset    the context cache's index: md5 of URL -> ms cached
  * unpacked:<harvest id>   hash    the harvest's unpack budget: archive seed hash
  *                                 -> "<bytes> <files>" (queue/unpack_budget.h)
+ * unpacked                set     the harvests with an unpack budget: the
+ *                                 budget over all harvests sums theirs
  * rechecks                zset    seed hash -> its `processed` (ms): the
  *                                 staleness check's index (queue/recheck_index.h)
  * indexes                 hash    index name -> when it was built from the
@@ -103,6 +113,7 @@
 #define LW_KEY_SAMPLES "samples" /* list: one a minute, queue/samples.h */
 #define LW_KEY_CONTEXTS "contexts"
 #define LW_KEY_UNPACKED "unpacked:%s" /* hash: archive seed -> "bytes files" */
+#define LW_KEY_UNPACKED_ALL "unpacked"  /* set: harvests with an unpacked: hash */
 #define LW_KEY_RECHECKS "rechecks" /* zset: seed -> processed ms, queue/recheck_index.h */
 #define LW_KEY_INDEXES "indexes"   /* hash: index name -> ms it was built at */
 

@@ -23,7 +23,7 @@ static LwStatus reply_status(redisReply *reply, LwError *err)
 }
 
 static void enqueue_argv(const char *prefix, const LwJob *job, LwPriority priority,
-                         LwKey keys[3], char member[LW_JOB_MEMBER_MAX], const char *argv[7])
+                         LwKey keys[3], char member[LW_JOB_MEMBER_MAX], const char *argv[8])
 {
   lw_job_member(job, member);
   keys[0] = lw_key(prefix, LW_KEY_QUEUE, job->stage);
@@ -36,6 +36,7 @@ static void enqueue_argv(const char *prefix, const LwJob *job, LwPriority priori
   argv[4] = member;
   argv[5] = priority == LW_PRIORITY_HIGH ? "high" : "normal";
   argv[6] = job->stage;
+  argv[7] = job->harvest;
 }
 
 LwStatus lw_queue_push_prefix(redisContext *c, const char *prefix, const LwJob *job,
@@ -43,9 +44,9 @@ LwStatus lw_queue_push_prefix(redisContext *c, const char *prefix, const LwJob *
 {
   LwKey keys[3];
   char member[LW_JOB_MEMBER_MAX];
-  const char *argv[7];
+  const char *argv[8];
   enqueue_argv(prefix, job, priority, keys, member, argv);
-  redisReply *reply = lw_script_run(c, &lw_script_enqueue, 3, 7, argv, NULL, err);
+  redisReply *reply = lw_script_run(c, &lw_script_enqueue, 3, 8, argv, NULL, err);
   LW_TRY(reply_status(reply, err));
   LwStatus status = reply->integer == 1 ? LW_OK : LW_NOTHING;
   freeReplyObject(reply);
@@ -69,9 +70,9 @@ LwStatus lw_queue_push_many(redisContext *c, const LwConfig *cfg, LwJob *const *
     for (size_t i = start; i < end; ++i) {
       LwKey keys[3];
       char member[LW_JOB_MEMBER_MAX];
-      const char *argv[10] = {"EVALSHA", lw_script_sha(&lw_script_enqueue), "3"};
+      const char *argv[11] = {"EVALSHA", lw_script_sha(&lw_script_enqueue), "3"};
       enqueue_argv(cfg->prefix, jobs[i], priority, keys, member, argv + 3);
-      redisAppendCommandArgv(c, 10, argv, NULL);
+      redisAppendCommandArgv(c, 11, argv, NULL);
     }
     LwStatus status = LW_OK;
     size_t unrun[BATCH], n_unrun = 0;
@@ -503,6 +504,29 @@ LwStatus lw_queue_fail(redisContext *c, const LwConfig *cfg, const char *worker_
   return status;
 }
 
+LwStatus lw_queue_defer(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                        const LwJob *job, long long delay_ms, LwError *err)
+{
+  LwTxn *core = lw_txn_new(cfg->prefix);
+  if (!core) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
+  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
+  LwKey delayed = lw_key(cfg->prefix, LW_KEY_DELAYED, job->stage);
+  char ms[32];
+  snprintf(ms, sizeof(ms), "%lld", delay_ms);
+  lw_txn_command(core, 4, (const char *[]){"LREM", inflight.s, "-1", job->raw}, NULL);
+  lw_txn_op(core, "delay", 3, (const char *[]){delayed.s, ms, job->raw});
+  lw_txn_command(core, 4, (const char *[]){"HINCRBY", stats.s, "deferred", "1"}, NULL);
+  lw_txn_command(core, 5, (const char *[]){"HDEL", worker.s, "job", "since", "progress"},
+                 NULL);
+  LwStatus status = lw_txn_apply(c, inflight.s, job->raw, core, NULL, NULL, err);
+  lw_txn_free(core);
+  return status;
+}
+
 LwStatus lw_queue_handback(redisContext *c, const LwConfig *cfg, const char *worker_id,
                            const LwJob *job, LwError *err)
 {
@@ -586,6 +610,18 @@ static LwStatus stages_or_all(redisContext *c, const LwConfig *cfg, const char *
   }
   *out = json_pack("[s]", stage);
   return *out ? LW_OK : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+}
+
+LwStatus lw_queue_depth(redisContext *c, const LwConfig *cfg, const char *stage, long long *n,
+                        LwError *err)
+{
+  LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, stage);
+  const char *argv[] = {queue.s};
+  redisReply *reply = lw_script_run(c, &lw_script_depth, 1, 1, argv, NULL, err);
+  LW_TRY(reply_status(reply, err));
+  *n = reply->type == REDIS_REPLY_INTEGER ? reply->integer : 0;
+  freeReplyObject(reply);
+  return LW_OK;
 }
 
 LwStatus lw_queue_promote(redisContext *c, const LwConfig *cfg, const char *stage,

@@ -125,6 +125,18 @@ typedef struct {
 LwStatus lw_queue_reap_files(LwRecords *c, const LwConfig *cfg, const LwReapFanIn *fan_in,
                              long long *returned, LwError *err);
 
+/* Puts job, which worker_id holds, in the delayed set for delay_ms
+ * unchanged: no attempt spent, nothing counted but `deferred` (a job whose
+ * host is full: not its doing). Fenced like the fail; LW_NOTHING when the
+ * job was no longer this worker's. */
+LwStatus lw_queue_defer(LwRecords *c, const LwConfig *cfg, const char *worker_id,
+                        const LwJob *job, long long delay_ms, LwError *err);
+
+/* The number of jobs of stage waiting in its queue (all its harvests'
+ * lanes, queue/keys.h) into *n. */
+LwStatus lw_queue_depth(LwRecords *c, const LwConfig *cfg, const char *stage, long long *n,
+                        LwError *err);
+
 /* Moves due retries of stage (NULL: every known stage) into their queues. */
 LwStatus lw_queue_promote(LwRecords *c, const LwConfig *cfg, const char *stage,
                           long long *moved, LwError *err);

@@ -10,13 +10,56 @@
 #define NOW_MS                                                                             \
   "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
 
+/* A stage's waiting jobs (queue/keys.h): one list per harvest, the lane
+ * RING:<harvest>, and RING = queue:<stage>, the ring of the harvests with
+ * waiting jobs, rightmost next. A fetch turns the ring, so that the jobs are
+ * taken round robin by harvest: one harvest's flood never holds back
+ * another's job. Normal jobs join the back of their lane, high, handed-back,
+ * reaped and retried ones its front; a lane new to the ring is next in turn
+ * when it came to the front (a high job also moves its harvest there), last
+ * otherwise. A lane that runs empty leaves the ring; a ring entry whose lane
+ * was emptied by other means is dropped when its turn comes. A job in the
+ * ring itself (queued by a version before the lanes: a harvest id never
+ * starts with '{') is taken when its turn comes, so an upgrade loses none. */
+#define LANES                                                                                \
+  "local function lane_harvest(job)\n"                                                        \
+  "  local ok, o = pcall(cjson.decode, job)\n"                                                \
+  "  if ok and type(o) == 'table' and type(o.harvest) == 'string' then return o.harvest end\n" \
+  "  return ''\n"                                                                              \
+  "end\n"                                                                                      \
+  "local function lane_push(ring, job, front, high, harvest)\n"                                \
+  "  local h = harvest or lane_harvest(job)\n"                                                 \
+  "  local lane = ring .. ':' .. h\n"                                                          \
+  "  local n = redis.call(front and 'RPUSH' or 'LPUSH', lane, job)\n"                          \
+  "  if n == 1 or high then\n"                                                                 \
+  "    redis.call('LREM', ring, 0, h)\n"                                                       \
+  "    redis.call(front and 'RPUSH' or 'LPUSH', ring, h)\n"                                    \
+  "  end\n"                                                                                    \
+  "end\n"                                                                                      \
+  "local function lane_pop(ring)\n"                                                            \
+  "  for _ = 1, redis.call('LLEN', ring) do\n"                                                 \
+  "    local h = redis.call('RPOPLPUSH', ring, ring)\n"                                        \
+  "    if not h then return false end\n"                                                       \
+  "    if string.sub(h, 1, 1) == '{' then\n"                                                   \
+  "      redis.call('LREM', ring, 1, h)\n"                                                     \
+  "      return h\n"                                                                           \
+  "    end\n"                                                                                  \
+  "    local lane = ring .. ':' .. h\n"                                                        \
+  "    local job = redis.call('RPOP', lane)\n"                                                 \
+  "    if redis.call('LLEN', lane) == 0 then redis.call('LREM', ring, 0, h) end\n"             \
+  "    if job then return job end\n"                                                           \
+  "  end\n"                                                                                    \
+  "  return false\n"                                                                           \
+  "end\n"
+
 /* KEYS: queue, queued set, stages set
- * ARGV: job JSON, seed ("" = no duplicate check), "high"|"normal", stage
+ * ARGV: job JSON, seed ("" = no duplicate check), "high"|"normal", stage,
+ *       the job's harvest (its lane)
  * Returns 1 queued, 0 suppressed (the seed already has a job of this stage). */
 LwScript lw_script_enqueue = {
+  LANES
   "if ARGV[2] ~= '' and redis.call('SADD', KEYS[2], ARGV[2]) == 0 then return 0 end\n"
-  "if ARGV[3] == 'high' then redis.call('RPUSH', KEYS[1], ARGV[1])\n"
-  "else redis.call('LPUSH', KEYS[1], ARGV[1]) end\n"
+  "lane_push(KEYS[1], ARGV[1], ARGV[3] == 'high', ARGV[3] == 'high', ARGV[5])\n"
   "redis.call('SADD', KEYS[3], ARGV[4])\n"
   "return 1\n",
   ""};
@@ -28,16 +71,16 @@ LwScript lw_script_enqueue = {
  * of the first stage that has one into the in-flight list, marks it on the
  * heartbeat and refreshes the TTL. Returns the job JSON or nil. */
 LwScript lw_script_fetch = {
-  NOW_MS
+  NOW_MS LANES
   "for i = 3, #KEYS, 2 do\n"
   "  if ARGV[2] == '1' then\n"
   "    local due = redis.call('ZRANGEBYSCORE', KEYS[i + 1], '-inf', now, 'LIMIT', 0, 100)\n"
   "    for _, j in ipairs(due) do\n"
   "      redis.call('ZREM', KEYS[i + 1], j)\n"
-  "      redis.call('LPUSH', KEYS[i], j)\n"
+  "      lane_push(KEYS[i], j, false, false)\n"
   "    end\n"
   "  end\n"
-  "  local job = redis.call('RPOP', KEYS[i])\n"
+  "  local job = lane_pop(KEYS[i])\n"
   "  if job then\n"
   "    redis.call('LPUSH', KEYS[2], job)\n"
   "    redis.call('HSET', KEYS[1], 'job', job, 'since', now)\n"
@@ -86,16 +129,16 @@ LwScript lw_script_fetch = {
  *           to the job's harvest, a harvest is still running), or with
  *           "or-empty" has none
  *   push    queue, queued set, stages set, job JSON, member ("" = no
- *           duplicate check), high|normal, stage
+ *           duplicate check), high|normal, stage, the job's harvest
  *   expect  record key, expected set, finished set, files...
  *   finish  record key, expected set, finished set, failed set, file,
- *           "1" failed | "0", then the 7 push arguments of the follow-up job,
+ *           "1" failed | "0", then the 8 push arguments of the follow-up job,
  *           queued once when every expected file is finished
  * The fan-in (expect/finish) keeps `pending` = |expected \ finished| and
  * `failed` = |failed set| on the record, counted only when a set changes:
  * running it twice changes nothing. */
 LwScript lw_script_apply = {
-  NOW_MS FINISH_FILE
+  NOW_MS FINISH_FILE LANES
   "local fence, ncore = ARGV[1], tonumber(ARGV[3])\n"
   "if fence ~= '' and not redis.call('LPOS', fence, ARGV[2]) then return {0, ''} end\n"
   "local ops, i = {}, 4\n"
@@ -130,7 +173,7 @@ LwScript lw_script_apply = {
   "end\n"
   "local function push(a)\n"
   "  if a[5] ~= '' and redis.call('SADD', a[2], a[5]) == 0 then return end\n"
-  "  if a[6] == 'high' then redis.call('RPUSH', a[1], a[4]) else redis.call('LPUSH', a[1], a[4]) end\n"
+  "  lane_push(a[1], a[4], a[6] == 'high', a[6] == 'high', a[8])\n"
   "  redis.call('SADD', a[3], a[7])\n"
   "end\n"
   "for k = 1, #ops do\n"
@@ -161,7 +204,7 @@ LwScript lw_script_apply = {
   "      redis.call('HSET', a[1], 'progress', now)\n"
   "    elseif name == 'finish' then\n"
   "      if finish_file(a[1], a[2], a[3], a[4], a[5], a[6] == '1', now) then\n"
-  "        push({unpack(a, 7, 13)})\n"
+  "        push({unpack(a, 7, 14)})\n"
   "      end\n"
   "    end\n"
   "  end\n"
@@ -173,8 +216,9 @@ LwScript lw_script_apply = {
  * ARGV: job JSON
  * Puts a job back at the front of its queue, unchanged. Returns 1 or 0. */
 LwScript lw_script_handback = {
+  LANES
   "if redis.call('LREM', KEYS[1], -1, ARGV[1]) == 0 then return 0 end\n"
-  "redis.call('RPUSH', KEYS[2], ARGV[1])\n"
+  "lane_push(KEYS[2], ARGV[1], true, false)\n"
   "redis.call('HDEL', KEYS[3], 'job', 'since', 'progress')\n"
   "return 1\n",
   ""};
@@ -199,7 +243,7 @@ LwScript lw_script_handback = {
  * is then finished as failed for its harvest. Returns the number of jobs
  * handled, or -1 when the worker is alive. */
 LwScript lw_script_reap = {
-  NOW_MS MEMBER FINISH_FILE
+  NOW_MS MEMBER FINISH_FILE LANES
   "local function file_stage(stage)\n"
   "  for i = 12, #ARGV do if ARGV[i] == stage then return true end end\n"
   "  return false\n"
@@ -224,7 +268,7 @@ LwScript lw_script_reap = {
   "    local job = cjson.encode({id = string.sub(redis.sha1hex(h .. now), 1, 16), stage = follow,\n"
   "                              seed = h, harvest = h, attempt = 0, queued = now})\n"
   "    if redis.call('SADD', ARGV[5] .. follow, h .. ' ' .. h) == 1 then\n"
-  "      redis.call('LPUSH', ARGV[2] .. follow, job)\n"
+  "      lane_push(ARGV[2] .. follow, job, false, false, h)\n"
   "      redis.call('SADD', ARGV[11], follow)\n"
   "    end\n"
   "  end\n"
@@ -249,7 +293,8 @@ LwScript lw_script_reap = {
   "      if m ~= '' then redis.call('SREM', ARGV[5] .. stage, m) end\n"
   "      if file_stage(stage) then reap_file(obj) end\n"
   "    else\n"
-  "      redis.call('RPUSH', ARGV[2] .. stage, cjson.encode(obj))\n"
+  "      lane_push(ARGV[2] .. stage, cjson.encode(obj), true, false,\n"
+  "                type(obj.harvest) == 'string' and obj.harvest or '')\n"
   "    end\n"
   "  else\n"
   "    redis.call('LPUSH', ARGV[4] .. 'unknown', job)\n"
@@ -295,7 +340,7 @@ LwScript lw_script_transition = {
  * harvesting, while it is still the provider's latest. Returns the number
  * of jobs taken from the dead list. */
 LwScript lw_script_retry_dead = {
-  NOW_MS MEMBER
+  NOW_MS MEMBER LANES
   "local function reopen(obj)\n"
   "  local h = obj.harvest\n"
   "  if type(h) ~= 'string' or h == '' then return end\n"
@@ -331,7 +376,8 @@ LwScript lw_script_retry_dead = {
   "    obj.reaped = nil\n"
   "    local m = member(obj)\n"
   "    if m == '' or redis.call('SADD', KEYS[3], m) == 1 then\n"
-  "      redis.call('RPUSH', KEYS[2], cjson.encode(obj))\n"
+  "      lane_push(KEYS[2], cjson.encode(obj), true, false,\n"
+  "                type(obj.harvest) == 'string' and obj.harvest or '')\n"
   "      reopen(obj)\n"
   "    end\n"
   "    n = n + 1\n"
@@ -343,10 +389,10 @@ LwScript lw_script_retry_dead = {
 /* KEYS: delayed, queue
  * Moves every due job from delayed to its queue. Returns how many. */
 LwScript lw_script_promote = {
-  NOW_MS "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)\n"
+  NOW_MS LANES "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)\n"
          "for _, j in ipairs(due) do\n"
          "  redis.call('ZREM', KEYS[1], j)\n"
-         "  redis.call('LPUSH', KEYS[2], j)\n"
+         "  lane_push(KEYS[2], j, false, false)\n"
          "end\n"
          "return #due\n",
   ""};
@@ -434,11 +480,42 @@ LwScript *lw_script_apply_read(void)
   return &apply_read;
 }
 
+/* KEYS: queue (a stage's ring of lanes)
+ * Returns the number of jobs waiting in all its lanes. */
+LwScript lw_script_depth = {
+  "local n, seen = 0, {}\n"
+  "for _, h in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do\n"
+  "  if string.sub(h, 1, 1) == '{' then n = n + 1\n" /* a job of before the lanes */
+  "  elseif not seen[h] then\n"
+  "    seen[h] = true\n"
+  "    n = n + redis.call('LLEN', KEYS[1] .. ':' .. h)\n"
+  "  end\n"
+  "end\n"
+  "return n\n",
+  ""};
+
+/* KEYS: queue (a stage's ring of lanes)
+ * ARGV: harvest id, or none for every lane
+ * Takes the waiting jobs of one harvest's lane (or of all of them) out of
+ * the queue. Returns them. */
+LwScript lw_script_drain = {
+  "local out, lanes = {}, ARGV[1] and {ARGV[1]} or redis.call('LRANGE', KEYS[1], 0, -1)\n"
+  "for _, h in ipairs(lanes) do\n"
+  "  if not ARGV[1] and string.sub(h, 1, 1) == '{' then out[#out + 1] = h end\n"
+  "  local lane = KEYS[1] .. ':' .. h\n"
+  "  for _, j in ipairs(redis.call('LRANGE', lane, 0, -1)) do out[#out + 1] = j end\n"
+  "  redis.call('DEL', lane)\n"
+  "  redis.call('LREM', KEYS[1], 0, h)\n"
+  "end\n"
+  "return out\n",
+  ""};
+
 LwStatus lw_scripts_load_all(redisContext *c, LwError *err)
 {
   LwScript *all[] = {&lw_script_enqueue,    &lw_script_fetch,  &lw_script_apply,
                      &lw_script_handback,   &lw_script_reap,   &lw_script_transition,
-                     &lw_script_retry_dead, &lw_script_promote};
+                     &lw_script_retry_dead, &lw_script_promote,  &lw_script_depth,
+                     &lw_script_drain};
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {
     LW_TRY(lw_script_load(c, all[i], err));
   }

@@ -19,6 +19,8 @@ extern LwScript lw_script_reap;
 extern LwScript lw_script_transition;
 extern LwScript lw_script_retry_dead;
 extern LwScript lw_script_promote;
+extern LwScript lw_script_depth;
+extern LwScript lw_script_drain;
 
 /* apply and fetch in one call, apply and a record's read in one call (their
  * comments in scripts.c say how). */

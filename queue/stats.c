@@ -146,24 +146,23 @@ static LwStatus stage_counts(redisContext *c, const LwConfig *cfg, const char *s
                              json_t *inflight, LwStageCounts *out, LwError *err)
 {
   memset(out, 0, sizeof(*out));
-  LwKey queue = lw_key(cfg->prefix, LW_KEY_QUEUE, stage);
+  LW_TRY(lw_queue_depth(c, cfg, stage, &out->queued, err));
   LwKey delayed = lw_key(cfg->prefix, LW_KEY_DELAYED, stage);
   LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, stage);
   LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, stage);
-  redisAppendCommand(c, "LLEN %s", queue.s);
   redisAppendCommand(c, "ZCARD %s", delayed.s);
   redisAppendCommand(c, "LLEN %s", dead.s);
   redisAppendCommand(c, "HMGET %s done failed", stats.s);
-  long long *fields[] = {&out->queued, &out->delayed, &out->dead};
+  long long *fields[] = {&out->delayed, &out->dead};
   LwStatus status = LW_OK;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < 3; ++i) {
     redisReply *r = NULL;
     if (redisGetReply(c, (void **)&r) != REDIS_OK || !r) {
       return lw_error_set(err, LW_ERR_REDIS, "Redis connection lost: %s", c->errstr);
     }
     if (r->type == REDIS_REPLY_ERROR) {
       status = lw_redis_reply_status(r, err);
-    } else if (i < 3) {
+    } else if (i < 2) {
       *fields[i] = int_reply(r);
     } else if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
       out->done = int_reply(r->element[0]);

@@ -227,8 +227,8 @@ void lw_txn_push_job(LwTxn *txn, const char *stage, const char *seed, const char
   const char *argv[] = {queue.s,  queued.s,
                         stages.s, job->raw,
                         member,   priority == LW_PRIORITY_HIGH ? "high" : "normal",
-                        stage};
-  lw_txn_op(txn, "push", 7, argv);
+                        stage,    job->harvest};
+  lw_txn_op(txn, "push", 8, argv);
   remember_push(txn, job->seed);
   lw_job_free(job);
 }

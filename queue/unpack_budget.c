@@ -20,17 +20,34 @@
   "  end\n"                                                                                \
   "end\n"
 
-/* KEYS: unpacked:<harvest>
+/* The bytes every other harvest's archives hold (KEYS[2], the set of the
+ * harvests with a budget, KEYS[1] among them): ab. A harvest whose budget
+ * is gone (retention) leaves the set here. */
+#define SUM_ALL_OTHERS                                                                     \
+  "local ab = 0\n"                                                                         \
+  "for _, h in ipairs(redis.call('SMEMBERS', KEYS[2])) do\n"                               \
+  "  local hk = ARGV[12] .. h\n"                                                           \
+  "  if hk ~= KEYS[1] then\n"                                                              \
+  "    local vals = redis.call('HVALS', hk)\n"                                             \
+  "    if #vals == 0 then redis.call('SREM', KEYS[2], h) end\n"                            \
+  "    for _, v in ipairs(vals) do ab = ab + (tonumber(string.match(v, '^(%d+)')) or 0) end\n" \
+  "  end\n"                                                                                \
+  "end\n"
+
+/* KEYS: unpacked:<harvest>, unpacked (the set of harvests with a budget)
  * ARGV: seed, want bytes, want files, need bytes, need files, max bytes,
  *       max files (<= 0: no cap), the seed's downloaded bytes (0 below
- *       depth 0), max ratio (<= 0: none), ratio floor
+ *       depth 0), max ratio (<= 0: none), ratio floor, the bytes all
+ *       harvests' archives may hold (<= 0: no cap), the unpacked: key head,
+ *       the harvest id
  * The bytes' cap is the smaller of max bytes and the chain's: max ratio
  * times the downloaded bytes of the harvest's archives (at least the
  * floor). Grants min(want, cap - others) of each; sets the seed's field to
  * the grant when it covers the need. Returns {1|0, granted bytes, granted
  * files, others' bytes, others' files, the chain's cap (-1: none)}. */
 static LwScript reserve_script = {
-  SUM_OTHERS "local function grant(want, max, others)\n"
+  SUM_OTHERS SUM_ALL_OTHERS
+             "local function grant(want, max, others)\n"
              "  if max <= 0 then return want end\n"
              "  return math.max(0, math.min(want, max - others))\n"
              "end\n"
@@ -42,16 +59,22 @@ static LwScript reserve_script = {
              "  if maxb <= 0 or chain < maxb then maxb = chain end\n"
              "end\n"
              "local gb = grant(tonumber(ARGV[2]), maxb, ob)\n"
+             "local allmax = tonumber(ARGV[11])\n"
+             "local global = allmax > 0 and gb >= tonumber(ARGV[4]) and\n"
+             "  ab + ob + tonumber(ARGV[4]) > allmax\n"
+             "if allmax > 0 then gb = math.max(0, math.min(gb, allmax - ab - ob)) end\n"
              "local gf = grant(tonumber(ARGV[3]), tonumber(ARGV[7]), of)\n"
              "local ok = gb >= tonumber(ARGV[4]) and gf >= tonumber(ARGV[5])\n"
              "if ok then\n"
              "  local v = string.format('%d %d', gb, gf)\n"
              "  if own_in > 0 then v = v .. string.format(' %d', own_in) end\n"
              "  redis.call('HSET', KEYS[1], ARGV[1], v)\n"
+             "  redis.call('SADD', KEYS[2], ARGV[13])\n"
              "end\n"
              "return {ok and 1 or 0, string.format('%d', gb), string.format('%d', gf),\n"
              "        string.format('%d', ob), string.format('%d', of),\n"
-             "        string.format('%d', chain), string.format('%d', oi + own_in)}\n",
+             "        string.format('%d', chain), string.format('%d', oi + own_in),\n"
+             "        global and 1 or 0, string.format('%d', ab + ob)}\n",
   ""};
 
 /* KEYS: unpacked:<harvest>  ARGV: "" (no field excluded)
@@ -78,17 +101,21 @@ LwStatus lw_unpack_budget_reserve(void *data, uint64_t need_bytes, uint64_t need
   snprintf(need_f, sizeof(need_f), "%llu", (unsigned long long)need_files);
   snprintf(max_b, sizeof(max_b), "%lld", ref->max_bytes);
   snprintf(max_f, sizeof(max_f), "%lld", ref->max_files);
-  char in_b[32], ratio[32], floor_b[32];
+  char in_b[32], ratio[32], floor_b[32], all_b[32];
   snprintf(in_b, sizeof(in_b), "%lld", ref->in_bytes);
   snprintf(ratio, sizeof(ratio), "%lld", ref->max_ratio);
   snprintf(floor_b, sizeof(floor_b), "%lld", ref->ratio_floor);
-  const char *argv[] = {key.s, ref->seed, want_b, want_f, need_b, need_f,
-                        max_b, max_f,     in_b,   ratio,  floor_b};
-  redisReply *r = lw_script_run(ref->redis, &reserve_script, 1, 11, argv, NULL, err);
+  snprintf(all_b, sizeof(all_b), "%lld", ref->max_all_bytes);
+  LwKey all = lw_key(ref->prefix, LW_KEY_UNPACKED_ALL, NULL);
+  LwKey head = lw_key(ref->prefix, LW_KEY_UNPACKED, "");
+  const char *argv[] = {key.s,  all.s,   ref->seed, want_b, want_f, need_b,
+                        need_f, max_b,   max_f,     in_b,   ratio,  floor_b,
+                        all_b,  head.s,  ref->harvest};
+  redisReply *r = lw_script_run(ref->redis, &reserve_script, 2, 15, argv, NULL, err);
   if (!r) {
     return err->status;
   }
-  if (r->type != REDIS_REPLY_ARRAY || r->elements != 7) {
+  if (r->type != REDIS_REPLY_ARRAY || r->elements != 9) {
     freeReplyObject(r);
     return lw_error_set(err, LW_ERR_REDIS, "unexpected reply to the budget script");
   }
@@ -97,9 +124,20 @@ LwStatus lw_unpack_budget_reserve(void *data, uint64_t need_bytes, uint64_t need
   *files = (uint64_t)element_ll(r, 2);
   long long others_b = element_ll(r, 3), others_f = element_ll(r, 4);
   long long chain = element_ll(r, 5), downloaded = element_ll(r, 6);
+  bool global = r->element[7]->type == REDIS_REPLY_INTEGER && r->element[7]->integer == 1;
+  long long all_held = element_ll(r, 8);
   freeReplyObject(r);
   if (ok) {
     return LW_OK;
+  }
+  if (global) {
+    /* Not this harvest's doing: retried later, when retention or other
+     * harvests' failures have given room back. */
+    return lw_error_set(
+      err, LW_ERR_IO,
+      "unpack budget of all harvests full: this archive needs %llu bytes, the archives "
+      "of all harvests hold %lld of the %lld allowed (--unpacked-max-bytes); retried later",
+      (unsigned long long)need_bytes, all_held, ref->max_all_bytes);
   }
   if (*bytes < need_bytes && chain >= 0 &&
       (ref->max_bytes <= 0 || chain < ref->max_bytes)) {

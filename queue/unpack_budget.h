@@ -41,6 +41,12 @@ typedef struct {
                             (depth 0), else 0 */
   long long max_ratio;   /* <= 0: no such cap */
   long long ratio_floor; /* bytes always allowed, whatever was downloaded */
+  /* The budget over all harvests: the archives of every harvest with a
+   * budget (PREFIXunpacked, the set of them) hold at most this many bytes
+   * together; <= 0: no such cap. Past it the unpack fails retryable
+   * (LW_ERR_IO "unpack budget of all harvests full ..."): it is not the
+   * harvest's own doing, and room comes back as budgets are given back. */
+  long long max_all_bytes;
 } LwUnpackBudgetRef;
 
 /* Asks for *bytes and *files in all for ref->seed (see LwUnpackBudget in

@@ -59,7 +59,7 @@ int main(void)
     return lw_test_finish();
   }
   LwKey h = lw_key(prefix, LW_KEY_HARVEST, "h1");
-  LwKey queue = lw_key(prefix, LW_KEY_QUEUE, "import");
+  LwKey queue = lw_key(prefix, LW_KEY_QUEUE, "import:h1"); /* h1's lane */
   freeReplyObject(
     lw_redis_cmd(c, &err, "HSET", h.s, "pending", "0", "status", "running", NULL));
   expect(c, "h1", (const char *[]){"a", "b", "c"}, 3);

@@ -5,6 +5,7 @@
 # disturb the new one (they are refused: the seeds belong to the new one).
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
+source "$LODWASH_SOURCE_DIR/tests/support/queue_lua.sh"
 source "$(dirname "$0")/support/harvests.sh"
 lw_test_require_redis
 
@@ -43,7 +44,7 @@ r HSET "${P}provider:p" retry_at 0 > /dev/null
 hv_sched "$P" "$dir/reg.yaml" "$dir/data" --harvest-timeout 60 2>> "$dir/sched.log"
 second=$(r HGET "${P}provider:p" harvest)
 expect_eq "a new harvest" "$([ "$second" != "$first" ] && echo yes)" yes
-expect_eq "both harvests' downloads are queued" "$(r LLEN "${P}queue:download")" 4
+expect_eq "both harvests' downloads are queued" "$(r EVAL "$LW_QUEUE_LEN_LUA" 1 "${P}queue:download")" 4
 hv_workers "$P" "$dir/data" 2
 expect_eq "the new harvest is done" "$(r HGET "${P}harvest:$second" status)" done
 expect_eq "the old one stays failed" "$(r HGET "${P}harvest:$first" status)" failed

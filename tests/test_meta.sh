@@ -171,8 +171,10 @@ expect_match "void.ttl: geo's properties" "$(cat "$ttl")" 'void:properties [0-9]
 # an export with nothing new writes nothing
 before=$(stat -c %Y.%s "$data/export/meta.nq.gz"; md5sum < "$data/export/meta.nq.gz")
 sleep 1.1
-redis-cli -u "$LODWASH_TEST_REDIS" RPUSH "${prefix}queue:export" \
+# (the lane of no harvest, queue:export:, and its place in the ring)
+redis-cli -u "$LODWASH_TEST_REDIS" RPUSH "${prefix}queue:export:" \
   '{"id":"meta-unchanged","stage":"export","seed":"","attempt":0}' > /dev/null
+redis-cli -u "$LODWASH_TEST_REDIS" RPUSH "${prefix}queue:export" "" > /dev/null
 work
 expect_eq "an export job with nothing new leaves meta.nq.gz alone" \
   "$(stat -c %Y.%s "$data/export/meta.nq.gz"; md5sum < "$data/export/meta.nq.gz")" "$before"

@@ -470,12 +470,86 @@ static void test_ack_fetch_folded(void)
   lw_job_free(resumed);
 }
 
+/* Pushes a job of stage "fair" for harvest and seed; its id into id. */
+static void push_of(const char *harvest, const char *seed, LwPriority prio, char *id)
+{
+  LwError err;
+  LwJob *job = lw_job_new("fair", seed, harvest, NULL, &err);
+  CHECK_INT_EQ(lw_queue_push(c, &cfg, job, prio, &err), LW_OK);
+  strcpy(id, job->id);
+  lw_job_free(job);
+}
+
+/* Fetches the next job of "fair" and acks it; its harvest into harvest. */
+static void take(char *harvest)
+{
+  LwError err;
+  LwJob *job = fetch("w-fair", "fair");
+  CHECK(job != NULL);
+  strcpy(harvest, job ? job->harvest : "");
+  if (job) {
+    CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w-fair", job, NULL, &err), LW_OK);
+  }
+  lw_job_free(job);
+}
+
+/* A flood of one harvest's jobs never holds back another's: jobs are
+ * taken round robin by harvest, each harvest's in order. */
+static void test_round_robin(void)
+{
+  char id[17], seed[8], h[64];
+  for (int i = 0; i < 1000; ++i) {
+    snprintf(seed, sizeof(seed), "f%d", i);
+    push_of("flood", seed, LW_PRIORITY_NORMAL, id);
+  }
+  push_of("control", "c1", LW_PRIORITY_NORMAL, id);
+  push_of("third", "t1", LW_PRIORITY_NORMAL, id);
+  push_of("third", "t2", LW_PRIORITY_NORMAL, id);
+  CHECK_INT_EQ(counts("fair").queued, 1003);
+  const char *expected[] = {"flood", "control", "third", "flood", "third", "flood", "flood"};
+  for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); ++i) {
+    take(h);
+    CHECK_STR_EQ(h, expected[i]);
+  }
+  CHECK_INT_EQ(counts("fair").queued, 996);
+  /* a high job: its harvest's turn is next */
+  push_of("late", "l1", LW_PRIORITY_NORMAL, id);
+  push_of("urgent", "u1", LW_PRIORITY_HIGH, id);
+  take(h);
+  CHECK_STR_EQ(h, "urgent");
+  take(h);
+  CHECK_STR_EQ(h, "flood");
+  take(h);
+  CHECK_STR_EQ(h, "late");
+  /* a harvest's lane dropped: the ring goes on without it */
+  LwError err;
+  long long dropped = 0;
+  CHECK_INT_EQ(lw_controls_drop_harvest(c, &cfg, "flood", &dropped, &err), LW_OK);
+  CHECK_INT_EQ(dropped, 995);
+  CHECK_INT_EQ(counts("fair").queued, 0);
+  CHECK(fetch("w-fair", "fair") == NULL);
+  /* a job queued by a version before the lanes, in the list itself: taken
+   * all the same (an upgrade loses none) */
+  LwJob *old = lw_job_new("fair", "o1", "h-old", NULL, &err);
+  freeReplyObject(
+    redisCommand(c, "RPUSH %s %s", lw_key(cfg.prefix, LW_KEY_QUEUE, "fair").s, old->raw));
+  CHECK_INT_EQ(counts("fair").queued, 1);
+  LwJob *got = fetch("w-fair", "fair");
+  CHECK(got && !strcmp(got->id, old->id));
+  if (got) {
+    CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w-fair", got, NULL, &err), LW_OK);
+  }
+  CHECK_INT_EQ(counts("fair").queued, 0);
+  lw_job_free(got);
+  lw_job_free(old);
+}
+
 static void test_bad_jobs_parked(void)
 {
   LwError err;
   char good[17];
   CHECK_INT_EQ(push("junk", "", LW_PRIORITY_NORMAL, good), LW_OK);
-  LwKey queue = lw_key(cfg.prefix, LW_KEY_QUEUE, "junk");
+  LwKey queue = lw_key(cfg.prefix, LW_KEY_QUEUE, "junk:h1"); /* the lane of harvest h1 */
   redisReply *r = redisCommand(c, "RPUSH %s %s", queue.s, "not json at all");
   freeReplyObject(r);
   const char *stages[] = {"junk"};
@@ -534,6 +608,7 @@ int main(void)
   test_ack_fetch_and_orphans();
   test_ack_fetch_folded();
   test_bad_jobs_parked();
+  test_round_robin();
   test_status_json();
   lw_test_redis_cleanup(c, cfg.prefix);
   lw_config_free(&cfg);

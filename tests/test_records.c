@@ -114,7 +114,7 @@ static void test_noscript_and_resent_ack(void)
   CHECK_INT_EQ(hint("h1", "pending"), 1);
   CHECK_INT_EQ(finished("h1"), 1);
   CHECK_INT_EQ(done("parse"), 1);
-  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "import"), 0);
+  CHECK_INT_EQ(lw_test_queue_len(c, cfg.prefix, "import"), 0);
   lw_txn_free(txn);
   lw_job_free(job);
 }
@@ -148,7 +148,7 @@ static void test_late_ack_of_a_reaped_worker(void)
   lw_job_free(job);
   CHECK_INT_EQ(hint("h1", "pending"), 0);
   CHECK_INT_EQ(finished("h1"), 2);
-  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "import"), 1);
+  CHECK_INT_EQ(lw_test_queue_len(c, cfg.prefix, "import"), 1);
   CHECK_INT_EQ(done("parse"), 2);
   /* the frozen worker thaws and acks: nothing changes */
   cmd("HSET", lw_key(cfg.prefix, LW_KEY_SEED, "f2").s, "status", "parsing", NULL);
@@ -158,7 +158,7 @@ static void test_late_ack_of_a_reaped_worker(void)
   lw_txn_free(txn);
   lw_job_free(frozen);
   CHECK_INT_EQ(done("parse"), 2);
-  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "import"), 1);
+  CHECK_INT_EQ(lw_test_queue_len(c, cfg.prefix, "import"), 1);
   CHECK_INT_EQ(finished("h1"), 2);
   char *clean = NULL;
   CHECK_INT_EQ(lw_seed_get_field(c, cfg.prefix, "f2", "clean", &clean, &err), LW_OK);
@@ -334,14 +334,14 @@ static void test_dead_file_counted_once(void)
   CHECK_STR_EQ(status, "failed");
   free(status);
   /* the last file: the import is queued, once */
-  long long imports = llen(LW_KEY_QUEUE, "import");
+  long long imports = lw_test_queue_len(c, cfg.prefix, "import");
   job = take("w1", "g2", "h2");
   LwTxn *txn = results(job);
   CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", job, txn, &err), LW_OK);
   lw_txn_free(txn);
   lw_job_free(job);
   CHECK_INT_EQ(hint("h2", "pending"), 0);
-  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "import"), imports + 1);
+  CHECK_INT_EQ(lw_test_queue_len(c, cfg.prefix, "import"), imports + 1);
 }
 
 static void test_reaped_to_death(void)
@@ -349,7 +349,7 @@ static void test_reaped_to_death(void)
   harvest("h5", (const char *[]){"m1"}, 1);
   LwError err;
   LwJob *job = take("killed0", "m1", "h5");
-  long long imports = llen(LW_KEY_QUEUE, "import");
+  long long imports = lw_test_queue_len(c, cfg.prefix, "import");
   for (long long i = 0; job; ++i) {
     /* its worker dies each time it runs it */
     char worker[32];
@@ -369,7 +369,7 @@ static void test_reaped_to_death(void)
   CHECK_INT_EQ(llen(LW_KEY_DEAD, "parse"), 2);
   CHECK_INT_EQ(hint("h5", "failed"), 1);
   CHECK_INT_EQ(hint("h5", "pending"), 0);
-  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "import"), imports + 1);
+  CHECK_INT_EQ(lw_test_queue_len(c, cfg.prefix, "import"), imports + 1);
   char *status = NULL;
   CHECK_INT_EQ(lw_seed_get_field(c, cfg.prefix, "m1", "status", &status, &err), LW_OK);
   CHECK_STR_EQ(status, "failed");
@@ -398,7 +398,7 @@ static void test_large_ack(void)
   lw_job_free(job);
   CHECK_INT_EQ(hint("h6", "pending"), N);
   CHECK_INT_EQ(finished("h6"), 1);
-  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "unpack"), N);
+  CHECK_INT_EQ(lw_test_queue_len(c, cfg.prefix, "unpack"), N);
 }
 
 static void test_results_all_or_nothing(void)

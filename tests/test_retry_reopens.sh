@@ -13,6 +13,7 @@
 # undisturbed run.
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
+source "$LODWASH_SOURCE_DIR/tests/support/queue_lua.sh"
 lw_test_require_redis
 source "$(dirname "$0")/support/harvests.sh"
 hv_setup retry
@@ -33,7 +34,7 @@ mv "$dir/www/b.nt" "$dir/www/c.nt" "$dir/www/d.nt" "$dir/gone/"
 hv_sched "$prefix" "$dir/reg.yaml" "$dir/data" 2> /dev/null
 hv_workers "$prefix" "$dir/data" 2 --stages download,unpack,guess,parse
 expect_eq "three downloads dead" "$(r LLEN "${prefix}dead:download")" 3
-expect_eq "the import is queued" "$(r LLEN "${prefix}queue:import")" 1
+expect_eq "the import is queued" "$(r EVAL "$LW_QUEUE_LEN_LUA" 1 "${prefix}queue:import")" 1
 mv "$dir/gone/"*.nt "$dir/www/"
 lw "$prefix" jobs retry --all > /dev/null
 expect_eq "the retry reopened the harvest: three files awaited" \

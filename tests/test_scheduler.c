@@ -14,6 +14,7 @@
 #include "queue/provider_record.h"
 #include "scheduler/scheduler.h"
 #include "tests/support/check.h"
+#include "tests/support/redis_support.h"
 #include "tools/commands.h"
 
 #include <jansson.h>
@@ -120,14 +121,6 @@ static void write_file(const char *dir, const char *name, const char *text)
 
 static redisContext *rc;
 static const char *prefix;
-
-static long long llen(const char *pattern, const char *arg)
-{
-  redisReply *r = redisCommand(rc, "LLEN %s", lw_key(prefix, pattern, arg).s);
-  long long n = r && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
-  freeReplyObject(r);
-  return n;
-}
 
 /* HGET into a static buffer ("" when absent). */
 static const char *hget(const char *pattern, const char *arg, const char *field)
@@ -255,7 +248,7 @@ static void test_first_cycle(LwScheduler *s)
   CHECK_INT_EQ(st.skipped, 1); /* off */
   CHECK(!st.registry_error);
   /* a: one dump, b: two, nomod: one. */
-  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "download"), 4);
+  CHECK_INT_EQ(lw_test_queue_len(rc, prefix, "download"), 4);
   char url[512];
   snprintf(url, sizeof(url), "%s/b/dumps/b2.nt", base);
   const char *hash = seed_of(url, "b");
@@ -284,8 +277,8 @@ static void test_first_cycle(LwScheduler *s)
   CHECK_STR_EQ(hget(LW_KEY_PROVIDER, "nomod", "void_source"), "content-hash");
   CHECK(strstr(hget(LW_KEY_PROVIDER, "nomod", "warnings"), "no dcterms:modified") != NULL);
   /* Periodic jobs. */
-  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "export"), 1);
-  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "status"), 1);
+  CHECK_INT_EQ(lw_test_queue_len(rc, prefix, "export"), 1);
+  CHECK_INT_EQ(lw_test_queue_len(rc, prefix, "status"), 1);
 }
 
 static void test_unchanged(LwScheduler *s)
@@ -294,9 +287,9 @@ static void test_unchanged(LwScheduler *s)
   LwCycleStats st = cycle(s);
   CHECK_INT_EQ(st.started, 0);
   CHECK_INT_EQ(st.busy, 3);
-  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "download"), 4);
+  CHECK_INT_EQ(lw_test_queue_len(rc, prefix, "download"), 4);
   /* The export and status jobs are not queued twice. */
-  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "export"), 1);
+  CHECK_INT_EQ(lw_test_queue_len(rc, prefix, "export"), 1);
   /* The VoIDs were asked for conditionally and the kept copies used. */
   CHECK(served_304 > before);
   /* Harvests end; then nothing changes. */
@@ -315,7 +308,7 @@ static void test_unchanged(LwScheduler *s)
   CHECK_INT_EQ(st.unchanged, 3);
   CHECK_STR_EQ(hget(LW_KEY_PROVIDER, "nomod", "state"), "idle");
   CHECK_INT_EQ(strlen(hget(LW_KEY_PROVIDER, "nomod", "harvested_hash")), 32);
-  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "download"), 4);
+  CHECK_INT_EQ(lw_test_queue_len(rc, prefix, "download"), 4);
 }
 
 static void test_follow_up(LwScheduler *s)
@@ -381,15 +374,14 @@ static void test_forced(LwScheduler *s)
   }
   /* As if workers had taken the earlier download jobs (a queued job for the
    * same seed would suppress the new one). */
-  freeReplyObject(redisCommand(rc, "DEL %s %s", lw_key(prefix, LW_KEY_QUEUE, "download").s,
-                               lw_key(prefix, LW_KEY_QUEUED, "download").s));
+  lw_test_queue_clear(rc, prefix, "download");
+  freeReplyObject(redisCommand(rc, "DEL %s", lw_key(prefix, LW_KEY_QUEUED, "download").s));
   LwVisit visit;
   LwError err;
   CHECK_INT_EQ(lw_scheduler_visit(s, b, true, &visit, &err), LW_OK);
   CHECK_STR_EQ(visit.outcome, "started");
-  /* High priority: at the right end of the list, where workers take from. */
-  redisReply *r = redisCommand(rc, "LINDEX %s -1",
-                               lw_key(prefix, LW_KEY_QUEUE, "download").s);
+  /* High priority: the job workers take next. */
+  redisReply *r = lw_test_queue_next(rc, prefix, "download");
   CHECK(r && r->type == REDIS_REPLY_STRING && strstr(r->str, visit.harvest) != NULL);
   freeReplyObject(r);
   CHECK_STR_EQ(hget(LW_KEY_HARVEST, visit.harvest, "forced"), "1");
@@ -509,14 +501,14 @@ static void test_stale(LwScheduler *s)
   LwError err;
   CHECK_INT_EQ(lw_txn_exec(rc, txn, &err), LW_OK);
   lw_txn_free(txn);
-  long long before = llen(LW_KEY_QUEUE, "download");
+  long long before = lw_test_queue_len(rc, prefix, "download");
   long long saved = cfg.seed_interval_s;
   cfg.seed_interval_s = 5;
   LwCycleStats st;
   CHECK_INT_EQ(lw_scheduler_duties(s, &st, &err), LW_OK);
   cfg.seed_interval_s = saved;
   CHECK_STR_EQ(hget(LW_KEY_SEED, hash, "status"), "added");
-  CHECK_INT_EQ(llen(LW_KEY_QUEUE, "download"), before + 1);
+  CHECK_INT_EQ(lw_test_queue_len(rc, prefix, "download"), before + 1);
 }
 
 /* Runs a tool command with stdout going to a file; returns its exit code and

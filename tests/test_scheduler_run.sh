@@ -7,6 +7,7 @@
 # back.
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
+source "$LODWASH_SOURCE_DIR/tests/support/queue_lua.sh"
 lw_test_require_redis
 
 prefix="lwtest:schedrun:$$:"
@@ -83,7 +84,7 @@ sched() { "$bin" "${args[@]}" "$@"; }
 
 # One cycle: every provider starts a harvest.
 sched --once --interval 3 2> "$dir/once.log" || { cat "$dir/once.log"; lw_fail "--once exit code"; }
-expect_eq "download jobs" "$(r LLEN "${prefix}queue:download")" "$expected_dumps"
+expect_eq "download jobs" "$(r EVAL "$LW_QUEUE_LEN_LUA" 1 "${prefix}queue:download")" "$expected_dumps"
 expect_eq "d1lod state" "$(r HGET "${prefix}provider:d1lod" state)" "harvesting"
 expect_eq "d1lod void_modified" "$(r HGET "${prefix}provider:d1lod" void_modified)" \
   "2015-11-05T00:00:00Z"
@@ -99,11 +100,11 @@ if [ -d "$testdata/void" ]; then
     "$(r HGET "${prefix}provider:legalform" void_modified)" "2014-03-18T00:00:00Z"
   expect_match "jita warning" "$(r HGET "${prefix}provider:jita" warnings)" "syntax error"
 fi
-expect_eq "export job" "$(r LLEN "${prefix}queue:export")" "1"
+expect_eq "export job" "$(r EVAL "$LW_QUEUE_LEN_LUA" 1 "${prefix}queue:export")" "1"
 
 # A second cycle queues nothing new.
 sched --once --interval 3 2> "$dir/once2.log" || lw_fail "second --once exit code"
-expect_eq "no new download jobs" "$(r LLEN "${prefix}queue:download")" "$expected_dumps"
+expect_eq "no new download jobs" "$(r EVAL "$LW_QUEUE_LEN_LUA" 1 "${prefix}queue:download")" "$expected_dumps"
 expect_eq "busy lines" "$(grep -c 'outcome=busy' "$dir/once2.log")" \
   "$((expected_dumps == 3 ? 1 : 4))"
 

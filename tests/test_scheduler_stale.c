@@ -207,11 +207,10 @@ int main(void)
   CHECK_STR_EQ(status_of(fresh), "parsed");
   CHECK_STR_EQ(status_of(orphan), "parsed");
   CHECK_INT_EQ(
-    lw_test_redis_int(rc, "LLEN", lw_key(cfg.prefix, LW_KEY_QUEUE, "download").s, NULL), 1);
+    lw_test_queue_len(rc, cfg.prefix, "download"), 1);
   /* A provider's dump is only re-checked: the job names the provider (a
    * change marks it for a harvest, workers/download.c). */
-  redisReply *job = redisCommand(rc, "LINDEX %s 0",
-                                 lw_key(cfg.prefix, LW_KEY_QUEUE, "download").s);
+  redisReply *job = lw_test_queue_next(rc, cfg.prefix, "download");
   CHECK(job && job->type == REDIS_REPLY_STRING &&
         strstr(job->str, "\"recheck\":\"hourly\""));
   freeReplyObject(job);
@@ -226,8 +225,7 @@ int main(void)
   CHECK_STR_EQ(status_of(orphan), "added");
   CHECK_STR_EQ(status_of(fresh), "parsed");
   /* a seed of no provider goes down the pipeline as before */
-  redisReply *jobs = redisCommand(rc, "LRANGE %s 0 -1",
-                                  lw_key(cfg.prefix, LW_KEY_QUEUE, "download").s);
+  redisReply *jobs = lw_test_queue_jobs(rc, cfg.prefix, "download");
   int plain = 0;
   for (size_t i = 0; jobs && i < jobs->elements; ++i) {
     plain += strstr(jobs->element[i]->str, orphan) &&

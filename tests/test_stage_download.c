@@ -78,7 +78,7 @@ static json_t *seed_of(const char *hash)
 
 static long long queue_len(const char *stage)
 {
-  return lw_test_redis_int(redis, "LLEN", lw_key(cfg.prefix, LW_KEY_QUEUE, stage).s, NULL);
+  return lw_test_queue_len(redis, cfg.prefix, stage);
 }
 
 static void test_download_and_revisit(void)
@@ -139,8 +139,7 @@ static void test_download_and_revisit(void)
   lw_seed_set(redis, cfg.prefix, hash, "clean", "0123456789abcdef0123456789abcdef", &err);
   lw_seed_set(redis, cfg.prefix, hash, "status", "parsed", &err);
   CHECK_INT_EQ(lw_seed_set_status(redis, cfg.prefix, hash, "added", &err), LW_OK);
-  reply = redisCommand(redis, "DEL %s", lw_key(cfg.prefix, LW_KEY_QUEUE, "unpack").s);
-  freeReplyObject(reply);
+  lw_test_queue_clear(redis, cfg.prefix, "unpack");
   CHECK_INT_EQ(run(hash, NULL, &err), LW_OK);
   seed = seed_of(hash);
   CHECK_STR_EQ(lw_record_str(seed, "status", ""), "filed");
@@ -256,6 +255,7 @@ static void test_host_slots(void)
   LwError err;
   CHECK_INT_EQ(run(hash, NULL, &err), LW_ERR_NET);
   CHECK(strstr(err.message, "host busy") != NULL);
+  CHECK(err.defer_ms > 0); /* deferred by the worker, no attempt spent */
   CHECK_INT_EQ(lw_test_server_hits(srv, "/slot"), 0);
   /* The slot is free again: the download runs and gives its lease back. */
   reply = redisCommand(redis, "ZREM %s other-job", key.s);

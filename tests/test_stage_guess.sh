@@ -4,6 +4,7 @@
 # reason, and still counts for its harvest.
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
+source "$LODWASH_SOURCE_DIR/tests/support/queue_lua.sh"
 lw_test_require_redis
 
 prefix="lwtest:guess:$$:"
@@ -27,7 +28,7 @@ lw "$prefix" jobs push guess '{"seed":"s2","harvest":"h1"}' > /dev/null
 
 expect_eq "Turtle served as text/plain, named .rdf" "$(r HGET "${prefix}seed:s1" format)" Turtle
 expect_eq "status" "$(r HGET "${prefix}seed:s1" status)" guessed
-expect_match "parse job queued" "$(r LRANGE "${prefix}queue:parse" 0 -1)" '"seed":"s1"'
+expect_match "parse job queued" "$(r EVAL "$LW_QUEUE_JOBS_LUA" 1 "${prefix}queue:parse")" '"seed":"s1"'
 expect_eq "PDF fails" "$(r HGET "${prefix}seed:s2" status)" failed
 expect_match "with the reason" "$(r HGET "${prefix}seed:s2" error)" 'not RDF: .*PDF'
 expect_eq "and counts for the harvest" "$(r HGET "${prefix}harvest:h1" pending)" 1

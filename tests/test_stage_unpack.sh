@@ -5,6 +5,7 @@
 # their encoding settled and a guess job; a gzip bomb fails its seed alone.
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
+source "$LODWASH_SOURCE_DIR/tests/support/queue_lua.sh"
 lw_test_require_redis
 
 prefix="lwtest:unpack:$$:"
@@ -81,7 +82,7 @@ expect_eq "nt harvest" "$(r HGET "${prefix}seed:$nt" harvest)" h1
 
 # follow-up work and the harvest's bookkeeping: 2 dumps, the archive became
 # 2 entries (+1), the zip became 1 (+0)
-expect_eq "guess jobs" "$(r LLEN "${prefix}queue:guess")" 2
+expect_eq "guess jobs" "$(r EVAL "$LW_QUEUE_LEN_LUA" 1 "${prefix}queue:guess")" 2
 expect_eq "harvest pending" "$(r HGET "${prefix}harvest:h1" pending)" 3
 # (and, downloaded, the tar.gz's own size: the chain's expansion ratio)
 expect_eq "harvest budget: the tar.gz's bytes, files and size" \
@@ -96,7 +97,7 @@ expect_eq "no file outside the store" \
 lw "$prefix" jobs push unpack "{\"seed\":\"$parent\",\"harvest\":\"h1\"}" > /dev/null
 worker --stages unpack 2> /dev/null
 expect_eq "pending after a rerun" "$(r HGET "${prefix}harvest:h1" pending)" 3
-expect_eq "guess jobs after a rerun" "$(r LLEN "${prefix}queue:guess")" 2
+expect_eq "guess jobs after a rerun" "$(r EVAL "$LW_QUEUE_LEN_LUA" 1 "${prefix}queue:guess")" 2
 
 # a new harvest of the same dump: its children exist from the last one.
 # Either they start again (added -> filed), or, while the seed machine does
@@ -114,7 +115,7 @@ case "$(r HGET "${prefix}seed:$parent" status)" in
       "entry seed $ttl .* is unarchived and cannot be filed again"
     expect_eq "re-harvest: child untouched" "$(r HGET "${prefix}seed:$ttl" status)" unarchived ;;
 esac
-expect_eq "re-harvest: no extra guess job" "$(r LLEN "${prefix}queue:guess")" 2
+expect_eq "re-harvest: no extra guess job" "$(r EVAL "$LW_QUEUE_LEN_LUA" 1 "${prefix}queue:guess")" 2
 
 # a gzip bomb fails its own seed, with the cap in the message
 bomb=$(md5 "http://example.org/bomb.nt.gz")

@@ -4,6 +4,7 @@
 # a running job back, failures retry with backoff then go dead, `jobs retry`
 # brings them back, --exit-when-idle, bad arguments.
 source "$LODWASH_SOURCE_DIR/tests/support/redis_shell.sh"
+source "$LODWASH_SOURCE_DIR/tests/support/queue_lua.sh"
 lw_sh_require_redis
 lw_sh_init worker
 export LODWASH_HEARTBEAT_TTL=1 LODWASH_RETRY_BASE_MS=100 LODWASH_POLL_MAX_MS=50
@@ -74,7 +75,8 @@ lw_sh_check "hand-back is no failure" count_is noop failed 0
 lw_sh_check "duplicate push suppressed" bash -c \
   "'$LODWASH' jobs push noop '{\"seed\": \"longjob\"}' | grep -q suppressed"
 lw_sh_check "worker left the registry" [ "$(lw_sh_json 'len(d["workers"])')" = 0 ]
-lw_sh_redis_cli DEL "${LODWASH_PREFIX}queue:noop" "${LODWASH_PREFIX}queued:noop" >/dev/null
+lw_sh_redis_cli EVAL "$LW_QUEUE_CLEAR_LUA" 1 "${LODWASH_PREFIX}queue:noop" >/dev/null
+lw_sh_redis_cli DEL "${LODWASH_PREFIX}queued:noop" >/dev/null
 
 # --- failure: retries with backoff, then dead; jobs retry brings it back
 "$LODWASH" jobs push noop '{"fail": "retryable", "seed": "flaky"}' >/dev/null
@@ -98,7 +100,8 @@ lw_sh_check "retried job is queued" count_is noop queued 1
 lw_sh_check "dead list empty" count_is noop dead 0
 
 # permanent failure: dead at once, no retries
-lw_sh_redis_cli DEL "${LODWASH_PREFIX}queue:noop" "${LODWASH_PREFIX}queued:noop" >/dev/null
+lw_sh_redis_cli EVAL "$LW_QUEUE_CLEAR_LUA" 1 "${LODWASH_PREFIX}queue:noop" >/dev/null
+lw_sh_redis_cli DEL "${LODWASH_PREFIX}queued:noop" >/dev/null
 "$LODWASH" jobs push noop '{"fail": "permanent"}' >/dev/null
 timeout 30 "$WORKER" --stages noop --exit-when-idle 2>"$LW_SH_TMP/perm.log"
 lw_sh_check "permanent: no retry" [ "$(grep -c 'outcome=retry' "$LW_SH_TMP/perm.log")" -eq 0 ]

@@ -7,6 +7,7 @@
 # counters, the stage counts and the graph stay those of an undisturbed run.
 set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
+source "$LODWASH_SOURCE_DIR/tests/support/queue_lua.sh"
 source "$(dirname "$0")/support/harvests.sh"
 lw_test_require_redis
 export HV_HEARTBEAT_TTL=2 # the frozen worker's heartbeat runs out within the test
@@ -73,10 +74,10 @@ snapshot() {
   echo "pending=$(r HGET "${P}harvest:$id" pending) failed=$(r HGET "${P}harvest:$id" failed)"
   echo "finished=$(r SMEMBERS "${P}harvest:$id:finished" | sort | tr '\n' ' ')"
   for s in download unpack guess parse import; do
-    echo "$s done=$(r HGET "${P}stats:$s" done) queued=$(r LLEN "${P}queue:$s")"
+    echo "$s done=$(r HGET "${P}stats:$s" done) queued=$(r EVAL "$LW_QUEUE_LEN_LUA" 1 "${P}queue:$s")"
   done
   r HGETALL "${P}seeds" | paste - - | sort
-  echo "imports=$(r LLEN "${P}queue:import") $(r SCARD "${P}queued:import")"
+  echo "imports=$(r EVAL "$LW_QUEUE_LEN_LUA" 1 "${P}queue:import") $(r SCARD "${P}queued:import")"
   r HGET "${P}counters" triples_imported
   hv_graph "$dir/frozen" p | md5sum
 }

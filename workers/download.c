@@ -123,14 +123,30 @@ static bool waiting_for_slot(void *user)
   return true;
 }
 
+/* How long a download waits for a place on a full host before its job is
+ * deferred, and how long it is deferred: a few of the host's turns, so that
+ * a full host, slow or flooded, never holds a worker for long (the worker
+ * goes on with other jobs) and the job loses no attempt. */
+static long long defer_after_ms(const LwConfig *cfg)
+{
+  return cfg->host_interval_ms * 2 > 2000 ? cfg->host_interval_ms * 2 : 2000;
+}
+
+static long long defer_for_ms(const LwConfig *cfg)
+{
+  return cfg->host_interval_ms > 1000 ? cfg->host_interval_ms : 1000;
+}
+
 /* Waits for a free place on the request's host (d->host), at most
- * d->max_wait_ms. */
+ * d->max_wait_ms or defer_after_ms; past that the job is deferred. */
 static LwStatus slot_acquire(Download *d)
 {
   LwStageCtx *ctx = d->ctx;
   Slot *slot = &d->host;
+  long long wait_ms = defer_after_ms(ctx->config) < d->max_wait_ms ? defer_after_ms(ctx->config)
+                                                                   : d->max_wait_ms;
   int got = lw_host_slot_wait(ctx->redis, ctx->config->prefix, slot->host, ctx->job->id,
-                              slot->limit, d->lease_ms, d->max_wait_ms, waiting_for_slot, d,
+                              slot->limit, d->lease_ms, wait_ms, waiting_for_slot, d,
                               ctx->err);
   if (got == 1) {
     slot->held = true;
@@ -144,9 +160,11 @@ static LwStatus slot_acquire(Download *d)
     return lw_error_set(ctx->err, LW_ERR_NET, "stopping while waiting for a slot on %s",
                         slot->host);
   }
-  return lw_error_set(ctx->err, LW_ERR_NET,
-                      "host busy: %lld downloads from %s already running (%s)", slot->limit,
-                      slot->host, slot->why);
+  lw_error_set(ctx->err, LW_ERR_NET,
+               "host busy: %lld downloads from %s already running (%s); deferred",
+               slot->limit, slot->host, slot->why);
+  ctx->err->defer_ms = defer_for_ms(ctx->config);
+  return LW_ERR_NET;
 }
 
 static void slot_refresh(Download *d, Slot *slot)

@@ -281,7 +281,8 @@ static LwStatus unpack_seed(LwStageCtx *ctx, const json_t *seed, const char *has
                               cfg->harvest_max_files,
                               in_bytes,
                               (long long)o.limits.max_ratio,
-                              (long long)o.limits.ratio_min_bytes};
+                              (long long)o.limits.ratio_min_bytes,
+                              cfg->unpacked_max_bytes};
   if (*ctx->job->harvest) {
     o.budget.reserve = lw_unpack_budget_reserve;
     o.budget.data = &budget;

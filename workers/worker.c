@@ -323,7 +323,7 @@ static bool wait_writable(LwWorker *w)
   return false;
 }
 
-typedef enum { FINISH_ACK, FINISH_FAIL, FINISH_HANDBACK } Finish;
+typedef enum { FINISH_ACK, FINISH_FAIL, FINISH_HANDBACK, FINISH_DEFER } Finish;
 
 /* Sends the job's outcome, reconnecting as often as needed: a job's result
  * must not be lost because Redis restarted meanwhile. Gives up only when the
@@ -345,6 +345,8 @@ static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn
       st = lw_queue_ack(w->redis, w->cfg, w->id, job, txn, err);
     } else if (how == FINISH_FAIL) {
       st = lw_queue_fail(w->redis, w->cfg, w->id, job, failure, txn, outcome, delay, err);
+    } else if (how == FINISH_DEFER) {
+      st = lw_queue_defer(w->redis, w->cfg, w->id, job, failure->defer_ms, err);
     } else {
       st = lw_queue_handback(w->redis, w->cfg, w->id, job, err);
     }
@@ -424,6 +426,13 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
     handed_back = true;
     outcome_name = "handed-back";
     fin = finish_job(w, FINISH_HANDBACK, job, NULL, NULL, NULL, NULL, NULL, &err);
+  } else if (failure.defer_ms > 0) {
+    /* its host is full with other downloads: not the job's doing, so no
+     * attempt is spent, and this worker goes on with other jobs rather
+     * than wait (docs/download.md, host turns) */
+    handed_back = true;
+    outcome_name = "deferred";
+    fin = finish_job(w, FINISH_DEFER, job, NULL, &failure, NULL, NULL, NULL, &err);
   } else {
     LwTxn *results = lw_stage_fail_fan_in(w->cfg, job, &failure);
     fin = finish_job(w, FINISH_FAIL, job, results, &failure, &outcome, &delay, NULL, &err);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue/keys.h"
 #include "queue/redis_cmd.h"
 #include "tests/support/check.h"
 
@@ -72,4 +73,41 @@ long long lw_test_redis_int(redisContext *c, const char *arg0, ...)
   }
   freeReplyObject(r);
   return v;
+}
+
+/* The lanes of the ring KEYS[1], for the Lua below. */
+#define EACH_LANE "for _, h in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do local lane = KEYS[1] .. ':' .. h\n"
+
+long long lw_test_queue_len(redisContext *c, const char *prefix, const char *stage)
+{
+  return lw_test_redis_int(c, "EVAL",
+                           "local n = 0\n" EACH_LANE "n = n + redis.call('LLEN', lane) end\n"
+                           "return n\n",
+                           "1", lw_key(prefix, LW_KEY_QUEUE, stage).s, NULL);
+}
+
+redisReply *lw_test_queue_jobs(redisContext *c, const char *prefix, const char *stage)
+{
+  return redisCommand(c, "EVAL %s 1 %s",
+                      "local out = {}\n" EACH_LANE
+                      "for _, j in ipairs(redis.call('LRANGE', lane, 0, -1)) do out[#out + 1] = j end\n"
+                      "end\nreturn out\n",
+                      lw_key(prefix, LW_KEY_QUEUE, stage).s);
+}
+
+redisReply *lw_test_queue_next(redisContext *c, const char *prefix, const char *stage)
+{
+  return redisCommand(c, "EVAL %s 1 %s",
+                      "local h = redis.call('LINDEX', KEYS[1], -1)\n"
+                      "if not h then return false end\n"
+                      "return redis.call('LINDEX', KEYS[1] .. ':' .. h, -1)\n",
+                      lw_key(prefix, LW_KEY_QUEUE, stage).s);
+}
+
+void lw_test_queue_clear(redisContext *c, const char *prefix, const char *stage)
+{
+  freeReplyObject(redisCommand(c, "EVAL %s 1 %s",
+                               EACH_LANE "redis.call('DEL', lane) end\n"
+                               "redis.call('DEL', KEYS[1])\n",
+                               lw_key(prefix, LW_KEY_QUEUE, stage).s));
 }

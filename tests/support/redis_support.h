@@ -26,4 +26,19 @@ void lw_test_redis_cleanup(redisContext *c, const char *prefix);
 long long lw_test_redis_int(redisContext *c, const char *arg0, ...)
   __attribute__((sentinel));
 
+/* A stage's queue as an operator reads it (queue/keys.h: the ring
+ * queue:<stage> of its harvests' lanes queue:<stage>:<harvest>). */
+
+/* The number of jobs waiting in all its lanes. */
+long long lw_test_queue_len(redisContext *c, const char *prefix, const char *stage);
+
+/* Every waiting job (an array reply, lane after lane; freeReplyObject). */
+redisReply *lw_test_queue_jobs(redisContext *c, const char *prefix, const char *stage);
+
+/* The job a worker takes next (a string reply, or nil). */
+redisReply *lw_test_queue_next(redisContext *c, const char *prefix, const char *stage);
+
+/* Deletes the stage's queue: every lane and the ring. */
+void lw_test_queue_clear(redisContext *c, const char *prefix, const char *stage);
+
 #endif
