@@ -159,6 +159,16 @@ typedef struct {
   char abort_message[LW_ERROR_MESSAGE_MAX];
   bool refused; /* a socket callback refused an address */
   char refused_message[LW_ERROR_MESSAGE_MAX];
+
+  /* the hops (run_hops, or many at once: LwFetchMulti) */
+  char *url; /* of the current hop (owned) */
+  int redirects;
+  int max_redirects;
+  double t_start; /* monotonic seconds: the fetch's start */
+  double t_hop;   /* ... this hop's */
+  struct curl_slist *headers;
+  struct curl_slist *resolve;
+  char ua[512];
 } Fetch;
 
 static bool pipe_drain(struct Pipe *p);
@@ -994,115 +1004,150 @@ static char *resolve_location(const char *url, const char *location)
   return out;
 }
 
-/* Runs the hops. On LW_OK the last response was the document (200/206). */
-static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
+/* Before a hop (the first request, or a redirect's): the scheme, the
+ * caller's politeness (before_hop) and the time left. LW_OK: f->curl is set
+ * up for the hop; LW_NOTHING: before_hop says not yet (ask again after
+ * err->retry_after_ms); anything else ends the fetch. */
+static LwStatus hop_begin(Fetch *f, LwError *err)
 {
   const LwFetchOptions *o = f->opts;
-  int max_redirects = o->max_redirects == 0  ? LW_FETCH_DEFAULT_MAX_REDIRECTS
-                      : o->max_redirects < 0 ? 0
-                                             : o->max_redirects;
-  char *url = strdup(start_url);
-  if (!url) {
+  LW_TRY(lw_netguard_check_scheme(f->url, err));
+  long left = 0;
+  if (o->before_hop) {
+    LwStatus st = o->before_hop(o->before_hop_user, f->url, err);
+    if (st != LW_OK) {
+      return st; /* not yet, or the caller's politeness said no */
+    }
+  }
+  if (o->timeout_ms > 0) {
+    left = o->timeout_ms - (long)((lw_monotonic_seconds() - f->t_start) * 1000);
+    if (left <= 0) {
+      return lw_error_set(err, LW_ERR_NET, "timeout: %ld ms spent before %s", o->timeout_ms,
+                          f->url);
+    }
+    curl_easy_setopt(f->curl, CURLOPT_TIMEOUT_MS, left);
+  }
+  curl_easy_setopt(f->curl, CURLOPT_URL, f->url);
+  f->status = 0;
+  f->reason[0] = '\0';
+  f->errbuf[0] = '\0';
+  f->refused = false;
+  f->writing = false;
+  json_object_clear(f->hop_headers);
+  f->header_bytes = 0;
+  f->discarded = 0;
+  f->discard_cut = false;
+  f->t_hop = lw_monotonic_seconds();
+  return LW_OK;
+}
+
+/* A redirect's hop ended: the next URL, unless there is none usable or
+ * the limit is reached. */
+static LwStatus hop_redirect(Fetch *f, LwError *err)
+{
+  char *next = NULL;
+  curl_easy_getinfo(f->curl, CURLINFO_REDIRECT_URL, &next);
+  char *resolved = next ? NULL : resolve_location(f->url, hop_header(f, "location"));
+  if (resolved) {
+    next = resolved;
+  }
+  if (!next) {
+    return lw_error_set(err, LW_ERR_HTTP, "HTTP %ld %s without a usable Location from %s",
+                        f->status, f->reason, f->url);
+  }
+  if (f->redirects >= f->max_redirects) {
+    LwStatus st = lw_error_set(err, LW_ERR_LIMIT,
+                               "too many redirects: more than %d, the last to %s",
+                               f->max_redirects, next);
+    curl_free(resolved);
+    return st;
+  }
+  char *copy = strdup(next);
+  curl_free(resolved);
+  if (!copy) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  double t_start = lw_monotonic_seconds();
-  LwStatus st = LW_OK;
-  for (int redirects = 0;; ++redirects) {
-    if ((st = lw_netguard_check_scheme(url, err)) != LW_OK) {
-      break;
-    }
-    if (o->before_hop && (st = o->before_hop(o->before_hop_user, url, err)) != LW_OK) {
-      break; /* the caller's politeness said no (robots.txt, a busy host) */
-    }
-    if (o->timeout_ms > 0) {
-      long left = o->timeout_ms - (long)((lw_monotonic_seconds() - t_start) * 1000);
-      if (left <= 0) {
-        st = lw_error_set(err, LW_ERR_NET, "timeout: %ld ms spent before %s", o->timeout_ms,
-                          url);
-        break;
-      }
-      curl_easy_setopt(f->curl, CURLOPT_TIMEOUT_MS, left);
-    }
-    curl_easy_setopt(f->curl, CURLOPT_URL, url);
-    f->status = 0;
-    f->reason[0] = '\0';
-    f->errbuf[0] = '\0';
-    f->refused = false;
-    f->writing = false;
-    json_object_clear(f->hop_headers);
-    f->header_bytes = 0;
-    f->discarded = 0;
-    f->discard_cut = false;
-    double t0 = lw_monotonic_seconds();
-    CURLcode rc = curl_easy_perform(f->curl);
-    if (rc == CURLE_WRITE_ERROR && f->discard_cut && f->abort_status == LW_OK) {
-      rc = CURLE_OK; /* we hung up on a body we did not want */
-    }
-    if (f->status > 0) {
-      json_array_append_new(f->res->http, hop_json(f, url, lw_monotonic_seconds() - t0));
-    }
-    free(f->res->final_url);
-    f->res->final_url = strdup(url);
-    f->res->status = f->status;
-    if (rc != CURLE_OK) {
-      st = curl_failure(f, rc, url, err);
-      break;
-    }
-    if (f->status == 304) {
-      f->res->not_modified = true;
-      st = LW_NOTHING;
-      break;
-    }
-    if (f->status >= 300 && f->status < 400) {
-      char *next = NULL;
-      curl_easy_getinfo(f->curl, CURLINFO_REDIRECT_URL, &next);
-      char *resolved = next ? NULL : resolve_location(url, hop_header(f, "location"));
-      if (resolved) {
-        next = resolved;
-      }
-      if (!next) {
-        st = lw_error_set(err, LW_ERR_HTTP, "HTTP %ld %s without a usable Location from %s",
-                          f->status, f->reason, url);
-        break;
-      }
-      if (redirects >= max_redirects) {
-        st = lw_error_set(err, LW_ERR_LIMIT,
-                          "too many redirects: more than %d, the last to %s", max_redirects,
-                          next);
-        curl_free(resolved);
-        break;
-      }
-      char *copy = strdup(next);
-      curl_free(resolved);
-      free(url);
-      url = copy;
-      if (!url) {
-        return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-      }
-      continue;
-    }
-    if (f->status == 200 || (f->status == 206 && f->body_started)) {
-      st = LW_OK;
-      break;
-    }
-    if (f->status == 416 && f->resume_from > 0) {
-      /* The partial no longer fits the resource: drop it; the retry
-       * starts from byte 0. */
-      st = lw_error_set(err, LW_ERR_NET,
+  free(f->url);
+  f->url = copy;
+  f->redirects++;
+  return LW_OK;
+}
+
+/* After a hop's transfer ended with rc: records the hop and says what it
+ * was. *again: a redirect to follow (f->url is the next hop's). Else the
+ * fetch's status: LW_OK when the last response was the document (200/206),
+ * LW_NOTHING for a 304, or the error. */
+static LwStatus hop_end(Fetch *f, CURLcode rc, bool *again, LwError *err)
+{
+  *again = false;
+  const char *url = f->url;
+  if (rc == CURLE_WRITE_ERROR && f->discard_cut && f->abort_status == LW_OK) {
+    rc = CURLE_OK; /* we hung up on a body we did not want */
+  }
+  if (f->status > 0) {
+    json_array_append_new(f->res->http,
+                          hop_json(f, url, lw_monotonic_seconds() - f->t_hop));
+  }
+  free(f->res->final_url);
+  f->res->final_url = strdup(url);
+  f->res->status = f->status;
+  if (rc != CURLE_OK) {
+    return curl_failure(f, rc, url, err);
+  }
+  if (f->status == 304) {
+    f->res->not_modified = true;
+    return LW_NOTHING;
+  }
+  if (f->status >= 300 && f->status < 400) {
+    LW_TRY(hop_redirect(f, err));
+    *again = true;
+    return LW_OK;
+  }
+  if (f->status == 200 || (f->status == 206 && f->body_started)) {
+    return LW_OK;
+  }
+  if (f->status == 416 && f->resume_from > 0) {
+    /* The partial no longer fits the resource: drop it; the retry
+     * starts from byte 0. */
+    return lw_error_set(err, LW_ERR_NET,
                         "HTTP 416 to a resume from byte %llu of %s: partial body discarded",
                         (unsigned long long)f->resume_from, url);
-      break;
-    }
-    if (f->status >= 200 && f->status < 300) {
-      st = lw_error_set(err, LW_ERR_HTTP, "HTTP %ld %s from %s: not a document", f->status,
-                        f->reason, url);
-      break;
-    }
-    st = http_failure(f, url, err);
-    break;
   }
-  free(url);
-  return st;
+  if (f->status >= 200 && f->status < 300) {
+    return lw_error_set(err, LW_ERR_HTTP, "HTTP %ld %s from %s: not a document", f->status,
+                        f->reason, url);
+  }
+  return http_failure(f, url, err);
+}
+
+/* The wait before_hop asked for (LW_NOTHING), within sane bounds. */
+static long long hop_wait_ms(LwError *err)
+{
+  long long ms = err->retry_after_ms;
+  lw_error_clear(err);
+  return ms < 1 ? 1 : ms > 1000 ? 1000 : ms;
+}
+
+/* Runs the hops one after the other in this thread. */
+static LwStatus run_hops(Fetch *f, LwError *err)
+{
+  for (;;) {
+    LwStatus st = hop_begin(f, err);
+    if (st == LW_NOTHING) {
+      long long ms = hop_wait_ms(err);
+      struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+      nanosleep(&ts, NULL);
+      continue;
+    }
+    if (st != LW_OK) {
+      return st;
+    }
+    bool again = false;
+    st = hop_end(f, curl_easy_perform(f->curl), &again, err);
+    if (!again) {
+      return st;
+    }
+  }
 }
 
 /* ---- the body file and the partial ------------------------------------- */
@@ -1306,6 +1351,9 @@ static void fetch_cleanup(Fetch *f)
   if (f->curl) {
     curl_easy_cleanup(f->curl);
   }
+  curl_slist_free_all(f->headers);
+  curl_slist_free_all(f->resolve);
+  free(f->url);
   free(f->mem);
   f->res->end = now_epoch();
 }
@@ -1319,20 +1367,89 @@ static void record_last_response(Fetch *f)
               sizeof(f->res->content_encoding));
 }
 
-static LwStatus perform(Fetch *f, const char *url, LwError *err)
+/* Sets up the transfer of url; nothing is sent yet (the hops do). */
+static LwStatus prepare(Fetch *f, const char *url, LwError *err)
 {
-  char ua[512];
-  setup_curl(f, ua, sizeof(ua));
-  struct curl_slist *headers = request_headers(f);
-  struct curl_slist *resolve = resolve_list(f->opts);
-  curl_easy_setopt(f->curl, CURLOPT_HTTPHEADER, headers);
-  if (resolve) {
-    curl_easy_setopt(f->curl, CURLOPT_RESOLVE, resolve);
+  setup_curl(f, f->ua, sizeof(f->ua));
+  f->headers = request_headers(f);
+  f->resolve = resolve_list(f->opts);
+  curl_easy_setopt(f->curl, CURLOPT_HTTPHEADER, f->headers);
+  if (f->resolve) {
+    curl_easy_setopt(f->curl, CURLOPT_RESOLVE, f->resolve);
   }
-  LwStatus st = run_hops(f, url, err);
-  curl_slist_free_all(headers);
-  curl_slist_free_all(resolve);
-  record_last_response(f);
+  const LwFetchOptions *o = f->opts;
+  f->max_redirects = o->max_redirects == 0  ? LW_FETCH_DEFAULT_MAX_REDIRECTS
+                     : o->max_redirects < 0 ? 0
+                                            : o->max_redirects;
+  f->t_start = lw_monotonic_seconds();
+  f->url = strdup(url);
+  if (!f->url) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  return LW_OK;
+}
+
+/* The body file's fate once the hops ended with st: renamed into place
+ * (complete and verified), kept for a resume, or removed. Returns the
+ * fetch's status. */
+static LwStatus settle_body(Fetch *f, LwStatus st, LwError *err)
+{
+  const LwFetchOptions *opts = f->opts;
+  LwFetchResult *res = f->res;
+  /* Whatever happened, what arrived is now written (a partial to keep). */
+  bool written = pipe_finish(f->pipe);
+  f->pipe = NULL;
+  if (st == LW_OK && !written) {
+    st = lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", f->file_path, strerror(errno));
+  }
+  if (st == LW_OK && f->file && fflush(f->file) != 0) {
+    st = lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", f->file_path, strerror(errno));
+  }
+  if (st == LW_OK) {
+    st = finish_ok(f, err);
+  }
+  if (st == LW_OK) {
+    close_file(f);
+    const char *dest = opts->dest_path;
+    if (dest) {
+      st = lw_store_commit(f->file_path, dest, err);
+    }
+    if (st == LW_OK) {
+      snprintf(res->path, sizeof(res->path), "%s", dest ? dest : f->file_path);
+      if (opts->partial_path) {
+        char mpath[4200];
+        meta_path(opts->partial_path, mpath, sizeof(mpath));
+        unlink(mpath);
+      }
+    } else {
+      unlink(f->file_path);
+    }
+  } else if (f->file && keep_partial(f, st)) {
+    res->partial_kept = true;
+    close_file(f);
+  } else if (f->file) {
+    discard_body(f);
+  }
+  return st;
+}
+
+/* The first half of lw_fetch: everything up to the first hop. */
+static LwStatus fetch_open(Fetch *f, const char *url, const LwFetchOptions *opts,
+                           LwFetchResult *res, LwError *err)
+{
+  LW_TRY(fetch_init(f, opts, res, err));
+  LW_TRY(open_body(f, err));
+  return prepare(f, url, err);
+}
+
+/* The second half, once the hops ended with st. */
+static LwStatus fetch_close(Fetch *f, LwStatus st, LwError *err)
+{
+  if (f->curl && f->url) {
+    record_last_response(f);
+  }
+  st = settle_body(f, st, err);
+  fetch_cleanup(f);
   return st;
 }
 
@@ -1341,49 +1458,11 @@ LwStatus lw_fetch(const char *url, const LwFetchOptions *opts, LwFetchResult *re
 {
   Fetch f;
   memset(&f, 0, sizeof(f));
-  LwStatus st = fetch_init(&f, opts, res, err);
+  LwStatus st = fetch_open(&f, url, opts, res, err);
   if (st == LW_OK) {
-    st = open_body(&f, err);
+    st = run_hops(&f, err);
   }
-  if (st == LW_OK) {
-    st = perform(&f, url, err);
-  }
-  /* Whatever happened, what arrived is now written (a partial to keep). */
-  bool written = pipe_finish(f.pipe);
-  f.pipe = NULL;
-  if (st == LW_OK && !written) {
-    st = lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", f.file_path, strerror(errno));
-  }
-  if (st == LW_OK && f.file && fflush(f.file) != 0) {
-    st = lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", f.file_path, strerror(errno));
-  }
-  if (st == LW_OK) {
-    st = finish_ok(&f, err);
-  }
-  if (st == LW_OK) {
-    close_file(&f);
-    const char *dest = opts->dest_path;
-    if (dest) {
-      st = lw_store_commit(f.file_path, dest, err);
-    }
-    if (st == LW_OK) {
-      snprintf(res->path, sizeof(res->path), "%s", dest ? dest : f.file_path);
-      if (opts->partial_path) {
-        char mpath[4200];
-        meta_path(opts->partial_path, mpath, sizeof(mpath));
-        unlink(mpath);
-      }
-    } else {
-      unlink(f.file_path);
-    }
-  } else if (f.file && keep_partial(&f, st)) {
-    res->partial_kept = true;
-    close_file(&f);
-  } else if (f.file) {
-    discard_body(&f);
-  }
-  fetch_cleanup(&f);
-  return st;
+  return fetch_close(&f, st, err);
 }
 
 LwStatus lw_fetch_small(const char *url, const LwFetchOptions *opts, size_t max_size,
@@ -1399,7 +1478,11 @@ LwStatus lw_fetch_small(const char *url, const LwFetchOptions *opts, size_t max_
     f.max_bytes = max_size;
   }
   if (st == LW_OK) {
-    st = perform(&f, url, err);
+    st = prepare(&f, url, err);
+  }
+  if (st == LW_OK) {
+    st = run_hops(&f, err);
+    record_last_response(&f);
   }
   if (st == LW_OK) {
     st = finish_ok(&f, err);
@@ -1435,4 +1518,213 @@ void lw_fetch_result_clear(LwFetchResult *res)
 json_t *lw_fetch_timestamp_json(const LwFetchResult *res)
 {
   return json_pack("{s:f, s:f}", "begin", res->begin, "end", res->end);
+}
+
+/* ---- many at once (libcurl's multi interface) ---------------------------
+ *
+ * The same Fetch, hop by hop, in one thread for many transfers: hop_begin
+ * when its time has come (a before_hop that says "not yet" is asked again
+ * later, and holds no other transfer), the hop's transfer in the multi
+ * handle, hop_end when libcurl says it ended, then the next hop or the
+ * end. Every callback (socket guard, headers, body, caps, progress) is the
+ * easy handle's own, so each transfer keeps every rule of lw_fetch.
+ */
+typedef enum { XFER_WAITING, XFER_RUNNING, XFER_DONE } XferState;
+
+typedef struct Xfer {
+  Fetch f;
+  XferState state;
+  long long wake_ms; /* monotonic: ask before_hop again then */
+  LwError *err;
+  LwStatus status; /* once XFER_DONE */
+  void *user;
+  struct Xfer *next;
+} Xfer;
+
+struct LwFetchMulti {
+  CURLM *multi;
+  Xfer *list;
+  size_t count;
+};
+
+static long long mono_ms(void)
+{
+  return (long long)(lw_monotonic_seconds() * 1000);
+}
+
+LwFetchMulti *lw_fetch_multi_new(void)
+{
+  lw_fetch_global_init();
+  LwFetchMulti *m = calloc(1, sizeof(*m));
+  if (m && !(m->multi = curl_multi_init())) {
+    free(m);
+    return NULL;
+  }
+  return m;
+}
+
+LwStatus lw_fetch_multi_add(LwFetchMulti *m, const char *url, const LwFetchOptions *opts,
+                            LwFetchResult *result, LwError *err, void *user)
+{
+  Xfer *x = calloc(1, sizeof(*x));
+  if (!x) {
+    memset(result, 0, sizeof(*result));
+    result->retry_after = -1;
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwStatus st = fetch_open(&x->f, url, opts, result, err);
+  if (st != LW_OK) {
+    st = fetch_close(&x->f, st, err);
+    free(x);
+    return st;
+  }
+  curl_easy_setopt(x->f.curl, CURLOPT_PRIVATE, x);
+  x->err = err;
+  x->user = user;
+  x->state = XFER_WAITING;
+  x->next = m->list;
+  m->list = x;
+  m->count++;
+  return LW_OK;
+}
+
+size_t lw_fetch_multi_count(const LwFetchMulti *m)
+{
+  return m ? m->count : 0;
+}
+
+static void xfer_end(Xfer *x, LwStatus st)
+{
+  x->status = fetch_close(&x->f, st, x->err);
+  x->state = XFER_DONE;
+}
+
+/* Starts the hops whose time has come; *wake: the next time one is due. */
+static void start_due(LwFetchMulti *m, long long now, long long *wake)
+{
+  for (Xfer *x = m->list; x; x = x->next) {
+    if (x->state != XFER_WAITING) {
+      continue;
+    }
+    if (x->wake_ms > now) {
+      *wake = x->wake_ms < *wake ? x->wake_ms : *wake;
+      continue;
+    }
+    LwStatus st = hop_begin(&x->f, x->err);
+    if (st == LW_NOTHING) {
+      x->wake_ms = now + hop_wait_ms(x->err);
+      *wake = x->wake_ms < *wake ? x->wake_ms : *wake;
+    } else if (st != LW_OK) {
+      xfer_end(x, st);
+    } else if (curl_multi_add_handle(m->multi, x->f.curl) != CURLM_OK) {
+      xfer_end(x, lw_error_set(x->err, LW_ERR_NOMEM, "cannot start a transfer"));
+    } else {
+      x->state = XFER_RUNNING;
+    }
+  }
+}
+
+/* Hops libcurl finished: the next hop waits for its turn, or the fetch
+ * ends. Returns how many fetches ended. */
+static int collect_ended(LwFetchMulti *m)
+{
+  int ended = 0;
+  int left = 0;
+  CURLMsg *msg;
+  while ((msg = curl_multi_info_read(m->multi, &left)) != NULL) {
+    if (msg->msg != CURLMSG_DONE) {
+      continue;
+    }
+    CURL *easy = msg->easy_handle;
+    CURLcode rc = msg->data.result; /* msg is gone after the removal */
+    Xfer *x = NULL;
+    curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&x);
+    curl_multi_remove_handle(m->multi, easy);
+    bool again = false;
+    LwStatus st = hop_end(&x->f, rc, &again, x->err);
+    if (again) {
+      x->state = XFER_WAITING;
+      x->wake_ms = 0;
+    } else {
+      xfer_end(x, st);
+      ++ended;
+    }
+  }
+  return ended;
+}
+
+static bool any_done(const LwFetchMulti *m)
+{
+  for (const Xfer *x = m->list; x; x = x->next) {
+    if (x->state == XFER_DONE) {
+      return true;
+    }
+  }
+  return false;
+}
+
+LwStatus lw_fetch_multi_run(LwFetchMulti *m, long max_wait_ms, LwError *err)
+{
+  long long now = mono_ms();
+  long long wake = now + (max_wait_ms > 0 ? max_wait_ms : 0);
+  start_due(m, now, &wake);
+  int running = 0;
+  CURLMcode mc = curl_multi_perform(m->multi, &running);
+  if (mc == CURLM_OK && collect_ended(m) == 0 && !any_done(m)) {
+    long long timeout = wake - mono_ms();
+    mc = curl_multi_poll(m->multi, NULL, 0, timeout > 0 ? (int)timeout : 0, NULL);
+    if (mc == CURLM_OK) {
+      mc = curl_multi_perform(m->multi, &running);
+    }
+    if (mc == CURLM_OK) {
+      collect_ended(m);
+    }
+  }
+  if (mc != CURLM_OK) {
+    return lw_error_set(err, LW_ERR_NET, "libcurl: %s", curl_multi_strerror(mc));
+  }
+  return LW_OK;
+}
+
+void *lw_fetch_multi_done(LwFetchMulti *m, LwStatus *status)
+{
+  for (Xfer **p = &m->list; *p; p = &(*p)->next) {
+    Xfer *x = *p;
+    if (x->state == XFER_DONE) {
+      *p = x->next;
+      m->count--;
+      *status = x->status;
+      void *user = x->user;
+      free(x);
+      return user;
+    }
+  }
+  return NULL;
+}
+
+void lw_fetch_multi_stop(LwFetchMulti *m)
+{
+  for (Xfer *x = m->list; x; x = x->next) {
+    if (x->state == XFER_RUNNING) {
+      curl_multi_remove_handle(m->multi, x->f.curl);
+    }
+    if (x->state != XFER_DONE) {
+      xfer_end(x, lw_error_set(x->err, LW_ERR_NET, "stopped: the transfers were ended"));
+    }
+  }
+}
+
+void lw_fetch_multi_free(LwFetchMulti *m)
+{
+  if (!m) {
+    return;
+  }
+  lw_fetch_multi_stop(m);
+  while (m->list) {
+    Xfer *x = m->list;
+    m->list = x->next;
+    free(x);
+  }
+  curl_multi_cleanup(m->multi);
+  free(m);
 }

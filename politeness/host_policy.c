@@ -173,6 +173,13 @@ LwStatus lw_host_turn_take(LwRecords *c, const LwConfig *cfg, const LwNetGuard *
                               &turn->next_ms, err);
 }
 
+void lw_host_turn_give_back(LwRecords *c, const LwConfig *cfg, const LwHostTurn *turn)
+{
+  if (turn->gap_ms > 0) {
+    lw_host_pace_give_back(c, cfg->prefix, turn->host, turn->next_ms, turn->gap_ms);
+  }
+}
+
 LwStatus lw_host_turn_wait(LwRecords *c, const LwConfig *cfg, const LwHostTurn *turn,
                            bool (*keep_waiting)(void *user), void *user, LwError *err)
 {
@@ -180,7 +187,7 @@ LwStatus lw_host_turn_wait(LwRecords *c, const LwConfig *cfg, const LwHostTurn *
    * long Crawl-delay; its turn then goes to the next one. */
   for (long long left = turn->wait_ms; left > 0; left -= TURN_POLL_MS) {
     if (keep_waiting && !keep_waiting(user)) {
-      lw_host_pace_give_back(c, cfg->prefix, turn->host, turn->next_ms, turn->gap_ms);
+      lw_host_turn_give_back(c, cfg, turn);
       return lw_error_set(err, LW_ERR_NET, "stopped while waiting for the turn of %.300s",
                           turn->host);
     }

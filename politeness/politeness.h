@@ -50,6 +50,10 @@ LwStatus lw_host_turn_take(LwRecords *c, const LwConfig *cfg, const LwNetGuard *
 LwStatus lw_host_turn_wait(LwRecords *c, const LwConfig *cfg, const LwHostTurn *turn,
                            bool (*keep_waiting)(void *user), void *user, LwError *err);
 
+/* Gives turn back (a request that will not be sent): the host's next turn
+ * comes sooner, unless a later one was reserved since. */
+void lw_host_turn_give_back(LwRecords *c, const LwConfig *cfg, const LwHostTurn *turn);
+
 /* Both, as before a download's request: LW_OK to go ahead now. A wait of a
  * second or more is logged. */
 LwStatus lw_host_policy_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
