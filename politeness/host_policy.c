@@ -144,6 +144,46 @@ static LwStatus robots_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard
   return st;
 }
 
+bool lw_url_origin(const char *url, char *buf, size_t size)
+{
+  UrlParts p;
+  if (!url_parts(url, &p) || !p.host[0]) {
+    return false;
+  }
+  snprintf(buf, size, "%s", p.origin);
+  return true;
+}
+
+bool lw_robots_known(LwRecords *c, const LwConfig *cfg, const char *url)
+{
+  UrlParts p;
+  if (cfg->robots_ttl_s <= 0 || !url_parts(url, &p) || !strcmp(p.path, "/robots.txt")) {
+    return true;
+  }
+  char state[16] = "";
+  char *body = NULL;
+  size_t len = 0;
+  LwError err;
+  LwStatus st = lw_robots_cache_get(c, cfg->prefix, p.origin, state, &body, &len, &err);
+  free(body);
+  return st != LW_NOTHING; /* a Redis error: lw_host_turn_take will say it */
+}
+
+LwStatus lw_robots_fetch(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
+                         const char *url, LwError *err)
+{
+  UrlParts p;
+  if (!url_parts(url, &p) || !p.host[0]) {
+    return lw_error_set(err, LW_ERR_USAGE, "not a URL with a host: %.300s", url);
+  }
+  char state[16] = "";
+  char *body = NULL;
+  size_t len = 0;
+  LwStatus st = robots_get(c, cfg, guard, p.origin, 0, state, &body, &len, err);
+  free(body);
+  return st;
+}
+
 #define TURN_POLL_MS 100
 
 static void sleep_ms(long long ms)

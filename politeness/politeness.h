@@ -60,6 +60,18 @@ LwStatus lw_host_policy_check(LwRecords *c, const LwConfig *cfg, const LwNetGuar
                               const char *url, bool (*keep_waiting)(void *user), void *user,
                               LwError *err);
 
+/* For a caller that must not wait for robots.txt (many transfers in one
+ * thread): whether url's robots.txt is known already (cached, robots.txt
+ * off, or url is robots.txt itself), so that lw_host_turn_take will not
+ * fetch it; and the fetch itself, robots.txt read and cached as
+ * lw_host_turn_take would, without reserving a turn (run it elsewhere). */
+bool lw_robots_known(LwRecords *c, const LwConfig *cfg, const char *url);
+LwStatus lw_robots_fetch(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
+                         const char *url, LwError *err);
+
+/* url's origin as robots.txt is cached by: "scheme://host:port". */
+bool lw_url_origin(const char *url, char *buf, size_t size);
+
 /* The lower-cased host name of url into buf; false when it has none. */
 bool lw_url_host(const char *url, char *buf, size_t size);
 

@@ -63,11 +63,13 @@
 #include "queue/seed.h"
 #include "workers/download_cap.h"
 #include "workers/download_many.h"
+#include "workers/robots_ahead.h"
 #include "politeness/politeness.h"
 #include "workers/stage.h"
 
 #define SLOT_REFRESH_MS 10000
 #define TURN_STEP_MS 100 /* a waiting transfer looks at its turn this often */
+#define ROBOTS_WAIT_MS 35000 /* robots.txt's own timeout (30 s) and a margin */
 
 /* A place among a host's downloads (queue/lease_set.h), with its limit. */
 typedef struct {
@@ -88,6 +90,8 @@ typedef struct {
   LwHostTurn turn; /* the host's turn, reserved and not yet used */
   bool turn_held;
   long long turn_due_ms; /* lw_now_ms time of the turn */
+  bool many;                /* among many transfers: never wait in place */
+  long long robots_since_ms; /* waiting for robots.txt read beside since */
 } Download;
 
 static long long lease_ms(const LwConfig *cfg)
@@ -197,10 +201,33 @@ static LwStatus slot_for(Download *d, const char *host, LwError *err)
   return not_yet(err, LW_HOST_SLOT_WAIT_STEP_MS);
 }
 
+/* Among many transfers a new origin's robots.txt is read beside them
+ * (workers/robots_ahead.h) while this one waits: true once it is known, or
+ * after the longest a robots.txt fetch takes (then lw_host_turn_take
+ * fetches it itself). */
+static bool robots_ready(Download *d, const char *url)
+{
+  if (lw_robots_known(d->ctx->redis, d->ctx->config, url)) {
+    d->robots_since_ms = 0;
+    return true;
+  }
+  long long now = lw_now_ms();
+  if (!d->robots_since_ms) {
+    d->robots_since_ms = now;
+    lw_robots_ahead(d->ctx->config, url);
+  }
+  return now - d->robots_since_ms > ROBOTS_WAIT_MS;
+}
+
 /* The host's turn (robots.txt and pace, politeness/politeness.h): reserved
  * once per request, then waited for without holding anything else. */
 static LwStatus turn_for(Download *d, const char *url, LwError *err)
 {
+  if (!d->turn_held && d->many && !robots_ready(d, url)) {
+    lw_stage_progress(d->ctx, "waiting for robots.txt of %s", d->host.host);
+    still_going(d);
+    return not_yet(err, TURN_STEP_MS);
+  }
   if (!d->turn_held) {
     LW_TRY(lw_host_turn_take(d->ctx->redis, d->ctx->config, d->guard, url, 0, &d->turn,
                              err));
@@ -751,6 +778,7 @@ LwStatus lw_download_start(LwStageCtx *ctx, LwFetchMulti *multi, void *user,
   if (st != LW_OK) {
     return st;
   }
+  dl->d.many = true;
   st = lw_fetch_multi_add(multi, dl->uri, &dl->o, &dl->r, ctx->err, user);
   if (st != LW_OK) {
     return download_record(dl, st);
