@@ -61,7 +61,8 @@ run_worker() {
   while read -r u; do "$build/lodwash" --data "$work/data" seed add "$u" >/dev/null; done <"$work/urls"
   local a b
   a=$(now)
-  "$build/lodwash-worker" --data "$work/data" --stages download --exit-when-idle \
+  /usr/bin/time -f '%U %S' -o "$work/cpu.$t" \
+    "$build/lodwash-worker" --data "$work/data" --stages download --exit-when-idle \
     --download-transfers "$t" --log-level warn 2>>"$work/worker.log"
   b=$(now)
   local filed
@@ -93,5 +94,7 @@ printf '  %-52s %8s docs/s\n' \
   "lodwash, one worker, --download-transfers $transfers" "$many" \
   "curl, one at a time" "$curl_one" \
   "curl --parallel --parallel-max $transfers" "$curl_many"
+cpu_ms() { awk -v n="$docs" '{ printf "%.2f", ($1 + $2) * 1000 / n }' "$work/cpu.$1"; }
+echo "  worker CPU per document: $(cpu_ms 1) ms with one transfer, $(cpu_ms "$transfers") ms with $transfers"
 awk -v a="$many" -v b="$one" -v c="$curl_many" 'BEGIN {
   printf "  many / one transfer: %.1fx; lodwash many / curl --parallel: %.2f\n", a / b, a / c }'
