@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Slow hosts do not starve the pipeline: real workers, the test Redis and a
-# loopback server whose dumps trickle (a byte a second). Two workers serve
+# loopback server whose dumps trickle (a line a second). Two workers serve
 # download and noop (download preferred). Without a cap both sit in
 # transfers and the other jobs wait (the undisturbed run shows it); with
 # --download-workers 1 one worker takes the transfers and the other does the
@@ -15,7 +15,8 @@ export LODWASH_HEARTBEAT_TTL=5 LODWASH_POLL_MAX_MS=50 LODWASH_ALLOW_NET=127.0.0.
 export LODWASH_HOST_INTERVAL_MS=0 LODWASH_PER_HOST_CONCURRENCY=8
 
 # --- a server whose every GET trickles for a minute (robots.txt: 404)
-python3 "$LODWASH_SOURCE_DIR/tests/support/trickle_server.py" "$LW_SH_TMP/port" 60 &
+python3 "$LODWASH_SOURCE_DIR/tests/support/dribble_server.py" "$LW_SH_TMP/port" 127.0.0.1 \
+  --slow-seconds 60 --slow-prefix / &
 LW_SH_PIDS+=($!)
 lw_sh_wait_for 10 test -s "$LW_SH_TMP/port"
 port=$(cat "$LW_SH_TMP/port")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Slow hosts in a whole pipeline (issue 15): 30 providers, 3 of which serve
-# their dump a byte a second (and their VoID a second late). The real scheduler (one cycle), two
+# their dump a line a second (and their VoID a second late). The real scheduler (one cycle), two
 # real workers serving every stage, loopback HTTP, the files store. With
 # --download-workers 1, every quick dump downloaded gets through unpack,
 # guess, parse and import into its provider's graph while a trickling
@@ -41,7 +41,8 @@ export LODWASH_HOST_INTERVAL_MS=0 LODWASH_PER_HOST_CONCURRENCY=8 LODWASH_LOW_SPE
 HV_SLOW_S=1 hv_init "$dir"
 
 # --- the trickling server (robots.txt: 404)
-python3 "$(dirname "$0")/support/trickle_server.py" "$dir/tport" 120 &
+python3 "$(dirname "$0")/support/dribble_server.py" "$dir/tport" 127.0.0.1 \
+  --slow-seconds 120 --slow-prefix / &
 HV_PIDS+=($!)
 for _ in $(seq 100); do [ -s "$dir/tport" ] && break; sleep 0.05; done
 tbase="http://127.0.0.1:$(cat "$dir/tport")"

@@ -1,10 +1,14 @@
-"""Loopback HTTP hosts for many-transfer tests and benchmarks: the same
-small N-Triples dumps on several loopback addresses (one host each, one
-port), every answer after a latency, and the paths that start with /slow
-dribbled a line a second. robots.txt: 404 (after the latency too).
+"""Loopback HTTP hosts for slow-host tests and benchmarks: the same small
+N-Triples dumps on several loopback addresses (one host each, one port),
+every answer after a latency, and the paths that start with the slow
+prefix (/slow) dribbled a line a second. robots.txt: 404 (after the
+latency too).
 
     python3 dribble_server.py PORT_FILE ADDRESSES [--latency-ms MS]
                               [--slow-seconds S] [--lines N]
+                              [--slow-prefix /slow]
+
+--slow-prefix /: every dump dribbles (a host that trickles).
 
 ADDRESSES: comma-separated (127.0.0.1,127.0.0.2,...). The port, the same on
 every address, is written to PORT_FILE once all listen. A dump's body
@@ -22,6 +26,7 @@ ap.add_argument("addresses")
 ap.add_argument("--latency-ms", type=int, default=0)
 ap.add_argument("--slow-seconds", type=int, default=8)
 ap.add_argument("--lines", type=int, default=5)
+ap.add_argument("--slow-prefix", default="/slow")
 args = ap.parse_args()
 
 
@@ -41,7 +46,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        slow = self.path.startswith("/slow")
+        slow = self.path.startswith(args.slow_prefix)
         body = lines(self.path, args.slow_seconds if slow else args.lines)
         self.send_response(200)
         self.send_header("Content-Type", "application/n-triples")
