@@ -17,6 +17,7 @@
 
 #include "base/base.h"
 #include "files/files.h"
+#include "net/fetch_internal.h"
 
 #ifndef LODWASH_VERSION
 #define LODWASH_VERSION "0"
@@ -117,7 +118,7 @@ static bool decode_base64(const char *s, size_t len, unsigned char *out, unsigne
 
 /* ---- the transfer ------------------------------------------------------- */
 
-typedef struct {
+struct Fetch {
   CURL *curl;
   const LwFetchOptions *opts;
   LwFetchResult *res;
@@ -169,7 +170,7 @@ typedef struct {
   struct curl_slist *headers;
   struct curl_slist *resolve;
   char ua[512];
-} Fetch;
+};
 
 static bool pipe_drain(struct Pipe *p);
 
@@ -1520,211 +1521,40 @@ json_t *lw_fetch_timestamp_json(const LwFetchResult *res)
   return json_pack("{s:f, s:f}", "begin", res->begin, "end", res->end);
 }
 
-/* ---- many at once (libcurl's multi interface) ---------------------------
- *
- * The same Fetch, hop by hop, in one thread for many transfers: hop_begin
- * when its time has come (a before_hop that says "not yet" is asked again
- * later, and holds no other transfer), the hop's transfer in the multi
- * handle, hop_end when libcurl says it ended, then the next hop or the
- * end. Every callback (socket guard, headers, body, caps, progress) is the
- * easy handle's own, so each transfer keeps every rule of lw_fetch.
- */
-typedef enum { XFER_WAITING, XFER_RUNNING, XFER_DONE } XferState;
+/* ---- for the multi driver (net/fetch_internal.h) ----------------------- */
 
-typedef struct Xfer {
-  Fetch f;
-  XferState state;
-  long long wake_ms; /* monotonic: ask before_hop again then */
-  LwError *err;
-  LwStatus status; /* once XFER_DONE */
-  void *user;
-  struct Xfer *next;
-} Xfer;
-
-struct LwFetchMulti {
-  CURLM *multi;
-  Xfer *list;
-  size_t count;
-};
-
-static long long mono_ms(void)
+Fetch *lw_fetch_state_new(void)
 {
-  return (long long)(lw_monotonic_seconds() * 1000);
+  return calloc(1, sizeof(Fetch));
 }
 
-LwFetchMulti *lw_fetch_multi_new(void)
+CURL *lw_fetch_state_curl(Fetch *f)
 {
-  lw_fetch_global_init();
-  LwFetchMulti *m = calloc(1, sizeof(*m));
-  if (m && !(m->multi = curl_multi_init())) {
-    free(m);
-    return NULL;
-  }
-  return m;
+  return f->curl;
 }
 
-LwStatus lw_fetch_multi_add(LwFetchMulti *m, const char *url, const LwFetchOptions *opts,
-                            LwFetchResult *result, LwError *err, void *user)
+LwStatus lw_fetch_state_open(Fetch *f, const char *url, const LwFetchOptions *opts,
+                             LwFetchResult *res, LwError *err)
 {
-  Xfer *x = calloc(1, sizeof(*x));
-  if (!x) {
-    memset(result, 0, sizeof(*result));
-    result->retry_after = -1;
-    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-  }
-  LwStatus st = fetch_open(&x->f, url, opts, result, err);
-  if (st != LW_OK) {
-    st = fetch_close(&x->f, st, err);
-    free(x);
-    return st;
-  }
-  curl_easy_setopt(x->f.curl, CURLOPT_PRIVATE, x);
-  x->err = err;
-  x->user = user;
-  x->state = XFER_WAITING;
-  x->next = m->list;
-  m->list = x;
-  m->count++;
-  return LW_OK;
+  return fetch_open(f, url, opts, res, err);
 }
 
-size_t lw_fetch_multi_count(const LwFetchMulti *m)
+LwStatus lw_fetch_state_close(Fetch *f, LwStatus st, LwError *err)
 {
-  return m ? m->count : 0;
+  return fetch_close(f, st, err);
 }
 
-static void xfer_end(Xfer *x, LwStatus st)
+LwStatus lw_fetch_hop_begin(Fetch *f, LwError *err)
 {
-  x->status = fetch_close(&x->f, st, x->err);
-  x->state = XFER_DONE;
+  return hop_begin(f, err);
 }
 
-/* Starts the hops whose time has come; *wake: the next time one is due. */
-static void start_due(LwFetchMulti *m, long long now, long long *wake)
+LwStatus lw_fetch_hop_end(Fetch *f, CURLcode rc, bool *again, LwError *err)
 {
-  for (Xfer *x = m->list; x; x = x->next) {
-    if (x->state != XFER_WAITING) {
-      continue;
-    }
-    if (x->wake_ms > now) {
-      *wake = x->wake_ms < *wake ? x->wake_ms : *wake;
-      continue;
-    }
-    LwStatus st = hop_begin(&x->f, x->err);
-    if (st == LW_NOTHING) {
-      x->wake_ms = now + hop_wait_ms(x->err);
-      *wake = x->wake_ms < *wake ? x->wake_ms : *wake;
-    } else if (st != LW_OK) {
-      xfer_end(x, st);
-    } else if (curl_multi_add_handle(m->multi, x->f.curl) != CURLM_OK) {
-      xfer_end(x, lw_error_set(x->err, LW_ERR_NOMEM, "cannot start a transfer"));
-    } else {
-      x->state = XFER_RUNNING;
-    }
-  }
+  return hop_end(f, rc, again, err);
 }
 
-/* Hops libcurl finished: the next hop waits for its turn, or the fetch
- * ends. Returns how many fetches ended. */
-static int collect_ended(LwFetchMulti *m)
+long long lw_fetch_hop_wait_ms(LwError *err)
 {
-  int ended = 0;
-  int left = 0;
-  CURLMsg *msg;
-  while ((msg = curl_multi_info_read(m->multi, &left)) != NULL) {
-    if (msg->msg != CURLMSG_DONE) {
-      continue;
-    }
-    CURL *easy = msg->easy_handle;
-    CURLcode rc = msg->data.result; /* msg is gone after the removal */
-    Xfer *x = NULL;
-    curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&x);
-    curl_multi_remove_handle(m->multi, easy);
-    bool again = false;
-    LwStatus st = hop_end(&x->f, rc, &again, x->err);
-    if (again) {
-      x->state = XFER_WAITING;
-      x->wake_ms = 0;
-    } else {
-      xfer_end(x, st);
-      ++ended;
-    }
-  }
-  return ended;
-}
-
-static bool any_done(const LwFetchMulti *m)
-{
-  for (const Xfer *x = m->list; x; x = x->next) {
-    if (x->state == XFER_DONE) {
-      return true;
-    }
-  }
-  return false;
-}
-
-LwStatus lw_fetch_multi_run(LwFetchMulti *m, long max_wait_ms, LwError *err)
-{
-  long long now = mono_ms();
-  long long wake = now + (max_wait_ms > 0 ? max_wait_ms : 0);
-  start_due(m, now, &wake);
-  int running = 0;
-  CURLMcode mc = curl_multi_perform(m->multi, &running);
-  if (mc == CURLM_OK && collect_ended(m) == 0 && !any_done(m)) {
-    long long timeout = wake - mono_ms();
-    mc = curl_multi_poll(m->multi, NULL, 0, timeout > 0 ? (int)timeout : 0, NULL);
-    if (mc == CURLM_OK) {
-      mc = curl_multi_perform(m->multi, &running);
-    }
-    if (mc == CURLM_OK) {
-      collect_ended(m);
-    }
-  }
-  if (mc != CURLM_OK) {
-    return lw_error_set(err, LW_ERR_NET, "libcurl: %s", curl_multi_strerror(mc));
-  }
-  return LW_OK;
-}
-
-void *lw_fetch_multi_done(LwFetchMulti *m, LwStatus *status)
-{
-  for (Xfer **p = &m->list; *p; p = &(*p)->next) {
-    Xfer *x = *p;
-    if (x->state == XFER_DONE) {
-      *p = x->next;
-      m->count--;
-      *status = x->status;
-      void *user = x->user;
-      free(x);
-      return user;
-    }
-  }
-  return NULL;
-}
-
-void lw_fetch_multi_stop(LwFetchMulti *m)
-{
-  for (Xfer *x = m->list; x; x = x->next) {
-    if (x->state == XFER_RUNNING) {
-      curl_multi_remove_handle(m->multi, x->f.curl);
-    }
-    if (x->state != XFER_DONE) {
-      xfer_end(x, lw_error_set(x->err, LW_ERR_NET, "stopped: the transfers were ended"));
-    }
-  }
-}
-
-void lw_fetch_multi_free(LwFetchMulti *m)
-{
-  if (!m) {
-    return;
-  }
-  lw_fetch_multi_stop(m);
-  while (m->list) {
-    Xfer *x = m->list;
-    m->list = x->next;
-    free(x);
-  }
-  curl_multi_cleanup(m->multi);
-  free(m);
+  return hop_wait_ms(err);
 }

@@ -49,14 +49,25 @@ static bool url_parts(const char *url, UrlParts *out)
   return ok;
 }
 
-bool lw_url_host(const char *url, char *buf, size_t size)
+/* url's host (or its origin) into buf; false when it has no host. */
+static bool url_host_part(const char *url, bool origin, char *buf, size_t size)
 {
   UrlParts p;
   if (!url_parts(url, &p) || !p.host[0]) {
     return false;
   }
-  snprintf(buf, size, "%s", p.host);
+  snprintf(buf, size, "%s", origin ? p.origin : p.host);
   return true;
+}
+
+bool lw_url_host(const char *url, char *buf, size_t size)
+{
+  return url_host_part(url, false, buf, size);
+}
+
+bool lw_url_origin(const char *url, char *buf, size_t size)
+{
+  return url_host_part(url, true, buf, size);
 }
 
 /* Fetches origin's robots.txt: state "ok" (with *body), "none" (4xx or
@@ -142,16 +153,6 @@ static LwStatus robots_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard
   }
   free(body);
   return st;
-}
-
-bool lw_url_origin(const char *url, char *buf, size_t size)
-{
-  UrlParts p;
-  if (!url_parts(url, &p) || !p.host[0]) {
-    return false;
-  }
-  snprintf(buf, size, "%s", p.origin);
-  return true;
 }
 
 bool lw_robots_known(LwRecords *c, const LwConfig *cfg, const char *url)
