@@ -214,8 +214,8 @@ static bool robots_ready(Download *d, const char *url)
   long long now = lw_now_ms();
   if (!d->robots_since_ms) {
     d->robots_since_ms = now;
-    lw_robots_ahead(d->ctx->config, url);
   }
+  lw_robots_ahead(d->ctx->config, url); /* nothing when its fetch runs already */
   return now - d->robots_since_ms > ROBOTS_WAIT_MS;
 }
 
