@@ -13,6 +13,11 @@
 # runs and the base images and the layer cache are reused. One engine per
 # folder at a time: a lock is held until lw_docker_engine_stop.
 
+# lw_stop_pid and friends, when sourced by hand
+if ! declare -F lw_stop_pid > /dev/null; then
+  source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib/servers.sh"
+fi
+
 LW_DOCKERD_PID=""
 LW_DOCKER_DIR=""
 LW_DOCKER_LOCK_FD=""

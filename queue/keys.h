@@ -54,6 +54,10 @@
  * contexts                zset    the context cache's index: md5 of URL -> ms cached
  * unpacked:<harvest id>   hash    the harvest's unpack budget: archive seed hash
  *                                 -> "<bytes> <files>" (queue/unpack_budget.h)
+ * rechecks                zset    seed hash -> its `processed` (ms): the
+ *                                 staleness check's index (queue/recheck_index.h)
+ * indexes                 hash    index name -> when it was built from the
+ *                                 records written before it (ms)
  * scheduler:lease         string  the active scheduler's id, with a TTL
  * timing:<stage>          hash    job run time histogram (queue/job_timing.h)
  * paused                  set     stages an operator paused: not fetched
@@ -99,6 +103,8 @@
 #define LW_KEY_SAMPLES "samples" /* list: one a minute, queue/samples.h */
 #define LW_KEY_CONTEXTS "contexts"
 #define LW_KEY_UNPACKED "unpacked:%s" /* hash: archive seed -> "bytes files" */
+#define LW_KEY_RECHECKS "rechecks" /* zset: seed -> processed ms, queue/recheck_index.h */
+#define LW_KEY_INDEXES "indexes"   /* hash: index name -> ms it was built at */
 
 /* Longest key lw_key builds; longer ones are truncated (never happens with
  * stage names, worker ids and hashes, which are short). */

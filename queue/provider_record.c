@@ -63,9 +63,9 @@ static LwStatus run_finish(redisContext *c, const char *prefix, const char *id,
 static const char *const state_fields[] = {
   "state",    "harvest",      "harvested",         "harvested_hash",
   "force",    "dump_changed", "checked",           "retry_at",
-  "failures", "void_etag",    "void_http_modified"};
+  "failures", "void_etag",    "void_http_modified", "source_digest"};
 #define STATE_FIELDS (sizeof(state_fields) / sizeof(*state_fields))
-_Static_assert(STATE_FIELDS == 11, "state_read's HMGET names each of them");
+_Static_assert(STATE_FIELDS == 12, "state_read's HMGET names each of them");
 
 /* The value of field (one of state_fields) in the HMGET reply, or NULL. */
 static const char *field_of(const redisReply *r, const char *field)
@@ -94,7 +94,7 @@ static LwStatus state_read(redisContext *c, const char *prefix, const char *name
   const char *const *f = state_fields;
   redisReply *r = lw_redis_cmd(c, err, "HMGET", lw_key(prefix, LW_KEY_PROVIDER, name).s,
                                f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
-                               f[10], NULL);
+                               f[10], f[11], NULL);
   if (!r) {
     return err ? err->status : LW_ERR_REDIS;
   }
@@ -116,6 +116,8 @@ static LwStatus state_read(redisContext *c, const char *prefix, const char *name
   const char *lm = field_of(r, "void_http_modified");
   snprintf(out->etag, sizeof(out->etag), "%s", etag ? etag : "");
   snprintf(out->http_modified, sizeof(out->http_modified), "%s", lm ? lm : "");
+  const char *digest = field_of(r, "source_digest");
+  snprintf(out->source_digest, sizeof(out->source_digest), "%s", digest ? digest : "");
   freeReplyObject(r);
   if (out->running && out->harvest[0]) {
     r = lw_redis_cmd(c, err, "HMGET", lw_key(prefix, LW_KEY_HARVEST, out->harvest).s,

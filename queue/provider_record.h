@@ -39,6 +39,9 @@
  *       source_datasets JSON array: a catalogue's datasets at the last visit,
  *                       each {id, title, version, state (new, changed,
  *                       unchanged, gone), dumps, skipped: [{url, reason}]}
+ *       source_digest   MD5 of void_dumps, source_datasets and warnings as
+ *                       written: a visit that finds them the same does not
+ *                       write them again
  *       harvested_datasets  JSON object id -> version of the datasets as
  *                       the last done harvest found them (the baseline
  *                       the next visit compares with)
@@ -92,6 +95,9 @@ typedef struct {
   long long failures;
   char etag[256]; /* validators of the last VoID response */
   char http_modified[64];
+  /* MD5 of the catalogue's view last written (source_digest): the datasets
+   * and dumps, megabytes at 100,000 datasets, are written only when it moves */
+  char source_digest[LW_HASH_HEX_LEN + 1];
 } LwProviderState;
 
 /* Reads provider:<name> (and the running harvest's version). A provider

@@ -19,7 +19,7 @@
 static bool is_data_leaf(const char *status)
 {
   return !strcmp(status, "unarchived") || !strcmp(status, "guessed") ||
-         !strcmp(status, "parsed");
+         !strcmp(status, "skipped") || !strcmp(status, "parsed");
 }
 
 /* Appends to leaves the data seeds under seed hash (archive entries through

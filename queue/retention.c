@@ -14,12 +14,15 @@
 #define SCAN_COUNT "1000"
 #define BATCH 1000
 
-/* KEYS: seed:<hash>, seeds (counts per status)  ARGV: `updated` as read
- * Deletes the record unless it changed since the sweep read it. 1 deleted. */
+/* KEYS: seed:<hash>, seeds (counts per status), rechecks (the re-check
+ * index)  ARGV: `updated` as read, hash
+ * Deletes the record unless it changed since the sweep read it, and its
+ * index entry with it. 1 deleted. */
 static LwScript delete_seed_script = {
   "if (redis.call('HGET', KEYS[1], 'updated') or '') ~= ARGV[1] then return 0 end\n"
   "local st = redis.call('HGET', KEYS[1], 'status')\n"
   "if redis.call('DEL', KEYS[1]) == 0 then return 0 end\n"
+  "redis.call('ZREM', KEYS[3], ARGV[2])\n"
   "if st then redis.call('HINCRBY', KEYS[2], st, -1) end\n"
   "return 1\n",
   ""};
@@ -531,9 +534,10 @@ static LwStatus remove_seed(LwGc *g, const char *hash, const redisReply *r)
   if (!g->o->dry_run) {
     LwKey key = lw_key(g->cfg->prefix, LW_KEY_SEED, hash);
     LwKey counts = lw_key(g->cfg->prefix, LW_KEY_SEED_COUNTS, NULL);
+    LwKey index = lw_key(g->cfg->prefix, LW_KEY_RECHECKS, NULL);
     const char *updated = element_str(r, F_UPDATED);
-    const char *argv[] = {key.s, counts.s, updated ? updated : ""};
-    redisReply *reply = lw_script_run(g->c, &delete_seed_script, 2, 3, argv, NULL, g->err);
+    const char *argv[] = {key.s, counts.s, index.s, updated ? updated : "", hash};
+    redisReply *reply = lw_script_run(g->c, &delete_seed_script, 3, 5, argv, NULL, g->err);
     if (!reply) {
       return g->err->status;
     }

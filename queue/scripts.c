@@ -73,6 +73,8 @@ LwScript lw_script_fetch = {
  * Ops:
  *   call    a Redis command
  *   hsetx   key field value: HSET when the key exists
+ *   rested  seed key, index, score, member: ZADD member to the re-check
+ *           index unless the seed has a parent (queue/recheck_index.h)
  *   delay   zset, ms, member: ZADD member scored now + ms (Redis clock)
  *   status  seed key, counts key, status, now, hash, strict|soft, allowed...
  *   guard   key, field, value, message: refuses the results unless the
@@ -132,6 +134,10 @@ LwScript lw_script_apply = {
   "    if name == 'call' then redis.call(unpack(a))\n"
   "    elseif name == 'hsetx' then\n"
   "      if redis.call('EXISTS', a[1]) == 1 then redis.call('HSET', a[1], a[2], a[3]) end\n"
+  "    elseif name == 'rested' then\n"
+  "      if (redis.call('HGET', a[1], 'parent') or '') == '' then\n"
+  "        redis.call('ZADD', a[2], a[3], a[4])\n"
+  "      end\n"
   "    elseif name == 'status' then\n"
   "      local cur = redis.call('HGET', a[1], 'status') or ''\n"
   "      if cur ~= a[3] and allowed(a, cur) then\n"

@@ -16,7 +16,7 @@
 
 const char *const lw_seed_statuses[] = {
   "added",    "downloading", "filed",   "failed", "unarchiving", "depleted", "unarchived",
-  "guessing", "guessed",     "parsing", "parsed", "cleaned",     NULL};
+  "guessing", "guessed",     "skipped", "parsing", "parsed", "cleaned",     NULL};
 
 /* The machine: for each status, the statuses it may be reached from
  * ("" = a new record). Same-status moves are added by the code. */
@@ -24,7 +24,8 @@ static const struct {
   const char *to;
   const char *from[10];
 } machine[] = {
-  {"added", {"", "failed", "filed", "depleted", "unarchived", "guessed", "parsed", NULL}},
+  {"added",
+   {"", "failed", "filed", "depleted", "unarchived", "guessed", "skipped", "parsed", NULL}},
   {"downloading", {"added", NULL}},
   /* "added": an archive entry that a re-harvest reset is filed again by unpack */
   /* "failed": a dead job retried by hand runs its stage again
@@ -33,10 +34,13 @@ static const struct {
   {"failed", {"downloading", "unarchiving", "guessing", "parsing", NULL}},
   {"unarchiving", {"filed", NULL}},
   {"depleted", {"unarchiving", NULL}},
-  /* "guessed", "parsed": `lodwash reclean` cleans a data file again */
-  {"unarchived", {"unarchiving", "guessed", "parsed", "failed", NULL}},
+  /* "guessed", "skipped", "parsed": `lodwash reclean` cleans a data file again */
+  {"unarchived", {"unarchiving", "guessed", "skipped", "parsed", "failed", NULL}},
   {"guessing", {"unarchived", NULL}},
   {"guessed", {"guessing", "failed", NULL}},
+  /* an optional file (a page, a distribution of undeclared format) that
+   * holds no RDF: done, nothing to parse or import */
+  {"skipped", {"guessing", NULL}},
   {"parsing", {"guessed", NULL}},
   {"parsed", {"parsing", NULL}},
   {"cleaned", {"", NULL}},
@@ -66,7 +70,7 @@ bool lw_seed_status_resting(const char *status)
 bool lw_seed_status_done(const char *status)
 {
   return status && (!strcmp(status, "parsed") || !strcmp(status, "cleaned") ||
-                    !strcmp(status, "depleted"));
+                    !strcmp(status, "depleted") || !strcmp(status, "skipped"));
 }
 
 bool lw_seed_transition_allowed(const char *from, const char *to)

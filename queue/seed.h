@@ -9,11 +9,12 @@
  *   added --> downloading --> filed | failed
  *   added --> filed   (an archive entry of a re-harvest, filed by unpack)
  *   filed --> unarchiving --> depleted (an archive) | unarchived (data)
- *   unarchived --> guessing --> guessed
+ *   unarchived --> guessing --> guessed | skipped (optional, not RDF: done)
  *   guessed --> parsing --> parsed
  *   downloading, unarchiving, guessing, parsing --> failed   (any working state)
- *   failed, filed, depleted, unarchived, guessed, parsed --> added   (re-harvest)
- *   guessed, parsed --> unarchived   (reclean: the kept file cleaned again)
+ *   failed, filed, depleted, unarchived, guessed, skipped, parsed --> added
+ *                                                               (re-harvest)
+ *   guessed, skipped, parsed --> unarchived   (reclean: the kept file again)
  *
  * A status may also be set to itself (a job that runs again after a crash
  * repeats its transitions). Anything else is refused with LW_ERR_STATE,

@@ -18,6 +18,12 @@
  * asked for, in their order (NULL when a field is absent). */
 typedef void (*LwSeedScanFn)(void *arg, const char *hash, const char *const *values);
 
+/* The fields of the seeds hashes[0..n), read in one pipeline and given to
+ * fn, in order (no other command may be sent on c from fn). */
+LwStatus lw_seed_read_fields(LwRecords *c, const char *prefix, const char *const *hashes,
+                             size_t n, const char *const *fields, size_t nfields,
+                             LwSeedScanFn fn, void *arg, LwError *err);
+
 /* One SCAN step of about count seed keys from cursor (text, "0" to start),
  * their fields read in one pipeline and given to fn. cursor is advanced; "0"
  * after a full pass. nfields <= LW_SEED_SCAN_FIELDS_MAX. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "queue/keys.h"
+#include "queue/recheck_index.h"
 #include "queue/redis_cmd.h"
 #include "queue/scripts.h"
 #include "queue/seed.h"
@@ -146,6 +147,9 @@ void lw_txn_hset(LwTxn *txn, const char *key, const char *field, const char *val
 void lw_txn_seed_set(LwTxn *txn, const char *seed, const char *field, const char *value)
 {
   lw_txn_hset(txn, lw_key(txn->prefix, LW_KEY_SEED, seed).s, field, value);
+  if (!strcmp(field, "processed")) {
+    lw_txn_recheck_index(txn, seed, value); /* in the same call: never apart */
+  }
 }
 
 static void seed_status(LwTxn *txn, const char *seed, const char *status, bool strict)

@@ -59,7 +59,8 @@ void lw_txn_op(LwTxn *txn, const char *op, int argc, const char **argv);
 /* HSET key field value. */
 void lw_txn_hset(LwTxn *txn, const char *key, const char *field, const char *value);
 
-/* HSET PREFIXseed:<seed> field value. */
+/* HSET PREFIXseed:<seed> field value; `processed` also goes to the
+ * re-check index (queue/recheck_index.h). */
 void lw_txn_seed_set(LwTxn *txn, const char *seed, const char *field, const char *value);
 
 /* Moves seed to status, checked against the seed status machine

@@ -48,8 +48,8 @@ LwFormat lw_format_parse(const char *name);
 
 /*
  * RDF terms and quads as every reader hands them on: serd (Turtle, TriG,
- * N-Triples, N-Quads), raptor2 (RDF/XML, RDFa) and the JSON-LD processor all
- * call one LwQuadSink, so the cleaning that follows does not care where a
+ * N-Triples, N-Quads), raptor2 (RDF/XML), the RDFa and the JSON-LD
+ * processors all call one LwQuadSink, so the cleaning that follows does not care where a
  * statement came from.
  *
  * Strings are UTF-8, unescaped, NUL-terminated, owned by the caller of the

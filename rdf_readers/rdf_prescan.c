@@ -193,6 +193,21 @@ static void emit_quotes(LwScanner *s, Out *out, bool backslash_next)
  * back until the next character says whether a prefixed name goes on. */
 enum { BOOL_NONE = 0, BOOL_ZS, BOOL_WORD };
 
+/* The bytes of a character that is PN_CHARS, not PN_CHARS_BASE, and not
+ * ASCII: U+00B7, U+0300-036F, U+203F-2040. */
+static bool name_inner_char(const unsigned char *p, size_t n)
+{
+  unsigned c = p[0];
+  if (n >= 2 && c == 0xC2 && p[1] == 0xB7) {
+    return true;
+  }
+  if (n >= 2 && (c == 0xCC || (c == 0xCD && p[1] <= 0xAF))) {
+    return true;
+  }
+  return n >= 3 && c == 0xE2 &&
+         ((p[1] == 0x80 && p[2] == 0xBF) || (p[1] == 0x81 && p[2] == 0x80));
+}
+
 /* After "true" / "false": the bytes of a character that is PN_CHARS but not
  * PN_CHARS_BASE ('-', '_', digits, U+00B7, U+0300-036F, U+203F-2040), or ':'
  * or '.'. serd 0.30 stops the word there and reads the boolean. */
@@ -202,14 +217,22 @@ static bool name_goes_on(const unsigned char *p, size_t n)
   if (c == '-' || c == '_' || c == ':' || c == '.' || (c >= '0' && c <= '9')) {
     return true;
   }
-  if (n >= 2 && c == 0xC2 && p[1] == 0xB7) {
-    return true;
+  return name_inner_char(p, n);
+}
+
+/* Follows the letters a bare token starts with (see LwScanNameCharFunc). */
+static void name_letters(LwScanner *s, unsigned c, bool token_start, const char *bytes,
+                         size_t n)
+{
+  bool letter = c == NON_ASCII || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  if (token_start) {
+    s->name_letters = true;
   }
-  if (n >= 2 && (c == 0xCC || (c == 0xCD && p[1] <= 0xAF))) {
-    return true;
+  s->name_letters = s->name_letters && letter;
+  if (s->name_letters && c == NON_ASCII && s->on_name_char &&
+      name_inner_char((const unsigned char *)bytes, n)) {
+    s->on_name_char(s->name_char_handle, s->line, token_start);
   }
-  return n >= 3 && c == 0xE2 &&
-         ((p[1] == 0x80 && p[2] == 0xBF) || (p[1] == 0x81 && p[2] == 0x80));
 }
 
 const char *lw_scanner_written_name(const char *name)
@@ -438,6 +461,7 @@ static LwScanResult normal(LwScanner *s, unsigned c, const char *bytes, size_t n
 {
   bool token_start = !s->in_token || s->after_caret; /* "^^" + a name */
   if (s->long_strings) {
+    name_letters(s, c, token_start, bytes, n);
     if (held_tag(s, c, token_start, out)) {
       return LW_SCAN_OK;
     }
@@ -625,6 +649,10 @@ again:
       s->state = s->ret_state;
       if (bad_code_point(s->esc_value, s->ret_state == S_IRI)) {
         emit(out, "Z", 1); /* serd: "invalid hex escape", here */
+        size_t k = s->escapes_refused++ % (sizeof(s->refused) / sizeof(s->refused[0]));
+        s->refused[k].line = s->line;
+        s->refused[k].code_point = s->esc_value;
+        s->refused[k].in_iri = s->ret_state == S_IRI;
         return LW_SCAN_OK;
       }
     }
@@ -839,8 +867,33 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len, LwBuf *
   return LW_SCAN_OK;
 }
 
+/* What the input ends inside, for the message at its end: serd names a
+ * character there that is not in the input (the '|' of the trailer, the
+ * pre-scanner's 'Z', '?' for its own end of input). */
+static const char *ends_inside(const LwScanner *s)
+{
+  switch (s->state) {
+  case S_IRI:
+    return "an IRI";
+  case S_OPEN:
+    return s->quotes_seen == 1 ? "a string" : NULL; /* "" is a string */
+  case S_STR:
+    return "a string";
+  case S_LSTR:
+    return "a long string";
+  case S_ESC:
+  case S_HEX:
+    return s->ret_state == S_IRI ? "an escape in an IRI" : "an escape in a string";
+  case S_NESC:
+    return "an escape in a name";
+  default:
+    return NULL;
+  }
+}
+
 LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out)
 {
+  s->end_inside = ends_inside(s);
   if (lw_buf_reserve(out, 17 + s->dots + s->held_b + sizeof(s->bool_held) +
                             sizeof(s->tag_held) + 1) != LW_OK) {
     return LW_SCAN_NOMEM;

@@ -1,8 +1,10 @@
 /*
  * HTML pages (LW_FORMAT_RDFA, LW_FORMAT_JSONLD_HTML): the page's JSON-LD
  * scripts (JSON-LD 1.1 API §4.1 and §7.3) read by jsonld/, and its RDFa by
- * raptor (rdf_readers/rdf_reader_raptor.c), both from the same page read
- * whole (LW_HTML_MAX_BYTES, as the RDFa repair already needs).
+ * rdfa/ (rdf_readers/rdf_reader_rdfa.c), both from the same tree of the page
+ * read whole (LW_HTML_MAX_BYTES): libxml2's HTML parser for HTML, its XML
+ * parser (behind the XML guard) for a page that opens with an XML
+ * declaration.
  *
  * The scripts are found in libxml2's HTML tree: every <script> whose type is
  * application/ld+json (parameters and case ignored). Their text is taken as
@@ -13,8 +15,8 @@
  * Blank nodes: the JSON-LD processor labels its blank nodes "b<N>" per
  * document; here they become "gs<K>b<N>" (K the script's number), so that
  * the scripts read as separate documents never share a blank node, and none
- * meets one of raptor's labels (raptor's start with 'g' only as "g<digit>"
- * or "gg", see rdf_reader_raptor.c).
+ * meets one of the RDFa processor's labels ("g<digit>..." and "r...", see
+ * rdfa/rdfa.h).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -26,8 +28,8 @@
 
 #include "base/base.h"
 #include "jsonld/jsonld.h"
-#include "rdf_readers/html_repair.h"
 #include "rdf_readers/rdf_readers.h"
+#include "rdfa/rdfa.h"
 
 /* ---- what the page holds ---- */
 
@@ -157,19 +159,8 @@ static void note_element(PageScan *scan, xmlNodePtr n)
  * nest deeply). */
 static void scan_page(xmlNodePtr root, PageScan *scan)
 {
-  xmlNodePtr n = root;
-  while (n) {
-    if (n->type == XML_ELEMENT_NODE) {
-      note_element(scan, n);
-      if (n->children) {
-        n = n->children;
-        continue;
-      }
-    }
-    while (n && n != root && !n->next) {
-      n = n->parent;
-    }
-    n = n && n != root ? n->next : NULL;
+  for (xmlNodePtr n = root; n; n = lw_rdfa_next_element(root, n)) {
+    note_element(scan, n);
   }
 }
 
@@ -353,24 +344,13 @@ static LwStatus read_scripts_as_array(LwReadContext *rc, const PageScan *scan,
 /* The element whose id is fragment, or NULL. */
 static xmlNodePtr element_by_id(xmlNodePtr root, const char *fragment)
 {
-  xmlNodePtr n = root;
-  while (n) {
-    if (n->type == XML_ELEMENT_NODE) {
-      char *id = attribute(n, "id");
-      bool hit = id && !strcmp(id, fragment);
-      xmlFree(id);
-      if (hit) {
-        return n;
-      }
-      if (n->children) {
-        n = n->children;
-        continue;
-      }
+  for (xmlNodePtr n = root; n; n = lw_rdfa_next_element(root, n)) {
+    char *id = attribute(n, "id");
+    bool hit = id && !strcmp(id, fragment);
+    xmlFree(id);
+    if (hit) {
+      return n;
     }
-    while (n && n != root && !n->next) {
-      n = n->parent;
-    }
-    n = n && n != root ? n->next : NULL;
   }
   return NULL;
 }
@@ -428,63 +408,84 @@ static LwStatus read_scripts(LwReadContext *rc, xmlNodePtr root, const PageScan 
 
 /* ---- the page ---- */
 
-/* The page's JSON-LD scripts; *rdfa tells whether it has RDFa attributes. */
-static LwStatus read_page_scripts(LwReadContext *rc, const LwBuf *page, bool *rdfa)
+/* Appends the rest of in to page. LW_ERR_LIMIT past LW_HTML_MAX_BYTES. */
+static LwStatus read_whole_page(FILE *in, LwBuf *page, LwError *err)
 {
-  /* UTF-8 whatever a <meta> says, as in html_repair.c */
-  htmlDocPtr doc = htmlReadMemory(page->data, (int)page->len, NULL, "UTF-8",
-                                  HTML_PARSE_RECOVER | HTML_PARSE_NONET |
-                                    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-                                    HTML_PARSE_IGNORE_ENC);
-  xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL;
-  if (!root) {
-    xmlFreeDoc(doc);
-    *rdfa = true; /* let raptor say what is wrong */
-    return LW_OK;
+  for (;;) {
+    if (lw_buf_reserve(page, 65536) != LW_OK) {
+      return lw_error_set(err, LW_ERR_NOMEM, "out of memory reading HTML");
+    }
+    size_t n = fread(page->data + page->len, 1, 65536, in);
+    page->len += n;
+    if (page->len > LW_HTML_MAX_BYTES) {
+      return lw_error_set(err, LW_ERR_LIMIT,
+                          "HTML page larger than %zu MiB (it is parsed whole)",
+                          LW_HTML_MAX_BYTES >> 20);
+    }
+    if (n == 0) {
+      if (ferror(in)) {
+        return lw_error_set(err, LW_ERR_IO, "read error");
+      }
+      return LW_OK;
+    }
   }
+}
+
+/* An XML page (XHTML, SVG) goes past the XML guard first: a DTD may declare
+ * only plain internal entities, and their expansion is budgeted. */
+static LwStatus guard_xml_page(LwReadContext *rc, LwBuf *page)
+{
+  LwXmlGuard *guard = lw_xml_guard_new(rc->max_depth);
+  if (!guard) {
+    return lw_error_set(rc->err, LW_ERR_NOMEM, "out of memory reading XML");
+  }
+  LwStatus st = lw_xml_guard_prolog(guard, page->data, page->len, true, rc->err);
+  if (st == LW_OK) {
+    st = lw_xml_guard_feed(guard, page->data, page->len, 0, rc->err);
+  } else if (st == LW_NOTHING) {
+    st = LW_OK; /* no root element: the parser says so */
+  }
+  lw_xml_guard_free(guard);
+  return st;
+}
+
+/* The page's JSON-LD scripts, then its RDFa: when guessed as RDFa, or when
+ * its tree holds RDFa attributes. */
+static LwStatus read_page(LwReadContext *rc, xmlDocPtr doc)
+{
+  xmlNodePtr root = xmlDocGetRootElement(doc);
   PageScan scan = {0};
   scan_page(root, &scan);
-  *rdfa = scan.rdfa != NULL;
   char *doc_url = document_url(rc->options->base_iri);
   char *base = page_base(&scan, doc_url);
   LwStatus st = scan.out_of_memory
                   ? lw_error_set(rc->err, LW_ERR_NOMEM, "out of memory reading HTML")
                   : read_scripts(rc, root, &scan, base);
+  if (st == LW_OK && (rc->options->format == LW_FORMAT_RDFA || scan.rdfa)) {
+    st = lw_rdf_read_rdfa(doc, rc);
+  }
   free(base);
   free(doc_url);
   free(scan.scripts);
-  xmlFreeDoc(doc);
-  return st;
-}
-
-/* The page's RDFa, by raptor, from the page in memory. */
-static LwStatus read_page_rdfa(LwReadContext *rc, const LwBuf *page)
-{
-  FILE *in = page->len ? fmemopen(page->data, page->len, "rb") : tmpfile();
-  if (!in) {
-    return lw_error_set(rc->err, LW_ERR_NOMEM, "cannot open the page as a stream");
-  }
-  LwStatus st = lw_rdf_read_raptor(in, rc);
-  fclose(in);
   return st;
 }
 
 LwStatus lw_rdf_read_html(FILE *in, LwReadContext *rc)
 {
   LwBuf page = {0};
-  LwStatus st = lw_html_read_page(in, &page, rc->err);
-  bool rdfa = false;
-  if (st == LW_OK && page.len > INT_MAX) {
-    st = lw_error_set(rc->err, LW_ERR_LIMIT, "HTML page too large");
+  LwStatus st = read_whole_page(in, &page, rc->err);
+  if (st == LW_OK && lw_rdfa_is_xml(page.data ? page.data : "", page.len)) {
+    st = guard_xml_page(rc, &page);
+  }
+  xmlDocPtr doc = NULL;
+  if (st == LW_OK) {
+    doc = lw_rdf_rdfa_parse(&page, rc);
+    st = doc ? LW_OK : rc->err->status;
   }
   if (st == LW_OK) {
-    st = read_page_scripts(rc, &page, &rdfa);
+    st = read_page(rc, doc);
   }
-  /* a page guessed for its RDFa is read by raptor as before; one guessed
-   * for its scripts only when RDFa attributes turned up further in */
-  if (st == LW_OK && (rc->options->format == LW_FORMAT_RDFA || rdfa)) {
-    st = read_page_rdfa(rc, &page);
-  }
+  xmlFreeDoc(doc);
   lw_buf_free(&page);
   return st;
 }

@@ -1,8 +1,6 @@
 /*
- * RDF/XML and RDFa through raptor2, fed in blocks with
- * raptor_parser_parse_chunk. RDFa in HTML (no XML declaration) is first
- * repaired into well-formed XML by libxml2's HTML parser
- * (rdf_readers/html_repair.h), since raptor reads XML only.
+ * RDF/XML through raptor2, fed in blocks with raptor_parser_parse_chunk
+ * (RDFa is read by rdfa/, rdf_readers/rdf_reader_rdfa.c).
  *
  * Safety: no network, no file access, no external entities (raptor options
  * and a URI filter that refuses every load), and the XML guard
@@ -21,9 +19,8 @@
 #include <raptor2.h>
 
 #include "base/base.h"
-#include "rdf_readers/html_repair.h"
 #include "rdf_readers/rdf_readers.h"
-#include "rdf_readers/xml_lang_scope.h"
+#include "rdf_readers/xml_scope.h"
 
 #define BLOCK_SIZE 65536
 /* raptor cannot read RDF/XML without a base; this one marks IRIs that were
@@ -40,8 +37,12 @@ typedef struct {
   raptor_parser *parser; /* for the location of libxml2's errors */
   /* RDF/XML: while raptor reads one start tag alone, its in-scope xml:lang,
    * which raptor 2.0.15 forgets on property attributes (see
-   * rdf_readers/xml_lang_scope.h) */
+   * rdf_readers/xml_scope.h) */
   const char *attribute_lang;
+  /* RDF/XML: the marks that carry xml:base's query through raptor
+   * (rdf_readers/xml_base_marks.h), and room for the IRIs put right */
+  LwXmlBaseMarks *marks;
+  LwBuf unmarked[4];
 } RaptorContext;
 
 /* ---- blank node labels ---- */
@@ -77,7 +78,7 @@ static unsigned char *make_bnodeid(void *handle, unsigned char *user_id)
 static bool drops_input(const raptor_log_message *m)
 {
   return m->level == RAPTOR_LOG_LEVEL_WARN && m->text &&
-         (strstr(m->text, "skipping") || strstr(m->text, "Ignoring RDFa triple"));
+         strstr(m->text, "skipping");
 }
 
 static void on_log(void *handle, raptor_log_message *m)
@@ -117,7 +118,14 @@ static int refuse_uri(void *handle, raptor_uri *uri)
 
 /* ---- statements ---- */
 
-static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t)
+/* iri (len bytes) without the marks of rdf_readers/xml_base_marks.h, in
+ * room when it had one; NULL when out of memory. */
+static const char *unmark(RaptorContext *c, const char *iri, size_t *len, LwBuf *room)
+{
+  return c->marks ? lw_xml_base_unmark(c->marks, iri, len, room) : iri;
+}
+
+static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t, LwBuf *room)
 {
   *t = (LwTerm){0};
   if (!r) {
@@ -128,12 +136,15 @@ static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t)
   case RAPTOR_TERM_TYPE_URI:
     t->type = LW_TERM_IRI;
     t->value = (const char *)raptor_uri_as_counted_string(r->value.uri, &len);
+    if (!(t->value = unmark(c, t->value, &len, room))) {
+      return "out of memory";
+    }
     t->len = len;
     if (!c->have_base && !strncmp(t->value, NO_BASE, strlen(NO_BASE))) {
       return "relative IRI and no base IRI";
     }
     if (!lw_read_iri_ok(t->value, t->len)) {
-      return "not an IRI"; /* librdfa passes on what a bad prefix makes */
+      return "not an IRI";
     }
     break;
   case RAPTOR_TERM_TYPE_BLANK:
@@ -146,7 +157,10 @@ static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t)
     t->value = (const char *)r->value.literal.string;
     t->len = r->value.literal.string_len;
     if (r->value.literal.datatype) {
-      t->datatype = (const char *)raptor_uri_as_string(r->value.literal.datatype);
+      t->datatype = (const char *)raptor_uri_as_counted_string(r->value.literal.datatype, &len);
+      if (!(t->datatype = unmark(c, t->datatype, &len, room))) {
+        return "out of memory";
+      }
       if (!lw_read_iri_ok(t->datatype, strlen(t->datatype))) {
         return "datatype not an IRI";
       }
@@ -182,15 +196,15 @@ static void on_statement(void *handle, raptor_statement *s)
   raptor_locator *at = raptor_parser_get_locator(c->parser);
   int at_line = at ? raptor_locator_line(at) : -1;
   unsigned line = at_line > 0 ? (unsigned)at_line : 0; /* no column */
-  const char *problem = convert(c, s->subject, &q.subject);
+  const char *problem = convert(c, s->subject, &q.subject, &c->unmarked[0]);
   if (!problem) {
-    problem = convert(c, s->predicate, &q.predicate);
+    problem = convert(c, s->predicate, &q.predicate, &c->unmarked[1]);
   }
   if (!problem) {
-    problem = convert(c, s->object, &q.object);
+    problem = convert(c, s->object, &q.object, &c->unmarked[2]);
   }
   if (!problem) {
-    problem = convert(c, s->graph, &q.graph);
+    problem = convert(c, s->graph, &q.graph, &c->unmarked[3]);
   }
   if (!problem && c->attribute_lang && q.object.type == LW_TERM_LITERAL && !q.object.lang &&
       !q.object.datatype) {
@@ -217,7 +231,8 @@ typedef struct {
   raptor_world *world;
   raptor_parser *parser;
   LwXmlGuard *guard;
-  LwXmlLangScope *scope; /* RDF/XML only */
+  LwXmlScope *scope; /* RDF/XML only */
+  LwXmlBaseMarks *marks;
   char *block;
   bool started; /* raptor got its first bytes */
 } RaptorParts;
@@ -227,7 +242,8 @@ static void parts_free(RaptorParts *p)
   raptor_free_parser(p->parser);
   raptor_free_world(p->world);
   lw_xml_guard_free(p->guard);
-  lw_xml_lang_scope_free(p->scope);
+  lw_xml_scope_free(p->scope);
+  lw_xml_base_marks_free(p->marks);
   free(p->block);
 }
 
@@ -242,14 +258,15 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
   if (raptor_world_open(p->world)) {
     return LW_ERR_INTERNAL;
   }
-  p->parser = raptor_new_parser(p->world, format == LW_FORMAT_RDFXML ? "rdfxml" : "rdfa");
+  p->parser = raptor_new_parser(p->world, "rdfxml");
   p->guard = lw_xml_guard_new(c->rc->max_depth);
-  if (p->guard && format != LW_FORMAT_RDFXML) {
-    lw_xml_guard_blank_empty_default_ns(p->guard);
-  }
   p->block = malloc(LW_XML_MAX_PROLOG_BYTES + BLOCK_SIZE);
-  if (format == LW_FORMAT_RDFXML && !(p->scope = lw_xml_lang_scope_new(c->rc->max_depth))) {
-    return LW_ERR_NOMEM;
+  if (format == LW_FORMAT_RDFXML) {
+    p->marks = c->marks = lw_xml_base_marks_new();
+    const char *base = c->have_base ? c->rc->options->base_iri : NO_BASE;
+    if (!p->marks || !(p->scope = lw_xml_scope_new(c->rc->max_depth, base, p->marks))) {
+      return LW_ERR_NOMEM;
+    }
   }
   if (!p->parser || !p->guard || !p->block) {
     return LW_ERR_NOMEM;
@@ -319,23 +336,31 @@ static size_t feed_block(RaptorParts *p, RaptorContext *c, size_t len, bool eof)
     p->started = true;
   }
   size_t pos = 0, tag;
-  const char *lang;
+  LwXmlScopeTag t;
   while (p->scope && c->stop == LW_OK && !c->fatal &&
-         lw_xml_lang_scope_next(p->scope, data, len, &pos, &tag, &lang)) {
+         lw_xml_scope_next(p->scope, data, len, &pos, &tag, &t)) {
     if (tag > fed) {
       chunk(p, data + fed, tag - fed, false);
       fed = tag;
     }
-    c->attribute_lang = lang;
+    c->attribute_lang = t.lang;
+    if (t.base && t.base_start >= fed) {
+      /* the tag with raptor's own xml:base value */
+      if (t.base_start > fed) {
+        chunk(p, data + fed, t.base_start - fed, false);
+      }
+      chunk(p, t.base, t.base_len, false);
+      fed = t.base_end;
+    }
     chunk(p, data + fed, pos - fed, false);
     c->attribute_lang = NULL;
     fed = pos;
   }
   size_t keep = 0;
-  if (p->scope && !eof && lw_xml_lang_scope_open_tag(p->scope, &tag) && tag >= fed &&
+  if (p->scope && !eof && lw_xml_scope_open_tag(p->scope, &tag) && tag >= fed &&
       len - tag <= LW_XML_MAX_PROLOG_BYTES) {
     keep = len - tag;
-    lw_xml_lang_scope_restart_tag(p->scope);
+    lw_xml_scope_restart_tag(p->scope);
   }
   if (fed < len - keep || eof) {
     chunk(p, data + fed, len - keep - fed, eof);
@@ -352,11 +377,7 @@ static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c, size_t len
   size_t guarded = 0; /* bytes at the front the guard has seen */
   for (;;) {
     LW_TRY(lw_xml_guard_feed(p->guard, p->block, len, guarded, err));
-    /* the start of what may be an xmlns="" the guard is to blank (RDFa)
-     * waits for the next block */
-    size_t hold = eof ? 0 : lw_xml_guard_undecided(p->guard);
-    hold = hold <= LW_XML_MAX_PROLOG_BYTES ? hold : 0;
-    size_t keep = feed_block(p, c, len - hold, eof) + hold;
+    size_t keep = feed_block(p, c, len, eof);
     if (c->stop != LW_OK) {
       raptor_parser_parse_abort(p->parser);
       return lw_error_set(err, c->stop, "stopped by the statement sink");
@@ -376,52 +397,6 @@ static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c, size_t len
     return lw_error_set(err, LW_ERR_SYNTAX, "%s", c->fatal_message);
   }
   return LW_OK;
-}
-
-/* The whole HTML page (its first len bytes in first, the rest in in) made
- * well-formed XML in *xml (free() it). */
-static LwStatus repair_html(FILE *in, const char *first, size_t len, bool eof, char **xml,
-                            size_t *xml_len, LwError *err)
-{
-  LwBuf page = {0};
-  LwStatus st = lw_buf_append(&page, first, len);
-  if (st != LW_OK) {
-    st = lw_error_set(err, st, "out of memory reading HTML");
-  } else if (!eof) {
-    st = lw_html_read_page(in, &page, err);
-  }
-  if (st == LW_OK) {
-    st = lw_html_to_xml(page.data, page.len, xml, xml_len, err);
-  }
-  lw_buf_free(&page);
-  return st;
-}
-
-/* RDFa in HTML (no XML declaration): the page, whose first len bytes are
- * in p->block, is repaired into XML by libxml2's HTML parser
- * (rdf_readers/html_repair.h), and that XML goes to raptor, behind the XML
- * guard, as an XHTML page would. */
-static LwStatus parse_html(FILE *in, RaptorParts *p, RaptorContext *c, size_t len, bool eof)
-{
-  LwError *err = c->rc->err;
-  char *xml = NULL;
-  size_t xml_len = 0;
-  LW_TRY(repair_html(in, p->block, len, eof, &xml, &xml_len, err));
-  FILE *repaired = fmemopen(xml, xml_len, "rb");
-  LwStatus st;
-  eof = false;
-  if (!repaired) {
-    st = lw_error_set(err, LW_ERR_NOMEM, "cannot open the repaired HTML");
-  } else if (read_block(repaired, p->block, BLOCK_SIZE, &len, &eof) != LW_OK) {
-    st = lw_error_set(err, LW_ERR_IO, "read error");
-  } else {
-    st = parse_all(repaired, p, c, len, eof);
-  }
-  if (repaired) {
-    fclose(repaired);
-  }
-  free(xml);
-  return st;
 }
 
 LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
@@ -447,12 +422,13 @@ LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
   bool eof = false;
   if (read_block(in, p.block, BLOCK_SIZE, &len, &eof) != LW_OK) {
     st = lw_error_set(rc->err, LW_ERR_IO, "read error");
-  } else if (rc->options->format != LW_FORMAT_RDFXML && !lw_html_is_xml(p.block, len)) {
-    st = parse_html(in, &p, &c, len, eof);
   } else {
     st = parse_all(in, &p, &c, len, eof);
   }
   raptor_free_uri(base);
   parts_free(&p);
+  for (size_t i = 0; i < sizeof(c.unmarked) / sizeof(c.unmarked[0]); ++i) {
+    lw_buf_free(&c.unmarked[i]);
+  }
   return st;
 }

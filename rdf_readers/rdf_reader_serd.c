@@ -51,6 +51,11 @@ typedef struct {
   unsigned long end_line; /* where the input ended, once at_eof */
   unsigned long end_column;
   bool trailer_sent; /* after a stop: serd got the trailer to end on */
+  bool end_reported; /* the error at the end of the input (or line) is out */
+  unsigned long escapes_explained; /* of the scanner's refused escapes */
+  unsigned line_error_column;      /* line mode: where the last error was */
+  size_t line_out_len; /* line mode: the repaired line's bytes, before the
+                        * pre-scanner's ending (lw_scanner_finish) */
   LwBuf terms[T_COUNT];
   /* line mode */
   unsigned long line_no;
@@ -65,6 +70,10 @@ typedef struct {
   unsigned long serd_line; /* where serd's last reported error was */
   unsigned long serd_column;
   size_t out_pos; /* stream mode: bytes of out already handed on */
+  /* stream mode: lines with a character serd may report wrongly as not
+   * in a name (LwScanNameCharFunc), a queue of NameCharLine */
+  LwBuf name_chars;
+  size_t name_chars_first;
   /* stream mode: where serd stands. Paged, serd's own cursor (see
    * SerdReaderView); one byte at a time, the last byte handed to it. */
   const struct SerdReaderView *view; /* NULL: one byte at a time */
@@ -411,6 +420,81 @@ static bool cascade(SerdContext *c, unsigned long line, unsigned long column)
   return false;
 }
 
+/* A line with characters serd may report wrongly (inner: not at the
+ * start of a name) or rightly (starts). */
+typedef struct {
+  unsigned long line;
+  unsigned long inner;
+  bool starts;
+} NameCharLine;
+
+#define NAME_CHAR_LINES_MAX 65536 /* beyond, serd's reports stay */
+
+static NameCharLine *name_char_line(const SerdContext *c, size_t i)
+{
+  return (NameCharLine *)(c->name_chars.data + i * sizeof(NameCharLine));
+}
+
+static size_t name_char_lines(const SerdContext *c)
+{
+  return c->name_chars.len / sizeof(NameCharLine);
+}
+
+static void scanner_name_char(void *handle, unsigned long line, bool starts)
+{
+  SerdContext *c = handle;
+  size_t n = name_char_lines(c);
+  if (n > c->name_chars_first && name_char_line(c, n - 1)->line == line) {
+    NameCharLine *last = name_char_line(c, n - 1);
+    last->inner += !starts;
+    last->starts = last->starts || starts;
+    return;
+  }
+  if (c->name_chars_first > 1024 && c->name_chars_first * 2 > n) {
+    size_t used = c->name_chars_first * sizeof(NameCharLine); /* serd has passed them */
+    memmove(c->name_chars.data, c->name_chars.data + used, c->name_chars.len - used);
+    c->name_chars.len -= used;
+    n -= c->name_chars_first;
+    c->name_chars_first = 0;
+  }
+  NameCharLine l = {line, !starts, starts};
+  if (n - c->name_chars_first < NAME_CHAR_LINES_MAX) {
+    lw_buf_append(&c->name_chars, &l, sizeof(l)); /* out of memory: reported */
+  }
+}
+
+/* Forgets the lines before line: serd has passed them. */
+static void name_chars_passed(SerdContext *c, unsigned long line)
+{
+  size_t n = name_char_lines(c);
+  while (c->name_chars_first < n && name_char_line(c, c->name_chars_first)->line < line) {
+    ++c->name_chars_first;
+  }
+}
+
+/* serd's "invalid character U+00B7 in name" for a character that does not
+ * start the name: a name may hold it (see LwScanNameCharFunc). When a line
+ * also has one that starts a name, serd's reports there all stay. */
+static bool wrongly_invalid(SerdContext *c, unsigned long line, const char *message)
+{
+  unsigned code;
+  if (sscanf(message, "invalid character U+%X in name", &code) != 1 ||
+      !(code == 0xB7 || (code >= 0x300 && code <= 0x36F) || code == 0x203F ||
+        code == 0x2040)) {
+    return false;
+  }
+  name_chars_passed(c, line);
+  if (c->name_chars_first == name_char_lines(c)) {
+    return false;
+  }
+  NameCharLine *l = name_char_line(c, c->name_chars_first);
+  if (l->line != line || l->starts || !l->inner) {
+    return false;
+  }
+  --l->inner;
+  return true;
+}
+
 static void scanner_error(void *handle, unsigned long line, unsigned long column,
                           const char *message)
 {
@@ -432,6 +516,62 @@ static int source_error(void *stream)
 
 /* ---- errors ---- */
 
+/* serd's message for an error past the last byte of the input (or of a
+ * line), in message, made to say what happened: serd names a character
+ * there that is not in the input (the trailer's '|', the pre-scanner's
+ * 'Z' or "\\Z", '?' or an escape %FFFFFFFF for its own end). */
+static void end_message(const SerdContext *c, char *message, size_t size)
+{
+  /* a line-based reader sees lines (the cleaner hands it batches of them,
+   * each with its line break): a term never goes on past one */
+  const char *end = c->line_based ? "line" : "input";
+  const char *inside = c->scan.end_inside;
+  if (inside) {
+    snprintf(message, size, "end of %s inside %s", end, inside);
+  } else if (strchr(message, '`') || strstr(message, "%FFFFFFFF") ||
+             (c->line_based && strstr(message, "end of file"))) {
+    snprintf(message, size, "unexpected end of %s", end);
+  } else if (!strstr(message, "end of file")) {
+    char said[LW_ERROR_MESSAGE_MAX];
+    snprintf(said, sizeof(said), "%s", message);
+    snprintf(message, size, "unexpected end of %s: %s", end, said);
+  }
+}
+
+/* serd's "invalid hexadecimal digit `Z'" for an escape the pre-scanner
+ * refused (its last digit made a 'Z': see bad_code_point), in message,
+ * made to say why: the escape on that line the scanner refused next. */
+static void refused_escape(SerdContext *c, unsigned long line, char *message, size_t size)
+{
+  const LwScanner *s = &c->scan;
+  size_t ring = sizeof(s->refused) / sizeof(s->refused[0]);
+  unsigned long first = s->escapes_refused > ring ? s->escapes_refused - ring : 0;
+  if (strcmp(message, "invalid hexadecimal digit `Z'\n") &&
+      strcmp(message, "invalid hexadecimal digit `Z'")) {
+    return;
+  }
+  c->escapes_explained = c->escapes_explained > first ? c->escapes_explained : first;
+  for (; c->escapes_explained < s->escapes_refused; ++c->escapes_explained) {
+    size_t k = c->escapes_explained % ring;
+    if (s->refused[k].line < line) {
+      continue;
+    }
+    if (s->refused[k].line > line) {
+      return;
+    }
+    uint32_t cp = s->refused[k].code_point;
+    ++c->escapes_explained;
+    if (cp >= 0xD800 && cp <= 0xDFFF) {
+      snprintf(message, size, "escape of a surrogate (U+%04X), which is no character", cp);
+    } else if (cp > 0x10FFFF) {
+      snprintf(message, size, "escape beyond Unicode (U+%X)", cp);
+    } else {
+      snprintf(message, size, "escape of U+%04X in an IRI, which IRIs may not hold", cp);
+    }
+    return;
+  }
+}
+
 static SerdStatus on_serd_error(void *handle, const SerdError *e)
 {
   SerdContext *c = handle;
@@ -443,7 +583,19 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
   va_copy(args, *e->args);
   vsnprintf(message, sizeof(message), e->fmt, args);
   va_end(args);
+  refused_escape(c, c->line_based ? c->line_no : e->line, message, sizeof(message));
   if (c->line_based) { /* serd saw one line: its line 1 */
+    if (c->line_errors && e->col == c->line_error_column) {
+      return SERD_SUCCESS; /* serd's follow-up at the same place */
+    }
+    c->line_error_column = e->col;
+    if (e->col > c->line_out_len) { /* past the line's last byte */
+      if (c->end_reported) {
+        return SERD_SUCCESS; /* one problem, one error */
+      }
+      c->end_reported = true;
+      end_message(c, message, sizeof(message));
+    }
     ++c->line_errors;
     lw_read_report(c->rc, (unsigned)c->line_no, e->col, "%s", message);
     return SERD_SUCCESS;
@@ -453,13 +605,22 @@ static SerdStatus on_serd_error(void *handle, const SerdError *e)
    * one byte at a time it counts one more there (the byte it starts with) */
   unsigned long line = e->line;
   unsigned long column = e->line > 1 || c->view ? e->col + 1 : e->col;
-  if (c->end_line &&
-      (line > c->end_line || (line == c->end_line && column > c->end_column))) {
+  if (wrongly_invalid(c, e->line, message)) {
+    return SERD_SUCCESS;
+  }
+  bool at_end = c->end_line && (line > c->end_line ||
+                                 (line == c->end_line && column > c->end_column));
+  if (at_end) {
     line = c->end_line; /* serd read on over the trailer and the NULs */
     column = c->end_column;
   }
-  if (cascade(c, line, column) || (line == c->serd_line && column >= c->serd_column)) {
+  if (cascade(c, line, column) || (line == c->serd_line && column >= c->serd_column) ||
+      (at_end && c->end_reported)) {
     return SERD_SUCCESS;
+  }
+  if (at_end) {
+    c->end_reported = true;
+    end_message(c, message, sizeof(message));
   }
   c->serd_line = line;
   c->serd_column = column;
@@ -669,6 +830,7 @@ static SerdStatus on_statement(void *handle, SerdStatementFlags flags,
     problem = "term of the wrong kind";
   }
   LwLocation at = locate(c, &q);
+  name_chars_passed(c, at.line);
   if (c->line_based) {
     if (problem) {
       ++c->line_errors;
@@ -808,11 +970,13 @@ static void read_line(SerdContext *c, SerdReader *reader, const char *line, size
   c->line_len = len;
   c->line_errors = 0;
   c->line_statements = 0;
+  c->end_reported = false;
   lw_buf_reset(&c->out);
   lw_scanner_sync(&c->scan);
   c->scan.line = c->line_no;
   c->scan.column = 0;
   LwScanResult r = lw_scanner_feed(&c->scan, line, len, &c->out);
+  c->line_out_len = c->out.len;
   if (r == LW_SCAN_OK) {
     r = lw_scanner_finish(&c->scan, &c->out);
   }
@@ -941,6 +1105,10 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
   c.line_based = o->format == LW_FORMAT_NTRIPLES || o->format == LW_FORMAT_NQUADS;
   lw_scanner_init(&c.scan, !c.line_based, rc->max_depth, rc->max_term_bytes, scanner_error,
                   &c);
+  if (!c.line_based) {
+    c.scan.on_name_char = scanner_name_char;
+    c.scan.name_char_handle = &c;
+  }
   if (o->base_iri && !lw_uri_is_absolute(o->base_iri)) {
     return lw_error_set(rc->err, LW_ERR_USAGE, "base IRI <%s> is not absolute",
                         o->base_iri);
@@ -970,5 +1138,6 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
   }
   lw_buf_free(&c.out);
   lw_buf_free(&c.seen);
+  lw_buf_free(&c.name_chars);
   return result;
 }

@@ -2,13 +2,14 @@
  * lodwash's RDF readers: one entry point (lw_rdf_read) for every RDF syntax,
  * streaming statements to a quad sink. Turtle, TriG, N-Triples and N-Quads are
  * parsed by serd (rdf_readers/rdf_reader_serd.c, with a pre-scanner for what
- * serd 0.30 reads differently), RDF/XML and RDFa by raptor2 on libxml2
- * (rdf_readers/rdf_reader_raptor.c, behind an XML guard, with HTML repair and
- * xml:lang scoping), JSON-LD by jsonld/, HTML pages' JSON-LD scripts and
- * RDFa (rdf_readers/rdf_reader_html.c), RDF/JSON by jansson
+ * serd 0.30 reads differently), RDF/XML by raptor2 on libxml2
+ * (rdf_readers/rdf_reader_raptor.c, behind an XML guard, with xml:lang
+ * scoping), JSON-LD by jsonld/, HTML pages' JSON-LD scripts
+ * (rdf_readers/rdf_reader_html.c) and their RDFa by rdfa/
+ * (rdf_readers/rdf_reader_rdfa.c), RDF/JSON by jansson
  * (rdf_readers/rdf_reader_rdfjson.c).
  *
- * Uses base, rdf and jsonld. Below, one section per module; the readers'
+ * Uses base, rdf, jsonld and rdfa. Below, one section per module; the readers'
  * shared internals are in rdf_readers/rdf_reader_internal.h.
  */
 #ifndef LW_RDF_READERS_H
@@ -58,29 +59,13 @@ void lw_xml_guard_free(LwXmlGuard *guard);
 LwStatus lw_xml_guard_prolog(LwXmlGuard *guard, const char *data, size_t len, bool at_eof,
                              LwError *err);
 
-/* For RDFa: an empty (or blank) default namespace declaration, xmlns="" or
- * xmlns = '  ', is overwritten with spaces in the data lw_xml_guard_feed
- * watches, before raptor reads it: raptor 2.0.15's RDFa parser crashes on
- * it (a NULL namespace URI in raptor_sax2_start_element), and in RDFa the
- * attribute means nothing (prefixes come from xmlns:PREFIX and @prefix). */
-void lw_xml_guard_blank_empty_default_ns(LwXmlGuard *guard);
-
 /* Watches the document's bytes (all of them, from the start, once the
- * prolog was accepted) for entity references and nesting, and blanks empty
- * default namespace declarations in them when asked to. data holds len
- * bytes: the first seen of them were watched by the previous call (bytes it
- * held back, see lw_xml_guard_undecided), the rest are new.
- * LW_ERR_LIMIT when the expansion budget or the depth is exceeded;
- * LW_ERR_SYNTAX when such a declaration began before data (given to raptor
- * already, so it cannot be blanked any more). */
+ * prolog was accepted) for entity references and nesting. data holds len
+ * bytes: the first seen of them were watched by the previous call, the rest
+ * are new. LW_ERR_LIMIT when the expansion budget or the depth is
+ * exceeded. */
 LwStatus lw_xml_guard_feed(LwXmlGuard *guard, char *data, size_t len, size_t seen,
                            LwError *err);
-
-/* How many bytes at the end of the data watched so far may still be part
- * of an empty default namespace declaration (blanked only once its value
- * closes): hold them back from raptor, and give them again, as seen, with
- * the next data. 0 unless lw_xml_guard_blank_empty_default_ns was called. */
-size_t lw_xml_guard_undecided(const LwXmlGuard *guard);
 
 /* ---- rdf_prescan (rdf_readers/rdf_prescan.c) --------------------------- */
 
@@ -166,6 +151,14 @@ typedef enum {
 typedef void (*LwScanErrorFunc)(void *handle, unsigned long line, unsigned long column,
                                 const char *message);
 
+/* Turtle / TriG: receives each character that a name may hold but not
+ * start (U+00B7, U+0300-036F, U+203F-2040) that comes in a bare token
+ * after nothing but letters, or starts one (starts). serd 0.30 reads the
+ * letters an object starts with on their own (true? false?), and reports
+ * such a character there as "invalid character U+00B7 in name", wrongly
+ * when it does not start the name (`a·b:o`, `true·x:o`). */
+typedef void (*LwScanNameCharFunc)(void *handle, unsigned long line, bool starts);
+
 typedef struct {
   /* configuration */
   bool long_strings; /* Turtle/TriG: ' strings and """ / ''' */
@@ -173,6 +166,8 @@ typedef struct {
   size_t max_term_bytes;
   LwScanErrorFunc on_error;
   void *error_handle;
+  LwScanNameCharFunc on_name_char; /* may be NULL; set after lw_scanner_init */
+  void *name_char_handle;
   /* state */
   int state;
   int ret_state;   /* where an escape returns to */
@@ -181,6 +176,7 @@ typedef struct {
   int esc_left;    /* hex digits still expected in a \u escape */
   uint32_t esc_value;
   bool in_token;     /* the last byte out was part of a bare token */
+  bool name_letters; /* the bare token has had only letters so far */
   unsigned dots;     /* dots held back after a bare token */
   int label_state;   /* where in "_:B...B<digit>" we are */
   unsigned held_b;   /* 'B's held back after "_:" */
@@ -202,6 +198,14 @@ typedef struct {
   char tag_held[64]; /* Turtle / TriG: a language tag held back, '@' first */
   unsigned tag_len;
   unsigned long tags_refused; /* tags written as "@-..." so far */
+  /* the last escapes refused (a 'Z' for their last digit), for the
+   * message: their lines and code points, a ring */
+  struct {
+    unsigned long line;
+    uint32_t code_point;
+    bool in_iri;
+  } refused[16];
+  unsigned long escapes_refused; /* so far; the ring holds the last 16 */
   size_t term_len;
   unsigned long reported_line; /* one report per line is enough */
   unsigned char carry[4];      /* the start of a UTF-8 sequence cut by a block */
@@ -209,6 +213,9 @@ typedef struct {
   /* position of the next input byte (1-based line, 0-based byte column) */
   unsigned long line;
   unsigned long column;
+  /* lw_scanner_finish: what the input (or line) ended inside ("an IRI",
+   * "a string", ...), NULL when it ended between tokens */
+  const char *end_inside;
   /* what stopped it */
   unsigned long stop_line;
   unsigned long stop_column;
@@ -264,9 +271,11 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out);
  *   - N-Triples / N-Quads: one bad line is one skipped statement; a line is
  *     at most 4 * max_term_bytes + 4 KiB;
  *   - RDF/XML and RDFa: max_depth also caps element nesting; a DTD may only
- *     declare plain internal entities (see rdf_readers/rdf_readers.h); an XML
- *     well-formedness error ends the document (LW_ERR_SYNTAX). RDFa is read
- *     by raptor's XML-based parser, HTML after libxml2's repair;
+ *     declare plain internal entities (see rdf_readers/rdf_readers.h). In
+ *     RDF/XML an XML well-formedness error ends the document
+ *     (LW_ERR_SYNTAX); RDFa is read by lodwash's own processor (rdfa/) from
+ *     libxml2's tree, which recovers what it can of a broken XML page (each
+ *     error reported with its line);
  *   - HTML pages (LW_FORMAT_RDFA, LW_FORMAT_JSONLD_HTML) are read whole (at
  *     most LW_HTML_MAX_BYTES, 64 MiB): their JSON-LD scripts and their RDFa,
  *     see rdf_reader_html below.
@@ -395,8 +404,25 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *ctx);
  * is fed one byte at a time, slower, with the same results). */
 bool lw_rdf_serd_paged(void);
 
-/* RDF/XML and RDFa (raptor2). */
+/* RDF/XML (raptor2). */
 LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *ctx);
+
+/* ---- rdf_reader_rdfa (rdf_readers/rdf_reader_rdfa.c) ------------------- */
+
+/*
+ * A page's RDFa, by rdfa/ (rdfa/rdfa.h): the page parsed into libxml2's
+ * tree (lw_rdf_rdfa_parse: HTML, or XML when it opens with an XML
+ * declaration; NULL with rc->err set when no tree can be built), and the
+ * processor run over the tree (lw_rdf_read_rdfa), its triples checked as
+ * every reader's and handed to the sink, its problems reported with their
+ * lines.
+ */
+#include <libxml/tree.h>
+
+#define LW_HTML_MAX_BYTES ((size_t)64 << 20)
+
+xmlDocPtr lw_rdf_rdfa_parse(const LwBuf *page, LwReadContext *ctx);
+LwStatus lw_rdf_read_rdfa(xmlDocPtr doc, LwReadContext *ctx);
 
 /* ---- rdf_reader_html (rdf_readers/rdf_reader_html.c) ------------------- */
 
@@ -418,8 +444,8 @@ LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *ctx);
  * the other scripts and the RDFa are still read. Errors are located at the
  * script element's line plus the line within the script.
  *
- * RDFa: a page guessed as RDFa is then read by raptor (rdf_reader_raptor.c)
- * as before; a page guessed as JSON-LD in HTML too, when its tree holds RDFa
+ * RDFa: a page guessed as RDFa is then read by rdfa/ (rdf_reader_rdfa.c)
+ * from the same tree; a page guessed as JSON-LD in HTML too, when its tree holds RDFa
  * attributes (property, typeof, about, ...; rel / rev with a CURIE). A page
  * with both gives both.
  */

@@ -26,15 +26,6 @@ typedef enum {
   X_END_TAG    /* in </name> */
 } XmlState;
 
-/* Where in a start tag's "xmlns = '...'" the default-namespace watch is */
-typedef enum {
-  NS_NONE,  /* not in a default namespace declaration */
-  NS_NAME,  /* in an attribute name, "xmlns" so far */
-  NS_EQ,    /* after the name "xmlns": spaces, then '=' */
-  NS_QUOTE, /* after '=': spaces, then the opening quote */
-  NS_VALUE  /* in the value, only white space so far */
-} NsState;
-
 struct LwXmlGuard {
   Entity entities[LW_XML_MAX_ENTITIES];
   size_t n_entities;
@@ -52,12 +43,6 @@ struct LwXmlGuard {
   size_t ref_len;
   unsigned long long fed;
   unsigned long long expanded;
-  /* blanking of empty default namespace declarations (RDFa) */
-  bool blank_empty_ns;
-  NsState ns;
-  size_t ns_len;            /* bytes of the name "xmlns" matched */
-  unsigned long long ns_at; /* where the declaration starts (bytes fed) */
-  bool after_space;         /* the byte before was white space */
 };
 
 LwXmlGuard *lw_xml_guard_new(unsigned max_depth)
@@ -67,11 +52,6 @@ LwXmlGuard *lw_xml_guard_new(unsigned max_depth)
     g->max_depth = max_depth;
   }
   return g;
-}
-
-void lw_xml_guard_blank_empty_default_ns(LwXmlGuard *guard)
-{
-  guard->blank_empty_ns = true;
 }
 
 void lw_xml_guard_free(LwXmlGuard *guard)
@@ -438,108 +418,36 @@ static bool markup(LwXmlGuard *g, char ch)
 
 /* ---- empty default namespace declarations ---- */
 
-static bool attr_name_char(char ch)
+/* How many bytes from data on change nothing the guard watches: text up to
+ * the next '<', a quoted value up to its quote (each up to the next '&'
+ * when entities are declared, whose references are counted). */
+static size_t plain_run(const LwXmlGuard *g, const char *data, size_t len)
 {
-  return name_char(ch) && ch != '=';
-}
-
-/* Overwrites data[from..to] with spaces, keeping line breaks (and so the
- * line numbers raptor reports). */
-static void blank(char *data, size_t from, size_t to)
-{
-  for (size_t i = from; i <= to; ++i) {
-    if (data[i] != '\n' && data[i] != '\r') {
-      data[i] = ' ';
-    }
+  if (g->in_ref || (g->state != X_TEXT && g->state != X_ATTR)) {
+    return 0;
   }
-}
-
-/* Follows byte i of data, whose first byte is byte data_at of the document
- * and whose markup state was prev before it; blanks a complete "xmlns=''"
- * (any quotes, spaces, a blank value). False when one began before data,
- * given to raptor already. */
-static bool default_ns(LwXmlGuard *g, XmlState prev, char *data, size_t i,
-                       unsigned long long data_at)
-{
-  char ch = data[i];
-  switch (g->ns) {
-  case NS_NAME:
-    if (attr_name_char(ch)) {
-      bool more = g->ns_len < 5 && ch == "xmlns"[g->ns_len];
-      g->ns = more ? NS_NAME : NS_NONE;
-      g->ns_len = more ? g->ns_len + 1 : 0;
-      return true;
-    }
-    if (g->ns_len == 5 && (is_space(ch) || ch == '=')) {
-      g->ns = ch == '=' ? NS_QUOTE : NS_EQ;
-      return true;
-    }
-    break;
-  case NS_EQ:
-    if (is_space(ch) || ch == '=') {
-      g->ns = ch == '=' ? NS_QUOTE : NS_EQ;
-      return true;
-    }
-    break;
-  case NS_QUOTE:
-    if (is_space(ch)) {
-      return true;
-    }
-    if (g->state == X_ATTR) {
-      g->ns = NS_VALUE; /* the opening quote */
-      return true;
-    }
-    break;
-  case NS_VALUE:
-    if (g->state == X_ATTR && is_space(ch)) {
-      return true;
-    }
-    if (g->state == X_START_TAG) { /* the closing quote: blank */
-      g->ns = NS_NONE;
-      if (g->ns_at < data_at) {
-        return false;
-      }
-      blank(data, (size_t)(g->ns_at - data_at), i);
-      return true;
-    }
-    break;
-  case NS_NONE:
-    break;
-  }
-  g->ns = NS_NONE;
-  /* an attribute's name starts: after the element's name and white space */
-  if (prev == X_START_TAG && g->state == X_START_TAG && g->name_len == 0 &&
-      g->after_space && ch == 'x') {
-    g->ns = NS_NAME;
-    g->ns_len = 1;
-    g->ns_at = data_at + i;
-  }
-  return true;
-}
-
-size_t lw_xml_guard_undecided(const LwXmlGuard *g)
-{
-  return g->ns == NS_NONE ? 0 : (size_t)(g->fed - g->ns_at);
+  char stop = g->state == X_TEXT ? '<' : g->quote;
+  const char *end = memchr(data, stop, len);
+  size_t n = end ? (size_t)(end - data) : len;
+  const char *ref = g->n_entities ? memchr(data, '&', n) : NULL;
+  return ref ? (size_t)(ref - data) : n;
 }
 
 LwStatus lw_xml_guard_feed(LwXmlGuard *g, char *data, size_t len, size_t seen, LwError *err)
 {
-  unsigned long long data_at = g->fed - seen;
   g->fed += len - seen;
   for (size_t i = seen; i < len; ++i) {
+    size_t run = plain_run(g, data + i, len - i);
+    if (run) {
+      i += run;
+      if (i == len) {
+        break;
+      }
+    }
     char ch = data[i];
-    XmlState prev = g->state;
     if (!markup(g, ch)) {
       return lw_error_set(err, LW_ERR_LIMIT, "XML elements nested deeper than %u levels",
                           g->max_depth);
-    }
-    bool whole = !g->blank_empty_ns || default_ns(g, prev, data, i, data_at);
-    g->after_space = is_space(ch);
-    if (!whole) {
-      return lw_error_set(err, LW_ERR_SYNTAX,
-                          "an empty default namespace declaration (xmlns=\"\") "
-                          "across a block boundary: raptor 2.0.15 crashes on "
-                          "it, and it was not removed in time");
     }
     if (g->n_entities == 0) {
       continue;

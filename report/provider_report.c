@@ -141,7 +141,7 @@ static void add_file(LwRecords *c, const char *prefix, const char *seed, const c
   bool failed = !strcmp(status, "failed") || in_failed_files(failed_files, seed);
   bool finished = lw_seed_status_done(status);
   /* a page or distribution of undeclared format that held no RDF */
-  const char *skipped = lw_record_str(rec, "skipped", "");
+  const char *skipped = !strcmp(status, "skipped") ? lw_record_str(rec, "skipped", "") : "";
   json_object_set_new(f, "uri", string_or_null(lw_record_str(rec, "uri", NULL)));
   json_object_set_new(f, "status", json_string(status));
   json_object_set_new(f, "outcome",

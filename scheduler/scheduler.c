@@ -18,7 +18,8 @@
 #include "queue/provider_visit.h"
 #include "queue/scheduler_lease.h"
 #include "queue/seed.h"
-#include "queue/seed_scan.h"
+#include "queue/recheck_index.h"
+#include "queue/redis_tuning.h"
 #include "queue/txn.h"
 #include "scheduler/decide.h"
 #include "scheduler/harvest_plan.h"
@@ -34,9 +35,9 @@
 /* A VoID body larger than this is not kept in Redis (and then not fetched
  * conditionally, since a 304 would leave nothing to read). */
 #define VOID_CACHE_MAX (1024 * 1024)
-/* Seed keys looked at per cycle for staleness (SCAN COUNT steps). */
-#define STALE_SCAN_STEPS 10
-#define STALE_SCAN_COUNT 1000
+/* Seeds looked at per cycle for staleness: pages of the re-check index. */
+#define STALE_PAGES 10
+#define STALE_PAGE 1000
 
 struct LwScheduler {
   const LwConfig *cfg;
@@ -44,7 +45,8 @@ struct LwScheduler {
   LwRegistry *registry; /* the last good one */
   char id[128];
   bool holds_lease;
-  char stale_cursor[32];
+  LwRecheckCursor stale_cursor; /* the walk of the re-check index */
+  bool index_checked;           /* the index of older records is built */
   long long last_gc_ms; /* the last retention collection (queue/retention.h) */
   bool once;            /* --once: no next cycle to leave a visit for */
   /* SIGTERM/SIGINT seen (lw_scheduler_run's flag): a cycle stops waiting
@@ -61,7 +63,7 @@ LwScheduler *lw_scheduler_new(const LwConfig *cfg)
   }
   s->cfg = cfg;
   lw_worker_id_new(s->id, sizeof(s->id));
-  snprintf(s->stale_cursor, sizeof(s->stale_cursor), "0");
+  lw_recheck_cursor_reset(&s->stale_cursor);
   curl_global_init(CURL_GLOBAL_DEFAULT);
   return s;
 }
@@ -501,6 +503,35 @@ static char *page_warnings_json(const LwSourcePage *page)
   return text;
 }
 
+/* Appends the count strings of more to fields (at n); the new n. */
+static size_t fields_add(const char **fields, size_t n, const char *const *more,
+                         size_t count)
+{
+  for (size_t i = 0; i < count; ++i) {
+    fields[n++] = more[i];
+  }
+  return n;
+}
+
+/* MD5 of what a visit writes of a catalogue's view: its dumps, datasets
+ * (with their states against the baseline) and warnings. */
+static void catalogue_digest(const LwSourcePlan *plan, const char *warnings,
+                             char out[LW_HASH_HEX_LEN + 1])
+{
+  LwMd5 *md5 = lw_md5_new();
+  const char *parts[] = {plan->dumps_json, plan->datasets_json, warnings ? warnings : "[]"};
+  for (size_t i = 0; md5 && i < sizeof(parts) / sizeof(*parts); ++i) {
+    lw_md5_update(md5, parts[i], strlen(parts[i]));
+    lw_md5_update(md5, "\n", 1);
+  }
+  if (md5) {
+    lw_md5_finish(md5, out);
+  } else {
+    out[0] = '\0'; /* out of memory: written again, as before */
+  }
+  lw_md5_free(md5);
+}
+
 /* The visit of a DCAT, CKAN, sitemap or SPARQL source once it is read:
  * plan which datasets changed, decide as for a VoID, start a harvest of
  * the changed datasets' dumps. */
@@ -559,19 +590,31 @@ static LwStatus visit_end_source(LwScheduler *s, ProviderVisit *pv,
    * or datasets that left): the new versions are the baseline at once. */
   bool settled = d.decision == LW_DECIDE_START && plan.dump_count == 0;
   char *warnings = page_warnings_json(page);
-  const char *fields[] = {"void_modified",      plan.newest,
+  char digest[LW_HASH_HEX_LEN + 1];
+  catalogue_digest(&plan, warnings, digest);
+  const char *fields[26];
+  size_t n = 0;
+  const char *always[] = {"void_modified",      plan.newest,
                           "void_source",        "datasets",
                           "void_hash",          plan.version.hash,
                           "void_etag",          "",
                           "void_http_modified", "",
                           "void_type",          "",
-                          "void_body",          "",
-                          "void_dumps",         plan.dumps_json,
-                          "source_datasets",    plan.datasets_json,
-                          "warnings",           warnings ? warnings : "[]",
-                          "harvested_hash",     plan.version.hash,
-                          "harvested_datasets", plan.baseline_json};
-  size_t n = sizeof(fields) / sizeof(*fields) - (settled ? 0 : 4);
+                          "void_body",          ""};
+  const char *baseline[] = {"harvested_hash", plan.version.hash, "harvested_datasets",
+                            plan.baseline_json};
+  /* The catalogue's view, megabytes at 100,000 datasets: written when it
+   * moved, not at every visit. */
+  const char *view[] = {"source_digest",   digest, "void_dumps", plan.dumps_json,
+                        "source_datasets", plan.datasets_json,
+                        "warnings",        warnings ? warnings : "[]"};
+  n = fields_add(fields, n, always, sizeof(always) / sizeof(*always));
+  if (settled) {
+    n = fields_add(fields, n, baseline, sizeof(baseline) / sizeof(*baseline));
+  }
+  if (!digest[0] || strcmp(digest, st->source_digest) != 0) {
+    n = fields_add(fields, n, view, sizeof(view) / sizeof(*view));
+  }
   rc = record_visit(s, p, true, NULL, fields, n, err);
   free(warnings);
   if (rc == LW_OK && settled) {
@@ -774,20 +817,77 @@ static void requeue_if_stale(void *arg, const char *hash, const char *const *v)
   }
 }
 
+/* The shortest interval any seed may have (ms; 0: none re-checked): the
+ * default's and the registry's. A seed's own `interval` counts only when
+ * it is at least this long (the index is read up to now minus it). */
+static long long shortest_interval_ms(const LwScheduler *s)
+{
+  long long shortest = s->cfg->seed_interval_s > 0 ? s->cfg->seed_interval_s : 0;
+  for (size_t i = 0; s->registry && i < s->registry->count; ++i) {
+    long long p = s->registry->providers[i].interval;
+    if (p > 0 && (shortest == 0 || p < shortest)) {
+      shortest = p;
+    }
+  }
+  return shortest * 1000;
+}
+
+/* Says once when Redis keeps finished seeds as hash tables (queue/redis_tuning.h). */
+static LwStatus check_listpack(LwScheduler *s, LwError *err)
+{
+  long long value = 0;
+  LwStatus st = lw_redis_listpack_value(s->redis, &value, err);
+  if (st == LW_OK && value < LW_HASH_LISTPACK_VALUE) {
+    lw_warn("redis=hash-max-listpack-value value=%lld msg=\"Redis keeps a seed record whose "
+            "HTTP hops or content record is longer than %lld bytes as a hash table (about "
+            "2.4 KB a seed, 1.4 KB as a listpack): set hash-max-listpack-value %d "
+            "(docs/retention.md)\"",
+            value, value, LW_HASH_LISTPACK_VALUE);
+  }
+  return st == LW_ERR_REDIS ? st : LW_OK;
+}
+
+/* The records written before the re-check index: indexed once, at the
+ * first cycle (a SCAN of seed:*), never again. */
+static LwStatus index_old_records(LwScheduler *s, LwError *err)
+{
+  if (s->index_checked) {
+    return LW_OK;
+  }
+  LW_TRY(check_listpack(s, err));
+  long long t0 = lw_now_ms(), indexed = 0;
+  bool built = false;
+  LW_TRY(lw_recheck_index_upgrade(s->redis, s->cfg->prefix, &indexed, &built, err));
+  if (built) {
+    lw_info("index=rechecks built=true seeds=%lld ms=%lld msg=\"seeds written before the "
+            "re-check index indexed, once\"",
+            indexed, lw_now_ms() - t0);
+  }
+  s->index_checked = true;
+  return LW_OK;
+}
+
+/* Up to STALE_PAGES pages of the seeds processed longer ago than the
+ * shortest interval, walked on from where the last cycle stopped: the
+ * stale ones go back to added with a download job. No keyspace scan. */
 static LwStatus requeue_stale(LwScheduler *s, long long *count, LwError *err)
 {
+  LW_TRY(index_old_records(s, err));
+  long long shortest = shortest_interval_ms(s);
+  if (shortest <= 0) {
+    return LW_OK;
+  }
   StaleScan scan = {s, lw_now_ms(), lw_txn_new(s->cfg->prefix), count};
   if (!scan.txn) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   LwStatus st = LW_OK;
-  for (int step = 0; step < STALE_SCAN_STEPS && st == LW_OK; ++step) {
-    st = lw_seed_scan_step(s->redis, s->cfg->prefix, s->stale_cursor, STALE_SCAN_COUNT,
-                           stale_fields, sizeof(stale_fields) / sizeof(*stale_fields),
-                           requeue_if_stale, &scan, err);
-    if (!strcmp(s->stale_cursor, "0")) {
-      break; /* a full pass is done; the next cycle starts another */
-    }
+  bool done = false;
+  for (int page = 0; page < STALE_PAGES && st == LW_OK && !done; ++page) {
+    st = lw_recheck_index_step(s->redis, s->cfg->prefix, &s->stale_cursor,
+                               scan.now - shortest, STALE_PAGE, stale_fields,
+                               sizeof(stale_fields) / sizeof(*stale_fields),
+                               requeue_if_stale, &scan, &done, err);
   }
   if (st == LW_OK && lw_txn_count(scan.txn) > 0) {
     st = lw_txn_exec(s->redis, scan.txn, err);

@@ -2,11 +2,12 @@
 """A synthetic LOD cloud on loopback, for scripts/bench-scale.
 
 N providers, each with a VoID file and a few small N-Triples dumps, spread
-over HOSTS loopback addresses (127.0.1.x; never-answering providers on
-127.0.2.x of their own). Each answer waits a latency drawn from a
-log-normal distribution; a share of providers never answer (the connection
-is held open), a share trickle their dumps (a byte a second), and a share
-publish a VoID whose dcterms:modified changes every minute.
+over HOSTS loopback addresses (127.1.x.y, 250 to each x: 127.0.0.0/8 has
+room for thousands; never-answering providers on 127.2.0.x of their own).
+Each answer waits a latency drawn from a log-normal distribution; a share
+of providers never answer (the connection is held open), a share trickle
+their dumps (a byte a second), and a share publish a VoID whose
+dcterms:modified changes every minute.
 
 Every VoID request is recorded (time answered, provider, time received) and
 written to LOG when the server is stopped (SIGTERM), for the visit-lag and
@@ -59,8 +60,9 @@ VISITS = []  # (time answered, provider, time received)
 
 def host_of(i):
     if KIND[i] == "never":
-        return "127.0.2.%d" % (1 + i % 250)
-    return "127.0.1.%d" % (1 + i % ARGS.hosts)
+        return "127.2.0.%d" % (1 + i % 250)
+    h = i % ARGS.hosts
+    return "127.1.%d.%d" % (h // 250, 1 + h % 250)
 
 
 def base_of(i):
@@ -104,7 +106,7 @@ async def handle(reader, writer):
         if path == "/robots.txt":
             # the never-answering hosts do not answer this either
             host = writer.get_extra_info("sockname")[0]
-            if host.startswith("127.0.2."):
+            if host.startswith("127.2."):
                 await asyncio.sleep(3600)
             await respond(writer, 404, b"")
             return

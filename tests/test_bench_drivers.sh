@@ -2,6 +2,9 @@
 # The benchmarks' C drivers (scripts/bench-*.c) build against the library as
 # it is now, with the link flags the scripts use (scripts/lib/core_link.sh):
 # a benchmark that no longer links is found here, not by whoever runs it next.
+# Then scripts/bench-scale runs at its tiny size (--tiny: a few providers,
+# 1 and 2 workers, 25 s of visits) and must print every figure: a benchmark
+# that no longer runs is found here too. Nothing is timed.
 set -u
 src="${LODWASH_SOURCE_DIR:-.}"
 bin="${LODWASH_BINARY_DIR:-build}"
@@ -33,4 +36,21 @@ for driver in "$src"/scripts/bench-*.c "$src"/scripts/bench_*.c; do
   fi
 done
 echo "bench drivers: $passed built, $failed failed"
-[ "$passed" -gt 0 ] && [ "$failed" -eq 0 ]
+[ "$passed" -gt 0 ] && [ "$failed" -eq 0 ] || exit 1
+
+# bench-scale, tiny: its own redis-server and cloud server on loopback
+if [ -x "$bin/lodwash-worker" ] && [ -x "$bin/lodwash-scheduler" ]; then
+  if ! LODWASH_BUILD_DIR="$bin" "$src/scripts/bench-scale" --tiny > "$tmp/scale.out" 2>&1; then
+    echo "FAILED: scripts/bench-scale --tiny:" >&2; tail -20 "$tmp/scale.out" >&2; exit 1
+  fi
+  cat "$tmp/scale.out"
+  for want in '^      1        24       12 ' '^      2        24       12 ' 'a dump seed [0-9]+ B' \
+              'the re-check index [0-9]+ B' 'lag between visits: p50 [0-9.]+ s, p99 [0-9.]+ s' \
+              'cpu: scheduler .* ms a document'; do
+    if ! grep -Eq "$want" "$tmp/scale.out"; then
+      echo "FAILED: scripts/bench-scale --tiny printed no line matching '$want'" >&2; exit 1
+    fi
+  done
+else
+  echo "note: $bin has no lodwash-worker: bench-scale not run"
+fi

@@ -122,8 +122,9 @@ check "refused context says why" grep -q 'loading remote context failed.*10.255.
 run "$tmp/doc.jsonld" --context-map "nonsense" > /dev/null 2>&1
 check "bad --context-map exits 2" test $? -eq 2
 
-# RDFa in HTML that is not XML: guessed from the content, repaired, and the
-# statements after the unclosed <p>, &nbsp; and <br> are there
+# RDFa in HTML that is not XML: guessed from the content, read as browsers
+# do (libxml2's HTML parser), and the statements after the unclosed <p>,
+# &nbsp; and <br> are there
 cat > "$tmp/page.html" <<'EOF'
 <!DOCTYPE html>
 <html prefix="dc: http://purl.org/dc/terms/">

@@ -64,7 +64,7 @@ port=$(hv_port)
 mkdir -p "$dir/redis"
 start_redis() {
   redis-server --bind 127.0.0.1 --port "$port" --dir "$dir/redis" --save '' \
-    --appendonly yes --appendfsync always --daemonize no \
+    --appendonly yes --appendfsync always --daemonize no --hash-max-listpack-value 1024 \
     --logfile "$dir/redis/redis.log" &
   redis_pid=$!
   for _ in $(seq 200); do

@@ -6,7 +6,10 @@
  * TriG, in every position a prefixed name can take, with "true" and "false"
  * alone still booleans, a renamed prefix kept apart from one that was
  * written with the 'Z' already, the same bytes whatever the blocks, and
- * messages quoting the name as written.
+ * messages quoting the name as written. And characters a name may hold
+ * but not start (U+00B7, U+0300-036F, U+203F-2040) right after the
+ * letters of an object's prefix (`true·x:o`, `a·b:o`), which serd 0.30
+ * read but reported as invalid.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +208,42 @@ static void test_blocks(void)
   CHECK_STR_EQ(lw_scanner_written_name("ex:o"), "ex:o");
 }
 
+/* Valid Turtle with a character names hold but do not start, right after
+ * the letters of a prefix: read without an error (serd reported "invalid
+ * character U+00B7 in name" for objects); at the start of a name the
+ * error stays. */
+static void test_inner_name_characters(void)
+{
+  check_read("@prefix true\xC2\xB7x: <http://t/> .\n"
+             "@prefix a\xC2\xB7" "b\xCC\x80" "c: <http://a/> .\n"
+             "@prefix false\xE2\x80\xBFx: <http://f/> .\n"
+             "<http://e/s> <http://e/p> true\xC2\xB7x:o, a\xC2\xB7" "b\xCC\x80" "c:o ;\n"
+             "  <http://e/q> ( false\xE2\x80\xBFx:o true ), [ <http://e/r> true\xC2\xB7x: ] .\n"
+             "true\xC2\xB7x:s a\xC2\xB7" "b\xCC\x80" "c:p false\xE2\x80\xBFx:o .\n",
+             LW_FORMAT_TURTLE,
+             "<http://e/s> <http://e/p> <http://t/o> .\n"
+             "<http://e/s> <http://e/p> <http://a/o> .\n"
+             "<http://e/s> <http://e/q> _:b1 .\n"
+             "_:b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> <http://f/o> .\n"
+             "_:b1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> _:b2 .\n"
+             "_:b2 <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> \"true\"" BOOLEAN " .\n"
+             "_:b2 <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> "
+             "<http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .\n"
+             "<http://e/s> <http://e/q> _:b3 .\n"
+             "_:b3 <http://e/r> <http://t/> .\n"
+             "<http://t/s> <http://a/p> <http://f/o> .\n");
+  check_read("@prefix a\xC2\xB7" "b: <http://a/> .\n"
+             "<http://e/s> <http://e/p> a\xC2\xB7" "b:o .\n",
+             LW_FORMAT_TRIG, "<http://e/s> <http://e/p> <http://a/o> .\n");
+  char *errors;
+  char *got = read_text("<http://e/s> <http://e/p> \xC2\xB7x:o .\n", LW_FORMAT_TURTLE,
+                        &errors);
+  CHECK(strstr(errors, "1:") == errors);
+  CHECK(strstr(errors, "invalid character U+00B7 in name") != NULL);
+  free(got);
+  free(errors);
+}
+
 int main(void)
 {
   test_turtle_positions();
@@ -213,5 +252,6 @@ int main(void)
   test_trig();
   test_messages();
   test_blocks();
+  test_inner_name_characters();
   return lw_test_finish();
 }

@@ -1,9 +1,9 @@
 /* RDFa with an empty default namespace declaration (xmlns=""): raptor
- * 2.0.15's RDFa parser crashed the process on it (a NULL namespace URI in
- * raptor_sax2_start_element). The XML guard blanks the attribute before
- * raptor reads it (rdf_readers/rdf_readers.h): the page must read, with its
- * statements, as XHTML (XML declaration) and as HTML, whatever the quotes,
- * the spaces around '=', the element, and where a 64 KiB block ends. */
+ * 2.0.15's RDFa parser, which lodwash used before rdfa/, crashed the process
+ * on it (a NULL namespace URI in raptor_sax2_start_element). lodwash's own
+ * processor must read such a page, with its statements, as XHTML (XML
+ * declaration) and as HTML, whatever the quotes, the spaces around '=', the
+ * element, and where a 64 KiB block ends. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -10,6 +10,7 @@
 #include "queue/keys.h"
 #include "queue/redis_cmd.h"
 #include "queue/seed.h"
+#include "queue/txn.h"
 #include "queue/provider_record.h"
 #include "scheduler/scheduler.h"
 #include "tests/support/check.h"
@@ -492,18 +493,28 @@ static void test_last_modified(LwScheduler *s)
   CHECK_INT_EQ(served_304, before + 1);
 }
 
+/* A seed whose interval is up goes back to added with a download job. Its
+ * `processed` written as the workers write it (a txn: the re-check index
+ * with it, queue/recheck_index.h). */
 static void test_stale(LwScheduler *s)
 {
   const char *uri = "http://127.0.0.1:1/stale.nt";
   const char *hash = seed_of(uri, NULL);
   char processed[32];
   snprintf(processed, sizeof(processed), "%lld", (long long)time(NULL) * 1000 - 10000);
-  freeReplyObject(redisCommand(rc, "HSET %s status parsed uri %s processed %s interval 5",
-                               lw_key(prefix, LW_KEY_SEED, hash).s, uri, processed));
-  long long before = llen(LW_KEY_QUEUE, "download");
-  LwCycleStats st;
+  freeReplyObject(redisCommand(rc, "HSET %s status parsed uri %s",
+                               lw_key(prefix, LW_KEY_SEED, hash).s, uri));
+  LwTxn *txn = lw_txn_new(prefix);
+  lw_txn_seed_set(txn, hash, "processed", processed);
   LwError err;
+  CHECK_INT_EQ(lw_txn_exec(rc, txn, &err), LW_OK);
+  lw_txn_free(txn);
+  long long before = llen(LW_KEY_QUEUE, "download");
+  long long saved = cfg.seed_interval_s;
+  cfg.seed_interval_s = 5;
+  LwCycleStats st;
   CHECK_INT_EQ(lw_scheduler_duties(s, &st, &err), LW_OK);
+  cfg.seed_interval_s = saved;
   CHECK_STR_EQ(hget(LW_KEY_SEED, hash, "status"), "added");
   CHECK_INT_EQ(llen(LW_KEY_QUEUE, "download"), before + 1);
 }

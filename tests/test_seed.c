@@ -28,6 +28,7 @@ static const char *const allowed[][2] = {
   {"unarchived", "guessing"},
   {"guessing", "guessed"},
   {"guessing", "failed"},
+  {"guessing", "skipped"},
   {"guessed", "parsing"},
   {"parsing", "parsed"},
   {"parsing", "failed"},
@@ -40,7 +41,9 @@ static const char *const allowed[][2] = {
   {"unarchived", "added"},
   {"guessed", "added"},
   {"parsed", "added"},
+  {"skipped", "added"},
   {"guessed", "unarchived"},
+  {"skipped", "unarchived"},
   {"parsed", "unarchived"},
 };
 
@@ -74,7 +77,7 @@ static void test_machine(void)
   for (const char *const *s = lw_seed_statuses; *s; ++s) {
     from_all[n++] = *s;
   }
-  CHECK_INT_EQ(n, 13);
+  CHECK_INT_EQ(n, 14);
   for (int i = 0; i < n; ++i) {
     for (const char *const *to = lw_seed_statuses; *to; ++to) {
       bool expect = in_allowed(from_all[i], *to);
@@ -94,8 +97,8 @@ static void test_machine(void)
   /* at rest: what the scheduler may harvest again; done: what a report
    * counts as ok */
   static const char *const resting[] = {"failed",  "filed",  "depleted", "unarchived",
-                                        "guessed", "parsed", NULL};
-  static const char *const done[] = {"depleted", "parsed", "cleaned", NULL};
+                                        "guessed", "skipped", "parsed", NULL};
+  static const char *const done[] = {"depleted", "skipped", "parsed", "cleaned", NULL};
   for (const char *const *s = lw_seed_statuses; *s; ++s) {
     bool is_resting = listed(resting, *s), is_done = listed(done, *s);
     if (lw_seed_status_resting(*s) != is_resting || lw_seed_status_done(*s) != is_done) {

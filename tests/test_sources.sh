@@ -259,8 +259,9 @@ expect_eq "cat: the graph holds d1, d2 and d3, exactly" "$(graph cat | md5sum)" 
 expect_eq "cat: the CSV never requested" "$(requests '/d1\.csv ')" 0
 expect_eq "cat: the page of undeclared format fetched" "$(requests '/d2-page\.html ')" 1
 page_seed=$(lw "$prefix" seed show "$HV_BASE/d2-page.html" --json 2>/dev/null |
-  python3 -c 'import json,sys; print(json.load(sys.stdin).get("skipped", ""))' || true)
-expect_match "cat: the page without RDF skipped with the reason" "$page_seed" '^not RDF'
+  python3 -c 'import json,sys; s=json.load(sys.stdin); print(s.get("status"), s.get("skipped", ""))' || true)
+expect_match "cat: the page without RDF skipped (its status) with the reason" "$page_seed" \
+  '^skipped not RDF'
 
 expect_eq "portal: the graph holds the archive's and the Turtle resource's triples" \
   "$(graph portal | md5sum)" \
@@ -297,7 +298,17 @@ fi
 declare -A first
 for p in bees cat portal site ep described; do first[$p]=$(redis HGET "${prefix}provider:$p" harvest); done
 before=$(wc -l < "$dir/access.log")
+# what the scheduler writes to Redis in it (a catalogue's datasets are
+# megabytes at 100,000: written when they moved, not at every visit)
+redis MONITOR > "$dir/monitor.log" 2>&1 &
+monitor=$!
+sleep 0.3
 cycle --sparql-page-size 10
+kill "$monitor" 2>/dev/null; wait "$monitor" 2>/dev/null || true
+expect_eq "the unchanged catalogues' datasets not written again" \
+  "$(grep -c -E '"HSET" "'"$prefix"'provider:[^"]*".*"(source_datasets|void_dumps)"' "$dir/monitor.log" || true)" 0
+expect_match "the visits recorded all the same" "$(cat "$dir/monitor.log")" \
+  '"HSET" "'"$prefix"'provider:cat".*"checked"'
 work
 for p in bees cat portal site ep described; do
   expect_eq "$p: unchanged, no harvest started" "$(redis HGET "${prefix}provider:$p" harvest)" \

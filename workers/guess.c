@@ -4,8 +4,8 @@
  * hop and the file name are hints only. Not RDF: the seed fails with the
  * reason (a permanent error: the frame marks it failed), unless it is
  * `optional` (a catalogue's distribution of undeclared format, a sitemap's
- * page: sources/sources.h): then it is skipped, `guessed` with the reason
- * in `skipped` and no parse, and its harvest goes on as if it were done.
+ * page: sources/sources.h): then it ends `skipped`, with the reason in its
+ * field `skipped`: done, no parse, nothing to import.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -118,9 +118,6 @@ static LwStatus collect(LwStageCtx *ctx, const char *hash, unsigned depth, Colle
     json_decref(record);
   } else if (!strcmp(lw_record_str(seed, "status", ""), "failed")) {
     st = note_failed(c, hash, seed);
-  } else if (*lw_record_str(seed, "skipped", "")) {
-    /* an optional file that held no RDF (workers/guess.c): done, nothing
-     * to import */
   } else if (on_its_way(lw_record_str(seed, "status", ""))) {
     if (!c->unfinished++) {
       snprintf(c->first_unfinished, sizeof(c->first_unfinished), "%s (%s)", hash,

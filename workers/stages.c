@@ -32,7 +32,7 @@ const LwStage lw_stages[] = {
    "unarchived",
    "guessing",
    {"guessed", "parse"},
-   {"guessed", NULL} /* optional and not RDF: skipped */},
+   {"skipped", NULL} /* optional and not RDF */},
   {"parse",
    lw_stage_parse_run,
    "clean a file into sorted canonical N-Quads",

@@ -14,13 +14,15 @@ lw_free_port() {
 
 # lw_start_redis PORT [extra redis-server args...]: starts redis-server on
 # 127.0.0.1:PORT in a new temporary directory and waits until it answers.
+# Seed records are kept as listpacks (queue/redis_tuning.h), as in
+# docker/docker-compose.yml.
 lw_start_redis() {
   local port=$1; shift
   local dir
   dir=$(mktemp -d "${TMPDIR:-/tmp}/lodwash-redis-XXXXXX")
   LW_SERVER_DIRS+=("$dir")
   redis-server --bind 127.0.0.1 --port "$port" --dir "$dir" --save '' \
-    --daemonize no --logfile "$dir/redis.log" "$@" &
+    --daemonize no --logfile "$dir/redis.log" --hash-max-listpack-value 1024 "$@" &
   LW_SERVER_PIDS+=($!)
   for _ in $(seq 100); do
     if redis-cli -p "$port" ping >/dev/null 2>&1; then

@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/base.h"
+
 int lw_test_passed = 0;
 int lw_test_failed = 0;
 
@@ -115,4 +117,21 @@ const char *lw_test_program(const char *name)
   static char path[4096];
   snprintf(path, sizeof(path), "%s/%s", LODWASH_BINARY_DIR, name);
   return path;
+}
+
+char *lw_test_slurp(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    return NULL;
+  }
+  LwBuf b = {0};
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+    lw_buf_append(&b, chunk, n);
+  }
+  fclose(f);
+  lw_buf_append_str(&b, ""); /* an empty file gives "" */
+  return lw_buf_steal(&b);
 }

@@ -48,6 +48,10 @@ void lw_test_skip(const char *why) __attribute__((noreturn));
  * beside the source tree), or NULL when it is not there. */
 const char *lw_test_testdata(void);
 
+/* The whole file at path, NUL-terminated (free it), or NULL when it cannot
+ * be opened. */
+char *lw_test_slurp(const char *path);
+
 /* Like lw_test_testdata, but skips the test (saying so) when absent. */
 const char *lw_test_require_testdata(void);
 
