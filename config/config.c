@@ -77,6 +77,8 @@ static const Setting settings[] = {
    "how long a host's robots.txt is kept (0: robots.txt not read)"},
   {"download-workers", NULL, KIND_INT, OFF(download_workers), "0", "N",
    "downloads at once over all workers, so slow hosts leave workers for other stages (0: no cap)"},
+  {"download-transfers", NULL, KIND_INT, OFF(download_transfers), "16", "N",
+   "downloads at once in one worker: a slow host holds a transfer, not the worker (1: one at a time)"},
   {"archive-max-entries", NULL, KIND_INT, OFF(archive_max_entries), "100000", "N",
    "entries of one archive"},
   {"archive-max-bytes", NULL, KIND_INT, OFF(archive_max_bytes), "20G", "BYTES",
@@ -462,6 +464,7 @@ LwStatus lw_config_check(const LwConfig *cfg, LwError *err)
     {"source-max-bytes", cfg->source_max_bytes},
     {"source-max-dumps", cfg->source_max_dumps},
     {"sparql-page-size", cfg->sparql_page_size},
+    {"download-transfers", cfg->download_transfers},
   };
   for (size_t i = 0; i < sizeof(positive) / sizeof(positive[0]); ++i) {
     if (positive[i].value < 1) {

@@ -76,6 +76,7 @@ typedef struct {
   long long host_interval_ms;     /* least time between requests to one host */
   long long robots_ttl_s;         /* robots.txt kept this long; 0: not read */
   long long download_workers;     /* downloads at once over all workers; 0: any */
+  long long download_transfers;   /* downloads at once in one worker (one thread) */
 
   /* archive limits */
   long long archive_max_entries;

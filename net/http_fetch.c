@@ -17,6 +17,7 @@
 
 #include "base/base.h"
 #include "files/files.h"
+#include "net/fetch_internal.h"
 
 #ifndef LODWASH_VERSION
 #define LODWASH_VERSION "0"
@@ -117,7 +118,7 @@ static bool decode_base64(const char *s, size_t len, unsigned char *out, unsigne
 
 /* ---- the transfer ------------------------------------------------------- */
 
-typedef struct {
+struct Fetch {
   CURL *curl;
   const LwFetchOptions *opts;
   LwFetchResult *res;
@@ -159,7 +160,17 @@ typedef struct {
   char abort_message[LW_ERROR_MESSAGE_MAX];
   bool refused; /* a socket callback refused an address */
   char refused_message[LW_ERROR_MESSAGE_MAX];
-} Fetch;
+
+  /* the hops (run_hops, or many at once: LwFetchMulti) */
+  char *url; /* of the current hop (owned) */
+  int redirects;
+  int max_redirects;
+  double t_start; /* monotonic seconds: the fetch's start */
+  double t_hop;   /* ... this hop's */
+  struct curl_slist *headers;
+  struct curl_slist *resolve;
+  char ua[512];
+};
 
 static bool pipe_drain(struct Pipe *p);
 
@@ -994,115 +1005,150 @@ static char *resolve_location(const char *url, const char *location)
   return out;
 }
 
-/* Runs the hops. On LW_OK the last response was the document (200/206). */
-static LwStatus run_hops(Fetch *f, const char *start_url, LwError *err)
+/* Before a hop (the first request, or a redirect's): the scheme, the
+ * caller's politeness (before_hop) and the time left. LW_OK: f->curl is set
+ * up for the hop; LW_NOTHING: before_hop says not yet (ask again after
+ * err->retry_after_ms); anything else ends the fetch. */
+static LwStatus hop_begin(Fetch *f, LwError *err)
 {
   const LwFetchOptions *o = f->opts;
-  int max_redirects = o->max_redirects == 0  ? LW_FETCH_DEFAULT_MAX_REDIRECTS
-                      : o->max_redirects < 0 ? 0
-                                             : o->max_redirects;
-  char *url = strdup(start_url);
-  if (!url) {
+  LW_TRY(lw_netguard_check_scheme(f->url, err));
+  long left = 0;
+  if (o->before_hop) {
+    LwStatus st = o->before_hop(o->before_hop_user, f->url, err);
+    if (st != LW_OK) {
+      return st; /* not yet, or the caller's politeness said no */
+    }
+  }
+  if (o->timeout_ms > 0) {
+    left = o->timeout_ms - (long)((lw_monotonic_seconds() - f->t_start) * 1000);
+    if (left <= 0) {
+      return lw_error_set(err, LW_ERR_NET, "timeout: %ld ms spent before %s", o->timeout_ms,
+                          f->url);
+    }
+    curl_easy_setopt(f->curl, CURLOPT_TIMEOUT_MS, left);
+  }
+  curl_easy_setopt(f->curl, CURLOPT_URL, f->url);
+  f->status = 0;
+  f->reason[0] = '\0';
+  f->errbuf[0] = '\0';
+  f->refused = false;
+  f->writing = false;
+  json_object_clear(f->hop_headers);
+  f->header_bytes = 0;
+  f->discarded = 0;
+  f->discard_cut = false;
+  f->t_hop = lw_monotonic_seconds();
+  return LW_OK;
+}
+
+/* A redirect's hop ended: the next URL, unless there is none usable or
+ * the limit is reached. */
+static LwStatus hop_redirect(Fetch *f, LwError *err)
+{
+  char *next = NULL;
+  curl_easy_getinfo(f->curl, CURLINFO_REDIRECT_URL, &next);
+  char *resolved = next ? NULL : resolve_location(f->url, hop_header(f, "location"));
+  if (resolved) {
+    next = resolved;
+  }
+  if (!next) {
+    return lw_error_set(err, LW_ERR_HTTP, "HTTP %ld %s without a usable Location from %s",
+                        f->status, f->reason, f->url);
+  }
+  if (f->redirects >= f->max_redirects) {
+    LwStatus st = lw_error_set(err, LW_ERR_LIMIT,
+                               "too many redirects: more than %d, the last to %s",
+                               f->max_redirects, next);
+    curl_free(resolved);
+    return st;
+  }
+  char *copy = strdup(next);
+  curl_free(resolved);
+  if (!copy) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  double t_start = lw_monotonic_seconds();
-  LwStatus st = LW_OK;
-  for (int redirects = 0;; ++redirects) {
-    if ((st = lw_netguard_check_scheme(url, err)) != LW_OK) {
-      break;
-    }
-    if (o->before_hop && (st = o->before_hop(o->before_hop_user, url, err)) != LW_OK) {
-      break; /* the caller's politeness said no (robots.txt, a busy host) */
-    }
-    if (o->timeout_ms > 0) {
-      long left = o->timeout_ms - (long)((lw_monotonic_seconds() - t_start) * 1000);
-      if (left <= 0) {
-        st = lw_error_set(err, LW_ERR_NET, "timeout: %ld ms spent before %s", o->timeout_ms,
-                          url);
-        break;
-      }
-      curl_easy_setopt(f->curl, CURLOPT_TIMEOUT_MS, left);
-    }
-    curl_easy_setopt(f->curl, CURLOPT_URL, url);
-    f->status = 0;
-    f->reason[0] = '\0';
-    f->errbuf[0] = '\0';
-    f->refused = false;
-    f->writing = false;
-    json_object_clear(f->hop_headers);
-    f->header_bytes = 0;
-    f->discarded = 0;
-    f->discard_cut = false;
-    double t0 = lw_monotonic_seconds();
-    CURLcode rc = curl_easy_perform(f->curl);
-    if (rc == CURLE_WRITE_ERROR && f->discard_cut && f->abort_status == LW_OK) {
-      rc = CURLE_OK; /* we hung up on a body we did not want */
-    }
-    if (f->status > 0) {
-      json_array_append_new(f->res->http, hop_json(f, url, lw_monotonic_seconds() - t0));
-    }
-    free(f->res->final_url);
-    f->res->final_url = strdup(url);
-    f->res->status = f->status;
-    if (rc != CURLE_OK) {
-      st = curl_failure(f, rc, url, err);
-      break;
-    }
-    if (f->status == 304) {
-      f->res->not_modified = true;
-      st = LW_NOTHING;
-      break;
-    }
-    if (f->status >= 300 && f->status < 400) {
-      char *next = NULL;
-      curl_easy_getinfo(f->curl, CURLINFO_REDIRECT_URL, &next);
-      char *resolved = next ? NULL : resolve_location(url, hop_header(f, "location"));
-      if (resolved) {
-        next = resolved;
-      }
-      if (!next) {
-        st = lw_error_set(err, LW_ERR_HTTP, "HTTP %ld %s without a usable Location from %s",
-                          f->status, f->reason, url);
-        break;
-      }
-      if (redirects >= max_redirects) {
-        st = lw_error_set(err, LW_ERR_LIMIT,
-                          "too many redirects: more than %d, the last to %s", max_redirects,
-                          next);
-        curl_free(resolved);
-        break;
-      }
-      char *copy = strdup(next);
-      curl_free(resolved);
-      free(url);
-      url = copy;
-      if (!url) {
-        return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-      }
-      continue;
-    }
-    if (f->status == 200 || (f->status == 206 && f->body_started)) {
-      st = LW_OK;
-      break;
-    }
-    if (f->status == 416 && f->resume_from > 0) {
-      /* The partial no longer fits the resource: drop it; the retry
-       * starts from byte 0. */
-      st = lw_error_set(err, LW_ERR_NET,
+  free(f->url);
+  f->url = copy;
+  f->redirects++;
+  return LW_OK;
+}
+
+/* After a hop's transfer ended with rc: records the hop and says what it
+ * was. *again: a redirect to follow (f->url is the next hop's). Else the
+ * fetch's status: LW_OK when the last response was the document (200/206),
+ * LW_NOTHING for a 304, or the error. */
+static LwStatus hop_end(Fetch *f, CURLcode rc, bool *again, LwError *err)
+{
+  *again = false;
+  const char *url = f->url;
+  if (rc == CURLE_WRITE_ERROR && f->discard_cut && f->abort_status == LW_OK) {
+    rc = CURLE_OK; /* we hung up on a body we did not want */
+  }
+  if (f->status > 0) {
+    json_array_append_new(f->res->http,
+                          hop_json(f, url, lw_monotonic_seconds() - f->t_hop));
+  }
+  free(f->res->final_url);
+  f->res->final_url = strdup(url);
+  f->res->status = f->status;
+  if (rc != CURLE_OK) {
+    return curl_failure(f, rc, url, err);
+  }
+  if (f->status == 304) {
+    f->res->not_modified = true;
+    return LW_NOTHING;
+  }
+  if (f->status >= 300 && f->status < 400) {
+    LW_TRY(hop_redirect(f, err));
+    *again = true;
+    return LW_OK;
+  }
+  if (f->status == 200 || (f->status == 206 && f->body_started)) {
+    return LW_OK;
+  }
+  if (f->status == 416 && f->resume_from > 0) {
+    /* The partial no longer fits the resource: drop it; the retry
+     * starts from byte 0. */
+    return lw_error_set(err, LW_ERR_NET,
                         "HTTP 416 to a resume from byte %llu of %s: partial body discarded",
                         (unsigned long long)f->resume_from, url);
-      break;
-    }
-    if (f->status >= 200 && f->status < 300) {
-      st = lw_error_set(err, LW_ERR_HTTP, "HTTP %ld %s from %s: not a document", f->status,
-                        f->reason, url);
-      break;
-    }
-    st = http_failure(f, url, err);
-    break;
   }
-  free(url);
-  return st;
+  if (f->status >= 200 && f->status < 300) {
+    return lw_error_set(err, LW_ERR_HTTP, "HTTP %ld %s from %s: not a document", f->status,
+                        f->reason, url);
+  }
+  return http_failure(f, url, err);
+}
+
+/* The wait before_hop asked for (LW_NOTHING), within sane bounds. */
+static long long hop_wait_ms(LwError *err)
+{
+  long long ms = err->retry_after_ms;
+  lw_error_clear(err);
+  return ms < 1 ? 1 : ms > 1000 ? 1000 : ms;
+}
+
+/* Runs the hops one after the other in this thread. */
+static LwStatus run_hops(Fetch *f, LwError *err)
+{
+  for (;;) {
+    LwStatus st = hop_begin(f, err);
+    if (st == LW_NOTHING) {
+      long long ms = hop_wait_ms(err);
+      struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+      nanosleep(&ts, NULL);
+      continue;
+    }
+    if (st != LW_OK) {
+      return st;
+    }
+    bool again = false;
+    st = hop_end(f, curl_easy_perform(f->curl), &again, err);
+    if (!again) {
+      return st;
+    }
+  }
 }
 
 /* ---- the body file and the partial ------------------------------------- */
@@ -1306,6 +1352,9 @@ static void fetch_cleanup(Fetch *f)
   if (f->curl) {
     curl_easy_cleanup(f->curl);
   }
+  curl_slist_free_all(f->headers);
+  curl_slist_free_all(f->resolve);
+  free(f->url);
   free(f->mem);
   f->res->end = now_epoch();
 }
@@ -1319,20 +1368,89 @@ static void record_last_response(Fetch *f)
               sizeof(f->res->content_encoding));
 }
 
-static LwStatus perform(Fetch *f, const char *url, LwError *err)
+/* Sets up the transfer of url; nothing is sent yet (the hops do). */
+static LwStatus prepare(Fetch *f, const char *url, LwError *err)
 {
-  char ua[512];
-  setup_curl(f, ua, sizeof(ua));
-  struct curl_slist *headers = request_headers(f);
-  struct curl_slist *resolve = resolve_list(f->opts);
-  curl_easy_setopt(f->curl, CURLOPT_HTTPHEADER, headers);
-  if (resolve) {
-    curl_easy_setopt(f->curl, CURLOPT_RESOLVE, resolve);
+  setup_curl(f, f->ua, sizeof(f->ua));
+  f->headers = request_headers(f);
+  f->resolve = resolve_list(f->opts);
+  curl_easy_setopt(f->curl, CURLOPT_HTTPHEADER, f->headers);
+  if (f->resolve) {
+    curl_easy_setopt(f->curl, CURLOPT_RESOLVE, f->resolve);
   }
-  LwStatus st = run_hops(f, url, err);
-  curl_slist_free_all(headers);
-  curl_slist_free_all(resolve);
-  record_last_response(f);
+  const LwFetchOptions *o = f->opts;
+  f->max_redirects = o->max_redirects == 0  ? LW_FETCH_DEFAULT_MAX_REDIRECTS
+                     : o->max_redirects < 0 ? 0
+                                            : o->max_redirects;
+  f->t_start = lw_monotonic_seconds();
+  f->url = strdup(url);
+  if (!f->url) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  return LW_OK;
+}
+
+/* The body file's fate once the hops ended with st: renamed into place
+ * (complete and verified), kept for a resume, or removed. Returns the
+ * fetch's status. */
+static LwStatus settle_body(Fetch *f, LwStatus st, LwError *err)
+{
+  const LwFetchOptions *opts = f->opts;
+  LwFetchResult *res = f->res;
+  /* Whatever happened, what arrived is now written (a partial to keep). */
+  bool written = pipe_finish(f->pipe);
+  f->pipe = NULL;
+  if (st == LW_OK && !written) {
+    st = lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", f->file_path, strerror(errno));
+  }
+  if (st == LW_OK && f->file && fflush(f->file) != 0) {
+    st = lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", f->file_path, strerror(errno));
+  }
+  if (st == LW_OK) {
+    st = finish_ok(f, err);
+  }
+  if (st == LW_OK) {
+    close_file(f);
+    const char *dest = opts->dest_path;
+    if (dest) {
+      st = lw_store_commit(f->file_path, dest, err);
+    }
+    if (st == LW_OK) {
+      snprintf(res->path, sizeof(res->path), "%s", dest ? dest : f->file_path);
+      if (opts->partial_path) {
+        char mpath[4200];
+        meta_path(opts->partial_path, mpath, sizeof(mpath));
+        unlink(mpath);
+      }
+    } else {
+      unlink(f->file_path);
+    }
+  } else if (f->file && keep_partial(f, st)) {
+    res->partial_kept = true;
+    close_file(f);
+  } else if (f->file) {
+    discard_body(f);
+  }
+  return st;
+}
+
+/* The first half of lw_fetch: everything up to the first hop. */
+static LwStatus fetch_open(Fetch *f, const char *url, const LwFetchOptions *opts,
+                           LwFetchResult *res, LwError *err)
+{
+  LW_TRY(fetch_init(f, opts, res, err));
+  LW_TRY(open_body(f, err));
+  return prepare(f, url, err);
+}
+
+/* The second half, once the hops ended with st. */
+static LwStatus fetch_close(Fetch *f, LwStatus st, LwError *err)
+{
+  if (f->curl && f->url) {
+    record_last_response(f);
+  }
+  st = settle_body(f, st, err);
+  fetch_cleanup(f);
   return st;
 }
 
@@ -1341,49 +1459,11 @@ LwStatus lw_fetch(const char *url, const LwFetchOptions *opts, LwFetchResult *re
 {
   Fetch f;
   memset(&f, 0, sizeof(f));
-  LwStatus st = fetch_init(&f, opts, res, err);
+  LwStatus st = fetch_open(&f, url, opts, res, err);
   if (st == LW_OK) {
-    st = open_body(&f, err);
+    st = run_hops(&f, err);
   }
-  if (st == LW_OK) {
-    st = perform(&f, url, err);
-  }
-  /* Whatever happened, what arrived is now written (a partial to keep). */
-  bool written = pipe_finish(f.pipe);
-  f.pipe = NULL;
-  if (st == LW_OK && !written) {
-    st = lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", f.file_path, strerror(errno));
-  }
-  if (st == LW_OK && f.file && fflush(f.file) != 0) {
-    st = lw_error_set(err, LW_ERR_IO, "cannot write %s: %s", f.file_path, strerror(errno));
-  }
-  if (st == LW_OK) {
-    st = finish_ok(&f, err);
-  }
-  if (st == LW_OK) {
-    close_file(&f);
-    const char *dest = opts->dest_path;
-    if (dest) {
-      st = lw_store_commit(f.file_path, dest, err);
-    }
-    if (st == LW_OK) {
-      snprintf(res->path, sizeof(res->path), "%s", dest ? dest : f.file_path);
-      if (opts->partial_path) {
-        char mpath[4200];
-        meta_path(opts->partial_path, mpath, sizeof(mpath));
-        unlink(mpath);
-      }
-    } else {
-      unlink(f.file_path);
-    }
-  } else if (f.file && keep_partial(&f, st)) {
-    res->partial_kept = true;
-    close_file(&f);
-  } else if (f.file) {
-    discard_body(&f);
-  }
-  fetch_cleanup(&f);
-  return st;
+  return fetch_close(&f, st, err);
 }
 
 LwStatus lw_fetch_small(const char *url, const LwFetchOptions *opts, size_t max_size,
@@ -1399,7 +1479,11 @@ LwStatus lw_fetch_small(const char *url, const LwFetchOptions *opts, size_t max_
     f.max_bytes = max_size;
   }
   if (st == LW_OK) {
-    st = perform(&f, url, err);
+    st = prepare(&f, url, err);
+  }
+  if (st == LW_OK) {
+    st = run_hops(&f, err);
+    record_last_response(&f);
   }
   if (st == LW_OK) {
     st = finish_ok(&f, err);
@@ -1435,4 +1519,42 @@ void lw_fetch_result_clear(LwFetchResult *res)
 json_t *lw_fetch_timestamp_json(const LwFetchResult *res)
 {
   return json_pack("{s:f, s:f}", "begin", res->begin, "end", res->end);
+}
+
+/* ---- for the multi driver (net/fetch_internal.h) ----------------------- */
+
+Fetch *lw_fetch_state_new(void)
+{
+  return calloc(1, sizeof(Fetch));
+}
+
+CURL *lw_fetch_state_curl(Fetch *f)
+{
+  return f->curl;
+}
+
+LwStatus lw_fetch_state_open(Fetch *f, const char *url, const LwFetchOptions *opts,
+                             LwFetchResult *res, LwError *err)
+{
+  return fetch_open(f, url, opts, res, err);
+}
+
+LwStatus lw_fetch_state_close(Fetch *f, LwStatus st, LwError *err)
+{
+  return fetch_close(f, st, err);
+}
+
+LwStatus lw_fetch_hop_begin(Fetch *f, LwError *err)
+{
+  return hop_begin(f, err);
+}
+
+LwStatus lw_fetch_hop_end(Fetch *f, CURLcode rc, bool *again, LwError *err)
+{
+  return hop_end(f, rc, again, err);
+}
+
+long long lw_fetch_hop_wait_ms(LwError *err)
+{
+  return hop_wait_ms(err);
 }

@@ -186,8 +186,11 @@ typedef struct {
   /* Called before every request, the first and each redirect's, with the
    * URL about to be fetched (the host actually connected to, after
    * redirects): the place for per-host politeness (robots.txt, a host's
-   * pace and concurrency). Anything but LW_OK ends the fetch with that
-   * status and err. The time spent here counts in timeout_ms. NULL: none. */
+   * pace and concurrency). LW_NOTHING means "not yet": it is asked again
+   * after err->retry_after_ms (at most a second later; lw_fetch sleeps
+   * meanwhile, LwFetchMulti runs the other transfers). Anything else ends
+   * the fetch with that status and err. The time spent here counts in
+   * timeout_ms. NULL: none. */
   LwStatus (*before_hop)(void *user, const char *url, LwError *err);
   void *before_hop_user;
 } LwFetchOptions;
@@ -229,6 +232,55 @@ LwStatus lw_fetch(const char *url, const LwFetchOptions *opts, LwFetchResult *re
  * partial_path and dest_path are ignored. */
 LwStatus lw_fetch_small(const char *url, const LwFetchOptions *opts, size_t max_size,
                         char **body, size_t *len, LwFetchResult *result, LwError *err);
+
+/* Many fetches at once in one thread (libcurl's multi interface), each
+ * under every rule of lw_fetch (its own options, guard, caps, timeouts,
+ * hops, checksums, resume and callbacks), so that a slow host holds only
+ * its own transfer. A before_hop that answers LW_NOTHING ("not yet": a
+ * host's turn, a busy host) leaves the other transfers running.
+ *
+ *   LwFetchMulti *m = lw_fetch_multi_new();
+ *   lw_fetch_multi_add(m, url, &opts, &result, &err, user);   (many)
+ *   while (lw_fetch_multi_count(m)) {
+ *     lw_fetch_multi_run(m, 100, &err2);
+ *     while ((user = lw_fetch_multi_done(m, &status))) ... result, err
+ *   }
+ *   lw_fetch_multi_free(m);
+ *
+ * Not thread safe: one thread drives a LwFetchMulti. */
+typedef struct LwFetchMulti LwFetchMulti;
+
+/* NULL when out of memory. */
+LwFetchMulti *lw_fetch_multi_new(void);
+
+/* Adds a fetch of url. opts, result and err are borrowed until the fetch
+ * ends (lw_fetch_multi_done gives back user): its outcome is written there
+ * as lw_fetch writes it. LW_OK: added; else the fetch ended at once (it
+ * could not start: result and err say why) and is not added. */
+LwStatus lw_fetch_multi_add(LwFetchMulti *m, const char *url, const LwFetchOptions *opts,
+                            LwFetchResult *result, LwError *err, void *user);
+
+/* Fetches added and not yet given back by lw_fetch_multi_done. */
+size_t lw_fetch_multi_count(const LwFetchMulti *m);
+
+/* Moves every transfer on, waiting at most max_wait_ms for something to
+ * happen (returns sooner when a fetch ended). LW_ERR_NET when libcurl's
+ * multi handle itself failed. */
+LwStatus lw_fetch_multi_run(LwFetchMulti *m, long max_wait_ms, LwError *err);
+
+/* A fetch that ended: returns its user pointer and its status (as
+ * lw_fetch's) in *status, its result and err filled; NULL when none
+ * ended. */
+void *lw_fetch_multi_done(LwFetchMulti *m, LwStatus *status);
+
+/* Ends every fetch still running or waiting: LW_ERR_NET "stopped"
+ * (partial bodies kept as lw_fetch keeps them); lw_fetch_multi_done then
+ * gives them back. */
+void lw_fetch_multi_stop(LwFetchMulti *m);
+
+/* lw_fetch_multi_stop (their opts, result and err must still be valid),
+ * then frees m, with the fetches not given back. NULL safe. */
+void lw_fetch_multi_free(LwFetchMulti *m);
 
 /* Frees what result owns and zeroes it. NULL safe. */
 void lw_fetch_result_clear(LwFetchResult *result);

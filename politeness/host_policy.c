@@ -49,14 +49,25 @@ static bool url_parts(const char *url, UrlParts *out)
   return ok;
 }
 
-bool lw_url_host(const char *url, char *buf, size_t size)
+/* url's host (or its origin) into buf; false when it has no host. */
+static bool url_host_part(const char *url, bool origin, char *buf, size_t size)
 {
   UrlParts p;
   if (!url_parts(url, &p) || !p.host[0]) {
     return false;
   }
-  snprintf(buf, size, "%s", p.host);
+  snprintf(buf, size, "%s", origin ? p.origin : p.host);
   return true;
+}
+
+bool lw_url_host(const char *url, char *buf, size_t size)
+{
+  return url_host_part(url, false, buf, size);
+}
+
+bool lw_url_origin(const char *url, char *buf, size_t size)
+{
+  return url_host_part(url, true, buf, size);
 }
 
 /* Fetches origin's robots.txt: state "ok" (with *body), "none" (4xx or
@@ -144,6 +155,36 @@ static LwStatus robots_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard
   return st;
 }
 
+bool lw_robots_known(LwRecords *c, const LwConfig *cfg, const char *url)
+{
+  UrlParts p;
+  if (cfg->robots_ttl_s <= 0 || !url_parts(url, &p) || !strcmp(p.path, "/robots.txt")) {
+    return true;
+  }
+  char state[16] = "";
+  char *body = NULL;
+  size_t len = 0;
+  LwError err;
+  LwStatus st = lw_robots_cache_get(c, cfg->prefix, p.origin, state, &body, &len, &err);
+  free(body);
+  return st != LW_NOTHING; /* a Redis error: lw_host_turn_take will say it */
+}
+
+LwStatus lw_robots_fetch(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
+                         const char *url, LwError *err)
+{
+  UrlParts p;
+  if (!url_parts(url, &p) || !p.host[0]) {
+    return lw_error_set(err, LW_ERR_USAGE, "not a URL with a host: %.300s", url);
+  }
+  char state[16] = "";
+  char *body = NULL;
+  size_t len = 0;
+  LwStatus st = robots_get(c, cfg, guard, p.origin, 0, state, &body, &len, err);
+  free(body);
+  return st;
+}
+
 #define TURN_POLL_MS 100
 
 static void sleep_ms(long long ms)
@@ -173,6 +214,13 @@ LwStatus lw_host_turn_take(LwRecords *c, const LwConfig *cfg, const LwNetGuard *
                               &turn->next_ms, err);
 }
 
+void lw_host_turn_give_back(LwRecords *c, const LwConfig *cfg, const LwHostTurn *turn)
+{
+  if (turn->gap_ms > 0) {
+    lw_host_pace_give_back(c, cfg->prefix, turn->host, turn->next_ms, turn->gap_ms);
+  }
+}
+
 LwStatus lw_host_turn_wait(LwRecords *c, const LwConfig *cfg, const LwHostTurn *turn,
                            bool (*keep_waiting)(void *user), void *user, LwError *err)
 {
@@ -180,7 +228,7 @@ LwStatus lw_host_turn_wait(LwRecords *c, const LwConfig *cfg, const LwHostTurn *
    * long Crawl-delay; its turn then goes to the next one. */
   for (long long left = turn->wait_ms; left > 0; left -= TURN_POLL_MS) {
     if (keep_waiting && !keep_waiting(user)) {
-      lw_host_pace_give_back(c, cfg->prefix, turn->host, turn->next_ms, turn->gap_ms);
+      lw_host_turn_give_back(c, cfg, turn);
       return lw_error_set(err, LW_ERR_NET, "stopped while waiting for the turn of %.300s",
                           turn->host);
     }

@@ -50,11 +50,27 @@ LwStatus lw_host_turn_take(LwRecords *c, const LwConfig *cfg, const LwNetGuard *
 LwStatus lw_host_turn_wait(LwRecords *c, const LwConfig *cfg, const LwHostTurn *turn,
                            bool (*keep_waiting)(void *user), void *user, LwError *err);
 
+/* Gives turn back (a request that will not be sent): the host's next turn
+ * comes sooner, unless a later one was reserved since. */
+void lw_host_turn_give_back(LwRecords *c, const LwConfig *cfg, const LwHostTurn *turn);
+
 /* Both, as before a download's request: LW_OK to go ahead now. A wait of a
  * second or more is logged. */
 LwStatus lw_host_policy_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
                               const char *url, bool (*keep_waiting)(void *user), void *user,
                               LwError *err);
+
+/* For a caller that must not wait for robots.txt (many transfers in one
+ * thread): whether url's robots.txt is known already (cached, robots.txt
+ * off, or url is robots.txt itself), so that lw_host_turn_take will not
+ * fetch it; and the fetch itself, robots.txt read and cached as
+ * lw_host_turn_take would, without reserving a turn (run it elsewhere). */
+bool lw_robots_known(LwRecords *c, const LwConfig *cfg, const char *url);
+LwStatus lw_robots_fetch(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
+                         const char *url, LwError *err);
+
+/* url's origin as robots.txt is cached by: "scheme://host:port". */
+bool lw_url_origin(const char *url, char *buf, size_t size);
 
 /* The lower-cased host name of url into buf; false when it has none. */
 bool lw_url_host(const char *url, char *buf, size_t size);

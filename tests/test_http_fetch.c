@@ -896,6 +896,95 @@ static void test_server_uploads(void)
   CHECK_INT_EQ(lw_test_server_hits(srv, "/upload"), 1);
 }
 
+/* A before_hop that says "not yet" twice before it lets the hop go. */
+static LwStatus later_twice(void *user, const char *url, LwError *err)
+{
+  (void)url;
+  int *calls = user;
+  if (++*calls <= 2) {
+    lw_error_clear(err);
+    err->retry_after_ms = 50;
+    return LW_NOTHING;
+  }
+  return LW_OK;
+}
+
+/* Many fetches at once (LwFetchMulti), each under its own rules, with the
+ * outcome lw_fetch gives: a slow answer holds only its own transfer. */
+static void test_multi(void)
+{
+  lw_test_server_add(srv, "/m-slow", &(LwTestResponse){.delay_ms = 1500, .body = "slow\n"});
+  lw_test_server_add(srv, "/m-r1", &(LwTestResponse){.status = 301, .location = "/m-final"});
+  lw_test_server_add(srv, "/m-final", &(LwTestResponse){.body = "final\n"});
+  lw_test_server_add(srv, "/m-cond", &(LwTestResponse){.body = "v1\n", .etag = "\"m1\""});
+  lw_test_server_add(srv, "/m-big", &(LwTestResponse){.body = "0123456789012345678901234567"});
+  lw_test_server_add(srv, "/m-sum", &(LwTestResponse){.body = "<s> <p> <o> .\n"});
+  char other[256];
+  snprintf(other, sizeof(other), "http://127.0.0.2:%u/x", lw_test_server_port(srv));
+  lw_test_server_add(srv, "/m-refused", &(LwTestResponse){.location = other});
+  enum { SLOW, REDIRECT, COND, BIG, SUM, REFUSED, LATER, N };
+  const char *paths[N] = {"/m-slow", "/m-r1",      "/m-cond", "/m-big",
+                          "/m-sum",  "/m-refused", "/m-final"};
+  LwFetchOptions o[N];
+  LwFetchResult r[N];
+  LwError err[N];
+  int calls = 0;
+  LwFetchMulti *m = lw_fetch_multi_new();
+  CHECK(m != NULL);
+  for (int i = 0; i < N; ++i) {
+    o[i] = defaults();
+  }
+  o[COND].etag = "\"m1\"";
+  o[BIG].max_bytes = 10;
+  o[SUM].checksum = "md5:00000000000000000000000000000000";
+  o[LATER].before_hop = later_twice;
+  o[LATER].before_hop_user = &calls;
+  for (int i = 0; i < N; ++i) {
+    CHECK_INT_EQ(lw_fetch_multi_add(m, url_of(paths[i]), &o[i], &r[i], &err[i], &r[i]),
+                 LW_OK);
+  }
+  CHECK_INT_EQ(lw_fetch_multi_count(m), N);
+  LwStatus st[N];
+  int order[N], ended = 0;
+  LwError run_err;
+  while (lw_fetch_multi_count(m) > 0) {
+    CHECK_INT_EQ(lw_fetch_multi_run(m, 100, &run_err), LW_OK);
+    LwFetchResult *done;
+    LwStatus s;
+    while ((done = lw_fetch_multi_done(m, &s)) != NULL) {
+      int i = (int)(done - r);
+      st[i] = s;
+      order[ended++] = i;
+    }
+  }
+  lw_fetch_multi_free(m);
+  CHECK_INT_EQ(ended, N);
+  CHECK_INT_EQ(order[N - 1], SLOW); /* the others did not wait for it */
+  CHECK_INT_EQ(st[SLOW], LW_OK);
+  CHECK_INT_EQ(st[REDIRECT], LW_OK);
+  CHECK_INT_EQ(json_array_size(r[REDIRECT].http), 2);
+  CHECK_INT_EQ(st[COND], LW_NOTHING);
+  CHECK(r[COND].not_modified);
+  CHECK_INT_EQ(st[BIG], LW_ERR_LIMIT);
+  CHECK_INT_EQ(st[SUM], LW_ERR_CHECKSUM);
+  CHECK(strstr(err[SUM].message, "checksum mismatch") != NULL);
+  CHECK_INT_EQ(st[REFUSED], LW_ERR_REFUSED);
+  CHECK_INT_EQ(json_array_size(r[REFUSED].http), 1);
+  CHECK_INT_EQ(st[LATER], LW_OK);
+  CHECK_INT_EQ(calls, 3);
+  size_t len = 0;
+  char *body = slurp(r[SLOW].path, &len);
+  CHECK_STR_EQ(body, "slow\n");
+  free(body);
+  for (int i = 0; i < N; ++i) {
+    if (st[i] == LW_OK) {
+      unlink(r[i].path);
+    }
+    lw_fetch_result_clear(&r[i]);
+  }
+  CHECK_INT_EQ(tmp_files(), 0);
+}
+
 int main(void)
 {
   srv = lw_test_server_start();
@@ -920,6 +1009,7 @@ int main(void)
   test_encodings();
   test_small();
   test_server_uploads();
+  test_multi();
   lw_netguard_free(guard);
   lw_test_server_stop(srv);
   lw_test_rmtree(dir);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The job time limit (--job-time-limit): a job that runs too long (here a
-# download from a loopback server that trickles a byte a second, above the
+# download from a loopback server that dribbles a line a second, above the
 # low-speed limit) is failed with a clear error on its seed, goes to the
 # dead list without retries, and its worker exits with code 3 (its thread
 # cannot be stopped; a supervisor starts a fresh worker). The rest of the
@@ -11,7 +11,8 @@ lw_sh_init jobtimelimit
 export LODWASH_HEARTBEAT_TTL=3 LODWASH_POLL_MAX_MS=50 LODWASH_ALLOW_NET=127.0.0.1
 export LODWASH_HOST_INTERVAL_MS=0 LODWASH_LOW_SPEED_LIMIT=1 LODWASH_ROBOTS_TTL=0
 
-python3 "$LODWASH_SOURCE_DIR/tests/support/trickle_server.py" "$LW_SH_TMP/port" 120 &
+python3 "$LODWASH_SOURCE_DIR/tests/support/dribble_server.py" "$LW_SH_TMP/port" 127.0.0.1 \
+  --slow-seconds 120 &
 LW_SH_PIDS+=($!)
 lw_sh_wait_for 10 test -s "$LW_SH_TMP/port"
 port=$(cat "$LW_SH_TMP/port")

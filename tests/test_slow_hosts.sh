@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Slow hosts do not starve the pipeline: real workers, the test Redis and a
-# loopback server whose dumps trickle (a byte a second). Two workers serve
+# loopback server whose dumps trickle (a line a second). Two workers serve
 # download and noop (download preferred). Without a cap both sit in
 # transfers and the other jobs wait (the undisturbed run shows it); with
 # --download-workers 1 one worker takes the transfers and the other does the
-# rest meanwhile. Also: a worker serving every stage prefers a dump's later
-# stages (import, parse, guess, unpack) to new downloads.
+# rest meanwhile. Both runs are of workers holding one transfer each
+# (--download-transfers 1); many transfers in one worker are
+# test_many_transfers.sh. Also: a worker serving every stage prefers a
+# dump's later stages (import, parse, guess, unpack) to new downloads.
 source "$LODWASH_SOURCE_DIR/tests/support/redis_shell.sh"
 lw_sh_require_redis
 lw_sh_init slowhosts
@@ -13,7 +15,8 @@ export LODWASH_HEARTBEAT_TTL=5 LODWASH_POLL_MAX_MS=50 LODWASH_ALLOW_NET=127.0.0.
 export LODWASH_HOST_INTERVAL_MS=0 LODWASH_PER_HOST_CONCURRENCY=8
 
 # --- a server whose every GET trickles for a minute (robots.txt: 404)
-python3 "$LODWASH_SOURCE_DIR/tests/support/trickle_server.py" "$LW_SH_TMP/port" 60 &
+python3 "$LODWASH_SOURCE_DIR/tests/support/dribble_server.py" "$LW_SH_TMP/port" 127.0.0.1 \
+  --slow-seconds 60 --slow-prefix / &
 LW_SH_PIDS+=($!)
 lw_sh_wait_for 10 test -s "$LW_SH_TMP/port"
 port=$(cat "$LW_SH_TMP/port")
@@ -46,13 +49,13 @@ stop_workers() {
 }
 
 # --- undisturbed: both workers end up in the trickling transfers
-run nocap
+run nocap --download-transfers 1
 lw_sh_check "no cap: both workers download" lw_sh_wait_for 20 count_is download inflight 2
 lw_sh_check "no cap: the short jobs wait" count_is noop done 0
 stop_workers
 
 # --- --download-workers 1: the short jobs are done while a transfer trickles
-run cap --download-workers 1
+run cap --download-workers 1 --download-transfers 1
 lw_sh_check "cap: short jobs done" lw_sh_wait_for 30 count_is noop done 10
 lw_sh_check "cap: meanwhile one transfer at most" count_is download inflight 1
 lw_sh_check "cap: no download finished" count_is download done 0

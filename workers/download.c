@@ -62,10 +62,14 @@
 #include "queue/redis.h"
 #include "queue/seed.h"
 #include "workers/download_cap.h"
+#include "workers/download_many.h"
+#include "workers/robots_ahead.h"
 #include "politeness/politeness.h"
 #include "workers/stage.h"
 
 #define SLOT_REFRESH_MS 10000
+#define TURN_STEP_MS 100 /* a waiting transfer looks at its turn this often */
+#define ROBOTS_WAIT_MS 35000 /* robots.txt's own timeout (30 s) and a margin */
 
 /* A place among a host's downloads (queue/lease_set.h), with its limit. */
 typedef struct {
@@ -80,9 +84,14 @@ typedef struct {
   LwStageCtx *ctx;
   const LwNetGuard *guard;
   Slot host; /* on the host of the request going out */
-  char host_name[512];
+  long long slot_since_ms; /* waiting for it since */
   long long lease_ms;
   long long max_wait_ms;
+  LwHostTurn turn; /* the host's turn, reserved and not yet used */
+  bool turn_held;
+  long long turn_due_ms; /* lw_now_ms time of the turn */
+  bool many;                /* among many transfers: never wait in place */
+  long long robots_since_ms; /* waiting for robots.txt read beside since */
 } Download;
 
 static long long lease_ms(const LwConfig *cfg)
@@ -111,18 +120,6 @@ static void slot_release(Download *d, Slot *slot)
   slot->held = false;
 }
 
-/* While waiting for a place on the host: shown by `lodwash status`; false
- * once the worker is told to stop. */
-static bool waiting_for_slot(void *user)
-{
-  Download *d = user;
-  if (lw_stage_stopping(d->ctx)) {
-    return false;
-  }
-  lw_stage_progress(d->ctx, "waiting for a download slot on %s", d->host.host);
-  return true;
-}
-
 /* How long a download waits for a place on a full host before its job is
  * deferred, and how long it is deferred: a few of the host's turns, so that
  * a full host, slow or flooded, never holds a worker for long (the worker
@@ -135,36 +132,6 @@ static long long defer_after_ms(const LwConfig *cfg)
 static long long defer_for_ms(const LwConfig *cfg)
 {
   return cfg->host_interval_ms > 1000 ? cfg->host_interval_ms : 1000;
-}
-
-/* Waits for a free place on the request's host (d->host), at most
- * d->max_wait_ms or defer_after_ms; past that the job is deferred. */
-static LwStatus slot_acquire(Download *d)
-{
-  LwStageCtx *ctx = d->ctx;
-  Slot *slot = &d->host;
-  long long wait_ms = defer_after_ms(ctx->config) < d->max_wait_ms ? defer_after_ms(ctx->config)
-                                                                   : d->max_wait_ms;
-  int got = lw_host_slot_wait(ctx->redis, ctx->config->prefix, slot->host, ctx->job->id,
-                              slot->limit, d->lease_ms, wait_ms, waiting_for_slot, d,
-                              ctx->err);
-  if (got == 1) {
-    slot->held = true;
-    slot->refreshed_ms = lw_now_ms();
-    return LW_OK;
-  }
-  if (got == -1) {
-    return ctx->err->status ? ctx->err->status : LW_ERR_REDIS;
-  }
-  if (got == -2) {
-    return lw_error_set(ctx->err, LW_ERR_NET, "stopping while waiting for a slot on %s",
-                        slot->host);
-  }
-  lw_error_set(ctx->err, LW_ERR_NET,
-               "host busy: %lld downloads from %s already running (%s); deferred",
-               slot->limit, slot->host, slot->why);
-  ctx->err->defer_ms = defer_for_ms(ctx->config);
-  return LW_ERR_NET;
 }
 
 static void slot_refresh(Download *d, Slot *slot)
@@ -196,18 +163,115 @@ static bool on_progress(void *user, uint64_t bytes, uint64_t total)
   return still_going(d);
 }
 
-/* While waiting for a host's turn: shown by `lodwash status`; false once
- * the worker is told to stop (the job is then handed back). */
-static bool keep_waiting(void *user)
+/* A turn reserved and not used (stopped, timed out) goes back to the host. */
+static void turn_give_back(Download *d)
 {
-  Download *d = user;
-  lw_stage_progress(d->ctx, "waiting for the turn of %s (its pace)", d->host_name);
-  return still_going(d);
+  if (d->turn_held) {
+    lw_host_turn_give_back(d->ctx->redis, d->ctx->config, &d->turn);
+    d->turn_held = false;
+  }
+}
+
+/* "Not yet": the fetch asks again in ms (net/net.h, before_hop), meanwhile
+ * this thread sleeps (lw_fetch) or runs the other transfers (LwFetchMulti). */
+static LwStatus not_yet(LwError *err, long long ms)
+{
+  lw_error_clear(err);
+  err->retry_after_ms = ms;
+  return LW_NOTHING;
+}
+
+/* A place among the host's downloads (per-host-concurrency): 1 held, 0 not
+ * yet (waiting, at most max_wait_ms), or an error status (negative). */
+static LwStatus slot_for(Download *d, const char *host, LwError *err)
+{
+  Slot *slot = &d->host;
+  if (strcmp(host, slot->host) != 0) { /* a redirect to another host moves it */
+    slot_release(d, slot);
+    const LwConfig *cfg = d->ctx->config;
+    snprintf(slot->host, sizeof(slot->host), "%s", host);
+    slot->limit = cfg->per_host_concurrency > 0 ? cfg->per_host_concurrency : 1;
+    slot->why = "per-host-concurrency";
+    d->slot_since_ms = lw_now_ms();
+  }
+  if (slot->held) {
+    return LW_OK;
+  }
+  int got = slot_try(d, slot, err);
+  if (got == -1) {
+    return err->status ? err->status : LW_ERR_REDIS;
+  }
+  if (got == 1) {
+    slot->held = true;
+    return LW_OK;
+  }
+  const LwConfig *cfg = d->ctx->config;
+  long long wait_ms = defer_after_ms(cfg) < d->max_wait_ms ? defer_after_ms(cfg) : d->max_wait_ms;
+  if (lw_now_ms() - d->slot_since_ms >= wait_ms) {
+    lw_error_set(err, LW_ERR_NET,
+                 "host busy: %lld downloads from %s already running (%s); deferred",
+                 slot->limit, slot->host, slot->why);
+    err->defer_ms = defer_for_ms(cfg);
+    return LW_ERR_NET;
+  }
+  lw_stage_progress(d->ctx, "waiting for a download slot on %s", slot->host);
+  still_going(d);
+  return not_yet(err, LW_HOST_SLOT_WAIT_STEP_MS);
+}
+
+/* Among many transfers a new origin's robots.txt is read beside them
+ * (workers/robots_ahead.h) while this one waits: true once it is known, or
+ * after the longest a robots.txt fetch takes (then lw_host_turn_take
+ * fetches it itself). */
+static bool robots_ready(Download *d, const char *url)
+{
+  if (lw_robots_known(d->ctx->redis, d->ctx->config, url)) {
+    d->robots_since_ms = 0;
+    return true;
+  }
+  long long now = lw_now_ms();
+  if (!d->robots_since_ms) {
+    d->robots_since_ms = now;
+  }
+  lw_robots_ahead(d->ctx->config, url); /* nothing when its fetch runs already */
+  return now - d->robots_since_ms > ROBOTS_WAIT_MS;
+}
+
+/* The host's turn (robots.txt and pace, politeness/politeness.h): reserved
+ * once per request, then waited for without holding anything else. */
+static LwStatus turn_for(Download *d, const char *url, LwError *err)
+{
+  if (!d->turn_held && d->many && !robots_ready(d, url)) {
+    lw_stage_progress(d->ctx, "waiting for robots.txt of %s", d->host.host);
+    still_going(d);
+    return not_yet(err, TURN_STEP_MS);
+  }
+  if (!d->turn_held) {
+    LW_TRY(lw_host_turn_take(d->ctx->redis, d->ctx->config, d->guard, url, 0, &d->turn,
+                             err));
+    d->turn_held = true;
+    d->turn_due_ms = lw_now_ms() + d->turn.wait_ms;
+    if (d->turn.wait_ms >= 1000) {
+      lw_info("host=%s msg=\"waiting %lld ms for the host's turn (one request every %lld "
+              "ms: --host-interval-ms or its Crawl-delay)\"",
+              d->turn.host, d->turn.wait_ms, d->turn.gap_ms);
+    }
+  }
+  long long left = d->turn_due_ms - lw_now_ms();
+  if (left > 0) {
+    lw_stage_progress(d->ctx, "waiting for the turn of %s (its pace)", d->turn.host);
+    still_going(d);
+    return not_yet(err, left < TURN_STEP_MS ? left : TURN_STEP_MS);
+  }
+  d->turn_held = false; /* used now */
+  return LW_OK;
 }
 
 /* Before each request, the first and every redirect's: a slot on the host
  * actually asked (a redirect to another host moves the slot there), then
- * its robots.txt and pace (politeness/politeness.h). */
+ * its robots.txt and pace. Never blocks: a wait is "not yet" (LW_NOTHING),
+ * so a transfer waiting for its host holds no other transfer. A worker told
+ * to stop ends the wait (the job is handed back). */
 static LwStatus before_hop(void *user, const char *url, LwError *err)
 {
   Download *d = user;
@@ -215,17 +279,16 @@ static LwStatus before_hop(void *user, const char *url, LwError *err)
   if (!lw_url_host(url, host, sizeof(host))) {
     return lw_error_set(err, LW_ERR_USAGE, "not a URL with a host: %.300s", url);
   }
-  if (!d->host.held || strcmp(host, d->host_name) != 0) {
-    slot_release(d, &d->host);
-    const LwConfig *cfg = d->ctx->config;
-    snprintf(d->host_name, sizeof(d->host_name), "%s", host);
-    snprintf(d->host.host, sizeof(d->host.host), "%s", host);
-    d->host.limit = cfg->per_host_concurrency > 0 ? cfg->per_host_concurrency : 1;
-    d->host.why = "per-host-concurrency";
-    LW_TRY(slot_acquire(d));
+  if (lw_stage_stopping(d->ctx)) {
+    turn_give_back(d);
+    return lw_error_set(err, LW_ERR_NET, "stopped while waiting for the turn of %.300s",
+                        host);
   }
-  return lw_host_policy_check(d->ctx->redis, d->ctx->config, d->guard, url, keep_waiting, d,
-                              err);
+  LwStatus st = slot_for(d, host, err);
+  if (st != LW_OK) {
+    return st;
+  }
+  return turn_for(d, url, err);
 }
 
 static bool file_exists(const char *path)
@@ -553,51 +616,95 @@ static void record_failure(LwStageCtx *ctx, const LwFetchResult *r)
   json_decref(ts);
 }
 
-static LwStatus fetch_seed(LwStageCtx *ctx, const json_t *seed, const char *uri)
+/* One download job from its start to its record: the transfer's state
+ * lives here while it runs (in this thread's lw_fetch, or among many in a
+ * LwFetchMulti). */
+struct LwDownload {
+  LwStageCtx *ctx;
+  LwNetGuard *guard;
+  Paths p;
+  Download d;
+  LwFetchOptions o;
+  LwFetchResult r;
+  char *uri;
+  json_t *seed; /* the record: p's validators point into it */
+};
+
+static void download_free(LwDownload *dl)
+{
+  if (!dl) {
+    return;
+  }
+  lw_fetch_result_clear(&dl->r);
+  lw_netguard_free(dl->guard);
+  json_decref(dl->p.prefetched);
+  json_decref(dl->seed);
+  free(dl->uri);
+  free(dl);
+}
+
+/* Everything the transfer needs, from the seed: paths, validators,
+ * options. */
+static LwStatus download_new(LwStageCtx *ctx, const json_t *seed, const char *uri,
+                             LwDownload **out)
 {
   char host[512];
   if (!lw_url_host(uri, host, sizeof(host))) {
     return lw_error_set(ctx->err, LW_ERR_USAGE, "not a URL with a host: %.300s", uri);
   }
-  LwNetGuard *guard = NULL;
-  LW_TRY(lw_netguard_new(ctx->config->allow_net, &guard, ctx->err));
-  Paths p;
-  memset(&p, 0, sizeof(p));
-  last_visit(ctx, seed, &p);
+  LwDownload *dl = calloc(1, sizeof(*dl));
+  if (!dl || !(dl->uri = strdup(uri))) {
+    free(dl);
+    return lw_error_set(ctx->err, LW_ERR_NOMEM, "out of memory");
+  }
+  dl->ctx = ctx;
+  dl->r.retry_after = -1;
+  LwStatus st = lw_netguard_new(ctx->config->allow_net, &dl->guard, ctx->err);
+  if (st != LW_OK) {
+    download_free(dl);
+    return st;
+  }
+  dl->seed = json_incref((json_t *)seed);
+  last_visit(ctx, seed, &dl->p);
   const LwConfig *cfg = ctx->config;
-  Download d;
-  memset(&d, 0, sizeof(d));
-  d.ctx = ctx;
-  d.guard = guard;
-  d.lease_ms = lease_ms(cfg);
-  d.max_wait_ms = cfg->total_timeout_s > 0 ? cfg->total_timeout_s * 1000 : 600000;
-  LwFetchOptions o;
-  fetch_options(ctx, &p, guard, &d, &o);
-  LwFetchResult r;
-  LwStatus st = lw_fetch(uri, &o, &r, ctx->err);
-  slot_release(&d, &d.host);
+  dl->d.ctx = ctx;
+  dl->d.guard = dl->guard;
+  dl->d.lease_ms = lease_ms(cfg);
+  dl->d.max_wait_ms = cfg->total_timeout_s > 0 ? cfg->total_timeout_s * 1000 : 600000;
+  fetch_options(ctx, &dl->p, dl->guard, &dl->d, &dl->o);
+  *out = dl;
+  return LW_OK;
+}
+
+/* After the transfer ended with st: the seed's results (in the txn, or at
+ * once for a failure). Returns the stage's status; frees dl. */
+static LwStatus download_record(LwDownload *dl, LwStatus st)
+{
+  LwStageCtx *ctx = dl->ctx;
+  const Paths *p = &dl->p;
+  const LwFetchResult *r = &dl->r;
+  turn_give_back(&dl->d);
+  slot_release(&dl->d, &dl->d.host);
   if (st == LW_OK && recheck_of(ctx)) {
-    record_changed(ctx, recheck_of(ctx), &p, &r);
-  } else if (st == LW_NOTHING && p.prefetched) {
-    st = record_prefetched(ctx, &p);
+    record_changed(ctx, recheck_of(ctx), p, r);
+  } else if (st == LW_NOTHING && p->prefetched) {
+    st = record_prefetched(ctx, p);
   } else if (st <= LW_NOTHING) {
-    if (p.prefetched) { /* changed again since the re-check */
-      unlink(p.prefetch_path);
+    if (p->prefetched) { /* changed again since the re-check */
+      unlink(p->prefetch_path);
       lw_txn_seed_unset(ctx->txn, ctx->job->seed, "prefetched");
     }
-    record_success(ctx, &p, &r, st);
+    record_success(ctx, p, r, st);
     /* unchanged is a result too (lw_stage_other): the frame records it */
     lw_info("stage=download seed=%s status=%ld bytes=%llu hops=%zu unchanged=%s "
             "resumed_from=%llu ms=%.0f",
-            ctx->job->seed, r.status, (unsigned long long)r.content.number_of_bytes,
-            json_array_size(r.http), st == LW_NOTHING ? "true" : "false",
-            (unsigned long long)r.resumed_from, (r.end - r.begin) * 1000);
+            ctx->job->seed, r->status, (unsigned long long)r->content.number_of_bytes,
+            json_array_size(r->http), st == LW_NOTHING ? "true" : "false",
+            (unsigned long long)r->resumed_from, (r->end - r->begin) * 1000);
   } else {
-    record_failure(ctx, &r);
+    record_failure(ctx, r);
   }
-  lw_fetch_result_clear(&r);
-  lw_netguard_free(guard);
-  json_decref(p.prefetched);
+  download_free(dl);
   return st == LW_NOTHING ? LW_OK : st;
 }
 
@@ -641,8 +748,12 @@ static LwStatus recheck_gives_way(LwStageCtx *ctx, const json_t *seed)
   return LW_OK;
 }
 
-LwStatus lw_stage_download_run(LwStageCtx *ctx)
+/* The checks before a transfer: a seed hash, the seed, a re-check giving
+ * way, the seed's move to downloading. LW_OK with *out: ready for the
+ * transfer; else the job ends with that status. */
+static LwStatus download_begin(LwStageCtx *ctx, LwDownload **out)
 {
+  *out = NULL;
   if (!is_hash(ctx->job->seed)) {
     return lw_error_set(ctx->err, LW_ERR_USAGE,
                         "download job without a seed hash: \"%.64s\"", ctx->job->seed);
@@ -660,8 +771,41 @@ LwStatus lw_stage_download_run(LwStageCtx *ctx)
     st = enter_downloading(ctx, seed);
   }
   if (st == LW_OK) {
-    st = fetch_seed(ctx, seed, lw_record_str(seed, "uri", ""));
+    st = download_new(ctx, seed, lw_record_str(seed, "uri", ""), out);
   }
   json_decref(seed);
   return st;
+}
+
+LwStatus lw_stage_download_run(LwStageCtx *ctx)
+{
+  LwDownload *dl = NULL;
+  LwStatus st = download_begin(ctx, &dl);
+  if (st != LW_OK) {
+    return st;
+  }
+  st = lw_fetch(dl->uri, &dl->o, &dl->r, ctx->err);
+  return download_record(dl, st);
+}
+
+LwStatus lw_download_start(LwStageCtx *ctx, LwFetchMulti *multi, void *user,
+                           LwDownload **out)
+{
+  LwDownload *dl = NULL;
+  LwStatus st = download_begin(ctx, &dl);
+  if (st != LW_OK) {
+    return st;
+  }
+  dl->d.many = true;
+  st = lw_fetch_multi_add(multi, dl->uri, &dl->o, &dl->r, ctx->err, user);
+  if (st != LW_OK) {
+    return download_record(dl, st);
+  }
+  *out = dl;
+  return LW_OK;
+}
+
+LwStatus lw_download_end(LwDownload *dl, LwStatus fetch_status)
+{
+  return download_record(dl, fetch_status);
 }

@@ -15,6 +15,7 @@
 #include "queue/queue.h"
 #include "queue/redis.h"
 #include "workers/download_cap.h"
+#include "workers/download_many.h"
 #include "workers/stage.h"
 
 struct LwWorker {
@@ -35,6 +36,8 @@ struct LwWorker {
   const LwJob *running;
   long long running_since; /* ms */
   bool writes_refused;     /* Redis refused a write: wait before the next job */
+  bool many;               /* running many downloads at once (run_downloads) */
+  bool orphans_unchecked;  /* reconnected meanwhile: hand back orphans after */
 };
 
 const char *lw_worker_id(const LwWorker *w)
@@ -125,9 +128,13 @@ static bool connect_redis(LwWorker *w, const LwJob *holding)
   bool warned = false;
   while (!stopping(w)) {
     LwError err;
+    /* With many downloads running, every job of the in-flight list may be
+     * one of them: orphans are handed back once they ended. */
+    w->orphans_unchecked = w->orphans_unchecked || w->many;
     if (lw_redis_connect(w->cfg->redis_url, &w->redis, &err) == LW_OK &&
         lw_heartbeat_register(w->redis, w->cfg, w->id, w->stages_csv, &err) == LW_OK &&
-        lw_queue_release_orphans(w->redis, w->cfg, w->id, holding, NULL, &err) == LW_OK) {
+        (w->many ||
+         lw_queue_release_orphans(w->redis, w->cfg, w->id, holding, NULL, &err) == LW_OK)) {
       if (warned) {
         lw_info("msg=\"reconnected to Redis\" worker=%s", w->id);
       }
@@ -187,12 +194,13 @@ static void check_time_limit(LwWorker *w, LwRecords *c)
   pthread_mutex_unlock(&w->beat_lock);
 }
 
-/* The job run_job works on now (NULL: none), for check_time_limit. */
-static void set_running(LwWorker *w, const LwJob *job)
+/* The job the worker works on since `since` (NULL: none; with many
+ * downloads, the oldest), for check_time_limit. */
+static void set_running(LwWorker *w, const LwJob *job, long long since)
 {
   pthread_mutex_lock(&w->beat_lock);
   w->running = job;
-  w->running_since = lw_now_ms();
+  w->running_since = since;
   pthread_mutex_unlock(&w->beat_lock);
 }
 
@@ -336,11 +344,17 @@ static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn
     LwStatus st;
     if (how == FINISH_ACK && next) {
       /* the next job comes back in the same round trip as the ack */
-      const char *ask[LW_DOWNLOAD_CAP_MAX_STAGES];
-      size_t n_ask = lw_download_cap_stages(w->redis, w->cfg, w->id, w->opts->stages,
-                                            w->opts->n_stages, ask);
-      st = lw_queue_ack_fetch(w->redis, w->cfg, w->id, job, txn, ask, n_ask, next, err);
-      lw_download_cap_keep(w->redis, w->cfg, st == LW_OK && *next ? (*next)->stage : NULL);
+      if (w->many) { /* another download for the transfer that ended */
+        static const char *const download[] = {"download"};
+        st = lw_queue_ack_fetch(w->redis, w->cfg, w->id, job, txn, download, 1, next, err);
+      } else {
+        const char *ask[LW_DOWNLOAD_CAP_MAX_STAGES];
+        size_t n_ask = lw_download_cap_stages(w->redis, w->cfg, w->id, w->opts->stages,
+                                              w->opts->n_stages, ask);
+        st = lw_queue_ack_fetch(w->redis, w->cfg, w->id, job, txn, ask, n_ask, next, err);
+        lw_download_cap_keep(w->redis, w->cfg,
+                             st == LW_OK && *next ? (*next)->stage : NULL);
+      }
     } else if (how == FINISH_ACK) {
       st = lw_queue_ack(w->redis, w->cfg, w->id, job, txn, err);
     } else if (how == FINISH_FAIL) {
@@ -368,39 +382,58 @@ static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn
   }
 }
 
-/* Runs job and sends its outcome; returns the next job when it came with
- * the ack (caller frees), else NULL. */
-static LwJob *run_job(LwWorker *w, LwJob *job)
-{
-  LwJob *next = NULL;
-  long long t0 = lw_now_ms();
-  set_running(w, job);
-  const LwStage *stage = lw_stage_find(job->stage);
+/* One job from its start to its outcome. */
+typedef struct {
+  LwJob *job; /* owned */
+  long long t0;
+  LwTxn *txn;
   LwError failure;
-  lw_error_clear(&failure);
-  LwTxn *txn = lw_txn_new(w->cfg->prefix);
-  LwStatus status;
-  LwStageCtx ctx = {w->cfg, w->redis, job, txn, &failure, w, LW_STAGE_DONE};
-  if (!txn) {
-    status = lw_error_set(&failure, LW_ERR_NOMEM, "out of memory");
-  } else if (!stage) {
-    status = lw_error_set(&failure, LW_ERR_USAGE, "no stage '%s' in this worker",
-                          job->stage);
-  } else {
-    status = stage->run(&ctx);
-    if (status > LW_NOTHING && failure.status == LW_OK) {
-      lw_error_set(&failure, status, "%s", lw_status_name(status));
-    }
-    failure.status = status;
+  LwStageCtx ctx;
+  struct LwDownload *download; /* its transfer, with many downloads at once */
+} JobRun;
+
+/* The job's context for its stage; LW_OK, or the status it fails with. */
+static LwStatus job_begin(LwWorker *w, LwJob *job, JobRun *r)
+{
+  memset(r, 0, sizeof(*r));
+  r->job = job;
+  r->t0 = lw_now_ms();
+  lw_error_clear(&r->failure);
+  r->txn = lw_txn_new(w->cfg->prefix);
+  r->ctx = (LwStageCtx){w->cfg, w->redis, job, r->txn, &r->failure, w, LW_STAGE_DONE};
+  if (!r->txn) {
+    return lw_error_set(&r->failure, LW_ERR_NOMEM, "out of memory");
   }
+  if (!lw_stage_find(job->stage)) {
+    return lw_error_set(&r->failure, LW_ERR_USAGE, "no stage '%s' in this worker",
+                        job->stage);
+  }
+  return LW_OK;
+}
+
+/* The stage ended with status: sends the job's outcome (the ack with its
+ * results, a failure or a hand-back) and logs it. Returns the next job when
+ * want_next and it came with the ack (caller frees), else NULL. Frees the
+ * txn, not the job. */
+static LwJob *job_end(LwWorker *w, JobRun *r, LwStatus status, bool want_next)
+{
+  LwJob *job = r->job;
+  if (status > LW_NOTHING && r->failure.status == LW_OK) {
+    lw_error_set(&r->failure, status, "%s", lw_status_name(status));
+  }
+  r->failure.status = status;
+  LwError *failure = &r->failure;
+  LwTxn *txn = r->txn;
+  LwJob *next = NULL;
   /* the handler may have broken the connection: make sure it is usable */
   if (!lw_records_usable(w->redis)) {
     connect_redis(w, job);
   }
+  r->ctx.redis = w->redis;
 
   /* counted with the outcome, in its script call (a handback does not) */
   job->timed = true;
-  job->ran_ms = lw_now_ms() - t0;
+  job->ran_ms = lw_now_ms() - r->t0;
   const char *outcome_name = "done";
   bool handed_back = false;
   LwError err;
@@ -409,16 +442,16 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
   long long delay = 0;
   LwStatus fin;
   if (status <= LW_NOTHING) {
-    lw_stage_results(&ctx, status);
-    fin = finish_job(w, FINISH_ACK, job, txn, NULL, NULL, NULL, stopping(w) ? NULL : &next,
-                     &err);
+    lw_stage_results(&r->ctx, status);
+    fin = finish_job(w, FINISH_ACK, job, txn, NULL, NULL, NULL,
+                     stopping(w) || !want_next ? NULL : &next, &err);
     if (fin == LW_ERR_STATE || (fin > LW_NOTHING && fin != LW_ERR_REDIS)) {
       /* the results were refused (an illegal seed transition): a bug in the
        * handler or a race with a re-harvest; the job is done regardless */
       lw_warn("stage=%s seed=%s job=%s msg=\"results refused\" error=\"%s\"", job->stage,
               job->seed, job->id, err.message);
     }
-  } else if (stopping(w) || lw_redis_refused_write(&failure)) {
+  } else if (stopping(w) || lw_redis_refused_write(failure)) {
     /* Redis refused one of the job's writes: not the job's fault, so no
      * attempt is spent; it goes back to its queue, and this worker takes
      * no job until Redis accepts writes again. */
@@ -426,20 +459,20 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
     handed_back = true;
     outcome_name = "handed-back";
     fin = finish_job(w, FINISH_HANDBACK, job, NULL, NULL, NULL, NULL, NULL, &err);
-  } else if (failure.defer_ms > 0) {
+  } else if (failure->defer_ms > 0) {
     /* its host is full with other downloads: not the job's doing, so no
      * attempt is spent, and this worker goes on with other jobs rather
      * than wait (docs/download.md, host turns) */
     handed_back = true;
     outcome_name = "deferred";
-    fin = finish_job(w, FINISH_DEFER, job, NULL, &failure, NULL, NULL, NULL, &err);
+    fin = finish_job(w, FINISH_DEFER, job, NULL, failure, NULL, NULL, NULL, &err);
   } else {
-    LwTxn *results = lw_stage_fail_fan_in(w->cfg, job, &failure);
-    fin = finish_job(w, FINISH_FAIL, job, results, &failure, &outcome, &delay, NULL, &err);
+    LwTxn *results = lw_stage_fail_fan_in(w->cfg, job, failure);
+    fin = finish_job(w, FINISH_FAIL, job, results, failure, &outcome, &delay, NULL, &err);
     lw_txn_free(results);
     outcome_name = outcome == LW_FAIL_RETRY ? "retry" : "dead";
     if (fin == LW_OK && outcome == LW_FAIL_DEAD) {
-      lw_stage_dead_ends_harvest(w->redis, w->cfg, job, &failure);
+      lw_stage_dead_ends_harvest(w->redis, w->cfg, job, failure);
     }
   }
   if (fin == LW_ERR_REDIS) {
@@ -452,7 +485,7 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
             "nothing recorded\"",
             job->stage, job->seed, job->id);
   }
-  long long ms = lw_now_ms() - t0;
+  long long ms = lw_now_ms() - r->t0;
   if (status <= LW_NOTHING || handed_back) {
     lw_info("stage=%s seed=%s job=%s outcome=%s ms=%lld", job->stage, job->seed, job->id,
             outcome_name, ms);
@@ -460,11 +493,178 @@ static LwJob *run_job(LwWorker *w, LwJob *job)
     lw_warn("stage=%s seed=%s job=%s outcome=%s ms=%lld attempt=%lld retry_ms=%lld "
             "error_kind=%s error=\"%s\"",
             job->stage, job->seed, job->id, outcome_name, ms, job->attempt + 1, delay,
-            lw_status_name(failure.status), failure.message);
+            lw_status_name(failure->status), failure->message);
   }
   lw_txn_free(txn);
-  set_running(w, NULL);
+  r->txn = NULL;
   return next;
+}
+
+/* Runs job and sends its outcome; returns the next job when it came with
+ * the ack (caller frees), else NULL. */
+static LwJob *run_job(LwWorker *w, LwJob *job)
+{
+  JobRun r;
+  LwStatus status = job_begin(w, job, &r);
+  set_running(w, job, r.t0);
+  if (status == LW_OK) {
+    status = lw_stage_find(job->stage)->run(&r.ctx);
+  }
+  LwJob *next = job_end(w, &r, status, true);
+  set_running(w, NULL, 0);
+  return next;
+}
+
+/* ---- many downloads at once (--download-transfers N) --------------------
+ *
+ * A download job spends its time waiting: for the host's turn, for the
+ * server's answer, for its bytes. One thread runs up to N of them in a
+ * LwFetchMulti (net/net.h): each job is fenced, acked, failed or handed
+ * back on its own, exactly as run_job does it, when its transfer ends, and
+ * the transfer that ended takes the next download with its ack. A slow
+ * host holds one transfer, never the worker. The worker takes only
+ * downloads while it has transfers running, and goes back to its other
+ * stages once they ended (--download-workers keeps workers for them). */
+typedef struct {
+  LwFetchMulti *multi;
+  JobRun *runs[LW_DOWNLOAD_TRANSFERS_MAX];
+  size_t n;
+  size_t max;
+} Transfers;
+
+static void transfers_note_oldest(LwWorker *w, const Transfers *t)
+{
+  const JobRun *oldest = NULL;
+  for (size_t i = 0; i < t->n; ++i) {
+    if (!oldest || t->runs[i]->t0 < oldest->t0) {
+      oldest = t->runs[i];
+    }
+  }
+  set_running(w, oldest ? oldest->job : NULL, oldest ? oldest->t0 : 0);
+}
+
+static void transfers_drop(LwWorker *w, Transfers *t, JobRun *r)
+{
+  for (size_t i = 0; i < t->n; ++i) {
+    if (t->runs[i] == r) {
+      t->runs[i] = t->runs[--t->n];
+      break;
+    }
+  }
+  transfers_note_oldest(w, t); /* before the job is freed */
+  lw_job_free(r->job);
+  free(r);
+}
+
+/* Starts job's transfer (the download stage's first half); a job that ends
+ * at once (its seed is past download, a bad URI, ...) is finished now. */
+static void transfers_start(LwWorker *w, Transfers *t, LwJob *job)
+{
+  JobRun *r = malloc(sizeof(*r));
+  if (!r) {
+    LwError err;
+    lw_queue_handback(w->redis, w->cfg, w->id, job, &err);
+    lw_job_free(job);
+    return;
+  }
+  LwStatus st = job_begin(w, job, r);
+  if (st == LW_OK && strcmp(job->stage, "download") != 0) {
+    st = lw_error_set(&r->failure, LW_ERR_USAGE, "not a download: %s", job->stage);
+  }
+  if (st == LW_OK) {
+    st = lw_download_start(&r->ctx, t->multi, r, &r->download);
+  }
+  t->runs[t->n++] = r;
+  transfers_note_oldest(w, t);
+  if (st != LW_OK) {
+    job_end(w, r, st, false);
+    transfers_drop(w, t, r);
+  }
+}
+
+/* Transfers that ended: each job's outcome, and the next download for its
+ * place when one is queued. */
+static void transfers_finish(LwWorker *w, Transfers *t, long long *jobs)
+{
+  LwStatus fetch_status;
+  JobRun *r;
+  while ((r = lw_fetch_multi_done(t->multi, &fetch_status)) != NULL) {
+    r->ctx.redis = w->redis;
+    LwStatus st = lw_download_end(r->download, fetch_status);
+    r->download = NULL;
+    LwJob *next = job_end(w, r, st, t->n <= t->max);
+    transfers_drop(w, t, r);
+    ++*jobs;
+    if (next) {
+      transfers_start(w, t, next);
+    }
+  }
+}
+
+/* Takes queued downloads for the free places: false when none is queued. */
+static bool transfers_fill(LwWorker *w, Transfers *t)
+{
+  static const char *const download[] = {"download"};
+  while (t->n < t->max && !stopping(w) && !w->writes_refused) {
+    LwJob *job = NULL;
+    LwError err;
+    if (lw_queue_fetch(w->redis, w->cfg, w->id, download, 1, &job, &err) != LW_OK || !job) {
+      return false;
+    }
+    transfers_start(w, t, job);
+  }
+  return true;
+}
+
+#define FILL_EVERY_MS 200 /* an empty queue is asked again this often */
+
+/* Runs first and the downloads queued after it, up to --download-transfers
+ * at once, until none is left running. */
+static void run_downloads(LwWorker *w, LwJob *first, long long *jobs)
+{
+  Transfers t = {0};
+  t.max = (size_t)w->cfg->download_transfers;
+  t.max = t.max > LW_DOWNLOAD_TRANSFERS_MAX ? LW_DOWNLOAD_TRANSFERS_MAX : t.max;
+  t.multi = lw_fetch_multi_new();
+  if (!t.multi) {
+    LwJob *next = run_job(w, first); /* one at a time, then */
+    lw_job_free(first);
+    if (next) {
+      LwError err;
+      lw_queue_handback(w->redis, w->cfg, w->id, next, &err);
+      lw_job_free(next);
+    }
+    ++*jobs;
+    return;
+  }
+  w->many = true;
+  transfers_start(w, &t, first);
+  long long filled_ms = 0;
+  while (lw_fetch_multi_count(t.multi) > 0) {
+    long long now = lw_now_ms();
+    if (t.n < t.max && now - filled_ms >= FILL_EVERY_MS && !transfers_fill(w, &t)) {
+      filled_ms = now;
+    }
+    for (size_t i = 0; i < t.n; ++i) {
+      t.runs[i]->ctx.redis = w->redis; /* a reconnect replaced it */
+    }
+    LwError err;
+    if (lw_fetch_multi_run(t.multi, 100, &err) != LW_OK) {
+      lw_warn("msg=\"transfers failed\" error=\"%s\"", err.message);
+      break;
+    }
+    transfers_finish(w, &t, jobs);
+  }
+  lw_fetch_multi_stop(t.multi); /* what is left (libcurl failed) ends as */
+  transfers_finish(w, &t, jobs); /* stopped: failed, to be retried */
+  lw_fetch_multi_free(t.multi);
+  w->many = false;
+  if (w->orphans_unchecked && lw_records_usable(w->redis)) {
+    LwError err;
+    lw_queue_release_orphans(w->redis, w->cfg, w->id, NULL, NULL, &err);
+  }
+  w->orphans_unchecked = false;
+  set_running(w, NULL, 0);
 }
 
 /* Waits for work: returns false when the worker should exit (idle with
@@ -542,7 +742,12 @@ int lw_worker_run(const LwWorkerOptions *opts)
       st = lw_queue_fetch(w.redis, w.cfg, w.id, ask, n_ask, &job, &err);
       lw_download_cap_keep(w.redis, w.cfg, st == LW_OK && job ? job->stage : NULL);
     }
-    if (st == LW_OK && job) {
+    if (st == LW_OK && job && w.cfg->download_transfers > 1 &&
+        !strcmp(job->stage, "download")) {
+      sleep_ms = 1;
+      run_downloads(&w, job, &jobs); /* frees job */
+      job = NULL;
+    } else if (st == LW_OK && job) {
       sleep_ms = 1;
       LwJob *next = run_job(&w, job);
       lw_job_free(job);
