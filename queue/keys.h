@@ -93,6 +93,8 @@
 #define LW_KEY_SEED "seed:%s"
 #define LW_KEY_SEED_COUNTS "seeds"
 #define LW_KEY_HOST_SLOTS "hostslots:%s"      /* zset: download leases per host */
+#define LW_KEY_HOST_WAITING "hostwaiting:%s"  /* zset: harvests waiting for a place */
+#define LW_KEY_HOST_SERVED "hostserved:%s"    /* zset: harvests by last place given */
 #define LW_KEY_ROBOTS "robots:%s"             /* hash: a host's robots.txt, cached */
 #define LW_KEY_HOST_PACE "hostpace:%s"        /* string: next request time per host */
 #define LW_KEY_DOWNLOAD_SLOTS "downloadslots" /* zset: downloads over all workers */

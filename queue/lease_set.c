@@ -21,6 +21,41 @@ static LwScript take_script = {
   "return 0\n",
   ""};
 
+/* KEYS: the lease set, the waiting harvests, when each was served;
+ * ARGV: holder, limit, lease ms, harvest, waiting ms. */
+static LwScript fair_take_script = {
+  "local t = redis.call('TIME')\n"
+  "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+  "local lease, h = tonumber(ARGV[3]), ARGV[4]\n"
+  "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)\n"
+  "if redis.call('ZSCORE', KEYS[1], ARGV[1]) then\n"
+  "  redis.call('ZADD', KEYS[1], now + lease, ARGV[1])\n"
+  "  redis.call('PEXPIRE', KEYS[1], lease)\n"
+  "  return 1\n"
+  "end\n"
+  "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[5]))\n"
+  "redis.call('ZADD', KEYS[2], now, h)\n"
+  "redis.call('PEXPIRE', KEYS[2], lease)\n"
+  "if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end\n"
+  /* the waiting harvest served longest ago (a lease ago counts as never):
+   * this one, or it waits */
+  "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - lease)\n"
+  "local mine = tonumber(redis.call('ZSCORE', KEYS[3], h) or '0')\n"
+  "for _, o in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do\n"
+  "  if o ~= h and tonumber(redis.call('ZSCORE', KEYS[3], o) or '0') < mine then\n"
+  "    return 0\n"
+  "  end\n"
+  "end\n"
+  "redis.call('ZADD', KEYS[1], now + lease, ARGV[1])\n"
+  "redis.call('PEXPIRE', KEYS[1], lease)\n"
+  "redis.call('ZREM', KEYS[2], h)\n"
+  "redis.call('ZADD', KEYS[3], now, h)\n"
+  /* the 32 served last are enough: any other counts as served longest ago */
+  "redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -33)\n"
+  "redis.call('PEXPIRE', KEYS[3], lease)\n"
+  "return 1\n",
+  ""};
+
 static int lease_set_take(redisContext *c, const char *key, const char *member,
                           long long limit, long long lease_ms, LwError *err)
 {
@@ -48,6 +83,28 @@ int lw_host_slot_take(redisContext *c, const char *prefix, const char *host,
 {
   return lease_set_take(c, lw_key(prefix, LW_KEY_HOST_SLOTS, host).s, member, limit,
                         lease_ms, err);
+}
+
+int lw_host_slot_take_fair(redisContext *c, const char *prefix, const char *host,
+                           const char *member, const char *harvest, long long limit,
+                           long long lease_ms, LwError *err)
+{
+  LwKey slots = lw_key(prefix, LW_KEY_HOST_SLOTS, host);
+  LwKey waiting = lw_key(prefix, LW_KEY_HOST_WAITING, host);
+  LwKey served = lw_key(prefix, LW_KEY_HOST_SERVED, host);
+  char limit_text[32], lease_text[32], waiting_text[32];
+  snprintf(limit_text, sizeof(limit_text), "%lld", limit);
+  snprintf(lease_text, sizeof(lease_text), "%lld", lease_ms);
+  snprintf(waiting_text, sizeof(waiting_text), "%d", LW_HOST_WAITING_MS);
+  const char *argv[] = {slots.s,    waiting.s, served.s,         member,
+                        limit_text, lease_text, harvest ? harvest : "", waiting_text};
+  redisReply *reply = lw_script_run(c, &fair_take_script, 3, 8, argv, NULL, err);
+  if (!reply) {
+    return -1;
+  }
+  int got = reply->type == REDIS_REPLY_INTEGER && reply->integer == 1;
+  freeReplyObject(reply);
+  return got;
 }
 
 void lw_host_slot_release(redisContext *c, const char *prefix, const char *host,

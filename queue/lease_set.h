@@ -26,6 +26,19 @@ int lw_host_slot_take(LwRecords *c, const char *prefix, const char *host,
 void lw_host_slot_release(LwRecords *c, const char *prefix, const char *host,
                           const char *member);
 
+/* A download's place on a host, given round robin by harvest: a free place
+ * goes to the waiting harvest served longest ago at this host (never
+ * served: first), so one provider's thousand downloads waiting for a shared
+ * host never hold back another's one. A harvest waits while one of its
+ * downloads asks at least every LW_HOST_WAITING_MS (hostwaiting:<host>);
+ * hostserved:<host> when each harvest last got a place (the last 32, within
+ * a lease: any other counts as served longest ago). Same
+ * replies as lw_host_slot_take. */
+#define LW_HOST_WAITING_MS (4 * LW_HOST_SLOT_WAIT_STEP_MS)
+int lw_host_slot_take_fair(LwRecords *c, const char *prefix, const char *host,
+                           const char *member, const char *harvest, long long limit,
+                           long long lease_ms, LwError *err);
+
 /* lw_host_slot_take until it gets a place, every LW_HOST_SLOT_WAIT_STEP_MS
  * for at most max_wait_ms, asking keep_going(user) before each wait (a
  * waiter shows its progress there, or says it was told to stop): 1 got it,

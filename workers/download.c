@@ -103,8 +103,9 @@ static long long lease_ms(const LwConfig *cfg)
 /* Takes or refreshes the slot: 1 got it, 0 busy, -1 Redis failed. */
 static int slot_try(Download *d, Slot *slot, LwError *err)
 {
-  int got = lw_host_slot_take(d->ctx->redis, d->ctx->config->prefix, slot->host,
-                              d->ctx->job->id, slot->limit, d->lease_ms, err);
+  int got = lw_host_slot_take_fair(d->ctx->redis, d->ctx->config->prefix, slot->host,
+                                   d->ctx->job->id, d->ctx->job->harvest, slot->limit,
+                                   d->lease_ms, err);
   if (got == 1) {
     slot->refreshed_ms = lw_now_ms();
   }

@@ -601,6 +601,23 @@ static void transfers_finish(LwWorker *w, Transfers *t, long long *jobs)
   }
 }
 
+/* Whether downloads run many at once here. A worker among many transfers
+ * takes only downloads until they have all ended, so it must not be the
+ * only kind of worker left for the later stages: a flood of downloads would
+ * hold back every unpack, parse and import (three such workers beside
+ * 3,000 queued downloads: an archive never unpacked). So many transfers
+ * run in a worker that serves only downloads (--stages download), or when
+ * --download-workers caps the workers downloading, leaving the others to
+ * the later stages. */
+static bool many_transfers(const LwWorker *w)
+{
+  if (w->cfg->download_transfers <= 1) {
+    return false;
+  }
+  bool only_downloads = w->opts->n_stages == 1 && !strcmp(w->opts->stages[0], "download");
+  return only_downloads || w->cfg->download_workers > 0;
+}
+
 /* Takes queued downloads for the free places: false when none is queued. */
 static bool transfers_fill(LwWorker *w, Transfers *t)
 {
@@ -742,8 +759,7 @@ int lw_worker_run(const LwWorkerOptions *opts)
       st = lw_queue_fetch(w.redis, w.cfg, w.id, ask, n_ask, &job, &err);
       lw_download_cap_keep(w.redis, w.cfg, st == LW_OK && job ? job->stage : NULL);
     }
-    if (st == LW_OK && job && w.cfg->download_transfers > 1 &&
-        !strcmp(job->stage, "download")) {
+    if (st == LW_OK && job && many_transfers(&w) && !strcmp(job->stage, "download")) {
       sleep_ms = 1;
       run_downloads(&w, job, &jobs); /* frees job */
       job = NULL;
