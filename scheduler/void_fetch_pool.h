@@ -100,6 +100,23 @@ void lw_void_fetch_pool_start_within(LwVoidFetchPool *pool, long ms);
 LwStatus lw_void_fetch_pool_next(LwVoidFetchPool *pool, long wait_ms,
                                  LwVoidFetchJob **done);
 
+/* Where a pool's threads spent their time, for the cycle's log line (the
+ * times are summed over the threads, in milliseconds). */
+typedef struct {
+  long long fetched;       /* jobs run on a thread */
+  long long thread_ms;     /* time the threads spent on them */
+  long long place_wait_ms; /* of which waiting for a place the workers held */
+  long long policy_ms;     /* of which reading robots.txt (or its cache) and the pace */
+  long long turn_wait_ms;  /* of which waiting for the host's turn */
+  long long no_answer;     /* jobs that got no answer at all (timeout, refused) */
+  long long silent_hosts;  /* hosts found silent */
+  long long spared;        /* jobs ended without a fetch: their host was silent */
+  int busy_max;            /* threads on a job at once, at most */
+} LwVoidFetchPoolStats;
+
+/* The pool's figures so far. */
+void lw_void_fetch_pool_stats(LwVoidFetchPool *pool, LwVoidFetchPoolStats *out);
+
 /* Jobs submitted and not yet handed back. */
 size_t lw_void_fetch_pool_pending(const LwVoidFetchPool *pool);
 
