@@ -17,6 +17,14 @@
  * whose turn has come, so a slow or paced host delays only its own
  * providers; a thread waits for a turn only when the workers took it.
  *
+ * A host that never answers costs one timeout, not one per provider: a
+ * host not heard from yet gets one fetch at a time (a probe); its robots.txt
+ * read or any HTTP status opens its other places, while a probe that gets
+ * no answer at all (timeout before a status line, connection refused,
+ * robots.txt unreachable) makes the host silent for the rest of the pool's
+ * life (a cycle): its other jobs end at once with the probe's error
+ * (LW_ERR_NET), without a connection or a thread of their own.
+ *
  * A start deadline (lw_void_fetch_pool_start_within) keeps a crowded host
  * from holding the caller: the jobs not started by then are handed back
  * unfetched (deferred) instead of being waited for. The scheduler submits

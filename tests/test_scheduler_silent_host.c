@@ -13,10 +13,10 @@
 #include "queue/keys.h"
 #include "scheduler/scheduler.h"
 #include "tests/support/check.h"
+#include "tests/support/http_server.h"
 #include "tests/support/redis_support.h"
 
 #include <arpa/inet.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -83,29 +83,21 @@ static int silent_socket(void)
   return fd;
 }
 
-static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
-                              const char *method, const char *version, const char *upload,
-                              size_t *upload_size, void **state)
+/* The good host: notes when its VoID was first asked for (polled every
+ * 5 ms: the test server counts requests per path). */
+static void *watch_good(void *arg)
 {
-  (void)cls, (void)method, (void)version, (void)upload, (void)upload_size, (void)state;
-  char body[1024];
-  int status = MHD_HTTP_OK;
-  if (!strcmp(url, "/good/void.ttl")) {
-    atomic_store(&good_served_ms, now_ms());
-    snprintf(body, sizeof(body),
-             "@prefix void: <http://rdfs.org/ns/void#> .\n"
-             "<#d> a void:Dataset ; void:dataDump <%s/good/data.nt> .\n",
-             good_base);
-  } else {
-    snprintf(body, sizeof(body), "not found\n");
-    status = MHD_HTTP_NOT_FOUND; /* robots.txt too: everything allowed */
+  LwTestServer *srv = arg;
+  int seen = lw_test_server_hits(srv, "/good/void.ttl");
+  while (!atomic_load(&stopping)) {
+    int now = lw_test_server_hits(srv, "/good/void.ttl");
+    if (now != seen) {
+      seen = now;
+      atomic_store(&good_served_ms, now_ms());
+    }
+    usleep(5000);
   }
-  struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), body,
-                                                           MHD_RESPMEM_MUST_COPY);
-  MHD_add_response_header(r, "Content-Type", "text/turtle");
-  enum MHD_Result ret = MHD_queue_response(conn, (unsigned)status, r);
-  MHD_destroy_response(r);
-  return ret;
+  return NULL;
 }
 
 static void write_registry(const char *path)
@@ -188,16 +180,22 @@ int main(void)
   lw_test_redis_config(&cfg, "scheduler_silent");
   int silent_fd = silent_socket();
   CHECK(silent_fd >= 0);
-  struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL,
-                                          answer, NULL, MHD_OPTION_END);
-  CHECK(d != NULL);
-  if (!d || silent_fd < 0) {
+  LwTestServer *srv = lw_test_server_start();
+  CHECK(srv != NULL);
+  if (!srv || silent_fd < 0) {
     return lw_test_finish();
   }
-  pthread_t listener;
+  lw_test_server_url(srv, "", good_base, sizeof(good_base));
+  char body[512];
+  snprintf(body, sizeof(body),
+           "@prefix void: <http://rdfs.org/ns/void#> .\n"
+           "<#d> a void:Dataset ; void:dataDump <%s/good/data.nt> .\n",
+           good_base);
+  lw_test_server_add(srv, "/good/void.ttl",
+                     &(LwTestResponse){.body = body, .content_type = "text/turtle"});
+  pthread_t listener, watcher;
   pthread_create(&listener, NULL, silent_listener, &silent_fd);
-  const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-  snprintf(good_base, sizeof(good_base), "http://127.0.0.1:%u", (unsigned)info->port);
+  pthread_create(&watcher, NULL, watch_good, srv);
   char *dir = lw_test_tmpdir();
   char registry[4096];
   snprintf(registry, sizeof(registry), "%s/registry.yaml", dir);
@@ -231,8 +229,9 @@ int main(void)
 
   atomic_store(&stopping, true);
   pthread_join(listener, NULL);
+  pthread_join(watcher, NULL);
   close(silent_fd);
-  MHD_stop_daemon(d);
+  lw_test_server_stop(srv);
   lw_test_redis_cleanup(rc, cfg.prefix);
   redisFree(rc);
   lw_config_free(&cfg);
