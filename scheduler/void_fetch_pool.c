@@ -56,6 +56,9 @@ struct LwVoidFetchPool {
   bool closing;
   atomic_bool cancel;
   int busy;                   /* threads on a job now */
+  int next_slot;              /* each thread's number, as it starts */
+  long long *probe_since;     /* per thread: when its probe began (0: none) */
+  bool probes_full;           /* slow probes hold half the threads: no new probe */
   LwVoidFetchPoolStats stats; /* under the lock */
 };
 
@@ -69,6 +72,7 @@ typedef struct {
   char member[17];       /* its name in the hosts' shared places */
   bool no_answer;        /* its host's robots.txt could not be read */
   long long place_wait_ms, policy_ms, turn_wait_ms; /* this job's, for the stats */
+  int slot; /* its thread's number */
 } InFlight;
 
 static long long now_ms(void)
@@ -116,10 +120,28 @@ static size_t host_find(LwVoidFetchPool *pool, const char *name)
   return pool->host_count++;
 }
 
-/* Fetches on h at once: one until it has answered this cycle. */
+/* A probe not answered within this is slow: hosts that answer at all
+ * answer their robots.txt sooner. */
+#define PROBE_SLOW_MS 1000
+
+/* Fetches on h at once: one until it has answered this cycle, none while
+ * slow probes hold half the threads (so that hosts that never answer,
+ * each holding a thread for a timeout, leave the other half to the hosts
+ * that do). */
 static int host_room(const LwVoidFetchPool *pool, const Host *h)
 {
-  return h->heard ? pool->per_host : 1;
+  return h->heard ? pool->per_host : pool->probes_full ? 0 : 1;
+}
+
+/* Sets probes_full: are half the threads (at least one) in a probe
+ * without an answer for PROBE_SLOW_MS? Under the lock. */
+static void count_slow_probes(LwVoidFetchPool *pool, long long now)
+{
+  int slow = 0;
+  for (int i = 0; i < pool->next_slot; ++i) {
+    slow += pool->probe_since[i] && now - pool->probe_since[i] >= PROBE_SLOW_MS;
+  }
+  pool->probes_full = slow >= (pool->max_threads / 2 > 0 ? pool->max_threads / 2 : 1);
 }
 
 /* Job i ends unfetched (its status and err set by the caller), to be
@@ -167,6 +189,7 @@ static void defer_unstarted(LwVoidFetchPool *pool, long long now)
   if (!pool->start_by_ms || now < pool->start_by_ms) {
     return;
   }
+  count_slow_probes(pool, now);
   for (size_t i = pool->first_untaken; i < pool->submitted; ++i) {
     const Host *h = &pool->hosts[pool->job_host[i]];
     if (pool->job_taken[i] || (h->in_flight < host_room(pool, h) && h->not_before_ms <= now)) {
@@ -189,6 +212,7 @@ static long pick_job(LwVoidFetchPool *pool, long long now, long long *wake_ms)
 {
   *wake_ms = 0;
   defer_unstarted(pool, now);
+  count_slow_probes(pool, now);
   while (pool->first_untaken < pool->submitted && pool->job_taken[pool->first_untaken]) {
     ++pool->first_untaken;
   }
@@ -347,6 +371,9 @@ static LwStatus pool_hop(void *user, const char *url, LwError *err)
   pthread_mutex_lock(&pool->lock);
   Host *h = &pool->hosts[f->host];
   h->heard = h->heard || pool->cfg->robots_ttl_s > 0; /* its robots.txt was read */
+  if (h->heard) {
+    pool->probe_since[f->slot] = 0; /* answered: no longer a probe */
+  }
   long long next = now_ms() + turn.wait_ms + turn.gap_ms;
   h->gap_ms = turn.gap_ms;
   h->not_before_ms = next > h->not_before_ms ? next : h->not_before_ms;
@@ -425,6 +452,7 @@ static LwStatus take_job(LwVoidFetchPool *pool, InFlight *f)
       h->not_before_ms = now + h->gap_ms;
       f->job = pool->jobs[i];
       f->host = pool->job_host[i];
+      pool->probe_since[f->slot] = h->heard ? 0 : now;
       return LW_OK;
     }
     if (wake) {
@@ -444,6 +472,7 @@ static void *fetch_thread(void *arg)
   LwRecords *redis = NULL;
   InFlight f = {.pool = pool};
   pthread_mutex_lock(&pool->lock);
+  f.slot = pool->next_slot++;
   while (take_job(pool, &f) == LW_OK) {
     if (++pool->busy > pool->stats.busy_max) {
       pool->stats.busy_max = pool->busy;
@@ -454,6 +483,7 @@ static void *fetch_thread(void *arg)
     long long took = now_ms() - began;
     pthread_mutex_lock(&pool->lock);
     --pool->busy;
+    pool->probe_since[f.slot] = 0;
     ++pool->stats.fetched;
     pool->stats.thread_ms += took;
     pool->stats.place_wait_ms += f.place_wait_ms;
@@ -484,6 +514,7 @@ static void pool_release(LwVoidFetchPool *pool)
   free(pool->job_taken);
   free(pool->finished);
   free(pool->threads);
+  free(pool->probe_since);
   free(pool);
 }
 
@@ -503,12 +534,13 @@ LwVoidFetchPool *lw_void_fetch_pool_new(const LwConfig *cfg, int max_in_flight,
   pool->job_taken = calloc(pool->capacity, sizeof(*pool->job_taken));
   pool->finished = calloc(pool->capacity, sizeof(*pool->finished));
   pool->threads = calloc((size_t)pool->max_threads, sizeof(*pool->threads));
+  pool->probe_since = calloc((size_t)pool->max_threads, sizeof(*pool->probe_since));
   pool->host_index = json_object();
   LwError err;
   bool guarded = lw_netguard_new(cfg->allow_net ? cfg->allow_net : "", &pool->guard,
                                  &err) == LW_OK;
   if (!guarded || !pool->jobs || !pool->job_host || !pool->job_taken || !pool->finished ||
-      !pool->threads || !pool->host_index) {
+      !pool->threads || !pool->probe_since || !pool->host_index) {
     pool_release(pool);
     return NULL;
   }
