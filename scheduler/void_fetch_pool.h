@@ -23,7 +23,9 @@
  * no answer at all (timeout before a status line, connection refused,
  * robots.txt unreachable) makes the host silent for the rest of the pool's
  * life (a cycle): its other jobs end at once with the probe's error
- * (LW_ERR_NET), without a connection or a thread of their own.
+ * (LW_ERR_NET), without a connection or a thread of their own. A probe
+ * without an answer after a second is slow; slow probes hold half the
+ * threads at most, so silent hosts leave the rest to hosts that answer.
  *
  * A start deadline (lw_void_fetch_pool_start_within) keeps a crowded host
  * from holding the caller: the jobs not started by then are handed back
