@@ -7,7 +7,7 @@
  *   --robots-ttl; 0 turns robots.txt off) and a path it disallows for
  *   "lodwash" is refused: LW_ERR_REFUSED "disallowed by robots.txt (URL)".
  *   A robots.txt answering 4xx allows everything; one that cannot be had
- *   (5xx, no answer) disallows everything for now (RFC 9309 2.3.1.3):
+ *   (5xx, no answer) disallows everything for now (RFC 9309 2.3.1.4):
  *   LW_ERR_NET, so the job is retried later (cached for 10 minutes).
  * - The host's pace: requests to one host name are at least
  *   --host-interval-ms apart, or its robots.txt Crawl-delay if longer, over

@@ -1047,6 +1047,22 @@ static LwStatus finish_visits(LwScheduler *s, LwVoidFetchPool *pool, LwCycleStat
   return LW_OK;
 }
 
+/* Where the cycle's fetch threads spent their time: what holds a cycle up
+ * (hosts that never answer, places held by the workers, paced hosts). */
+static void log_pool(const LwScheduler *s, LwVoidFetchPool *pool, long long read_ms,
+                     long long visit_ms)
+{
+  LwVoidFetchPoolStats ps;
+  lw_void_fetch_pool_stats(pool, &ps);
+  lw_info("scheduler=%s pool=done read_s=%.1f visits_s=%.1f threads=%d busy_max=%d "
+          "fetched=%lld thread_s=%.1f place_wait_s=%.1f policy_s=%.1f turn_wait_s=%.1f "
+          "no_answer=%lld silent_hosts=%lld spared=%lld",
+          s->id, read_ms / 1000.0, visit_ms / 1000.0, fetch_concurrency(s), ps.busy_max,
+          ps.fetched, ps.thread_ms / 1000.0,
+          ps.place_wait_ms / 1000.0, ps.policy_ms / 1000.0, ps.turn_wait_ms / 1000.0,
+          ps.no_answer, ps.silent_hosts, ps.spared);
+}
+
 /* Visits every provider of reg: the states are read one after another, the
  * VoIDs fetched at once (a bounded number in flight, each within its
  * timeout), and each provider decided as its VoID arrives, so a slow host
@@ -1059,6 +1075,7 @@ static LwStatus visit_all(LwScheduler *s, const LwRegistry *reg, LwCycleStats *s
                           LwError *err)
 {
   LW_TRY(keep_lease(s, err));
+  const long long began = lw_now_ms();
   ProviderVisit *pvs = calloc(reg->count ? reg->count : 1, sizeof(*pvs));
   LwVoidFetchPool *pool = lw_void_fetch_pool_new(s->cfg, fetch_concurrency(s), reg->count);
   LwStatus st = !pvs || !pool ? lw_error_set(err, LW_ERR_NOMEM, "out of memory") : LW_OK;
@@ -1068,8 +1085,12 @@ static LwStatus visit_all(LwScheduler *s, const LwRegistry *reg, LwCycleStats *s
     }
     st = submit_visits(s, reg, pvs, pool, stats, err);
   }
+  const long long read_ms = lw_now_ms() - began;
   if (st == LW_OK) {
     st = finish_visits(s, pool, stats, err);
+  }
+  if (pool) {
+    log_pool(s, pool, read_ms, lw_now_ms() - began);
   }
   lw_void_fetch_pool_free(pool); /* stops what still runs after an error */
   free(pvs);

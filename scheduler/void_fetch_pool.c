@@ -16,12 +16,21 @@
 #include "politeness/politeness.h"
 
 /* A host of the VoIDs, for politeness: its fetches in flight and when the
- * next may start (its pace as last seen; Redis has the shared truth). */
+ * next may start (its pace as last seen; Redis has the shared truth); and
+ * whether it answered this cycle. A host not heard from yet gets one fetch
+ * at a time (its first is a probe); a host whose probe got no answer at all
+ * is silent for the rest of the cycle: its other providers end at once with
+ * the probe's error, so a host that never answers costs one timeout a
+ * cycle, not one per provider, and holds one thread, not per-host-concurrency
+ * of them. */
 typedef struct {
   char name[256];
   int in_flight;
   long long not_before_ms;
   long long gap_ms;
+  bool heard;  /* answered this cycle (robots.txt read, or any HTTP status) */
+  bool silent; /* no answer to a fetch before it was heard: silence holds why */
+  LwError silence;
 } Host;
 
 struct LwVoidFetchPool {
@@ -46,6 +55,11 @@ struct LwVoidFetchPool {
   int max_threads, threads_started;
   bool closing;
   atomic_bool cancel;
+  int busy;                   /* threads on a job now */
+  int next_slot;              /* each thread's number, as it starts */
+  long long *probe_since;     /* per thread: when its probe began (0: none) */
+  bool probes_full;           /* slow probes hold half the threads: no new probe */
+  LwVoidFetchPoolStats stats; /* under the lock */
 };
 
 /* A job in flight: what its hooks need. */
@@ -56,6 +70,9 @@ typedef struct {
   LwRecords *redis;
   char shared_host[256]; /* the host of its shared place ("" none) */
   char member[17];       /* its name in the hosts' shared places */
+  bool no_answer;        /* its host's robots.txt could not be read */
+  long long place_wait_ms, policy_ms, turn_wait_ms; /* this job's, for the stats */
+  int slot; /* its thread's number */
 } InFlight;
 
 static long long now_ms(void)
@@ -103,6 +120,66 @@ static size_t host_find(LwVoidFetchPool *pool, const char *name)
   return pool->host_count++;
 }
 
+/* A probe not answered within this is slow: hosts that answer at all
+ * answer their robots.txt sooner. */
+#define PROBE_SLOW_MS 1000
+
+/* Fetches on h at once: one until it has answered this cycle, none while
+ * slow probes hold half the threads (so that hosts that never answer,
+ * each holding a thread for a timeout, leave the other half to the hosts
+ * that do). */
+static int host_room(const LwVoidFetchPool *pool, const Host *h)
+{
+  return h->heard ? pool->per_host : pool->probes_full ? 0 : 1;
+}
+
+/* Sets probes_full: are half the threads (at least one) in a probe
+ * without an answer for PROBE_SLOW_MS? Under the lock. */
+static void count_slow_probes(LwVoidFetchPool *pool, long long now)
+{
+  int slow = 0;
+  for (int i = 0; i < pool->next_slot; ++i) {
+    slow += pool->probe_since[i] && now - pool->probe_since[i] >= PROBE_SLOW_MS;
+  }
+  pool->probes_full = slow >= (pool->max_threads / 2 > 0 ? pool->max_threads / 2 : 1);
+}
+
+/* Job i ends unfetched (its status and err set by the caller), to be
+ * handed back. Under the lock. */
+static void finish_unfetched(LwVoidFetchPool *pool, size_t i)
+{
+  pool->job_taken[i] = true;
+  pool->finished[(pool->fin_head + pool->fin_count) % pool->capacity] = pool->jobs[i];
+  ++pool->fin_count;
+  pthread_cond_signal(&pool->done);
+}
+
+/* Job i's host did not answer this cycle: the job ends with the same error,
+ * without a fetch of its own. Under the lock. */
+static void fail_as_silent(LwVoidFetchPool *pool, size_t i)
+{
+  const Host *h = &pool->hosts[pool->job_host[i]];
+  LwVoidFetchJob *job = pool->jobs[i];
+  memset(&job->info, 0, sizeof(job->info));
+  job->status = lw_error_set(&job->err, h->silence.status,
+                             "%s gave no answer this cycle, not asked again until the "
+                             "next: %.900s",
+                             h->name, h->silence.message);
+  ++pool->stats.spared;
+  finish_unfetched(pool, i);
+}
+
+/* The jobs not started on host, which did not answer: they end at once.
+ * Under the lock. */
+static void fail_host_jobs(LwVoidFetchPool *pool, size_t host)
+{
+  for (size_t i = pool->first_untaken; i < pool->submitted; ++i) {
+    if (!pool->job_taken[i] && pool->job_host[i] == host) {
+      fail_as_silent(pool, i);
+    }
+  }
+}
+
 /* Once the start deadline has passed, the jobs not started whose host
  * has no room or whose turn has not come are finished unfetched, to be
  * handed back (those waiting only for a free thread still start: they are
@@ -112,18 +189,16 @@ static void defer_unstarted(LwVoidFetchPool *pool, long long now)
   if (!pool->start_by_ms || now < pool->start_by_ms) {
     return;
   }
+  count_slow_probes(pool, now);
   for (size_t i = pool->first_untaken; i < pool->submitted; ++i) {
     const Host *h = &pool->hosts[pool->job_host[i]];
-    if (pool->job_taken[i] || (h->in_flight < pool->per_host && h->not_before_ms <= now)) {
+    if (pool->job_taken[i] || (h->in_flight < host_room(pool, h) && h->not_before_ms <= now)) {
       continue;
     }
-    pool->job_taken[i] = true;
     LwVoidFetchJob *job = pool->jobs[i];
     job->deferred = true;
     job->status = lw_error_set(&job->err, LW_ERR_LIMIT, "not started by the deadline");
-    pool->finished[(pool->fin_head + pool->fin_count) % pool->capacity] = job;
-    ++pool->fin_count;
-    pthread_cond_signal(&pool->done);
+    finish_unfetched(pool, i);
   }
 }
 
@@ -137,6 +212,7 @@ static long pick_job(LwVoidFetchPool *pool, long long now, long long *wake_ms)
 {
   *wake_ms = 0;
   defer_unstarted(pool, now);
+  count_slow_probes(pool, now);
   while (pool->first_untaken < pool->submitted && pool->job_taken[pool->first_untaken]) {
     ++pool->first_untaken;
   }
@@ -145,7 +221,7 @@ static long pick_job(LwVoidFetchPool *pool, long long now, long long *wake_ms)
       continue;
     }
     const Host *h = &pool->hosts[pool->job_host[i]];
-    if (h->in_flight >= pool->per_host) {
+    if (h->in_flight >= host_room(pool, h)) {
       continue;
     }
     if (h->not_before_ms <= now) {
@@ -277,21 +353,61 @@ static LwStatus pool_hop(void *user, const char *url, LwError *err)
   if (moved) {
     LW_TRY(move_place(f, name, err));
   }
-  LW_TRY(shared_take(f, name, err));
+  long long began = now_ms();
+  LwStatus got = shared_take(f, name, err);
+  f->place_wait_ms += now_ms() - began;
+  LW_TRY(got);
   bool polite = pool->cfg->robots_ttl_s > 0 || pool->cfg->host_interval_ms > 0;
   if (!polite) {
     return LW_OK; /* neither robots.txt nor a pace (both turned off) */
   }
   LwHostTurn turn;
-  LW_TRY(lw_host_turn_take(f->redis, pool->cfg, pool->guard, url, f->job->timeout_ms, &turn,
-                           err));
+  began = now_ms();
+  LwStatus st = lw_host_turn_take(f->redis, pool->cfg, pool->guard, url, f->job->timeout_ms,
+                                  &turn, err);
+  f->policy_ms += now_ms() - began;
+  f->no_answer = st == LW_ERR_NET; /* its robots.txt: read now or cached as unreachable */
+  LW_TRY(st);
   pthread_mutex_lock(&pool->lock);
   Host *h = &pool->hosts[f->host];
+  h->heard = h->heard || pool->cfg->robots_ttl_s > 0; /* its robots.txt was read */
+  if (h->heard) {
+    pool->probe_since[f->slot] = 0; /* answered: no longer a probe */
+  }
   long long next = now_ms() + turn.wait_ms + turn.gap_ms;
   h->gap_ms = turn.gap_ms;
   h->not_before_ms = next > h->not_before_ms ? next : h->not_before_ms;
   pthread_mutex_unlock(&pool->lock);
-  return lw_host_turn_wait(f->redis, pool->cfg, &turn, not_cancelled, pool, err);
+  began = now_ms();
+  st = lw_host_turn_wait(f->redis, pool->cfg, &turn, not_cancelled, pool, err);
+  f->turn_wait_ms += now_ms() - began;
+  return st;
+}
+
+/* After a fetch: its host answered (any HTTP status, robots.txt read), or
+ * gave no answer at all to a host not heard from yet this cycle (connect
+ * or read timeout before a status line, refused, robots.txt unreachable),
+ * which makes it silent for the rest of the cycle. A fetch stopped or
+ * deferred says nothing of its host. Under the lock. */
+static void note_answer(LwVoidFetchPool *pool, const InFlight *f)
+{
+  const LwVoidFetchJob *job = f->job;
+  Host *h = &pool->hosts[f->host];
+  bool answered = job->status == LW_OK || job->status == LW_NOTHING ||
+                  (!job->read && job->info.status != 0);
+  if (answered && !f->no_answer) {
+    h->heard = true;
+    return;
+  }
+  bool silence = job->status == LW_ERR_NET && !job->deferred && !atomic_load(&pool->cancel) &&
+                 (f->no_answer || (!job->read && job->info.status == 0));
+  pool->stats.no_answer += silence;
+  if (silence && !h->heard && !h->silent) {
+    ++pool->stats.silent_hosts;
+    h->silent = true;
+    h->silence = job->err;
+    fail_host_jobs(pool, f->host); /* its other providers end now */
+  }
 }
 
 /* One fetch, honouring the host's shared places, robots.txt and pace. */
@@ -304,6 +420,8 @@ static void run_job(LwVoidFetchPool *pool, InFlight *f, LwRecords **redis)
     return;
   }
   lw_job_new_id(f->member);
+  f->no_answer = false;
+  f->place_wait_ms = f->policy_ms = f->turn_wait_ms = 0;
   LwVoidFetchHooks hooks = {&pool->cancel, f->redis, pool_hop, f, NULL};
   if (job->read) {
     job->status = job->read(job->read_user, pool->cfg, &hooks, job->timeout_ms,
@@ -334,6 +452,7 @@ static LwStatus take_job(LwVoidFetchPool *pool, InFlight *f)
       h->not_before_ms = now + h->gap_ms;
       f->job = pool->jobs[i];
       f->host = pool->job_host[i];
+      pool->probe_since[f->slot] = h->heard ? 0 : now;
       return LW_OK;
     }
     if (wake) {
@@ -353,11 +472,25 @@ static void *fetch_thread(void *arg)
   LwRecords *redis = NULL;
   InFlight f = {.pool = pool};
   pthread_mutex_lock(&pool->lock);
+  f.slot = pool->next_slot++;
   while (take_job(pool, &f) == LW_OK) {
+    if (++pool->busy > pool->stats.busy_max) {
+      pool->stats.busy_max = pool->busy;
+    }
     pthread_mutex_unlock(&pool->lock);
+    long long began = now_ms();
     run_job(pool, &f, &redis);
+    long long took = now_ms() - began;
     pthread_mutex_lock(&pool->lock);
+    --pool->busy;
+    pool->probe_since[f.slot] = 0;
+    ++pool->stats.fetched;
+    pool->stats.thread_ms += took;
+    pool->stats.place_wait_ms += f.place_wait_ms;
+    pool->stats.policy_ms += f.policy_ms;
+    pool->stats.turn_wait_ms += f.turn_wait_ms;
     --pool->hosts[f.host].in_flight;
+    note_answer(pool, &f);
     pool->finished[(pool->fin_head + pool->fin_count) % pool->capacity] = f.job;
     ++pool->fin_count;
     pthread_cond_signal(&pool->done);
@@ -381,6 +514,7 @@ static void pool_release(LwVoidFetchPool *pool)
   free(pool->job_taken);
   free(pool->finished);
   free(pool->threads);
+  free(pool->probe_since);
   free(pool);
 }
 
@@ -400,12 +534,13 @@ LwVoidFetchPool *lw_void_fetch_pool_new(const LwConfig *cfg, int max_in_flight,
   pool->job_taken = calloc(pool->capacity, sizeof(*pool->job_taken));
   pool->finished = calloc(pool->capacity, sizeof(*pool->finished));
   pool->threads = calloc((size_t)pool->max_threads, sizeof(*pool->threads));
+  pool->probe_since = calloc((size_t)pool->max_threads, sizeof(*pool->probe_since));
   pool->host_index = json_object();
   LwError err;
   bool guarded = lw_netguard_new(cfg->allow_net ? cfg->allow_net : "", &pool->guard,
                                  &err) == LW_OK;
   if (!guarded || !pool->jobs || !pool->job_host || !pool->job_taken || !pool->finished ||
-      !pool->threads || !pool->host_index) {
+      !pool->threads || !pool->probe_since || !pool->host_index) {
     pool_release(pool);
     return NULL;
   }
@@ -434,6 +569,9 @@ LwStatus lw_void_fetch_pool_submit(LwVoidFetchPool *pool, LwVoidFetchJob *job)
     job->deferred = false;
     pool->job_host[pool->submitted] = host;
     pool->jobs[pool->submitted++] = job;
+    if (pool->hosts[host].silent) {
+      fail_as_silent(pool, pool->submitted - 1);
+    }
     /* A new thread only while there are more unfinished jobs than threads. */
     size_t unfinished = pool->submitted - pool->handed_back - pool->fin_count;
     if (pool->threads_started < pool->max_threads &&
@@ -490,6 +628,13 @@ LwStatus lw_void_fetch_pool_next(LwVoidFetchPool *pool, long wait_ms, LwVoidFetc
   }
   pthread_mutex_unlock(&pool->lock);
   return LW_OK;
+}
+
+void lw_void_fetch_pool_stats(LwVoidFetchPool *pool, LwVoidFetchPoolStats *out)
+{
+  pthread_mutex_lock(&pool->lock);
+  *out = pool->stats;
+  pthread_mutex_unlock(&pool->lock);
 }
 
 size_t lw_void_fetch_pool_pending(const LwVoidFetchPool *pool)

@@ -17,6 +17,16 @@
  * whose turn has come, so a slow or paced host delays only its own
  * providers; a thread waits for a turn only when the workers took it.
  *
+ * A host that never answers costs one timeout, not one per provider: a
+ * host not heard from yet gets one fetch at a time (a probe); its robots.txt
+ * read or any HTTP status opens its other places, while a probe that gets
+ * no answer at all (timeout before a status line, connection refused,
+ * robots.txt unreachable) makes the host silent for the rest of the pool's
+ * life (a cycle): its other jobs end at once with the probe's error
+ * (LW_ERR_NET), without a connection or a thread of their own. A probe
+ * without an answer after a second is slow; slow probes hold half the
+ * threads at most, so silent hosts leave the rest to hosts that answer.
+ *
  * A start deadline (lw_void_fetch_pool_start_within) keeps a crowded host
  * from holding the caller: the jobs not started by then are handed back
  * unfetched (deferred) instead of being waited for. The scheduler submits
@@ -99,6 +109,23 @@ void lw_void_fetch_pool_start_within(LwVoidFetchPool *pool, long ms);
  * handed back. */
 LwStatus lw_void_fetch_pool_next(LwVoidFetchPool *pool, long wait_ms,
                                  LwVoidFetchJob **done);
+
+/* Where a pool's threads spent their time, for the cycle's log line (the
+ * times are summed over the threads, in milliseconds). */
+typedef struct {
+  long long fetched;       /* jobs run on a thread */
+  long long thread_ms;     /* time the threads spent on them */
+  long long place_wait_ms; /* of which waiting for a place the workers held */
+  long long policy_ms;     /* of which reading robots.txt (or its cache) and the pace */
+  long long turn_wait_ms;  /* of which waiting for the host's turn */
+  long long no_answer;     /* jobs that got no answer at all (timeout, refused) */
+  long long silent_hosts;  /* hosts found silent */
+  long long spared;        /* jobs ended without a fetch: their host was silent */
+  int busy_max;            /* threads on a job at once, at most */
+} LwVoidFetchPoolStats;
+
+/* The pool's figures so far. */
+void lw_void_fetch_pool_stats(LwVoidFetchPool *pool, LwVoidFetchPoolStats *out);
 
 /* Jobs submitted and not yet handed back. */
 size_t lw_void_fetch_pool_pending(const LwVoidFetchPool *pool);

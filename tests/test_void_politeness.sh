@@ -114,8 +114,11 @@ cycle free --robots-ttl 0 --host-interval-ms 0 --per-host-concurrency 100
 f=$LW_SH_TMP/free.voids
 lw_sh_check "undisturbed: every provider visited" \
   test "$(grep -c 'outcome=started' "$LW_SH_TMP/free.log")" = 14
+# (a host not heard from yet this cycle gets one fetch, its probe: with
+# robots.txt off, B's other 4 start once its first VoID has answered)
 most=$(figure most "$b" "$f")
-lw_sh_check "undisturbed: the slow host gets all 5 at once (saw $most)" test "$most" = 5
+lw_sh_check "undisturbed: the slow host gets the 4 after its probe at once (saw $most)" \
+  test "$most" = 4
 gap=$(figure gap "$a" "$f")
 lw_sh_check "undisturbed: A's fetches ${gap}s apart" lt "$gap" 1
 lw_sh_finish
