@@ -367,13 +367,18 @@ static LwStatus pool_hop(void *user, const char *url, LwError *err)
                                   &turn, err);
   f->policy_ms += now_ms() - began;
   f->no_answer = st == LW_ERR_NET; /* its robots.txt: read now or cached as unreachable */
+  /* its robots.txt was read, also when it disallows the VoID: the host
+   * answered (a disallowed first VoID left it unheard, and its other
+   * providers went one at a time) */
+  if ((st == LW_OK || st == LW_ERR_REFUSED) && pool->cfg->robots_ttl_s > 0) {
+    pthread_mutex_lock(&pool->lock);
+    pool->hosts[f->host].heard = true;
+    pool->probe_since[f->slot] = 0; /* answered: no longer a probe */
+    pthread_mutex_unlock(&pool->lock);
+  }
   LW_TRY(st);
   pthread_mutex_lock(&pool->lock);
   Host *h = &pool->hosts[f->host];
-  h->heard = h->heard || pool->cfg->robots_ttl_s > 0; /* its robots.txt was read */
-  if (h->heard) {
-    pool->probe_since[f->slot] = 0; /* answered: no longer a probe */
-  }
   long long next = now_ms() + turn.wait_ms + turn.gap_ms;
   h->gap_ms = turn.gap_ms;
   h->not_before_ms = next > h->not_before_ms ? next : h->not_before_ms;
