@@ -223,7 +223,7 @@ static LwStatus remove_matching(redisContext *c, const char *prefix, const char 
     if (lw_job_parse(e->str, e->len, &job, NULL) != LW_OK) {
       continue;
     }
-    bool match = id ? !strcmp(job->id, id) : !strcmp(job->harvest, harvest);
+    bool match = id ? !strcmp(job->id, id) : harvest && !strcmp(job->harvest, harvest);
     lw_job_free(job);
     if (!match) {
       continue;
