@@ -300,7 +300,9 @@ for p in bees cat portal site ep described; do first[$p]=$(redis HGET "${prefix}
 before=$(wc -l < "$dir/access.log")
 # what the scheduler writes to Redis in it (a catalogue's datasets are
 # megabytes at 100,000: written when they moved, not at every visit)
-redis MONITOR > "$dir/monitor.log" 2>&1 &
+# (redis-cli itself in the background, not the function: $! must be the
+# process that is killed, or redis-cli outlives the test)
+redis-cli -u "$LODWASH_TEST_REDIS" MONITOR > "$dir/monitor.log" 2>&1 &
 monitor=$!
 sleep 0.3
 cycle --sparql-page-size 10
