@@ -349,7 +349,11 @@ LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *wo
   const char *open[MAX_STAGES];
   LW_TRY(open_stages(c, cfg, &stages, &n, open, true, err));
   if (n == 0) {
-    return lw_queue_ack(c, cfg, worker_id, job, txn, err); /* every stage paused */
+    /* every stage paused, as last seen: the next ack asks for them all
+     * again and so reads the paused set anew (kept, a resumed stage would
+     * never be seen by the ack again) */
+    paused_seen.n = 0;
+    return lw_queue_ack(c, cfg, worker_id, job, txn, err);
   }
   FetchArgs f;
   LW_TRY(fetch_args(cfg, worker_id, stages, n, &f, err));

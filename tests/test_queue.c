@@ -470,6 +470,52 @@ static void test_ack_fetch_folded(void)
   lw_job_free(resumed);
 }
 
+/* Every stage paused when an ack came, then resumed: the ack after the
+ * resume brings the next job again (the paused set it had seen is not
+ * kept for good). */
+static void test_ack_fetch_after_resume(void)
+{
+  LwError err;
+  char a[17], b[17], d[17];
+  const char *stages[] = {"ra"};
+  CHECK_INT_EQ(push("ra", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  CHECK_INT_EQ(push("ra", "", LW_PRIORITY_NORMAL, b), LW_OK);
+  CHECK_INT_EQ(push("ra", "", LW_PRIORITY_NORMAL, d), LW_OK);
+  LwJob *first = fetch("w1", "ra");
+  CHECK(first && !strcmp(first->id, a));
+  LwJob *second = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", first, NULL, stages, 1, &second, &err),
+               LW_OK);
+  CHECK(second && !strcmp(second->id, b));
+  CHECK_INT_EQ(lw_controls_stage_pause(c, cfg.prefix, "ra", true, &err), LW_OK);
+  LwJob *held = fetch("w1", "ra");
+  CHECK(held == NULL); /* paused: nothing handed out */
+  lw_job_free(held);
+  ack_fetch_none(second, stages, 1, LW_OK); /* ra seen paused with this ack */
+  CHECK_INT_EQ(lw_controls_stage_pause(c, cfg.prefix, "ra", false, &err), LW_OK);
+  LwJob *third = fetch("w1", "ra");
+  CHECK(third && !strcmp(third->id, d));
+  CHECK_INT_EQ(push("ra", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  /* all stages seen paused the first time: an ack of its own, then asks
+   * again; from the next ack on, the next job comes with it */
+  ack_fetch_none(third, stages, 1, LW_OK);
+  LwJob *fourth = fetch("w1", "ra");
+  CHECK(fourth != NULL);
+  CHECK_INT_EQ(push("ra", "", LW_PRIORITY_NORMAL, b), LW_OK);
+  LwJob *fifth = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", fourth, NULL, stages, 1, &fifth, &err),
+               LW_OK);
+  CHECK(fifth != NULL);
+  if (fifth) {
+    CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", fifth, NULL, &err), LW_OK);
+  }
+  lw_job_free(first);
+  lw_job_free(second);
+  lw_job_free(third);
+  lw_job_free(fourth);
+  lw_job_free(fifth);
+}
+
 /* Pushes a job of stage "fair" for harvest and seed; its id into id. */
 static void push_of(const char *harvest, const char *seed, LwPriority prio, char *id)
 {
@@ -607,6 +653,7 @@ int main(void)
   test_ack_records_results();
   test_ack_fetch_and_orphans();
   test_ack_fetch_folded();
+  test_ack_fetch_after_resume();
   test_bad_jobs_parked();
   test_round_robin();
   test_status_json();
