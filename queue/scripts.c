@@ -40,13 +40,14 @@
   "  for _ = 1, redis.call('LLEN', ring) do\n"                                                 \
   "    local h = redis.call('RPOPLPUSH', ring, ring)\n"                                        \
   "    if not h then return false end\n"                                                       \
+  /* h is at the ring's head now: LPOP takes it out, without a scan */                       \
   "    if string.sub(h, 1, 1) == '{' then\n"                                                   \
-  "      redis.call('LREM', ring, 1, h)\n"                                                     \
+  "      redis.call('LPOP', ring)\n"                                                           \
   "      return h\n"                                                                           \
   "    end\n"                                                                                  \
   "    local lane = ring .. ':' .. h\n"                                                        \
   "    local job = redis.call('RPOP', lane)\n"                                                 \
-  "    if redis.call('LLEN', lane) == 0 then redis.call('LREM', ring, 0, h) end\n"             \
+  "    if redis.call('LLEN', lane) == 0 then redis.call('LPOP', ring) end\n"                  \
   "    if job then return job end\n"                                                           \
   "  end\n"                                                                                    \
   "  return false\n"                                                                           \
