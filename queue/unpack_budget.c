@@ -25,7 +25,7 @@
  * is gone (retention) leaves the set here. */
 #define SUM_ALL_OTHERS                                                                     \
   "local ab = 0\n"                                                                         \
-  "for _, h in ipairs(redis.call('SMEMBERS', KEYS[2])) do\n"                               \
+  "for _, h in ipairs(tonumber(ARGV[11]) > 0 and redis.call('SMEMBERS', KEYS[2]) or {}) do\n" \
   "  local hk = ARGV[12] .. h\n"                                                           \
   "  if hk ~= KEYS[1] then\n"                                                              \
   "    local vals = redis.call('HVALS', hk)\n"                                             \
