@@ -717,7 +717,10 @@ static LwStatus visit_end(LwScheduler *s, ProviderVisit *pv, LwError *err)
                           "void_type",          info.content_type,
                           "void_body",          keep ? body : "",
                           "void_dumps",         dumps ? dumps : "[]",
-                          "warnings",           warnings ? warnings : "[]"};
+                          "warnings",           warnings ? warnings : "[]",
+                          /* the catalogue view is overwritten: a return to a
+                           * catalogue must write it again */
+                          "source_digest",      ""};
   rc = record_visit(s, p, true, NULL, fields, sizeof(fields) / sizeof(*fields), err);
   free(warnings);
   free(dumps);
