@@ -702,9 +702,9 @@ static LwStatus download_record(LwDownload *dl, LwStatus st)
             ctx->job->seed, r->status, (unsigned long long)r->content.number_of_bytes,
             json_array_size(r->http), st == LW_NOTHING ? "true" : "false",
             (unsigned long long)r->resumed_from, (r->end - r->begin) * 1000);
-  } else {
+  } else if (ctx->err->defer_ms <= 0) {
     record_failure(ctx, r);
-  }
+  } /* deferred: no request went out, the seed's last one stays on record */
   download_free(dl);
   return st == LW_NOTHING ? LW_OK : st;
 }

@@ -530,6 +530,7 @@ typedef struct {
   JobRun *runs[LW_DOWNLOAD_TRANSFERS_MAX];
   size_t n;
   size_t max;
+  bool draining; /* the transfers are stopped: take no next job */
 } Transfers;
 
 static void transfers_note_oldest(LwWorker *w, const Transfers *t)
@@ -592,7 +593,7 @@ static void transfers_finish(LwWorker *w, Transfers *t, long long *jobs)
     r->ctx.redis = w->redis;
     LwStatus st = lw_download_end(r->download, fetch_status);
     r->download = NULL;
-    LwJob *next = job_end(w, r, st, t->n <= t->max);
+    LwJob *next = job_end(w, r, st, !t->draining);
     transfers_drop(w, t, r);
     ++*jobs;
     if (next) {
@@ -672,6 +673,9 @@ static void run_downloads(LwWorker *w, LwJob *first, long long *jobs)
     }
     transfers_finish(w, &t, jobs);
   }
+  /* no next job with an ack from here on: one added to the stopped
+   * transfers would be freed with them, its job left in flight */
+  t.draining = true;
   lw_fetch_multi_stop(t.multi); /* what is left (libcurl failed) ends as */
   transfers_finish(w, &t, jobs); /* stopped: failed, to be retried */
   lw_fetch_multi_free(t.multi);
