@@ -113,8 +113,11 @@ bool lw_xml_base_mark(LwXmlBaseMarks *m, const char *base, LwBuf *out)
 const char *lw_xml_base_unmark(const LwXmlBaseMarks *m, const char *iri, size_t *len,
                                LwBuf *out)
 {
+  if (!count(m)) { /* no base marked (nearly every document): no scan */
+    return iri;
+  }
   const char *at = memchr(iri, '{', *len);
-  if (!at || !count(m)) {
+  if (!at) {
     return iri;
   }
   const char *end = iri + *len;
