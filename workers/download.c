@@ -26,12 +26,14 @@
  * gives way to a harvest: it does nothing while the seed's harvest runs,
  * and its results are refused when a harvest took the seed meanwhile.
  *
- * Seed fields written: http (each hop's status and URI: queue/seed_http.h),
- * timestamp {begin, end}, content, processed (ms), file ("raw/ab/cd/<hash>"),
- * etag and last_modified (for the next visit), content_type, unchanged
- * ("true"; absent: false), resumed_from (absent: 0); on a failure http,
- * timestamp and retry_after (seconds, when the server sent Retry-After) are
- * written at once, since the frame drops the transaction of a failed job.
+ * Seed fields written: http (each hop's status, and its URI where it is
+ * not the seed's: queue/seed_http.h), timestamp {begin, end}, content,
+ * processed (ms), file (removed: the body is at the seed's own
+ * raw/ab/cd/<hash>, queue/records.h), etag and last_modified (for the next
+ * visit), content_type, unchanged ("true"; absent: false), resumed_from
+ * (absent: 0); on a failure http, timestamp and retry_after (seconds, when
+ * the server sent Retry-After) are written at once, since the frame drops
+ * the transaction of a failed job.
  *
  * Politeness: at most per_host_concurrency downloads per host of the seed
  * URI at once across all workers: a Redis sorted set of leases
@@ -686,8 +688,9 @@ static LwStatus download_new(LwStageCtx *ctx, const json_t *seed, const char *ur
   return LW_OK;
 }
 
-/* The hops as the seed keeps them (queue/seed_http.h): each one's status
- * and URI; the headers that matter are fields of their own. */
+/* The hops as the seed keeps them (queue/seed_http.h): each one's status,
+ * and its URI where it is not the seed's; the headers that matter are
+ * fields of their own. */
 static void keep_short_hops(json_t **hops, const char *uri)
 {
   json_t *short_hops = lw_seed_http_compact(*hops, uri);
