@@ -3,11 +3,12 @@
  * child seeds, or data, whose encoding is settled.
  *
  *   archive: filed -> unarchiving -> depleted, with `children` (hashes),
- *            `skipped` (links, devices, ... as JSON), `format`... and per
- *            entry a child seed: status filed, parent, archive (entry JSON),
- *            content, file, depth, provider, harvest; plus an unpack job per
- *            child. The harvest expects n - 1 more files (the archive is
- *            replaced by its n entries).
+ *            `skipped` (links, devices, ... as JSON; none: absent),
+ *            `format`... and per entry a child seed: status filed, parent,
+ *            archive (entry JSON), content, depth, provider, harvest (its
+ *            file its own raw/ab/cd/<hash>); plus an unpack job per child.
+ *            The harvest expects n - 1 more files (the archive is replaced
+ *            by its n entries).
  *   data:    filed -> unarchiving -> unarchived, with `encoding`,
  *            `encoding_source`, `encoding_replaced` (absent: 0), and when
  *            the data was recoded `file` pointing at the UTF-8 copy
@@ -190,7 +191,11 @@ static LwStatus record_archive(LwStageCtx *ctx, const json_t *seed, const char *
   free(reset);
   txn_seed_json(txn, hash, "children", children);
   json_decref(children);
-  txn_seed_json(txn, hash, "skipped", r->skipped);
+  if (json_array_size(r->skipped) > 0) {
+    txn_seed_json(txn, hash, "skipped", r->skipped);
+  } else { /* none: no field (queue/seed.h), nor an earlier harvest's */
+    lw_txn_seed_unset(txn, hash, "skipped");
+  }
   json_t *fmt = json_pack("{s:s, s:O}", "format", r->format, "filters", r->filters);
   txn_seed_json(txn, hash, "archive_format", fmt);
   json_decref(fmt);
