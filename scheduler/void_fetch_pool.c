@@ -18,9 +18,10 @@
 /* A host of the VoIDs, for politeness: its fetches in flight and when the
  * next may start (its pace as last seen; Redis has the shared truth); and
  * whether it answered this cycle. A host not heard from yet gets one fetch
- * at a time (its first is a probe); a host whose probe got no answer at all
- * is silent for the rest of the cycle: its other providers end at once with
- * the probe's error, so a host that never answers costs one timeout a
+ * at a time (its first is a probe); the origin of a probe that got no
+ * answer at all is silent for the rest of the cycle: its other providers
+ * end at once with the probe's error (those on the host's other ports go
+ * on), so a host that never answers costs one timeout a
  * cycle, not one per provider, and holds one thread, not per-host-concurrency
  * of them. */
 typedef struct {
@@ -31,6 +32,9 @@ typedef struct {
   bool heard;  /* answered this cycle (robots.txt read, or any HTTP status) */
   bool silent; /* no answer to a fetch before it was heard: silence holds why */
   LwError silence;
+  /* The origin that gave no answer ("scheme://host:port", as robots.txt
+   * is kept): a dead port says nothing of the host's other ports. */
+  char silent_origin[300];
 } Host;
 
 struct LwVoidFetchPool {
@@ -154,8 +158,17 @@ static void finish_unfetched(LwVoidFetchPool *pool, size_t i)
   pthread_cond_signal(&pool->done);
 }
 
-/* Job i's host did not answer this cycle: the job ends with the same error,
- * without a fetch of its own. Under the lock. */
+/* Whether job i asks the origin of its host that gave no answer. */
+static bool asks_silent_origin(const LwVoidFetchPool *pool, size_t i)
+{
+  const Host *h = &pool->hosts[pool->job_host[i]];
+  char origin[sizeof(h->silent_origin)];
+  return h->silent && lw_url_origin(pool->jobs[i]->url, origin, sizeof(origin)) &&
+         !strcmp(origin, h->silent_origin);
+}
+
+/* Job i's origin did not answer this cycle: the job ends with the same
+ * error, without a fetch of its own. Under the lock. */
 static void fail_as_silent(LwVoidFetchPool *pool, size_t i)
 {
   const Host *h = &pool->hosts[pool->job_host[i]];
@@ -164,17 +177,17 @@ static void fail_as_silent(LwVoidFetchPool *pool, size_t i)
   job->status = lw_error_set(&job->err, h->silence.status,
                              "%s gave no answer this cycle, not asked again until the "
                              "next: %.900s",
-                             h->name, h->silence.message);
+                             h->silent_origin, h->silence.message);
   ++pool->stats.spared;
   finish_unfetched(pool, i);
 }
 
-/* The jobs not started on host, which did not answer: they end at once.
- * Under the lock. */
+/* The jobs not started on host's origin that did not answer: they end at
+ * once. Under the lock. */
 static void fail_host_jobs(LwVoidFetchPool *pool, size_t host)
 {
   for (size_t i = pool->first_untaken; i < pool->submitted; ++i) {
-    if (!pool->job_taken[i] && pool->job_host[i] == host) {
+    if (!pool->job_taken[i] && pool->job_host[i] == host && asks_silent_origin(pool, i)) {
       fail_as_silent(pool, i);
     }
   }
@@ -407,7 +420,8 @@ static void note_answer(LwVoidFetchPool *pool, const InFlight *f)
   bool silence = job->status == LW_ERR_NET && !job->deferred && !atomic_load(&pool->cancel) &&
                  (f->no_answer || (!job->read && job->info.status == 0));
   pool->stats.no_answer += silence;
-  if (silence && !h->heard && !h->silent) {
+  if (silence && !h->heard && !h->silent &&
+      lw_url_origin(job->url, h->silent_origin, sizeof(h->silent_origin))) {
     ++pool->stats.silent_hosts;
     h->silent = true;
     h->silence = job->err;
@@ -574,7 +588,7 @@ LwStatus lw_void_fetch_pool_submit(LwVoidFetchPool *pool, LwVoidFetchJob *job)
     job->deferred = false;
     pool->job_host[pool->submitted] = host;
     pool->jobs[pool->submitted++] = job;
-    if (pool->hosts[host].silent) {
+    if (asks_silent_origin(pool, pool->submitted - 1)) {
       fail_as_silent(pool, pool->submitted - 1);
     }
     /* A new thread only while there are more unfinished jobs than threads. */

@@ -7,7 +7,9 @@
  * is visited within a second, every silent provider ends in an error, and
  * the silent listener saw one connection: with robots.txt on (its
  * robots.txt, then cached as unreachable: the next cycle connects no more)
- * and with robots.txt off (one VoID fetch). */
+ * and with robots.txt off (one VoID fetch). A refused port of the good
+ * provider's host, first in the registry, does not silence the host's other
+ * port. */
 #include "config/config.h"
 #include "base/base.h"
 #include "queue/keys.h"
@@ -226,6 +228,26 @@ int main(void)
   st = run_cycle(&cfg, &good_ms);
   check_cycle(rc, &cfg, st, good_ms);
   CHECK_INT_EQ(atomic_load(&accepted), 1);
+
+  /* A dead port says nothing of its host's other ports: a refused origin
+   * on 127.0.0.1, first in the registry, and the good one after it on the
+   * same host (it failed with "gave no answer this cycle" when silence was
+   * the host's). */
+  FILE *f = fopen(registry, "w");
+  fprintf(f, "refused:\n  void: http://127.0.0.1:1/void.ttl\nneighbour:\n  void: %s/good/void.ttl\n",
+          good_base); /* a provider not visited yet */
+  fclose(f);
+  st = run_cycle(&cfg, &good_ms);
+  CHECK_INT_EQ(st.errors, 1);
+  CHECK_INT_EQ(st.started, 1); /* the neighbour's first harvest */
+  char *good_error = provider_field(rc, &cfg, "neighbour", "error");
+  char *good_state = provider_field(rc, &cfg, "neighbour", "state");
+  CHECK(good_state && strcmp(good_state, "error") != 0);
+  if (good_error && *good_error) {
+    printf("the neighbour's error: %s\n", good_error);
+  }
+  free(good_error);
+  free(good_state);
 
   atomic_store(&stopping, true);
   pthread_join(listener, NULL);
