@@ -1,0 +1,206 @@
+#include "queue/gc_index.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "queue/keys.h"
+#include "queue/redis_cmd.h"
+
+#define INDEX_NAME "gc"
+#define PAGE "1000"
+
+void lw_txn_gc_index_harvest(LwTxn *txn, const char *id, const char *started)
+{
+  LwKey index = lw_key(lw_txn_prefix(txn), LW_KEY_HARVEST_INDEX, NULL);
+  lw_txn_command(txn, 4, (const char *[]){"ZADD", index.s, started, id}, NULL);
+}
+
+/* ---- the upgrade ---- */
+
+/* KEYS: the index, then one SCAN page's keys  ARGV: kind, length of the
+ * keys' head (prefix and pattern up to the id)
+ * Indexes the records of the page the collection would look at (NX: an
+ * entry written meanwhile is the newer one). Returns the number added. */
+static LwScript index_page_script = {
+  "local kind, head, n = ARGV[1], tonumber(ARGV[2]), 0\n"
+  "local function fields(k, ...)\n"
+  "  local v = redis.pcall('HMGET', k, ...)\n"
+  "  if type(v) ~= 'table' or v.err then return nil end\n"
+  "  return v\n"
+  "end\n"
+  "for i = 2, #KEYS do\n"
+  "  local id = string.sub(KEYS[i], head + 1)\n"
+  "  if kind == 'seed' then\n"
+  "    local v = #id == 32 and fields(KEYS[i], 'status', 'updated', 'added')\n"
+  "    if v and v[1] then\n"
+  "      n = n + redis.call('ZADD', KEYS[1], 'NX', tonumber(v[2] or v[3]) or 0, id)\n"
+  "    end\n"
+  "  elseif kind == 'harvest' then\n"
+  "    local v = fields(KEYS[i], 'provider', 'started')\n"
+  "    if v and v[1] then\n"
+  "      n = n + redis.call('ZADD', KEYS[1], 'NX', tonumber(v[2]) or 0, id)\n"
+  "    end\n"
+  "  elseif kind == 'provider' then\n"
+  "    local v = fields(KEYS[i], 'harvest', 'void_dumps')\n"
+  "    if v and (v[1] or v[2]) then n = n + redis.call('SADD', KEYS[1], id) end\n"
+  "  else\n"
+  "    n = n + redis.call('SADD', KEYS[1], id)\n"
+  "  end\n"
+  "end\n"
+  "return n\n",
+  ""};
+
+typedef struct {
+  const char *kind;
+  const char *pattern; /* the records' key pattern */
+  const char *index;   /* their index's key */
+} Part;
+
+static LwStatus index_page(LwRecords *c, const char *prefix, const Part *p,
+                           const redisReply *keys, long long *added, LwError *err)
+{
+  if (keys->elements == 0) {
+    return LW_OK;
+  }
+  LwKey index = lw_key(prefix, p->index, NULL);
+  char head[32];
+  snprintf(head, sizeof(head), "%zu", strlen(lw_key(prefix, p->pattern, "").s));
+  const char **argv = calloc(keys->elements + 3, sizeof(*argv));
+  if (!argv) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  size_t argc = 0;
+  argv[argc++] = index.s;
+  for (size_t i = 0; i < keys->elements; ++i) {
+    argv[argc++] = keys->element[i]->str;
+  }
+  argv[argc++] = p->kind;
+  argv[argc++] = head;
+  redisReply *r = lw_script_run(c, &index_page_script, (int)keys->elements + 1, (int)argc,
+                                argv, NULL, err);
+  free(argv);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  *added += r->type == REDIS_REPLY_INTEGER ? r->integer : 0;
+  freeReplyObject(r);
+  return LW_OK;
+}
+
+/* One SCAN over the part's pattern, each page indexed. */
+static LwStatus index_part(LwRecords *c, const char *prefix, const Part *p,
+                           long long *added, LwError *err)
+{
+  LwKey match = lw_key(prefix, p->pattern, "*");
+  char cursor[32] = "0";
+  do {
+    redisReply *r = lw_redis_cmd(c, err, "SCAN", cursor, "MATCH", match.s, "COUNT", PAGE,
+                                 NULL);
+    if (!r) {
+      return err ? err->status : LW_ERR_REDIS;
+    }
+    LwStatus st = LW_OK;
+    if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
+      snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
+      st = index_page(c, prefix, p, r->element[1], added, err);
+    } else {
+      snprintf(cursor, sizeof(cursor), "0");
+    }
+    freeReplyObject(r);
+    LW_TRY(st);
+  } while (strcmp(cursor, "0") != 0);
+  return LW_OK;
+}
+
+LwStatus lw_gc_index_upgrade(LwRecords *c, const char *prefix, LwGcIndexBuilt *added,
+                             bool *built, LwError *err)
+{
+  memset(added, 0, sizeof(*added));
+  *built = false;
+  LwKey marks = lw_key(prefix, LW_KEY_INDEXES, NULL);
+  redisReply *r = lw_redis_cmd(c, err, "HEXISTS", marks.s, INDEX_NAME, NULL);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  bool done = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+  freeReplyObject(r);
+  if (done) {
+    return LW_OK;
+  }
+  long long t0 = lw_now_ms();
+  const Part parts[] = {{"seed", LW_KEY_SEED, LW_KEY_SEED_INDEX},
+                        {"harvest", LW_KEY_HARVEST, LW_KEY_HARVEST_INDEX},
+                        {"provider", LW_KEY_PROVIDER, LW_KEY_PROVIDER_INDEX},
+                        {"cleanof", LW_KEY_CLEAN_OF, LW_KEY_CLEAN_OF_INDEX},
+                        {"budget", LW_KEY_UNPACKED, LW_KEY_UNPACKED_ALL}};
+  long long *counts[] = {&added->seeds, &added->harvests, &added->providers,
+                         &added->cleanof, &added->budgets};
+  for (size_t i = 0; i < sizeof(parts) / sizeof(*parts); ++i) {
+    LW_TRY(index_part(c, prefix, &parts[i], counts[i], err));
+  }
+  char now[32];
+  snprintf(now, sizeof(now), "%lld", lw_now_ms());
+  r = lw_redis_cmd(c, err, "HSET", marks.s, INDEX_NAME, now, NULL);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  freeReplyObject(r);
+  *built = true;
+  lw_info("index=gc built=true seeds=%lld harvests=%lld providers=%lld cleanof=%lld "
+          "budgets=%lld ms=%lld",
+          added->seeds, added->harvests, added->providers, added->cleanof, added->budgets,
+          lw_now_ms() - t0);
+  return LW_OK;
+}
+
+/* ---- the walk ---- */
+
+/* Hands one page's members (of a ZSCAN: those scored at most max) to fn. */
+static LwStatus walk_page(const redisReply *page, bool zset, long long max_score,
+                          LwGcIndexPageFn fn, void *arg, LwError *err)
+{
+  const char **members = calloc(page->elements + 1, sizeof(*members));
+  if (!members) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < page->elements; i += zset ? 2 : 1) {
+    const redisReply *m = page->element[i];
+    if (m->type != REDIS_REPLY_STRING) {
+      continue;
+    }
+    if (zset && (i + 1 >= page->elements || page->element[i + 1]->type != REDIS_REPLY_STRING ||
+                 strtod(page->element[i + 1]->str, NULL) > (double)max_score)) {
+      continue;
+    }
+    members[n++] = m->str;
+  }
+  LwStatus st = n ? fn(arg, members, n) : LW_OK;
+  free(members);
+  return st;
+}
+
+LwStatus lw_gc_index_walk(LwRecords *c, const char *index, bool zset, long long max_score,
+                          LwGcIndexPageFn fn, void *arg, LwError *err)
+{
+  char cursor[32] = "0";
+  do {
+    redisReply *r = lw_redis_cmd(c, err, zset ? "ZSCAN" : "SSCAN", index, cursor, "COUNT",
+                                 PAGE, NULL);
+    if (!r) {
+      return err ? err->status : LW_ERR_REDIS;
+    }
+    LwStatus st = LW_OK;
+    if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+        r->element[1]->type == REDIS_REPLY_ARRAY) {
+      snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
+      st = walk_page(r->element[1], zset, max_score, fn, arg, err);
+    } else {
+      snprintf(cursor, sizeof(cursor), "0");
+    }
+    freeReplyObject(r);
+    LW_TRY(st);
+  } while (strcmp(cursor, "0") != 0);
+  return LW_OK;
+}
