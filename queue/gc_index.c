@@ -1,5 +1,6 @@
 #include "queue/gc_index.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,38 +157,33 @@ LwStatus lw_gc_index_upgrade(LwRecords *c, const char *prefix, LwGcIndexBuilt *a
 
 /* ---- the walk ---- */
 
-/* Hands one page's members (of a ZSCAN: those scored at most max) to fn. */
-static LwStatus walk_page(const redisReply *page, bool zset, long long max_score,
-                          LwGcIndexPageFn fn, void *arg, LwError *err)
+/* Hands the members among the first count elements of page (every step-th:
+ * 2 when scores come between) to fn. */
+static LwStatus hand_on(const redisReply *page, size_t count, size_t step, LwGcIndexPageFn fn,
+                        void *arg, LwError *err)
 {
-  const char **members = calloc(page->elements + 1, sizeof(*members));
+  const char **members = calloc(count + 1, sizeof(*members));
   if (!members) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   size_t n = 0;
-  for (size_t i = 0; i < page->elements; i += zset ? 2 : 1) {
-    const redisReply *m = page->element[i];
-    if (m->type != REDIS_REPLY_STRING) {
-      continue;
+  for (size_t i = 0; i < count && i < page->elements; i += step) {
+    if (page->element[i]->type == REDIS_REPLY_STRING) {
+      members[n++] = page->element[i]->str;
     }
-    if (zset && (i + 1 >= page->elements || page->element[i + 1]->type != REDIS_REPLY_STRING ||
-                 strtod(page->element[i + 1]->str, NULL) > (double)max_score)) {
-      continue;
-    }
-    members[n++] = m->str;
   }
   LwStatus st = n ? fn(arg, members, n) : LW_OK;
   free(members);
   return st;
 }
 
-LwStatus lw_gc_index_walk(LwRecords *c, const char *index, bool zset, long long max_score,
-                          LwGcIndexPageFn fn, void *arg, LwError *err)
+/* A set: SSCAN pages. */
+static LwStatus walk_set(LwRecords *c, const char *index, LwGcIndexPageFn fn, void *arg,
+                         LwError *err)
 {
   char cursor[32] = "0";
   do {
-    redisReply *r = lw_redis_cmd(c, err, zset ? "ZSCAN" : "SSCAN", index, cursor, "COUNT",
-                                 PAGE, NULL);
+    redisReply *r = lw_redis_cmd(c, err, "SSCAN", index, cursor, "COUNT", PAGE, NULL);
     if (!r) {
       return err ? err->status : LW_ERR_REDIS;
     }
@@ -195,7 +191,7 @@ LwStatus lw_gc_index_walk(LwRecords *c, const char *index, bool zset, long long 
     if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
         r->element[1]->type == REDIS_REPLY_ARRAY) {
       snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
-      st = walk_page(r->element[1], zset, max_score, fn, arg, err);
+      st = hand_on(r->element[1], r->element[1]->elements, 1, fn, arg, err);
     } else {
       snprintf(cursor, sizeof(cursor), "0");
     }
@@ -203,4 +199,59 @@ LwStatus lw_gc_index_walk(LwRecords *c, const char *index, bool zset, long long 
     LW_TRY(st);
   } while (strcmp(cursor, "0") != 0);
   return LW_OK;
+}
+
+/* A zset, by score up to max: a page of PAGE members, then the rest of the
+ * members scored as its last one (many seeds are written in one ms), and
+ * the next page starts above that score. Members removed meanwhile (the
+ * caller's deletes) move nothing that is still to come. */
+static LwStatus walk_zset(LwRecords *c, const char *index, const char *max,
+                          LwGcIndexPageFn fn, void *arg, LwError *err)
+{
+  char from[48] = "-inf";
+  for (;;) {
+    redisReply *r = lw_redis_cmd(c, err, "ZRANGEBYSCORE", index, from, max, "WITHSCORES",
+                                 "LIMIT", "0", PAGE, NULL);
+    if (!r) {
+      return err ? err->status : LW_ERR_REDIS;
+    }
+    size_t n = r->type == REDIS_REPLY_ARRAY ? r->elements / 2 : 0;
+    if (n == 0) {
+      freeReplyObject(r);
+      return LW_OK;
+    }
+    char last[40];
+    snprintf(last, sizeof(last), "%s", r->element[2 * n - 1]->str);
+    bool full = n == (size_t)atol(PAGE);
+    /* of the last score, only what this page holds; the whole group next */
+    size_t keep = n;
+    while (full && keep > 0 && !strcmp(r->element[2 * keep - 1]->str, last)) {
+      --keep;
+    }
+    LwStatus st = hand_on(r, 2 * keep, 2, fn, arg, err);
+    freeReplyObject(r);
+    LW_TRY(st);
+    if (!full) {
+      return LW_OK;
+    }
+    redisReply *group = lw_redis_cmd(c, err, "ZRANGEBYSCORE", index, last, last, NULL);
+    if (!group) {
+      return err ? err->status : LW_ERR_REDIS;
+    }
+    st = group->type == REDIS_REPLY_ARRAY ? hand_on(group, group->elements, 1, fn, arg, err) : LW_OK;
+    freeReplyObject(group);
+    LW_TRY(st);
+    snprintf(from, sizeof(from), "(%s", last);
+  }
+}
+
+LwStatus lw_gc_index_walk(LwRecords *c, const char *index, bool zset, long long max_score,
+                          LwGcIndexPageFn fn, void *arg, LwError *err)
+{
+  if (!zset) {
+    return walk_set(c, index, fn, arg, err);
+  }
+  char max[32];
+  snprintf(max, sizeof(max), "%lld", max_score);
+  return walk_zset(c, index, max_score == LLONG_MAX ? "+inf" : max, fn, arg, err);
 }

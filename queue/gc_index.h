@@ -3,11 +3,11 @@
  * walking the keyspace with SCAN, so that a collection costs the records
  * it looks at, however many other keys Redis holds.
  *
- *   seeds:index  zset  every seed with a status, scored by the ms it was
- *                      indexed (the first status written by a script that
- *                      keeps the index; never after its `updated`, so the
- *                      sweep skips the ones indexed within the grace
- *                      period unread)
+ *   seeds:index  zset  every seed with a status, scored by its `updated`
+ *                      (written with it; a reaped job's seed, failed by
+ *                      the reap script, keeps its older score: never
+ *                      above `updated`), so the sweep reads only the
+ *                      seeds unchanged for the grace period
  *   harvests     zset  every harvest record, scored by its `started`
  *   providers    set   the providers whose record has a `harvest` (the
  *                      claim) or `void_dumps` (a VoID visit)
@@ -56,14 +56,13 @@ typedef struct {
 LwStatus lw_gc_index_upgrade(LwRecords *c, const char *prefix, LwGcIndexBuilt *added,
                              bool *built, LwError *err);
 
-/* Called with each page of an index's members (ids, not keys); a zset's
- * members scored above the walk's max are left out. */
+/* Called with each page of an index's members (ids, not keys). */
 typedef LwStatus (*LwGcIndexPageFn)(void *arg, const char *const *members, size_t n);
 
-/* Walks the set or zset index (its full key) with SSCAN / ZSCAN, a page of
- * about 1,000 at a time: every member there for the whole walk is met at
- * least once (a member may be met twice while Redis resizes the index).
- * max_score: for a zset, the highest score handed on. */
+/* Walks an index (its full key), a page of about 1,000 members at a time:
+ * a zset by score, its members scored up to max_score (LLONG_MAX: all),
+ * each met once; a set with SSCAN, every member there for the whole walk
+ * met at least once (twice, rarely, while Redis resizes the set). */
 LwStatus lw_gc_index_walk(LwRecords *c, const char *index, bool zset, long long max_score,
                           LwGcIndexPageFn fn, void *arg, LwError *err);
 

@@ -68,10 +68,9 @@
  *                                 staleness check's index (queue/recheck_index.h)
  * indexes                 hash    index name -> when it was built from the
  *                                 records written before it (ms)
- * seeds:index             zset    seed hash -> ms it was indexed (its first
- *                                 status write; never after its `updated`):
- *                                 every seed with a status, for the
- *                                 collection (queue/gc_index.h)
+ * seeds:index             zset    seed hash -> its `updated` (ms): every seed
+ *                                 with a status, for the collection
+ *                                 (queue/gc_index.h)
  * harvests                zset    harvest id -> its `started` (ms): every
  *                                 harvest record (queue/gc_index.h)
  * providers               set     providers whose record has a `harvest` or

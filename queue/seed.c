@@ -255,7 +255,7 @@ void lw_seed_hash_for(const char *uri, const char *provider, char out[LW_HASH_HE
 static LwScript record_script = {
   "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end\n"
   "redis.call('HSET', KEYS[1], 'status', 'added', 'updated', ARGV[1])\n"
-  "redis.call('ZADD', KEYS[3], 'NX', ARGV[1], ARGV[2])\n"
+  "redis.call('ZADD', KEYS[3], ARGV[1], ARGV[2])\n"
   "redis.call('HINCRBY', KEYS[2], 'added', 1)\n"
   "for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end\n"
   "return 1\n",

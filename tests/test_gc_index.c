@@ -28,7 +28,7 @@ static redisContext *rc;
 static LwConfig cfg;
 
 /* What the collection reported, one "kind what" a line. */
-static char removed[16384];
+static char removed[1 << 18];
 
 static void note(void *data, const char *kind, const char *what)
 {
@@ -247,6 +247,38 @@ static void test_each_path(void)
   CHECK(!in_zset(LW_KEY_SEED_INDEX, listed));
 }
 
+/* Pages of the seed index: 2,500 seeds written in one ms (a page ends
+ * with the whole group of its last score) and 1,500 after, removed while
+ * the walk goes on: every one is met and collected. */
+static void test_pages(void)
+{
+  LwKey index = lw_key(cfg.prefix, LW_KEY_SEED_INDEX, NULL);
+  int n = 4000;
+  for (int i = 0; i < n; ++i) {
+    char hash[LW_HASH_HEX_LEN + 1];
+    snprintf(hash, sizeof(hash), "%032x", i + 1);
+    long long updated = i < 2500 ? 5000 : 5000 + i;
+    redisAppendCommand(rc, "HSET %s status parsed provider p updated %lld",
+                       lw_key(cfg.prefix, LW_KEY_SEED, hash).s, updated);
+    redisAppendCommand(rc, "ZADD %s %lld %s", index.s, updated, hash);
+  }
+  int replies = 0;
+  for (int i = 0; i < 2 * n; ++i) {
+    redisReply *r = NULL;
+    replies += redisGetReply(rc, (void **)&r) == REDIS_OK;
+    freeReplyObject(r);
+  }
+  CHECK_INT_EQ(replies, 2 * n);
+  long long before = lw_test_redis_int(rc, "ZCARD", index.s, NULL);
+  collect();
+  long long after = lw_test_redis_int(rc, "ZCARD", index.s, NULL);
+  CHECK_INT_EQ(before - after, n);
+  char last[LW_HASH_HEX_LEN + 1];
+  snprintf(last, sizeof(last), "%032x", n);
+  CHECK(reported("seed", last));
+  CHECK(reported("seed", "000000000000000000000000000009c4")); /* 2,500th */
+}
+
 int main(void)
 {
   lw_log_init("test_gc_index", LW_LOG_ERROR, false);
@@ -260,6 +292,7 @@ int main(void)
   lw_test_redis_cleanup(rc, cfg.prefix);
   test_upgrade();
   test_each_path();
+  test_pages();
   lw_test_redis_cleanup(rc, cfg.prefix);
   lw_test_rmtree(dir);
   free(dir);
