@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue/index_marks.h"
 #include "queue/keys.h"
 #include "queue/redis_cmd.h"
 
@@ -89,22 +90,25 @@ static LwStatus index_page(LwRecords *c, const char *prefix, const Part *p,
   return LW_OK;
 }
 
-/* One SCAN over the part's pattern, each page indexed. */
-static LwStatus index_part(LwRecords *c, const char *prefix, const Part *p,
-                           long long *added, LwError *err)
+typedef LwStatus (*CursorPageFn)(void *arg, const redisReply *page, LwError *err);
+
+/* Runs a cursor command (SCAN, SSCAN: argc arguments, the cursor's place
+ * at argv[at]) to its end, handing each page's elements to fn. */
+static LwStatus cursor_walk(LwRecords *c, const char **argv, int argc, int at,
+                            CursorPageFn fn, void *arg, LwError *err)
 {
-  LwKey match = lw_key(prefix, p->pattern, "*");
   char cursor[32] = "0";
   do {
-    redisReply *r = lw_redis_cmd(c, err, "SCAN", cursor, "MATCH", match.s, "COUNT", PAGE,
-                                 NULL);
+    argv[at] = cursor;
+    redisReply *r = lw_redis_argv(c, argc, argv, NULL, err);
     if (!r) {
       return err ? err->status : LW_ERR_REDIS;
     }
     LwStatus st = LW_OK;
-    if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
+    if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+        r->element[1]->type == REDIS_REPLY_ARRAY) {
       snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
-      st = index_page(c, prefix, p, r->element[1], added, err);
+      st = fn(arg, r->element[1], err);
     } else {
       snprintf(cursor, sizeof(cursor), "0");
     }
@@ -114,18 +118,36 @@ static LwStatus index_part(LwRecords *c, const char *prefix, const Part *p,
   return LW_OK;
 }
 
+typedef struct {
+  LwRecords *c;
+  const char *prefix;
+  const Part *part;
+  long long *added;
+} PartWalk;
+
+static LwStatus index_scan_page(void *arg, const redisReply *page, LwError *err)
+{
+  PartWalk *w = arg;
+  return index_page(w->c, w->prefix, w->part, page, w->added, err);
+}
+
+/* One SCAN over the part's pattern, each page indexed. */
+static LwStatus index_part(LwRecords *c, const char *prefix, const Part *p,
+                           long long *added, LwError *err)
+{
+  LwKey match = lw_key(prefix, p->pattern, "*");
+  const char *argv[] = {"SCAN", "0", "MATCH", match.s, "COUNT", PAGE};
+  PartWalk w = {c, prefix, p, added};
+  return cursor_walk(c, argv, 6, 1, index_scan_page, &w, err);
+}
+
 LwStatus lw_gc_index_upgrade(LwRecords *c, const char *prefix, LwGcIndexBuilt *added,
                              bool *built, LwError *err)
 {
   memset(added, 0, sizeof(*added));
   *built = false;
-  LwKey marks = lw_key(prefix, LW_KEY_INDEXES, NULL);
-  redisReply *r = lw_redis_cmd(c, err, "HEXISTS", marks.s, INDEX_NAME, NULL);
-  if (!r) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
-  bool done = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
-  freeReplyObject(r);
+  bool done = false;
+  LW_TRY(lw_index_is_built(c, prefix, INDEX_NAME, &done, err));
   if (done) {
     return LW_OK;
   }
@@ -140,13 +162,7 @@ LwStatus lw_gc_index_upgrade(LwRecords *c, const char *prefix, LwGcIndexBuilt *a
   for (size_t i = 0; i < sizeof(parts) / sizeof(*parts); ++i) {
     LW_TRY(index_part(c, prefix, &parts[i], counts[i], err));
   }
-  char now[32];
-  snprintf(now, sizeof(now), "%lld", lw_now_ms());
-  r = lw_redis_cmd(c, err, "HSET", marks.s, INDEX_NAME, now, NULL);
-  if (!r) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
-  freeReplyObject(r);
+  LW_TRY(lw_index_mark_built(c, prefix, INDEX_NAME, err));
   *built = true;
   lw_info("index=gc built=true seeds=%lld harvests=%lld providers=%lld cleanof=%lld "
           "budgets=%lld ms=%lld",
@@ -177,28 +193,24 @@ static LwStatus hand_on(const redisReply *page, size_t count, size_t step, LwGcI
   return st;
 }
 
+typedef struct {
+  LwGcIndexPageFn fn;
+  void *arg;
+} SetWalk;
+
+static LwStatus set_page(void *arg, const redisReply *page, LwError *err)
+{
+  SetWalk *w = arg;
+  return hand_on(page, page->elements, 1, w->fn, w->arg, err);
+}
+
 /* A set: SSCAN pages. */
 static LwStatus walk_set(LwRecords *c, const char *index, LwGcIndexPageFn fn, void *arg,
                          LwError *err)
 {
-  char cursor[32] = "0";
-  do {
-    redisReply *r = lw_redis_cmd(c, err, "SSCAN", index, cursor, "COUNT", PAGE, NULL);
-    if (!r) {
-      return err ? err->status : LW_ERR_REDIS;
-    }
-    LwStatus st = LW_OK;
-    if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
-        r->element[1]->type == REDIS_REPLY_ARRAY) {
-      snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
-      st = hand_on(r->element[1], r->element[1]->elements, 1, fn, arg, err);
-    } else {
-      snprintf(cursor, sizeof(cursor), "0");
-    }
-    freeReplyObject(r);
-    LW_TRY(st);
-  } while (strcmp(cursor, "0") != 0);
-  return LW_OK;
+  const char *argv[] = {"SSCAN", index, "0", "COUNT", PAGE};
+  SetWalk w = {fn, arg};
+  return cursor_walk(c, argv, 5, 2, set_page, &w, err);
 }
 
 /* A zset, by score up to max: a page of PAGE members, then the rest of the

@@ -69,6 +69,18 @@ static bool in_set(const char *index, const char *member)
                            NULL) == 1;
 }
 
+/* What MONITOR saw of our keys: commands, and SCANs among them. */
+typedef struct {
+  int commands, scans;
+} Seen;
+
+static void count(void *arg, const char *line)
+{
+  Seen *seen = arg;
+  ++seen->commands;
+  seen->scans += strstr(line, "\"SCAN\"") != NULL;
+}
+
 static void exec_txn(LwTxn *txn)
 {
   LwError err;
@@ -186,37 +198,16 @@ static void test_each_path(void)
   CHECK(in_set(LW_KEY_UNPACKED_ALL, "p:gone"));
 
   /* the collection, watched */
-  redisContext *mon = redisConnect(rc->tcp.host, rc->tcp.port);
-  CHECK(mon && !mon->err);
-  struct timeval tv = {10, 0};
-  redisSetTimeout(mon, tv);
-  redisReply *ok = redisCommand(mon, "MONITOR");
-  CHECK(ok && ok->type == REDIS_REPLY_STATUS);
-  freeReplyObject(ok);
+  redisContext *mon = lw_test_monitor_start(rc);
   collect();
   char marker[256];
   snprintf(marker, sizeof(marker), "%send-of-collection", cfg.prefix);
   freeReplyObject(redisCommand(rc, "ECHO %s", marker));
-  int scans = 0, commands = 0;
-  for (;;) {
-    redisReply *r = NULL;
-    if (redisGetReply(mon, (void **)&r) != REDIS_OK || !r) {
-      CHECK(!"MONITOR ended before the marker");
-      break;
-    }
-    bool end = r->type == REDIS_REPLY_STATUS && strstr(r->str, marker);
-    if (!end && r->type == REDIS_REPLY_STATUS) {
-      ++commands;
-      scans += strstr(r->str, "\"SCAN\"") != NULL;
-    }
-    freeReplyObject(r);
-    if (end) {
-      break;
-    }
-  }
+  Seen seen = {0, 0};
+  CHECK(lw_test_monitor_until(mon, cfg.prefix, marker, count, &seen));
   redisFree(mon);
-  CHECK_INT_EQ(scans, 0);
-  CHECK(commands > 10); /* the collection was seen */
+  CHECK_INT_EQ(seen.scans, 0);
+  CHECK(seen.commands > 10); /* the collection was seen */
 
   /* found through the indexes and collected, with their entries */
   CHECK(reported("harvest", first));

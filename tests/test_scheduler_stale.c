@@ -82,33 +82,18 @@ static void cycle(LwScheduler *s)
   CHECK_INT_EQ(lw_scheduler_cycle(s, &st, &err), LW_OK);
 }
 
-/* Commands MONITOR saw of the collection's walk of its seed index. */
-static int index_reads;
+/* What MONITOR saw of our keys: commands, SCANs, and the collection's
+ * reads of its seed index. */
+typedef struct {
+  int commands, scans, index_reads;
+} Seen;
 
-/* Commands MONITOR saw on our keys until the marker, and how many SCANs. */
-static int scans_until(redisContext *mon, const char *marker, int *commands)
+static void count(void *arg, const char *line)
 {
-  int scans = 0;
-  *commands = 0;
-  index_reads = 0;
-  for (;;) {
-    redisReply *r = NULL;
-    if (redisGetReply(mon, (void **)&r) != REDIS_OK || !r) {
-      CHECK(!"MONITOR ended before the marker");
-      return -1;
-    }
-    bool ours = r->type == REDIS_REPLY_STATUS && strstr(r->str, cfg.prefix);
-    bool end = ours && strstr(r->str, marker);
-    if (ours && !end) {
-      ++*commands;
-      scans += strstr(r->str, "\"SCAN\"") != NULL;
-      index_reads += strstr(r->str, "\"ZRANGEBYSCORE\"") && strstr(r->str, "seeds:index");
-    }
-    freeReplyObject(r);
-    if (end) {
-      return scans;
-    }
-  }
+  Seen *seen = arg;
+  ++seen->commands;
+  seen->scans += strstr(line, "\"SCAN\"") != NULL;
+  seen->index_reads += strstr(line, "\"ZRANGEBYSCORE\"") && strstr(line, "seeds:index");
 }
 
 /* Retention that scales: the cycle walks no keyspace. Watched with
@@ -154,13 +139,7 @@ static void test_no_scan(void)
   /* removed by hand, not by the collection: its entry stays behind */
   freeReplyObject(redisCommand(rc, "DEL %s", lw_key(cfg.prefix, LW_KEY_SEED, gone).s));
 
-  redisContext *mon = redisConnect(rc->tcp.host, rc->tcp.port);
-  CHECK(mon && !mon->err);
-  struct timeval tv = {10, 0};
-  redisSetTimeout(mon, tv);
-  redisReply *ok = redisCommand(mon, "MONITOR");
-  CHECK(ok && ok->type == REDIS_REPLY_STATUS);
-  freeReplyObject(ok);
+  redisContext *mon = lw_test_monitor_start(rc);
   /* a new process: the upgrades are not done again; its first cycle runs
    * the hourly collection, which reads its own indexes (queue/gc_index.h) */
   lw_scheduler_free(s);
@@ -170,10 +149,11 @@ static void test_no_scan(void)
   char marker[256];
   snprintf(marker, sizeof(marker), "%send-of-cycles", cfg.prefix);
   freeReplyObject(redisCommand(rc, "ECHO %s", marker));
-  int commands = 0;
-  CHECK_INT_EQ(scans_until(mon, marker, &commands), 0);
-  CHECK(commands > 10); /* the cycles were seen */
-  CHECK(index_reads > 0); /* and the collection in them */
+  Seen seen = {0, 0, 0};
+  CHECK(lw_test_monitor_until(mon, cfg.prefix, marker, count, &seen));
+  CHECK_INT_EQ(seen.scans, 0);
+  CHECK(seen.commands > 10);   /* the cycles were seen */
+  CHECK(seen.index_reads > 0); /* and the collection in them */
   redisFree(mon);
 
   st = redisCommand(rc, "HGET %s status", lw_key(cfg.prefix, LW_KEY_SEED, stale).s);
