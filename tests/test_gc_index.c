@@ -100,6 +100,21 @@ static void test_upgrade(void)
   freeReplyObject(redisCommand(rc, "SET %s %s", lw_key(cfg.prefix, LW_KEY_CLEAN_OF,
                                                        "feedfeedfeedfeedfeedfeedfeedfeed p").s,
                                old));
+  /* two harvests of a provider (the older goes), the seed its VoID lists
+   * (stays), a budget whose harvest is gone (goes) */
+  const char *h1 = "o:1", *h2 = "o:2";
+  freeReplyObject(redisCommand(rc, "HSET %s provider o started 1000 status done",
+                               lw_key(cfg.prefix, LW_KEY_HARVEST, h1).s));
+  freeReplyObject(redisCommand(rc, "HSET %s provider o started 2000 status done",
+                               lw_key(cfg.prefix, LW_KEY_HARVEST, h2).s));
+  freeReplyObject(redisCommand(rc, "HSET %s harvest %s void_dumps [\"http://h/o.nt\"]",
+                               lw_key(cfg.prefix, LW_KEY_PROVIDER, "o").s, h2));
+  char listed[LW_HASH_HEX_LEN + 1];
+  lw_seed_hash_for("http://h/o.nt", "o", listed);
+  freeReplyObject(redisCommand(rc, "HSET %s status parsed provider o harvest o:0 updated 1000",
+                               lw_key(cfg.prefix, LW_KEY_SEED, listed).s));
+  freeReplyObject(redisCommand(rc, "HSET %s %s %s",
+                               lw_key(cfg.prefix, LW_KEY_UNPACKED, "o:0").s, listed, "1 1"));
   collect();
   CHECK_INT_EQ(lw_test_redis_int(rc, "HEXISTS", lw_key(cfg.prefix, LW_KEY_INDEXES, NULL).s,
                                  "gc", NULL),
@@ -109,6 +124,13 @@ static void test_upgrade(void)
   CHECK(!exists(LW_KEY_SEED, old));
   CHECK(!in_zset(LW_KEY_SEED_INDEX, old));
   CHECK(!in_set(LW_KEY_CLEAN_OF_INDEX, "feedfeedfeedfeedfeedfeedfeedfeed p"));
+  CHECK(reported("harvest", h1));
+  CHECK(!exists(LW_KEY_HARVEST, h1));
+  CHECK(exists(LW_KEY_HARVEST, h2) && in_zset(LW_KEY_HARVEST_INDEX, h2));
+  CHECK(exists(LW_KEY_SEED, listed) && in_zset(LW_KEY_SEED_INDEX, listed));
+  CHECK(in_set(LW_KEY_PROVIDER_INDEX, "o"));
+  CHECK(reported("budget", "o:0"));
+  CHECK(!exists(LW_KEY_UNPACKED, "o:0"));
 }
 
 /* A harvest of provider with one dump, finished. */
