@@ -639,57 +639,78 @@ static LwStatus seed_batch(LwGc *g, const char *const *ids, size_t n, void *data
 }
 
 /* cleanof:<content hash> entries whose clean record is gone. */
+/* A cleanof entry naming clean, whose record is not marked: removed when
+ * that record is gone (dry: would be). */
+static LwStatus settle_cleanof(LwGc *g, const char *id, const char *clean)
+{
+  LwKey entry = lw_key(g->cfg->prefix, LW_KEY_CLEAN_OF, id);
+  LwKey record = lw_key(g->cfg->prefix, LW_KEY_SEED, clean);
+  long long gone = 0;
+  if (g->o->dry_run) {
+    redisReply *e = lw_redis_cmd(g->c, g->err, "EXISTS", record.s, NULL);
+    if (!e) {
+      return g->err->status;
+    }
+    gone = e->integer == 0 || lw_hex_set_has(g->doomed, clean);
+    freeReplyObject(e);
+  } else {
+    LwKey index = lw_key(g->cfg->prefix, LW_KEY_CLEAN_OF_INDEX, NULL);
+    const char *argv[] = {entry.s, record.s, index.s, clean, id};
+    redisReply *r = lw_script_run(g->c, &delete_cleanof_script, 3, 5, argv, NULL, g->err);
+    if (!r) {
+      return g->err->status;
+    }
+    gone = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+    freeReplyObject(r);
+  }
+  if (gone) {
+    ++g->stats->cleanof;
+    lw_gc_report(g, "cleanof", id);
+  }
+  return LW_OK;
+}
+
+/* cleanof:<content hash> entries whose clean record is gone: a page's
+ * entries read in one round trip. */
 static LwStatus cleanof_batch(LwGc *g, const char *const *ids, size_t n, void *data)
 {
   (void)data;
-  for (size_t i = 0; i < n; ++i) {
-    LwKey entry = lw_key(g->cfg->prefix, LW_KEY_CLEAN_OF, ids[i]);
-    const char *key = entry.s;
-    redisReply *v = lw_redis_cmd(g->c, g->err, "GET", key, NULL);
-    if (!v) {
-      if (g->c->err) {
-        return g->err->status;
-      }
-      continue;
-    }
-    if (v->type == REDIS_REPLY_NIL) { /* gone: its entry goes */
-      freeReplyObject(v);
-      LW_TRY(prune(g, LW_KEY_CLEAN_OF_INDEX, ids[i], LW_KEY_CLEAN_OF, ""));
-      continue;
-    }
-    char clean[LW_HASH_HEX_LEN + 1] = "";
-    if (v->type == REDIS_REPLY_STRING && v->len == LW_HASH_HEX_LEN) {
-      memcpy(clean, v->str, sizeof(clean));
-    }
-    freeReplyObject(v);
-    if (!clean[0] || lw_hex_set_has(g->live, clean)) {
-      continue;
-    }
-    LwKey record = lw_key(g->cfg->prefix, LW_KEY_SEED, clean);
-    long long gone = 0;
-    if (g->o->dry_run) {
-      redisReply *e = lw_redis_cmd(g->c, g->err, "EXISTS", record.s, NULL);
-      if (!e) {
-        return g->err->status;
-      }
-      gone = e->integer == 0 || lw_hex_set_has(g->doomed, clean);
-      freeReplyObject(e);
-    } else {
-      LwKey index = lw_key(g->cfg->prefix, LW_KEY_CLEAN_OF_INDEX, NULL);
-      const char *argv[] = {key, record.s, index.s, clean, ids[i]};
-      redisReply *r = lw_script_run(g->c, &delete_cleanof_script, 3, 5, argv, NULL, g->err);
-      if (!r) {
-        return g->err->status;
-      }
-      gone = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
-      freeReplyObject(r);
-    }
-    if (gone) {
-      ++g->stats->cleanof;
-      lw_gc_report(g, "cleanof", ids[i]);
+  LwKey *keys = calloc(n, sizeof(*keys));
+  const char **args = calloc(2 * n, sizeof(*args));
+  const char ***argvs = calloc(n, sizeof(*argvs));
+  int *argcs = calloc(n, sizeof(*argcs));
+  redisReply **replies = calloc(n, sizeof(*replies));
+  LwStatus st = keys && args && argvs && argcs && replies
+                  ? LW_OK
+                  : lw_error_set(g->err, LW_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; st == LW_OK && i < n; ++i) {
+    keys[i] = lw_key(g->cfg->prefix, LW_KEY_CLEAN_OF, ids[i]);
+    args[2 * i] = "GET";
+    args[2 * i + 1] = keys[i].s;
+    argvs[i] = args + 2 * i;
+    argcs[i] = 2;
+  }
+  if (st == LW_OK) {
+    st = lw_gc_pipeline(g, n, argcs, (const char *const *const *)argvs, replies);
+  }
+  for (size_t i = 0; st == LW_OK && i < n; ++i) {
+    const redisReply *v = replies[i]; /* NULL: not a string (not ours to judge) */
+    if (v && v->type == REDIS_REPLY_NIL) { /* gone: its entry goes */
+      st = prune(g, LW_KEY_CLEAN_OF_INDEX, ids[i], LW_KEY_CLEAN_OF, "");
+    } else if (v && v->type == REDIS_REPLY_STRING && v->len == LW_HASH_HEX_LEN &&
+               !lw_hex_set_has(g->live, v->str)) {
+      st = settle_cleanof(g, ids[i], v->str);
     }
   }
-  return LW_OK;
+  for (size_t i = 0; replies && i < n; ++i) {
+    freeReplyObject(replies[i]);
+  }
+  free(replies);
+  free(argcs);
+  free(argvs);
+  free(args);
+  free(keys);
+  return st;
 }
 
 static LwStatus exists(LwGc *g, const char *key, bool *there)

@@ -262,7 +262,8 @@ static void test_each_path(void)
 
 /* Pages of the seed index: 2,500 seeds written in one ms (a page ends
  * with the whole group of its last score) and 1,500 after, removed while
- * the walk goes on: every one is met and collected. */
+ * the walk goes on: every one is met and collected; so are 1,500 cleanof
+ * entries naming them (pages of a set). */
 static void test_pages(void)
 {
   LwKey index = lw_key(cfg.prefix, LW_KEY_SEED_INDEX, NULL);
@@ -275,17 +276,28 @@ static void test_pages(void)
                        lw_key(cfg.prefix, LW_KEY_SEED, hash).s, updated);
     redisAppendCommand(rc, "ZADD %s %lld %s", index.s, updated, hash);
   }
+  /* and 1,500 cleanof entries naming them: pages of the set too */
+  LwKey cleanofs = lw_key(cfg.prefix, LW_KEY_CLEAN_OF_INDEX, NULL);
+  int entries = 1500;
+  for (int i = 0; i < entries; ++i) {
+    char hash[LW_HASH_HEX_LEN + 1], content[64];
+    snprintf(hash, sizeof(hash), "%032x", i + 1);
+    snprintf(content, sizeof(content), "%032x", i + 100000);
+    redisAppendCommand(rc, "SET %s %s", lw_key(cfg.prefix, LW_KEY_CLEAN_OF, content).s, hash);
+    redisAppendCommand(rc, "SADD %s %s", cleanofs.s, content);
+  }
   int replies = 0;
-  for (int i = 0; i < 2 * n; ++i) {
+  for (int i = 0; i < 2 * n + 2 * entries; ++i) {
     redisReply *r = NULL;
     replies += redisGetReply(rc, (void **)&r) == REDIS_OK;
     freeReplyObject(r);
   }
-  CHECK_INT_EQ(replies, 2 * n);
+  CHECK_INT_EQ(replies, 2 * n + 2 * entries);
   long long before = lw_test_redis_int(rc, "ZCARD", index.s, NULL);
   collect();
   long long after = lw_test_redis_int(rc, "ZCARD", index.s, NULL);
   CHECK_INT_EQ(before - after, n);
+  CHECK_INT_EQ(lw_test_redis_int(rc, "SCARD", cleanofs.s, NULL), 0);
   char last[LW_HASH_HEX_LEN + 1];
   snprintf(last, sizeof(last), "%032x", n);
   CHECK(reported("seed", last));
