@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "meta/meta_out.h"
+#include "queue/seed_http.h"
 
 const char *const lw_meta_seed_fields[] = {
   "status",       "uri",     "provider",   "harvest",       "parent",
@@ -71,8 +72,9 @@ static void describe_media_type(LwMetaOut *o, const char *d, const char *type)
   }
 }
 
-/* The last hop of the HTTP exchange: its status and the URL it came from. */
-static void describe_http(LwMetaOut *o, const char *d, const char *http)
+/* The last hop of the HTTP exchange: its status and the URL it came from
+ * (a hop without one asked for the seed's own URI: queue/seed_http.h). */
+static void describe_http(LwMetaOut *o, const char *d, const char *http, const char *uri)
 {
   json_t *hops = json_loads(http ? http : "[]", 0, NULL);
   size_t n = json_array_size(hops);
@@ -82,7 +84,7 @@ static void describe_http(LwMetaOut *o, const char *d, const char *http)
     if (json_is_integer(status)) {
       lw_meta_int(o, d, NS_HTTP "statusCodeValue", (long long)json_integer_value(status));
     }
-    lw_meta_iri(o, d, NS_LW "finalURL", json_string_value(json_object_get(last, "uri")));
+    lw_meta_iri(o, d, NS_LW "finalURL", lw_seed_http_hop_uri(last, uri));
     lw_meta_int(o, d, NS_LW "redirects", (long long)n - 1);
   }
   json_decref(hops);
@@ -165,7 +167,7 @@ void lw_meta_describe_document(LwMetaOut *o, const char *hash, const char *const
   lw_meta_lit(o, d, NS_DCT "identifier", hash, NULL);
   describe_origin(o, d, v, harvest_kept);
   lw_meta_lit(o, d, NS_LW "status", v[LW_MS_STATUS], NULL);
-  describe_http(o, d, v[LW_MS_HTTP]);
+  describe_http(o, d, v[LW_MS_HTTP], v[LW_MS_URI]);
   describe_content(o, d, v[LW_MS_CONTENT], v[LW_MS_SHA256]);
   describe_media_type(o, d, v[LW_MS_CONTENT_TYPE]);
   lw_meta_lit(o, d, NS_DCT "format", v[LW_MS_FORMAT], NULL);

@@ -7,6 +7,7 @@
 #include "queue/gc_index.h"
 #include "queue/job.h"
 #include "queue/keys.h"
+#include "queue/records.h"
 #include "queue/redis_cmd.h"
 #include "queue/seed.h"
 #include "queue/txn.h"
@@ -261,8 +262,8 @@ LwStatus lw_harvest_start(redisContext *c, const char *prefix, const LwHarvestSt
     lw_txn_seed_reset(txn, hash, "added");
     lw_txn_seed_set(txn, hash, "provider", h->provider);
     lw_txn_seed_set(txn, hash, "harvest", id_out);
-    lw_txn_seed_set(txn, hash, "optional", d->optional ? "1" : "0");
-    lw_txn_seed_set(txn, hash, "skipped", "");
+    lw_txn_seed_set_or_drop(txn, hash, "optional", d->optional ? "1" : "0", "0");
+    lw_txn_seed_unset(txn, hash, "skipped");
     json_t *extra = NULL;
     if (d->checksum_algorithm && d->checksum_value) {
       char sum[512];

@@ -6,11 +6,31 @@
 #include "queue/keys.h"
 #include "queue/record.h"
 #include "queue/redis_cmd.h"
+#include "queue/seed.h"
 
 void lw_txn_seed_unset(LwTxn *txn, const char *seed, const char *field)
 {
   LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_SEED, seed);
   lw_txn_command(txn, 3, (const char *[]){"HDEL", key.s, field}, NULL);
+}
+
+void lw_txn_seed_set_or_drop(LwTxn *txn, const char *seed, const char *field,
+                             const char *value, const char *fallback)
+{
+  if (strcmp(value, fallback) != 0) {
+    lw_txn_seed_set(txn, seed, field, value);
+  } else {
+    lw_txn_seed_unset(txn, seed, field);
+  }
+}
+
+void lw_txn_seed_file(LwTxn *txn, const char *seed, const char *rel)
+{
+  char own[512];
+  if (lw_seed_default_file(seed, own, sizeof(own)) != LW_OK) {
+    snprintf(own, sizeof(own), "%s", ""); /* not a hash: kept as it is */
+  }
+  lw_txn_seed_set_or_drop(txn, seed, "file", rel, own);
 }
 
 void lw_txn_counter_add(LwTxn *txn, const char *counter, long long n)

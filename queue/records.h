@@ -16,6 +16,18 @@
 /* Removes field from the seed's record. */
 void lw_txn_seed_unset(LwTxn *txn, const char *seed, const char *field);
 
+/* Sets field of the seed's record to value, or removes it when value is
+ * what every reader takes the field's absence for (fallback: "0", "false",
+ * "", "[]"): a record at rest holds no field that says nothing
+ * (docs/retention.md, "Redis memory per seed at rest"). */
+void lw_txn_seed_set_or_drop(LwTxn *txn, const char *seed, const char *field,
+                             const char *value, const char *fallback);
+
+/* The seed's data file is rel (relative to the data directory): stored,
+ * or dropped when it is the seed's default file (lw_seed_default_file),
+ * which every reader of the record gets back. */
+void lw_txn_seed_file(LwTxn *txn, const char *seed, const char *rel);
+
 /* Adds n to a global counter (queue/report_read.h: bytes downloaded, triples
  * cleaned and imported, errors by kind). */
 void lw_txn_counter_add(LwTxn *txn, const char *counter, long long n);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "files/files.h"
 #include "queue/harvest.h"
 #include "queue/job.h"
 #include "queue/keys.h"
@@ -151,6 +152,22 @@ LwStatus lw_seed_set_status(redisContext *c, const char *prefix, const char *has
   return LW_OK;
 }
 
+LwStatus lw_seed_default_file(const char *hash, char *buf, size_t size)
+{
+  return lw_store_relpath("raw", hash, "", buf, size);
+}
+
+/* A record read whole as its readers see it: a body recorded without a
+ * `file` is at the seed's default file. */
+static void complete_record(json_t *record, const char *hash)
+{
+  char rel[512];
+  if (record && !json_object_get(record, "file") && json_object_get(record, "content") &&
+      lw_seed_default_file(hash, rel, sizeof(rel)) == LW_OK) {
+    json_object_set_new(record, "file", json_string(rel));
+  }
+}
+
 LwStatus lw_seed_set_working(redisContext *c, const char *prefix, const char *worker_id,
                              const LwJob *job, const char *status, LwError *err)
 {
@@ -192,6 +209,7 @@ LwStatus lw_seed_take_working(redisContext *c, const char *prefix, const char *w
         st <= LW_NOTHING) {
       st = lw_error_set(err, read_err.status, "%s", read_err.message);
     }
+    complete_record(*record, job->seed);
     freeReplyObject(reply);
   }
   return st;
@@ -274,18 +292,12 @@ LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,
   LwKey index = lw_key(prefix, LW_KEY_SEED_INDEX, NULL);
   char now[32];
   snprintf(now, sizeof(now), "%lld", lw_now_ms());
-  const char *argv[16] = {seed.s,
-                          counts.s,
-                          index.s,
-                          now,
-                          hash_out,
-                          "uri",
-                          uri,
-                          "relative",
-                          lw_uri_is_absolute(uri) ? "false" : "true",
-                          "added",
-                          now};
-  int argc = 11;
+  const char *argv[16] = {seed.s, counts.s, index.s, now, hash_out, "uri", uri, "added", now};
+  int argc = 9;
+  if (!lw_uri_is_absolute(uri)) { /* absent: "false" to every reader */
+    argv[argc++] = "relative";
+    argv[argc++] = "true";
+  }
   if (provider) {
     argv[argc++] = "provider";
     argv[argc++] = provider;
@@ -349,7 +361,9 @@ LwStatus lw_seed_add(redisContext *c, const char *prefix, const char *uri,
 LwStatus lw_seed_get(redisContext *c, const char *prefix, const char *hash, json_t **out,
                      LwError *err)
 {
-  return lw_record_get(c, lw_key(prefix, LW_KEY_SEED, hash).s, out, err);
+  LwStatus st = lw_record_get(c, lw_key(prefix, LW_KEY_SEED, hash).s, out, err);
+  complete_record(*out, hash);
+  return st;
 }
 
 LwStatus lw_seed_get_field(redisContext *c, const char *prefix, const char *hash,

@@ -22,16 +22,22 @@
  * per-status counts in PREFIXseeds.
  *
  * Fields (all strings; JSON where noted), set by the stages:
- *   status, updated (ms, last status change), uri, relative ("true"/"false"),
+ *   status, updated (ms, last status change), uri, relative ("true"),
  *   added (ms), processed (ms), interval (s), parent (hash), children (JSON
- *   list of hashes), http (JSON list, one element per hop), content (JSON:
- *   hash, newline, number_of_bytes, number_of_chars, number_of_lines),
+ *   list of hashes), http (JSON list, one element per hop:
+ *   queue/seed_http.h), content (JSON: hash, sha256, newline,
+ *   number_of_bytes, number_of_chars, number_of_lines),
  *   archive (JSON entry metadata), encoding, format, clean (hash of the clean
  *   record), dirty (hash of the dirty seed, on a clean record), error,
  *   triples, duplicates, syntax_errors, literal_errors, provider, harvest,
  *   file (the seed's current data file, relative to the data directory:
  *   download sets the body's file, unpack an entry's file or the recoded
  *   UTF-8 file; guess and parse read it; on a clean record, the clean file).
+ * A field whose value would say nothing is not written, or removed: a
+ * reader takes relative, unchanged, optional absent for false, resumed_from
+ * and encoding_replaced for 0, errors for [] and skipped for ""
+ * (docs/retention.md, "Redis memory per seed at rest"; a record written
+ * before holds them, and reads the same).
  *
  * Harvest fan-in (queue/harvest.h): the worker frame derives it from each
  * ack of a file stage: seeds the job pushes jobs for are new files of the
@@ -103,9 +109,9 @@ LwStatus lw_seed_set(LwRecords *c, const char *prefix, const char *hash, const c
 void lw_seed_hash_for(const char *uri, const char *provider, char out[LW_HASH_HEX_LEN + 1]);
 
 /* Records the seed of uri (lw_seed_hash_for) if it is not there yet:
- * status added, uri, relative, added, and provider / harvest when not NULL.
- * hash_out gets its hash. Relative URIs are recorded with relative "true" (and never queued
- * by lw_seed_add). Returns LW_OK when created, LW_NOTHING when the record
+ * status added, uri, added, and provider / harvest when not NULL. hash_out
+ * gets its hash. Relative URIs are recorded with relative "true" (and never
+ * queued by lw_seed_add). Returns LW_OK when created, LW_NOTHING when the record
  * existed (left as it was). */
 LwStatus lw_seed_record(LwRecords *c, const char *prefix, const char *uri,
                         const char *provider, const char *harvest,
@@ -118,13 +124,24 @@ LwStatus lw_seed_add(LwRecords *c, const char *prefix, const char *uri,
                      const char *provider, const char *harvest,
                      char hash_out[LW_HASH_HEX_LEN + 1], bool *queued, LwError *err);
 
-/* The record as a JSON object of strings (caller decrefs). LW_NOTHING and
- * *out NULL when there is no such seed. */
+/* The data file of seed hash unless its `file` names another: where the
+ * download and the unpack put a body, "raw/ab/cd/<hash>" (relative to the
+ * data directory), into buf. A record keeps `file` only when it names
+ * another file (a recoded UTF-8 copy, a clean record's clean file; records
+ * written before issue 27 keep it always); lw_seed_get and
+ * lw_seed_take_working give it back on a record that has a body (a
+ * `content`) and no `file`. */
+LwStatus lw_seed_default_file(const char *hash, char *buf, size_t size);
+
+/* The record as a JSON object of strings (caller decrefs), with its data
+ * file (lw_seed_default_file). LW_NOTHING and *out NULL when there is no
+ * such seed. */
 LwStatus lw_seed_get(LwRecords *c, const char *prefix, const char *hash, json_t **out,
                      LwError *err);
 
-/* One field of seed <hash>: *out gets a copy (caller frees), or NULL and
- * LW_NOTHING when the seed or the field is absent. */
+/* One field of seed <hash> as stored (`file` is not derived here): *out
+ * gets a copy (caller frees), or NULL and LW_NOTHING when the seed or the
+ * field is absent. */
 LwStatus lw_seed_get_field(LwRecords *c, const char *prefix, const char *hash,
                            const char *field, char **out, LwError *err);
 

@@ -42,14 +42,19 @@
  *       the harvest id
  * The bytes' cap is the smaller of max bytes and the chain's: max ratio
  * times the downloaded bytes of the harvest's archives (at least the
- * floor). Grants min(want, cap - others) of each; sets the seed's field to
- * the grant when it covers the need. Returns {1|0, granted bytes, granted
+ * floor). Grants the want of each when it fits beside the others, else the
+ * need and half of the room above it: archives unpacked at the same time
+ * (siblings) each keep room, where one greedy step would take all of a
+ * small chain's cap and fail the others. Sets the seed's field to the
+ * grant when it covers the need. Returns {1|0, granted bytes, granted
  * files, others' bytes, others' files, the chain's cap (-1: none)}. */
 static LwScript reserve_script = {
   SUM_OTHERS SUM_ALL_OTHERS
-             "local function grant(want, max, others)\n"
+             "local function grant(want, need, max, others)\n"
              "  if max <= 0 then return want end\n"
-             "  return math.max(0, math.min(want, max - others))\n"
+             "  local room = math.max(0, max - others)\n"
+             "  if room >= want or room <= need then return math.min(want, room) end\n"
+             "  return need + math.floor((room - need) / 2)\n"
              "end\n"
              "local own_in, ratio = tonumber(ARGV[8]), tonumber(ARGV[9])\n"
              "local chain = -1\n"
@@ -58,12 +63,12 @@ static LwScript reserve_script = {
              "  chain = math.max(ratio * (oi + own_in), tonumber(ARGV[10]))\n"
              "  if maxb <= 0 or chain < maxb then maxb = chain end\n"
              "end\n"
-             "local gb = grant(tonumber(ARGV[2]), maxb, ob)\n"
+             "local gb = grant(tonumber(ARGV[2]), tonumber(ARGV[4]), maxb, ob)\n"
              "local allmax = tonumber(ARGV[11])\n"
              "local global = allmax > 0 and gb >= tonumber(ARGV[4]) and\n"
              "  ab + ob + tonumber(ARGV[4]) > allmax\n"
              "if allmax > 0 then gb = math.max(0, math.min(gb, allmax - ab - ob)) end\n"
-             "local gf = grant(tonumber(ARGV[3]), tonumber(ARGV[7]), of)\n"
+             "local gf = grant(tonumber(ARGV[3]), tonumber(ARGV[5]), tonumber(ARGV[7]), of)\n"
              "local ok = gb >= tonumber(ARGV[4]) and gf >= tonumber(ARGV[5])\n"
              "if ok then\n"
              "  local v = string.format('%d %d', gb, gf)\n"

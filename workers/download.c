@@ -26,11 +26,14 @@
  * gives way to a harvest: it does nothing while the seed's harvest runs,
  * and its results are refused when a harvest took the seed meanwhile.
  *
- * Seed fields written: http (hops), timestamp {begin, end}, content,
- * processed (ms), file ("raw/ab/cd/<hash>"), etag and last_modified (for
- * the next visit), content_type, unchanged, resumed_from; on a failure http,
- * timestamp and retry_after (seconds, when the server sent Retry-After) are
- * written at once, since the frame drops the transaction of a failed job.
+ * Seed fields written: http (each hop's status, and its URI where it is
+ * not the seed's: queue/seed_http.h), timestamp {begin, end}, content,
+ * processed (ms), file (removed: the body is at the seed's own
+ * raw/ab/cd/<hash>, queue/records.h), etag and last_modified (for the next
+ * visit), content_type, unchanged ("true"; absent: false), resumed_from
+ * (absent: 0); on a failure http, timestamp and retry_after (seconds, when
+ * the server sent Retry-After) are written at once, since the frame drops
+ * the transaction of a failed job.
  *
  * Politeness: at most per_host_concurrency downloads per host of the seed
  * URI at once across all workers: a Redis sorted set of leases
@@ -61,6 +64,7 @@
 #include "queue/records.h"
 #include "queue/redis.h"
 #include "queue/seed.h"
+#include "queue/seed_http.h"
 #include "workers/download_cap.h"
 #include "workers/download_many.h"
 #include "workers/robots_ahead.h"
@@ -443,9 +447,16 @@ static void fetch_options(const LwStageCtx *ctx, const Paths *p, const LwNetGuar
   o->before_hop_user = d;
 }
 
+/* A field's JSON text: times in seconds to the millisecond (13 digits, the
+ * precision of the records' other times), not jansson's 17. */
+static char *record_json(const json_t *value)
+{
+  return value ? json_dumps(value, JSON_COMPACT | JSON_REAL_PRECISION(13)) : NULL;
+}
+
 static void txn_json(LwTxn *txn, const char *seed, const char *field, json_t *value)
 {
-  char *text = value ? json_dumps(value, JSON_COMPACT) : NULL;
+  char *text = record_json(value);
   if (text) {
     lw_txn_seed_set(txn, seed, field, text);
   }
@@ -477,8 +488,8 @@ static void record_outcome(LwTxn *txn, const char *seed, uint64_t resumed_from,
 {
   char resumed[32];
   snprintf(resumed, sizeof(resumed), "%llu", (unsigned long long)resumed_from);
-  lw_txn_seed_set(txn, seed, "resumed_from", resumed);
-  lw_txn_seed_set(txn, seed, "unchanged", unchanged ? "true" : "false");
+  lw_txn_seed_set_or_drop(txn, seed, "resumed_from", resumed, "0");
+  lw_txn_seed_set_or_drop(txn, seed, "unchanged", unchanged ? "true" : "false", "false");
   lw_txn_seed_unset(txn, seed, "error");
   lw_txn_seed_unset(txn, seed, "retry_after");
 }
@@ -498,7 +509,7 @@ static void record_success(LwStageCtx *ctx, const Paths *p, const LwFetchResult 
   }
   lw_txn_seed_set(txn, seed, "processed", now);
   if (st == LW_OK) { /* unchanged: `file` may name unpack's UTF-8 copy */
-    lw_txn_seed_set(txn, seed, "file", p->raw_rel);
+    lw_txn_seed_file(txn, seed, p->raw_rel);
   }
   /* The validators for the next visit; a 304 may omit them (keep ours). */
   if (r->etag[0]) {
@@ -572,7 +583,7 @@ static LwStatus record_prefetched(LwStageCtx *ctx, const Paths *p)
   txn_json(txn, seed, "timestamp", json_incref(json_object_get(pf, "timestamp")));
   txn_json(txn, seed, "content", lw_content_meta_json(&meta));
   lw_txn_seed_set(txn, seed, "processed", now);
-  lw_txn_seed_set(txn, seed, "file", p->raw_rel);
+  lw_txn_seed_file(txn, seed, p->raw_rel);
   static const char *const copied[] = {"etag", "last_modified", "content_type"};
   for (size_t i = 0; i < sizeof(copied) / sizeof(*copied); ++i) {
     const char *v = json_string_value(json_object_get(pf, copied[i]));
@@ -596,9 +607,9 @@ static void record_failure(LwStageCtx *ctx, const LwFetchResult *r)
   const char *prefix = ctx->config->prefix;
   const char *seed = ctx->job->seed;
   LwError ignored;
-  char *http = json_dumps(r->http, JSON_COMPACT);
+  char *http = record_json(r->http);
   json_t *ts = lw_fetch_timestamp_json(r);
-  char *tstext = ts ? json_dumps(ts, JSON_COMPACT) : NULL;
+  char *tstext = record_json(ts);
   if (http) {
     lw_seed_set(ctx->redis, prefix, seed, "http", http, &ignored);
   }
@@ -677,6 +688,18 @@ static LwStatus download_new(LwStageCtx *ctx, const json_t *seed, const char *ur
   return LW_OK;
 }
 
+/* The hops as the seed keeps them (queue/seed_http.h): each one's status,
+ * and its URI where it is not the seed's; the headers that matter are
+ * fields of their own. */
+static void keep_short_hops(json_t **hops, const char *uri)
+{
+  json_t *short_hops = lw_seed_http_compact(*hops, uri);
+  if (short_hops) {
+    json_decref(*hops);
+    *hops = short_hops;
+  }
+}
+
 /* After the transfer ended with st: the seed's results (in the txn, or at
  * once for a failure). Returns the stage's status; frees dl. */
 static LwStatus download_record(LwDownload *dl, LwStatus st)
@@ -684,6 +707,11 @@ static LwStatus download_record(LwDownload *dl, LwStatus st)
   LwStageCtx *ctx = dl->ctx;
   const Paths *p = &dl->p;
   const LwFetchResult *r = &dl->r;
+  keep_short_hops(&dl->r.http, dl->uri);
+  json_t *kept_hops = json_object_get(p->prefetched, "http");
+  if (kept_hops) { /* a re-check's, written whole before issue 27 */
+    json_object_set_new(p->prefetched, "http", lw_seed_http_compact(kept_hops, dl->uri));
+  }
   turn_give_back(&dl->d);
   slot_release(&dl->d, &dl->d.host);
   if (st == LW_OK && recheck_of(ctx)) {

@@ -1,44 +1,23 @@
 /*
  * Stage guess: `unarchived` -> `guessing` -> `guessed` with `format`, from
- * the content's first KB (rdf/rdf.h); the media type of the last HTTP
- * hop and the file name are hints only. Not RDF: the seed fails with the
- * reason (a permanent error: the frame marks it failed), unless it is
- * `optional` (a catalogue's distribution of undeclared format, a sitemap's
- * page: sources/sources.h): then it ends `skipped`, with the reason in its
- * field `skipped`: done, no parse, nothing to import.
+ * the content's first KB (rdf/rdf.h); the media type the download was
+ * answered with (queue/seed_http.h) and the file name are hints only. Not
+ * RDF: the seed fails with the reason (a permanent error: the frame marks
+ * it failed), unless it is `optional` (a catalogue's distribution of
+ * undeclared format, a sitemap's page: sources/sources.h): then it ends
+ * `skipped`, with the reason in its field `skipped`: done, no parse,
+ * nothing to import.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "rdf/rdf.h"
 #include "base/base.h"
 #include "queue/record.h"
 #include "queue/seed.h"
+#include "queue/seed_http.h"
 #include "workers/stage.h"
-
-/* The Content-Type of the last hop of the seed's `http` record, or NULL;
- * the caller frees. */
-static char *media_type_of(const json_t *seed)
-{
-  json_t *hops = json_loads(lw_record_str(seed, "http", "[]"), 0, NULL);
-  char *type = NULL;
-  size_t n = json_is_array(hops) ? json_array_size(hops) : 0;
-  if (n > 0) {
-    json_t *headers = json_object_get(json_array_get(hops, n - 1), "headers");
-    const char *key;
-    json_t *value;
-    json_object_foreach(headers, key, value) {
-      if (!strcasecmp(key, "content-type") && json_is_string(value)) {
-        type = strdup(json_string_value(value));
-        break;
-      }
-    }
-  }
-  json_decref(hops);
-  return type;
-}
 
 /* A name to take the extension from: the archive entry's path, else the URI. */
 static char *file_name_of(const json_t *seed)
@@ -77,7 +56,7 @@ static LwStatus guess_seed(LwStageCtx *ctx, const json_t *seed)
   }
   size_t len = 0;
   LwStatus st = read_head(ctx, file, head, &len);
-  char *media = media_type_of(seed);
+  char *media = lw_seed_http_media_type(seed);
   char *name = file_name_of(seed);
   LwGuessInfo info;
   LwFormat format = st == LW_OK ? lw_guess_format(head, len, media, name, &info)

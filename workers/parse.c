@@ -148,7 +148,7 @@ static void record(LwStageCtx *ctx, const char *relpath, const char *content_has
   set_count(ctx->txn, dirty, "syntax_errors", r->syntax_errors);
   set_count(ctx->txn, dirty, "literal_errors", r->literal_errors);
   char *errors = lw_clean_report_errors_json(r);
-  lw_txn_seed_set(ctx->txn, dirty, "errors", errors ? errors : "[]");
+  lw_txn_seed_set_or_drop(ctx->txn, dirty, "errors", errors ? errors : "[]", "[]");
   free(errors);
   char now[32];
   snprintf(now, sizeof(now), "%lld", lw_now_ms());

@@ -3,16 +3,17 @@
  * child seeds, or data, whose encoding is settled.
  *
  *   archive: filed -> unarchiving -> depleted, with `children` (hashes),
- *            `skipped` (links, devices, ... as JSON), `format`... and per
- *            entry a child seed: status filed, parent, archive (entry JSON),
- *            content, file, depth, provider, harvest; plus an unpack job per
- *            child. The harvest expects n - 1 more files (the archive is
- *            replaced by its n entries).
+ *            `skipped` (links, devices, ... as JSON; none: absent),
+ *            `format`... and per entry a child seed: status filed, parent,
+ *            archive (entry JSON), content, depth, provider, harvest (its
+ *            file its own raw/ab/cd/<hash>); plus an unpack job per child.
+ *            The harvest expects n - 1 more files (the archive is replaced
+ *            by its n entries).
  *   data:    filed -> unarchiving -> unarchived, with `encoding`,
- *            `encoding_source`, `encoding_replaced`, and when the data was
- *            recoded `file` pointing at the UTF-8 copy (`original_file` keeps
- *            the bytes as they came), with its `utf8_content`; then a guess
- *            job.
+ *            `encoding_source`, `encoding_replaced` (absent: 0), and when
+ *            the data was recoded `file` pointing at the UTF-8 copy
+ *            (`original_file` keeps the bytes as they came), with its
+ *            `utf8_content`; then a guess job.
  *
  * Where a seed's bytes are: its `file` field (relative to the data
  * directory), else DATA/raw/ab/cd/<hash> (where the download stage puts a
@@ -42,6 +43,7 @@
 #include "base/base.h"
 #include "queue/harvest.h"
 #include "queue/record.h"
+#include "queue/records.h"
 #include "queue/seed.h"
 #include "queue/unpack_budget.h"
 #include "workers/stage.h"
@@ -53,7 +55,7 @@ static LwStatus seed_file(const json_t *seed, const char *hash, char *rel, size_
   if (file && *file) {
     return snprintf(rel, size, "%s", file) < (int)size ? LW_OK : LW_ERR_LIMIT;
   }
-  return lw_store_relpath("raw", hash, "", rel, size);
+  return lw_seed_default_file(hash, rel, size);
 }
 
 /* A name for a compressed single file's entry: the archive entry's path for
@@ -145,7 +147,7 @@ static void record_child(LwStageCtx *ctx, const json_t *parent, const char *pare
   const char *harvest = ctx->job->harvest;
   lw_stage_spawn(ctx, e->hash, reset);
   lw_txn_seed_set(txn, e->hash, "parent", parent_hash);
-  lw_txn_seed_set(txn, e->hash, "file", e->relpath);
+  lw_txn_seed_file(txn, e->hash, e->relpath);
   txn_seed_json(txn, e->hash, "archive", e->archive);
   json_t *content = lw_content_meta_json(&e->content);
   txn_seed_json(txn, e->hash, "content", content);
@@ -189,7 +191,11 @@ static LwStatus record_archive(LwStageCtx *ctx, const json_t *seed, const char *
   free(reset);
   txn_seed_json(txn, hash, "children", children);
   json_decref(children);
-  txn_seed_json(txn, hash, "skipped", r->skipped);
+  if (json_array_size(r->skipped) > 0) {
+    txn_seed_json(txn, hash, "skipped", r->skipped);
+  } else { /* none: no field (queue/seed.h), nor an earlier harvest's */
+    lw_txn_seed_unset(txn, hash, "skipped");
+  }
   json_t *fmt = json_pack("{s:s, s:O}", "format", r->format, "filters", r->filters);
   txn_seed_json(txn, hash, "archive_format", fmt);
   json_decref(fmt);
@@ -223,15 +229,17 @@ static LwStatus settle_data(LwStageCtx *ctx, const char *hash, const char *rel)
   LwTxn *txn = ctx->txn;
   lw_txn_seed_set(txn, hash, "encoding", enc.encoding);
   lw_txn_seed_set(txn, hash, "encoding_source", enc.source);
-  txn_seed_int(txn, hash, "encoding_replaced", (long long)enc.replaced);
+  char replaced[32];
+  snprintf(replaced, sizeof(replaced), "%llu", (unsigned long long)enc.replaced);
+  lw_txn_seed_set_or_drop(txn, hash, "encoding_replaced", replaced, "0");
   if (enc.recoded) {
     lw_txn_seed_set(txn, hash, "original_file", rel);
-    lw_txn_seed_set(txn, hash, "file", out_rel);
+    lw_txn_seed_file(txn, hash, out_rel);
     json_t *content = lw_content_meta_json(&enc.content);
     txn_seed_json(txn, hash, "utf8_content", content);
     json_decref(content);
   } else {
-    lw_txn_seed_set(txn, hash, "file", rel);
+    lw_txn_seed_file(txn, hash, rel);
   }
   txn_seed_int(txn, hash, "processed", lw_now_ms());
   /* unarchived, and on to the next stage: the frame's moves (the row) */
