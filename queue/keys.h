@@ -68,6 +68,15 @@
  *                                 staleness check's index (queue/recheck_index.h)
  * indexes                 hash    index name -> when it was built from the
  *                                 records written before it (ms)
+ * seeds:index             zset    seed hash -> its `updated` (ms): every seed
+ *                                 with a status, for the collection
+ *                                 (queue/gc_index.h)
+ * harvests                zset    harvest id -> its `started` (ms): every
+ *                                 harvest record (queue/gc_index.h)
+ * providers               set     providers whose record has a `harvest` or
+ *                                 `void_dumps` (queue/gc_index.h)
+ * cleanofs                set     the content keys of the cleanof: entries
+ *                                 (queue/gc_index.h)
  * scheduler:lease         string  the active scheduler's id, with a TTL
  * timing:<stage>          hash    job run time histogram (queue/job_timing.h)
  * paused                  set     stages an operator paused: not fetched
@@ -118,6 +127,12 @@
 #define LW_KEY_UNPACKED_ALL "unpacked"  /* set: harvests with an unpacked: hash */
 #define LW_KEY_RECHECKS "rechecks" /* zset: seed -> processed ms, queue/recheck_index.h */
 #define LW_KEY_INDEXES "indexes"   /* hash: index name -> ms it was built at */
+/* The collection's indexes (queue/gc_index.h). The seed index's name is
+ * the counts key's with ":index": the seed scripts derive it from that. */
+#define LW_KEY_SEED_INDEX LW_KEY_SEED_COUNTS ":index"
+#define LW_KEY_HARVEST_INDEX "harvests"   /* zset: harvest id -> started */
+#define LW_KEY_PROVIDER_INDEX "providers" /* set: providers with harvest/void_dumps */
+#define LW_KEY_CLEAN_OF_INDEX "cleanofs"  /* set: content keys of cleanof: */
 
 /* Longest key lw_key builds; longer ones are truncated (never happens with
  * stage names, worker ids and hashes, which are short). */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue/gc_index.h"
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/records.h"
@@ -11,11 +12,12 @@
 #include "queue/seed.h"
 #include "queue/txn.h"
 
-/* KEYS: provider  ARGV: harvest id
+/* KEYS: provider, the collection's provider index  ARGV: harvest id, name
  * Marks the provider harvesting unless it already is. 1 claimed, 0 busy. */
 static LwScript claim_script = {
   "if redis.call('HGET', KEYS[1], 'state') == 'harvesting' then return 0 end\n"
   "redis.call('HSET', KEYS[1], 'state', 'harvesting', 'harvest', ARGV[1])\n"
+  "redis.call('SADD', KEYS[2], ARGV[2])\n"
   "redis.call('HDEL', KEYS[1], 'pending', 'force', 'dump_changed')\n"
   "return 1\n",
   ""};
@@ -157,8 +159,9 @@ LwStatus lw_harvest_claim(redisContext *c, const char *prefix, const char *name,
                           const char *id, LwError *err)
 {
   LwKey key = lw_key(prefix, LW_KEY_PROVIDER, name);
-  const char *argv[] = {key.s, id};
-  redisReply *r = lw_script_run(c, &claim_script, 1, 2, argv, NULL, err);
+  LwKey index = lw_key(prefix, LW_KEY_PROVIDER_INDEX, NULL);
+  const char *argv[] = {key.s, index.s, id, name};
+  redisReply *r = lw_script_run(c, &claim_script, 2, 4, argv, NULL, err);
   if (!r) {
     return err ? err->status : LW_ERR_REDIS;
   }
@@ -211,6 +214,7 @@ static void record_harvest(LwTxn *txn, const char *prefix, const char *id,
                         "pending",   pending,
                         "error",     ""};
   lw_txn_command(txn, (int)(sizeof(argv) / sizeof(*argv)), argv, NULL);
+  lw_txn_gc_index_harvest(txn, id, started);
   if (h->datasets) {
     const char *ds[] = {"HSET", key.s, "datasets", h->datasets};
     lw_txn_command(txn, 4, ds, NULL);

@@ -7,12 +7,17 @@
 #include "queue/keys.h"
 #include "queue/redis_cmd.h"
 
-/* KEYS: provider  ARGV: "1" visit ok / "0" failed, error, field, value, ...
+/* KEYS: provider, the collection's provider index
+ * ARGV: "1" visit ok / "0" failed, error, name, field, value, ...
  * Records a visit; the state moves to idle (ok, no failed harvest pending)
  * or error, but never away from harvesting, which only the claim and the
- * end of a harvest change. */
+ * end of a harvest change. A provider whose VoID lists dumps joins the
+ * index (queue/gc_index.h). */
 static LwScript visit_script = {
-  "for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end\n"
+  "for i = 4, #ARGV, 2 do\n"
+  "  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])\n"
+  "  if ARGV[i] == 'void_dumps' then redis.call('SADD', KEYS[2], ARGV[3]) end\n"
+  "end\n"
   "local state = redis.call('HGET', KEYS[1], 'state')\n"
   "local failures = tonumber(redis.call('HGET', KEYS[1], 'failures') or '0')\n"
   "if ARGV[1] == '1' then\n"
@@ -32,15 +37,18 @@ LwStatus lw_provider_record_visit(redisContext *c, const char *prefix, const cha
                                   size_t n, LwError *err)
 {
   LwKey key = lw_key(prefix, LW_KEY_PROVIDER, name);
-  const char *argv[3 + LW_PROVIDER_VISIT_FIELDS_MAX];
+  LwKey index = lw_key(prefix, LW_KEY_PROVIDER_INDEX, NULL);
+  const char *argv[5 + LW_PROVIDER_VISIT_FIELDS_MAX];
   size_t argc = 0;
   argv[argc++] = key.s;
+  argv[argc++] = index.s;
   argv[argc++] = ok ? "1" : "0";
   argv[argc++] = error ? error : "";
+  argv[argc++] = name;
   for (size_t i = 0; i < n && i < LW_PROVIDER_VISIT_FIELDS_MAX; ++i) {
     argv[argc++] = fields[i];
   }
-  redisReply *r = lw_script_run(c, &visit_script, 1, (int)argc, argv, NULL, err);
+  redisReply *r = lw_script_run(c, &visit_script, 2, (int)argc, argv, NULL, err);
   if (!r) {
     return err ? err->status : LW_ERR_REDIS;
   }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue/index_marks.h"
 #include "queue/keys.h"
 #include "queue/redis_cmd.h"
 
@@ -114,13 +115,8 @@ LwStatus lw_recheck_index_upgrade(LwRecords *c, const char *prefix, long long *i
 {
   *indexed = 0;
   *built = false;
-  LwKey marks = lw_key(prefix, LW_KEY_INDEXES, NULL);
-  redisReply *r = lw_redis_cmd(c, err, "HEXISTS", marks.s, INDEX_NAME, NULL);
-  if (!r) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
-  bool done = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
-  freeReplyObject(r);
+  bool done = false;
+  LW_TRY(lw_index_is_built(c, prefix, INDEX_NAME, &done, err));
   if (done) {
     return LW_OK;
   }
@@ -139,13 +135,7 @@ LwStatus lw_recheck_index_upgrade(LwRecords *c, const char *prefix, long long *i
   } while (st == LW_OK && strcmp(cursor, "0"));
   free(u.pairs);
   LW_TRY(st);
-  char now[32];
-  snprintf(now, sizeof(now), "%lld", lw_now_ms());
-  r = lw_redis_cmd(c, err, "HSET", marks.s, INDEX_NAME, now, NULL);
-  if (!r) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
-  freeReplyObject(r);
+  LW_TRY(lw_index_mark_built(c, prefix, INDEX_NAME, err));
   *indexed = added;
   *built = true;
   return LW_OK;

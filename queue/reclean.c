@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "queue/controls.h"
+#include "queue/gc_index.h"
 #include "queue/job.h"
 #include "queue/keys.h"
 #include "queue/record.h"
@@ -70,6 +71,7 @@ static void record_reclean(LwTxn *txn, const char *id, const json_t *last)
   for (size_t i = 0; i < sizeof(fields) / sizeof(*fields); ++i) {
     lw_txn_hset(txn, key.s, fields[i][0], fields[i][1]);
   }
+  lw_txn_gc_index_harvest(txn, id, started);
 }
 
 /* In one transaction: the record, each leaf back to unarchived and the

@@ -56,7 +56,9 @@ void lw_txn_harvest_set(LwTxn *txn, const char *harvest, const char *field,
 void lw_txn_clean_of_set(LwTxn *txn, const char *content_key, const char *clean)
 {
   LwKey key = lw_key(lw_txn_prefix(txn), LW_KEY_CLEAN_OF, content_key);
+  LwKey index = lw_key(lw_txn_prefix(txn), LW_KEY_CLEAN_OF_INDEX, NULL);
   lw_txn_command(txn, 3, (const char *[]){"SET", key.s, clean}, NULL);
+  lw_txn_command(txn, 3, (const char *[]){"SADD", index.s, content_key}, NULL);
 }
 
 LwStatus lw_records_clean_of(redisContext *c, const char *prefix, const char *content_key,

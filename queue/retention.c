@@ -1,39 +1,45 @@
 #include "queue/retention.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/base.h"
+#include "queue/gc_index.h"
 #include "queue/job.h"
 #include "queue/redis_cmd.h"
 #include "queue/retention_gc.h"
 #include "queue/seed.h"
 
-#define SCAN_COUNT "1000"
 #define BATCH 1000
 
 /* KEYS: seed:<hash>, seeds (counts per status), rechecks (the re-check
- * index)  ARGV: `updated` as read, hash
+ * index), seeds:index (the collection's)  ARGV: `updated` as read, hash
  * Deletes the record unless it changed since the sweep read it, and its
- * index entry with it. 1 deleted. */
+ * index entries with it. 1 deleted. */
 static LwScript delete_seed_script = {
   "if (redis.call('HGET', KEYS[1], 'updated') or '') ~= ARGV[1] then return 0 end\n"
   "local st = redis.call('HGET', KEYS[1], 'status')\n"
   "if redis.call('DEL', KEYS[1]) == 0 then return 0 end\n"
   "redis.call('ZREM', KEYS[3], ARGV[2])\n"
+  "redis.call('ZREM', KEYS[4], ARGV[2])\n"
   "if st then redis.call('HINCRBY', KEYS[2], st, -1) end\n"
   "return 1\n",
   ""};
 
 /* KEYS: harvest:<id>, then the keys that go with it (its unpack budget and
- * fan-in sets)  ARGV: `started` as read
- * Deletes a harvest that is not running and still the one read. */
+ * fan-in sets)  ARGV: `started` as read, the harvest index, the budgets'
+ * set, the id
+ * Deletes a harvest that is not running and still the one read, and its
+ * index entries. */
 static LwScript delete_harvest_script = {
   "if (redis.call('HGET', KEYS[1], 'started') or '') ~= ARGV[1] or\n"
   "   redis.call('HGET', KEYS[1], 'status') == 'running' then return 0 end\n"
   "redis.call('DEL', unpack(KEYS))\n"
+  "redis.call('ZREM', ARGV[2], ARGV[4])\n"
+  "redis.call('SREM', ARGV[3], ARGV[4])\n"
   "return 1\n",
   ""};
 
@@ -42,12 +48,31 @@ static const char *const harvest_companions[] = {
   LW_KEY_UNPACKED, LW_KEY_HARVEST_EXPECTED, LW_KEY_HARVEST_FINISHED, LW_KEY_HARVEST_FAILED};
 #define N_COMPANIONS (sizeof(harvest_companions) / sizeof(*harvest_companions))
 
-/* KEYS: cleanof:<content hash>, seed:<clean hash>  ARGV: clean hash
- * Deletes the entry if it still names that record and the record is gone. */
+/* KEYS: cleanof:<content hash>, seed:<clean hash>, cleanofs (the index)
+ * ARGV: clean hash, content key
+ * Deletes the entry (and its index entry) if it still names that record
+ * and the record is gone. */
 static LwScript delete_cleanof_script = {
   "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end\n"
   "if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end\n"
+  "redis.call('SREM', KEYS[3], ARGV[2])\n"
   "return redis.call('DEL', KEYS[1])\n",
+  ""};
+
+/* KEYS: the index, the record  ARGV: member, a field of the record ("": the
+ * record is not a hash)
+ * Drops an index entry whose record is gone (or has lost the field that
+ * made it one). 1 dropped. */
+static LwScript prune_script = {
+  "local there\n"
+  "if ARGV[2] == '' then there = redis.call('EXISTS', KEYS[2]) == 1\n"
+  "else\n"
+  "  local v = redis.pcall('HEXISTS', KEYS[2], ARGV[2])\n"
+  "  there = type(v) ~= 'table' and v == 1\n"
+  "end\n"
+  "if there then return 0 end\n"
+  "if redis.call('TYPE', KEYS[1]).ok == 'zset' then return redis.call('ZREM', KEYS[1], ARGV[1]) end\n"
+  "return redis.call('SREM', KEYS[1], ARGV[1])\n",
   ""};
 
 /* ---- small helpers ---- */
@@ -137,29 +162,45 @@ static const char *element_str(const redisReply *r, size_t i)
            : NULL;
 }
 
-typedef LwStatus (*BatchFn)(LwGc *g, const redisReply *keys, void *data);
+/* A page of an index's members (record ids). */
+typedef LwStatus (*BatchFn)(LwGc *g, const char *const *ids, size_t n, void *data);
 
-/* SCAN pattern, handing each batch of keys to fn. */
-static LwStatus scan_each(LwGc *g, const char *pattern, BatchFn fn, void *data)
+typedef struct {
+  LwGc *g;
+  BatchFn fn;
+  void *data;
+} Walk;
+
+static LwStatus walk_page(void *arg, const char *const *ids, size_t n)
 {
-  char cursor[32] = "0";
-  do {
-    redisReply *r = lw_redis_cmd(g->c, g->err, "SCAN", cursor, "MATCH", pattern, "COUNT",
-                                 SCAN_COUNT, NULL);
-    if (!r) {
-      return g->err->status;
-    }
-    LwStatus st = LW_OK;
-    if (r->type == REDIS_REPLY_ARRAY && r->elements == 2) {
-      snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
-      st = fn(g, r->element[1], data);
-    } else {
-      cursor[0] = '0';
-      cursor[1] = '\0';
-    }
-    freeReplyObject(r);
-    LW_TRY(st);
-  } while (strcmp(cursor, "0") != 0);
+  Walk *w = arg;
+  return w->fn(w->g, ids, n, w->data);
+}
+
+/* Walks the index (a key of queue/keys.h, no argument), handing each page
+ * of ids to fn; a zset's only up to max_score. */
+static LwStatus index_each(LwGc *g, const char *index, bool zset, long long max_score,
+                           BatchFn fn, void *data)
+{
+  Walk w = {g, fn, data};
+  return lw_gc_index_walk(g->c, lw_key(g->cfg->prefix, index, NULL).s, zset, max_score,
+                          walk_page, &w, g->err);
+}
+
+/* Drops the index entry of a record found gone (not when dry). */
+static LwStatus prune(LwGc *g, const char *index, const char *id, const char *pattern,
+                      const char *field)
+{
+  if (g->o->dry_run) {
+    return LW_OK;
+  }
+  LwKey keys[2] = {lw_key(g->cfg->prefix, index, NULL), lw_key(g->cfg->prefix, pattern, id)};
+  const char *argv[] = {keys[0].s, keys[1].s, id, field};
+  redisReply *r = lw_script_run(g->c, &prune_script, 2, 4, argv, NULL, g->err);
+  if (!r) {
+    return g->err->status;
+  }
+  freeReplyObject(r);
   return LW_OK;
 }
 
@@ -193,10 +234,11 @@ static LwStatus hmget_all(LwGc *g, const char *const *keys, size_t n,
   return st;
 }
 
-/* A SCAN batch's keys (those keep accepts; keep NULL: all) with the reply
- * of an HMGET of the same fields on each. */
+/* A page's ids (those keep accepts; keep NULL: all) with the reply of an
+ * HMGET of the same fields on each one's record. */
 typedef struct {
-  const char **names;
+  const char **names; /* the ids */
+  LwKey *keys;
   redisReply **replies;
   size_t n;
 } Batch;
@@ -207,27 +249,34 @@ static void batch_free(Batch *b)
     freeReplyObject(b->replies[i]);
   }
   free(b->replies);
+  free(b->keys);
   free(b->names);
   memset(b, 0, sizeof(*b));
 }
 
-static LwStatus batch_hmget(LwGc *g, const redisReply *keys,
+static LwStatus batch_hmget(LwGc *g, const char *const *ids, size_t n, const char *pattern,
                             bool (*keep)(const LwGc *, const char *),
                             const char *const *fields, int nf, Batch *b)
 {
   memset(b, 0, sizeof(*b));
-  b->names = calloc(keys->elements + 1, sizeof(*b->names));
-  b->replies = calloc(keys->elements + 1, sizeof(*b->replies));
-  if (!b->names || !b->replies) {
+  b->names = calloc(n + 1, sizeof(*b->names));
+  b->keys = calloc(n + 1, sizeof(*b->keys));
+  b->replies = calloc(n + 1, sizeof(*b->replies));
+  const char **keys = calloc(n + 1, sizeof(*keys));
+  if (!b->names || !b->keys || !b->replies || !keys) {
+    free(keys);
     batch_free(b);
     return lw_error_set(g->err, LW_ERR_NOMEM, "out of memory");
   }
-  for (size_t i = 0; i < keys->elements; ++i) {
-    if (!keep || keep(g, keys->element[i]->str)) {
-      b->names[b->n++] = keys->element[i]->str;
+  for (size_t i = 0; i < n; ++i) {
+    if (!keep || keep(g, ids[i])) {
+      b->keys[b->n] = lw_key(g->cfg->prefix, pattern, ids[i]);
+      keys[b->n] = b->keys[b->n].s;
+      b->names[b->n++] = ids[i];
     }
   }
-  LwStatus st = hmget_all(g, b->names, b->n, fields, nf, b->replies);
+  LwStatus st = hmget_all(g, keys, b->n, fields, nf, b->replies);
+  free(keys);
   if (st != LW_OK) {
     batch_free(b);
   }
@@ -287,17 +336,17 @@ typedef struct {
   LwNames *frontier;
 } Harvests;
 
-static LwStatus harvest_batch(LwGc *g, const redisReply *keys, void *data)
+static LwStatus harvest_batch(LwGc *g, const char *const *ids, size_t n, void *data)
 {
   Harvests *h = data;
-  size_t head = strlen(lw_key(g->cfg->prefix, LW_KEY_HARVEST, "").s);
   const char *fields[] = {"provider", "started", "status", "seeds"};
   Batch b;
-  LwStatus st = batch_hmget(g, keys, NULL, fields, 4, &b);
+  LwStatus st = batch_hmget(g, ids, n, LW_KEY_HARVEST, NULL, fields, 4, &b);
   for (size_t i = 0; st == LW_OK && i < b.n; ++i) {
     const redisReply *r = b.replies[i];
-    if (!element_str(r, 0)) {
-      continue; /* not a harvest record */
+    if (!element_str(r, 0)) { /* gone, or not a harvest record */
+      st = prune(g, LW_KEY_HARVEST_INDEX, b.names[i], LW_KEY_HARVEST, "provider");
+      continue;
     }
     if (h->count == h->cap) {
       size_t cap = h->cap ? h->cap * 2 : 64;
@@ -311,7 +360,7 @@ static LwStatus harvest_batch(LwGc *g, const redisReply *keys, void *data)
     }
     const char *status = element_str(r, 2);
     HarvestRow *row = &h->rows[h->count++];
-    row->id = strdup(b.names[i] + head);
+    row->id = strdup(b.names[i]);
     row->provider = strdup(element_str(r, 0));
     row->started = strdup(element_str(r, 1) ? element_str(r, 1) : "");
     row->seeds = strdup(element_str(r, 3) ? element_str(r, 3) : "[]");
@@ -325,20 +374,19 @@ static LwStatus harvest_batch(LwGc *g, const redisReply *keys, void *data)
 }
 
 /* Providers: their current harvest, and the dumps their VoID lists now. */
-static LwStatus provider_batch(LwGc *g, const redisReply *keys, void *data)
+static LwStatus provider_batch(LwGc *g, const char *const *ids, size_t n, void *data)
 {
   Harvests *h = data;
-  size_t head = strlen(lw_key(g->cfg->prefix, LW_KEY_PROVIDER, "").s);
   const char *fields[] = {"harvest", "void_dumps"};
   Batch b;
-  LwStatus st = batch_hmget(g, keys, NULL, fields, 2, &b);
+  LwStatus st = batch_hmget(g, ids, n, LW_KEY_PROVIDER, NULL, fields, 2, &b);
   for (size_t i = 0; st == LW_OK && i < b.n; ++i) {
     const char *current = element_str(b.replies[i], 0);
     if (current && *current && !lw_names_add(&h->current, current)) {
       st = lw_error_set(g->err, LW_ERR_NOMEM, "out of memory");
     }
     if (st == LW_OK) {
-      st = mark_json_list(g, element_str(b.replies[i], 1), b.names[i] + head, h->frontier);
+      st = mark_json_list(g, element_str(b.replies[i], 1), b.names[i], h->frontier);
     }
   }
   batch_free(&b);
@@ -362,7 +410,9 @@ static LwStatus remove_harvest(LwGc *g, const HarvestRow *row)
   bool removed = true;
   if (!g->o->dry_run) {
     LwKey keys[1 + N_COMPANIONS];
-    const char *argv[2 + N_COMPANIONS];
+    LwKey index = lw_key(g->cfg->prefix, LW_KEY_HARVEST_INDEX, NULL);
+    LwKey budgets = lw_key(g->cfg->prefix, LW_KEY_UNPACKED_ALL, NULL);
+    const char *argv[5 + N_COMPANIONS];
     keys[0] = lw_key(g->cfg->prefix, LW_KEY_HARVEST, row->id);
     argv[0] = keys[0].s;
     for (size_t i = 0; i < N_COMPANIONS; ++i) {
@@ -370,8 +420,11 @@ static LwStatus remove_harvest(LwGc *g, const HarvestRow *row)
       argv[1 + i] = keys[1 + i].s;
     }
     argv[1 + N_COMPANIONS] = row->started;
+    argv[2 + N_COMPANIONS] = index.s;
+    argv[3 + N_COMPANIONS] = budgets.s;
+    argv[4 + N_COMPANIONS] = row->id;
     redisReply *r = lw_script_run(g->c, &delete_harvest_script, 1 + (int)N_COMPANIONS,
-                                  2 + (int)N_COMPANIONS, argv, NULL, g->err);
+                                  5 + (int)N_COMPANIONS, argv, NULL, g->err);
     if (!r) {
       return g->err->status;
     }
@@ -398,6 +451,9 @@ static LwStatus settle_harvests(LwGc *g, Harvests *h)
   long long rank = 0;
   for (size_t i = 0; i < h->count; ++i) {
     HarvestRow *row = &h->rows[i];
+    if (i > 0 && !strcmp(row->id, h->rows[i - 1].id)) {
+      continue; /* met twice in the index's walk */
+    }
     rank = i > 0 && !strcmp(row->provider, h->rows[i - 1].provider) ? rank + 1 : 0;
     if (rank < g->cfg->keep_harvests || row->running ||
         lw_names_has(&h->current, row->id)) {
@@ -535,9 +591,10 @@ static LwStatus remove_seed(LwGc *g, const char *hash, const redisReply *r)
     LwKey key = lw_key(g->cfg->prefix, LW_KEY_SEED, hash);
     LwKey counts = lw_key(g->cfg->prefix, LW_KEY_SEED_COUNTS, NULL);
     LwKey index = lw_key(g->cfg->prefix, LW_KEY_RECHECKS, NULL);
+    LwKey gc_index = lw_key(g->cfg->prefix, LW_KEY_SEED_INDEX, NULL);
     const char *updated = element_str(r, F_UPDATED);
-    const char *argv[] = {key.s, counts.s, index.s, updated ? updated : "", hash};
-    redisReply *reply = lw_script_run(g->c, &delete_seed_script, 3, 5, argv, NULL, g->err);
+    const char *argv[] = {key.s, counts.s, index.s, gc_index.s, updated ? updated : "", hash};
+    redisReply *reply = lw_script_run(g->c, &delete_seed_script, 4, 6, argv, NULL, g->err);
     if (!reply) {
       return g->err->status;
     }
@@ -555,24 +612,26 @@ static LwStatus remove_seed(LwGc *g, const char *hash, const redisReply *r)
   return LW_OK;
 }
 
-/* A seed key (not a clean-of or other key) whose seed is not marked. */
-static bool unmarked_seed(const LwGc *g, const char *key)
+/* A seed not marked, and not met before in this walk (the index may hand
+ * a member twice). */
+static bool unmarked_seed(const LwGc *g, const char *hash)
 {
-  size_t head = strlen(lw_key(g->cfg->prefix, LW_KEY_SEED, "").s);
-  return strlen(key) == head + LW_HASH_HEX_LEN && !lw_hex_set_has(g->live, key + head);
+  return strlen(hash) == LW_HASH_HEX_LEN && !lw_hex_set_has(g->live, hash) &&
+         !lw_hex_set_has(g->doomed, hash);
 }
 
-static LwStatus seed_batch(LwGc *g, const redisReply *keys, void *data)
+static LwStatus seed_batch(LwGc *g, const char *const *ids, size_t n, void *data)
 {
   (void)data;
-  size_t head = strlen(lw_key(g->cfg->prefix, LW_KEY_SEED, "").s);
   const char *fields[N_FIELDS] = {"status",  "updated", "added", "provider",
                                   "harvest", "parent",  "dirty"};
   Batch b;
-  LwStatus st = batch_hmget(g, keys, unmarked_seed, fields, N_FIELDS, &b);
+  LwStatus st = batch_hmget(g, ids, n, LW_KEY_SEED, unmarked_seed, fields, N_FIELDS, &b);
   for (size_t i = 0; st == LW_OK && i < b.n; ++i) {
-    if (garbage(g, b.replies[i])) {
-      st = remove_seed(g, b.names[i] + head, b.replies[i]);
+    if (!element_str(b.replies[i], F_STATUS)) { /* gone: its entry goes */
+      st = prune(g, LW_KEY_SEED_INDEX, b.names[i], LW_KEY_SEED, "status");
+    } else if (garbage(g, b.replies[i])) {
+      st = remove_seed(g, b.names[i], b.replies[i]);
     }
   }
   batch_free(&b);
@@ -580,72 +639,115 @@ static LwStatus seed_batch(LwGc *g, const redisReply *keys, void *data)
 }
 
 /* cleanof:<content hash> entries whose clean record is gone. */
-static LwStatus cleanof_batch(LwGc *g, const redisReply *keys, void *data)
+/* A cleanof entry naming clean, whose record is not marked: removed when
+ * that record is gone (dry: would be). */
+static LwStatus settle_cleanof(LwGc *g, const char *id, const char *clean)
 {
-  (void)data;
-  size_t head = strlen(lw_key(g->cfg->prefix, LW_KEY_CLEAN_OF, "").s);
-  for (size_t i = 0; i < keys->elements; ++i) {
-    const char *key = keys->element[i]->str;
-    redisReply *v = lw_redis_cmd(g->c, g->err, "GET", key, NULL);
-    if (!v) {
-      if (g->c->err) {
-        return g->err->status;
-      }
-      continue;
+  LwKey entry = lw_key(g->cfg->prefix, LW_KEY_CLEAN_OF, id);
+  LwKey record = lw_key(g->cfg->prefix, LW_KEY_SEED, clean);
+  long long gone = 0;
+  if (g->o->dry_run) {
+    redisReply *e = lw_redis_cmd(g->c, g->err, "EXISTS", record.s, NULL);
+    if (!e) {
+      return g->err->status;
     }
-    char clean[LW_HASH_HEX_LEN + 1] = "";
-    if (v->type == REDIS_REPLY_STRING && v->len == LW_HASH_HEX_LEN) {
-      memcpy(clean, v->str, sizeof(clean));
+    gone = e->integer == 0 || lw_hex_set_has(g->doomed, clean);
+    freeReplyObject(e);
+  } else {
+    LwKey index = lw_key(g->cfg->prefix, LW_KEY_CLEAN_OF_INDEX, NULL);
+    const char *argv[] = {entry.s, record.s, index.s, clean, id};
+    redisReply *r = lw_script_run(g->c, &delete_cleanof_script, 3, 5, argv, NULL, g->err);
+    if (!r) {
+      return g->err->status;
     }
-    freeReplyObject(v);
-    if (!clean[0] || lw_hex_set_has(g->live, clean)) {
-      continue;
-    }
-    LwKey record = lw_key(g->cfg->prefix, LW_KEY_SEED, clean);
-    long long gone = 0;
-    if (g->o->dry_run) {
-      redisReply *e = lw_redis_cmd(g->c, g->err, "EXISTS", record.s, NULL);
-      if (!e) {
-        return g->err->status;
-      }
-      gone = e->integer == 0 || lw_hex_set_has(g->doomed, clean);
-      freeReplyObject(e);
-    } else {
-      const char *argv[] = {key, record.s, clean};
-      redisReply *r = lw_script_run(g->c, &delete_cleanof_script, 2, 3, argv, NULL, g->err);
-      if (!r) {
-        return g->err->status;
-      }
-      gone = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
-      freeReplyObject(r);
-    }
-    if (gone) {
-      ++g->stats->cleanof;
-      lw_gc_report(g, "cleanof", key + head);
-    }
+    gone = r->type == REDIS_REPLY_INTEGER && r->integer == 1;
+    freeReplyObject(r);
+  }
+  if (gone) {
+    ++g->stats->cleanof;
+    lw_gc_report(g, "cleanof", id);
   }
   return LW_OK;
 }
 
-/* unpacked:<harvest id> budgets whose harvest is gone. */
-static LwStatus budget_batch(LwGc *g, const redisReply *keys, void *data)
+/* cleanof:<content hash> entries whose clean record is gone: a page's
+ * entries read in one round trip. */
+static LwStatus cleanof_batch(LwGc *g, const char *const *ids, size_t n, void *data)
 {
   (void)data;
-  size_t head = strlen(lw_key(g->cfg->prefix, LW_KEY_UNPACKED, "").s);
-  for (size_t i = 0; i < keys->elements; ++i) {
-    const char *id = keys->element[i]->str + head;
-    redisReply *e = lw_redis_cmd(g->c, g->err, "EXISTS",
-                                 lw_key(g->cfg->prefix, LW_KEY_HARVEST, id).s, NULL);
-    if (!e) {
-      return g->err->status;
+  LwKey *keys = calloc(n, sizeof(*keys));
+  const char **args = calloc(2 * n, sizeof(*args));
+  const char ***argvs = calloc(n, sizeof(*argvs));
+  int *argcs = calloc(n, sizeof(*argcs));
+  redisReply **replies = calloc(n, sizeof(*replies));
+  LwStatus st = keys && args && argvs && argcs && replies
+                  ? LW_OK
+                  : lw_error_set(g->err, LW_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; st == LW_OK && i < n; ++i) {
+    keys[i] = lw_key(g->cfg->prefix, LW_KEY_CLEAN_OF, ids[i]);
+    args[2 * i] = "GET";
+    args[2 * i + 1] = keys[i].s;
+    argvs[i] = args + 2 * i;
+    argcs[i] = 2;
+  }
+  if (st == LW_OK) {
+    st = lw_gc_pipeline(g, n, argcs, (const char *const *const *)argvs, replies);
+  }
+  for (size_t i = 0; st == LW_OK && i < n; ++i) {
+    const redisReply *v = replies[i]; /* NULL: not a string (not ours to judge) */
+    if (v && v->type == REDIS_REPLY_NIL) { /* gone: its entry goes */
+      st = prune(g, LW_KEY_CLEAN_OF_INDEX, ids[i], LW_KEY_CLEAN_OF, "");
+    } else if (v && v->type == REDIS_REPLY_STRING && v->len == LW_HASH_HEX_LEN &&
+               !lw_hex_set_has(g->live, v->str)) {
+      st = settle_cleanof(g, ids[i], v->str);
     }
-    bool orphan = e->integer == 0 && !lw_names_has(&g->gone_harvests, id);
-    freeReplyObject(e);
-    if (!orphan) {
+  }
+  for (size_t i = 0; replies && i < n; ++i) {
+    freeReplyObject(replies[i]);
+  }
+  free(replies);
+  free(argcs);
+  free(argvs);
+  free(args);
+  free(keys);
+  return st;
+}
+
+static LwStatus exists(LwGc *g, const char *key, bool *there)
+{
+  redisReply *e = lw_redis_cmd(g->c, g->err, "EXISTS", key, NULL);
+  if (!e) {
+    return g->err->status;
+  }
+  *there = e->type == REDIS_REPLY_INTEGER && e->integer == 1;
+  freeReplyObject(e);
+  return LW_OK;
+}
+
+/* unpacked:<harvest id> budgets whose harvest is gone. */
+static LwStatus budget_batch(LwGc *g, const char *const *ids, size_t n, void *data)
+{
+  (void)data;
+  for (size_t i = 0; i < n; ++i) {
+    const char *id = ids[i];
+    LwKey budget = lw_key(g->cfg->prefix, LW_KEY_UNPACKED, id);
+    bool budget_there = false, harvest_there = false;
+    LW_TRY(exists(g, budget.s, &budget_there));
+    if (!budget_there) { /* a harvest swept now took it along, or gone before */
+      LW_TRY(prune(g, LW_KEY_UNPACKED_ALL, id, LW_KEY_UNPACKED, ""));
+      continue;
+    }
+    LW_TRY(exists(g, lw_key(g->cfg->prefix, LW_KEY_HARVEST, id).s, &harvest_there));
+    if (harvest_there || lw_names_has(&g->gone_harvests, id)) {
       continue;
     }
     if (!g->o->dry_run) {
-      redisReply *d = lw_redis_cmd(g->c, g->err, "DEL", keys->element[i]->str, NULL);
+      LwKey all = lw_key(g->cfg->prefix, LW_KEY_UNPACKED_ALL, NULL);
+      redisReply *d = lw_redis_cmd(g->c, g->err, "DEL", budget.s, NULL);
+      if (d) {
+        freeReplyObject(d);
+        d = lw_redis_cmd(g->c, g->err, "SREM", all.s, id, NULL);
+      }
       if (!d) {
         return g->err->status;
       }
@@ -721,10 +823,14 @@ static LwStatus collect(LwGc *g)
 {
   LwNames frontier = {0};
   Harvests h = {.frontier = &frontier};
-  const char *prefix = g->cfg->prefix;
-  LwStatus st = scan_each(g, lw_key(prefix, LW_KEY_PROVIDER, "*").s, provider_batch, &h);
+  LwGcIndexBuilt added;
+  bool built;
+  LwStatus st = lw_gc_index_upgrade(g->c, g->cfg->prefix, &added, &built, g->err);
   if (st == LW_OK) {
-    st = scan_each(g, lw_key(prefix, LW_KEY_HARVEST, "*").s, harvest_batch, &h);
+    st = index_each(g, LW_KEY_PROVIDER_INDEX, false, 0, provider_batch, &h);
+  }
+  if (st == LW_OK) {
+    st = index_each(g, LW_KEY_HARVEST_INDEX, true, LLONG_MAX, harvest_batch, &h);
   }
   if (st == LW_OK) {
     st = settle_harvests(g, &h);
@@ -738,14 +844,14 @@ static LwStatus collect(LwGc *g)
   }
   lw_names_free(&frontier);
   g->stats->live = (long long)lw_hex_set_count(g->live);
-  if (st == LW_OK) {
-    st = scan_each(g, lw_key(prefix, LW_KEY_SEED, "*").s, seed_batch, NULL);
+  if (st == LW_OK) { /* those indexed within the grace period changed in it */
+    st = index_each(g, LW_KEY_SEED_INDEX, true, g->now_ms - g->grace_ms, seed_batch, NULL);
   }
   if (st == LW_OK) {
-    st = scan_each(g, lw_key(prefix, LW_KEY_CLEAN_OF, "*").s, cleanof_batch, NULL);
+    st = index_each(g, LW_KEY_CLEAN_OF_INDEX, false, 0, cleanof_batch, NULL);
   }
   if (st == LW_OK) {
-    st = scan_each(g, lw_key(prefix, LW_KEY_UNPACKED, "*").s, budget_batch, NULL);
+    st = index_each(g, LW_KEY_UNPACKED_ALL, false, 0, budget_batch, NULL);
   }
   if (st == LW_OK) {
     st = lw_retention_sweep_files(g);

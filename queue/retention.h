@@ -26,6 +26,9 @@
  *   - files under DATA/raw, utf8 and clean whose record is gone, DATA/
  *     changesets files of harvests that are gone, and DATA/tmp files: each
  *     only when older than the grace period (or its record was just swept).
+ * The records are found through the collection's indexes, kept as they
+ * are written (queue/gc_index.h), never by walking the keyspace (but once,
+ * at the first collection after an upgrade, to build them).
  * Each record is removed by a script that first checks that its `updated`
  * is still the one the sweep read (a seed that a harvest took up meanwhile
  * stays) and keeps the per-status counts (seeds) right.

@@ -125,6 +125,8 @@ LwScript lw_script_fetch = {
  *           index unless the seed has a parent (queue/recheck_index.h)
  *   delay   zset, ms, member: ZADD member scored now + ms (Redis clock)
  *   status  seed key, counts key, status, now, hash, strict|soft, allowed...
+ *           (the seed's `updated` also scores it in the collection's
+ *           index, <counts key>:index: queue/gc_index.h)
  *   guard   key, field, value, message[, "or-empty"]: refuses the results
  *           unless the hash's field has that value (a seed still belongs
  *           to the job's harvest, a harvest is still running), or with
@@ -191,6 +193,7 @@ LwScript lw_script_apply = {
   "      local cur = redis.call('HGET', a[1], 'status') or ''\n"
   "      if cur ~= a[3] and allowed(a, cur) then\n"
   "        redis.call('HSET', a[1], 'status', a[3], 'updated', a[4])\n"
+  "        redis.call('ZADD', a[2] .. ':index', a[4], a[5])\n" /* queue/gc_index.h */
   "        if cur ~= '' then redis.call('HINCRBY', a[2], cur, -1) end\n"
   "        redis.call('HINCRBY', a[2], a[3], 1)\n"
   "      end\n"
@@ -309,7 +312,8 @@ LwScript lw_script_reap = {
  * ARGV: new status, now ms, seed hash, "strict"|"soft", allowed current
  *       statuses ("" = no record yet)...
  * Moves the seed to the new status if its current one is allowed, keeping
- * the per-status counts. Strict refusal is an error reply "LWSTATE ...";
+ * the per-status counts (and the collection's index, <counts key>:index,
+ * queue/gc_index.h). Strict refusal is an error reply "LWSTATE ...";
  * soft refusal returns false. Returns the old status ("" for new). */
 LwScript lw_script_transition = {
   "local cur = redis.call('HGET', KEYS[1], 'status')\n"
@@ -323,6 +327,7 @@ LwScript lw_script_transition = {
   "end\n"
   "if cur ~= ARGV[1] then\n"
   "  redis.call('HSET', KEYS[1], 'status', ARGV[1], 'updated', ARGV[2])\n"
+  "  redis.call('ZADD', KEYS[2] .. ':index', ARGV[2], ARGV[3])\n" /* queue/gc_index.h */
   "  if cur ~= '' then redis.call('HINCRBY', KEYS[2], cur, -1) end\n"
   "  redis.call('HINCRBY', KEYS[2], ARGV[1], 1)\n"
   "end\n"

@@ -266,14 +266,16 @@ void lw_seed_hash_for(const char *uri, const char *provider, char out[LW_HASH_HE
   free(normal);
 }
 
-/* KEYS: seed, seed counts  ARGV: now, then field, value pairs
- * Creates the record as `added` with the fields unless it exists.
- * Returns 1 created, 0 existed. */
+/* KEYS: seed, seed counts, the collection's seed index  ARGV: now, hash,
+ * then field, value pairs
+ * Creates the record as `added` with the fields unless it exists, and
+ * indexes it (queue/gc_index.h). Returns 1 created, 0 existed. */
 static LwScript record_script = {
   "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end\n"
   "redis.call('HSET', KEYS[1], 'status', 'added', 'updated', ARGV[1])\n"
+  "redis.call('ZADD', KEYS[3], ARGV[1], ARGV[2])\n"
   "redis.call('HINCRBY', KEYS[2], 'added', 1)\n"
-  "for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end\n"
+  "for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end\n"
   "return 1\n",
   ""};
 
@@ -287,10 +289,11 @@ LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,
   lw_seed_hash_for(uri, provider, hash_out);
   LwKey seed = lw_key(prefix, LW_KEY_SEED, hash_out);
   LwKey counts = lw_key(prefix, LW_KEY_SEED_COUNTS, NULL);
+  LwKey index = lw_key(prefix, LW_KEY_SEED_INDEX, NULL);
   char now[32];
   snprintf(now, sizeof(now), "%lld", lw_now_ms());
-  const char *argv[16] = {seed.s, counts.s, now, "uri", uri, "added", now};
-  int argc = 7;
+  const char *argv[16] = {seed.s, counts.s, index.s, now, hash_out, "uri", uri, "added", now};
+  int argc = 9;
   if (!lw_uri_is_absolute(uri)) { /* absent: "false" to every reader */
     argv[argc++] = "relative";
     argv[argc++] = "true";
@@ -303,7 +306,7 @@ LwStatus lw_seed_record(redisContext *c, const char *prefix, const char *uri,
     argv[argc++] = "harvest";
     argv[argc++] = harvest;
   }
-  redisReply *r = lw_script_run(c, &record_script, 2, argc, argv, NULL, err);
+  redisReply *r = lw_script_run(c, &record_script, 3, argc, argv, NULL, err);
   if (!r) {
     return err ? err->status : LW_ERR_REDIS;
   }

@@ -178,6 +178,10 @@ void lw_txn_unpack_budget_settle(LwTxn *txn, const char *harvest, const char *se
     snprintf(value + n, sizeof(value) - (size_t)n, " %llu", (unsigned long long)in_bytes);
   }
   lw_txn_hset(txn, key.s, seed, value);
+  /* the set of budgets (the reservation added it; a collection may have
+   * removed the budget since) */
+  LwKey all = lw_key(lw_txn_prefix(txn), LW_KEY_UNPACKED_ALL, NULL);
+  lw_txn_command(txn, 3, (const char *[]){"SADD", all.s, harvest}, NULL);
 }
 
 LwStatus lw_unpack_budget_release(const LwUnpackBudgetRef *ref, LwError *err)

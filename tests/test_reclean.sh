@@ -87,6 +87,8 @@ expect_eq "the data seeds went back to unarchived" \
 # the changed cleaner: the context's server is allowed now
 hv_workers "$prefix" "$dir/data" 2 --allow-net "127.0.0.1:$dump_port,127.0.0.1:$ctx_port"
 expect_eq "reclean done" "$(r HGET "${prefix}harvest:$second" status)" done
+expect_eq "the reclean's record is in the collection's index (its started)" \
+  "$(r ZSCORE "${prefix}harvests" "$second")" "$(r HGET "${prefix}harvest:$second" started)"
 expect_eq "nothing downloaded" "$(grep -c 'stage=download' "$dir/data/workers.log" || true)" \
   "$downloads"
 expect_eq "nothing unpacked" "$(grep -c 'stage=unpack' "$dir/data/workers.log" || true)" \

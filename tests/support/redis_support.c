@@ -111,3 +111,40 @@ void lw_test_queue_clear(redisContext *c, const char *prefix, const char *stage)
                                "redis.call('DEL', KEYS[1])\n",
                                lw_key(prefix, LW_KEY_QUEUE, stage).s));
 }
+
+redisContext *lw_test_monitor_start(redisContext *rc)
+{
+  redisContext *mon = redisConnect(rc->tcp.host, rc->tcp.port);
+  CHECK(mon && !mon->err);
+  if (!mon || mon->err) {
+    redisFree(mon);
+    return NULL;
+  }
+  struct timeval tv = {10, 0};
+  redisSetTimeout(mon, tv);
+  redisReply *ok = redisCommand(mon, "MONITOR");
+  CHECK(ok && ok->type == REDIS_REPLY_STATUS);
+  freeReplyObject(ok);
+  return mon;
+}
+
+bool lw_test_monitor_until(redisContext *mon, const char *prefix, const char *marker,
+                           void (*seen)(void *arg, const char *line), void *arg)
+{
+  for (;;) {
+    redisReply *r = NULL;
+    if (!mon || redisGetReply(mon, (void **)&r) != REDIS_OK || !r) {
+      CHECK(!"MONITOR ended before the marker");
+      return false;
+    }
+    bool ours = r->type == REDIS_REPLY_STATUS && strstr(r->str, prefix);
+    bool end = ours && strstr(r->str, marker);
+    if (ours && !end) {
+      seen(arg, r->str);
+    }
+    freeReplyObject(r);
+    if (end) {
+      return true;
+    }
+  }
+}

@@ -7,6 +7,7 @@
 #define LW_TEST_REDIS_SUPPORT_H
 
 #include <hiredis/hiredis.h>
+#include <stdbool.h>
 
 #include "config/config.h"
 
@@ -25,6 +26,17 @@ void lw_test_redis_cleanup(redisContext *c, const char *prefix);
  * -1 on error. Arguments NULL-terminated. */
 long long lw_test_redis_int(redisContext *c, const char *arg0, ...)
   __attribute__((sentinel));
+
+/* A second connection to rc's server in MONITOR mode (10 s timeout);
+ * NULL (and a failed check) when it cannot be had. Caller frees. */
+redisContext *lw_test_monitor_start(redisContext *rc);
+
+/* Reads what mon saw until a command holding marker (send it with ECHO
+ * after the commands watched), calling seen for each other command
+ * holding prefix (MONITOR's line: "... \"CMD\" \"arg\" ..."). false (and a
+ * failed check) when MONITOR ended first. */
+bool lw_test_monitor_until(redisContext *mon, const char *prefix, const char *marker,
+                           void (*seen)(void *arg, const char *line), void *arg);
 
 /* A stage's queue as an operator reads it (queue/keys.h: the ring
  * queue:<stage> of its harvests' lanes queue:<stage>:<harvest>). */
