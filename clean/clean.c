@@ -26,6 +26,15 @@
  * 16 MiB; a statement has at most five terms). */
 #define MAX_LINE_BYTES ((size_t)96 << 20)
 #define DATATYPE_MAX 255
+/* The default sort budget (as nq_sort.c's) and the line queue's block. */
+#define DEFAULT_MEMORY ((size_t)256 << 20)
+#define QUEUE_BLOCK ((size_t)1 << 20)
+/* A quarter of the budget, up to this much, goes to the line queue: while
+ * the sorter's thread writes a full arena out as a run, the parser goes on
+ * filling the queue instead of waiting (a 256 MiB arena takes about 0.3 s to
+ * write; the parser makes about 50 MB of lines in that time). */
+#define QUEUE_SHARE 4
+#define MAX_QUEUE_EXTRA ((size_t)60 << 20)
 
 typedef struct {
   const LwCleanOptions *options;
@@ -670,6 +679,22 @@ static LwStatus write_output(CleanContext *c, CleanResources *res, const char *p
   return LW_OK;
 }
 
+/* The memory budget shared between the sort's arena (returned) and the
+ * line queue's blocks (*queue): the default 4 blocks, plus a quarter of the
+ * budget (at most MAX_QUEUE_EXTRA) when that is a block or more. The same
+ * split single-threaded, so that both make the same runs. */
+static size_t split_budget(size_t budget, LwLineQueueOptions *queue)
+{
+  if (!budget) {
+    budget = DEFAULT_MEMORY;
+  }
+  size_t extra = budget / QUEUE_SHARE;
+  extra = extra > MAX_QUEUE_EXTRA ? MAX_QUEUE_EXTRA : extra;
+  size_t blocks = extra / QUEUE_BLOCK;
+  queue->blocks = 4 + blocks;
+  return budget - blocks * QUEUE_BLOCK;
+}
+
 static LwStatus clean(const char *path, CleanContext *c, CleanResources *res, LwError *err)
 {
   const LwCleanOptions *o = c->options;
@@ -696,15 +721,16 @@ static LwStatus clean(const char *path, CleanContext *c, CleanResources *res, Lw
   c->seed_hash = o->seed_hash ? o->seed_hash : c->seed_buf;
   c->skolem_base = o->skolem_base ? o->skolem_base : LW_CLEAN_DEFAULT_SKOLEM_BASE;
   lw_skolem_init(&c->skolem, c->skolem_base, c->seed_hash);
+  LwLineQueueOptions qo = {.block_bytes = QUEUE_BLOCK};
   LwSortOptions so = {.data_dir = o->data_dir,
-                      .memory_budget = o->memory_budget,
+                      .memory_budget = split_budget(o->memory_budget, &qo),
                       .single_thread = o->single_thread};
   c->sorter = lw_sorter_new(&so);
   if (!c->sorter) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory for the sort");
   }
   if (!o->single_thread) {
-    LW_TRY(lw_line_queue_new(NULL, sorter_consume, c->sorter, &c->queue, err));
+    LW_TRY(lw_line_queue_new(&qo, sorter_consume, c->sorter, &c->queue, err));
   }
   LW_TRY(read_input(c, res, base, err));
   fclose(res->in);

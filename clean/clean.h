@@ -138,7 +138,8 @@ void lw_line_queue_free(LwLineQueue *queue);
  *     --lw_gz_writer (gzip on threads of its own, MD5 of the content)--> output
  *
  * Parsing, checks, skolemization and the canonical lines run in the
- * caller's thread; the sorter's copying and run writing on the line
+ * caller's thread (Turtle's and TriG's pre-scanner on one of its own,
+ * rdf_readers/rdf_readers.h); the sorter's copying and run writing on the line
  * queue's thread, its sorting on one more; the final merge in the caller's
  * thread again, the compression and the writing on the gzip writer's.
  *

@@ -32,7 +32,7 @@
 #include "base/base.h"
 #include "rdf_readers/rdf_readers.h"
 
-#define PAGE_SIZE 65536
+#define PAGE_SIZE LW_PRESCAN_BLOCK /* what we read at a time */
 
 enum { T_SUBJECT, T_PREDICATE, T_OBJECT, T_GRAPH, T_DATATYPE, T_LANG, T_COUNT };
 
@@ -44,6 +44,7 @@ typedef struct {
   unsigned long tags_explained; /* errors at a tag the pre-scanner refused */
   const SerdNode *problem_node; /* the node node_to_term looked at last */
   LwScanner scan;
+  LwPrescanThread *prescan; /* stream mode: the scanner's thread, or NULL */
   SerdEnv *env;  /* prefixes, bound to absolute IRIs where possible */
   char *base;    /* the current base IRI (absolute), or NULL */
   LwStatus stop; /* set when reading must end: a cap, the sink, I/O */
@@ -127,12 +128,68 @@ static void limit_hit(SerdContext *c, LwScanResult r)
   c->stop = LW_ERR_LIMIT;
 }
 
+static void scanner_error(void *handle, unsigned long line, unsigned long column,
+                          const char *message);
+static void scanner_name_char(void *handle, unsigned long line, bool starts);
+
+/* c->scan becomes the scanner state the thread had (keeping our callbacks:
+ * only the thread scans). */
+static void take_scanner(SerdContext *c, const LwScanner *state)
+{
+  LwScanner own = c->scan;
+  c->scan = *state;
+  c->scan.on_error = own.on_error;
+  c->scan.error_handle = own.error_handle;
+  c->scan.on_name_char = own.on_name_char;
+  c->scan.name_char_handle = own.name_char_handle;
+}
+
+/* Takes the next block the pre-scanner's thread scanned: what scanning it
+ * here would have done (see the loop of fill below), its reports replayed
+ * now, in order. */
+static void take_block(SerdContext *c)
+{
+  LwPrescanBlock b;
+  lw_prescan_thread_next(c->prescan, &b);
+  if (b.io_error) {
+    c->stop = LW_ERR_IO;
+  } else {
+    if (b.at_end) {
+      c->at_eof = true;
+      c->end_line = b.end_line;
+      c->end_column = b.end_column;
+    }
+    if (b.len && lw_buf_append(&c->out, b.bytes, b.len) != LW_OK) {
+      c->stop = LW_ERR_NOMEM;
+      c->at_eof = true;
+    }
+    for (size_t i = 0; i < b.n_events; ++i) {
+      const LwPrescanEvent *e = &b.events[i];
+      if (e->kind == LW_PRESCAN_ERROR) {
+        scanner_error(c, e->line, e->column, e->message);
+      } else if (e->kind == LW_PRESCAN_NAME_CHAR) {
+        scanner_name_char(c, e->line, e->starts);
+      } else {
+        take_scanner(c, b.at_limit);
+        limit_hit(c, e->result);
+        c->at_eof = true;
+      }
+    }
+    take_scanner(c, b.scan);
+  }
+  lw_prescan_thread_release(c->prescan);
+}
+
 /* Fills c->out with repaired bytes until it holds want of them, or the
  * input ends (then the trailer follows). */
 static void fill(SerdContext *c, size_t want)
 {
   char block[PAGE_SIZE];
   while (c->out.len - c->out_pos < want && !c->at_eof && c->stop == LW_OK) {
+    if (c->prescan) {
+      take_block(c);
+      continue;
+    }
     size_t got = fread(block, 1, sizeof(block), c->in);
     LwScanResult r = LW_SCAN_OK;
     if (got) {
@@ -1093,8 +1150,14 @@ static LwStatus read_stream(SerdContext *c, SerdReader *reader)
   bool paged = !c->rc->serd_bytewise && lw_rdf_serd_paged();
   c->view = paged ? (const struct SerdReaderView *)reader : NULL;
   c->at_line = 1;
+  if (!c->rc->prescan_inline &&
+      lw_prescan_thread_start(c->in, &c->scan, TRAILER, &c->prescan, c->rc->err) != LW_OK) {
+    return c->rc->err->status;
+  }
   SerdStatus st = serd_reader_read_source(reader, source_read, source_error, c,
                                           (const uint8_t *)"input", paged ? SERD_PAGE : 1);
+  lw_prescan_thread_stop(c->prescan);
+  c->prescan = NULL;
   return finish(c, st);
 }
 

@@ -243,6 +243,74 @@ const char *lw_scanner_written_name(const char *name);
  * appends what the scanner still holds back. */
 LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out);
 
+/* ---- prescan_thread (rdf_readers/prescan_thread.c) --------------------- */
+
+/*
+ * The pre-scanner on a thread of its own, for Turtle and TriG read as a
+ * stream: the thread reads the input in blocks of LW_PRESCAN_BLOCK bytes and
+ * scans each (as the reader would, in its own thread), a few blocks ahead
+ * of serd. The reader takes the blocks in order, each with what the scanner
+ * reported while scanning it and the scanner's state after it, and replays
+ * the reports as it takes the block: so they come in the very order, with
+ * the very scanner state, of scanning in the reader's thread, and the
+ * parser's thread no longer spends its time scanning.
+ *
+ * At the end of the input (or when a cap stops the scanner) the thread ends
+ * the block as the reader would: lw_scanner_finish, then the trailer given.
+ * Memory: a few blocks (at most 6 output bytes an input byte each).
+ */
+#include <stdio.h>
+
+#define LW_PRESCAN_BLOCK 65536
+
+typedef struct LwPrescanThread LwPrescanThread;
+
+typedef enum {
+  LW_PRESCAN_ERROR,     /* the scanner's on_error */
+  LW_PRESCAN_NAME_CHAR, /* its on_name_char */
+  LW_PRESCAN_LIMIT      /* a cap stopped it (result; the state in at_limit) */
+} LwPrescanEventKind;
+
+typedef struct {
+  LwPrescanEventKind kind;
+  unsigned long line;
+  unsigned long column;
+  const char *message; /* ERROR: a string the scanner keeps */
+  bool starts;         /* NAME_CHAR */
+  LwScanResult result; /* LIMIT */
+} LwPrescanEvent;
+
+typedef struct {
+  const char *bytes; /* the repaired bytes */
+  size_t len;
+  const LwPrescanEvent *events; /* in the order they happened */
+  size_t n_events;
+  const LwScanner *scan;     /* the scanner after the block */
+  const LwScanner *at_limit; /* after the LIMIT event: the scanner then */
+  bool io_error;             /* reading failed (nothing else is set) */
+  bool at_end;               /* the input ended: where in end_line, end_column */
+  unsigned long end_line;
+  unsigned long end_column;
+} LwPrescanBlock;
+
+/* Starts the thread on in with a copy of scanner (as set up by
+ * lw_scanner_init; its callbacks are recorded as events instead). in is
+ * read only by the thread until lw_prescan_thread_stop. */
+LwStatus lw_prescan_thread_start(FILE *in, const LwScanner *scanner, const char *trailer,
+                                 LwPrescanThread **thread, LwError *err);
+
+/* Waits for the next block. It stays valid until lw_prescan_thread_release.
+ * Called after the block with a LIMIT event, io_error or at_end: blocks
+ * with nothing in them. */
+void lw_prescan_thread_next(LwPrescanThread *thread, LwPrescanBlock *block);
+
+/* Gives the block back to the thread. */
+void lw_prescan_thread_release(LwPrescanThread *thread);
+
+/* Stops the thread (what it has not handed out is dropped) and frees it.
+ * NULL is safe. */
+void lw_prescan_thread_stop(LwPrescanThread *thread);
+
 /* ---- rdf_reader (rdf_readers/rdf_reader.c) ----------------------------- */
 
 /*
@@ -378,6 +446,8 @@ typedef struct {
   size_t max_term_bytes; /* options->max_term_bytes or the default */
   bool serd_bytewise;    /* tests: Turtle / TriG fed to serd one byte at a
                               time, not in pages (same results) */
+  bool prescan_inline;   /* tests: Turtle / TriG pre-scanned in the reader's
+                              thread, not on one of its own (same results) */
 } LwReadContext;
 
 /* Counts one syntax error and passes it to options->on_error. */

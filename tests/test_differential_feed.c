@@ -1,8 +1,9 @@
 /*
  * serd is fed Turtle and TriG in pages, and lodwash reads serd's position
- * from its reader (rdf_readers/rdf_reader_serd.c): the results must be those of
- * feeding it one byte at a time, where the bytes handed to serd say where it
- * stands. Every Turtle and TriG file of the shared test data (good and bad:
+ * from its reader (rdf_readers/rdf_reader_serd.c), the pre-scanner running on
+ * a thread of its own (rdf_readers/prescan_thread.c): the results must be
+ * those of feeding it one byte at a time, where the bytes handed to serd say
+ * where it stands, the pre-scanner in the reader's thread. Every Turtle and TriG file of the shared test data (good and bad:
  * W3C suites, serd's tests, RDFa results, real vocabularies and dumps) is
  * read both ways, as it is, damaged at a few places (a quote, an IRI, an
  * escape, a bracket, bad UTF-8, a NUL... inserted), cut short, with a low
@@ -102,7 +103,8 @@ static char *outcome(const char *doc, size_t len, const Way *w, bool bytewise)
                       .err = &err,
                       .max_depth = w->max_depth ? w->max_depth : LW_READ_DEFAULT_MAX_DEPTH,
                       .max_term_bytes = LW_READ_DEFAULT_MAX_TERM_BYTES,
-                      .serd_bytewise = bytewise};
+                      .serd_bytewise = bytewise,
+                      .prescan_inline = bytewise};
   FILE *in = fmemopen((void *)doc, len, "rb");
   alarm(READING_SECONDS); /* on_hang */
   LwStatus st = len ? lw_rdf_read_serd(in, &rc) : LW_OK;

@@ -1,0 +1,208 @@
+#include "rdf_readers/rdf_readers.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Blocks scanned ahead of the reader: enough that the reader never waits
+ * while the thread keeps up. */
+#define SLOTS 4
+
+/* A slot moves FREE -> (the thread scans a block into it) -> READY -> (the
+ * reader takes it) -> FREE; slot seq % SLOTS. */
+typedef struct {
+  LwBuf out;
+  LwBuf events; /* LwPrescanEvent entries */
+  LwScanner scan;
+  LwScanner at_limit;
+  bool ready;
+  bool io_error;
+  bool at_end;
+  bool last; /* nothing follows */
+  unsigned long end_line;
+  unsigned long end_column;
+} Slot;
+
+struct LwPrescanThread {
+  FILE *in;
+  LwScanner scan; /* the thread's own */
+  const char *trailer;
+  Slot slots[SLOTS];
+  Slot *filling; /* the slot the scanner's callbacks record into */
+  unsigned long long next_fill;
+  unsigned long long next_take;
+  bool stopping;
+  pthread_mutex_t mutex;
+  pthread_cond_t changed;
+  pthread_t thread;
+  char block[LW_PRESCAN_BLOCK];
+};
+
+static void record(LwPrescanThread *t, const LwPrescanEvent *e)
+{
+  /* out of memory: the report is lost, the counts stay close */
+  lw_buf_append(&t->filling->events, e, sizeof(*e));
+}
+
+static void on_error(void *handle, unsigned long line, unsigned long column,
+                     const char *message)
+{
+  LwPrescanEvent e = {.kind = LW_PRESCAN_ERROR, .line = line, .column = column,
+                      .message = message};
+  record(handle, &e);
+}
+
+static void on_name_char(void *handle, unsigned long line, bool starts)
+{
+  LwPrescanEvent e = {.kind = LW_PRESCAN_NAME_CHAR, .line = line, .starts = starts};
+  record(handle, &e);
+}
+
+/* What the reader did with one block of input, into slot s (see
+ * rdf_reader_serd.c's fill): scan it, or at the end finish and add the
+ * trailer; when a cap stops the scanner, finish and add the trailer too. */
+static void scan_block(LwPrescanThread *t, Slot *s)
+{
+  size_t got = fread(t->block, 1, sizeof(t->block), t->in);
+  LwScanResult r = LW_SCAN_OK;
+  if (got) {
+    r = lw_scanner_feed(&t->scan, t->block, got, &s->out);
+  } else if (ferror(t->in)) {
+    s->io_error = true;
+    s->last = true;
+    return;
+  } else {
+    s->at_end = true;
+    s->last = true;
+    s->end_line = t->scan.line;
+    s->end_column = t->scan.column;
+    r = lw_scanner_finish(&t->scan, &s->out);
+    if (r == LW_SCAN_OK && lw_buf_append_str(&s->out, t->trailer) != LW_OK) {
+      r = LW_SCAN_NOMEM;
+    }
+  }
+  if (r != LW_SCAN_OK) {
+    LwPrescanEvent e = {.kind = LW_PRESCAN_LIMIT, .result = r};
+    record(t, &e);
+    s->at_limit = t->scan;
+    s->last = true;
+    lw_scanner_finish(&t->scan, &s->out);
+    lw_buf_append_str(&s->out, t->trailer);
+  }
+}
+
+static void *thread_main(void *arg)
+{
+  LwPrescanThread *t = arg;
+  pthread_mutex_lock(&t->mutex);
+  for (bool last = false; !last;) {
+    Slot *s = &t->slots[t->next_fill % SLOTS];
+    while (s->ready && !t->stopping) {
+      pthread_cond_wait(&t->changed, &t->mutex);
+    }
+    if (t->stopping) {
+      break;
+    }
+    pthread_mutex_unlock(&t->mutex);
+    lw_buf_reset(&s->out);
+    lw_buf_reset(&s->events);
+    s->io_error = s->at_end = s->last = false;
+    t->filling = s;
+    scan_block(t, s);
+    s->scan = t->scan;
+    last = s->last;
+    pthread_mutex_lock(&t->mutex);
+    s->ready = true;
+    t->next_fill++;
+    pthread_cond_broadcast(&t->changed);
+  }
+  pthread_mutex_unlock(&t->mutex);
+  return NULL;
+}
+
+static void destroy(LwPrescanThread *t)
+{
+  for (size_t i = 0; i < SLOTS; ++i) {
+    lw_buf_free(&t->slots[i].out);
+    lw_buf_free(&t->slots[i].events);
+  }
+  pthread_mutex_destroy(&t->mutex);
+  pthread_cond_destroy(&t->changed);
+  free(t);
+}
+
+LwStatus lw_prescan_thread_start(FILE *in, const LwScanner *scanner, const char *trailer,
+                                 LwPrescanThread **thread, LwError *err)
+{
+  *thread = NULL;
+  LwPrescanThread *t = calloc(1, sizeof(*t));
+  if (!t) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory for the pre-scanner");
+  }
+  pthread_mutex_init(&t->mutex, NULL);
+  pthread_cond_init(&t->changed, NULL);
+  t->in = in;
+  t->trailer = trailer;
+  t->scan = *scanner;
+  t->scan.on_error = on_error;
+  t->scan.error_handle = t;
+  if (scanner->on_name_char) {
+    t->scan.on_name_char = on_name_char;
+    t->scan.name_char_handle = t;
+  }
+  if (pthread_create(&t->thread, NULL, thread_main, t) != 0) {
+    destroy(t);
+    return lw_error_set(err, LW_ERR_INTERNAL, "cannot start the pre-scanner's thread");
+  }
+  *thread = t;
+  return LW_OK;
+}
+
+void lw_prescan_thread_next(LwPrescanThread *t, LwPrescanBlock *b)
+{
+  Slot *s = &t->slots[t->next_take % SLOTS];
+  pthread_mutex_lock(&t->mutex);
+  while (!s->ready) {
+    pthread_cond_wait(&t->changed, &t->mutex);
+  }
+  pthread_mutex_unlock(&t->mutex);
+  bool limit = false;
+  const LwPrescanEvent *events = (const LwPrescanEvent *)s->events.data;
+  size_t n = s->events.len / sizeof(*events);
+  for (size_t i = 0; i < n; ++i) {
+    limit = limit || events[i].kind == LW_PRESCAN_LIMIT;
+  }
+  *b = (LwPrescanBlock){.bytes = s->out.data,
+                        .len = s->out.len,
+                        .events = events,
+                        .n_events = n,
+                        .scan = &s->scan,
+                        .at_limit = limit ? &s->at_limit : NULL,
+                        .io_error = s->io_error,
+                        .at_end = s->at_end,
+                        .end_line = s->end_line,
+                        .end_column = s->end_column};
+}
+
+void lw_prescan_thread_release(LwPrescanThread *t)
+{
+  Slot *s = &t->slots[t->next_take % SLOTS];
+  pthread_mutex_lock(&t->mutex);
+  s->ready = false;
+  t->next_take++;
+  pthread_cond_broadcast(&t->changed);
+  pthread_mutex_unlock(&t->mutex);
+}
+
+void lw_prescan_thread_stop(LwPrescanThread *t)
+{
+  if (!t) {
+    return;
+  }
+  pthread_mutex_lock(&t->mutex);
+  t->stopping = true;
+  pthread_cond_broadcast(&t->changed);
+  pthread_mutex_unlock(&t->mutex);
+  pthread_join(t->thread, NULL);
+  destroy(t);
+}
