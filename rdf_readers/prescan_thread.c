@@ -58,29 +58,41 @@ static void on_name_char(void *handle, unsigned long line, bool starts)
   record(handle, &e);
 }
 
-/* What the reader did with one block of input, into slot s (see
- * rdf_reader_serd.c's fill): scan it, or at the end finish and add the
- * trailer; when a cap stops the scanner, finish and add the trailer too. */
+LwScanResult lw_scanner_read_block(LwScanner *s, FILE *in, char *block, size_t size,
+                                   const char *trailer, LwBuf *out, LwScanBlockEnd *end)
+{
+  *end = (LwScanBlockEnd){0};
+  size_t got = fread(block, 1, size, in);
+  if (got) {
+    return lw_scanner_feed(s, block, got, out);
+  }
+  if (ferror(in)) {
+    end->io_error = true;
+    return LW_SCAN_OK;
+  }
+  end->at_end = true;
+  end->line = s->line;
+  end->column = s->column;
+  LwScanResult r = lw_scanner_finish(s, out);
+  if (r == LW_SCAN_OK && lw_buf_append_str(out, trailer) != LW_OK) {
+    r = LW_SCAN_NOMEM;
+  }
+  return r;
+}
+
+/* What the reader does with one block of input (lw_scanner_read_block),
+ * into slot s; when a cap stops the scanner, finish it and add the trailer
+ * as the reader would. */
 static void scan_block(LwPrescanThread *t, Slot *s)
 {
-  size_t got = fread(t->block, 1, sizeof(t->block), t->in);
-  LwScanResult r = LW_SCAN_OK;
-  if (got) {
-    r = lw_scanner_feed(&t->scan, t->block, got, &s->out);
-  } else if (ferror(t->in)) {
-    s->io_error = true;
-    s->last = true;
-    return;
-  } else {
-    s->at_end = true;
-    s->last = true;
-    s->end_line = t->scan.line;
-    s->end_column = t->scan.column;
-    r = lw_scanner_finish(&t->scan, &s->out);
-    if (r == LW_SCAN_OK && lw_buf_append_str(&s->out, t->trailer) != LW_OK) {
-      r = LW_SCAN_NOMEM;
-    }
-  }
+  LwScanBlockEnd end;
+  LwScanResult r = lw_scanner_read_block(&t->scan, t->in, t->block, sizeof(t->block),
+                                         t->trailer, &s->out, &end);
+  s->io_error = end.io_error;
+  s->at_end = end.at_end;
+  s->end_line = end.line;
+  s->end_column = end.column;
+  s->last = end.io_error || end.at_end;
   if (r != LW_SCAN_OK) {
     LwPrescanEvent e = {.kind = LW_PRESCAN_LIMIT, .result = r};
     record(t, &e);

@@ -190,21 +190,17 @@ static void fill(SerdContext *c, size_t want)
       take_block(c);
       continue;
     }
-    size_t got = fread(block, 1, sizeof(block), c->in);
-    LwScanResult r = LW_SCAN_OK;
-    if (got) {
-      r = lw_scanner_feed(&c->scan, block, got, &c->out);
-    } else if (ferror(c->in)) {
+    LwScanBlockEnd end;
+    LwScanResult r =
+      lw_scanner_read_block(&c->scan, c->in, block, sizeof(block), TRAILER, &c->out, &end);
+    if (end.io_error) {
       c->stop = LW_ERR_IO;
       return;
-    } else {
+    }
+    if (end.at_end) {
       c->at_eof = true;
-      c->end_line = c->scan.line;
-      c->end_column = c->scan.column;
-      r = lw_scanner_finish(&c->scan, &c->out);
-      if (r == LW_SCAN_OK && lw_buf_append(&c->out, TRAILER, TRAILER_LEN) != LW_OK) {
-        r = LW_SCAN_NOMEM;
-      }
+      c->end_line = end.line;
+      c->end_column = end.column;
     }
     if (r != LW_SCAN_OK) {
       limit_hit(c, r);

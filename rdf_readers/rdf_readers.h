@@ -245,6 +245,25 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out);
 
 /* ---- prescan_thread (rdf_readers/prescan_thread.c) --------------------- */
 
+#include <stdio.h>
+
+/* Where one block's read left the input. */
+typedef struct {
+  bool io_error; /* reading failed: nothing else was done */
+  bool at_end;   /* the input ended: where, in line and column */
+  unsigned long line;
+  unsigned long column;
+} LwScanBlockEnd;
+
+/* One block of in (up to size bytes, through block) scanned into out, as
+ * the Turtle reader takes its input: at the end of the input the scanner is
+ * finished and the trailer added. Returns LW_SCAN_OK or what stopped the
+ * scanner (the caller then finishes it and adds the trailer itself, after
+ * noting the state it stopped in). Used in the reader's thread and in the
+ * pre-scanner's. */
+LwScanResult lw_scanner_read_block(LwScanner *s, FILE *in, char *block, size_t size,
+                                   const char *trailer, LwBuf *out, LwScanBlockEnd *end);
+
 /*
  * The pre-scanner on a thread of its own, for Turtle and TriG read as a
  * stream: the thread reads the input in blocks of LW_PRESCAN_BLOCK bytes and
@@ -259,8 +278,6 @@ LwScanResult lw_scanner_finish(LwScanner *s, LwBuf *out);
  * the block as the reader would: lw_scanner_finish, then the trailer given.
  * Memory: a few blocks (at most 6 output bytes an input byte each).
  */
-#include <stdio.h>
-
 #define LW_PRESCAN_BLOCK 65536
 
 typedef struct LwPrescanThread LwPrescanThread;
