@@ -29,12 +29,12 @@ typedef struct {
   int in_flight;
   long long not_before_ms;
   long long gap_ms;
-  bool heard;  /* answered this cycle (robots.txt read, or any HTTP status) */
-  bool silent; /* no answer to a fetch before it was heard: silence holds why */
-  LwError silence;
-  /* The origin that gave no answer ("scheme://host:port", as robots.txt
-   * is kept): a dead port says nothing of the host's other ports. */
+  bool heard; /* answered this cycle (robots.txt read, or any HTTP status) */
+  /* The origin that gave no answer to a fetch before the host was heard
+   * ("scheme://host:port", as robots.txt is kept; "": none), silence why:
+   * a dead port says nothing of the host's other ports. */
   char silent_origin[300];
+  LwError silence;
 } Host;
 
 struct LwVoidFetchPool {
@@ -163,7 +163,7 @@ static bool asks_silent_origin(const LwVoidFetchPool *pool, size_t i)
 {
   const Host *h = &pool->hosts[pool->job_host[i]];
   char origin[sizeof(h->silent_origin)];
-  return h->silent && lw_url_origin(pool->jobs[i]->url, origin, sizeof(origin)) &&
+  return h->silent_origin[0] && lw_url_origin(pool->jobs[i]->url, origin, sizeof(origin)) &&
          !strcmp(origin, h->silent_origin);
 }
 
@@ -420,10 +420,9 @@ static void note_answer(LwVoidFetchPool *pool, const InFlight *f)
   bool silence = job->status == LW_ERR_NET && !job->deferred && !atomic_load(&pool->cancel) &&
                  (f->no_answer || (!job->read && job->info.status == 0));
   pool->stats.no_answer += silence;
-  if (silence && !h->heard && !h->silent &&
+  if (silence && !h->heard && !h->silent_origin[0] &&
       lw_url_origin(job->url, h->silent_origin, sizeof(h->silent_origin))) {
     ++pool->stats.silent_hosts;
-    h->silent = true;
     h->silence = job->err;
     fail_host_jobs(pool, f->host); /* its other providers end now */
   }
