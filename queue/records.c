@@ -24,6 +24,13 @@ void lw_txn_seed_set_or_drop(LwTxn *txn, const char *seed, const char *field,
   }
 }
 
+void lw_txn_seed_int_or_drop(LwTxn *txn, const char *seed, const char *field, long long v)
+{
+  char text[32];
+  snprintf(text, sizeof(text), "%lld", v);
+  lw_txn_seed_set_or_drop(txn, seed, field, text, "0");
+}
+
 void lw_txn_seed_file(LwTxn *txn, const char *seed, const char *rel)
 {
   char own[512];

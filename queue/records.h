@@ -23,6 +23,10 @@ void lw_txn_seed_unset(LwTxn *txn, const char *seed, const char *field);
 void lw_txn_seed_set_or_drop(LwTxn *txn, const char *seed, const char *field,
                              const char *value, const char *fallback);
 
+/* Sets an integer field of the seed's record, or removes it when 0 (what
+ * its absence reads as: lw_txn_seed_set_or_drop). */
+void lw_txn_seed_int_or_drop(LwTxn *txn, const char *seed, const char *field, long long v);
+
 /* The seed's data file is rel (relative to the data directory): stored,
  * or dropped when it is the seed's default file (lw_seed_default_file),
  * which every reader of the record gets back. */

@@ -211,7 +211,8 @@ static LwStatus slot_for(Download *d, const char *host, LwError *err)
     return LW_OK;
   }
   const LwConfig *cfg = d->ctx->config;
-  long long wait_ms = defer_after_ms(cfg) < d->max_wait_ms ? defer_after_ms(cfg) : d->max_wait_ms;
+  long long after_ms = defer_after_ms(cfg);
+  long long wait_ms = after_ms < d->max_wait_ms ? after_ms : d->max_wait_ms;
   if (lw_now_ms() - d->slot_since_ms >= wait_ms) {
     lw_error_set(err, LW_ERR_NET,
                  "host busy: %lld downloads from %s already running (%s); deferred",
@@ -486,9 +487,7 @@ static void count_bytes(LwTxn *txn, const LwFetchResult *r)
 static void record_outcome(LwTxn *txn, const char *seed, uint64_t resumed_from,
                            bool unchanged)
 {
-  char resumed[32];
-  snprintf(resumed, sizeof(resumed), "%llu", (unsigned long long)resumed_from);
-  lw_txn_seed_set_or_drop(txn, seed, "resumed_from", resumed, "0");
+  lw_txn_seed_int_or_drop(txn, seed, "resumed_from", (long long)resumed_from);
   lw_txn_seed_set_or_drop(txn, seed, "unchanged", unchanged ? "true" : "false", "false");
   lw_txn_seed_unset(txn, seed, "error");
   lw_txn_seed_unset(txn, seed, "retry_after");

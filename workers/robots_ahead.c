@@ -80,11 +80,18 @@ static void *ahead_main(void *arg)
 
 void lw_robots_ahead(const LwConfig *cfg, const char *url)
 {
-  Ahead *a = calloc(1, sizeof(*a));
-  if (!a || !lw_url_origin(url, a->origin, sizeof(a->origin)) || !claim(a->origin)) {
-    free(a);
+  /* asked every poll of a waiting transfer: nothing allocated unless the
+   * origin is new */
+  char origin[sizeof(((Ahead *)0)->origin)];
+  if (!lw_url_origin(url, origin, sizeof(origin)) || !claim(origin)) {
     return;
   }
+  Ahead *a = calloc(1, sizeof(*a));
+  if (!a) {
+    unclaim(origin);
+    return;
+  }
+  snprintf(a->origin, sizeof(a->origin), "%s", origin);
   a->cfg = cfg;
   snprintf(a->url, sizeof(a->url), "%s", url);
   pthread_attr_t attr;

@@ -229,9 +229,7 @@ static LwStatus settle_data(LwStageCtx *ctx, const char *hash, const char *rel)
   LwTxn *txn = ctx->txn;
   lw_txn_seed_set(txn, hash, "encoding", enc.encoding);
   lw_txn_seed_set(txn, hash, "encoding_source", enc.source);
-  char replaced[32];
-  snprintf(replaced, sizeof(replaced), "%llu", (unsigned long long)enc.replaced);
-  lw_txn_seed_set_or_drop(txn, hash, "encoding_replaced", replaced, "0");
+  lw_txn_seed_int_or_drop(txn, hash, "encoding_replaced", (long long)enc.replaced);
   if (enc.recoded) {
     lw_txn_seed_set(txn, hash, "original_file", rel);
     lw_txn_seed_file(txn, hash, out_rel);
