@@ -7,6 +7,7 @@
 
 #include "queue/keys.h"
 #include "queue/redis_cmd.h"
+#include "queue/scripts.h"
 #include "tests/support/check.h"
 
 redisContext *lw_test_redis(void)
@@ -78,12 +79,22 @@ long long lw_test_redis_int(redisContext *c, const char *arg0, ...)
 /* The lanes of the ring KEYS[1], for the Lua below. */
 #define EACH_LANE "for _, h in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do local lane = KEYS[1] .. ':' .. h\n"
 
+/* The queue's own scripts on stage's ring: its depth and its drain. */
+static redisReply *queue_script(redisContext *c, LwScript *script, const char *prefix,
+                                const char *stage)
+{
+  LwKey queue = lw_key(prefix, LW_KEY_QUEUE, stage);
+  const char *argv[] = {queue.s};
+  LwError err;
+  return lw_script_run(c, script, 1, 1, argv, NULL, &err);
+}
+
 long long lw_test_queue_len(redisContext *c, const char *prefix, const char *stage)
 {
-  return lw_test_redis_int(c, "EVAL",
-                           "local n = 0\n" EACH_LANE "n = n + redis.call('LLEN', lane) end\n"
-                           "return n\n",
-                           "1", lw_key(prefix, LW_KEY_QUEUE, stage).s, NULL);
+  redisReply *r = queue_script(c, &lw_script_depth, prefix, stage);
+  long long n = r && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
+  freeReplyObject(r);
+  return n;
 }
 
 redisReply *lw_test_queue_jobs(redisContext *c, const char *prefix, const char *stage)
@@ -106,10 +117,7 @@ redisReply *lw_test_queue_next(redisContext *c, const char *prefix, const char *
 
 void lw_test_queue_clear(redisContext *c, const char *prefix, const char *stage)
 {
-  freeReplyObject(redisCommand(c, "EVAL %s 1 %s",
-                               EACH_LANE "redis.call('DEL', lane) end\n"
-                               "redis.call('DEL', KEYS[1])\n",
-                               lw_key(prefix, LW_KEY_QUEUE, stage).s));
+  freeReplyObject(queue_script(c, &lw_script_drain, prefix, stage));
 }
 
 redisContext *lw_test_monitor_start(redisContext *rc)
