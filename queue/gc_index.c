@@ -90,34 +90,6 @@ static LwStatus index_page(LwRecords *c, const char *prefix, const Part *p,
   return LW_OK;
 }
 
-typedef LwStatus (*CursorPageFn)(void *arg, const redisReply *page, LwError *err);
-
-/* Runs a cursor command (SCAN, SSCAN: argc arguments, the cursor's place
- * at argv[at]) to its end, handing each page's elements to fn. */
-static LwStatus cursor_walk(LwRecords *c, const char **argv, int argc, int at,
-                            CursorPageFn fn, void *arg, LwError *err)
-{
-  char cursor[32] = "0";
-  do {
-    argv[at] = cursor;
-    redisReply *r = lw_redis_argv(c, argc, argv, NULL, err);
-    if (!r) {
-      return err ? err->status : LW_ERR_REDIS;
-    }
-    LwStatus st = LW_OK;
-    if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
-        r->element[1]->type == REDIS_REPLY_ARRAY) {
-      snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
-      st = fn(arg, r->element[1], err);
-    } else {
-      snprintf(cursor, sizeof(cursor), "0");
-    }
-    freeReplyObject(r);
-    LW_TRY(st);
-  } while (strcmp(cursor, "0") != 0);
-  return LW_OK;
-}
-
 typedef struct {
   LwRecords *c;
   const char *prefix;
@@ -138,7 +110,7 @@ static LwStatus index_part(LwRecords *c, const char *prefix, const Part *p,
   LwKey match = lw_key(prefix, p->pattern, "*");
   const char *argv[] = {"SCAN", "0", "MATCH", match.s, "COUNT", PAGE};
   PartWalk w = {c, prefix, p, added};
-  return cursor_walk(c, argv, 6, 1, index_scan_page, &w, err);
+  return lw_redis_cursor_walk(c, argv, 6, 1, index_scan_page, &w, err);
 }
 
 LwStatus lw_gc_index_upgrade(LwRecords *c, const char *prefix, LwGcIndexBuilt *added,
@@ -210,7 +182,7 @@ static LwStatus walk_set(LwRecords *c, const char *index, LwGcIndexPageFn fn, vo
 {
   const char *argv[] = {"SSCAN", index, "0", "COUNT", PAGE};
   SetWalk w = {fn, arg};
-  return cursor_walk(c, argv, 5, 2, set_page, &w, err);
+  return lw_redis_cursor_walk(c, argv, 5, 2, set_page, &w, err);
 }
 
 /* A zset, by score up to max: a page of PAGE members, then the rest of the

@@ -115,6 +115,29 @@ LwStatus lw_records_harvest_set_fields(redisContext *c, const char *prefix,
   return st;
 }
 
+typedef struct {
+  redisContext *c;
+  size_t skip;
+  bool names_only;
+  void (*fn)(void *, const char *, const json_t *);
+  void *arg;
+} RecordWalk;
+
+static LwStatus record_page(void *arg, const redisReply *page, LwError *err)
+{
+  RecordWalk *w = arg;
+  for (size_t i = 0; i < page->elements; ++i) {
+    const char *key = page->element[i]->str;
+    json_t *record = NULL;
+    if (!(w->names_only && strchr(key + w->skip, ':')) &&
+        lw_record_get(w->c, key, &record, err) == LW_OK) {
+      w->fn(w->arg, key + w->skip, record);
+    }
+    json_decref(record);
+  }
+  return LW_OK;
+}
+
 /* Calls fn with every record whose key matches match (SCAN, a page at a
  * time), named by its key after skip characters; names_only keeps the keys
  * whose name holds no ':' (a provider's own record, not its sub-keys). */
@@ -123,27 +146,9 @@ static LwStatus each_record(redisContext *c, const LwKey *match, size_t skip,
                             void (*fn)(void *, const char *, const json_t *), void *arg,
                             LwError *err)
 {
-  char cursor[32] = "0";
-  do {
-    redisReply *r = lw_redis_cmd(c, err, "SCAN", cursor, "MATCH", match->s, "COUNT", "1000",
-                                 NULL);
-    if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
-      freeReplyObject(r);
-      return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
-    }
-    snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
-    for (size_t i = 0; i < r->element[1]->elements; ++i) {
-      const char *key = r->element[1]->element[i]->str;
-      json_t *record = NULL;
-      if (!(names_only && strchr(key + skip, ':')) &&
-          lw_record_get(c, key, &record, err) == LW_OK) {
-        fn(arg, key + skip, record);
-      }
-      json_decref(record);
-    }
-    freeReplyObject(r);
-  } while (strcmp(cursor, "0"));
-  return LW_OK;
+  RecordWalk w = {c, skip, names_only, fn, arg};
+  const char *argv[] = {"SCAN", "0", "MATCH", match->s, "COUNT", "1000"};
+  return lw_redis_cursor_walk(c, argv, 6, 1, record_page, &w, err);
 }
 
 LwStatus lw_records_harvest_each(redisContext *c, const char *prefix, const char *provider,

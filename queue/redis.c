@@ -203,6 +203,30 @@ redisReply *lw_redis_members(redisContext *c, const char *key, LwError *err)
   return reply;
 }
 
+LwStatus lw_redis_cursor_walk(redisContext *c, const char **argv, int argc, int at,
+                              LwCursorPageFn fn, void *arg, LwError *err)
+{
+  char cursor[32] = "0";
+  do {
+    argv[at] = cursor;
+    redisReply *r = lw_redis_argv(c, argc, argv, NULL, err);
+    if (!r) {
+      return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
+    }
+    if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
+        r->element[0]->type != REDIS_REPLY_STRING ||
+        r->element[1]->type != REDIS_REPLY_ARRAY) {
+      freeReplyObject(r);
+      return lw_error_set(err, LW_ERR_REDIS, "unexpected reply to %s", argv[0]);
+    }
+    snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
+    LwStatus st = fn(arg, r->element[1], err);
+    freeReplyObject(r);
+    LW_TRY(st);
+  } while (strcmp(cursor, "0") != 0);
+  return LW_OK;
+}
+
 redisReply *lw_redis_cmd(redisContext *c, LwError *err, const char *arg0, ...)
 {
   const char *argv[64];

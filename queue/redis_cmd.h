@@ -32,6 +32,16 @@ redisReply *lw_redis_cmd(redisContext *c, LwError *err, const char *arg0, ...)
  * when key holds no set. */
 redisReply *lw_redis_members(redisContext *c, const char *key, LwError *err);
 
+/* A cursor walk's page: its elements. LW_OK goes on; anything else ends
+ * the walk, which returns it. */
+typedef LwStatus (*LwCursorPageFn)(void *arg, const redisReply *page, LwError *err);
+
+/* Runs a cursor command (SCAN, SSCAN, ...: argc arguments, the cursor's
+ * place at argv[at], which it overwrites) to its end, handing each page's
+ * elements to fn. A reply of another shape is an error. */
+LwStatus lw_redis_cursor_walk(redisContext *c, const char **argv, int argc, int at,
+                              LwCursorPageFn fn, void *arg, LwError *err);
+
 /* Turns an error reply into a status (LW_ERR_STATE for "LWSTATE ...",
  * LW_ERR_REDIS otherwise) with err set; LW_OK for other replies. */
 LwStatus lw_redis_reply_status(const redisReply *reply, LwError *err);
