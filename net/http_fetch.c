@@ -1009,7 +1009,7 @@ static char *resolve_location(const char *url, const char *location)
  * caller's politeness (before_hop) and the time left. LW_OK: f->curl is set
  * up for the hop; LW_NOTHING: before_hop says not yet (ask again after
  * err->retry_after_ms); anything else ends the fetch. */
-static LwStatus hop_begin(Fetch *f, LwError *err)
+LwStatus lw_fetch_hop_begin(Fetch *f, LwError *err)
 {
   const LwFetchOptions *o = f->opts;
   LW_TRY(lw_netguard_check_scheme(f->url, err));
@@ -1078,7 +1078,7 @@ static LwStatus hop_redirect(Fetch *f, LwError *err)
  * was. *again: a redirect to follow (f->url is the next hop's). Else the
  * fetch's status: LW_OK when the last response was the document (200/206),
  * LW_NOTHING for a 304, or the error. */
-static LwStatus hop_end(Fetch *f, CURLcode rc, bool *again, LwError *err)
+LwStatus lw_fetch_hop_end(Fetch *f, CURLcode rc, bool *again, LwError *err)
 {
   *again = false;
   const char *url = f->url;
@@ -1122,7 +1122,7 @@ static LwStatus hop_end(Fetch *f, CURLcode rc, bool *again, LwError *err)
 }
 
 /* The wait before_hop asked for (LW_NOTHING), within sane bounds. */
-static long long hop_wait_ms(LwError *err)
+long long lw_fetch_hop_wait_ms(LwError *err)
 {
   long long ms = err->retry_after_ms;
   lw_error_clear(err);
@@ -1133,9 +1133,9 @@ static long long hop_wait_ms(LwError *err)
 static LwStatus run_hops(Fetch *f, LwError *err)
 {
   for (;;) {
-    LwStatus st = hop_begin(f, err);
+    LwStatus st = lw_fetch_hop_begin(f, err);
     if (st == LW_NOTHING) {
-      long long ms = hop_wait_ms(err);
+      long long ms = lw_fetch_hop_wait_ms(err);
       struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
       nanosleep(&ts, NULL);
       continue;
@@ -1144,7 +1144,7 @@ static LwStatus run_hops(Fetch *f, LwError *err)
       return st;
     }
     bool again = false;
-    st = hop_end(f, curl_easy_perform(f->curl), &again, err);
+    st = lw_fetch_hop_end(f, curl_easy_perform(f->curl), &again, err);
     if (!again) {
       return st;
     }
@@ -1435,8 +1435,8 @@ static LwStatus settle_body(Fetch *f, LwStatus st, LwError *err)
 }
 
 /* The first half of lw_fetch: everything up to the first hop. */
-static LwStatus fetch_open(Fetch *f, const char *url, const LwFetchOptions *opts,
-                           LwFetchResult *res, LwError *err)
+LwStatus lw_fetch_state_open(Fetch *f, const char *url, const LwFetchOptions *opts,
+                             LwFetchResult *res, LwError *err)
 {
   LW_TRY(fetch_init(f, opts, res, err));
   LW_TRY(open_body(f, err));
@@ -1444,7 +1444,7 @@ static LwStatus fetch_open(Fetch *f, const char *url, const LwFetchOptions *opts
 }
 
 /* The second half, once the hops ended with st. */
-static LwStatus fetch_close(Fetch *f, LwStatus st, LwError *err)
+LwStatus lw_fetch_state_close(Fetch *f, LwStatus st, LwError *err)
 {
   if (f->curl && f->url) {
     record_last_response(f);
@@ -1459,11 +1459,11 @@ LwStatus lw_fetch(const char *url, const LwFetchOptions *opts, LwFetchResult *re
 {
   Fetch f;
   memset(&f, 0, sizeof(f));
-  LwStatus st = fetch_open(&f, url, opts, res, err);
+  LwStatus st = lw_fetch_state_open(&f, url, opts, res, err);
   if (st == LW_OK) {
     st = run_hops(&f, err);
   }
-  return fetch_close(&f, st, err);
+  return lw_fetch_state_close(&f, st, err);
 }
 
 LwStatus lw_fetch_small(const char *url, const LwFetchOptions *opts, size_t max_size,
@@ -1531,30 +1531,4 @@ Fetch *lw_fetch_state_new(void)
 CURL *lw_fetch_state_curl(Fetch *f)
 {
   return f->curl;
-}
-
-LwStatus lw_fetch_state_open(Fetch *f, const char *url, const LwFetchOptions *opts,
-                             LwFetchResult *res, LwError *err)
-{
-  return fetch_open(f, url, opts, res, err);
-}
-
-LwStatus lw_fetch_state_close(Fetch *f, LwStatus st, LwError *err)
-{
-  return fetch_close(f, st, err);
-}
-
-LwStatus lw_fetch_hop_begin(Fetch *f, LwError *err)
-{
-  return hop_begin(f, err);
-}
-
-LwStatus lw_fetch_hop_end(Fetch *f, CURLcode rc, bool *again, LwError *err)
-{
-  return hop_end(f, rc, again, err);
-}
-
-long long lw_fetch_hop_wait_ms(LwError *err)
-{
-  return hop_wait_ms(err);
 }
