@@ -283,30 +283,45 @@ LwStatus lw_queue_release_orphans(redisContext *c, const LwConfig *cfg,
   return status;
 }
 
+/* What every end of a job the worker held writes: the job leaves the
+ * in-flight list, counts under the stage's stats field `counted`, the
+ * worker's record of it is cleared, and its run time is counted when it ran
+ * (timed). */
+static void release_ops(LwTxn *core, const LwConfig *cfg, const char *worker_id,
+                        const LwJob *job, const char *counted, bool timed)
+{
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
+  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
+  lw_txn_command(core, 4, (const char *[]){"LREM", inflight.s, "-1", job->raw}, NULL);
+  lw_txn_command(core, 4, (const char *[]){"HINCRBY", stats.s, counted, "1"}, NULL);
+  lw_txn_command(core, 5, (const char *[]){"HDEL", worker.s, "job", "since", "progress"},
+                 NULL);
+  if (timed) {
+    lw_job_timing_ops(core, cfg->prefix, job->stage, job->ran_ms);
+  }
+}
+
+/* Releases the job's (stage, seed, harvest) for queueing again. */
+static void unqueue_op(LwTxn *core, const LwConfig *cfg, const LwJob *job)
+{
+  LwKey queued = lw_key(cfg->prefix, LW_KEY_QUEUED, job->stage);
+  char member[LW_JOB_MEMBER_MAX];
+  lw_job_member(job, member);
+  if (*member) {
+    lw_txn_command(core, 3, (const char *[]){"SREM", queued.s, member}, NULL);
+  }
+}
+
 /* The ack's own part, applied once the fence holds: the job leaves the
  * in-flight list, its (stage, seed, harvest) is released and it counts as
  * done. NULL: out of memory. */
 static LwTxn *ack_core(const LwConfig *cfg, const char *worker_id, const LwJob *job)
 {
   LwTxn *core = lw_txn_new(cfg->prefix);
-  if (!core) {
-    return NULL;
-  }
-  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
-  LwKey queued = lw_key(cfg->prefix, LW_KEY_QUEUED, job->stage);
-  LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
-  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
-  char member[LW_JOB_MEMBER_MAX];
-  lw_job_member(job, member);
-  lw_txn_command(core, 4, (const char *[]){"LREM", inflight.s, "-1", job->raw}, NULL);
-  if (*member) {
-    lw_txn_command(core, 3, (const char *[]){"SREM", queued.s, member}, NULL);
-  }
-  lw_txn_command(core, 4, (const char *[]){"HINCRBY", stats.s, "done", "1"}, NULL);
-  lw_txn_command(core, 5, (const char *[]){"HDEL", worker.s, "job", "since", "progress"},
-                 NULL);
-  if (job->timed) {
-    lw_job_timing_ops(core, cfg->prefix, job->stage, job->ran_ms);
+  if (core) {
+    release_ops(core, cfg, worker_id, job, "done", job->timed);
+    unqueue_op(core, cfg, job);
   }
   return core;
 }
@@ -427,11 +442,8 @@ static LwJob *failed_job(const LwJob *job, const LwError *failure, long long att
 static void fail_core(LwTxn *core, const LwConfig *cfg, const char *worker_id,
                       const LwJob *job, const LwJob *next, bool retry, long long delay)
 {
-  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
+  release_ops(core, cfg, worker_id, job, "failed", job->timed);
   LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
-  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
-  lw_txn_command(core, 4, (const char *[]){"LREM", inflight.s, "-1", job->raw}, NULL);
-  lw_txn_command(core, 4, (const char *[]){"HINCRBY", stats.s, "failed", "1"}, NULL);
   if (retry) {
     char ms[32];
     snprintf(ms, sizeof(ms), "%lld", delay);
@@ -440,18 +452,8 @@ static void fail_core(LwTxn *core, const LwConfig *cfg, const char *worker_id,
     lw_txn_command(core, 4, (const char *[]){"HINCRBY", stats.s, "retried", "1"}, NULL);
   } else {
     LwKey dead = lw_key(cfg->prefix, LW_KEY_DEAD, job->stage);
-    LwKey queued = lw_key(cfg->prefix, LW_KEY_QUEUED, job->stage);
-    char member[LW_JOB_MEMBER_MAX];
-    lw_job_member(job, member);
     lw_txn_command(core, 3, (const char *[]){"LPUSH", dead.s, next->raw}, NULL);
-    if (*member) {
-      lw_txn_command(core, 3, (const char *[]){"SREM", queued.s, member}, NULL);
-    }
-  }
-  lw_txn_command(core, 5, (const char *[]){"HDEL", worker.s, "job", "since", "progress"},
-                 NULL);
-  if (job->timed) {
-    lw_job_timing_ops(core, cfg->prefix, job->stage, job->ran_ms);
+    unqueue_op(core, cfg, job);
   }
 }
 
@@ -515,17 +517,13 @@ LwStatus lw_queue_defer(redisContext *c, const LwConfig *cfg, const char *worker
   if (!core) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
-  LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
-  LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
+  /* no request went out: no run time counted */
+  release_ops(core, cfg, worker_id, job, "deferred", false);
   LwKey delayed = lw_key(cfg->prefix, LW_KEY_DELAYED, job->stage);
   char ms[32];
   snprintf(ms, sizeof(ms), "%lld", delay_ms);
-  lw_txn_command(core, 4, (const char *[]){"LREM", inflight.s, "-1", job->raw}, NULL);
   lw_txn_op(core, "delay", 3, (const char *[]){delayed.s, ms, job->raw});
-  lw_txn_command(core, 4, (const char *[]){"HINCRBY", stats.s, "deferred", "1"}, NULL);
-  lw_txn_command(core, 5, (const char *[]){"HDEL", worker.s, "job", "since", "progress"},
-                 NULL);
+  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
   LwStatus status = lw_txn_apply(c, inflight.s, job->raw, core, NULL, NULL, err);
   lw_txn_free(core);
   return status;
