@@ -162,11 +162,8 @@ bool lw_robots_known(LwRecords *c, const LwConfig *cfg, const char *url)
     return true;
   }
   char state[16] = "";
-  char *body = NULL;
-  size_t len = 0;
   LwError err;
-  LwStatus st = lw_robots_cache_get(c, cfg->prefix, p.origin, state, &body, &len, &err);
-  free(body);
+  LwStatus st = lw_robots_cache_get(c, cfg->prefix, p.origin, state, NULL, NULL, &err);
   return st != LW_NOTHING; /* a Redis error: lw_host_turn_take will say it */
 }
 

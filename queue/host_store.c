@@ -35,15 +35,15 @@ LwStatus lw_robots_cache_get(redisContext *c, const char *prefix, const char *or
                              char state[16], char **body, size_t *len, LwError *err)
 {
   redisReply *r = lw_redis_cmd(c, err, "HMGET", lw_key(prefix, LW_KEY_ROBOTS, origin).s,
-                               "state", "body", NULL);
+                               "state", body ? "body" : NULL, NULL);
   if (!r) {
     return err ? err->status : LW_ERR_REDIS;
   }
-  bool cached = r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+  bool cached = r->type == REDIS_REPLY_ARRAY && r->elements == (body ? 2u : 1u) &&
                 r->element[0]->type == REDIS_REPLY_STRING;
   if (cached) {
     snprintf(state, 16, "%s", r->element[0]->str);
-    if (r->element[1]->type == REDIS_REPLY_STRING) {
+    if (body && r->element[1]->type == REDIS_REPLY_STRING) {
       *len = r->element[1]->len;
       *body = malloc(*len + 1);
       if (*body) {

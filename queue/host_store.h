@@ -12,8 +12,9 @@
 #include "base/base.h"
 
 /* The cached robots.txt of origin: LW_OK with state (ok|none|unreachable)
- * and, when there is one, *body (the caller's, NUL-terminated) and *len;
- * LW_NOTHING when none is cached (or it expired). */
+ * and, when there is one, *body (the caller's, NUL-terminated) and *len
+ * (body NULL: the state only, the body not read); LW_NOTHING when none is
+ * cached (or it expired). */
 LwStatus lw_robots_cache_get(LwRecords *c, const char *prefix, const char *origin,
                              char state[16], char **body, size_t *len, LwError *err);
 
