@@ -30,7 +30,7 @@ state="$dir/state"
 # has the line UNTIL ("idle"; "workers": all started)
 start() {
   local log=$1 port=$2 until=$3; shift 3
-  env "$@" LODWASH_BIN="$bin" timeout 600 bash "$LODWASH_SOURCE_DIR/scripts/run-local" \
+  env LODWASH_BIN="$bin" "$@" timeout 600 bash "$LODWASH_SOURCE_DIR/scripts/run-local" \
     --files-only --workers 1 --interval 2 --data "$state" --port "$port" \
     --registry "$dir/registry.yaml" --allow-net "127.0.0.1:$http_port" --report-idle \
     > "$log" 2>&1 &
@@ -48,9 +48,22 @@ harvests() { tool "$1" providers --json | python3 -c '
 import json, sys
 print(" ".join("%s=%s" % (p["name"], (p["harvest"] or {}).get("id")) for p in json.load(sys.stdin)))'; }
 
-# --- the first run
+# --- the first run, with a worker slow to stop: in a session of its own, it
+# gets the stop's SIGTERM a second after the rest (Redis too, were Redis in
+# the process group), through this wrapper
+slow="$dir/slow-bin"
+mkdir -p "$slow"
+ln -s "$bin/lodwash" "$bin/lodwash-scheduler" "$slow/"
+cat > "$slow/lodwash-worker" <<EOF
+#!/usr/bin/env bash
+setsid "$bin/lodwash-worker" "\$@" &
+child=\$!
+trap 'sleep 1; kill -TERM \$child' TERM
+wait \$child; wait \$child
+EOF
+chmod +x "$slow/lodwash-worker"
 port1=$(lw_free_port)
-start "$dir/first.log" "$port1" idle || lw_fail "the first run did not get idle"
+start "$dir/first.log" "$port1" idle LODWASH_BIN="$slow" || lw_fail "the first run did not get idle"
 expect_match "the dashboard's URL is printed, on --port" "$(cat "$dir/first.log")" \
   "run-local: dashboard +http://127.0.0.1:$port1/"
 expect_eq "the dashboard answers there" \
@@ -63,12 +76,18 @@ expect_eq "a paused stage's job waits" \
   "$(tool first status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["stages"]["noop"]["queued"])')" 1
 stop_runner || lw_fail "the first run did not stop cleanly"
 expect_match "Redis's AOF is under --data" "$(ls "$state/redis")" 'appendonly'
+# the stop's SIGTERM reached the whole group: Redis outlived the worker,
+# which signed off (else its record would be listed for another 30 s)
+first_worker=$(grep -o 'msg="worker stopped" worker=[^ ]*' "$state/worker1.log" | sed 's/.*=//')
+expect_match "the first run's worker stopped" "$first_worker" '.'
 
 # --- the second run, same --data: what survives; the job time limit 2 s
 port2=$(lw_free_port)
 # (never idle: the paused stage's job waits)
 start "$dir/second.log" "$port2" workers LODWASH_JOB_TIME_LIMIT=2 || lw_fail "the second run did not start"
 expect_eq "after a restart: the same harvest history" "$(harvests second)" "$before"
+expect_eq "after a restart: the first run's worker is not listed" \
+  "$(tool second status --json | python3 -c 'import json,sys; print([w["id"] for w in json.load(sys.stdin)["workers"] if w["id"] == sys.argv[1]])' "$first_worker")" "[]"
 expect_eq "after a restart: the paused stage still paused" \
   "$(tool second status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["paused"])')" "['noop']"
 expect_eq "after a restart: its job still queued" \

@@ -6,6 +6,16 @@
 LW_SERVER_PIDS=()
 LW_SERVER_DIRS=()
 LW_SERVERS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# LW_SERVERS_OWN_SESSION=1 (scripts/run-local): each server in a session of
+# its own, so that a signal to the whole process group (Ctrl-C, `timeout`)
+# reaches the workers but not Redis: a worker told to stop still hands back
+# its job and signs off, and lw_servers_stop ends the servers after it.
+lw_server_exec() {
+  if [ "${LW_SERVERS_OWN_SESSION:-}" = 1 ]; then
+    exec setsid "$@"
+  fi
+  exec "$@"
+}
 
 # Prints a TCP port that is free on 127.0.0.1 right now.
 lw_free_port() {
@@ -21,8 +31,8 @@ lw_start_redis() {
   local dir
   dir=$(mktemp -d "${TMPDIR:-/tmp}/lodwash-redis-XXXXXX")
   LW_SERVER_DIRS+=("$dir")
-  redis-server --bind 127.0.0.1 --port "$port" --dir "$dir" --save '' \
-    --daemonize no --logfile "$dir/redis.log" --hash-max-listpack-value 1024 "$@" &
+  (lw_server_exec redis-server --bind 127.0.0.1 --port "$port" --dir "$dir" --save '' \
+    --daemonize no --logfile "$dir/redis.log" --hash-max-listpack-value 1024 "$@") &
   LW_SERVER_PIDS+=($!)
   for _ in $(seq 100); do
     if redis-cli -p "$port" ping >/dev/null 2>&1; then
@@ -53,7 +63,8 @@ lw_wait_url() {
 # (default 127.0.0.1).
 lw_start_http() {
   local port=$1 dir=$2 address=${3:-127.0.0.1}
-  python3 -m http.server --bind "$address" --directory "$dir" "$port" >/dev/null 2>&1 &
+  (lw_server_exec python3 -m http.server --bind "$address" --directory "$dir" "$port" \
+    >/dev/null 2>&1) &
   LW_SERVER_PIDS+=($!)
   lw_wait_url "http://$address:$port/" "HTTP server"
 }
@@ -166,7 +177,7 @@ MaxQueryExecutionTime = 600
 MaxQueryCostEstimationTime = 600
 DefaultQuery = select distinct ?g where { graph ?g { ?s ?p ?o } }
 INI
-  (cd "$dir" && exec virtuoso-t +foreground +configfile "$dir/virtuoso.ini" >"$dir/stdout.log" 2>&1) &
+  (cd "$dir" && lw_server_exec virtuoso-t +foreground +configfile "$dir/virtuoso.ini" >"$dir/stdout.log" 2>&1) &
   LW_SERVER_PIDS+=($!)
   local ok=""
   for _ in $(seq 600); do
