@@ -4,18 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rdf_readers/slot_ring.h"
+
 /* Blocks scanned ahead of the reader: enough that the reader never waits
  * while the thread keeps up. */
 #define SLOTS 4
 
-/* A slot moves FREE -> (the thread scans a block into it) -> READY -> (the
- * reader takes it) -> FREE; slot seq % SLOTS. */
+/* The thread scans a block into a slot, the reader takes it
+ * (rdf_readers/slot_ring.h). */
 typedef struct {
   LwBuf out;
   LwBuf events; /* LwPrescanEvent entries */
   LwScanner scan;
   LwScanner at_limit;
-  bool ready;
   bool io_error;
   bool at_end;
   bool last; /* nothing follows */
@@ -29,11 +30,7 @@ struct LwPrescanThread {
   const char *trailer;
   Slot slots[SLOTS];
   Slot *filling; /* the slot the scanner's callbacks record into */
-  unsigned long long next_fill;
-  unsigned long long next_take;
-  bool stopping;
-  pthread_mutex_t mutex;
-  pthread_cond_t changed;
+  LwSlotRing ring;
   pthread_t thread;
   char block[LW_PRESCAN_BLOCK];
 };
@@ -106,16 +103,12 @@ static void scan_block(LwPrescanThread *t, Slot *s)
 static void *thread_main(void *arg)
 {
   LwPrescanThread *t = arg;
-  pthread_mutex_lock(&t->mutex);
   for (bool last = false; !last;) {
-    Slot *s = &t->slots[t->next_fill % SLOTS];
-    while (s->ready && !t->stopping) {
-      pthread_cond_wait(&t->changed, &t->mutex);
-    }
-    if (t->stopping) {
+    int i = lw_slot_ring_fill_wait(&t->ring);
+    if (i < 0) {
       break;
     }
-    pthread_mutex_unlock(&t->mutex);
+    Slot *s = &t->slots[i];
     lw_buf_reset(&s->out);
     lw_buf_reset(&s->events);
     s->io_error = s->at_end = s->last = false;
@@ -123,12 +116,8 @@ static void *thread_main(void *arg)
     scan_block(t, s);
     s->scan = t->scan;
     last = s->last;
-    pthread_mutex_lock(&t->mutex);
-    s->ready = true;
-    t->next_fill++;
-    pthread_cond_broadcast(&t->changed);
+    lw_slot_ring_publish(&t->ring);
   }
-  pthread_mutex_unlock(&t->mutex);
   return NULL;
 }
 
@@ -138,8 +127,7 @@ static void destroy(LwPrescanThread *t)
     lw_buf_free(&t->slots[i].out);
     lw_buf_free(&t->slots[i].events);
   }
-  pthread_mutex_destroy(&t->mutex);
-  pthread_cond_destroy(&t->changed);
+  lw_slot_ring_destroy(&t->ring);
   free(t);
 }
 
@@ -151,8 +139,7 @@ LwStatus lw_prescan_thread_start(FILE *in, const LwScanner *scanner, const char 
   if (!t) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory for the pre-scanner");
   }
-  pthread_mutex_init(&t->mutex, NULL);
-  pthread_cond_init(&t->changed, NULL);
+  lw_slot_ring_init(&t->ring, SLOTS);
   t->in = in;
   t->trailer = trailer;
   t->scan = *scanner;
@@ -172,12 +159,7 @@ LwStatus lw_prescan_thread_start(FILE *in, const LwScanner *scanner, const char 
 
 void lw_prescan_thread_next(LwPrescanThread *t, LwPrescanBlock *b)
 {
-  Slot *s = &t->slots[t->next_take % SLOTS];
-  pthread_mutex_lock(&t->mutex);
-  while (!s->ready) {
-    pthread_cond_wait(&t->changed, &t->mutex);
-  }
-  pthread_mutex_unlock(&t->mutex);
+  Slot *s = &t->slots[lw_slot_ring_take_wait(&t->ring)];
   bool limit = false;
   const LwPrescanEvent *events = (const LwPrescanEvent *)s->events.data;
   size_t n = s->events.len / sizeof(*events);
@@ -198,12 +180,7 @@ void lw_prescan_thread_next(LwPrescanThread *t, LwPrescanBlock *b)
 
 void lw_prescan_thread_release(LwPrescanThread *t)
 {
-  Slot *s = &t->slots[t->next_take % SLOTS];
-  pthread_mutex_lock(&t->mutex);
-  s->ready = false;
-  t->next_take++;
-  pthread_cond_broadcast(&t->changed);
-  pthread_mutex_unlock(&t->mutex);
+  lw_slot_ring_release(&t->ring);
 }
 
 void lw_prescan_thread_stop(LwPrescanThread *t)
@@ -211,10 +188,7 @@ void lw_prescan_thread_stop(LwPrescanThread *t)
   if (!t) {
     return;
   }
-  pthread_mutex_lock(&t->mutex);
-  t->stopping = true;
-  pthread_cond_broadcast(&t->changed);
-  pthread_mutex_unlock(&t->mutex);
+  lw_slot_ring_stop(&t->ring);
   pthread_join(t->thread, NULL);
   destroy(t);
 }

@@ -20,9 +20,9 @@
 
 #include "base/base.h"
 #include "rdf_readers/rdf_readers.h"
+#include "rdf_readers/xml_feed_thread.h"
 #include "rdf_readers/xml_scope.h"
 
-#define BLOCK_SIZE 65536
 /* raptor cannot read RDF/XML without a base; this one marks IRIs that were
  * relative in a document read without a base IRI. */
 #define NO_BASE "http://lodwash.invalid/no-base-iri/"
@@ -233,8 +233,7 @@ typedef struct {
   LwXmlGuard *guard;
   LwXmlScope *scope; /* RDF/XML only */
   LwXmlBaseMarks *marks;
-  char *block;
-  bool started; /* raptor got its first bytes */
+  char *block; /* the read-ahead thread's */
 } RaptorParts;
 
 static void parts_free(RaptorParts *p)
@@ -255,12 +254,16 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
   }
   raptor_world_set_log_handler(p->world, c, on_log);
   raptor_world_set_generate_bnodeid_handler(p->world, c, make_bnodeid);
+  /* Interning keeps every URI in a tree, searched, added to and removed
+   * from for each URI made: a tenth of the reading. We keep no URI past its
+   * statement, so one malloc a URI is cheaper. */
+  raptor_world_set_flag(p->world, RAPTOR_WORLD_FLAG_URI_INTERNING, 0);
   if (raptor_world_open(p->world)) {
     return LW_ERR_INTERNAL;
   }
   p->parser = raptor_new_parser(p->world, "rdfxml");
   p->guard = lw_xml_guard_new(c->rc->max_depth);
-  p->block = malloc(LW_XML_MAX_PROLOG_BYTES + BLOCK_SIZE);
+  p->block = malloc(LW_XML_MAX_PROLOG_BYTES + LW_XML_FEED_BLOCK);
   if (format == LW_FORMAT_RDFXML) {
     p->marks = c->marks = lw_xml_base_marks_new();
     const char *base = c->have_base ? c->rc->options->base_iri : NO_BASE;
@@ -280,123 +283,64 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
   return LW_OK;
 }
 
-/* Reads up to want bytes; sets *eof at the end of input. */
-static LwStatus read_block(FILE *in, char *buf, size_t want, size_t *got, bool *eof)
-{
-  *got = 0;
-  while (*got < want) {
-    size_t n = fread(buf + *got, 1, want - *got, in);
-    if (n == 0) {
-      if (ferror(in)) {
-        return LW_ERR_IO;
-      }
-      *eof = true;
-      break;
-    }
-    *got += n;
-  }
-  return LW_OK;
-}
-
-/* Reads until the prolog is complete and checked; leaves its bytes (and
- * maybe more) in p->block, which holds the first *len bytes on entry (all
- * of the input when *eof). */
-static LwStatus read_prolog(FILE *in, RaptorParts *p, size_t *len, bool *eof, LwError *err)
-{
-  for (;;) {
-    LwStatus st = lw_xml_guard_prolog(p->guard, p->block, *len, *eof, err);
-    if (st != LW_NOTHING) {
-      return st;
-    }
-    size_t got;
-    if (read_block(in, p->block + *len, BLOCK_SIZE, &got, eof) != LW_OK) {
-      return lw_error_set(err, LW_ERR_IO, "read error");
-    }
-    *len += got;
-  }
-}
-
 static void chunk(RaptorParts *p, const char *data, size_t len, bool eof)
 {
   raptor_parser_parse_chunk(p->parser, (const unsigned char *)data, len, eof);
 }
 
-/* Gives raptor the len bytes of the block, the start tags that matter to
- * the xml:lang correction each alone. Returns how many bytes at the end
- * (an unfinished start tag) are kept for the next block. */
-static size_t feed_block(RaptorParts *p, RaptorContext *c, size_t len, bool eof)
+/* Gives raptor one planned block: its pieces in order, the start tags that
+ * matter to the xml:lang correction each alone, with their language. Once
+ * the sink stopped us or raptor failed, no tag is given alone any more: the
+ * rest of the block goes in one piece. */
+static void feed(RaptorParts *p, RaptorContext *c, const LwXmlFeedBlock *b)
 {
-  const char *data = p->block;
+  bool eof = b->last && b->status == LW_OK;
   size_t fed = 0;
-  if (!p->started) {
-    /* raptor keeps its first bytes for libxml2 to guess the encoding and
-     * parses them only with the next: a few that end no tag */
-    fed = len < 4 ? len : 4;
-    chunk(p, data, fed, eof && fed == len);
-    p->started = true;
-  }
-  size_t pos = 0, tag;
-  LwXmlScopeTag t;
-  while (p->scope && c->stop == LW_OK && !c->fatal &&
-         lw_xml_scope_next(p->scope, data, len, &pos, &tag, &t)) {
-    if (tag > fed) {
-      chunk(p, data + fed, tag - fed, false);
-      fed = tag;
-    }
-    c->attribute_lang = t.lang;
-    if (t.base && t.base_start >= fed) {
-      /* the tag with raptor's own xml:base value */
-      if (t.base_start > fed) {
-        chunk(p, data + fed, t.base_start - fed, false);
+  for (size_t i = 0; i < b->n_pieces; ++i) {
+    const LwXmlPiece *x = &b->pieces[i];
+    if (x->starts_tag && (c->stop != LW_OK || c->fatal)) {
+      if (fed < b->end || eof) {
+        chunk(p, b->bytes + fed, b->end - fed, eof);
       }
-      chunk(p, t.base, t.base_len, false);
-      fed = t.base_end;
-    }
-    chunk(p, data + fed, pos - fed, false);
-    c->attribute_lang = NULL;
-    fed = pos;
-  }
-  size_t keep = 0;
-  if (p->scope && !eof && lw_xml_scope_open_tag(p->scope, &tag) && tag >= fed &&
-      len - tag <= LW_XML_MAX_PROLOG_BYTES) {
-    keep = len - tag;
-    lw_xml_scope_restart_tag(p->scope);
-  }
-  if (fed < len - keep || eof) {
-    chunk(p, data + fed, len - keep - fed, eof);
-  }
-  return keep;
-}
-
-/* Parses the document whose first len bytes are in p->block (all of it
- * when eof) and whose rest is in. */
-static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c, size_t len, bool eof)
-{
-  LwError *err = c->rc->err;
-  LW_TRY(read_prolog(in, p, &len, &eof, err));
-  size_t guarded = 0; /* bytes at the front the guard has seen */
-  for (;;) {
-    LW_TRY(lw_xml_guard_feed(p->guard, p->block, len, guarded, err));
-    size_t keep = feed_block(p, c, len, eof);
-    if (c->stop != LW_OK) {
-      raptor_parser_parse_abort(p->parser);
-      return lw_error_set(err, c->stop, "stopped by the statement sink");
-    }
-    if (c->fatal || eof) {
       break;
     }
-    memmove(p->block, p->block + len - keep, keep);
-    size_t got;
-    if (read_block(in, p->block + keep, BLOCK_SIZE, &got, &eof) != LW_OK) {
-      return lw_error_set(err, LW_ERR_IO, "read error");
+    c->attribute_lang = x->lang >= 0 ? b->bytes + x->lang : NULL;
+    chunk(p, b->bytes + x->offset, x->len, x->eof);
+    fed = x->fed_to;
+  }
+  c->attribute_lang = NULL;
+}
+
+/* Parses the document, planned block by block in the read-ahead thread. */
+static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c)
+{
+  LwError *err = c->rc->err;
+  LwXmlFeedThread *ahead;
+  LW_TRY(lw_xml_feed_thread_start(in, p->block, p->guard, p->scope, &ahead, err));
+  LwStatus st = LW_OK;
+  for (;;) {
+    LwXmlFeedBlock b;
+    lw_xml_feed_thread_next(ahead, &b);
+    if (b.status != LW_OK) {
+      st = lw_error_set(err, b.status, "%s", b.err->message);
+      break;
     }
-    guarded = keep;
-    len = keep + got;
+    feed(p, c, &b);
+    lw_xml_feed_thread_release(ahead);
+    if (c->stop != LW_OK) {
+      raptor_parser_parse_abort(p->parser);
+      st = lw_error_set(err, c->stop, "stopped by the statement sink");
+      break;
+    }
+    if (c->fatal || b.last) {
+      break;
+    }
   }
-  if (c->fatal) {
-    return lw_error_set(err, LW_ERR_SYNTAX, "%s", c->fatal_message);
+  lw_xml_feed_thread_stop(ahead);
+  if (st == LW_OK && c->fatal) {
+    st = lw_error_set(err, LW_ERR_SYNTAX, "%s", c->fatal_message);
   }
-  return LW_OK;
+  return st;
 }
 
 LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
@@ -418,13 +362,7 @@ LwStatus lw_rdf_read_raptor(FILE *in, LwReadContext *rc)
     parts_free(&p);
     return lw_error_set(rc->err, LW_ERR_USAGE, "bad base IRI");
   }
-  size_t len;
-  bool eof = false;
-  if (read_block(in, p.block, BLOCK_SIZE, &len, &eof) != LW_OK) {
-    st = lw_error_set(rc->err, LW_ERR_IO, "read error");
-  } else {
-    st = parse_all(in, &p, &c, len, eof);
-  }
+  st = parse_all(in, &p, &c);
   raptor_free_uri(base);
   parts_free(&p);
   for (size_t i = 0; i < sizeof(c.unmarked) / sizeof(c.unmarked[0]); ++i) {

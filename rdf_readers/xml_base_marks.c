@@ -1,6 +1,7 @@
 #include "rdf_readers/xml_base_marks.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,9 @@ typedef struct {
 struct LwXmlBaseMarks {
   char prefix[32]; /* "{lodwash-q<NONCE>-" */
   size_t prefix_len;
+  /* the tokenizer adds marks in the read-ahead thread while the reader's
+   * thread reads them (rdf_readers/xml_feed_thread.h) */
+  pthread_mutex_t lock;
   LwBuf marks; /* Mark[] */
   LwBuf arena; /* the queries */
 };
@@ -35,6 +39,7 @@ LwXmlBaseMarks *lw_xml_base_marks_new(void)
   }
   m->prefix_len = (size_t)snprintf(m->prefix, sizeof(m->prefix), "{lodwash-q%016" PRIx64 "-",
                                    nonce);
+  pthread_mutex_init(&m->lock, NULL);
   return m;
 }
 
@@ -43,6 +48,7 @@ void lw_xml_base_marks_free(LwXmlBaseMarks *m)
   if (m) {
     lw_buf_free(&m->marks);
     lw_buf_free(&m->arena);
+    pthread_mutex_destroy(&m->lock);
     free(m);
   }
 }
@@ -93,8 +99,11 @@ bool lw_xml_base_mark(LwXmlBaseMarks *m, const char *base, LwBuf *out)
   if (!p.scheme.ptr || (!p.query.ptr && !(empty_path && p.authority.ptr))) {
     return false;
   }
+  pthread_mutex_lock(&m->lock);
   size_t k = find_or_add(m, p.query, empty_path);
-  if (k >= count(m)) {
+  bool marked = k < count(m);
+  pthread_mutex_unlock(&m->lock);
+  if (!marked) {
     return false;
   }
   /* everything before the query, a "/" for an empty path, the mark */
@@ -110,23 +119,11 @@ bool lw_xml_base_mark(LwXmlBaseMarks *m, const char *base, LwBuf *out)
   return true;
 }
 
-const char *lw_xml_base_unmark(const LwXmlBaseMarks *m, const char *iri, size_t *len,
-                               LwBuf *out)
+/* unmark with the marks locked: at is the mark's '{' in iri. */
+static const char *unmark_at(const LwXmlBaseMarks *m, const char *iri, const char *at,
+                             size_t *len, LwBuf *out)
 {
-  if (!count(m)) { /* no base marked (nearly every document): no scan */
-    return iri;
-  }
-  const char *at = memchr(iri, '{', *len);
-  if (!at) {
-    return iri;
-  }
   const char *end = iri + *len;
-  while (at && ((size_t)(end - at) <= m->prefix_len || memcmp(at, m->prefix, m->prefix_len))) {
-    at = memchr(at + 1, '{', (size_t)(end - at - 1));
-  }
-  if (!at) {
-    return iri;
-  }
   size_t k = 0;
   const char *digit = at + m->prefix_len;
   while (digit < end && *digit >= '0' && *digit <= '9' && k < LW_XML_BASE_MARKS_MAX) {
@@ -148,4 +145,23 @@ const char *lw_xml_base_unmark(const LwXmlBaseMarks *m, const char *iri, size_t 
   }
   *len = out->len;
   return out->data;
+}
+
+const char *lw_xml_base_unmark(LwXmlBaseMarks *m, const char *iri, size_t *len,
+                               LwBuf *out)
+{
+  /* no '{' (nearly every IRI: it is no IRI character) or no mark of ours:
+   * nothing shared is read */
+  const char *at = memchr(iri, '{', *len);
+  const char *end = iri + *len;
+  while (at && ((size_t)(end - at) <= m->prefix_len || memcmp(at, m->prefix, m->prefix_len))) {
+    at = memchr(at + 1, '{', (size_t)(end - at - 1));
+  }
+  if (!at) {
+    return iri;
+  }
+  pthread_mutex_lock(&m->lock);
+  const char *r = unmark_at(m, iri, at, len, out);
+  pthread_mutex_unlock(&m->lock);
+  return r;
 }

@@ -43,7 +43,7 @@ bool lw_xml_base_mark(LwXmlBaseMarks *m, const char *base, LwBuf *out);
 /* The IRI raptor made (len bytes) as RFC 3986 makes it: iri itself when it
  * holds no mark of ours, else out's data (out reset first); *len is set.
  * NULL when out of memory. */
-const char *lw_xml_base_unmark(const LwXmlBaseMarks *m, const char *iri, size_t *len,
+const char *lw_xml_base_unmark(LwXmlBaseMarks *m, const char *iri, size_t *len,
                                LwBuf *out);
 
 /* At most this many different bases are marked in one document. */

@@ -354,6 +354,49 @@ static void test_sink_stops(void)
   lw_buf_free(&doc);
 }
 
+/* RDF/XML over many read-ahead blocks (rdf_readers/xml_feed_thread.h):
+ * property attributes under xml:lang and xml:base values with a query, in
+ * tags that straddle the blocks, read as in a small document; and a sink
+ * that stops early ends the reading while the read-ahead waits. */
+static void test_rdfxml_blocks(void)
+{
+  LwBuf doc = LW_BUF_INIT;
+  lw_buf_append_str(&doc, "<?xml version=\"1.0\"?>\n<rdf:RDF "
+                          "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" "
+                          "xmlns:ex=\"http://ex.example/\" xml:lang=\"en\">\n");
+  enum { N = 6000 };
+  for (int i = 0; i < N; ++i) {
+    lw_buf_appendf(&doc,
+                   "<rdf:Description xml:base=\"http://b.example/x?q=%d\" rdf:about=\"#s\" "
+                   "ex:p=\"v%d\"/>\n",
+                   i % 50, i);
+  }
+  lw_buf_append_str(&doc, "</rdf:RDF>\n");
+  CHECK(doc.len > 4 * 65536);
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  LwStatus st = read_mem(doc.data, doc.len, LW_FORMAT_RDFXML, "http://doc.example/", &c, &stats,
+                         &err);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.statements, N);
+  const char *out = out_of(&c);
+  CHECK(strstr(out, "<http://b.example/x?q=0#s> <http://ex.example/p> \"v0\"@en .\n") != NULL);
+  CHECK(strstr(out, "<http://b.example/x?q=10#s> <http://ex.example/p> \"v3210\"@en .\n") !=
+        NULL);
+  CHECK(strstr(out, "<http://b.example/x?q=49#s> <http://ex.example/p> \"v5999\"@en .\n") !=
+        NULL);
+  collected_free(&c);
+
+  c = (Collected){0};
+  c.stop_after = 1;
+  st = read_mem(doc.data, doc.len, LW_FORMAT_RDFXML, "http://doc.example/", &c, &stats, &err);
+  CHECK_INT_EQ(st, LW_ERR_IO);
+  CHECK_INT_EQ(stats.statements, 1);
+  collected_free(&c);
+  lw_buf_free(&doc);
+}
+
 static void test_formats(void)
 {
   Collected c = {0};
@@ -385,6 +428,7 @@ int main(void)
   test_rdfa();
   test_blank_labels();
   test_sink_stops();
+  test_rdfxml_blocks();
   test_formats();
   return lw_test_finish();
 }
