@@ -363,6 +363,9 @@ int64_t lw_datetime_now_usec(void);
  * how long something took. */
 double lw_monotonic_seconds(void);
 
+/* Sleeps about ms milliseconds (a signal may end it sooner). */
+void lw_sleep_ms(long long ms);
+
 /* ---- line_reader (base/line_reader.c) ---------------------------------- */
 
 /*

@@ -318,3 +318,12 @@ double lw_monotonic_seconds(void)
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+void lw_sleep_ms(long long ms)
+{
+  if (ms <= 0) {
+    return;
+  }
+  struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}

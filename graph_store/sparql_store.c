@@ -236,12 +236,6 @@ static LwStatus post_once(LwSparqlStore *s, CURL *curl, const char *url,
   return LW_OK;
 }
 
-static void sleep_ms(long ms)
-{
-  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
-
 /* post_once on an idle connection; a request the store refused as a
  * deadlock with a concurrent one (rolled back, so nothing of it applied) is
  * sent again after a short wait, a few times. */
@@ -258,7 +252,7 @@ static LwStatus post(LwSparqlStore *s, const char *url, const char *content_type
       break;
     }
     lw_buf_reset(answer);
-    sleep_ms(wait_ms + rand() % wait_ms); /* apart from the request it met */
+    lw_sleep_ms(wait_ms + rand() % wait_ms); /* apart from the request it met */
   }
   release(s, curl);
   return st;

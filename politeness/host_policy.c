@@ -184,12 +184,6 @@ LwStatus lw_robots_fetch(LwRecords *c, const LwConfig *cfg, const LwNetGuard *gu
 
 #define TURN_POLL_MS 100
 
-static void sleep_ms(long long ms)
-{
-  struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
-
 LwStatus lw_host_turn_take(LwRecords *c, const LwConfig *cfg, const LwNetGuard *guard,
                            const char *url, long robots_timeout_ms, LwHostTurn *turn,
                            LwError *err)
@@ -229,7 +223,7 @@ LwStatus lw_host_turn_wait(LwRecords *c, const LwConfig *cfg, const LwHostTurn *
       return lw_error_set(err, LW_ERR_NET, "stopped while waiting for the turn of %.300s",
                           turn->host);
     }
-    sleep_ms(left < TURN_POLL_MS ? left : TURN_POLL_MS);
+    lw_sleep_ms(left < TURN_POLL_MS ? left : TURN_POLL_MS);
   }
   return LW_OK;
 }

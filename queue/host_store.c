@@ -10,8 +10,7 @@
 /* KEYS: hostpace:<host>  ARGV: interval ms.  Reserves the host's next turn:
  * returns how many ms to wait for it and the time of the turn after it. */
 static LwScript pace_script = {
-  "local t = redis.call('TIME')\n"
-  "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+  LW_LUA_NOW_MS
   "local nxt = tonumber(redis.call('GET', KEYS[1]) or '0')\n"
   "local at = math.max(now, nxt)\n"
   "local gap = tonumber(ARGV[1])\n"
@@ -23,8 +22,7 @@ static LwScript pace_script = {
  * ms.  Gives an unused turn back, unless a later one was reserved since. */
 static LwScript pace_back_script = {
   "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end\n"
-  "local t = redis.call('TIME')\n"
-  "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+  LW_LUA_NOW_MS
   "local at = tonumber(ARGV[1]) - tonumber(ARGV[2])\n"
   "if at <= now then redis.call('DEL', KEYS[1]) return 1 end\n"
   "redis.call('SET', KEYS[1], at, 'PX', at - now + 1000)\n"

@@ -9,8 +9,7 @@
 
 /* KEYS[1] the lease set; ARGV: holder, limit, lease ms. */
 static LwScript take_script = {
-  "local t = redis.call('TIME')\n"
-  "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+  LW_LUA_NOW_MS
   "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)\n"
   "if redis.call('ZSCORE', KEYS[1], ARGV[1]) or\n"
   "   redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then\n"
@@ -24,8 +23,7 @@ static LwScript take_script = {
 /* KEYS: the lease set, the waiting harvests, when each was served;
  * ARGV: holder, limit, lease ms, harvest, waiting ms. */
 static LwScript fair_take_script = {
-  "local t = redis.call('TIME')\n"
-  "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+  LW_LUA_NOW_MS
   "local lease, h = tonumber(ARGV[3]), ARGV[4]\n"
   "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)\n"
   "if redis.call('ZSCORE', KEYS[1], ARGV[1]) then\n"

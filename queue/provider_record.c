@@ -29,8 +29,7 @@ static LwScript claim_script = {
  * idle with `harvested` advanced (done), or error with a backoff (failed:
  * not every dump got in). Returns 1 when the provider was settled. */
 static LwScript finish_script = {
-  "local t = redis.call('TIME')\n"
-  "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+  LW_LUA_NOW_MS
   "local status = redis.call('HGET', KEYS[1], 'status')\n"
   "if ARGV[2] ~= 'settle' and status == 'running' then\n"
   "  status = ARGV[2]\n"
@@ -342,8 +341,7 @@ LwStatus lw_harvest_settle(redisContext *c, const char *prefix, const char *id,
  * timeout as failed, with its reason, and settles its provider (as
  * finish_script). Returns 1 when it timed out. */
 static LwScript timeout_script = {
-  "local t = redis.call('TIME')\n"
-  "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+  LW_LUA_NOW_MS
   "local h = redis.call('HMGET', KEYS[1], 'status', 'progress', 'started', 'pending')\n"
   "if h[1] ~= 'running' then return 0 end\n"
   "local last = math.max(tonumber(h[2]) or 0, tonumber(h[3]) or 0)\n"

@@ -46,6 +46,12 @@ LwStatus lw_redis_cursor_walk(redisContext *c, const char **argv, int argc, int 
  * LW_ERR_REDIS otherwise) with err set; LW_OK for other replies. */
 LwStatus lw_redis_reply_status(const redisReply *reply, LwError *err);
 
+/* The start of a script that needs the time: `now`, Redis's clock in ms,
+ * the one clock every worker and the scheduler share. */
+#define LW_LUA_NOW_MS                                                                      \
+  "local t = redis.call('TIME')\n"                                                          \
+  "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+
 /* A Lua script with its SHA1, computed on first use. Define as
  * static LwScript s = {SOURCE, ""}; */
 typedef struct {

@@ -6,9 +6,6 @@
 #include "queue/redis_cmd.h"
 #include "queue/scripts.h"
 
-/* Redis time in ms: the one clock every worker and the scheduler share. */
-#define NOW_MS                                                                             \
-  "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
 
 /* A stage's waiting jobs (queue/keys.h): one list per harvest, the lane
  * RING:<harvest>, and RING = queue:<stage>, the ring of the harvests with
@@ -72,7 +69,7 @@ LwScript lw_script_enqueue = {
  * of the first stage that has one into the in-flight list, marks it on the
  * heartbeat and refreshes the TTL. Returns the job JSON or nil. */
 LwScript lw_script_fetch = {
-  NOW_MS LANES
+  LW_LUA_NOW_MS LANES
   "for i = 3, #KEYS, 2 do\n"
   "  if ARGV[2] == '1' then\n"
   "    local due = redis.call('ZRANGEBYSCORE', KEYS[i + 1], '-inf', now, 'LIMIT', 0, 100)\n"
@@ -141,7 +138,7 @@ LwScript lw_script_fetch = {
  * `failed` = |failed set| on the record, counted only when a set changes:
  * running it twice changes nothing. */
 LwScript lw_script_apply = {
-  NOW_MS FINISH_FILE LANES
+  LW_LUA_NOW_MS FINISH_FILE LANES
   "local fence, ncore = ARGV[1], tonumber(ARGV[3])\n"
   "if fence ~= '' and not redis.call('LPOS', fence, ARGV[2]) then return {0, ''} end\n"
   "local ops, i = {}, 4\n"
@@ -247,7 +244,7 @@ LwScript lw_script_handback = {
  * is then finished as failed for its harvest. Returns the number of jobs
  * handled, or -1 when the worker is alive. */
 LwScript lw_script_reap = {
-  NOW_MS MEMBER FINISH_FILE LANES
+  LW_LUA_NOW_MS MEMBER FINISH_FILE LANES
   "local function file_stage(stage)\n"
   "  for i = 12, #ARGV do if ARGV[i] == stage then return true end end\n"
   "  return false\n"
@@ -346,7 +343,7 @@ LwScript lw_script_transition = {
  * harvesting, while it is still the provider's latest. Returns the number
  * of jobs taken from the dead list. */
 LwScript lw_script_retry_dead = {
-  NOW_MS MEMBER LANES
+  LW_LUA_NOW_MS MEMBER LANES
   "local function reopen(obj)\n"
   "  local h = obj.harvest\n"
   "  if type(h) ~= 'string' or h == '' then return end\n"
@@ -395,7 +392,7 @@ LwScript lw_script_retry_dead = {
 /* KEYS: delayed, queue
  * Moves every due job from delayed to its queue. Returns how many. */
 LwScript lw_script_promote = {
-  NOW_MS LANES "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)\n"
+  LW_LUA_NOW_MS LANES "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)\n"
          "for _, j in ipairs(due) do\n"
          "  redis.call('ZREM', KEYS[1], j)\n"
          "  lane_push(KEYS[2], j, false, false)\n"

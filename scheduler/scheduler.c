@@ -1144,12 +1144,6 @@ LwStatus lw_scheduler_cycle(LwScheduler *s, LwCycleStats *stats, LwError *err)
 
 /* ---- the loop ---- */
 
-static void sleep_ms(long long ms)
-{
-  struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
-
 /* Sleeps about ms, in short steps so that a signal or a lost lease is seen
  * soon; renews the lease every poll period when held. */
 static void wait_renewing(LwScheduler *s, long long ms, volatile sig_atomic_t *stop)
@@ -1157,7 +1151,7 @@ static void wait_renewing(LwScheduler *s, long long ms, volatile sig_atomic_t *s
   const long long step = 100;
   long long since_renew = 0;
   for (long long slept = 0; slept < ms && !*stop; slept += step) {
-    sleep_ms(step);
+    lw_sleep_ms(step);
     since_renew += step;
     if (s->holds_lease && since_renew >= poll_ms(s)) {
       since_renew = 0;

@@ -17,12 +17,6 @@
 static redisContext *c;
 static LwConfig cfg;
 
-static void sleep_ms(long ms)
-{
-  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
-
 static LwJob *job_for(const char *stage, const char *seed, const char *extra_json)
 {
   json_t *extra = extra_json ? json_loads(extra_json, 0, NULL) : NULL;
@@ -166,7 +160,7 @@ static void test_retries_and_dead(void)
       CHECK(fetch("w1", "retry") == NULL); /* not due yet */
       /* while delayed the seed still counts as queued */
       CHECK_INT_EQ(push("retry", seed, LW_PRIORITY_NORMAL, NULL), LW_NOTHING);
-      sleep_ms(delay + 60);
+      lw_sleep_ms(delay + 60);
     } else {
       CHECK_INT_EQ(outcome, LW_FAIL_DEAD);
     }
@@ -277,7 +271,7 @@ static void test_reaper(void)
   CHECK_INT_EQ(lw_queue_reap(c, &cfg, &returned, &err), LW_OK);
   CHECK_INT_EQ(returned, 0); /* alive: nothing taken */
   CHECK_INT_EQ(counts("reap").inflight, 1);
-  sleep_ms(1300); /* heartbeat TTL is 1 s and nobody beats */
+  lw_sleep_ms(1300); /* heartbeat TTL is 1 s and nobody beats */
   CHECK_INT_EQ(lw_queue_reap(c, &cfg, &returned, &err), LW_OK);
   CHECK_INT_EQ(returned, 1);
   LwStageCounts n = counts("reap");
