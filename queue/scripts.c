@@ -260,6 +260,7 @@ LwScript lw_script_reap = {
   "  local cur = redis.call('HGET', sk, 'status')\n"
   "  if cur == 'downloading' or cur == 'unarchiving' or cur == 'guessing' or cur == 'parsing' then\n"
   "    redis.call('HSET', sk, 'status', 'failed', 'updated', now, 'error', obj.error)\n"
+  "    redis.call('ZADD', ARGV[9] .. ':index', now, seed)\n" /* queue/gc_index.h */
   "    redis.call('HINCRBY', ARGV[9], cur, -1)\n"
   "    redis.call('HINCRBY', ARGV[9], 'failed', 1)\n"
   "  end\n"

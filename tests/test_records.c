@@ -348,6 +348,9 @@ static void test_reaped_to_death(void)
 {
   harvest("h5", (const char *[]){"m1"}, 1);
   LwError err;
+  LwKey index = lw_key(cfg.prefix, LW_KEY_SEED_INDEX, NULL);
+  long long indexed = lw_test_redis_int(c, "ZSCORE", index.s, "m1", NULL);
+  lw_sleep_ms(5);
   LwJob *job = take("killed0", "m1", "h5");
   long long imports = lw_test_queue_len(c, cfg.prefix, "import");
   for (long long i = 0; job; ++i) {
@@ -374,6 +377,8 @@ static void test_reaped_to_death(void)
   CHECK_INT_EQ(lw_seed_get_field(c, cfg.prefix, "m1", "status", &status, &err), LW_OK);
   CHECK_STR_EQ(status, "failed");
   free(status);
+  /* the collection's index follows the failure (queue/gc_index.h) */
+  CHECK(lw_test_redis_int(c, "ZSCORE", index.s, "m1", NULL) > indexed);
 }
 
 /* An archive of many entries: one ack of thousands of ops. */

@@ -247,6 +247,11 @@ cycle --sparql-page-size 10 # settles
 for p in bees cat portal site; do
   expect_eq "$p: harvest done" "$(hv_harvest "$prefix" "$p" status)" done
 done
+# a catalogue has no dcterms:modified of its own: `lodwash providers` shows
+# when its harvest ended under HARVESTED
+expect_match "cat: HARVESTED in the providers table is the harvest's time" \
+  "$(lw "$prefix" --registry "$dir/registry.yaml" providers | awk '$1 == "cat" { print $4 }')" \
+  '^20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T'
 
 expect_eq "bees: the graph holds exactly the Turtle distribution's triples" \
   "$(graph bees | md5sum)" "$(rapper -q -i turtle -o ntriples "$www/orgea/files/1T2p3o4B.ttl" | LC_ALL=C sort -u | md5sum)"

@@ -81,6 +81,15 @@ static void print_datasets(const json_t *datasets)
          "", n, counts[0], counts[1], counts[2], counts[3], skipped);
 }
 
+/* HARVESTED: the dcterms:modified harvested; a provider without one (a
+ * catalogue, a sitemap, a SPARQL endpoint: its versions are content
+ * hashes) shows when its last harvest ended. */
+static const char *harvested_of(json_t *o)
+{
+  const char *modified = json_string_value(json_object_get(o, "harvested"));
+  return modified && *modified ? modified : text_of(o, "harvested_at");
+}
+
 static void print_table(json_t *list)
 {
   printf("%-16s %-11s %-22s %-22s %5s  %s\n", "NAME", "STATE", "VOID MODIFIED", "HARVESTED",
@@ -89,7 +98,7 @@ static void print_table(json_t *list)
   json_t *o;
   json_array_foreach(list, i, o) {
     printf("%-16s %-11s %-22s %-22s %5zu  %s\n", text_of(o, "name"), text_of(o, "state"),
-           text_of(o, "void_modified"), text_of(o, "harvested"),
+           text_of(o, "void_modified"), harvested_of(o),
            json_array_size(json_object_get(o, "dumps")), text_of(o, "source_url"));
     print_datasets(json_object_get(o, "datasets"));
     print_harvest(json_object_get(o, "harvest"));
