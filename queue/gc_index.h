@@ -4,10 +4,9 @@
  * it looks at, however many other keys Redis holds.
  *
  *   seeds:index  zset  every seed with a status, scored by its `updated`
- *                      (written with it; a reaped job's seed, failed by
- *                      the reap script, keeps its older score: never
- *                      above `updated`), so the sweep reads only the
- *                      seeds unchanged for the grace period
+ *                      (written with it, by the reap script too when it
+ *                      fails a dead job's seed), so the sweep reads only
+ *                      the seeds unchanged for the grace period
  *   harvests     zset  every harvest record, scored by its `started`
  *   providers    set   the providers whose record has a `harvest` (the
  *                      claim) or `void_dumps` (a VoID visit)
