@@ -239,3 +239,43 @@ LwStatus lw_gc_index_walk(LwRecords *c, const char *index, bool zset, long long 
   snprintf(max, sizeof(max), "%lld", max_score);
   return walk_zset(c, index, max_score == LLONG_MAX ? "+inf" : max, fn, arg, err);
 }
+
+typedef struct {
+  size_t head; /* the key's length before the name */
+  LwGcIndexPageFn fn;
+  void *arg;
+} NameScan;
+
+/* A SCAN page of provider keys, handed on as names. */
+static LwStatus name_scan_page(void *arg, const redisReply *page, LwError *err)
+{
+  NameScan *w = arg;
+  const char **names = calloc(page->elements + 1, sizeof(*names));
+  if (!names) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < page->elements; ++i) {
+    const redisReply *key = page->element[i];
+    if (key->type == REDIS_REPLY_STRING && key->len > w->head) {
+      names[n++] = key->str + w->head;
+    }
+  }
+  LwStatus st = n ? w->fn(w->arg, names, n) : LW_OK;
+  free(names);
+  return st;
+}
+
+LwStatus lw_gc_index_providers_walk(LwRecords *c, const char *prefix, LwGcIndexPageFn fn,
+                                    void *arg, LwError *err)
+{
+  bool built = false;
+  LW_TRY(lw_index_is_built(c, prefix, INDEX_NAME, &built, err));
+  if (built) {
+    return walk_set(c, lw_key(prefix, LW_KEY_PROVIDER_INDEX, NULL).s, fn, arg, err);
+  }
+  LwKey match = lw_key(prefix, LW_KEY_PROVIDER, "*");
+  NameScan w = {strlen(match.s) - 1, fn, arg};
+  const char *argv[] = {"SCAN", "0", "MATCH", match.s, "COUNT", PAGE};
+  return lw_redis_cursor_walk(c, argv, 6, 1, name_scan_page, &w, err);
+}

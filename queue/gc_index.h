@@ -65,4 +65,10 @@ typedef LwStatus (*LwGcIndexPageFn)(void *arg, const char *const *members, size_
 LwStatus lw_gc_index_walk(LwRecords *c, const char *index, bool zset, long long max_score,
                           LwGcIndexPageFn fn, void *arg, LwError *err);
 
+/* Walks the names of the providers known to Redis: the providers index
+ * once built, else (records from before it, the collection not run yet)
+ * one SCAN of provider:*. */
+LwStatus lw_gc_index_providers_walk(LwRecords *c, const char *prefix, LwGcIndexPageFn fn,
+                                    void *arg, LwError *err);
+
 #endif

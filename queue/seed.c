@@ -7,6 +7,7 @@
 
 #include "base/base.h"
 #include "files/files.h"
+#include "queue/gc_index.h"
 #include "queue/harvest.h"
 #include "queue/job.h"
 #include "queue/keys.h"
@@ -390,38 +391,42 @@ LwStatus lw_seed_get_field(redisContext *c, const char *prefix, const char *hash
   return status;
 }
 
+typedef struct {
+  redisContext *c;
+  const char *prefix;
+  const char *uri;
+  char hash[LW_HASH_HEX_LEN + 1];
+  json_t **out;
+  LwStatus st; /* LW_NOTHING until found */
+  LwError *err;
+} ProviderSeed;
+
+static LwStatus provider_seed_page(void *arg, const char *const *names, size_t n)
+{
+  ProviderSeed *f = arg;
+  for (size_t i = 0; i < n && f->st == LW_NOTHING; ++i) {
+    char hash[LW_HASH_HEX_LEN + 1];
+    lw_seed_hash_for(f->uri, names[i], hash);
+    f->st = lw_seed_get(f->c, f->prefix, hash, f->out, f->err);
+    if (f->st == LW_OK) {
+      memcpy(f->hash, hash, sizeof(hash));
+    }
+  }
+  return f->st > LW_NOTHING ? f->st : LW_OK;
+}
+
 /* The seed of uri listed by one of the providers known to Redis. */
 static LwStatus find_provider_seed(redisContext *c, const char *prefix, const char *uri,
                                    char hash_out[LW_HASH_HEX_LEN + 1], json_t **out,
                                    LwError *err)
 {
-  LwKey pattern = lw_key(prefix, LW_KEY_PROVIDER, "*");
-  size_t head = strlen(pattern.s) - 1;
-  char cursor[32] = "0";
-  LwStatus st = LW_NOTHING;
-  do {
-    redisReply *r = lw_redis_cmd(c, err, "SCAN", cursor, "MATCH", pattern.s, "COUNT", "100",
-                                 NULL);
-    if (!r) {
-      return err ? err->status : LW_ERR_REDIS;
-    }
-    if (r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
-      freeReplyObject(r);
-      return lw_error_set(err, LW_ERR_REDIS, "unexpected reply to SCAN");
-    }
-    snprintf(cursor, sizeof(cursor), "%s", r->element[0]->str);
-    const redisReply *keys = r->element[1];
-    for (size_t i = 0; i < keys->elements && st == LW_NOTHING; ++i) {
-      char hash[LW_HASH_HEX_LEN + 1];
-      lw_seed_hash_for(uri, keys->element[i]->str + head, hash);
-      st = lw_seed_get(c, prefix, hash, out, err);
-      if (st == LW_OK) {
-        memcpy(hash_out, hash, sizeof(hash));
-      }
-    }
-    freeReplyObject(r);
-  } while (st == LW_NOTHING && strcmp(cursor, "0"));
-  return st;
+  ProviderSeed f = {.c = c, .prefix = prefix, .uri = uri, .out = out, .st = LW_NOTHING,
+                    .err = err};
+  LW_TRY(lw_gc_index_providers_walk(c, prefix, provider_seed_page, &f, err));
+  if (f.st == LW_OK) {
+    memcpy(hash_out, f.hash, sizeof(f.hash));
+  }
+  return f.st;
 }
 
 LwStatus lw_seed_find(redisContext *c, const char *prefix, const char *text,

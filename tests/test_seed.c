@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "queue/index_marks.h"
 #include "queue/keys.h"
 #include "queue/queue.h"
 #include "queue/redis_cmd.h"
@@ -168,6 +169,17 @@ static void test_records(void)
   CHECK_INT_EQ(lw_seed_find(c, cfg.prefix, "http://example.org/none", found, &rec, &err),
                LW_NOTHING);
   CHECK(rec == NULL);
+  /* once the collection's indexes are built, the providers are read from
+   * their index (queue/gc_index.h), no longer from a SCAN of the keys */
+  CHECK_INT_EQ(lw_index_mark_built(c, cfg.prefix, "gc", &err), LW_OK);
+  CHECK_INT_EQ(lw_seed_find(c, cfg.prefix, "http://example.org/a/b", found, &rec, &err),
+               LW_NOTHING);
+  freeReplyObject(lw_redis_cmd(c, &err, "SADD",
+                               lw_key(cfg.prefix, LW_KEY_PROVIDER_INDEX, NULL).s, "geo", NULL));
+  CHECK_INT_EQ(lw_seed_find(c, cfg.prefix, "http://example.org/a/b", found, &rec, &err),
+               LW_OK);
+  CHECK_STR_EQ(found, hash);
+  json_decref(rec);
 
   char *field = NULL;
   CHECK_INT_EQ(lw_seed_get_field(c, cfg.prefix, hash, "provider", &field, &err), LW_OK);
