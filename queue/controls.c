@@ -51,29 +51,6 @@ LwStatus lw_controls_paused(redisContext *c, const char *prefix, json_t **out, L
   return LW_OK;
 }
 
-LwStatus lw_controls_unpaused(redisContext *c, const char *prefix,
-                              const char *const *stages, size_t n, const char **out,
-                              size_t *kept, LwError *err)
-{
-  *kept = 0;
-  redisReply *r = lw_redis_cmd(c, err, "SMEMBERS", lw_key(prefix, LW_KEY_PAUSED, NULL).s,
-                               NULL);
-  if (!r) {
-    return reply_error(err);
-  }
-  for (size_t i = 0; i < n; ++i) {
-    bool paused = false;
-    for (size_t j = 0; r->type == REDIS_REPLY_ARRAY && j < r->elements && !paused; ++j) {
-      paused = !strcmp(r->element[j]->str, stages[i]);
-    }
-    if (!paused) {
-      out[(*kept)++] = stages[i];
-    }
-  }
-  freeReplyObject(r);
-  return LW_OK;
-}
-
 LwStatus lw_controls_provider_hold(redisContext *c, const char *prefix, const char *name,
                                    bool hold, LwError *err)
 {

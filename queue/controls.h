@@ -39,11 +39,6 @@ LwStatus lw_controls_stage_pause(LwRecords *c, const char *prefix, const char *s
 /* The paused stages, a JSON array of names (caller decrefs). */
 LwStatus lw_controls_paused(LwRecords *c, const char *prefix, json_t **out, LwError *err);
 
-/* Copies into out (room for n) those of stages[0..n) that are not paused;
- * *kept gets how many. One round trip. */
-LwStatus lw_controls_unpaused(LwRecords *c, const char *prefix, const char *const *stages,
-                              size_t n, const char **out, size_t *kept, LwError *err);
-
 /* Holds (hold true) or releases provider. LW_NOTHING when it already was. */
 LwStatus lw_controls_provider_hold(LwRecords *c, const char *prefix, const char *name,
                                    bool hold, LwError *err);

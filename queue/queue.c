@@ -1,5 +1,6 @@
 #include "queue/queue.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,10 +185,12 @@ static LwStatus fetch_result(redisContext *c, const LwConfig *cfg, const FetchAr
 static struct {
   char names[MAX_STAGES][128];
   size_t n;
-} paused_seen;
+  pthread_mutex_t lock; /* a stage's thread asks (lw_queue_paused_seen) */
+} paused_seen = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static void paused_seen_set(const redisReply *members)
 {
+  pthread_mutex_lock(&paused_seen.lock);
   paused_seen.n = 0;
   for (size_t i = 0; members->type == REDIS_REPLY_ARRAY && i < members->elements &&
                      paused_seen.n < MAX_STAGES;
@@ -195,21 +198,28 @@ static void paused_seen_set(const redisReply *members)
     snprintf(paused_seen.names[paused_seen.n++], sizeof(paused_seen.names[0]), "%s",
              members->element[i]->str);
   }
+  pthread_mutex_unlock(&paused_seen.lock);
 }
 
 static bool paused_seen_has(const char *stage)
 {
-  for (size_t i = 0; i < paused_seen.n; ++i) {
-    if (!strcmp(paused_seen.names[i], stage)) {
-      return true;
-    }
+  pthread_mutex_lock(&paused_seen.lock);
+  bool found = false;
+  for (size_t i = 0; i < paused_seen.n && !found; ++i) {
+    found = !strcmp(paused_seen.names[i], stage);
   }
-  return false;
+  pthread_mutex_unlock(&paused_seen.lock);
+  return found;
+}
+
+bool lw_queue_paused_seen(const char *stage)
+{
+  return paused_seen_has(stage);
 }
 
 /* The stages of stages[0..*n) that are not paused, into open; *n becomes
- * their number. Reads the paused set (one round trip) unless seen is true:
- * then the set read with the last ack serves. */
+ * their number. Reads the paused set (one round trip, kept as the last
+ * seen) unless seen is true: then the set read with the last ack serves. */
 static LwStatus open_stages(redisContext *c, const LwConfig *cfg,
                             const char *const **stages, size_t *n, const char **open,
                             bool seen, LwError *err)
@@ -218,16 +228,19 @@ static LwStatus open_stages(redisContext *c, const LwConfig *cfg,
     return LW_OK; /* fetch_args says what is wrong */
   }
   if (!seen) {
-    LW_TRY(lw_controls_unpaused(c, cfg->prefix, *stages, *n, open, n, err));
-  } else {
-    size_t kept = 0;
-    for (size_t i = 0; i < *n; ++i) {
-      if (!paused_seen_has((*stages)[i])) {
-        open[kept++] = (*stages)[i];
-      }
-    }
-    *n = kept;
+    redisReply *paused =
+      lw_redis_cmd(c, err, "SMEMBERS", lw_key(cfg->prefix, LW_KEY_PAUSED, NULL).s, NULL);
+    LW_TRY(reply_status(paused, err));
+    paused_seen_set(paused);
+    freeReplyObject(paused);
   }
+  size_t kept = 0;
+  for (size_t i = 0; i < *n; ++i) {
+    if (!paused_seen_has((*stages)[i])) {
+      open[kept++] = (*stages)[i];
+    }
+  }
+  *n = kept;
   *stages = open;
   return LW_OK;
 }

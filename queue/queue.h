@@ -63,6 +63,10 @@ LwStatus lw_queue_fetch(LwRecords *c, const LwConfig *cfg, const char *worker_id
 LwStatus lw_queue_ack(LwRecords *c, const LwConfig *cfg, const char *worker_id,
                       const LwJob *job, LwTxn *txn, LwError *err);
 
+/* Whether stage was paused (an operator's pause, queue/controls.h) when
+ * this process's worker last read the paused stages with an ack. */
+bool lw_queue_paused_seen(const char *stage);
+
 /* lw_queue_ack, and in the same round trip the fetch of the next job
  * (lw_queue_fetch's semantics): *next gets it or NULL. The next job is
  * fetched even when the ack fails; the caller owns it either way. */

@@ -44,7 +44,10 @@ expect_match "overview: its scale is the busiest minute (60 done)" "$jobs_svg" '
 city_page=$(page /providers/city)
 expect_match "a provider's page: triples and changes per harvest as a picture" "$city_page" \
   '<svg id="chart-harvests".*data-name="triples".*data-name="added".*data-name="removed"'
-for stage in download unpack guess parse import; do
+# a worker that serves unpack and guess guesses a data file in its unpack
+# job (workers/unpack.c): no guess job of its own
+expect_eq "guess: done inside the unpack jobs" "$(js "s['stages'].get('guess')")" None
+for stage in download unpack parse import; do
   done_=$(js "s['stages']['$stage']['done']")
   expect_match "overview: $stage row with its done count ($done_)" "$overview" \
     "<tr><td>$stage</td><td class=\"n\">0</td><td class=\"n\">0</td><td class=\"n\">0</td><td class=\"n\">[0-9]+</td><td class=\"n\">$done_</td>"

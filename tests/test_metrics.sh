@@ -50,7 +50,10 @@ expect_eq "triples imported = triples in the graphs" "$(value lodwash_triples_im
 expect_eq "syntax errors (city's broken statement)" "$(value 'lodwash_errors_total{kind="syntax"}')" \
   "$(js "s['counters']['errors:syntax']")"
 
-for stage in download unpack guess parse import; do
+# a worker that serves unpack and guess guesses a data file in its unpack
+# job (workers/unpack.c): no guess job of its own
+expect_eq "guess: done inside the unpack jobs" "$(js "s['stages'].get('guess')")" None
+for stage in download unpack parse import; do
   done_=$(js "s['stages']['$stage']['done']")
   failed=$(js "s['stages']['$stage']['failed']")
   expect_eq "$stage: jobs done = status" "$(value "lodwash_jobs_done_total{stage=\"$stage\"}")" "$done_"

@@ -466,7 +466,7 @@ static void test_ack_fetch_folded(void)
 
 /* Every stage paused when an ack came, then resumed: the ack after the
  * resume brings the next job again (the paused set it had seen is not
- * kept for good). */
+ * kept for good: a fetch of its own reads it anew). */
 static void test_ack_fetch_after_resume(void)
 {
   LwError err;
@@ -484,17 +484,20 @@ static void test_ack_fetch_after_resume(void)
   CHECK_INT_EQ(lw_controls_stage_pause(c, cfg.prefix, "ra", true, &err), LW_OK);
   LwJob *held = fetch("w1", "ra");
   CHECK(held == NULL); /* paused: nothing handed out */
+  CHECK(lw_queue_paused_seen("ra")); /* and the fetch saw it so */
   lw_job_free(held);
   ack_fetch_none(second, stages, 1, LW_OK); /* ra seen paused with this ack */
   CHECK_INT_EQ(lw_controls_stage_pause(c, cfg.prefix, "ra", false, &err), LW_OK);
   LwJob *third = fetch("w1", "ra");
   CHECK(third && !strcmp(third->id, d));
   CHECK_INT_EQ(push("ra", "", LW_PRIORITY_NORMAL, a), LW_OK);
-  /* all stages seen paused the first time: an ack of its own, then asks
-   * again; from the next ack on, the next job comes with it */
-  ack_fetch_none(third, stages, 1, LW_OK);
-  LwJob *fourth = fetch("w1", "ra");
-  CHECK(fourth != NULL);
+  /* that fetch read the paused set: from the next ack on, the next job
+   * comes with it */
+  LwJob *fourth = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", third, NULL, stages, 1, &fourth, &err),
+               LW_OK);
+  CHECK(fourth && !strcmp(fourth->id, a));
+  CHECK(lw_queue_paused_seen("ra") == false);
   CHECK_INT_EQ(push("ra", "", LW_PRIORITY_NORMAL, b), LW_OK);
   LwJob *fifth = NULL;
   CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", fourth, NULL, stages, 1, &fifth, &err),

@@ -55,7 +55,7 @@ static LwStatus run(const char *hash, const json_t *extra, LwError *err)
   LwJob *job = lw_job_new("download", hash, "h1", extra, err);
   LwTxn *txn = lw_txn_new(cfg.prefix);
   lw_error_clear(err);
-  LwStageCtx ctx = {&cfg, redis, job, txn, err, NULL, LW_STAGE_DONE};
+  LwStageCtx ctx = {.config = &cfg, .redis = redis, .job = job, .txn = txn, .err = err};
   LwStatus st = lw_stage_download_run(&ctx);
   if (st <= LW_NOTHING) {
     lw_stage_results(&ctx, st);

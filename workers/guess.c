@@ -43,38 +43,33 @@ static LwStatus read_head(const LwStageCtx *ctx, const char *file, char *head, s
   return failed ? lw_error_set(ctx->err, LW_ERR_IO, "read error on %s", path) : LW_OK;
 }
 
-static LwStatus guess_seed(LwStageCtx *ctx, const json_t *seed)
+LwStatus lw_stage_guess_file(LwStageCtx *ctx, const json_t *seed, const char *hash,
+                             const char *rel, bool *skipped)
 {
-  const char *hash = ctx->job->seed;
-  const char *file = lw_record_str(seed, "file", NULL);
-  if (!file) {
-    return lw_error_set(ctx->err, LW_ERR_STATE, "seed %s has no file", hash);
-  }
+  *skipped = false;
   char *head = malloc(LW_GUESS_HEAD_MAX);
   if (!head) {
     return lw_error_set(ctx->err, LW_ERR_NOMEM, "out of memory");
   }
   size_t len = 0;
-  LwStatus st = read_head(ctx, file, head, &len);
+  LwStatus st = read_head(ctx, rel, head, &len);
   char *media = lw_seed_http_media_type(seed);
   char *name = file_name_of(seed);
   LwGuessInfo info;
   LwFormat format = st == LW_OK ? lw_guess_format(head, len, media, name, &info)
                                 : LW_FORMAT_UNKNOWN;
-  bool skip = false;
   if (st == LW_OK && format == LW_FORMAT_UNKNOWN) {
-    skip = !strcmp(lw_record_str(seed, "optional", "0"), "1");
-    if (skip) {
+    *skipped = !strcmp(lw_record_str(seed, "optional", "0"), "1");
+    if (*skipped) {
       char reason[LW_ERROR_MESSAGE_MAX];
       snprintf(reason, sizeof(reason), "not RDF: %s", info.reason);
       lw_txn_seed_set(ctx->txn, hash, "skipped", reason);
-      lw_stage_other(ctx);
       lw_info("stage=guess seed=%s outcome=skipped msg=\"%s\"", hash, reason);
     } else {
       st = lw_error_set(ctx->err, LW_ERR_FORMAT, "not RDF: %s", info.reason);
     }
   }
-  if (st == LW_OK && !skip) {
+  if (st == LW_OK && !*skipped) {
     lw_txn_seed_set(ctx->txn, hash, "format", lw_format_name(format));
     lw_txn_seed_set(ctx->txn, hash, "guess", info.reason);
   }
@@ -82,6 +77,21 @@ static LwStatus guess_seed(LwStageCtx *ctx, const json_t *seed)
   free(media);
   free(name);
   return st;
+}
+
+static LwStatus guess_seed(LwStageCtx *ctx, const json_t *seed)
+{
+  const char *hash = ctx->job->seed;
+  const char *file = lw_record_str(seed, "file", NULL);
+  if (!file) {
+    return lw_error_set(ctx->err, LW_ERR_STATE, "seed %s has no file", hash);
+  }
+  bool skipped;
+  LW_TRY(lw_stage_guess_file(ctx, seed, hash, file, &skipped));
+  if (skipped) {
+    lw_stage_other(ctx);
+  }
+  return LW_OK;
 }
 
 LwStatus lw_stage_guess_run(LwStageCtx *ctx)

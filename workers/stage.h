@@ -98,6 +98,9 @@ typedef struct {
   LwError *err;
   LwWorker *worker; /* the frame's; use through the functions below */
   LwStageOutcomeKind outcome;
+  /* the next stage, run in this job too (lw_stage_fold), and its outcome */
+  const char *folded;
+  LwStageOutcomeKind folded_outcome;
 } LwStageCtx;
 
 typedef LwStatus (*LwStageRunFn)(LwStageCtx *ctx);
@@ -163,6 +166,16 @@ bool lw_stage_stopping(const LwStageCtx *ctx);
 /* The stage ended the row's other way (e.g. download: unchanged). */
 void lw_stage_other(LwStageCtx *ctx);
 
+/* Whether this job may do the next stage's work itself (lw_stage_fold):
+ * its worker serves that stage and no operator paused it (as last seen). */
+bool lw_stage_may_fold(const LwStageCtx *ctx, const char *stage);
+
+/* The job did the work of stage, the next one of its row's done outcome,
+ * which ended with outcome: the frame moves the seed on through that
+ * stage's working and outcome statuses too and queues what follows it,
+ * instead of a job of it; one job, one round trip, where there were two. */
+void lw_stage_fold(LwStageCtx *ctx, const char *stage, LwStageOutcomeKind outcome);
+
 /* Queues this stage for another seed (an archive's entry: a new file of the
  * harvest), in the txn: the seed moves to the status the stage takes (from
  * `added` first when reset: a seed an earlier harvest left further on) and
@@ -203,6 +216,13 @@ LwStatus lw_stage_noop_run(LwStageCtx *ctx);
 LwStatus lw_stage_download_run(LwStageCtx *ctx);
 LwStatus lw_stage_unpack_run(LwStageCtx *ctx);
 LwStatus lw_stage_guess_run(LwStageCtx *ctx);
+
+/* The guess of the seed's data file (rel, under the data directory): its
+ * format and the guess's reason into ctx->txn; not RDF, in an optional
+ * seed: skipped with its reason (*skipped true); not RDF otherwise:
+ * LW_ERR_FORMAT. Used by the guess stage and, folded, by unpack. */
+LwStatus lw_stage_guess_file(LwStageCtx *ctx, const json_t *seed, const char *hash,
+                             const char *rel, bool *skipped);
 LwStatus lw_stage_parse_run(LwStageCtx *ctx);
 LwStatus lw_stage_import_run(LwStageCtx *ctx);
 LwStatus lw_stage_export_run(LwStageCtx *ctx);

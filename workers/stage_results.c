@@ -83,6 +83,18 @@ void lw_stage_other(LwStageCtx *ctx)
   ctx->outcome = LW_STAGE_OTHER;
 }
 
+void lw_stage_fold(LwStageCtx *ctx, const char *stage, LwStageOutcomeKind outcome)
+{
+  ctx->folded = stage;
+  ctx->folded_outcome = outcome;
+}
+
+/* The outcome a stage's run ended with. */
+static const LwStageOutcome *outcome_of(const LwStage *stage, LwStageOutcomeKind kind)
+{
+  return kind == LW_STAGE_OTHER && stage->other.status ? &stage->other : &stage->done;
+}
+
 void lw_stage_spawn(LwStageCtx *ctx, const char *seed, bool reset)
 {
   const LwStage *stage = lw_stage_find(ctx->job->stage);
@@ -101,13 +113,19 @@ void lw_stage_results(LwStageCtx *ctx, LwStatus st)
   const LwJob *job = ctx->job;
   const LwStage *stage = lw_stage_find(job->stage);
   if (st == LW_OK && stage && stage->takes && *job->seed) {
-    const LwStageOutcome *o = ctx->outcome == LW_STAGE_OTHER && stage->other.status
-                                ? &stage->other
-                                : &stage->done;
+    const LwStageOutcome *o = outcome_of(stage, ctx->outcome);
     /* from the working status, which a job may not have entered itself
      * (its work was found done): the machine's way */
     lw_txn_seed_status(ctx->txn, job->seed, stage->working);
     lw_txn_seed_status(ctx->txn, job->seed, o->status);
+    const LwStage *folded = ctx->folded && o->next && !strcmp(o->next, ctx->folded)
+                              ? lw_stage_find(ctx->folded)
+                              : NULL;
+    if (folded && folded->takes) { /* the next stage's moves too, as its job would */
+      o = outcome_of(folded, ctx->folded_outcome);
+      lw_txn_seed_status(ctx->txn, job->seed, folded->working);
+      lw_txn_seed_status(ctx->txn, job->seed, o->status);
+    }
     if (o->next) {
       lw_txn_push_job(ctx->txn, o->next, job->seed, job->harvest, LW_PRIORITY_NORMAL, NULL);
     }

@@ -215,7 +215,11 @@ static LwStatus record_archive(LwStageCtx *ctx, const json_t *seed, const char *
   return LW_OK;
 }
 
-static LwStatus settle_data(LwStageCtx *ctx, const char *hash, const char *rel)
+/* The data file's encoding settled; file (size bytes): the file the next
+ * stage reads (the UTF-8 copy when recoded), relative to the data
+ * directory. */
+static LwStatus settle_data(LwStageCtx *ctx, const char *hash, const char *rel, char *file,
+                           size_t size)
 {
   const char *data = ctx->config->data_dir;
   char in[4096], out_rel[1024], out[4096];
@@ -239,12 +243,29 @@ static LwStatus settle_data(LwStageCtx *ctx, const char *hash, const char *rel)
   } else {
     lw_txn_seed_file(txn, hash, rel);
   }
+  snprintf(file, size, "%s", enc.recoded ? out_rel : rel);
   txn_seed_int(txn, hash, "processed", lw_now_ms());
   /* unarchived, and on to the next stage: the frame's moves (the row) */
   lw_info(
     "stage=unpack seed=%s outcome=unarchived encoding=%s source=%s recoded=%s replaced=%llu",
     hash, enc.encoding, enc.source, enc.recoded ? "true" : "false",
     (unsigned long long)enc.replaced);
+  return LW_OK;
+}
+
+/* A data file's guess, in this job when the worker serves the guess stage
+ * and it is not paused (docs/design.md, round trips): reading its first KB
+ * costs less than a job of its own. */
+static LwStatus fold_guess(LwStageCtx *ctx, const json_t *seed, const char *hash,
+                           const char *file)
+{
+  const char *next = lw_stage_find(ctx->job->stage)->done.next;
+  if (!next || !lw_stage_may_fold(ctx, next)) {
+    return LW_OK;
+  }
+  bool skipped;
+  LW_TRY(lw_stage_guess_file(ctx, seed, hash, file, &skipped));
+  lw_stage_fold(ctx, next, skipped ? LW_STAGE_OTHER : LW_STAGE_DONE);
   return LW_OK;
 }
 
@@ -303,10 +324,14 @@ static LwStatus unpack_seed(LwStageCtx *ctx, const json_t *seed, const char *has
     }
     return unpacked;
   }
+  char file[1024] = "";
   LwStatus st = r->kind == LW_UNPACK_ARCHIVE
                   ? record_archive(ctx, seed, hash, o.depth, r, in_bytes)
-                  : settle_data(ctx, hash, rel);
+                  : settle_data(ctx, hash, rel, file, sizeof(file));
   lw_unpack_result_free(r);
+  if (st == LW_OK && *file) {
+    st = fold_guess(ctx, seed, hash, file);
+  }
   return st;
 }
 

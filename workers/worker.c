@@ -45,6 +45,21 @@ const char *lw_worker_id(const LwWorker *w)
   return w->id;
 }
 
+bool lw_stage_may_fold(const LwStageCtx *ctx, const char *stage)
+{
+  const LwWorker *w = ctx->worker;
+  if (!w || lw_queue_paused_seen(stage)) {
+    return false;
+  }
+  size_t len = strlen(stage);
+  for (const char *p = w->stages_csv; (p = strstr(p, stage)) != NULL; p += len) {
+    if ((p == w->stages_csv || p[-1] == ',') && (p[len] == ',' || p[len] == '\0')) {
+      return true;
+    }
+  }
+  return false;
+}
+
 static bool stopping(const LwWorker *w)
 {
   return w->opts->stop && *w->opts->stop;
@@ -400,7 +415,13 @@ static LwStatus job_begin(LwWorker *w, LwJob *job, JobRun *r)
   r->t0 = lw_now_ms();
   lw_error_clear(&r->failure);
   r->txn = lw_txn_new(w->cfg->prefix);
-  r->ctx = (LwStageCtx){w->cfg, w->redis, job, r->txn, &r->failure, w, LW_STAGE_DONE};
+  r->ctx = (LwStageCtx){.config = w->cfg,
+                        .redis = w->redis,
+                        .job = job,
+                        .txn = r->txn,
+                        .err = &r->failure,
+                        .worker = w,
+                        .outcome = LW_STAGE_DONE};
   if (!r->txn) {
     return lw_error_set(&r->failure, LW_ERR_NOMEM, "out of memory");
   }
