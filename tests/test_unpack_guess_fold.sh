@@ -18,7 +18,7 @@ trap 'rm -rf "$data"; lw_test_redis_cleanup "$prefix"' EXIT
 r() { redis-cli -u "$LODWASH_TEST_REDIS" "$@"; }
 queued() { r EVAL "$LW_QUEUE_LEN_LUA" 1 "${prefix}queue:$1"; }
 md5() { printf '%s' "$1" | md5sum | cut -c1-32; }
-nt=$(md5 nt) page=$(md5 page) pdf=$(md5 pdf) t1=$(md5 t1) t2=$(md5 t2)
+nt=$(md5 nt) page=$(md5 page) pdf=$(md5 pdf) csv=$(md5 csv) t1=$(md5 t1) t2=$(md5 t2)
 worker() {
   "$LODWASH_BINARY_DIR/lodwash-worker" --redis "$LODWASH_TEST_REDIS" --prefix "$prefix" \
     --data "$data" --exit-when-idle "$@" 2>> "$data/worker.log" || { cat "$data/worker.log"; exit 1; }
@@ -35,11 +35,13 @@ seed() {
   lw "$prefix" jobs push unpack "{\"seed\":\"$name\",\"harvest\":\"h1\"}" > /dev/null
 }
 
-r HSET "${prefix}harvest:h1" provider geo status running pending 3 > /dev/null
-r SADD "${prefix}harvest:h1:expected" "$nt" "$page" "$pdf" > /dev/null
+r HSET "${prefix}harvest:h1" provider geo status running pending 4 > /dev/null
+r SADD "${prefix}harvest:h1:expected" "$nt" "$page" "$pdf" "$csv" > /dev/null
 seed "$nt" '<http://example.org/a> <http://example.org/b> "c" .\n'
 seed "$page" '<!DOCTYPE html>\n<html><body><p>no data here</p></body></html>\n' optional 1
 seed "$pdf" '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n'
+# a Latin-1 CSV: recoded to UTF-8, then found not RDF
+seed "$csv" 'ville;r\xe9gion;caf\xe9s\nMontr\xe9al;Qu\xe9bec;1200\nGen\xe8ve;L\xe9man;640\nLyon;Rh\xf4ne;800\n'
 worker --stages unpack,guess
 
 expect_eq "RDF: guessed in the unpack job" "$(r HGET "${prefix}seed:$nt" status)" guessed
@@ -53,11 +55,14 @@ expect_eq "optional page not RDF: skipped" "$(r HGET "${prefix}seed:$page" statu
 expect_match "with the reason" "$(r HGET "${prefix}seed:$page" skipped)" '^not RDF: '
 expect_eq "not RDF: failed" "$(r HGET "${prefix}seed:$pdf" status)" failed
 expect_match "with the reason" "$(r HGET "${prefix}seed:$pdf" error)" 'not RDF: .*PDF'
+expect_eq "the CSV: failed" "$(r HGET "${prefix}seed:$csv" status)" failed
+expect_match "with the reason" "$(r HGET "${prefix}seed:$csv" error)" 'not RDF: '
+expect_eq "its UTF-8 copy not left behind" "$(find "$data/utf8" -type f 2>/dev/null | wc -l)" 0
 expect_eq "the harvest waits for the RDF file only" "$(r HGET "${prefix}harvest:h1" pending)" 1
-expect_eq "one failed file" "$(r HGET "${prefix}harvest:h1" failed)" 1
+expect_eq "two failed files" "$(r HGET "${prefix}harvest:h1" failed)" 2
 expect_eq "the counts follow the statuses" \
   "$(r HMGET "${prefix}seeds" filed unarchiving unarchived guessing guessed skipped failed | paste -sd ' ')" \
-  "0 0 0 0 1 1 1"
+  "0 0 0 0 1 1 2"
 
 # the same job again: the seed is past unpack, nothing changes
 lw "$prefix" jobs push unpack "{\"seed\":\"$nt\",\"harvest\":\"h1\"}" > /dev/null

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "archive/archive.h"
 #include "files/files.h"
@@ -255,16 +256,26 @@ static LwStatus settle_data(LwStageCtx *ctx, const char *hash, const char *rel, 
 
 /* A data file's guess, in this job when the worker serves the guess stage
  * and it is not paused (docs/design.md, round trips): reading its first KB
- * costs less than a job of its own. */
+ * costs less than a job of its own. file: the data file, rel: the seed's
+ * own; when they differ, file is this job's UTF-8 copy, which a failure
+ * (not RDF) would leave unrecorded: it goes with it. */
 static LwStatus fold_guess(LwStageCtx *ctx, const json_t *seed, const char *hash,
-                           const char *file)
+                           const char *rel, const char *file)
 {
   const char *next = lw_stage_find(ctx->job->stage)->done.next;
   if (!next || !lw_stage_may_fold(ctx, next)) {
     return LW_OK;
   }
   bool skipped;
-  LW_TRY(lw_stage_guess_file(ctx, seed, hash, file, &skipped));
+  LwStatus st = lw_stage_guess_file(ctx, seed, hash, file, &skipped);
+  if (st > LW_NOTHING) {
+    char path[4096];
+    if (strcmp(file, rel) != 0 &&
+        snprintf(path, sizeof(path), "%s/%s", ctx->config->data_dir, file) < (int)sizeof(path)) {
+      unlink(path);
+    }
+    return st;
+  }
   lw_stage_fold(ctx, next, skipped ? LW_STAGE_OTHER : LW_STAGE_DONE);
   return LW_OK;
 }
@@ -330,7 +341,7 @@ static LwStatus unpack_seed(LwStageCtx *ctx, const json_t *seed, const char *has
                   : settle_data(ctx, hash, rel, file, sizeof(file));
   lw_unpack_result_free(r);
   if (st == LW_OK && *file) {
-    st = fold_guess(ctx, seed, hash, file);
+    st = fold_guess(ctx, seed, hash, rel, file);
   }
   return st;
 }
