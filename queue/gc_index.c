@@ -146,9 +146,10 @@ LwStatus lw_gc_index_upgrade(LwRecords *c, const char *prefix, LwGcIndexBuilt *a
 /* ---- the walk ---- */
 
 /* Hands the members among the first count elements of page (every step-th:
- * 2 when scores come between) to fn. */
-static LwStatus hand_on(const redisReply *page, size_t count, size_t step, LwGcIndexPageFn fn,
-                        void *arg, LwError *err)
+ * 2 when scores come between) to fn, each without its first head bytes
+ * (keys found by SCAN: their name after the key's head). */
+static LwStatus hand_on(const redisReply *page, size_t count, size_t step, size_t head,
+                        LwGcIndexPageFn fn, void *arg, LwError *err)
 {
   const char **members = calloc(count + 1, sizeof(*members));
   if (!members) {
@@ -156,8 +157,9 @@ static LwStatus hand_on(const redisReply *page, size_t count, size_t step, LwGcI
   }
   size_t n = 0;
   for (size_t i = 0; i < count && i < page->elements; i += step) {
-    if (page->element[i]->type == REDIS_REPLY_STRING) {
-      members[n++] = page->element[i]->str;
+    const redisReply *e = page->element[i];
+    if (e->type == REDIS_REPLY_STRING && e->len >= head) {
+      members[n++] = e->str + head;
     }
   }
   LwStatus st = n ? fn(arg, members, n) : LW_OK;
@@ -168,12 +170,13 @@ static LwStatus hand_on(const redisReply *page, size_t count, size_t step, LwGcI
 typedef struct {
   LwGcIndexPageFn fn;
   void *arg;
+  size_t head;
 } SetWalk;
 
 static LwStatus set_page(void *arg, const redisReply *page, LwError *err)
 {
   SetWalk *w = arg;
-  return hand_on(page, page->elements, 1, w->fn, w->arg, err);
+  return hand_on(page, page->elements, 1, w->head, w->fn, w->arg, err);
 }
 
 /* A set: SSCAN pages. */
@@ -181,7 +184,7 @@ static LwStatus walk_set(LwRecords *c, const char *index, LwGcIndexPageFn fn, vo
                          LwError *err)
 {
   const char *argv[] = {"SSCAN", index, "0", "COUNT", PAGE};
-  SetWalk w = {fn, arg};
+  SetWalk w = {fn, arg, 0};
   return lw_redis_cursor_walk(c, argv, 5, 2, set_page, &w, err);
 }
 
@@ -212,7 +215,7 @@ static LwStatus walk_zset(LwRecords *c, const char *index, const char *max,
     while (full && keep > 0 && !strcmp(r->element[2 * keep - 1]->str, last)) {
       --keep;
     }
-    LwStatus st = hand_on(r, 2 * keep, 2, fn, arg, err);
+    LwStatus st = hand_on(r, 2 * keep, 2, 0, fn, arg, err);
     freeReplyObject(r);
     LW_TRY(st);
     if (!full) {
@@ -222,7 +225,9 @@ static LwStatus walk_zset(LwRecords *c, const char *index, const char *max,
     if (!group) {
       return err ? err->status : LW_ERR_REDIS;
     }
-    st = group->type == REDIS_REPLY_ARRAY ? hand_on(group, group->elements, 1, fn, arg, err) : LW_OK;
+    st = group->type == REDIS_REPLY_ARRAY
+           ? hand_on(group, group->elements, 1, 0, fn, arg, err)
+           : LW_OK;
     freeReplyObject(group);
     LW_TRY(st);
     snprintf(from, sizeof(from), "(%s", last);
@@ -240,32 +245,6 @@ LwStatus lw_gc_index_walk(LwRecords *c, const char *index, bool zset, long long 
   return walk_zset(c, index, max_score == LLONG_MAX ? "+inf" : max, fn, arg, err);
 }
 
-typedef struct {
-  size_t head; /* the key's length before the name */
-  LwGcIndexPageFn fn;
-  void *arg;
-} NameScan;
-
-/* A SCAN page of provider keys, handed on as names. */
-static LwStatus name_scan_page(void *arg, const redisReply *page, LwError *err)
-{
-  NameScan *w = arg;
-  const char **names = calloc(page->elements + 1, sizeof(*names));
-  if (!names) {
-    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-  }
-  size_t n = 0;
-  for (size_t i = 0; i < page->elements; ++i) {
-    const redisReply *key = page->element[i];
-    if (key->type == REDIS_REPLY_STRING && key->len > w->head) {
-      names[n++] = key->str + w->head;
-    }
-  }
-  LwStatus st = n ? w->fn(w->arg, names, n) : LW_OK;
-  free(names);
-  return st;
-}
-
 LwStatus lw_gc_index_providers_walk(LwRecords *c, const char *prefix, LwGcIndexPageFn fn,
                                     void *arg, LwError *err)
 {
@@ -275,7 +254,7 @@ LwStatus lw_gc_index_providers_walk(LwRecords *c, const char *prefix, LwGcIndexP
     return walk_set(c, lw_key(prefix, LW_KEY_PROVIDER_INDEX, NULL).s, fn, arg, err);
   }
   LwKey match = lw_key(prefix, LW_KEY_PROVIDER, "*");
-  NameScan w = {strlen(match.s) - 1, fn, arg};
+  SetWalk w = {fn, arg, strlen(match.s) - 1};
   const char *argv[] = {"SCAN", "0", "MATCH", match.s, "COUNT", PAGE};
-  return lw_redis_cursor_walk(c, argv, 6, 1, name_scan_page, &w, err);
+  return lw_redis_cursor_walk(c, argv, 6, 1, set_page, &w, err);
 }

@@ -233,7 +233,6 @@ typedef struct {
   LwXmlGuard *guard;
   LwXmlScope *scope; /* RDF/XML only */
   LwXmlBaseMarks *marks;
-  char *block; /* the read-ahead thread's */
 } RaptorParts;
 
 static void parts_free(RaptorParts *p)
@@ -243,7 +242,6 @@ static void parts_free(RaptorParts *p)
   lw_xml_guard_free(p->guard);
   lw_xml_scope_free(p->scope);
   lw_xml_base_marks_free(p->marks);
-  free(p->block);
 }
 
 static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
@@ -263,7 +261,6 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
   }
   p->parser = raptor_new_parser(p->world, "rdfxml");
   p->guard = lw_xml_guard_new(c->rc->max_depth);
-  p->block = malloc(LW_XML_MAX_PROLOG_BYTES + LW_XML_FEED_BLOCK);
   if (format == LW_FORMAT_RDFXML) {
     p->marks = c->marks = lw_xml_base_marks_new();
     const char *base = c->have_base ? c->rc->options->base_iri : NO_BASE;
@@ -271,7 +268,7 @@ static LwStatus parts_new(RaptorParts *p, RaptorContext *c, LwFormat format)
       return LW_ERR_NOMEM;
     }
   }
-  if (!p->parser || !p->guard || !p->block) {
+  if (!p->parser || !p->guard) {
     return LW_ERR_NOMEM;
   }
   raptor_parser_set_option(p->parser, RAPTOR_OPTION_NO_NET, NULL, 1);
@@ -316,7 +313,7 @@ static LwStatus parse_all(FILE *in, RaptorParts *p, RaptorContext *c)
 {
   LwError *err = c->rc->err;
   LwXmlFeedThread *ahead;
-  LW_TRY(lw_xml_feed_thread_start(in, p->block, p->guard, p->scope, &ahead, err));
+  LW_TRY(lw_xml_feed_thread_start(in, p->guard, p->scope, &ahead, err));
   LwStatus st = LW_OK;
   for (;;) {
     LwXmlFeedBlock b;

@@ -23,7 +23,7 @@ typedef struct {
 
 struct LwXmlFeedThread {
   FILE *in;
-  char *block; /* LW_XML_MAX_PROLOG_BYTES + LW_XML_FEED_BLOCK bytes */
+  char *block; /* the input read: LW_XML_MAX_PROLOG_BYTES + LW_XML_FEED_BLOCK bytes */
   LwXmlGuard *guard;
   LwXmlScope *scope;
   bool started; /* raptor got its first bytes */
@@ -233,10 +233,11 @@ static void destroy(LwXmlFeedThread *t)
     lw_buf_free(&t->slots[i].pieces);
   }
   lw_slot_ring_destroy(&t->ring);
+  free(t->block);
   free(t);
 }
 
-LwStatus lw_xml_feed_thread_start(FILE *in, char *block, LwXmlGuard *guard, LwXmlScope *scope,
+LwStatus lw_xml_feed_thread_start(FILE *in, LwXmlGuard *guard, LwXmlScope *scope,
                                   LwXmlFeedThread **thread, LwError *err)
 {
   *thread = NULL;
@@ -245,8 +246,12 @@ LwStatus lw_xml_feed_thread_start(FILE *in, char *block, LwXmlGuard *guard, LwXm
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory for the RDF/XML read-ahead");
   }
   lw_slot_ring_init(&t->ring, SLOTS);
+  t->block = malloc(LW_XML_MAX_PROLOG_BYTES + LW_XML_FEED_BLOCK);
+  if (!t->block) {
+    destroy(t);
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory for the RDF/XML read-ahead");
+  }
   t->in = in;
-  t->block = block;
   t->guard = guard;
   t->scope = scope;
   if (pthread_create(&t->thread, NULL, thread_main, t) != 0) {

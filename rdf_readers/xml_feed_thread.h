@@ -58,12 +58,12 @@ typedef struct {
 typedef struct LwXmlFeedThread LwXmlFeedThread;
 
 /* Starts the thread on the document in, from its first byte: the thread
- * reads it into block (a buffer of LW_XML_MAX_PROLOG_BYTES +
- * LW_XML_FEED_BLOCK bytes), checks the prolog with the guard, then watches
- * and plans every block. Until lw_xml_feed_thread_stop, in, block, guard
+ * reads it in blocks (the first may be longer: up to the end of the
+ * prolog, LW_XML_MAX_PROLOG_BYTES), checks the prolog with the guard, then
+ * watches and plans every block. Until lw_xml_feed_thread_stop, in, guard
  * and scope (may be NULL: no tokenizer) are the thread's alone; the marks
  * the scope writes are shared with the reader (xml_base_marks.h). */
-LwStatus lw_xml_feed_thread_start(FILE *in, char *block, LwXmlGuard *guard, LwXmlScope *scope,
+LwStatus lw_xml_feed_thread_start(FILE *in, LwXmlGuard *guard, LwXmlScope *scope,
                                   LwXmlFeedThread **thread, LwError *err);
 
 /* Waits for the next block; valid until lw_xml_feed_thread_release. Not

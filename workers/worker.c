@@ -51,9 +51,8 @@ bool lw_stage_may_fold(const LwStageCtx *ctx, const char *stage)
   if (!w || lw_queue_paused_seen(stage)) {
     return false;
   }
-  size_t len = strlen(stage);
-  for (const char *p = w->stages_csv; (p = strstr(p, stage)) != NULL; p += len) {
-    if ((p == w->stages_csv || p[-1] == ',') && (p[len] == ',' || p[len] == '\0')) {
+  for (size_t i = 0; i < w->opts->n_stages; ++i) {
+    if (!strcmp(w->opts->stages[i], stage)) {
       return true;
     }
   }
