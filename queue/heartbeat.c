@@ -72,21 +72,22 @@ LwStatus lw_heartbeat_beat(redisContext *c, const LwConfig *cfg, const char *id,
     lw_redis_cmd(c, err, "SADD", lw_key(cfg->prefix, LW_KEY_WORKERS, NULL).s, id, NULL));
 }
 
+/* HSET only when the key exists (never a heartbeat without a TTL), in one
+ * round trip: a download among many writes its notes often. */
+static LwScript progress_script = {
+  "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end\n"
+  "redis.call('HSET', KEYS[1], 'progress', ARGV[1])\n"
+  "return 1\n",
+  ""};
+
 LwStatus lw_heartbeat_progress(redisContext *c, const LwConfig *cfg, const char *id,
                                const char *note, LwError *err)
 {
-  /* HSET only when the key exists: never create a heartbeat without a TTL */
   LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, id);
-  redisReply *reply = lw_redis_cmd(c, err, "HEXISTS", worker.s, "host", NULL);
-  if (!reply) {
-    return err && err->status > LW_NOTHING ? err->status : LW_ERR_REDIS;
-  }
-  bool exists = reply->integer == 1;
-  freeReplyObject(reply);
-  if (!exists) {
-    return LW_NOTHING;
-  }
-  return run(c, err, lw_redis_cmd(c, err, "HSET", worker.s, "progress", note, NULL));
+  bool set = false;
+  LW_TRY(lw_script_run_yes(c, &progress_script, 1, 2, (const char *[]){worker.s, note}, &set,
+                           err));
+  return set ? LW_OK : LW_NOTHING;
 }
 
 LwStatus lw_heartbeat_unregister(redisContext *c, const LwConfig *cfg, const char *id,

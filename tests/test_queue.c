@@ -637,6 +637,40 @@ static void test_status_json(void)
   CHECK(idle);
 }
 
+/* MONITOR lines of the client's own commands, not of a script's. */
+static void count_call(void *arg, const char *line)
+{
+  if (!strstr(line, " lua]")) {
+    ++*(int *)arg;
+  }
+}
+
+/* A worker's progress note: set on a live heartbeat in one round trip
+ * (a download among many writes them), never creating a heartbeat that
+ * would have no TTL. */
+static void test_progress_note(void)
+{
+  LwError err;
+  LwKey worker = lw_key(cfg.prefix, LW_KEY_WORKER, "noted");
+  CHECK_INT_EQ(lw_heartbeat_progress(c, &cfg, "noted", "1.0 MB", &err), LW_NOTHING);
+  CHECK_INT_EQ(lw_test_redis_int(c, "EXISTS", worker.s, NULL), 0);
+
+  CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, "noted", "download", &err), LW_OK);
+  redisContext *mon = lw_test_monitor_start(c);
+  CHECK_INT_EQ(lw_heartbeat_progress(c, &cfg, "noted", "2.0 MB", &err), LW_OK);
+  char marker[256];
+  snprintf(marker, sizeof(marker), "%send-of-note", cfg.prefix);
+  freeReplyObject(redisCommand(c, "ECHO %s", marker));
+  int calls = 0;
+  CHECK(mon && lw_test_monitor_until(mon, cfg.prefix, marker, count_call, &calls));
+  redisFree(mon);
+  CHECK_INT_EQ(calls, 1);
+  redisReply *note = redisCommand(c, "HGET %s progress", worker.s);
+  CHECK(note && note->type == REDIS_REPLY_STRING && !strcmp(note->str, "2.0 MB"));
+  freeReplyObject(note);
+  CHECK(lw_test_redis_int(c, "PTTL", worker.s, NULL) > 0);
+}
+
 int main(void)
 {
   c = lw_test_redis();
@@ -654,6 +688,7 @@ int main(void)
   test_bad_jobs_parked();
   test_round_robin();
   test_status_json();
+  test_progress_note();
   lw_test_redis_cleanup(c, cfg.prefix);
   lw_config_free(&cfg);
   redisFree(c);

@@ -290,12 +290,14 @@ static void beat_stop(LwWorker *w)
 
 /* A note of a new kind (a new phase, the merge's first count) is written at
  * once, so that it is seen however short the phase; the same kind again at
- * most once a second. */
+ * most once a second. Among many transfers the notes of one download or
+ * another take turns: any note at most once a second (each is a round
+ * trip, and the transfers' kinds alternate all the time). */
 void lw_stage_progress(LwStageCtx *ctx, const char *fmt, ...)
 {
   LwWorker *w = ctx->worker;
   long long now = lw_now_ms();
-  if (!w || (fmt == w->progress_fmt && now - w->progress_ms < 1000)) {
+  if (!w || ((fmt == w->progress_fmt || w->many) && now - w->progress_ms < 1000)) {
     return;
   }
   w->progress_ms = now;
