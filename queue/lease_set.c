@@ -9,15 +9,8 @@
 
 /* KEYS[1] the lease set; ARGV: holder, limit, lease ms. */
 static LwScript take_script = {
-  LW_LUA_NOW_MS
-  "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)\n"
-  "if redis.call('ZSCORE', KEYS[1], ARGV[1]) or\n"
-  "   redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then\n"
-  "  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])\n"
-  "  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))\n"
-  "  return 1\n"
-  "end\n"
-  "return 0\n",
+  LW_LUA_NOW_MS LW_LUA_LEASE_TAKE
+  "return lease_take(KEYS[1], ARGV[1], ARGV[2], ARGV[3]) and 1 or 0\n",
   ""};
 
 /* KEYS: the lease set, the waiting harvests, when each was served;

@@ -12,6 +12,20 @@
 #include "base/base.h"
 #include "queue/redis.h"
 
+/* The take as a Lua function, for the scripts that take a place in the same
+ * call as their own work (the fetch, queue/scripts.c); needs `now`
+ * (LW_LUA_NOW_MS). True when member holds the place now. */
+#define LW_LUA_LEASE_TAKE                                                                  \
+  "local function lease_take(key, member, limit, lease_ms)\n"                              \
+  "  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)\n"                                   \
+  "  if redis.call('ZSCORE', key, member) or redis.call('ZCARD', key) < tonumber(limit) then\n" \
+  "    redis.call('ZADD', key, now + tonumber(lease_ms), member)\n"                        \
+  "    redis.call('PEXPIRE', key, tonumber(lease_ms))\n"                                   \
+  "    return true\n"                                                                      \
+  "  end\n"                                                                                \
+  "  return false\n"                                                                       \
+  "end\n"
+
 /* The lease sets below: each take drops expired leases, then takes (or
  * renews) member's place for lease_ms if fewer than limit are held (one
  * script: the limit holds with any number of workers): 1 got it, 0 all

@@ -115,12 +115,35 @@ typedef struct {
   LwKey keys[2 + 2 * MAX_STAGES];
   char ttl[32];
   char numkeys[16];
-  const char *argv[3 + 4 + 2 * MAX_STAGES];
+  LwKey cap_key;
+  char cap_limit[32], cap_lease[32], cap_stage[16];
+  const char *argv[3 + 2 + 2 * MAX_STAGES + 2 + 5];
   int argc; /* in argv, with EVALSHA, sha and numkeys */
 } FetchArgs;
 
+/* The cap's arguments of the fetch script, when download is among the
+ * stages asked (queue/scripts.c, lw_script_fetch). */
+static void cap_args(const LwConfig *cfg, const char *const *stages, size_t n,
+                     const LwFetchCap *cap, FetchArgs *f)
+{
+  for (size_t i = 0; cap && i < n; ++i) {
+    if (!strcmp(stages[i], "download")) {
+      f->cap_key = lw_key(cfg->prefix, LW_KEY_DOWNLOAD_SLOTS, NULL);
+      snprintf(f->cap_limit, sizeof(f->cap_limit), "%lld", cap->limit);
+      snprintf(f->cap_lease, sizeof(f->cap_lease), "%lld", cap->lease_ms);
+      snprintf(f->cap_stage, sizeof(f->cap_stage), "%zu", 3 + 2 * i); /* its queue's KEYS index */
+      const char *args[] = {f->cap_key.s, cap->member, f->cap_limit, f->cap_lease, f->cap_stage};
+      for (size_t a = 0; a < 5; ++a) {
+        f->argv[f->argc++] = args[a];
+      }
+      return;
+    }
+  }
+}
+
 static LwStatus fetch_args(const LwConfig *cfg, const char *worker_id,
-                           const char *const *stages, size_t n, FetchArgs *f, LwError *err)
+                           const char *const *stages, size_t n, const LwFetchCap *cap,
+                           FetchArgs *f, LwError *err)
 {
   if (n == 0 || n > MAX_STAGES) {
     return lw_error_set(err, LW_ERR_USAGE, "a worker serves 1 to %d stages", MAX_STAGES);
@@ -150,6 +173,7 @@ static LwStatus fetch_args(const LwConfig *cfg, const char *worker_id,
     last_promote_ms = now;
   }
   f->argv[f->argc++] = promote ? "1" : "0";
+  cap_args(cfg, stages, n, cap, f);
   return LW_OK;
 }
 
@@ -245,22 +269,72 @@ static LwStatus open_stages(redisContext *c, const LwConfig *cfg,
   return LW_OK;
 }
 
+/* The fetch's arguments with the paused set after its keys (the scripts
+ * that read the paused stages in the fetch's call) into argv (room for
+ * f->argv's and one more); returns their number. */
+static int args_with_paused(const FetchArgs *f, const LwKey *paused, const char **argv)
+{
+  int nkeys = atoi(f->numkeys);
+  int argc = 0;
+  for (int i = 0; i < nkeys; ++i) {
+    argv[argc++] = f->argv[3 + i];
+  }
+  argv[argc++] = paused->s;
+  for (int i = 3 + nkeys; i < f->argc; ++i) {
+    argv[argc++] = f->argv[i];
+  }
+  return argc;
+}
+
+/* The job a fetch took (job: its reply) with the paused stages read in the
+ * same call: kept as the last seen, and a job of a stage paused meanwhile
+ * handed back (*next NULL then). */
+static LwStatus fetched(redisContext *c, const LwConfig *cfg, const char *worker_id,
+                        const FetchArgs *f, redisReply *job, const redisReply *paused,
+                        LwJob **next, LwError *err)
+{
+  paused_seen_set(paused);
+  LwStatus st = fetch_result(c, cfg, f, job, next, err);
+  if (st == LW_OK && paused_seen_has((*next)->stage)) {
+    LwError back_err;
+    lw_queue_handback(c, cfg, worker_id, *next, &back_err); /* else the reaper */
+    lw_job_free(*next);
+    *next = NULL;
+  }
+  return st;
+}
+
 LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
-                        const char *const *stages, size_t n, LwJob **out, LwError *err)
+                        const char *const *stages, size_t n, const LwFetchCap *cap,
+                        LwJob **out, LwError *err)
 {
   *out = NULL;
   const char *open[MAX_STAGES];
-  LW_TRY(open_stages(c, cfg, &stages, &n, open, false, err));
-  if (n == 0) {
-    return LW_NOTHING; /* every stage paused */
+  const char *const *asked = stages;
+  size_t n_asked = n;
+  LW_TRY(open_stages(c, cfg, &asked, &n_asked, open, true, err));
+  if (n_asked == 0 && n > 0) {
+    /* every stage paused as last seen: the set is read anew, or a resumed
+     * stage would never be asked again */
+    asked = stages;
+    n_asked = n;
+    LW_TRY(open_stages(c, cfg, &asked, &n_asked, open, false, err));
+    if (n_asked == 0) {
+      return LW_NOTHING;
+    }
   }
   FetchArgs f;
-  LW_TRY(fetch_args(cfg, worker_id, stages, n, &f, err));
-  /* lw_script_run adds EVALSHA, sha and numkeys itself */
-  redisReply *reply = lw_script_run(c, &lw_script_fetch, (int)(2 + 2 * n), f.argc - 3,
-                                    f.argv + 3, NULL, err);
+  LW_TRY(fetch_args(cfg, worker_id, asked, n_asked, cap, &f, err));
+  LwKey paused = lw_key(cfg->prefix, LW_KEY_PAUSED, NULL);
+  const char *argv[sizeof(f.argv) / sizeof(*f.argv) + 1];
+  int argc = args_with_paused(&f, &paused, argv);
+  redisReply *reply =
+    lw_script_run(c, lw_script_fetch_paused(), atoi(f.numkeys) + 1, argc, argv, NULL, err);
   LW_TRY(reply_status(reply, err));
-  LwStatus status = fetch_result(c, cfg, &f, reply, out, err);
+  LwStatus status = LW_NOTHING;
+  if (reply->type == REDIS_REPLY_ARRAY && reply->elements >= 2) {
+    status = fetched(c, cfg, worker_id, &f, reply->element[0], reply->element[1], out, err);
+  }
   freeReplyObject(reply);
   return status;
 }
@@ -352,26 +426,9 @@ LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_i
   return status;
 }
 
-/* The ack with the fetch's reply: the next job (NULL: none), handed back
- * when its stage was paused meanwhile; the paused stages are kept. */
-static LwStatus ack_fetch_result(redisContext *c, const LwConfig *cfg, const char *worker_id,
-                                 const FetchArgs *f, redisReply *reply, LwJob **next,
-                                 LwError *err)
-{
-  paused_seen_set(reply->element[3]);
-  LwStatus st = fetch_result(c, cfg, f, reply->element[2], next, err);
-  if (st == LW_OK && paused_seen_has((*next)->stage)) {
-    LwError back_err;
-    lw_queue_handback(c, cfg, worker_id, *next, &back_err); /* else the reaper */
-    lw_job_free(*next);
-    *next = NULL;
-  }
-  return st;
-}
-
 LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *worker_id,
                             const LwJob *job, LwTxn *txn, const char *const *stages,
-                            size_t n, LwJob **next, LwError *err)
+                            size_t n, const LwFetchCap *cap, LwJob **next, LwError *err)
 {
   *next = NULL;
   const char *open[MAX_STAGES];
@@ -384,24 +441,15 @@ LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *wo
     return lw_queue_ack(c, cfg, worker_id, job, txn, err);
   }
   FetchArgs f;
-  LW_TRY(fetch_args(cfg, worker_id, stages, n, &f, err));
+  LW_TRY(fetch_args(cfg, worker_id, stages, n, cap, &f, err));
   LwTxn *core = ack_core(cfg, worker_id, job);
   if (!core) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
-  /* fetch's keys (as many as fetch_args says), the paused set, fetch's
-   * other arguments */
-  int nkeys = atoi(f.numkeys);
-  const char *argv[sizeof(f.argv) / sizeof(*f.argv) + 1];
   LwKey paused = lw_key(cfg->prefix, LW_KEY_PAUSED, NULL);
-  int argc = 0;
-  for (int i = 0; i < nkeys; ++i) {
-    argv[argc++] = f.argv[3 + i];
-  }
-  argv[argc++] = paused.s;
-  for (int i = 3 + nkeys; i < f.argc; ++i) {
-    argv[argc++] = f.argv[i];
-  }
+  const char *argv[sizeof(f.argv) / sizeof(*f.argv) + 1];
+  int argc = args_with_paused(&f, &paused, argv);
+  int nkeys = atoi(f.numkeys);
   LwScript *script = lw_script_ack_fetch();
   redisReply *reply = NULL;
   LwTxnTrailer trailer = {lw_script_sha(script), script->source, nkeys + 1, argc, argv,
@@ -412,7 +460,8 @@ LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *wo
   if (reply && reply->elements >= 4) {
     /* the fetch ran whatever the ack's fate */
     LwError fetch_err;
-    if (ack_fetch_result(c, cfg, worker_id, &f, reply, next, &fetch_err) > LW_NOTHING &&
+    if (fetched(c, cfg, worker_id, &f, reply->element[2], reply->element[3], next,
+                &fetch_err) > LW_NOTHING &&
         status == LW_OK) {
       lw_error_set(err, fetch_err.status, "%s", fetch_err.message);
     }

@@ -47,12 +47,25 @@ LwStatus lw_queue_push_prefix(LwRecords *c, const char *prefix, const LwJob *job
 LwStatus lw_queue_push_many(LwRecords *c, const LwConfig *cfg, LwJob *const *jobs, size_t n,
                             LwPriority priority, size_t *pushed, LwError *err);
 
+/* The cap on the workers in downloads at once (--download-workers,
+ * workers/download_cap.h), kept by the fetch itself: the download stage is
+ * asked only with one of limit places (the lease set downloadslots, member
+ * the worker, leased lease_ms), and the place is given back in the same
+ * call when the job taken is not a download, or there is none. */
+typedef struct {
+  const char *member;
+  long long limit;
+  long long lease_ms;
+} LwFetchCap;
+
 /* Takes the next job of the first of stages[0..n) that has one (moving due
  * retries of those stages into their queues first) into worker_id's
- * in-flight list, and refreshes the worker's heartbeat. LW_OK with *out set
- * (caller frees), or LW_NOTHING with *out NULL when all are empty. */
+ * in-flight list, and refreshes the worker's heartbeat; cap (may be NULL:
+ * none) as LwFetchCap says. LW_OK with *out set (caller frees), or
+ * LW_NOTHING with *out NULL when all are empty. */
 LwStatus lw_queue_fetch(LwRecords *c, const LwConfig *cfg, const char *worker_id,
-                        const char *const *stages, size_t n, LwJob **out, LwError *err);
+                        const char *const *stages, size_t n, const LwFetchCap *cap,
+                        LwJob **out, LwError *err);
 
 /* Finishes job: in one fenced script call (queue/txn.h), removes it from
  * the in-flight list, releases its (stage, seed, harvest) and counts it
@@ -72,7 +85,7 @@ bool lw_queue_paused_seen(const char *stage);
  * fetched even when the ack fails; the caller owns it either way. */
 LwStatus lw_queue_ack_fetch(LwRecords *c, const LwConfig *cfg, const char *worker_id,
                             const LwJob *job, LwTxn *txn, const char *const *stages,
-                            size_t n, LwJob **next, LwError *err);
+                            size_t n, const LwFetchCap *cap, LwJob **next, LwError *err);
 
 /* Hands back every job in worker_id's in-flight list except `except` (may
  * be NULL): after a reconnect, a job whose fetch reply was lost with the

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue/lease_set.h"
 #include "queue/redis_cmd.h"
 #include "queue/scripts.h"
 
@@ -64,28 +65,39 @@ LwScript lw_script_enqueue = {
 
 /* KEYS: worker heartbeat, inflight, then per stage: queue, delayed
  * ARGV: heartbeat TTL ms, "1" to move due retries first (the worker asks
- *       at most every 100 ms: it is the costly part of a fetch)
+ *       at most every 100 ms: it is the costly part of a fetch), then, when
+ *       the workers in downloads are capped (workers/download_cap.h): the
+ *       places' lease set, the worker's member, the limit, the lease ms and
+ *       the KEYS index of the download stage's queue
  * Moves due retries of each stage back to its queue, then takes the next job
  * of the first stage that has one into the in-flight list, marks it on the
- * heartbeat and refreshes the TTL. Returns the job JSON or nil. */
+ * heartbeat and refreshes the TTL. With a cap, the download stage is asked
+ * only with a place (kept, or taken: renewed either way), and the place is
+ * given back when the job taken is not a download, or there is none: no
+ * round trip of its own. Returns the job JSON or nil. */
 LwScript lw_script_fetch = {
-  LW_LUA_NOW_MS LANES
+  LW_LUA_NOW_MS LANES LW_LUA_LEASE_TAKE
+  "local cap, member, dl = ARGV[3] or '', ARGV[4], tonumber(ARGV[7] or '0')\n"
   "for i = 3, #KEYS, 2 do\n"
-  "  if ARGV[2] == '1' then\n"
-  "    local due = redis.call('ZRANGEBYSCORE', KEYS[i + 1], '-inf', now, 'LIMIT', 0, 100)\n"
-  "    for _, j in ipairs(due) do\n"
-  "      redis.call('ZREM', KEYS[i + 1], j)\n"
-  "      lane_push(KEYS[i], j, false, false)\n"
+  "  if i ~= dl or cap == '' or lease_take(cap, member, ARGV[5], ARGV[6]) then\n"
+  "    if ARGV[2] == '1' then\n"
+  "      local due = redis.call('ZRANGEBYSCORE', KEYS[i + 1], '-inf', now, 'LIMIT', 0, 100)\n"
+  "      for _, j in ipairs(due) do\n"
+  "        redis.call('ZREM', KEYS[i + 1], j)\n"
+  "        lane_push(KEYS[i], j, false, false)\n"
+  "      end\n"
+  "    end\n"
+  "    local job = lane_pop(KEYS[i])\n"
+  "    if job then\n"
+  "      if cap ~= '' and i ~= dl then redis.call('ZREM', cap, member) end\n"
+  "      redis.call('LPUSH', KEYS[2], job)\n"
+  "      redis.call('HSET', KEYS[1], 'job', job, 'since', now)\n"
+  "      redis.call('PEXPIRE', KEYS[1], ARGV[1])\n"
+  "      return job\n"
   "    end\n"
   "  end\n"
-  "  local job = lane_pop(KEYS[i])\n"
-  "  if job then\n"
-  "    redis.call('LPUSH', KEYS[2], job)\n"
-  "    redis.call('HSET', KEYS[1], 'job', job, 'since', now)\n"
-  "    redis.call('PEXPIRE', KEYS[1], ARGV[1])\n"
-  "    return job\n"
-  "  end\n"
   "end\n"
+  "if cap ~= '' then redis.call('ZREM', cap, member) end\n"
   "return false\n",
   ""};
 
@@ -464,6 +476,37 @@ LwScript *lw_script_ack_fetch(void)
   return &ack_fetch;
 }
 
+/* The fetch with the paused stages read in the same call, as the ack's
+ * fetch reads them: a fetch of its own costs one round trip too.
+ * KEYS: fetch's KEYS, then the paused set; ARGV: fetch's ARGV
+ * Returns fetch's reply (the job or false) and the paused stages. */
+static LwScript fetch_paused;
+static pthread_once_t fetch_paused_once = PTHREAD_ONCE_INIT;
+
+static void fetch_paused_build(void)
+{
+  static const char head[] = "local fetch_keys = {}\n"
+                             "for i = 1, #KEYS - 1 do fetch_keys[i] = KEYS[i] end\n"
+                             "local function fetch(KEYS, ARGV)\n";
+  static const char tail[] =
+    "\nend\n"
+    "return {fetch(fetch_keys, ARGV) or false, redis.call('SMEMBERS', KEYS[#KEYS])}\n";
+  size_t size = sizeof(head) + strlen(lw_script_fetch.source) + sizeof(tail);
+  char *source = malloc(size);
+  if (!source) {
+    fprintf(stderr, "out of memory\n");
+    abort();
+  }
+  snprintf(source, size, "%s%s%s", head, lw_script_fetch.source, tail);
+  fetch_paused.source = source; /* kept for the process's life */
+}
+
+LwScript *lw_script_fetch_paused(void)
+{
+  pthread_once(&fetch_paused_once, fetch_paused_build);
+  return &fetch_paused;
+}
+
 /* apply, then the record of KEYS[1] as it is after it (a stage's move to
  * its working status and the seed it works on, in one round trip).
  * KEYS: the record; ARGV: "0", then apply's ARGV
@@ -524,5 +567,6 @@ LwStatus lw_scripts_load_all(redisContext *c, LwError *err)
     LW_TRY(lw_script_load(c, all[i], err));
   }
   LW_TRY(lw_script_load(c, lw_script_ack_fetch(), err));
+  LW_TRY(lw_script_load(c, lw_script_fetch_paused(), err));
   return lw_script_load(c, lw_script_apply_read(), err);
 }

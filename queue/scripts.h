@@ -22,10 +22,12 @@ extern LwScript lw_script_promote;
 extern LwScript lw_script_depth;
 extern LwScript lw_script_drain;
 
-/* apply and fetch in one call, apply and a record's read in one call (their
- * comments in scripts.c say how). */
+/* apply and fetch in one call, apply and a record's read in one call, fetch
+ * and the paused stages' read in one call (their comments in scripts.c say
+ * how). */
 LwScript *lw_script_ack_fetch(void);
 LwScript *lw_script_apply_read(void);
+LwScript *lw_script_fetch_paused(void);
 
 /* SCRIPT LOAD of every script above (on connecting). */
 LwStatus lw_scripts_load_all(LwRecords *c, LwError *err);

@@ -46,7 +46,7 @@ if [ -x "$bin/lodwash-worker" ] && [ -x "$bin/lodwash-scheduler" ]; then
   cat "$tmp/scale.out"
   for want in '^      1        24       12 ' '^      2        24       12 ' 'a dump seed [0-9]+ B' \
               'the re-check index [0-9]+ B' 'lag between visits: p50 [0-9.]+ s, p99 [0-9.]+ s' \
-              'cpu: scheduler .* ms a document'; do
+              'cpu: scheduler .* ms a document' 'rt/doc'; do
     if ! grep -Eq "$want" "$tmp/scale.out"; then
       echo "FAILED: scripts/bench-scale --tiny printed no line matching '$want'" >&2; exit 1
     fi

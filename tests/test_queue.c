@@ -43,7 +43,7 @@ static LwJob *fetch(const char *worker, const char *stage)
   const char *stages[] = {stage};
   LwJob *job = NULL;
   LwError err;
-  LwStatus st = lw_queue_fetch(c, &cfg, worker, stages, 1, &job, &err);
+  LwStatus st = lw_queue_fetch(c, &cfg, worker, stages, 1, NULL, &job, &err);
   CHECK(st == LW_OK || st == LW_NOTHING);
   return job;
 }
@@ -362,7 +362,7 @@ static void ack_fetch_none(const LwJob *job, const char *const *stages, size_t n
 {
   LwError err;
   LwJob *next = NULL;
-  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", job, NULL, stages, n, &next, &err), expect);
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", job, NULL, stages, n, NULL, &next, &err), expect);
   CHECK(next == NULL);
   lw_job_free(next);
 }
@@ -379,7 +379,7 @@ static void test_ack_fetch_and_orphans(void)
   CHECK(first && !strcmp(first->id, a));
   const char *stages[] = {"af"};
   LwJob *next = NULL;
-  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", first, NULL, stages, 1, &next, &err),
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", first, NULL, stages, 1, NULL, &next, &err),
                LW_OK);
   CHECK(next && !strcmp(next->id, b));
   CHECK_INT_EQ(counts("af").done, 1);
@@ -428,7 +428,7 @@ static void test_ack_fetch_folded(void)
   first->ran_ms = 7;
   const char *stages[] = {"fp", "fa"};
   LwJob *next = NULL;
-  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", first, NULL, stages, 2, &next, &err),
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", first, NULL, stages, 2, NULL, &next, &err),
                LW_OK);
   CHECK(next && !strcmp(next->id, b));
   CHECK_INT_EQ(counts("fa").done, 1);
@@ -478,7 +478,7 @@ static void test_ack_fetch_after_resume(void)
   LwJob *first = fetch("w1", "ra");
   CHECK(first && !strcmp(first->id, a));
   LwJob *second = NULL;
-  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", first, NULL, stages, 1, &second, &err),
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", first, NULL, stages, 1, NULL, &second, &err),
                LW_OK);
   CHECK(second && !strcmp(second->id, b));
   CHECK_INT_EQ(lw_controls_stage_pause(c, cfg.prefix, "ra", true, &err), LW_OK);
@@ -494,13 +494,13 @@ static void test_ack_fetch_after_resume(void)
   /* that fetch read the paused set: from the next ack on, the next job
    * comes with it */
   LwJob *fourth = NULL;
-  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", third, NULL, stages, 1, &fourth, &err),
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", third, NULL, stages, 1, NULL, &fourth, &err),
                LW_OK);
   CHECK(fourth && !strcmp(fourth->id, a));
   CHECK(lw_queue_paused_seen("ra") == false);
   CHECK_INT_EQ(push("ra", "", LW_PRIORITY_NORMAL, b), LW_OK);
   LwJob *fifth = NULL;
-  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", fourth, NULL, stages, 1, &fifth, &err),
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", fourth, NULL, stages, 1, NULL, &fifth, &err),
                LW_OK);
   CHECK(fifth != NULL);
   if (fifth) {
@@ -597,7 +597,7 @@ static void test_bad_jobs_parked(void)
   freeReplyObject(r);
   const char *stages[] = {"junk"};
   LwJob *job = NULL;
-  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, "w1", stages, 1, &job, &err), LW_ERR_FORMAT);
+  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, "w1", stages, 1, NULL, &job, &err), LW_ERR_FORMAT);
   CHECK(job == NULL);
   CHECK_INT_EQ(
     lw_test_redis_int(c, "LLEN", lw_key(cfg.prefix, LW_KEY_DEAD, "unknown").s, NULL), 1);
@@ -671,6 +671,86 @@ static void test_progress_note(void)
   CHECK(lw_test_redis_int(c, "PTTL", worker.s, NULL) > 0);
 }
 
+/* The cap on the workers in downloads (LwFetchCap): kept by the fetch and
+ * the ack's fetch themselves, in their one round trip. */
+static LwJob *fetch_capped(const char *worker, const LwFetchCap *cap)
+{
+  const char *stages[] = {"download", "cu"};
+  LwJob *job = NULL;
+  LwError err;
+  LwStatus st = lw_queue_fetch(c, &cfg, worker, stages, 2, cap, &job, &err);
+  CHECK(st == LW_OK || st == LW_NOTHING);
+  return job;
+}
+
+static bool holds_place(const char *worker)
+{
+  LwKey places = lw_key(cfg.prefix, LW_KEY_DOWNLOAD_SLOTS, NULL);
+  return lw_test_redis_int(c, "ZSCORE", places.s, worker, NULL) > 0;
+}
+
+static void test_fetch_download_cap(void)
+{
+  LwError err;
+  const char *stages[] = {"download", "cu"};
+  LwFetchCap a = {"wa", 1, 60000}, b = {"wb", 1, 60000};
+  CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, "wa", "download,cu", &err), LW_OK);
+  CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, "wb", "download,cu", &err), LW_OK);
+  char d1[17], d2[17], u[17];
+  CHECK_INT_EQ(push("download", "", LW_PRIORITY_NORMAL, d1), LW_OK);
+  CHECK_INT_EQ(push("download", "", LW_PRIORITY_NORMAL, d2), LW_OK);
+  CHECK_INT_EQ(push("cu", "", LW_PRIORITY_NORMAL, u), LW_OK);
+
+  /* wa takes the one place with its download, in the fetch's one call */
+  redisContext *mon = lw_test_monitor_start(c);
+  LwJob *first = fetch_capped("wa", &a);
+  char marker[256];
+  snprintf(marker, sizeof(marker), "%send-of-fetch", cfg.prefix);
+  freeReplyObject(redisCommand(c, "ECHO %s", marker));
+  int calls = 0;
+  CHECK(mon && lw_test_monitor_until(mon, cfg.prefix, marker, count_call, &calls));
+  redisFree(mon);
+  CHECK_INT_EQ(calls, 1);
+  CHECK(first && !strcmp(first->id, d1) && holds_place("wa"));
+
+  /* no place left for wb: its later stage instead, the download stays */
+  LwJob *other = fetch_capped("wb", &b);
+  CHECK(other && !strcmp(other->id, u) && !holds_place("wb"));
+  LwJob *none = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "wb", other, NULL, stages, 2, &b, &none, &err),
+               LW_OK);
+  CHECK(!none && !holds_place("wb"));
+  CHECK_INT_EQ(lw_test_queue_len(c, cfg.prefix, "download"), 1);
+
+  /* wa's ack brings the next download with the place kept */
+  LwJob *second = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "wa", first, NULL, stages, 2, &a, &second, &err),
+               LW_OK);
+  CHECK(second && !strcmp(second->id, d2) && holds_place("wa"));
+  /* and with nothing left the place is given back in the ack's call */
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "wa", second, NULL, stages, 2, &a, &none, &err),
+               LW_OK);
+  CHECK(!none && !holds_place("wa"));
+
+  /* a place taken for a download queue found empty goes back too, and a
+   * later stage's job gives it back */
+  CHECK_INT_EQ(push("cu", "", LW_PRIORITY_NORMAL, u), LW_OK);
+  LwJob *later = fetch_capped("wb", &b);
+  CHECK(later && !strcmp(later->id, u) && !holds_place("wb"));
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "wb", later, NULL, &err), LW_OK);
+  CHECK(fetch_capped("wb", &b) == NULL && !holds_place("wb"));
+  /* the freed place is wb's with a download now */
+  CHECK_INT_EQ(push("download", "", LW_PRIORITY_NORMAL, d1), LW_OK);
+  LwJob *third = fetch_capped("wb", &b);
+  CHECK(third && !strcmp(third->id, d1) && holds_place("wb"));
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "wb", third, NULL, &err), LW_OK);
+  lw_job_free(first);
+  lw_job_free(other);
+  lw_job_free(second);
+  lw_job_free(later);
+  lw_job_free(third);
+}
+
 int main(void)
 {
   c = lw_test_redis();
@@ -689,6 +769,7 @@ int main(void)
   test_round_robin();
   test_status_json();
   test_progress_note();
+  test_fetch_download_cap();
   lw_test_redis_cleanup(c, cfg.prefix);
   lw_config_free(&cfg);
   redisFree(c);

@@ -82,7 +82,7 @@ static LwJob *take(const char *worker, const char *file, const char *harvest_id)
   CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, worker, "parse", &err), LW_OK);
   const char *stages[] = {"parse"};
   job = NULL;
-  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, worker, stages, 1, &job, &err), LW_OK);
+  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, worker, stages, 1, NULL, &job, &err), LW_OK);
   return job;
 }
 
@@ -130,7 +130,7 @@ static LwJob *reap_and_retake(const char *frozen, const char *worker, const char
   CHECK_INT_EQ(returned, 1);
   const char *stages[] = {"parse"};
   LwJob *job = NULL;
-  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, worker, stages, 1, &job, &err), LW_OK);
+  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, worker, stages, 1, NULL, &job, &err), LW_OK);
   CHECK(job && !strcmp(job->seed, seed));
   return job;
 }
@@ -366,7 +366,7 @@ static void test_reaped_to_death(void)
     CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, worker, "parse", &err), LW_OK);
     const char *stages[] = {"parse"};
     if (i < cfg.max_attempts) {
-      lw_queue_fetch(c, &cfg, worker, stages, 1, &job, &err);
+      lw_queue_fetch(c, &cfg, worker, stages, 1, NULL, &job, &err);
     }
   }
   CHECK_INT_EQ(llen(LW_KEY_DEAD, "parse"), 2);

@@ -362,14 +362,15 @@ static LwStatus finish_job(LwWorker *w, Finish how, const LwJob *job, LwTxn *txn
       /* the next job comes back in the same round trip as the ack */
       if (w->many) { /* another download for the transfer that ended */
         static const char *const download[] = {"download"};
-        st = lw_queue_ack_fetch(w->redis, w->cfg, w->id, job, txn, download, 1, next, err);
+        st = lw_queue_ack_fetch(w->redis, w->cfg, w->id, job, txn, download, 1, NULL, next,
+                                err);
       } else {
-        const char *ask[LW_DOWNLOAD_CAP_MAX_STAGES];
-        size_t n_ask = lw_download_cap_stages(w->redis, w->cfg, w->id, w->opts->stages,
-                                              w->opts->n_stages, ask);
-        st = lw_queue_ack_fetch(w->redis, w->cfg, w->id, job, txn, ask, n_ask, next, err);
-        lw_download_cap_keep(w->redis, w->cfg,
-                             st == LW_OK && *next ? (*next)->stage : NULL);
+        LwFetchCap cap;
+        const LwFetchCap *capped =
+          lw_download_cap(w->cfg, w->id, w->opts->stages, w->opts->n_stages, &cap);
+        st = lw_queue_ack_fetch(w->redis, w->cfg, w->id, job, txn, w->opts->stages,
+                                w->opts->n_stages, capped, next, err);
+        lw_download_cap_got(capped, *next ? (*next)->stage : NULL);
       }
     } else if (how == FINISH_ACK) {
       st = lw_queue_ack(w->redis, w->cfg, w->id, job, txn, err);
@@ -648,7 +649,8 @@ static bool transfers_fill(LwWorker *w, Transfers *t)
   while (t->n < t->max && !stopping(w) && !w->writes_refused) {
     LwJob *job = NULL;
     LwError err;
-    if (lw_queue_fetch(w->redis, w->cfg, w->id, download, 1, &job, &err) != LW_OK || !job) {
+    if (lw_queue_fetch(w->redis, w->cfg, w->id, download, 1, NULL, &job, &err) != LW_OK ||
+        !job) {
       return false;
     }
     transfers_start(w, t, job);
@@ -779,11 +781,10 @@ int lw_worker_run(const LwWorkerOptions *opts)
       break;
     }
     if (!job) {
-      const char *ask[LW_DOWNLOAD_CAP_MAX_STAGES];
-      size_t n_ask = lw_download_cap_stages(w.redis, w.cfg, w.id, opts->stages,
-                                            opts->n_stages, ask);
-      st = lw_queue_fetch(w.redis, w.cfg, w.id, ask, n_ask, &job, &err);
-      lw_download_cap_keep(w.redis, w.cfg, st == LW_OK && job ? job->stage : NULL);
+      LwFetchCap cap;
+      const LwFetchCap *capped = lw_download_cap(w.cfg, w.id, opts->stages, opts->n_stages, &cap);
+      st = lw_queue_fetch(w.redis, w.cfg, w.id, opts->stages, opts->n_stages, capped, &job, &err);
+      lw_download_cap_got(capped, st == LW_OK && job ? job->stage : NULL);
     }
     if (st == LW_OK && job && many_transfers(&w) && !strcmp(job->stage, "download")) {
       sleep_ms = 1;
