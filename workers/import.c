@@ -193,18 +193,6 @@ static LwStatus record_report(LwStageCtx *ctx, const char *harvest,
   return LW_OK;
 }
 
-/* LW_NOTHING (an export for this provider is already queued) is fine. */
-static LwStatus queue_export(LwStageCtx *ctx, const char *provider)
-{
-  LwJob *job = lw_job_new("export", provider, NULL, NULL, ctx->err);
-  if (!job) {
-    return ctx->err->status;
-  }
-  LwStatus st = lw_queue_push(ctx->redis, ctx->config, job, LW_PRIORITY_NORMAL, ctx->err);
-  lw_job_free(job);
-  return st == LW_NOTHING ? LW_OK : st;
-}
-
 /* The import's progress note in the worker's heartbeat (`lodwash status`).
  * Called on the merge's thread, while the job's thread only writes the
  * graph's database: the job's Redis connection is never used by both. */
@@ -273,7 +261,8 @@ static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *ha
     st = record_report(ctx, id, &report, &c);
   }
   if (st == LW_OK) {
-    st = queue_export(ctx, provider);
+    /* with the import's ack, in its call (none queued twice) */
+    lw_txn_push_job(ctx->txn, "export", provider, NULL, LW_PRIORITY_NORMAL, NULL);
   }
   if (st == LW_OK) {
     lw_info("stage=import provider=%s harvest=%s files=%zu failed=%zu triples=%llu "

@@ -223,7 +223,8 @@ static LwStatus parse_seed(LwStageCtx *ctx, const json_t *seed)
   const char *hash = ctx->job->seed;
   char content_hash[LW_HASH_HEX_LEN + 256], clean[LW_HASH_HEX_LEN + 1];
   const char *chash = content_hash_of(seed, content_hash, sizeof(content_hash));
-  if (chash && !in_reclean(ctx) && already_cleaned(ctx, chash, clean)) {
+  /* the harvest is read only for content cleaned before: most is not */
+  if (chash && already_cleaned(ctx, chash, clean) && !in_reclean(ctx)) {
     lw_txn_seed_set(ctx->txn, hash, "clean", clean);
     lw_info("stage=parse seed=%s clean=%s msg=\"content cleaned before\"", hash, clean);
     return LW_OK;
