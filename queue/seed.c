@@ -367,6 +367,31 @@ LwStatus lw_seed_get(redisContext *c, const char *prefix, const char *hash, json
   return st;
 }
 
+LwStatus lw_seed_get_many(redisContext *c, const char *prefix, const char *const *hashes,
+                          size_t n, json_t **out, LwError *err)
+{
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = NULL;
+    LwKey key = lw_key(prefix, LW_KEY_SEED, hashes[i]);
+    const char *argv[] = {"HGETALL", key.s};
+    redisAppendCommandArgv(c, 2, argv, NULL);
+  }
+  LwStatus st = LW_OK;
+  for (size_t i = 0; i < n; ++i) { /* every reply is read, whatever comes */
+    redisReply *r = NULL;
+    if (redisGetReply(c, (void **)&r) != REDIS_OK || !r) {
+      return lw_error_set(err, LW_ERR_REDIS, "Redis: %s", c->errstr);
+    }
+    LwStatus got = lw_record_from_reply(r, &out[i], err);
+    freeReplyObject(r);
+    if (got > LW_NOTHING && st == LW_OK) {
+      st = got;
+    }
+    complete_record(out[i], hashes[i]);
+  }
+  return st;
+}
+
 LwStatus lw_seed_get_field(redisContext *c, const char *prefix, const char *hash,
                            const char *field, char **out, LwError *err)
 {

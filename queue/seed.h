@@ -139,6 +139,12 @@ LwStatus lw_seed_default_file(const char *hash, char *buf, size_t size);
 LwStatus lw_seed_get(LwRecords *c, const char *prefix, const char *hash, json_t **out,
                      LwError *err);
 
+/* lw_seed_get of hashes[0..n) in one round trip (pipelined): out[i] gets
+ * each record, or NULL when there is no such seed (caller decrefs each).
+ * On LW_ERR_REDIS the out[] already filled are the caller's too. */
+LwStatus lw_seed_get_many(LwRecords *c, const char *prefix, const char *const *hashes,
+                          size_t n, json_t **out, LwError *err);
+
 /* One field of seed <hash> as stored (`file` is not derived here): *out
  * gets a copy (caller frees), or NULL and LW_NOTHING when the seed or the
  * field is absent. */

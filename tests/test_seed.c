@@ -225,6 +225,17 @@ static void test_records(void)
   CHECK_INT_EQ(lw_seed_get(c, cfg.prefix, "22222222222222222222222222222222", &rec, &err),
                LW_NOTHING);
   CHECK(rec == NULL);
+  /* many at once (pipelined): each record, or NULL where none */
+  const char *some[] = {hash, "22222222222222222222222222222222",
+                        "11111111111111111111111111111111"};
+  json_t *recs[3];
+  CHECK_INT_EQ(lw_seed_get_many(c, cfg.prefix, some, 3, recs, &err), LW_OK);
+  CHECK(recs[0] && !strcmp(json_string_value(json_object_get(recs[0], "status")), "added"));
+  CHECK(recs[1] == NULL);
+  CHECK(recs[2] && !strcmp(json_string_value(json_object_get(recs[2], "status")), "cleaned"));
+  for (size_t i = 0; i < 3; ++i) {
+    json_decref(recs[i]);
+  }
 
   /* the per-status counts follow every move */
   LwKey counts = lw_key(cfg.prefix, LW_KEY_SEED_COUNTS, NULL);

@@ -80,42 +80,62 @@ static LwStatus note_failed(Collected *c, const char *hash, const json_t *seed)
   return LW_OK;
 }
 
-/* Adds the clean files under seed hash (recursing into archive entries). */
-static LwStatus collect(LwStageCtx *ctx, const char *hash, unsigned depth, Collected *c)
+#define READ_BATCH 64 /* seeds read in one round trip (pipelined) */
+
+static LwStatus collect(LwStageCtx *ctx, const char *const *hashes, size_t n, unsigned depth,
+                        Collected *c);
+
+/* The strings of a JSON array, into a new array (caller frees): *n says
+ * how many. NULL when there are none, or with *n > 0 when out of memory. */
+static const char **strings_of(const json_t *array, size_t *n)
 {
-  if (depth > MAX_DEPTH) {
-    return lw_error_set(ctx->err, LW_ERR_LIMIT, "archives nested deeper than %d",
-                        MAX_DEPTH);
+  *n = 0;
+  size_t size = json_array_size(array);
+  if (!size) {
+    return NULL;
   }
-  const char *prefix = ctx->config->prefix;
-  json_t *seed = NULL;
-  LwStatus st = lw_seed_get(ctx->redis, prefix, hash, &seed, ctx->err);
-  if (st != LW_OK) {
-    return st == LW_NOTHING ? lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", hash) : st;
+  const char **out = calloc(size, sizeof(*out));
+  if (!out) {
+    *n = size; /* no list for n strings: out of memory */
+    return NULL;
   }
+  size_t i;
+  json_t *item;
+  json_array_foreach(array, i, item) {
+    if (json_is_string(item)) {
+      out[(*n)++] = json_string_value(item);
+    }
+  }
+  return out;
+}
+
+/* The clean files under one seed, its record (NULL: not recorded) and its
+ * clean record (NULL: none, or not read) given. */
+static LwStatus collect_one(LwStageCtx *ctx, const char *hash, const json_t *seed,
+                            const json_t *clean_record, unsigned depth, Collected *c)
+{
+  if (!seed) {
+    return lw_error_set(ctx->err, LW_ERR_STATE, "no seed %s", hash);
+  }
+  LwStatus st = LW_OK;
   json_t *children = json_loads(lw_record_str(seed, "children", "[]"), 0, NULL);
   const char *clean = lw_record_str(seed, "clean", NULL);
   if (json_is_array(children) && json_array_size(children) > 0) {
-    size_t i;
-    json_t *child;
-    json_array_foreach(children, i, child) {
-      if (st == LW_OK && json_is_string(child)) {
-        st = collect(ctx, json_string_value(child), depth + 1, c);
-      }
-    }
+    size_t n = 0;
+    const char **list = strings_of(children, &n);
+    st = list || !n ? collect(ctx, list, n, depth + 1, c)
+                    : lw_error_set(ctx->err, LW_ERR_NOMEM, "out of memory");
+    free(list);
   } else if (clean) {
-    json_t *record = NULL;
-    st = lw_seed_get(ctx->redis, prefix, clean, &record, ctx->err);
-    const char *file = record ? lw_record_str(record, "file", NULL) : NULL;
-    if (st == LW_OK && file) {
+    const char *file = clean_record ? lw_record_str(clean_record, "file", NULL) : NULL;
+    if (file) {
       char path[4096];
       snprintf(path, sizeof(path), "%s/%s", ctx->config->data_dir, file);
       st = add_path(c, path, ctx->err);
-    } else if (st <= LW_NOTHING) {
+    } else {
       st = lw_error_set(ctx->err, LW_ERR_STATE, "clean record %s of seed %s has no file",
                         clean, hash);
     }
-    json_decref(record);
   } else if (!strcmp(lw_record_str(seed, "status", ""), "failed")) {
     st = note_failed(c, hash, seed);
   } else if (on_its_way(lw_record_str(seed, "status", ""))) {
@@ -125,7 +145,58 @@ static LwStatus collect(LwStageCtx *ctx, const char *hash, unsigned depth, Colle
     }
   }
   json_decref(children);
-  json_decref(seed);
+  return st;
+}
+
+/* The clean records of seeds[0..n) that name one, into cleans[] (one
+ * round trip). */
+static LwStatus read_cleans(LwStageCtx *ctx, json_t *const *seeds, size_t n, json_t **cleans)
+{
+  const char *ids[READ_BATCH];
+  size_t at[READ_BATCH], k = 0;
+  for (size_t i = 0; i < n; ++i) {
+    cleans[i] = NULL;
+    const char *clean = seeds[i] ? lw_record_str(seeds[i], "clean", NULL) : NULL;
+    if (clean) {
+      ids[k] = clean;
+      at[k++] = i;
+    }
+  }
+  json_t *got[READ_BATCH];
+  LwStatus st =
+    k ? lw_seed_get_many(ctx->redis, ctx->config->prefix, ids, k, got, ctx->err) : LW_OK;
+  for (size_t j = 0; j < k; ++j) {
+    cleans[at[j]] = got[j];
+  }
+  return st;
+}
+
+/* Adds the clean files under seeds hashes[0..n), in their order (recursing
+ * into archive entries): a batch's seeds are read in one round trip, then
+ * their clean records in another. */
+static LwStatus collect(LwStageCtx *ctx, const char *const *hashes, size_t n, unsigned depth,
+                        Collected *c)
+{
+  if (depth > MAX_DEPTH) {
+    return lw_error_set(ctx->err, LW_ERR_LIMIT, "archives nested deeper than %d",
+                        MAX_DEPTH);
+  }
+  LwStatus st = LW_OK;
+  for (size_t from = 0; from < n && st == LW_OK; from += READ_BATCH) {
+    size_t m = n - from < READ_BATCH ? n - from : READ_BATCH;
+    json_t *seeds[READ_BATCH], *cleans[READ_BATCH] = {0};
+    st = lw_seed_get_many(ctx->redis, ctx->config->prefix, hashes + from, m, seeds, ctx->err);
+    if (st == LW_OK) {
+      st = read_cleans(ctx, seeds, m, cleans);
+    }
+    for (size_t i = 0; i < m; ++i) {
+      if (st == LW_OK) {
+        st = collect_one(ctx, hashes[from + i], seeds[i], cleans[i], depth, c);
+      }
+      json_decref(seeds[i]);
+      json_decref(cleans[i]);
+    }
+  }
   return st;
 }
 
@@ -216,13 +287,15 @@ static LwStatus import_harvest(LwStageCtx *ctx, const char *id, const json_t *ha
   LwStatus st = json_is_array(dumps) && c.failed
                   ? LW_OK
                   : lw_error_set(ctx->err, LW_ERR_FORMAT, "harvest %s: bad dumps", id);
-  size_t i;
-  json_t *dump;
-  json_array_foreach(dumps, i, dump) {
-    if (st == LW_OK && json_is_string(dump)) {
-      st = collect(ctx, json_string_value(dump), 0, &c);
-    }
+  size_t n = 0;
+  const char **files = st == LW_OK ? strings_of(dumps, &n) : NULL;
+  if (st == LW_OK && !files && n) {
+    st = lw_error_set(ctx->err, LW_ERR_NOMEM, "out of memory");
   }
+  if (st == LW_OK) {
+    st = collect(ctx, files, n, 0, &c);
+  }
+  free(files);
   if (st == LW_OK && c.unfinished) {
     /* Never a harvest done with data missing: it stays running, and is
      * imported once those files finish (a retried job reopened it; else the
