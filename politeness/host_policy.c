@@ -1,6 +1,8 @@
 #include "politeness/politeness.h"
 
 #include <curl/curl.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 
 #include "net/net.h"
 #include "queue/host_store.h"
+#include "queue/job.h"
 
 #define ROBOTS_AGENT "lodwash"
 #define ROBOTS_MAX_BYTES (512 * 1024) /* RFC 9309: at least 500 KiB are read */
@@ -155,15 +158,65 @@ static LwStatus robots_check(LwRecords *c, const LwConfig *cfg, const LwNetGuard
   return st;
 }
 
+/* The origins this process found known lately: a download among many asks
+ * before each request, and lw_host_turn_take reads the entry right after
+ * anyway, so a known origin is asked again only after a minute (an entry
+ * lives --robots-ttl, a day by default; one that went meanwhile is fetched
+ * by lw_host_turn_take itself, as after the wait for it). */
+#define KNOWN_SLOTS 256
+#define KNOWN_FOR_MS 60000
+
+static struct {
+  char origin[256];
+  long long at;
+} known[KNOWN_SLOTS];
+static pthread_mutex_t known_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static size_t known_slot(const char *origin)
+{
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (const unsigned char *p = (const unsigned char *)origin; *p; ++p) {
+    h = (h ^ *p) * 16777619u;
+  }
+  return h % KNOWN_SLOTS;
+}
+
+static bool known_lately(const char *origin)
+{
+  size_t i = known_slot(origin);
+  pthread_mutex_lock(&known_lock);
+  bool yes = !strcmp(known[i].origin, origin) && lw_now_ms() - known[i].at < KNOWN_FOR_MS;
+  pthread_mutex_unlock(&known_lock);
+  return yes;
+}
+
+static void known_now(const char *origin)
+{
+  if (strlen(origin) >= sizeof(known[0].origin)) {
+    return; /* asked each time */
+  }
+  size_t i = known_slot(origin);
+  pthread_mutex_lock(&known_lock);
+  snprintf(known[i].origin, sizeof(known[i].origin), "%s", origin);
+  known[i].at = lw_now_ms();
+  pthread_mutex_unlock(&known_lock);
+}
+
 bool lw_robots_known(LwRecords *c, const LwConfig *cfg, const char *url)
 {
   UrlParts p;
   if (cfg->robots_ttl_s <= 0 || !url_parts(url, &p) || !strcmp(p.path, "/robots.txt")) {
     return true;
   }
+  if (known_lately(p.origin)) {
+    return true;
+  }
   char state[16] = "";
   LwError err;
   LwStatus st = lw_robots_cache_get(c, cfg->prefix, p.origin, state, NULL, NULL, &err);
+  if (st == LW_OK) {
+    known_now(p.origin);
+  }
   return st != LW_NOTHING; /* a Redis error: lw_host_turn_take will say it */
 }
 
