@@ -336,7 +336,7 @@ LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker
     status = fetched(c, cfg, worker_id, &f, reply->element[0], reply->element[1], out, err);
   }
   freeReplyObject(reply);
-  return status;
+  return status == LW_OK && !*out ? LW_NOTHING : status; /* handed back: none taken */
 }
 
 LwStatus lw_queue_release_orphans(redisContext *c, const LwConfig *cfg,

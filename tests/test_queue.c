@@ -751,6 +751,32 @@ static void test_fetch_download_cap(void)
   lw_job_free(third);
 }
 
+/* A fetch of its own reads the paused stages in its call too: a job of a
+ * stage paused since the worker last looked goes back unrun, none taken;
+ * with every stage paused as last seen the set is read anew, so a resume
+ * is seen. */
+static void test_fetch_paused_meanwhile(void)
+{
+  LwError err;
+  CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, "w1", "fq", &err), LW_OK);
+  char q[17];
+  CHECK_INT_EQ(push("fq", "", LW_PRIORITY_NORMAL, q), LW_OK);
+  CHECK(fetch("w1", "fnone") == NULL); /* looked: nothing paused */
+  CHECK_INT_EQ(lw_controls_stage_pause(c, cfg.prefix, "fq", true, &err), LW_OK);
+  const char *stages[] = {"fq"};
+  LwJob *job = NULL;
+  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, "w1", stages, 1, NULL, &job, &err), LW_NOTHING);
+  CHECK(job == NULL);
+  CHECK_INT_EQ(counts("fq").queued, 1);
+  CHECK_INT_EQ(counts("fq").inflight, 0);
+  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, "w1", stages, 1, NULL, &job, &err), LW_NOTHING);
+  CHECK_INT_EQ(lw_controls_stage_pause(c, cfg.prefix, "fq", false, &err), LW_OK);
+  CHECK_INT_EQ(lw_queue_fetch(c, &cfg, "w1", stages, 1, NULL, &job, &err), LW_OK);
+  CHECK(job && !strcmp(job->id, q));
+  CHECK_INT_EQ(lw_queue_ack(c, &cfg, "w1", job, NULL, &err), LW_OK);
+  lw_job_free(job);
+}
+
 int main(void)
 {
   c = lw_test_redis();
@@ -770,6 +796,7 @@ int main(void)
   test_status_json();
   test_progress_note();
   test_fetch_download_cap();
+  test_fetch_paused_meanwhile();
   lw_test_redis_cleanup(c, cfg.prefix);
   lw_config_free(&cfg);
   redisFree(c);
