@@ -38,14 +38,20 @@ static LwStatus push(const char *stage, const char *seed, LwPriority prio, char 
   return st;
 }
 
-static LwJob *fetch(const char *worker, const char *stage)
+/* The job worker takes from stages[0..n) (NULL: none), with cap. */
+static LwJob *fetch_of(const char *worker, const char *const *stages, size_t n,
+                       const LwFetchCap *cap)
 {
-  const char *stages[] = {stage};
   LwJob *job = NULL;
   LwError err;
-  LwStatus st = lw_queue_fetch(c, &cfg, worker, stages, 1, NULL, &job, &err);
+  LwStatus st = lw_queue_fetch(c, &cfg, worker, stages, n, cap, &job, &err);
   CHECK(st == LW_OK || st == LW_NOTHING);
   return job;
+}
+
+static LwJob *fetch(const char *worker, const char *stage)
+{
+  return fetch_of(worker, (const char *[]){stage}, 1, NULL);
 }
 
 static LwStageCounts counts(const char *stage)
@@ -637,14 +643,6 @@ static void test_status_json(void)
   CHECK(idle);
 }
 
-/* MONITOR lines of the client's own commands, not of a script's. */
-static void count_call(void *arg, const char *line)
-{
-  if (!strstr(line, " lua]")) {
-    ++*(int *)arg;
-  }
-}
-
 /* A worker's progress note: set on a live heartbeat in one round trip
  * (a download among many writes them), never creating a heartbeat that
  * would have no TTL. */
@@ -658,13 +656,7 @@ static void test_progress_note(void)
   CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, "noted", "download", &err), LW_OK);
   redisContext *mon = lw_test_monitor_start(c);
   CHECK_INT_EQ(lw_heartbeat_progress(c, &cfg, "noted", "2.0 MB", &err), LW_OK);
-  char marker[256];
-  snprintf(marker, sizeof(marker), "%send-of-note", cfg.prefix);
-  freeReplyObject(redisCommand(c, "ECHO %s", marker));
-  int calls = 0;
-  CHECK(mon && lw_test_monitor_until(mon, cfg.prefix, marker, count_call, &calls));
-  redisFree(mon);
-  CHECK_INT_EQ(calls, 1);
+  CHECK_INT_EQ(lw_test_monitor_calls(c, mon, cfg.prefix), 1);
   redisReply *note = redisCommand(c, "HGET %s progress", worker.s);
   CHECK(note && note->type == REDIS_REPLY_STRING && !strcmp(note->str, "2.0 MB"));
   freeReplyObject(note);
@@ -675,12 +667,7 @@ static void test_progress_note(void)
  * the ack's fetch themselves, in their one round trip. */
 static LwJob *fetch_capped(const char *worker, const LwFetchCap *cap)
 {
-  const char *stages[] = {"download", "cu"};
-  LwJob *job = NULL;
-  LwError err;
-  LwStatus st = lw_queue_fetch(c, &cfg, worker, stages, 2, cap, &job, &err);
-  CHECK(st == LW_OK || st == LW_NOTHING);
-  return job;
+  return fetch_of(worker, (const char *[]){"download", "cu"}, 2, cap);
 }
 
 static bool holds_place(const char *worker)
@@ -704,13 +691,7 @@ static void test_fetch_download_cap(void)
   /* wa takes the one place with its download, in the fetch's one call */
   redisContext *mon = lw_test_monitor_start(c);
   LwJob *first = fetch_capped("wa", &a);
-  char marker[256];
-  snprintf(marker, sizeof(marker), "%send-of-fetch", cfg.prefix);
-  freeReplyObject(redisCommand(c, "ECHO %s", marker));
-  int calls = 0;
-  CHECK(mon && lw_test_monitor_until(mon, cfg.prefix, marker, count_call, &calls));
-  redisFree(mon);
-  CHECK_INT_EQ(calls, 1);
+  CHECK_INT_EQ(lw_test_monitor_calls(c, mon, cfg.prefix), 1);
   CHECK(first && !strcmp(first->id, d1) && holds_place("wa"));
 
   /* no place left for wb: its later stage instead, the download stays */

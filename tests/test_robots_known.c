@@ -13,25 +13,12 @@
 static redisContext *c;
 static LwConfig cfg;
 
-static void count_call(void *arg, const char *line)
-{
-  if (!strstr(line, " lua]")) {
-    ++*(int *)arg;
-  }
-}
-
 /* The calls lw_robots_known sent to Redis for url (MONITOR). */
 static int calls_of(const char *url, bool *known)
 {
   redisContext *mon = lw_test_monitor_start(c);
   *known = lw_robots_known(c, &cfg, url);
-  char marker[256];
-  snprintf(marker, sizeof(marker), "%send-of-ask", cfg.prefix);
-  freeReplyObject(redisCommand(c, "ECHO %s", marker));
-  int calls = 0;
-  CHECK(mon && lw_test_monitor_until(mon, cfg.prefix, marker, count_call, &calls));
-  redisFree(mon);
-  return calls;
+  return lw_test_monitor_calls(c, mon, cfg.prefix);
 }
 
 int main(void)

@@ -156,3 +156,21 @@ bool lw_test_monitor_until(redisContext *mon, const char *prefix, const char *ma
     }
   }
 }
+
+static void count_own(void *arg, const char *line)
+{
+  if (!strstr(line, " lua]")) { /* not a command a script ran */
+    ++*(int *)arg;
+  }
+}
+
+int lw_test_monitor_calls(redisContext *rc, redisContext *mon, const char *prefix)
+{
+  char marker[256];
+  snprintf(marker, sizeof(marker), "%send-of-calls", prefix);
+  freeReplyObject(redisCommand(rc, "ECHO %s", marker));
+  int calls = 0;
+  bool ok = lw_test_monitor_until(mon, prefix, marker, count_own, &calls);
+  redisFree(mon);
+  return ok ? calls : -1;
+}

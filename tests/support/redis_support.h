@@ -38,6 +38,12 @@ redisContext *lw_test_monitor_start(redisContext *rc);
 bool lw_test_monitor_until(redisContext *mon, const char *prefix, const char *marker,
                            void (*seen)(void *arg, const char *line), void *arg);
 
+/* The commands (not a script's own) holding prefix that mon saw since it
+ * started, up to now: the round trips of what ran in between (send on rc
+ * nothing else meanwhile). Frees mon; -1 (and a failed check) when
+ * MONITOR ended first. */
+int lw_test_monitor_calls(redisContext *rc, redisContext *mon, const char *prefix);
+
 /* A stage's queue as an operator reads it (queue/keys.h: the ring
  * queue:<stage> of its harvests' lanes queue:<stage>:<harvest>). */
 
