@@ -241,22 +241,23 @@ bool lw_queue_paused_seen(const char *stage)
   return paused_seen_has(stage);
 }
 
-/* The stages of stages[0..*n) that are not paused, into open; *n becomes
- * their number. Reads the paused set (one round trip, kept as the last
- * seen) unless seen is true: then the set read with the last ack serves. */
-static LwStatus open_stages(redisContext *c, const LwConfig *cfg,
-                            const char *const **stages, size_t *n, const char **open,
-                            bool seen, LwError *err)
+/* Reads the paused set anew (one round trip), kept as the last seen. */
+static LwStatus paused_read(redisContext *c, const LwConfig *cfg, LwError *err)
+{
+  redisReply *paused =
+    lw_redis_cmd(c, err, "SMEMBERS", lw_key(cfg->prefix, LW_KEY_PAUSED, NULL).s, NULL);
+  LW_TRY(reply_status(paused, err));
+  paused_seen_set(paused);
+  freeReplyObject(paused);
+  return LW_OK;
+}
+
+/* The stages of stages[0..*n) not paused as last seen, into open; *n
+ * becomes their number. */
+static void open_stages(const char *const **stages, size_t *n, const char **open)
 {
   if (*n == 0 || *n > MAX_STAGES) {
-    return LW_OK; /* fetch_args says what is wrong */
-  }
-  if (!seen) {
-    redisReply *paused =
-      lw_redis_cmd(c, err, "SMEMBERS", lw_key(cfg->prefix, LW_KEY_PAUSED, NULL).s, NULL);
-    LW_TRY(reply_status(paused, err));
-    paused_seen_set(paused);
-    freeReplyObject(paused);
+    return; /* fetch_args says what is wrong */
   }
   size_t kept = 0;
   for (size_t i = 0; i < *n; ++i) {
@@ -266,7 +267,6 @@ static LwStatus open_stages(redisContext *c, const LwConfig *cfg,
   }
   *n = kept;
   *stages = open;
-  return LW_OK;
 }
 
 /* The fetch's arguments with the paused set after its keys (the scripts
@@ -312,13 +312,14 @@ LwStatus lw_queue_fetch(redisContext *c, const LwConfig *cfg, const char *worker
   const char *open[MAX_STAGES];
   const char *const *asked = stages;
   size_t n_asked = n;
-  LW_TRY(open_stages(c, cfg, &asked, &n_asked, open, true, err));
+  open_stages(&asked, &n_asked, open);
   if (n_asked == 0 && n > 0) {
     /* every stage paused as last seen: the set is read anew, or a resumed
      * stage would never be asked again */
+    LW_TRY(paused_read(c, cfg, err));
     asked = stages;
     n_asked = n;
-    LW_TRY(open_stages(c, cfg, &asked, &n_asked, open, false, err));
+    open_stages(&asked, &n_asked, open);
     if (n_asked == 0) {
       return LW_NOTHING;
     }
@@ -432,12 +433,10 @@ LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *wo
 {
   *next = NULL;
   const char *open[MAX_STAGES];
-  LW_TRY(open_stages(c, cfg, &stages, &n, open, true, err));
+  open_stages(&stages, &n, open);
   if (n == 0) {
-    /* every stage paused, as last seen: the next ack asks for them all
-     * again and so reads the paused set anew (kept, a resumed stage would
-     * never be seen by the ack again) */
-    paused_seen.n = 0;
+    /* every stage paused, as last seen: no next job; the worker's own
+     * fetch then reads the paused set anew (lw_queue_fetch) */
     return lw_queue_ack(c, cfg, worker_id, job, txn, err);
   }
   FetchArgs f;

@@ -423,25 +423,42 @@ static const char apply_head[] =
   "for i = 2 + nt, #ARGV do apply_argv[i - 1 - nt] = ARGV[i] end\n"
   "local function apply(KEYS, ARGV)\n";
 
-/* apply's source, then the tail (its parts joined), into out->source. */
-static void compose_with_apply(LwScript *out, const char *const *tail, size_t n)
+/* The parts joined, into out->source (kept for the process's life). */
+static void compose(LwScript *out, const char *const *parts, size_t n)
 {
-  size_t size = sizeof(apply_head) + strlen(lw_script_apply.source) + 8;
+  size_t size = 1;
   for (size_t i = 0; i < n; ++i) {
-    size += strlen(tail[i]);
+    size += strlen(parts[i]);
   }
   char *source = malloc(size);
   if (!source) {
     fprintf(stderr, "out of memory\n");
     abort();
   }
-  size_t len = (size_t)snprintf(source, size, "%s%s\nend\n", apply_head,
-                                lw_script_apply.source);
+  size_t len = 0;
   for (size_t i = 0; i < n; ++i) {
-    len += (size_t)snprintf(source + len, size - len, "%s", tail[i]);
+    len += (size_t)snprintf(source + len, size - len, "%s", parts[i]);
   }
-  out->source = source; /* kept for the process's life */
+  out->source = source;
 }
+
+/* apply's source, then the tail (its parts joined), into out->source. */
+static void compose_with_apply(LwScript *out, const char *const *tail, size_t n)
+{
+  const char *parts[8] = {apply_head, lw_script_apply.source, "\nend\n"};
+  if (n > sizeof(parts) / sizeof(*parts) - 3) {
+    abort(); /* a tail of more parts: make room above */
+  }
+  memcpy(parts + 3, tail, n * sizeof(*tail));
+  compose(out, parts, 3 + n);
+}
+
+/* fetch's source as the body of a Lua function of its own KEYS and ARGV,
+ * called with fetch_keys: the script's KEYS but the last (the paused set). */
+#define FETCH_FUNCTION_HEAD                                                                  \
+  "local fetch_keys = {}\n"                                                                  \
+  "for i = 1, #KEYS - 1 do fetch_keys[i] = KEYS[i] end\n"                                    \
+  "local function fetch(KEYS, ARGV)\n"
 
 /* The ack with the fetch of the next job folded in: one EVALSHA, so that a
  * job costs one round trip. It is made of apply's and fetch's own sources,
@@ -459,9 +476,7 @@ static pthread_once_t ack_fetch_once = PTHREAD_ONCE_INIT;
 static void ack_fetch_build(void)
 {
   const char *const tail[] = {
-    "local fetch_keys = {}\n"
-    "for i = 1, #KEYS - 1 do fetch_keys[i] = KEYS[i] end\n"
-    "local function fetch(KEYS, ARGV)\n",
+    FETCH_FUNCTION_HEAD,
     lw_script_fetch.source,
     "\nend\n"
     "local done = apply({}, apply_argv)\n"
@@ -485,20 +500,11 @@ static pthread_once_t fetch_paused_once = PTHREAD_ONCE_INIT;
 
 static void fetch_paused_build(void)
 {
-  static const char head[] = "local fetch_keys = {}\n"
-                             "for i = 1, #KEYS - 1 do fetch_keys[i] = KEYS[i] end\n"
-                             "local function fetch(KEYS, ARGV)\n";
-  static const char tail[] =
+  const char *const parts[] = {
+    FETCH_FUNCTION_HEAD, lw_script_fetch.source,
     "\nend\n"
-    "return {fetch(fetch_keys, ARGV) or false, redis.call('SMEMBERS', KEYS[#KEYS])}\n";
-  size_t size = sizeof(head) + strlen(lw_script_fetch.source) + sizeof(tail);
-  char *source = malloc(size);
-  if (!source) {
-    fprintf(stderr, "out of memory\n");
-    abort();
-  }
-  snprintf(source, size, "%s%s%s", head, lw_script_fetch.source, tail);
-  fetch_paused.source = source; /* kept for the process's life */
+    "return {fetch(fetch_keys, ARGV) or false, redis.call('SMEMBERS', KEYS[#KEYS])}\n"};
+  compose(&fetch_paused, parts, sizeof(parts) / sizeof(*parts));
 }
 
 LwScript *lw_script_fetch_paused(void)
