@@ -10,6 +10,8 @@
 #include "queue/redis_cmd.h"
 
 #define INDEX_NAME "gc"
+/* Marks the collection's index as holding no seed of the re-check index. */
+#define ONE_ENTRY_NAME "gc_one_entry"
 #define PAGE "1000"
 
 void lw_txn_gc_index_harvest(LwTxn *txn, const char *id, const char *started)
@@ -21,9 +23,10 @@ void lw_txn_gc_index_harvest(LwTxn *txn, const char *id, const char *started)
 /* ---- the upgrade ---- */
 
 /* KEYS: the index, then one SCAN page's keys  ARGV: kind, length of the
- * keys' head (prefix and pattern up to the id)
+ * keys' head (prefix and pattern up to the id), the re-check index
  * Indexes the records of the page the collection would look at (NX: an
- * entry written meanwhile is the newer one). Returns the number added. */
+ * entry written meanwhile is the newer one), a seed unless the re-check
+ * index has it. Returns the number added. */
 static LwScript index_page_script = {
   "local kind, head, n = ARGV[1], tonumber(ARGV[2]), 0\n"
   "local function fields(k, ...)\n"
@@ -35,7 +38,7 @@ static LwScript index_page_script = {
   "  local id = string.sub(KEYS[i], head + 1)\n"
   "  if kind == 'seed' then\n"
   "    local v = #id == 32 and fields(KEYS[i], 'status', 'updated', 'added')\n"
-  "    if v and v[1] then\n"
+  "    if v and v[1] and not redis.call('ZSCORE', ARGV[3], id) then\n"
   "      n = n + redis.call('ZADD', KEYS[1], 'NX', tonumber(v[2] or v[3]) or 0, id)\n"
   "    end\n"
   "  elseif kind == 'harvest' then\n"
@@ -66,9 +69,10 @@ static LwStatus index_page(LwRecords *c, const char *prefix, const Part *p,
     return LW_OK;
   }
   LwKey index = lw_key(prefix, p->index, NULL);
+  LwKey rechecks = lw_key(prefix, LW_KEY_RECHECKS, NULL);
   char head[32];
   snprintf(head, sizeof(head), "%zu", strlen(lw_key(prefix, p->pattern, "").s));
-  const char **argv = calloc(keys->elements + 3, sizeof(*argv));
+  const char **argv = calloc(keys->elements + 4, sizeof(*argv));
   if (!argv) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
@@ -79,6 +83,7 @@ static LwStatus index_page(LwRecords *c, const char *prefix, const Part *p,
   }
   argv[argc++] = p->kind;
   argv[argc++] = head;
+  argv[argc++] = rechecks.s;
   redisReply *r = lw_script_run(c, &index_page_script, (int)keys->elements + 1, (int)argc,
                                 argv, NULL, err);
   free(argv);
@@ -113,6 +118,56 @@ static LwStatus index_part(LwRecords *c, const char *prefix, const Part *p,
   return lw_redis_cursor_walk(c, argv, 6, 1, index_scan_page, &w, err);
 }
 
+/* ---- one entry a seed ---- */
+
+typedef struct {
+  LwRecords *c;
+  LwKey index;
+  long long *removed;
+  LwError *err;
+} OneEntry;
+
+/* ZREM of a page of the re-check index's members from the collection's. */
+static LwStatus unindex_page(void *arg, const char *const *members, size_t n)
+{
+  OneEntry *o = arg;
+  const char **argv = calloc(n + 2, sizeof(*argv));
+  if (!argv) {
+    return lw_error_set(o->err, LW_ERR_NOMEM, "out of memory");
+  }
+  argv[0] = "ZREM";
+  argv[1] = o->index.s;
+  memcpy(argv + 2, members, n * sizeof(*members));
+  redisReply *r = lw_redis_argv(o->c, (int)n + 2, argv, NULL, o->err);
+  free(argv);
+  if (!r) {
+    return o->err ? o->err->status : LW_ERR_REDIS;
+  }
+  *o->removed += r->type == REDIS_REPLY_INTEGER ? r->integer : 0;
+  freeReplyObject(r);
+  return LW_OK;
+}
+
+/* Installations whose seeds were in both indexes (before a seed had one
+ * entry): the re-check index's seeds leave the collection's, once. */
+static LwStatus one_entry(LwRecords *c, const char *prefix, long long *removed,
+                          LwError *err)
+{
+  bool done = false;
+  LW_TRY(lw_index_is_built(c, prefix, ONE_ENTRY_NAME, &done, err));
+  if (done) {
+    return LW_OK;
+  }
+  OneEntry o = {c, lw_key(prefix, LW_KEY_SEED_INDEX, NULL), removed, err};
+  LW_TRY(lw_gc_index_walk(c, lw_key(prefix, LW_KEY_RECHECKS, NULL).s, true, LLONG_MAX,
+                          unindex_page, &o, err));
+  LW_TRY(lw_index_mark_built(c, prefix, ONE_ENTRY_NAME, err));
+  lw_info("index=gc one_entry=true seeds=%lld msg=\"seeds in the re-check index left "
+          "the collection's\"",
+          *removed);
+  return LW_OK;
+}
+
 LwStatus lw_gc_index_upgrade(LwRecords *c, const char *prefix, LwGcIndexBuilt *added,
                              bool *built, LwError *err)
 {
@@ -121,7 +176,7 @@ LwStatus lw_gc_index_upgrade(LwRecords *c, const char *prefix, LwGcIndexBuilt *a
   bool done = false;
   LW_TRY(lw_index_is_built(c, prefix, INDEX_NAME, &done, err));
   if (done) {
-    return LW_OK;
+    return one_entry(c, prefix, &added->one_entry, err);
   }
   long long t0 = lw_now_ms();
   const Part parts[] = {{"seed", LW_KEY_SEED, LW_KEY_SEED_INDEX},
@@ -135,6 +190,7 @@ LwStatus lw_gc_index_upgrade(LwRecords *c, const char *prefix, LwGcIndexBuilt *a
     LW_TRY(index_part(c, prefix, &parts[i], counts[i], err));
   }
   LW_TRY(lw_index_mark_built(c, prefix, INDEX_NAME, err));
+  LW_TRY(lw_index_mark_built(c, prefix, ONE_ENTRY_NAME, err)); /* built so */
   *built = true;
   lw_info("index=gc built=true seeds=%lld harvests=%lld providers=%lld cleanof=%lld "
           "budgets=%lld ms=%lld",

@@ -6,7 +6,13 @@
  *   seeds:index  zset  every seed with a status, scored by its `updated`
  *                      (written with it, by the reap script too when it
  *                      fails a dead job's seed), so the sweep reads only
- *                      the seeds unchanged for the grace period
+ *                      the seeds unchanged for the grace period; but
+ *                      not a seed of the re-check index (rechecks, scored
+ *                      by `processed`: queue/recheck_index.h), which the
+ *                      collection walks too. A seed has one entry (about
+ *                      136 bytes): the status-moving scripts add none for
+ *                      a seed there, the re-check index's entry takes it
+ *                      out, its pruning puts it back
  *   harvests     zset  every harvest record, scored by its `started`
  *   providers    set   the providers whose record has a `harvest` (the
  *                      claim) or `void_dumps` (a VoID visit)
@@ -29,6 +35,9 @@
  * first collection, walks seed:*, harvest:*, provider:*, cleanof:* and
  * unpacked:* once with SCAN, indexes what it finds, and marks the indexes
  * built (PREFIXindexes, field "gc"), so that no later collection scans.
+ * Seeds indexed in both by a version before (field "gc_one_entry"
+ * missing): the first collection walks the re-check index once and takes
+ * its seeds out of seeds:index.
  */
 #ifndef LW_QUEUE_GC_INDEX_H
 #define LW_QUEUE_GC_INDEX_H
@@ -47,6 +56,7 @@ void lw_txn_gc_index_harvest(LwTxn *txn, const char *id, const char *started);
 /* What the upgrade indexed. */
 typedef struct {
   long long seeds, harvests, providers, cleanof, budgets;
+  long long one_entry; /* seeds of both indexes taken out of seeds:index */
 } LwGcIndexBuilt;
 
 /* Builds the indexes from the records unless they are marked built: one

@@ -16,12 +16,15 @@
 static const char *const own_fields[] = {"status", "parent", "relative"};
 #define N_OWN 3
 
-/* KEYS: rechecks, seed:<hash>  ARGV: hash
- * Drops the seed from the index if it still can never be re-checked. */
+/* KEYS: rechecks, seed:<hash>, seeds:index (the collection's)  ARGV: hash
+ * Drops the seed from the index if it still can never be re-checked; a
+ * record still there goes back to the collection's index, scored by its
+ * `updated` (queue/gc_index.h: every seed is in one of the two). */
 static LwScript prune_script = {
-  "local st, parent, rel = unpack(redis.call('HMGET', KEYS[2], 'status', 'parent',\n"
-  "  'relative'))\n"
+  "local st, parent, rel, upd, added = unpack(redis.call('HMGET', KEYS[2], 'status',\n"
+  "  'parent', 'relative', 'updated', 'added'))\n"
   "if st and not (parent and parent ~= '') and rel ~= 'true' then return 0 end\n"
+  "if st then redis.call('ZADD', KEYS[3], tonumber(upd or added) or 0, ARGV[1]) end\n"
   "return redis.call('ZREM', KEYS[1], ARGV[1])\n",
   ""};
 
@@ -30,7 +33,9 @@ void lw_txn_recheck_index(LwTxn *txn, const char *seed, const char *processed_ms
   /* an archive entry (a parent) is never re-checked: not indexed */
   LwKey record = lw_key(lw_txn_prefix(txn), LW_KEY_SEED, seed);
   LwKey index = lw_key(lw_txn_prefix(txn), LW_KEY_RECHECKS, NULL);
-  lw_txn_op(txn, "rested", 4, (const char *[]){record.s, index.s, processed_ms, seed});
+  LwKey gc_index = lw_key(lw_txn_prefix(txn), LW_KEY_SEED_INDEX, NULL);
+  lw_txn_op(txn, "rested", 5,
+            (const char *[]){record.s, index.s, processed_ms, seed, gc_index.s});
 }
 
 void lw_recheck_cursor_reset(LwRecheckCursor *cur)
@@ -77,9 +82,32 @@ static void index_old_seed(void *arg, const char *hash, const char *const *v)
   ++u->n;
 }
 
+/* ZREM of the page's seeds from the collection's index: each seed has one
+ * entry (queue/gc_index.h). */
+static LwStatus unindex_page(LwRecords *c, const char *prefix, Upgrade *u, LwError *err)
+{
+  const char **argv = calloc(2 + u->n, sizeof(*argv));
+  if (!argv) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwKey gc_index = lw_key(prefix, LW_KEY_SEED_INDEX, NULL);
+  argv[0] = "ZREM";
+  argv[1] = gc_index.s;
+  for (size_t i = 0; i < u->n; ++i) {
+    argv[2 + i] = u->pairs[i][1];
+  }
+  redisReply *r = lw_redis_argv(c, (int)(2 + u->n), argv, NULL, err);
+  free(argv);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  freeReplyObject(r);
+  return LW_OK;
+}
+
 /* ZADD NX of the page's seeds (NX: a worker's own entry, written meanwhile,
- * is the newer one). */
-static LwStatus index_page(LwRecords *c, const LwKey *index, Upgrade *u, long long *added,
+ * is the newer one), and out of the collection's index. */
+static LwStatus index_page(LwRecords *c, const char *prefix, Upgrade *u, long long *added,
                            LwError *err)
 {
   if (u->nomem) {
@@ -92,8 +120,9 @@ static LwStatus index_page(LwRecords *c, const LwKey *index, Upgrade *u, long lo
   if (!argv) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
+  LwKey index = lw_key(prefix, LW_KEY_RECHECKS, NULL);
   argv[0] = "ZADD";
-  argv[1] = index->s;
+  argv[1] = index.s;
   argv[2] = "NX";
   for (size_t i = 0; i < u->n; ++i) {
     argv[3 + 2 * i] = u->pairs[i][0];
@@ -106,8 +135,9 @@ static LwStatus index_page(LwRecords *c, const LwKey *index, Upgrade *u, long lo
   }
   *added += r->type == REDIS_REPLY_INTEGER ? r->integer : 0;
   freeReplyObject(r);
+  LwStatus st = unindex_page(c, prefix, u, err);
   u->n = 0;
-  return LW_OK;
+  return st;
 }
 
 LwStatus lw_recheck_index_upgrade(LwRecords *c, const char *prefix, long long *indexed,
@@ -121,7 +151,6 @@ LwStatus lw_recheck_index_upgrade(LwRecords *c, const char *prefix, long long *i
     return LW_OK;
   }
   Upgrade u = {NULL, 0, 0, false};
-  LwKey index = lw_key(prefix, LW_KEY_RECHECKS, NULL);
   const char *fields[] = {own_fields[0], own_fields[1], own_fields[2], "processed"};
   char cursor[32] = "0";
   long long added = 0;
@@ -130,7 +159,7 @@ LwStatus lw_recheck_index_upgrade(LwRecords *c, const char *prefix, long long *i
     st = lw_seed_scan_step(c, prefix, cursor, UPGRADE_PAGE, fields, N_OWN + 1,
                            index_old_seed, &u, err);
     if (st == LW_OK) {
-      st = index_page(c, &index, &u, &added, err);
+      st = index_page(c, prefix, &u, &added, err);
     }
   } while (st == LW_OK && strcmp(cursor, "0"));
   free(u.pairs);
@@ -147,8 +176,9 @@ static LwStatus prune(LwRecords *c, const char *prefix, const char *hash, LwErro
 {
   LwKey index = lw_key(prefix, LW_KEY_RECHECKS, NULL);
   LwKey seed = lw_key(prefix, LW_KEY_SEED, hash);
-  const char *argv[] = {index.s, seed.s, hash};
-  redisReply *r = lw_script_run(c, &prune_script, 2, 3, argv, NULL, err);
+  LwKey gc_index = lw_key(prefix, LW_KEY_SEED_INDEX, NULL);
+  const char *argv[] = {index.s, seed.s, gc_index.s, hash};
+  redisReply *r = lw_script_run(c, &prune_script, 3, 4, argv, NULL, err);
   if (!r) {
     return err ? err->status : LW_ERR_REDIS;
   }

@@ -9,7 +9,9 @@
  * Kept as the records are written: lw_txn_seed_set adds the ZADD to the
  * same transaction (one script call) whenever it writes `processed`, so the
  * index and the records never disagree; the collection's delete script
- * removes a seed from both (queue/retention.c). Archive entries (a parent)
+ * removes a seed from both (queue/retention.c). The collection walks this
+ * index too: a seed in it leaves the collection's own (seeds:index,
+ * queue/gc_index.h) in the same call, and goes back there when pruned. Archive entries (a parent)
  * are left out as they are written; a seed that can never be re-checked
  * and still is in it (gone, relative, a parent set later) is pruned when a
  * page meets it (by a script that checks the record again).

@@ -620,16 +620,18 @@ static bool unmarked_seed(const LwGc *g, const char *hash)
          !lw_hex_set_has(g->doomed, hash);
 }
 
+/* A page of seeds from an index (data: its key name in queue/keys.h, where
+ * an entry whose record is gone is dropped). */
 static LwStatus seed_batch(LwGc *g, const char *const *ids, size_t n, void *data)
 {
-  (void)data;
+  const char *index = data;
   const char *fields[N_FIELDS] = {"status",  "updated", "added", "provider",
                                   "harvest", "parent",  "dirty"};
   Batch b;
   LwStatus st = batch_hmget(g, ids, n, LW_KEY_SEED, unmarked_seed, fields, N_FIELDS, &b);
   for (size_t i = 0; st == LW_OK && i < b.n; ++i) {
     if (!element_str(b.replies[i], F_STATUS)) { /* gone: its entry goes */
-      st = prune(g, LW_KEY_SEED_INDEX, b.names[i], LW_KEY_SEED, "status");
+      st = prune(g, index, b.names[i], LW_KEY_SEED, "status");
     } else if (garbage(g, b.replies[i])) {
       st = remove_seed(g, b.names[i], b.replies[i]);
     }
@@ -844,8 +846,17 @@ static LwStatus collect(LwGc *g)
   }
   lw_names_free(&frontier);
   g->stats->live = (long long)lw_hex_set_count(g->live);
-  if (st == LW_OK) { /* those indexed within the grace period changed in it */
-    st = index_each(g, LW_KEY_SEED_INDEX, true, g->now_ms - g->grace_ms, seed_batch, NULL);
+  /* those indexed within the grace period changed in it. A seed that may
+   * be re-checked is in the re-check index instead (queue/gc_index.h),
+   * scored by its `processed`: met once that is older than the grace
+   * period, its `updated` then decides (garbage) */
+  if (st == LW_OK) {
+    st = index_each(g, LW_KEY_SEED_INDEX, true, g->now_ms - g->grace_ms, seed_batch,
+                    (void *)LW_KEY_SEED_INDEX);
+  }
+  if (st == LW_OK) {
+    st = index_each(g, LW_KEY_RECHECKS, true, g->now_ms - g->grace_ms, seed_batch,
+                    (void *)LW_KEY_RECHECKS);
   }
   if (st == LW_OK) {
     st = index_each(g, LW_KEY_CLEAN_OF_INDEX, false, 0, cleanof_batch, NULL);

@@ -119,6 +119,17 @@ LwScript lw_script_fetch = {
   "    redis.call('HSETNX', hk, 'follow_up_queued', now) == 1\n"                             \
   "end\n"
 
+/* The collection's index entry of a seed whose status changed, for the
+ * status-moving scripts: counts key (PREFIXseeds), `updated`, hash. A
+ * seed in the re-check index (PREFIXrechecks, named from the counts key as
+ * the collection's index is) is found there by the collection: it is
+ * indexed once (queue/gc_index.h). */
+#define SEED_INDEX                                                                           \
+  "local function seed_index(counts, updated, hash)\n"                                       \
+  "  if redis.call('ZSCORE', string.sub(counts, 1, -6) .. 'rechecks', hash) then return end\n" \
+  "  redis.call('ZADD', counts .. ':index', updated, hash)\n"                                \
+  "end\n"
+
 /* The one script every transition of the records runs through (queue/txn.h).
  * ARGV: fence list ("" = no fence), job JSON, number of core ops, then ops:
  *       name, number of arguments, arguments...
@@ -130,12 +141,15 @@ LwScript lw_script_fetch = {
  * Ops:
  *   call    a Redis command
  *   hsetx   key field value: HSET when the key exists
- *   rested  seed key, index, score, member: ZADD member to the re-check
- *           index unless the seed has a parent (queue/recheck_index.h)
+ *   rested  seed key, index, score, member, the collection's seed index:
+ *           ZADD member to the re-check index unless the seed has a
+ *           parent (queue/recheck_index.h), and out of the collection's
+ *           (the re-check index holds it for the collection: one entry)
  *   delay   zset, ms, member: ZADD member scored now + ms (Redis clock)
  *   status  seed key, counts key, status, now, hash, strict|soft, allowed...
  *           (the seed's `updated` also scores it in the collection's
- *           index, <counts key>:index: queue/gc_index.h)
+ *           index, <counts key>:index, unless it is in the re-check
+ *           index: queue/gc_index.h)
  *   guard   key, field, value, message[, "or-empty"]: refuses the results
  *           unless the hash's field has that value (a seed still belongs
  *           to the job's harvest, a harvest is still running), or with
@@ -150,7 +164,7 @@ LwScript lw_script_fetch = {
  * `failed` = |failed set| on the record, counted only when a set changes:
  * running it twice changes nothing. */
 LwScript lw_script_apply = {
-  LW_LUA_NOW_MS FINISH_FILE LANES
+  LW_LUA_NOW_MS FINISH_FILE LANES SEED_INDEX
   "local fence, ncore = ARGV[1], tonumber(ARGV[3])\n"
   "if fence ~= '' and not redis.call('LPOS', fence, ARGV[2]) then return {0, ''} end\n"
   "local ops, i = {}, 4\n"
@@ -197,12 +211,13 @@ LwScript lw_script_apply = {
   "    elseif name == 'rested' then\n"
   "      if (redis.call('HGET', a[1], 'parent') or '') == '' then\n"
   "        redis.call('ZADD', a[2], a[3], a[4])\n"
+  "        redis.call('ZREM', a[5], a[4])\n"
   "      end\n"
   "    elseif name == 'status' then\n"
   "      local cur = redis.call('HGET', a[1], 'status') or ''\n"
   "      if cur ~= a[3] and allowed(a, cur) then\n"
   "        redis.call('HSET', a[1], 'status', a[3], 'updated', a[4])\n"
-  "        redis.call('ZADD', a[2] .. ':index', a[4], a[5])\n" /* queue/gc_index.h */
+  "        seed_index(a[2], a[4], a[5])\n"
   "        if cur ~= '' then redis.call('HINCRBY', a[2], cur, -1) end\n"
   "        redis.call('HINCRBY', a[2], a[3], 1)\n"
   "      end\n"
@@ -256,7 +271,7 @@ LwScript lw_script_handback = {
  * is then finished as failed for its harvest. Returns the number of jobs
  * handled, or -1 when the worker is alive. */
 LwScript lw_script_reap = {
-  LW_LUA_NOW_MS MEMBER FINISH_FILE LANES
+  LW_LUA_NOW_MS MEMBER FINISH_FILE LANES SEED_INDEX
   "local function file_stage(stage)\n"
   "  for i = 12, #ARGV do if ARGV[i] == stage then return true end end\n"
   "  return false\n"
@@ -272,7 +287,7 @@ LwScript lw_script_reap = {
   "  local cur = redis.call('HGET', sk, 'status')\n"
   "  if cur == 'downloading' or cur == 'unarchiving' or cur == 'guessing' or cur == 'parsing' then\n"
   "    redis.call('HSET', sk, 'status', 'failed', 'updated', now, 'error', obj.error)\n"
-  "    redis.call('ZADD', ARGV[9] .. ':index', now, seed)\n" /* queue/gc_index.h */
+  "    seed_index(ARGV[9], now, seed)\n"
   "    redis.call('HINCRBY', ARGV[9], cur, -1)\n"
   "    redis.call('HINCRBY', ARGV[9], 'failed', 1)\n"
   "  end\n"
@@ -323,9 +338,10 @@ LwScript lw_script_reap = {
  *       statuses ("" = no record yet)...
  * Moves the seed to the new status if its current one is allowed, keeping
  * the per-status counts (and the collection's index, <counts key>:index,
- * queue/gc_index.h). Strict refusal is an error reply "LWSTATE ...";
+ * unless the seed is in the re-check index: queue/gc_index.h). Strict refusal is an error reply "LWSTATE ...";
  * soft refusal returns false. Returns the old status ("" for new). */
 LwScript lw_script_transition = {
+  SEED_INDEX
   "local cur = redis.call('HGET', KEYS[1], 'status')\n"
   "if not cur then cur = '' end\n"
   "local ok = false\n"
@@ -337,7 +353,7 @@ LwScript lw_script_transition = {
   "end\n"
   "if cur ~= ARGV[1] then\n"
   "  redis.call('HSET', KEYS[1], 'status', ARGV[1], 'updated', ARGV[2])\n"
-  "  redis.call('ZADD', KEYS[2] .. ':index', ARGV[2], ARGV[3])\n" /* queue/gc_index.h */
+  "  seed_index(KEYS[2], ARGV[2], ARGV[3])\n"
   "  if cur ~= '' then redis.call('HINCRBY', KEYS[2], cur, -1) end\n"
   "  redis.call('HINCRBY', KEYS[2], ARGV[1], 1)\n"
   "end\n"

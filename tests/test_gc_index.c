@@ -11,6 +11,7 @@
 #include "queue/keys.h"
 #include "queue/provider_record.h"
 #include "queue/provider_visit.h"
+#include "queue/recheck_index.h"
 #include "queue/records.h"
 #include "queue/retention.h"
 #include "queue/seed.h"
@@ -304,6 +305,103 @@ static void test_pages(void)
   CHECK(reported("seed", "000000000000000000000000000009c4")); /* 2,500th */
 }
 
+/* A seed of the re-check index has one entry: out of the collection's
+ * index, where every status change writes those not in it; pruned from
+ * the re-check index it goes back. Seeds an older version indexed in both
+ * leave the collection's once, at the first collection. */
+static void seed_parsed(const char *hash, const char *extra)
+{
+  freeReplyObject(redisCommand(rc, "HSET %s status parsed provider p harvest p:x updated 1000 "
+                                   "processed 1000%s",
+                               lw_key(cfg.prefix, LW_KEY_SEED, hash).s, extra));
+}
+
+static void both_indexes(const char *hash)
+{
+  freeReplyObject(redisCommand(rc, "ZADD %s 1000 %s",
+                               lw_key(cfg.prefix, LW_KEY_SEED_INDEX, NULL).s, hash));
+  freeReplyObject(redisCommand(rc, "ZADD %s 1000 %s",
+                               lw_key(cfg.prefix, LW_KEY_RECHECKS, NULL).s, hash));
+}
+
+static void found_fn(void *arg, const char *hash, const char *const *values)
+{
+  (void)hash;
+  (void)values;
+  ++*(int *)arg;
+}
+
+static void test_one_entry(void)
+{
+  const char *gone = "aaaa0000aaaa0000aaaa0000aaaa0000"; /* nothing needs it */
+  const char *kept = "bbbb0000bbbb0000bbbb0000bbbb0000"; /* added by hand: kept */
+  seed_parsed(gone, "");
+  freeReplyObject(redisCommand(rc, "HSET %s status parsed updated 1000 processed 1000",
+                               lw_key(cfg.prefix, LW_KEY_SEED, kept).s));
+  both_indexes(gone);
+  both_indexes(kept);
+  LwKey marks = lw_key(cfg.prefix, LW_KEY_INDEXES, NULL);
+  freeReplyObject(redisCommand(rc, "HDEL %s gc_one_entry", marks.s));
+  collect();
+  CHECK(reported("seed", gone));
+  CHECK(!in_zset(LW_KEY_SEED_INDEX, gone) && !in_zset(LW_KEY_RECHECKS, gone));
+  CHECK(exists(LW_KEY_SEED, kept));
+  CHECK(in_zset(LW_KEY_RECHECKS, kept) && !in_zset(LW_KEY_SEED_INDEX, kept));
+  CHECK_INT_EQ(lw_test_redis_int(rc, "HEXISTS", marks.s, "gc_one_entry", NULL), 1);
+
+  /* a status change (a re-harvest): none for a seed of the re-check
+   * index, else one */
+  LwError err;
+  CHECK_INT_EQ(lw_seed_set_status(rc, cfg.prefix, kept, "added", &err), LW_OK);
+  CHECK(!in_zset(LW_KEY_SEED_INDEX, kept));
+  LwTxn *txn = lw_txn_new(cfg.prefix); /* a worker's ack */
+  lw_txn_seed_status(txn, kept, "downloading");
+  exec_txn(txn);
+  CHECK(!in_zset(LW_KEY_SEED_INDEX, kept));
+  char hash[LW_HASH_HEX_LEN + 1];
+  CHECK_INT_EQ(lw_seed_record(rc, cfg.prefix, "http://h/fresh.nt", "p", NULL, hash, &err),
+               LW_OK);
+  CHECK(in_zset(LW_KEY_SEED_INDEX, hash));
+  txn = lw_txn_new(cfg.prefix);
+  lw_txn_seed_status(txn, hash, "downloading");
+  exec_txn(txn);
+  CHECK(in_zset(LW_KEY_SEED_INDEX, hash) && !in_zset(LW_KEY_RECHECKS, hash));
+
+  /* processed: in the re-check index, out of the collection's */
+  txn = lw_txn_new(cfg.prefix);
+  lw_txn_seed_set(txn, hash, "processed", "2000");
+  exec_txn(txn);
+  CHECK(in_zset(LW_KEY_RECHECKS, hash) && !in_zset(LW_KEY_SEED_INDEX, hash));
+
+  /* it became an archive entry: the re-check walk prunes it, and it is
+   * back in the collection's index */
+  freeReplyObject(redisCommand(rc, "HSET %s parent %s",
+                               lw_key(cfg.prefix, LW_KEY_SEED, hash).s, kept));
+  LwRecheckCursor cur;
+  lw_recheck_cursor_reset(&cur);
+  bool done = false;
+  int found = 0;
+  const char *fields[] = {"processed"};
+  CHECK_INT_EQ(lw_recheck_index_step(rc, cfg.prefix, &cur, 3000, 1000, fields, 1, found_fn,
+                                     &found, &done, &err),
+               LW_OK);
+  CHECK_INT_EQ(found, 1); /* kept, still re-checkable */
+  CHECK(!in_zset(LW_KEY_RECHECKS, hash) && in_zset(LW_KEY_SEED_INDEX, hash));
+
+  /* the re-check index built from older records takes them out of the
+   * collection's */
+  freeReplyObject(redisCommand(rc, "HDEL %s rechecks", marks.s));
+  freeReplyObject(redisCommand(rc, "ZREM %s %s", lw_key(cfg.prefix, LW_KEY_RECHECKS, NULL).s,
+                               kept));
+  freeReplyObject(redisCommand(rc, "ZADD %s 1000 %s",
+                               lw_key(cfg.prefix, LW_KEY_SEED_INDEX, NULL).s, kept));
+  long long indexed = 0;
+  bool built = false;
+  CHECK_INT_EQ(lw_recheck_index_upgrade(rc, cfg.prefix, &indexed, &built, &err), LW_OK);
+  CHECK(built);
+  CHECK(in_zset(LW_KEY_RECHECKS, kept) && !in_zset(LW_KEY_SEED_INDEX, kept));
+}
+
 int main(void)
 {
   lw_log_init("test_gc_index", LW_LOG_ERROR, false);
@@ -318,6 +416,7 @@ int main(void)
   test_upgrade();
   test_each_path();
   test_pages();
+  test_one_entry();
   lw_test_redis_cleanup(rc, cfg.prefix);
   lw_test_rmtree(dir);
   free(dir);

@@ -49,6 +49,16 @@ if [ "$listpack" -ge 1024 ]; then
 else
   echo "SKIP the memory bound: this Redis has hash-max-listpack-value $listpack, not 1024"
 fi
+# one index entry a seed: the dump seed in the re-check index (the
+# collection walks it too), its clean record in the collection's
+hash_of() { echo "${1##*seed:}"; }
+clean_hash=$(redis HGET "$fresh" clean)
+expect_eq "the dump seed: in the re-check index" \
+  "$(redis ZSCORE "${prefix}rechecks" "$(hash_of "$fresh")" | sed 's/.\+/yes/')" yes
+expect_eq "the dump seed: not in the collection's index" \
+  "$(redis ZSCORE "${prefix}seeds:index" "$(hash_of "$fresh")")" ""
+expect_eq "the clean record: in the collection's index" \
+  "$(redis ZSCORE "${prefix}seeds:index" "$clean_hash" | sed 's/.\+/yes/')" yes
 for f in relative optional skipped resumed_from unchanged encoding_replaced errors file; do
   expect_eq "no field $f that says nothing" "$(redis HEXISTS "$fresh" "$f")" 0
 done
