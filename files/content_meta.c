@@ -176,11 +176,17 @@ const char *lw_newline_name(LwNewline newline)
 
 json_t *lw_content_meta_json(const LwContentMeta *m)
 {
-  return json_pack("{s:s, s:s, s:s, s:I, s:I, s:I}", "hash", m->hash, "sha256", m->sha256,
-                   "newline", lw_newline_name(m->newline), "number_of_bytes",
-                   (json_int_t)m->number_of_bytes, "number_of_chars",
-                   (json_int_t)m->number_of_chars, "number_of_lines",
-                   (json_int_t)m->number_of_lines);
+  json_t *j = json_pack("{s:s, s:s, s:I, s:I}", "hash", m->hash, "sha256", m->sha256,
+                        "number_of_bytes", (json_int_t)m->number_of_bytes,
+                        "number_of_lines", (json_int_t)m->number_of_lines);
+  /* what most dumps would repeat stays out (files.h: its absence says it) */
+  if (j && m->newline != LW_NEWLINE_LF) {
+    json_object_set_new(j, "newline", json_string(lw_newline_name(m->newline)));
+  }
+  if (j && m->number_of_chars != m->number_of_bytes) {
+    json_object_set_new(j, "number_of_chars", json_integer((json_int_t)m->number_of_chars));
+  }
+  return j;
 }
 
 LwStatus lw_content_meta_file(const char *path, LwContentMeta *out, LwError *err)

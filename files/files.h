@@ -60,8 +60,12 @@ LwStatus lw_store_mkparents(const char *path, LwError *err);
  * Streaming content metadata, the `content` record of a seed (LOD Laundromat
  * seed-list notes):
  *
- *   {"hash": "<md5 hex>", "sha256": "<sha-256 hex>", "newline": "LF",
+ *   {"hash": "<md5 hex>", "sha256": "<sha-256 hex>", "newline": "CRLF",
  *    "number_of_bytes": N, "number_of_chars": N, "number_of_lines": N}
+ *
+ * with `newline` left out when it is "LF" and `number_of_chars` when it is
+ * number_of_bytes (most dumps: Redis keeps every seed's record at rest);
+ * a reader takes the absence for those values.
  *
  * computed while the bytes stream past (download, unpack, clean): feed every
  * chunk to lw_content_counter_update in order, then finish. Memory is

@@ -76,11 +76,24 @@ static void check_known_md5_and_json(void)
                "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   json_t *j = lw_content_meta_json(&m);
   char *s = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT);
+  /* as many characters as bytes: number_of_chars left out */
   CHECK_STR_EQ(s, "{\"hash\":\"900150983cd24fb0d6963f7d28e17f72\",\"newline\":"
-                  "\"none\",\"number_of_bytes\":3,\"number_of_chars\":3,"
+                  "\"none\",\"number_of_bytes\":3,"
                   "\"number_of_lines\":1,\"sha256\":"
                   "\"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\"}");
   free(s);
+  json_decref(j);
+  /* LF left out; a character of two bytes: number_of_chars said */
+  meta_of("\xc3\xa9\n", 3, 1, &m);
+  j = lw_content_meta_json(&m);
+  CHECK(!json_object_get(j, "newline"));
+  CHECK_INT_EQ(json_integer_value(json_object_get(j, "number_of_chars")), 2);
+  CHECK_INT_EQ(json_integer_value(json_object_get(j, "number_of_bytes")), 3);
+  json_decref(j);
+  meta_of("a\r\n", 3, 1, &m);
+  j = lw_content_meta_json(&m);
+  CHECK_STR_EQ(json_string_value(json_object_get(j, "newline")), "CRLF");
+  CHECK(!json_object_get(j, "number_of_chars"));
   json_decref(j);
 }
 
