@@ -28,23 +28,46 @@ LwStatus lw_store_path(const char *data_dir, const char *kind, const char *hash,
   return lw_store_relpath(kind, hash, suffix, buf + n, size - (size_t)n);
 }
 
+/* Makes sure directory dir exists, creating it and its missing parents.
+ * The common case, a directory there already, costs one stat: a mkdir of
+ * each component from the root took the lock of each parent directory for
+ * writing (the data directory's, shared by every worker's transfers), 27
+ * times a document. */
+static LwStatus make_dir(char *dir, LwError *err)
+{
+  struct stat sb;
+  if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+    return LW_OK;
+  }
+  if (mkdir(dir, 0755) == 0 || errno == EEXIST) {
+    return LW_OK;
+  }
+  char *slash = strrchr(dir, '/');
+  if (errno != ENOENT || !slash || slash == dir) {
+    return lw_error_set(err, LW_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
+  }
+  *slash = '\0';
+  LwStatus st = make_dir(dir, err);
+  *slash = '/';
+  LW_TRY(st);
+  if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+    return lw_error_set(err, LW_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
+  }
+  return LW_OK;
+}
+
 LwStatus lw_store_mkparents(const char *path, LwError *err)
 {
   char dir[4096];
   if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir)) {
     return lw_error_set(err, LW_ERR_LIMIT, "path too long: %s", path);
   }
-  for (char *p = dir + 1; *p; ++p) {
-    if (*p != '/') {
-      continue;
-    }
-    *p = '\0';
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-      return lw_error_set(err, LW_ERR_IO, "cannot create %s: %s", dir, strerror(errno));
-    }
-    *p = '/';
+  char *slash = strrchr(dir, '/');
+  if (!slash || slash == dir) {
+    return LW_OK; /* a file of the working directory, or of the root */
   }
-  return LW_OK;
+  *slash = '\0';
+  return make_dir(dir, err);
 }
 
 LwStatus lw_store_tmpfile(const char *data_dir, char *path_buf, size_t size, FILE **out,
