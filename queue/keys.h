@@ -128,7 +128,9 @@
 #define LW_KEY_RECHECKS "rechecks" /* zset: seed -> processed ms, queue/recheck_index.h */
 #define LW_KEY_INDEXES "indexes"   /* hash: index name -> ms it was built at */
 /* The collection's indexes (queue/gc_index.h). The seed index's name is
- * the counts key's with ":index": the seed scripts derive it from that. */
+ * the counts key's with ":index", and the re-check index's the counts
+ * key's with LW_KEY_SEED_COUNTS replaced by LW_KEY_RECHECKS: the seed
+ * scripts derive both from it (queue/scripts.c, SEED_INDEX). */
 #define LW_KEY_SEED_INDEX LW_KEY_SEED_COUNTS ":index"
 #define LW_KEY_HARVEST_INDEX "harvests"   /* zset: harvest id -> started */
 #define LW_KEY_PROVIDER_INDEX "providers" /* set: providers with harvest/void_dumps */

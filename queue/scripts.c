@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue/keys.h"
 #include "queue/lease_set.h"
 #include "queue/redis_cmd.h"
 #include "queue/scripts.h"
@@ -124,9 +125,12 @@ LwScript lw_script_fetch = {
  * seed in the re-check index (PREFIXrechecks, named from the counts key as
  * the collection's index is) is found there by the collection: it is
  * indexed once (queue/gc_index.h). */
+_Static_assert(sizeof(LW_KEY_SEED_COUNTS) == 6, "SEED_INDEX cuts the counts key's 5 letters");
 #define SEED_INDEX                                                                           \
   "local function seed_index(counts, updated, hash)\n"                                       \
-  "  if redis.call('ZSCORE', string.sub(counts, 1, -6) .. 'rechecks', hash) then return end\n" \
+  "  if redis.call('ZSCORE', string.sub(counts, 1, -6) .. '" LW_KEY_RECHECKS "', hash) then\n" \
+  "    return\n"                                                                             \
+  "  end\n"                                                                                  \
   "  redis.call('ZADD', counts .. ':index', updated, hash)\n"                                \
   "end\n"
 
