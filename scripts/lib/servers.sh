@@ -45,6 +45,14 @@ lw_start_redis() {
   return 1
 }
 
+# lw_redis_reads PORT: the read events of the redis-server on 127.0.0.1:PORT
+# so far (INFO total_reads_processed): a round trip each, a pipelined batch
+# one. The benchmarks count round trips with it.
+lw_redis_reads() {
+  redis-cli -p "$1" INFO stats | tr -d '\r' |
+    awk -F: '$1 == "total_reads_processed" { print $2 }'
+}
+
 # lw_wait_url URL WHAT [TRIES]: waits (TRIES x 50 ms, default 100) until URL
 # answers; otherwise says that WHAT did not start and fails.
 lw_wait_url() {
