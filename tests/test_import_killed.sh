@@ -6,11 +6,9 @@ set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
 lw_test_require_redis
 
-prefix="lwtest:killimport:$$:"
-data=$(mktemp -d)
+lw_test_scratch killimport
 victim=""
-trap '[ -n "$victim" ] && kill -9 "$victim" 2>/dev/null; rm -rf "$data"; lw_test_redis_cleanup "$prefix"' EXIT
-r() { redis-cli -u "$LODWASH_TEST_REDIS" "$@"; }
+lw_test_scratch_extra() { [ -z "$victim" ] || kill -9 "$victim" 2>/dev/null; }
 
 graph() { "$LODWASH_BINARY_DIR/lodwash" --data "$data" graph geo; }
 worker=("$LODWASH_BINARY_DIR/lodwash-worker" --redis "$LODWASH_TEST_REDIS" --prefix "$prefix"
@@ -45,7 +43,6 @@ for _ in $(seq 400); do
 done
 kill -9 "$victim"
 wait "$victim" 2>/dev/null || true
-victim=""
 expect_eq "the killed import left the old graph in place" \
   "$(graph | md5sum)" "$(md5sum < "$data/old.nq")"
 expect_eq "the harvest is not done" "$(r HGET "${prefix}harvest:h1" status)" running

@@ -10,11 +10,9 @@ set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
 lw_test_require_redis
 
-prefix="lwtest:importprogress:$$:"
-data=$(mktemp -d)
+lw_test_scratch importprogress
 worker=""
-trap '[ -n "$worker" ] && kill "$worker" 2>/dev/null; rm -rf "$data"; lw_test_redis_cleanup "$prefix"' EXIT
-r() { redis-cli -u "$LODWASH_TEST_REDIS" "$@"; }
+lw_test_scratch_extra() { [ -z "$worker" ] || kill "$worker" 2>/dev/null; }
 
 mkdir -p "$data/clean"
 awk 'BEGIN { for (s = 0; s < 300000; s++) for (p = 0; p < 10; p++)
@@ -35,7 +33,6 @@ while kill -0 "$worker" 2>/dev/null; do
   sleep 0.1
 done
 wait "$worker" || { cat "$data/worker.log"; exit 1; }
-worker=""
 
 expect_match "status showed the import's progress" "$seen" '^[1-9][0-9]* triples merged$'
 expect_eq "harvest done" "$(r HGET "${prefix}harvest:h0" status)" done

@@ -7,10 +7,7 @@ source "$(dirname "$0")/support/lib.sh"
 source "$LODWASH_SOURCE_DIR/tests/support/queue_lua.sh"
 lw_test_require_redis
 
-prefix="lwtest:guess:$$:"
-data=$(mktemp -d)
-trap 'rm -rf "$data"; lw_test_redis_cleanup "$prefix"' EXIT
-r() { redis-cli -u "$LODWASH_TEST_REDIS" "$@"; }
+lw_test_scratch guess
 
 mkdir -p "$data/raw"
 printf '@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\n' > "$data/raw/t1"

@@ -6,10 +6,7 @@ set -euo pipefail
 source "$(dirname "$0")/support/lib.sh"
 lw_test_require_redis
 
-prefix="lwtest:import:$$:"
-data=$(mktemp -d)
-trap 'rm -rf "$data"; lw_test_redis_cleanup "$prefix"' EXIT
-r() { redis-cli -u "$LODWASH_TEST_REDIS" "$@"; }
+lw_test_scratch import
 
 # clean files as the parse stage leaves them
 mkdir -p "$data/clean"

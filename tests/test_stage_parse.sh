@@ -9,11 +9,9 @@ source "$(dirname "$0")/support/lib.sh"
 source "$LODWASH_SOURCE_DIR/scripts/lib/servers.sh"
 lw_test_require_redis
 
-prefix="lwtest:parse:$$:"
-data=$(mktemp -d)
+lw_test_scratch parse
 web=$(mktemp -d)
-trap 'lw_servers_stop; rm -rf "$data" "$web"; lw_test_redis_cleanup "$prefix"' EXIT
-r() { redis-cli -u "$LODWASH_TEST_REDIS" "$@"; }
+lw_test_scratch_extra() { lw_servers_stop; rm -rf "$web"; }
 
 port=$(lw_free_port)
 printf '{"@context": {"name": "http://schema.org/name", "@vocab": "http://schema.org/"}}' > "$web/ctx.jsonld"

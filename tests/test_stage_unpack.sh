@@ -8,11 +8,9 @@ source "$(dirname "$0")/support/lib.sh"
 source "$LODWASH_SOURCE_DIR/tests/support/queue_lua.sh"
 lw_test_require_redis
 
-prefix="lwtest:unpack:$$:"
-data=$(mktemp -d)
+lw_test_scratch unpack
 work=$(mktemp -d)
-trap 'rm -rf "$data" "$work"; lw_test_redis_cleanup "$prefix"' EXIT
-r() { redis-cli -u "$LODWASH_TEST_REDIS" "$@"; }
+lw_test_scratch_extra() { rm -rf "$work"; }
 md5() { printf '%s' "$1" | md5sum | cut -c1-32; }
 shard() { echo "$1/${2:0:2}/${2:2:2}/$2"; }
 

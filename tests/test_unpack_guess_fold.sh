@@ -12,10 +12,7 @@ source "$(dirname "$0")/support/lib.sh"
 source "$LODWASH_SOURCE_DIR/tests/support/queue_lua.sh"
 lw_test_require_redis
 
-prefix="lwtest:fold:$$:"
-data=$(mktemp -d)
-trap 'rm -rf "$data"; lw_test_redis_cleanup "$prefix"' EXIT
-r() { redis-cli -u "$LODWASH_TEST_REDIS" "$@"; }
+lw_test_scratch fold
 queued() { r EVAL "$LW_QUEUE_LEN_LUA" 1 "${prefix}queue:$1"; }
 md5() { printf '%s' "$1" | md5sum | cut -c1-32; }
 nt=$(md5 nt) page=$(md5 page) pdf=$(md5 pdf) csv=$(md5 csv) t1=$(md5 t1) t2=$(md5 t2)

@@ -30,6 +30,23 @@ expect_status() {
   expect_eq "$what (exit code)" "$got" "$want"
 }
 
+# lw_test_scratch NAME: the test's own keys and files. Sets prefix
+# (lwtest:NAME:PID:) and data (a new temporary directory), and on exit
+# runs lw_test_scratch_extra when the test defines one (its own servers,
+# processes, directories), then removes data and the prefix's keys.
+# r ARGS...: redis-cli on the test Redis.
+lw_test_scratch() {
+  prefix="lwtest:$1:$$:"
+  data=$(mktemp -d)
+  trap lw_test_scratch_end EXIT
+}
+lw_test_scratch_end() {
+  if declare -F lw_test_scratch_extra >/dev/null; then lw_test_scratch_extra || true; fi
+  rm -rf "$data"
+  lw_test_redis_cleanup "$prefix"
+}
+r() { redis-cli -u "$LODWASH_TEST_REDIS" "$@"; }
+
 # lw PREFIX ARGS...: the lodwash tool against the test Redis under PREFIX.
 lw() {
   local prefix=$1; shift
