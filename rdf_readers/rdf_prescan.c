@@ -808,6 +808,36 @@ static size_t plain_run(const LwScanner *s, const unsigned char *in, size_t len)
   return j;
 }
 
+/* How many bytes from in[0] on are white space between terms that changes
+ * nothing but the position (indentation, the blanks around terms, line
+ * ends): outside a token, with nothing held back, a blank only ends a
+ * name's letters (name_letters) and moves the line and column, as step()
+ * would. Copied as one run. */
+static size_t blank_run(LwScanner *s, const unsigned char *in, size_t len)
+{
+  if (s->state != S_NORMAL || s->in_token || s->after_caret || s->dots || s->label_state ||
+      s->held_b || s->bool_state != BOOL_NONE || s->tag_len || s->n3_in_at || s->n3_eq) {
+    return 0;
+  }
+  size_t j = 0;
+  for (; j < len; ++j) {
+    unsigned char c = in[j];
+    if (c == '\n') {
+      ++s->line;
+      s->column = 0;
+    } else if (c == ' ' || c == '\t' || c == '\r') {
+      ++s->column;
+    } else {
+      break;
+    }
+  }
+  if (j) {
+    s->name_letters = false;
+    s->term_len = 0;
+  }
+  return j;
+}
+
 LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len, LwBuf *out)
 {
   /* each input byte gives at most 6 output bytes (NUL -> \u0000) */
@@ -838,6 +868,13 @@ LwScanResult lw_scanner_feed(LwScanner *s, const char *data, size_t len, LwBuf *
         i += run;
         continue;
       }
+    }
+    size_t blanks = blank_run(s, in + i, len - i);
+    if (blanks) {
+      memcpy(o.o, in + i, blanks);
+      o.o += blanks;
+      i += blanks;
+      continue;
     }
     unsigned c = in[i];
     mark = o.o;
