@@ -120,32 +120,41 @@ static LwStatus index_part(LwRecords *c, const char *prefix, const Part *p,
 
 /* ---- one entry a seed ---- */
 
+LwStatus lw_gc_index_seeds_out(LwRecords *c, const char *prefix, const char *const *seeds,
+                               size_t n, long long *removed, LwError *err)
+{
+  const char **argv = calloc(n + 2, sizeof(*argv));
+  if (!argv) {
+    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  }
+  LwKey index = lw_key(prefix, LW_KEY_SEED_INDEX, NULL);
+  argv[0] = "ZREM";
+  argv[1] = index.s;
+  memcpy(argv + 2, seeds, n * sizeof(*seeds));
+  redisReply *r = lw_redis_argv(c, (int)n + 2, argv, NULL, err);
+  free(argv);
+  if (!r) {
+    return err ? err->status : LW_ERR_REDIS;
+  }
+  if (removed && r->type == REDIS_REPLY_INTEGER) {
+    *removed += r->integer;
+  }
+  freeReplyObject(r);
+  return LW_OK;
+}
+
 typedef struct {
   LwRecords *c;
-  LwKey index;
+  const char *prefix;
   long long *removed;
   LwError *err;
 } OneEntry;
 
-/* ZREM of a page of the re-check index's members from the collection's. */
+/* A page of the re-check index's members out of the collection's. */
 static LwStatus unindex_page(void *arg, const char *const *members, size_t n)
 {
   OneEntry *o = arg;
-  const char **argv = calloc(n + 2, sizeof(*argv));
-  if (!argv) {
-    return lw_error_set(o->err, LW_ERR_NOMEM, "out of memory");
-  }
-  argv[0] = "ZREM";
-  argv[1] = o->index.s;
-  memcpy(argv + 2, members, n * sizeof(*members));
-  redisReply *r = lw_redis_argv(o->c, (int)n + 2, argv, NULL, o->err);
-  free(argv);
-  if (!r) {
-    return o->err ? o->err->status : LW_ERR_REDIS;
-  }
-  *o->removed += r->type == REDIS_REPLY_INTEGER ? r->integer : 0;
-  freeReplyObject(r);
-  return LW_OK;
+  return lw_gc_index_seeds_out(o->c, o->prefix, members, n, o->removed, o->err);
 }
 
 /* Installations whose seeds were in both indexes (before a seed had one
@@ -158,7 +167,7 @@ static LwStatus one_entry(LwRecords *c, const char *prefix, long long *removed,
   if (done) {
     return LW_OK;
   }
-  OneEntry o = {c, lw_key(prefix, LW_KEY_SEED_INDEX, NULL), removed, err};
+  OneEntry o = {c, prefix, removed, err};
   LW_TRY(lw_gc_index_walk(c, lw_key(prefix, LW_KEY_RECHECKS, NULL).s, true, LLONG_MAX,
                           unindex_page, &o, err));
   LW_TRY(lw_index_mark_built(c, prefix, ONE_ENTRY_NAME, err));

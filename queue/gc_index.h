@@ -53,6 +53,12 @@
  * added to txn: written with the harvest's record. */
 void lw_txn_gc_index_harvest(LwTxn *txn, const char *id, const char *started);
 
+/* Takes seeds[0..n) out of the collection's seed index (they are in the
+ * re-check index: one entry a seed); *removed (may be NULL) grows by how
+ * many were there. One ZREM. */
+LwStatus lw_gc_index_seeds_out(LwRecords *c, const char *prefix, const char *const *seeds,
+                               size_t n, long long *removed, LwError *err);
+
 /* What the upgrade indexed. */
 typedef struct {
   long long seeds, harvests, providers, cleanof, budgets;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue/gc_index.h"
 #include "queue/index_marks.h"
 #include "queue/keys.h"
 #include "queue/redis_cmd.h"
@@ -82,29 +83,6 @@ static void index_old_seed(void *arg, const char *hash, const char *const *v)
   ++u->n;
 }
 
-/* ZREM of the page's seeds from the collection's index: each seed has one
- * entry (queue/gc_index.h). */
-static LwStatus unindex_page(LwRecords *c, const char *prefix, Upgrade *u, LwError *err)
-{
-  const char **argv = calloc(2 + u->n, sizeof(*argv));
-  if (!argv) {
-    return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
-  }
-  LwKey gc_index = lw_key(prefix, LW_KEY_SEED_INDEX, NULL);
-  argv[0] = "ZREM";
-  argv[1] = gc_index.s;
-  for (size_t i = 0; i < u->n; ++i) {
-    argv[2 + i] = u->pairs[i][1];
-  }
-  redisReply *r = lw_redis_argv(c, (int)(2 + u->n), argv, NULL, err);
-  free(argv);
-  if (!r) {
-    return err ? err->status : LW_ERR_REDIS;
-  }
-  freeReplyObject(r);
-  return LW_OK;
-}
-
 /* ZADD NX of the page's seeds (NX: a worker's own entry, written meanwhile,
  * is the newer one), and out of the collection's index. */
 static LwStatus index_page(LwRecords *c, const char *prefix, Upgrade *u, long long *added,
@@ -135,7 +113,15 @@ static LwStatus index_page(LwRecords *c, const char *prefix, Upgrade *u, long lo
   }
   *added += r->type == REDIS_REPLY_INTEGER ? r->integer : 0;
   freeReplyObject(r);
-  LwStatus st = unindex_page(c, prefix, u, err);
+  const char **seeds = calloc(u->n, sizeof(*seeds));
+  LwStatus st = seeds ? LW_OK : lw_error_set(err, LW_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; st == LW_OK && i < u->n; ++i) {
+    seeds[i] = u->pairs[i][1];
+  }
+  if (st == LW_OK) { /* one entry a seed: out of the collection's index */
+    st = lw_gc_index_seeds_out(c, prefix, seeds, u->n, NULL, err);
+  }
+  free(seeds);
   u->n = 0;
   return st;
 }
