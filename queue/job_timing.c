@@ -29,8 +29,9 @@ void lw_job_timing_ops(LwTxn *txn, const char *prefix, const char *stage, long l
   bucket_field(ms, field, sizeof(field));
   snprintf(n, sizeof(n), "%lld", ms < 0 ? 0 : ms);
   lw_txn_command(txn, 4, (const char *[]){"HINCRBY", key.s, field, "1"}, NULL);
-  lw_txn_command(txn, 4, (const char *[]){"HINCRBY", key.s, "sum_ms", n}, NULL);
-  lw_txn_command(txn, 4, (const char *[]){"HINCRBY", key.s, "count", "1"}, NULL);
+  if (ms > 0) { /* each op is a command in the ack's script call: none that adds 0 */
+    lw_txn_command(txn, 4, (const char *[]){"HINCRBY", key.s, "sum_ms", n}, NULL);
+  }
 }
 
 LwStatus lw_job_timing_read(redisContext *c, const char *prefix, const char *stage,
@@ -55,9 +56,12 @@ LwStatus lw_job_timing_read(redisContext *c, const char *prefix, const char *sta
       out->bucket[LW_JOB_TIMING_BUCKETS] = v;
     } else if (!strcmp(f, "sum_ms")) {
       out->sum_ms = v;
-    } else if (!strcmp(f, "count")) {
-      out->count = v;
     }
+  }
+  /* the runs are the buckets' sum (a `count` field written by versions
+   * before is that sum too, and ignored) */
+  for (int b = 0; b <= LW_JOB_TIMING_BUCKETS; ++b) {
+    out->count += out->bucket[b];
   }
   freeReplyObject(r);
   return st;

@@ -7,8 +7,9 @@
  *   b<i>     runs that took at most lw_job_timing_bounds[i] seconds and more
  *            than the bound before (not cumulative; /metrics sums them)
  *   inf      runs longer than the largest bound
- *   sum_ms   total run time in milliseconds
- *   count    runs
+ *   sum_ms   total run time in milliseconds (absent while 0)
+ * The number of runs is the buckets' sum (each run adds 1 to one bucket):
+ * no field of its own, which would be one more command in every ack.
  * A run is counted with its outcome (done, retry or dead), in the same
  * fenced script call (queue/queue.c): a job handed back at shutdown, or
  * one whose outcome finds it no longer the worker's (lost), is not.

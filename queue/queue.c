@@ -372,19 +372,22 @@ LwStatus lw_queue_release_orphans(redisContext *c, const LwConfig *cfg,
 }
 
 /* What every end of a job the worker held writes: the job leaves the
- * in-flight list, counts under the stage's stats field `counted`, the
- * worker's record of it is cleared, and its run time is counted when it ran
- * (timed). */
+ * in-flight list (the first op: the apply script's fence), counts under
+ * the stage's stats field `counted`, the worker's record of it is cleared
+ * (unless a fetch in the same script call writes it: fetching), and its
+ * run time is counted when it ran (timed). */
 static void release_ops(LwTxn *core, const LwConfig *cfg, const char *worker_id,
-                        const LwJob *job, const char *counted, bool timed)
+                        const LwJob *job, const char *counted, bool timed, bool fetching)
 {
   LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
   LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
   LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
   lw_txn_command(core, 4, (const char *[]){"LREM", inflight.s, "-1", job->raw}, NULL);
   lw_txn_command(core, 4, (const char *[]){"HINCRBY", stats.s, counted, "1"}, NULL);
-  lw_txn_command(core, 5, (const char *[]){"HDEL", worker.s, "job", "since", "progress"},
-                 NULL);
+  if (!fetching) {
+    lw_txn_command(core, 5, (const char *[]){"HDEL", worker.s, "job", "since", "progress"},
+                   NULL);
+  }
   if (timed) {
     lw_job_timing_ops(core, cfg->prefix, job->stage, job->ran_ms);
   }
@@ -403,12 +406,14 @@ static void unqueue_op(LwTxn *core, const LwConfig *cfg, const LwJob *job)
 
 /* The ack's own part, applied once the fence holds: the job leaves the
  * in-flight list, its (stage, seed, harvest) is released and it counts as
- * done. NULL: out of memory. */
-static LwTxn *ack_core(const LwConfig *cfg, const char *worker_id, const LwJob *job)
+ * done (fetching: the fetch of the next job follows in the same call).
+ * NULL: out of memory. */
+static LwTxn *ack_core(const LwConfig *cfg, const char *worker_id, const LwJob *job,
+                       bool fetching)
 {
   LwTxn *core = lw_txn_new(cfg->prefix);
   if (core) {
-    release_ops(core, cfg, worker_id, job, "done", job->timed);
+    release_ops(core, cfg, worker_id, job, "done", job->timed, fetching);
     unqueue_op(core, cfg, job);
   }
   return core;
@@ -417,7 +422,7 @@ static LwTxn *ack_core(const LwConfig *cfg, const char *worker_id, const LwJob *
 LwStatus lw_queue_ack(redisContext *c, const LwConfig *cfg, const char *worker_id,
                       const LwJob *job, LwTxn *txn, LwError *err)
 {
-  LwTxn *core = ack_core(cfg, worker_id, job);
+  LwTxn *core = ack_core(cfg, worker_id, job, false);
   if (!core) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
@@ -441,7 +446,7 @@ LwStatus lw_queue_ack_fetch(redisContext *c, const LwConfig *cfg, const char *wo
   }
   FetchArgs f;
   LW_TRY(fetch_args(cfg, worker_id, stages, n, cap, &f, err));
-  LwTxn *core = ack_core(cfg, worker_id, job);
+  LwTxn *core = ack_core(cfg, worker_id, job, true);
   if (!core) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
@@ -503,7 +508,7 @@ static LwJob *failed_job(const LwJob *job, const LwError *failure, long long att
 static void fail_core(LwTxn *core, const LwConfig *cfg, const char *worker_id,
                       const LwJob *job, const LwJob *next, bool retry, long long delay)
 {
-  release_ops(core, cfg, worker_id, job, "failed", job->timed);
+  release_ops(core, cfg, worker_id, job, "failed", job->timed, false);
   LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
   if (retry) {
     char ms[32];
@@ -579,7 +584,7 @@ LwStatus lw_queue_defer(redisContext *c, const LwConfig *cfg, const char *worker
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   /* no request went out: no run time counted */
-  release_ops(core, cfg, worker_id, job, "deferred", false);
+  release_ops(core, cfg, worker_id, job, "deferred", false, false);
   LwKey delayed = lw_key(cfg->prefix, LW_KEY_DELAYED, job->stage);
   char ms[32];
   snprintf(ms, sizeof(ms), "%lld", delay_ms);

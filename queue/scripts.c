@@ -11,7 +11,7 @@
 
 /* A stage's waiting jobs (queue/keys.h): one list per harvest, the lane
  * RING:<harvest>, and RING = queue:<stage>, the ring of the harvests with
- * waiting jobs, rightmost next. A fetch turns the ring, so that the jobs are
+ * waiting jobs (or that had some at their last turn), rightmost next. A fetch turns the ring, so that the jobs are
  * taken round robin by harvest: one harvest's flood never holds back
  * another's job. Normal jobs join the back of their lane, high, handed-back,
  * reaped and retried ones its front; a lane new to the ring is next in turn
@@ -19,7 +19,8 @@
  * otherwise. A lane that runs empty leaves the ring; a ring entry whose lane
  * was emptied by other means is dropped when its turn comes. A job in the
  * ring itself (queued by a version before the lanes: a harvest id never
- * starts with '{') is taken when its turn comes, so an upgrade loses none. */
+ * starts with '{') is taken when its turn comes, so an upgrade loses none.
+ * A lane is taken out of the ring at the turn that finds it empty. */
 #define LANES                                                                                \
   "local function lane_harvest(job)\n"                                                        \
   "  local ok, o = pcall(cjson.decode, job)\n"                                                \
@@ -36,7 +37,9 @@
   "  end\n"                                                                                    \
   "end\n"                                                                                      \
   "local function lane_pop(ring)\n"                                                            \
-  "  for _ = 1, redis.call('LLEN', ring) do\n"                                                 \
+  /* each turn returns a job or takes an empty lane out of the ring: it   \
+   * ends without counting the ring first */                                                \
+  "  while true do\n"                                                                          \
   "    local h = redis.call('RPOPLPUSH', ring, ring)\n"                                        \
   "    if not h then return false end\n"                                                       \
   /* h is at the ring's head now: LPOP takes it out, without a scan */                       \
@@ -44,12 +47,12 @@
   "      redis.call('LPOP', ring)\n"                                                           \
   "      return h\n"                                                                           \
   "    end\n"                                                                                  \
-  "    local lane = ring .. ':' .. h\n"                                                        \
-  "    local job = redis.call('RPOP', lane)\n"                                                 \
-  "    if redis.call('LLEN', lane) == 0 then redis.call('LPOP', ring) end\n"                  \
+  /* a lane its pop emptied stays in the ring until its next turn (a push  \
+   * to it meanwhile finds it there): no count after every pop */                           \
+  "    local job = redis.call('RPOP', ring .. ':' .. h)\n"                                     \
   "    if job then return job end\n"                                                           \
+  "    redis.call('LPOP', ring)\n"                                                             \
   "  end\n"                                                                                    \
-  "  return false\n"                                                                           \
   "end\n"
 
 /* KEYS: queue, queued set, stages set
@@ -71,8 +74,10 @@ LwScript lw_script_enqueue = {
  *       places' lease set, the worker's member, the limit, the lease ms and
  *       the KEYS index of the download stage's queue
  * Moves due retries of each stage back to its queue, then takes the next job
- * of the first stage that has one into the in-flight list, marks it on the
- * heartbeat and refreshes the TTL. With a cap, the download stage is asked
+ * of the first stage that has one into the in-flight list and marks it on
+ * the heartbeat (job, since, progress cleared: the ack folded with it
+ * leaves them), setting the TTL when the fields were new; with none, the
+ * heartbeat's job is cleared. With a cap, the download stage is asked
  * only with a place (kept, or taken: renewed either way), and the place is
  * given back when the job taken is not a download, or there is none: no
  * round trip of its own. Returns the job JSON or nil. */
@@ -92,13 +97,20 @@ LwScript lw_script_fetch = {
   "    if job then\n"
   "      if cap ~= '' and i ~= dl then redis.call('ZREM', cap, member) end\n"
   "      redis.call('LPUSH', KEYS[2], job)\n"
-  "      redis.call('HSET', KEYS[1], 'job', job, 'since', now)\n"
-  "      redis.call('PEXPIRE', KEYS[1], ARGV[1])\n"
+  /* new fields (the worker was idle) or a heartbeat made anew: its TTL */
+  "      if redis.call('HSET', KEYS[1], 'job', job, 'since', now, 'progress', '') > 0 then\n"
+  "        redis.call('PEXPIRE', KEYS[1], ARGV[1])\n"
+  "      end\n"
   "      return job\n"
   "    end\n"
   "  end\n"
   "end\n"
   "if cap ~= '' then redis.call('ZREM', cap, member) end\n"
+  /* idle: no job on the heartbeat (a read first: an idle poll writes
+   * nothing, so it runs on a Redis that refuses writes) */
+  "if redis.call('HEXISTS', KEYS[1], 'job') == 1 then\n"
+  "  redis.call('HDEL', KEYS[1], 'job', 'since', 'progress')\n"
+  "end\n"
   "return false\n",
   ""};
 
@@ -138,7 +150,8 @@ _Static_assert(sizeof(LW_KEY_SEED_COUNTS) == 6, "SEED_INDEX cuts the counts key'
  * ARGV: fence list ("" = no fence), job JSON, number of core ops, then ops:
  *       name, number of arguments, arguments...
  * With a fence, nothing at all is applied unless the job is in that list
- * (the caller still holds it): returns {0, ""}. The core ops (the job's own
+ * (the caller still holds it): returns {0, ""}; a first core op that
+ * LREMs the job from that list is the check. The core ops (the job's own
  * move: leaving the in-flight list, counters) then always apply; the result
  * ops are first checked (strict seed transitions against the machine,
  * guards) and applied all or none. Returns {1, ""} or {1, refusal}.
@@ -170,21 +183,34 @@ _Static_assert(sizeof(LW_KEY_SEED_COUNTS) == 6, "SEED_INDEX cuts the counts key'
 LwScript lw_script_apply = {
   LW_LUA_NOW_MS FINISH_FILE LANES SEED_INDEX
   "local fence, ncore = ARGV[1], tonumber(ARGV[3])\n"
-  "if fence ~= '' and not redis.call('LPOS', fence, ARGV[2]) then return {0, ''} end\n"
-  "local ops, i = {}, 4\n"
+  /* each op's name, first argument's index and count: no table per op */
+  "local names, at, cnt, i = {}, {}, {}, 4\n"
   "while i <= #ARGV do\n"
-  "  local n = tonumber(ARGV[i + 1])\n"
-  "  ops[#ops + 1] = {ARGV[i], {unpack(ARGV, i + 2, i + 1 + n)}}\n"
-  "  i = i + 2 + n\n"
+  "  local k = #names + 1\n"
+  "  names[k], at[k], cnt[k] = ARGV[i], i + 2, tonumber(ARGV[i + 1])\n"
+  "  i = i + 2 + cnt[k]\n"
+  "end\n"
+  "local function args(k) return {unpack(ARGV, at[k], at[k] + cnt[k] - 1)} end\n"
+  /* a first core op that takes the job out of the fence list is the fence
+   * itself (it removed the job, or there was none): one command, not two */
+  "local first = 1\n"
+  "if fence ~= '' then\n"
+  "  local a = at[1]\n"
+  "  if ncore >= 1 and names[1] == 'call' and cnt[1] == 4 and ARGV[a] == 'LREM' and\n"
+  "     ARGV[a + 1] == fence and ARGV[a + 3] == ARGV[2] then\n"
+  "    if redis.call('LREM', fence, ARGV[a + 2], ARGV[2]) == 0 then return {0, ''} end\n"
+  "    first = 2\n"
+  "  elseif not redis.call('LPOS', fence, ARGV[2]) then return {0, ''} end\n"
   "end\n"
   "local function allowed(a, cur)\n"
   "  for j = 7, #a do if a[j] == cur then return true end end\n"
   "  return false\n"
   "end\n"
   "local sim, refused = {}, nil\n"
-  "for k = ncore + 1, #ops do\n"
-  "  local name, a = ops[k][1], ops[k][2]\n"
+  "for k = ncore + 1, #names do\n"
+  "  local name = names[k]\n"
   "  if name == 'status' then\n"
+  "    local a = args(k)\n"
   "    if sim[a[1]] == nil then sim[a[1]] = redis.call('HGET', a[1], 'status') or '' end\n"
   "    local cur = sim[a[1]]\n"
   "    if allowed(a, cur) then sim[a[1]] = a[3]\n"
@@ -194,6 +220,7 @@ LwScript lw_script_apply = {
   "      break\n"
   "    end\n"
   "  elseif name == 'guard' then\n"
+  "    local a = args(k)\n"
   "    local v = redis.call('HGET', a[1], a[2]) or ''\n"
   "    if v ~= a[3] and not (a[5] == 'or-empty' and v == '') then\n"
   "      refused = 'LWSTALE ' .. a[4] .. ' (' .. a[2] .. ' is ' .. v .. ', not ' .. a[3] .. ')'\n"
@@ -206,39 +233,41 @@ LwScript lw_script_apply = {
   "  lane_push(a[1], a[4], a[6] == 'high', a[6] == 'high', a[8])\n"
   "  redis.call('SADD', a[3], a[7])\n"
   "end\n"
-  "for k = 1, #ops do\n"
-  "  local name, a = ops[k][1], ops[k][2]\n"
-  "  if k <= ncore or not refused then\n"
-  "    if name == 'call' then redis.call(unpack(a))\n"
-  "    elseif name == 'hsetx' then\n"
-  "      if redis.call('EXISTS', a[1]) == 1 then redis.call('HSET', a[1], a[2], a[3]) end\n"
-  "    elseif name == 'rested' then\n"
-  "      if (redis.call('HGET', a[1], 'parent') or '') == '' then\n"
-  "        redis.call('ZADD', a[2], a[3], a[4])\n"
-  "        redis.call('ZREM', a[5], a[4])\n"
-  "      end\n"
-  "    elseif name == 'status' then\n"
-  "      local cur = redis.call('HGET', a[1], 'status') or ''\n"
-  "      if cur ~= a[3] and allowed(a, cur) then\n"
-  "        redis.call('HSET', a[1], 'status', a[3], 'updated', a[4])\n"
-  "        seed_index(a[2], a[4], a[5])\n"
-  "        if cur ~= '' then redis.call('HINCRBY', a[2], cur, -1) end\n"
-  "        redis.call('HINCRBY', a[2], a[3], 1)\n"
-  "      end\n"
-  "    elseif name == 'delay' then redis.call('ZADD', a[1], now + tonumber(a[2]), a[3])\n"
-  "    elseif name == 'push' then push(a)\n"
-  "    elseif name == 'expect' and redis.call('EXISTS', a[1]) == 1 then\n"
-  "      for j = 4, #a do\n"
-  "        if redis.call('SADD', a[2], a[j]) == 1 and redis.call('SISMEMBER', a[3], a[j]) == 0 then\n"
-  "          redis.call('HINCRBY', a[1], 'pending', 1)\n"
-  "        end\n"
-  "      end\n"
-  "      redis.call('HSET', a[1], 'progress', now)\n"
-  "    elseif name == 'finish' then\n"
-  "      if finish_file(a[1], a[2], a[3], a[4], a[5], a[6] == '1', now) then\n"
-  "        push({unpack(a, 7, 14)})\n"
+  "local function run(name, a)\n"
+  "  if name == 'hsetx' then\n"
+  "    if redis.call('EXISTS', a[1]) == 1 then redis.call('HSET', a[1], a[2], a[3]) end\n"
+  "  elseif name == 'rested' then\n"
+  "    if (redis.call('HGET', a[1], 'parent') or '') == '' then\n"
+  "      redis.call('ZADD', a[2], a[3], a[4])\n"
+  "      redis.call('ZREM', a[5], a[4])\n"
+  "    end\n"
+  "  elseif name == 'status' then\n"
+  "    local cur = redis.call('HGET', a[1], 'status') or ''\n"
+  "    if cur ~= a[3] and allowed(a, cur) then\n"
+  "      redis.call('HSET', a[1], 'status', a[3], 'updated', a[4])\n"
+  "      seed_index(a[2], a[4], a[5])\n"
+  "      if cur ~= '' then redis.call('HINCRBY', a[2], cur, -1) end\n"
+  "      redis.call('HINCRBY', a[2], a[3], 1)\n"
+  "    end\n"
+  "  elseif name == 'delay' then redis.call('ZADD', a[1], now + tonumber(a[2]), a[3])\n"
+  "  elseif name == 'push' then push(a)\n"
+  "  elseif name == 'expect' and redis.call('EXISTS', a[1]) == 1 then\n"
+  "    for j = 4, #a do\n"
+  "      if redis.call('SADD', a[2], a[j]) == 1 and redis.call('SISMEMBER', a[3], a[j]) == 0 then\n"
+  "        redis.call('HINCRBY', a[1], 'pending', 1)\n"
   "      end\n"
   "    end\n"
+  "    redis.call('HSET', a[1], 'progress', now)\n"
+  "  elseif name == 'finish' then\n"
+  "    if finish_file(a[1], a[2], a[3], a[4], a[5], a[6] == '1', now) then\n"
+  "      push({unpack(a, 7, 14)})\n"
+  "    end\n"
+  "  end\n"
+  "end\n"
+  "for k = first, #names do\n"
+  "  if k <= ncore or not refused then\n"
+  "    if names[k] == 'call' then redis.call(unpack(ARGV, at[k], at[k] + cnt[k] - 1))\n"
+  "    else run(names[k], args(k)) end\n"
   "  end\n"
   "end\n"
   "return {1, refused or ''}\n",
@@ -462,15 +491,25 @@ static void compose(LwScript *out, const char *const *parts, size_t n)
   out->source = source;
 }
 
-/* apply's source, then the tail (its parts joined), into out->source. */
+/* A script's source without its reading of the Redis clock: a script made
+ * of several reads it once, at its top, for all (a command fewer). */
+static const char *without_now(const char *source)
+{
+  size_t n = strlen(LW_LUA_NOW_MS);
+  return strncmp(source, LW_LUA_NOW_MS, n) ? source : source + n;
+}
+
+/* The clock, apply's source, then the tail (its parts joined), into
+ * out->source. */
 static void compose_with_apply(LwScript *out, const char *const *tail, size_t n)
 {
-  const char *parts[8] = {apply_head, lw_script_apply.source, "\nend\n"};
-  if (n > sizeof(parts) / sizeof(*parts) - 3) {
+  const char *parts[9] = {LW_LUA_NOW_MS, apply_head, without_now(lw_script_apply.source),
+                          "\nend\n"};
+  if (n > sizeof(parts) / sizeof(*parts) - 4) {
     abort(); /* a tail of more parts: make room above */
   }
-  memcpy(parts + 3, tail, n * sizeof(*tail));
-  compose(out, parts, 3 + n);
+  memcpy(parts + 4, tail, n * sizeof(*tail));
+  compose(out, parts, 4 + n);
 }
 
 /* fetch's source as the body of a Lua function of its own KEYS and ARGV,
@@ -497,7 +536,7 @@ static void ack_fetch_build(void)
 {
   const char *const tail[] = {
     FETCH_FUNCTION_HEAD,
-    lw_script_fetch.source,
+    without_now(lw_script_fetch.source),
     "\nend\n"
     "local done = apply({}, apply_argv)\n"
     "local job = fetch(fetch_keys, tail_argv) or false\n"

@@ -219,9 +219,11 @@ static LwStatus workers_json(redisContext *c, const LwConfig *cfg, json_t *list,
     json_object_set_new(w, "since",
                         e[5]->type == REDIS_REPLY_STRING ? json_integer(int_reply(e[5]))
                                                          : json_null());
+    /* "" is no progress yet: the fetch clears it so */
     json_object_set_new(w, "progress",
-                        e[6]->type == REDIS_REPLY_STRING ? json_string(e[6]->str)
-                                                         : json_null());
+                        e[6]->type == REDIS_REPLY_STRING && e[6]->len > 0
+                          ? json_string(e[6]->str)
+                          : json_null());
     json_array_append_new(list, w);
     freeReplyObject(r);
   }

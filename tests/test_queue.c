@@ -363,14 +363,21 @@ static void test_ack_records_results(void)
 
 /* w1 acks job with the fetch of stages folded in: the ack's status is
  * expect and no next job comes. */
-static void ack_fetch_none(const LwJob *job, const char *const *stages, size_t n,
-                           LwStatus expect)
+static void ack_fetch_none_as(const char *worker, const LwJob *job, const char *const *stages,
+                              size_t n, LwStatus expect)
 {
   LwError err;
   LwJob *next = NULL;
-  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "w1", job, NULL, stages, n, NULL, &next, &err), expect);
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, worker, job, NULL, stages, n, NULL, &next, &err),
+               expect);
   CHECK(next == NULL);
   lw_job_free(next);
+}
+
+static void ack_fetch_none(const LwJob *job, const char *const *stages, size_t n,
+                           LwStatus expect)
+{
+  ack_fetch_none_as("w1", job, stages, n, expect);
 }
 
 static void test_ack_fetch_and_orphans(void)
@@ -453,7 +460,13 @@ static void test_ack_fetch_folded(void)
   CHECK_INT_EQ(push("fp", "", LW_PRIORITY_NORMAL, p), LW_OK);
   CHECK_INT_EQ(push("fa", "", LW_PRIORITY_NORMAL, a), LW_OK);
   CHECK_INT_EQ(lw_controls_stage_pause(c, cfg.prefix, "fp", true, &err), LW_OK);
+  next->timed = true; /* a run under a millisecond: counted, adds no time */
+  next->ran_ms = 0;
   ack_fetch_none(next, stages, 2, LW_OK);
+  CHECK_INT_EQ(lw_job_timing_read(c, cfg.prefix, "fa", &timing, &err), LW_OK);
+  CHECK_INT_EQ(timing.count, 2);
+  CHECK_INT_EQ(timing.bucket[0], 2);
+  CHECK_INT_EQ(timing.sum_ms, 7);
   CHECK_INT_EQ(counts("fp").queued, 1);
   CHECK_INT_EQ(counts("fp").inflight, 0);
   LwJob *other = fetch("w1", "fa");
@@ -577,6 +590,19 @@ static void test_round_robin(void)
   CHECK_INT_EQ(dropped, 995);
   CHECK_INT_EQ(counts("fair").queued, 0);
   CHECK(fetch("w-fair", "fair") == NULL);
+  /* ring entries whose lanes were emptied by other means: each is dropped
+   * when its turn comes, and the fetch goes on to a lane with a job, or
+   * ends with none */
+  LwKey ring = lw_key(cfg.prefix, LW_KEY_QUEUE, "fair");
+  freeReplyObject(redisCommand(c, "RPUSH %s ghost1 ghost2", ring.s));
+  push_of("real", "r1", LW_PRIORITY_NORMAL, id);
+  freeReplyObject(redisCommand(c, "RPUSH %s ghost3", ring.s));
+  take(h);
+  CHECK_STR_EQ(h, "real");
+  CHECK(fetch("w-fair", "fair") == NULL);
+  redisReply *left = redisCommand(c, "LLEN %s", ring.s);
+  CHECK(left && left->integer == 0);
+  freeReplyObject(left);
   /* a job queued by a version before the lanes, in the list itself: taken
    * all the same (an upgrade loses none) */
   LwJob *old = lw_job_new("fair", "o1", "h-old", NULL, &err);
@@ -661,6 +687,64 @@ static void test_progress_note(void)
   CHECK(note && note->type == REDIS_REPLY_STRING && !strcmp(note->str, "2.0 MB"));
   freeReplyObject(note);
   CHECK(lw_test_redis_int(c, "PTTL", worker.s, NULL) > 0);
+}
+
+/* The heartbeat tells the job a worker runs: the fetch writes it (progress
+ * cleared) in the same call as the ack before it, an idle fetch clears it,
+ * and a heartbeat the fetch makes anew (it had expired) gets its TTL. */
+static void test_heartbeat_marks(void)
+{
+  LwError err;
+  char a[17], b[17];
+  LwKey worker = lw_key(cfg.prefix, LW_KEY_WORKER, "marked");
+  CHECK_INT_EQ(lw_heartbeat_register(c, &cfg, "marked", "mark", &err), LW_OK);
+  CHECK_INT_EQ(push("mark", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  CHECK_INT_EQ(push("mark", "", LW_PRIORITY_NORMAL, b), LW_OK);
+  LwJob *first = fetch("marked", "mark");
+  CHECK(first && !strcmp(first->id, a));
+  CHECK_INT_EQ(lw_heartbeat_progress(c, &cfg, "marked", "3 of 4", &err), LW_OK);
+  const char *stages[] = {"mark"};
+  LwJob *next = NULL;
+  CHECK_INT_EQ(lw_queue_ack_fetch(c, &cfg, "marked", first, NULL, stages, 1, NULL, &next, &err),
+               LW_OK);
+  CHECK(next && !strcmp(next->id, b));
+  redisReply *r = redisCommand(c, "HMGET %s job progress", worker.s);
+  CHECK(r && r->elements == 2 && r->element[0]->type == REDIS_REPLY_STRING && next &&
+        !strcmp(r->element[0]->str, next->raw));
+  CHECK(r && r->elements == 2 && r->element[1]->type == REDIS_REPLY_STRING &&
+        r->element[1]->len == 0);
+  freeReplyObject(r);
+  json_t *status = NULL;
+  CHECK_INT_EQ(lw_queue_status(c, &cfg, &status, &err), LW_OK);
+  json_t *w, *workers = json_object_get(status, "workers");
+  size_t i, seen = 0;
+  json_array_foreach(workers, i, w) {
+    if (!strcmp(json_string_value(json_object_get(w, "id")), "marked")) {
+      CHECK(json_is_null(json_object_get(w, "progress")));
+      CHECK(json_is_object(json_object_get(w, "job")));
+      seen++;
+    }
+  }
+  CHECK_INT_EQ(seen, 1);
+  json_decref(status);
+  /* nothing left: the ack's fetch finds none and the worker is idle */
+  ack_fetch_none_as("marked", next, stages, 1, LW_OK);
+  CHECK_INT_EQ(lw_test_redis_int(c, "HEXISTS", worker.s, "job", NULL), 0);
+  CHECK_INT_EQ(lw_test_redis_int(c, "HEXISTS", worker.s, "since", NULL), 0);
+  CHECK(lw_test_redis_int(c, "PTTL", worker.s, NULL) > 0);
+  /* the heartbeat expired: the fetch that takes a job makes it anew, with
+   * a TTL (no key that outlives its worker) */
+  CHECK_INT_EQ(lw_test_redis_int(c, "DEL", worker.s, NULL), 1);
+  CHECK_INT_EQ(push("mark", "", LW_PRIORITY_NORMAL, a), LW_OK);
+  LwJob *again = fetch("marked", "mark");
+  CHECK(again && !strcmp(again->id, a));
+  CHECK(lw_test_redis_int(c, "PTTL", worker.s, NULL) > 0);
+  if (again) {
+    CHECK_INT_EQ(lw_queue_ack(c, &cfg, "marked", again, NULL, &err), LW_OK);
+  }
+  lw_job_free(again);
+  lw_job_free(next);
+  lw_job_free(first);
 }
 
 /* The cap on the workers in downloads (LwFetchCap): kept by the fetch and
@@ -776,6 +860,7 @@ int main(void)
   test_round_robin();
   test_status_json();
   test_progress_note();
+  test_heartbeat_marks();
   test_fetch_download_cap();
   test_fetch_paused_meanwhile();
   lw_test_redis_cleanup(c, cfg.prefix);
