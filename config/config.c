@@ -34,7 +34,7 @@ typedef struct {
 
 static const Setting settings[] = {
   {"redis", NULL, KIND_STRING, OFF(redis_url), "redis://127.0.0.1:6379/0", "URL",
-   "Redis server: redis://[[user]:password@]host[:port][/db]"},
+   "Redis server: redis://[[user]:password@]host[:port][/db], or unix:///path/to/redis.sock[?db=N]"},
   {"prefix", NULL, KIND_STRING, OFF(prefix), "lodwash:", "PREFIX",
    "prefix of every Redis key"},
   {"data", NULL, KIND_STRING, OFF(data_dir), "./data", "DIR", "shared data directory"},

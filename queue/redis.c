@@ -56,10 +56,14 @@ static bool parse_int(const char *s, size_t len, long max, int *out)
 static const char *shown_url(const char *url, char *out, size_t size)
 {
   const char *at = url ? strrchr(url, '@') : NULL;
-  if (!url || strncmp(url, "redis://", 8) != 0) {
+  const char *scheme = !url                              ? NULL
+                       : !strncmp(url, "redis://", 8)   ? "redis://"
+                       : !strncmp(url, "unix://", 7)    ? "unix://"
+                                                        : NULL;
+  if (!scheme) {
     snprintf(out, size, "%s", at ? "(not shown: it holds an '@')" : url ? url : "");
   } else {
-    snprintf(out, size, "redis://%s", at ? at + 1 : url + 8);
+    snprintf(out, size, "%s%s", scheme, at ? at + 1 : url + strlen(scheme));
   }
   return out;
 }
@@ -80,38 +84,78 @@ LwStatus lw_redis_url_parse(const char *url, LwRedisUrl *out, LwError *err)
   return st;
 }
 
+/* The user info of an authority that starts at p, up to its last '@'
+ * before end, into out; p moved past it. False when it is too long. */
+static bool parse_user_info(const char **p, const char *end, LwRedisUrl *out)
+{
+  const char *at = NULL;
+  for (const char *q = *p; q < end; ++q) {
+    if (*q == '@') {
+      at = q; /* the last '@' ends the user info */
+    }
+  }
+  if (!at) {
+    return true;
+  }
+  const char *colon = memchr(*p, ':', (size_t)(at - *p));
+  bool ok;
+  if (colon) {
+    ok = copy_decoded(*p, (size_t)(colon - *p), out->user, sizeof(out->user)) &&
+         copy_decoded(colon + 1, (size_t)(at - colon - 1), out->password,
+                      sizeof(out->password));
+  } else {
+    /* redis://secret@host: a bare user info is the password */
+    ok = copy_decoded(*p, (size_t)(at - *p), out->password, sizeof(out->password));
+  }
+  *p = at + 1;
+  return ok;
+}
+
+/* unix://[[user]:password@]/path[?db=N], past its scheme at p. */
+static LwStatus parse_unix_url(const char *p, LwRedisUrl *out, LwError *err)
+{
+  const char *slash = strchr(p, '/');
+  if (!slash) {
+    return lw_error_set(err, LW_ERR_USAGE, "expected unix://[[user]:password@]/path[?db=N]");
+  }
+  if (!parse_user_info(&p, slash, out)) {
+    return lw_error_set(err, LW_ERR_USAGE, "user info too long");
+  }
+  if (p != slash) {
+    return lw_error_set(err, LW_ERR_USAGE, "the socket's path must be absolute");
+  }
+  size_t len = strcspn(p, "?#");
+  if (!copy_decoded(p, len, out->socket, sizeof(out->socket))) {
+    return lw_error_set(err, LW_ERR_USAGE, "socket path too long");
+  }
+  const char *query = p + len;
+  if (*query == '?') {
+    size_t qlen = strcspn(query + 1, "#");
+    if (qlen < 4 || strncmp(query + 1, "db=", 3) != 0 ||
+        !parse_int(query + 4, qlen - 3, 100000, &out->db)) {
+      return lw_error_set(err, LW_ERR_USAGE, "expected ?db=N after the socket's path");
+    }
+  }
+  return LW_OK;
+}
+
 /* Parses url into out; the message of err says what is wrong, without the URL. */
 static LwStatus parse_url(const char *url, LwRedisUrl *out, LwError *err)
 {
   memset(out, 0, sizeof(*out));
   out->port = 6379;
+  if (url && !strncmp(url, "unix://", 7)) {
+    return parse_unix_url(url + 7, out, err);
+  }
   if (!url || strncmp(url, "redis://", 8) != 0) {
     return lw_error_set(err, LW_ERR_USAGE,
-                        "expected redis://[[user]:password@]host[:port][/db]");
+                        "expected redis://[[user]:password@]host[:port][/db] or "
+                        "unix://[[user]:password@]/path[?db=N]");
   }
   const char *p = url + 8;
   const char *end = p + strcspn(p, "/?#");
-  const char *at = NULL;
-  for (const char *q = p; q < end; ++q) {
-    if (*q == '@') {
-      at = q; /* the last '@' ends the user info */
-    }
-  }
-  if (at) {
-    const char *colon = memchr(p, ':', (size_t)(at - p));
-    bool ok;
-    if (colon) {
-      ok = copy_decoded(p, (size_t)(colon - p), out->user, sizeof(out->user)) &&
-           copy_decoded(colon + 1, (size_t)(at - colon - 1), out->password,
-                        sizeof(out->password));
-    } else {
-      /* redis://secret@host: a bare user info is the password */
-      ok = copy_decoded(p, (size_t)(at - p), out->password, sizeof(out->password));
-    }
-    if (!ok) {
-      return lw_error_set(err, LW_ERR_USAGE, "user info too long");
-    }
-    p = at + 1;
+  if (!parse_user_info(&p, end, out)) {
+    return lw_error_set(err, LW_ERR_USAGE, "user info too long");
   }
   const char *host_end;
   const char *port_start = NULL;
@@ -246,16 +290,26 @@ LwStatus lw_redis_connect(const char *url, redisContext **out, LwError *err)
   LwRedisUrl u;
   LW_TRY(lw_redis_url_parse(url, &u, err));
   struct timeval connect_tv = {2, 0};
-  redisContext *c = redisConnectWithTimeout(u.host, u.port, connect_tv);
+  char where[sizeof(u.host) + 16];
+  redisContext *c;
+  if (u.socket[0]) {
+    snprintf(where, sizeof(where), "%s", u.socket);
+    c = redisConnectUnixWithTimeout(u.socket, connect_tv);
+  } else {
+    snprintf(where, sizeof(where), "%s:%d", u.host, u.port);
+    c = redisConnectWithTimeout(u.host, u.port, connect_tv);
+  }
   if (!c || c->err) {
-    lw_error_set(err, LW_ERR_REDIS, "cannot connect to Redis at %s:%d: %s", u.host, u.port,
+    lw_error_set(err, LW_ERR_REDIS, "cannot connect to Redis at %s: %s", where,
                  c ? c->errstr : "out of memory");
     redisFree(c);
     return LW_ERR_REDIS;
   }
   struct timeval command_tv = {30, 0};
   redisSetTimeout(c, command_tv);
-  redisEnableKeepAlive(c);
+  if (!u.socket[0]) {
+    redisEnableKeepAlive(c); /* a TCP peer may vanish without a word */
+  }
   LwError sub;
   redisReply *reply = NULL;
   if (u.password[0]) {
@@ -263,8 +317,8 @@ LwStatus lw_redis_connect(const char *url, redisContext **out, LwError *err)
                       : lw_redis_cmd(c, &sub, "AUTH", u.password, NULL);
     if (!reply) {
       redisFree(c);
-      return lw_error_set(err, LW_ERR_REDIS, "cannot log in to Redis at %s:%d: %s", u.host,
-                          u.port, sub.message);
+      return lw_error_set(err, LW_ERR_REDIS, "cannot log in to Redis at %s: %s", where,
+                          sub.message);
     }
     freeReplyObject(reply);
   }

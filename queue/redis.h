@@ -24,19 +24,24 @@
 typedef struct redisContext LwRecords;
 
 typedef struct {
-  char host[256];
+  char socket[108];   /* unix://: the Unix socket's path (sun_path's size); else "" */
+  char host[256];     /* redis://: the host ("" with a socket) */
   int port;           /* 6379 if absent */
   int db;             /* 0 if absent */
   char user[128];     /* "" if absent (Redis 6 ACL user) */
   char password[256]; /* "" if absent */
 } LwRedisUrl;
 
-/* Parses url. LW_ERR_USAGE with a message saying what is wrong. */
+/* Parses url: redis://[[user]:password@]host[:port][/db], or, for a
+ * Redis on the same machine, unix://[[user]:password@]/path/to/socket[?db=N]
+ * (no TCP: a round trip costs less). LW_ERR_USAGE with a message saying
+ * what is wrong. */
 LwStatus lw_redis_url_parse(const char *url, LwRedisUrl *out, LwError *err);
 
 /* Connects to url (2 s connect timeout, 30 s command timeout), authenticates
  * and selects the database. On failure *out is NULL and err says
- * "cannot connect to Redis at HOST:PORT: ..." (LW_ERR_REDIS, or LW_ERR_USAGE
+ * "cannot connect to Redis at HOST:PORT: ..." (or at the socket's path;
+ * LW_ERR_REDIS, or LW_ERR_USAGE
  * for a bad URL). The caller closes *out with lw_records_close. */
 LwStatus lw_redis_connect(const char *url, LwRecords **out, LwError *err);
 

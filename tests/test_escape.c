@@ -55,7 +55,9 @@ static void test_redis_url(void)
                        "redis://u:s3cret@h/x",
                        "redis//:s3cret@host",
                        "http://:s3cret@host/0",
-                       "redis://:pa/s3cret@host:1/0"};
+                       "redis://:pa/s3cret@host:1/0",
+                       "unix://u:s3cret@relative.sock",
+                       "unix://:s3cret@/tmp/r.sock?db=x"};
   for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); ++i) {
     LwRedisUrl u;
     LwError err;

@@ -40,12 +40,33 @@ static void test_urls(void)
   CHECK_INT_EQ(lw_redis_url_parse("redis://h/x", &u, &err), LW_ERR_USAGE);
   CHECK_INT_EQ(lw_redis_url_parse("redis://[::1", &u, &err), LW_ERR_USAGE);
   CHECK_INT_EQ(lw_redis_url_parse(NULL, &u, &err), LW_ERR_USAGE);
+  /* a Redis on the same machine, by its Unix socket */
+  CHECK_INT_EQ(lw_redis_url_parse("unix:///run/redis/redis.sock", &u, &err), LW_OK);
+  CHECK_STR_EQ(u.socket, "/run/redis/redis.sock");
+  CHECK_STR_EQ(u.host, "");
+  CHECK_INT_EQ(u.db, 0);
+  CHECK_INT_EQ(lw_redis_url_parse("unix://alice:p%40w@/tmp/r%20s.sock?db=4", &u, &err), LW_OK);
+  CHECK_STR_EQ(u.socket, "/tmp/r s.sock");
+  CHECK_STR_EQ(u.user, "alice");
+  CHECK_STR_EQ(u.password, "p@w");
+  CHECK_INT_EQ(u.db, 4);
+  CHECK_INT_EQ(lw_redis_url_parse("redis://h", &u, &err), LW_OK);
+  CHECK_STR_EQ(u.socket, "");
+  CHECK_INT_EQ(lw_redis_url_parse("unix://", &u, &err), LW_ERR_USAGE);
+  CHECK_INT_EQ(lw_redis_url_parse("unix://relative.sock", &u, &err), LW_ERR_USAGE);
+  CHECK_INT_EQ(lw_redis_url_parse("unix://host/tmp/r.sock", &u, &err), LW_ERR_USAGE);
+  CHECK_INT_EQ(lw_redis_url_parse("unix:///tmp/r.sock?db=x", &u, &err), LW_ERR_USAGE);
+  CHECK_INT_EQ(lw_redis_url_parse("unix:///tmp/r.sock?db=", &u, &err), LW_ERR_USAGE);
+  CHECK_INT_EQ(lw_redis_url_parse("unix:///tmp/r.sock?timeout=1", &u, &err), LW_ERR_USAGE);
 
   /* unreachable: a clear error, no crash */
   redisContext *c = NULL;
   CHECK_INT_EQ(lw_redis_connect("redis://127.0.0.1:1/0", &c, &err), LW_ERR_REDIS);
   CHECK(c == NULL);
   CHECK(strstr(err.message, "cannot connect to Redis at 127.0.0.1:1") != NULL);
+  CHECK_INT_EQ(lw_redis_connect("unix:///nonexistent/redis.sock", &c, &err), LW_ERR_REDIS);
+  CHECK(c == NULL);
+  CHECK(strstr(err.message, "cannot connect to Redis at /nonexistent/redis.sock") != NULL);
 }
 
 static void test_keys(void)

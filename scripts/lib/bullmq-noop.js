@@ -1,7 +1,7 @@
 // The reference for scripts/bench-queue: BullMQ draining JOBS noop jobs with
 // one worker of the given concurrency, on the same redis-server.
 //
-//   NODE_PATH=DIR/node_modules node scripts/lib/bullmq-noop.js PORT JOBS CONCURRENCY
+//   NODE_PATH=DIR/node_modules node scripts/lib/bullmq-noop.js PORT|SOCKET JOBS CONCURRENCY
 //
 // Prints "<jobs/s>" on its last line. Completed jobs are removed (lodwash
 // keeps none either), so both queues do the same work per job.
@@ -9,8 +9,10 @@
 const { Queue, Worker } = require('bullmq');
 
 async function main() {
-  const [port, jobs, concurrency] = process.argv.slice(2).map(Number);
-  const connection = { host: '127.0.0.1', port };
+  const at = process.argv[2];
+  const [jobs, concurrency] = process.argv.slice(3).map(Number);
+  // a port on 127.0.0.1, or the path of Redis' Unix socket
+  const connection = at.startsWith('/') ? { path: at } : { host: '127.0.0.1', port: Number(at) };
   const queue = new Queue('bench', { connection });
   const opts = { removeOnComplete: true, removeOnFail: true };
   for (let start = 0; start < jobs; start += 1000) {
