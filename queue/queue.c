@@ -372,17 +372,16 @@ LwStatus lw_queue_release_orphans(redisContext *c, const LwConfig *cfg,
 }
 
 /* What every end of a job the worker held writes: the job leaves the
- * in-flight list (the first op: the apply script's fence), counts under
+ * in-flight list (`take`, the first op: the fence's check), counts under
  * the stage's stats field `counted`, the worker's record of it is cleared
  * (unless a fetch in the same script call writes it: fetching), and its
  * run time is counted when it ran (timed). */
 static void release_ops(LwTxn *core, const LwConfig *cfg, const char *worker_id,
                         const LwJob *job, const char *counted, bool timed, bool fetching)
 {
-  LwKey inflight = lw_key(cfg->prefix, LW_KEY_INFLIGHT, worker_id);
   LwKey stats = lw_key(cfg->prefix, LW_KEY_STATS, job->stage);
   LwKey worker = lw_key(cfg->prefix, LW_KEY_WORKER, worker_id);
-  lw_txn_command(core, 4, (const char *[]){"LREM", inflight.s, "-1", job->raw}, NULL);
+  lw_txn_op(core, "take", 0, NULL); /* the in-flight list is the apply's fence */
   lw_txn_command(core, 4, (const char *[]){"HINCRBY", stats.s, counted, "1"}, NULL);
   if (!fetching) {
     lw_txn_command(core, 5, (const char *[]){"HDEL", worker.s, "job", "since", "progress"},

@@ -11,16 +11,16 @@
 
 /* A stage's waiting jobs (queue/keys.h): one list per harvest, the lane
  * RING:<harvest>, and RING = queue:<stage>, the ring of the harvests with
- * waiting jobs (or that had some at their last turn), rightmost next. A fetch turns the ring, so that the jobs are
- * taken round robin by harvest: one harvest's flood never holds back
- * another's job. Normal jobs join the back of their lane, high, handed-back,
- * reaped and retried ones its front; a lane new to the ring is next in turn
- * when it came to the front (a high job also moves its harvest there), last
- * otherwise. A lane that runs empty leaves the ring; a ring entry whose lane
- * was emptied by other means is dropped when its turn comes. A job in the
- * ring itself (queued by a version before the lanes: a harvest id never
- * starts with '{') is taken when its turn comes, so an upgrade loses none.
- * A lane is taken out of the ring at the turn that finds it empty. */
+ * waiting jobs (or that had some at their last turn), rightmost next. A
+ * fetch turns the ring, so that the jobs are taken round robin by harvest:
+ * one harvest's flood never holds back another's job. Normal jobs join the
+ * back of their lane, high, handed-back, reaped and retried ones its front;
+ * a lane new to the ring is next in turn when it came to the front (a high
+ * job also moves its harvest there), last otherwise. A lane found empty at
+ * its turn (run dry by the pops, or emptied by other means) leaves the
+ * ring then. A job in the ring itself (queued by a version before the
+ * lanes: a harvest id never starts with '{') is taken when its turn comes,
+ * so an upgrade loses none. */
 #define LANES                                                                                \
   "local function lane_harvest(job)\n"                                                        \
   "  local ok, o = pcall(cjson.decode, job)\n"                                                \
@@ -150,12 +150,13 @@ _Static_assert(sizeof(LW_KEY_SEED_COUNTS) == 6, "SEED_INDEX cuts the counts key'
  * ARGV: fence list ("" = no fence), job JSON, number of core ops, then ops:
  *       name, number of arguments, arguments...
  * With a fence, nothing at all is applied unless the job is in that list
- * (the caller still holds it): returns {0, ""}; a first core op that
- * LREMs the job from that list is the check. The core ops (the job's own
+ * (the caller still holds it): returns {0, ""}. The core ops (the job's own
  * move: leaving the in-flight list, counters) then always apply; the result
  * ops are first checked (strict seed transitions against the machine,
  * guards) and applied all or none. Returns {1, ""} or {1, refusal}.
  * Ops:
+ *   take    (no arguments) the job leaves the fence list; as the first
+ *           core op it is the fence's check itself
  *   call    a Redis command
  *   hsetx   key field value: HSET when the key exists
  *   rested  seed key, index, score, member, the collection's seed index:
@@ -190,18 +191,19 @@ LwScript lw_script_apply = {
   "  names[k], at[k], cnt[k] = ARGV[i], i + 2, tonumber(ARGV[i + 1])\n"
   "  i = i + 2 + cnt[k]\n"
   "end\n"
-  "local function args(k) return {unpack(ARGV, at[k], at[k] + cnt[k] - 1)} end\n"
-  /* a first core op that takes the job out of the fence list is the fence
-   * itself (it removed the job, or there was none): one command, not two */
-  "local first = 1\n"
-  "if fence ~= '' then\n"
-  "  local a = at[1]\n"
-  "  if ncore >= 1 and names[1] == 'call' and cnt[1] == 4 and ARGV[a] == 'LREM' and\n"
-  "     ARGV[a + 1] == fence and ARGV[a + 3] == ARGV[2] then\n"
-  "    if redis.call('LREM', fence, ARGV[a + 2], ARGV[2]) == 0 then return {0, ''} end\n"
-  "    first = 2\n"
-  "  elseif not redis.call('LPOS', fence, ARGV[2]) then return {0, ''} end\n"
+  /* an op's arguments as a table, made once (the check and the run) */
+  "local made = {}\n"
+  "local function args(k)\n"
+  "  made[k] = made[k] or {unpack(ARGV, at[k], at[k] + cnt[k] - 1)}\n"
+  "  return made[k]\n"
   "end\n"
+  /* a first op `take` is the fence itself: the job leaves the list, or was
+   * not there (one command, not a check and then a removal) */
+  "local first = 1\n"
+  "if fence ~= '' and ncore >= 1 and names[1] == 'take' then\n"
+  "  if redis.call('LREM', fence, -1, ARGV[2]) == 0 then return {0, ''} end\n"
+  "  first = 2\n"
+  "elseif fence ~= '' and not redis.call('LPOS', fence, ARGV[2]) then return {0, ''} end\n"
   "local function allowed(a, cur)\n"
   "  for j = 7, #a do if a[j] == cur then return true end end\n"
   "  return false\n"
@@ -234,7 +236,8 @@ LwScript lw_script_apply = {
   "  redis.call('SADD', a[3], a[7])\n"
   "end\n"
   "local function run(name, a)\n"
-  "  if name == 'hsetx' then\n"
+  "  if name == 'take' then redis.call('LREM', fence, -1, ARGV[2])\n"
+  "  elseif name == 'hsetx' then\n"
   "    if redis.call('EXISTS', a[1]) == 1 then redis.call('HSET', a[1], a[2], a[3]) end\n"
   "  elseif name == 'rested' then\n"
   "    if (redis.call('HGET', a[1], 'parent') or '') == '' then\n"
