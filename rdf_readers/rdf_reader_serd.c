@@ -64,7 +64,10 @@ typedef struct {
   unsigned line_statements; /* statements serd gave for the current line */
   LwQuad pending;           /* the line's statement, its strings in terms */
   LwLocation pending_at;
-  LwBuf out; /* repaired bytes for serd */
+  LwBuf out;   /* repaired bytes for serd */
+  LwBuf block; /* input read for the scanner in this thread, PAGE_SIZE (the
+                * pre-scanner's thread's blocks: the same reports at the
+                * same times) */
   /* stream mode: where errors were reported, to leave out serd's cascades */
   LwBuf seen;              /* SeenAt entries, a queue */
   size_t seen_first;       /* the first entry still in the queue */
@@ -184,15 +187,18 @@ static void take_block(SerdContext *c)
  * input ends (then the trailer follows). */
 static void fill(SerdContext *c, size_t want)
 {
-  char block[PAGE_SIZE];
   while (c->out.len - c->out_pos < want && !c->at_eof && c->stop == LW_OK) {
     if (c->prescan) {
       take_block(c);
       continue;
     }
+    if (lw_buf_reserve(&c->block, PAGE_SIZE) != LW_OK) {
+      c->stop = LW_ERR_NOMEM;
+      return;
+    }
     LwScanBlockEnd end;
     LwScanResult r =
-      lw_scanner_read_block(&c->scan, c->in, block, sizeof(block), TRAILER, &c->out, &end);
+      lw_scanner_read_block(&c->scan, c->in, c->block.data, PAGE_SIZE, TRAILER, &c->out, &end);
     if (end.io_error) {
       c->stop = LW_ERR_IO;
       return;
@@ -1196,6 +1202,7 @@ LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *rc)
     lw_buf_free(&c.terms[i]);
   }
   lw_buf_free(&c.out);
+  lw_buf_free(&c.block);
   lw_buf_free(&c.seen);
   lw_buf_free(&c.name_chars);
   return result;
