@@ -38,8 +38,13 @@ struct LwGzWriter {
   unsigned long long next_work;  /* next seq for a compression thread */
   unsigned long long next_write; /* next seq for the writer */
 
+  /* A condition each for who waits, so that a change wakes only the thread
+   * it concerns (a broadcast to all four, for every chunk, cost more than
+   * the writing on two cores); closing and failing wake them all. */
   pthread_mutex_t mutex;
-  pthread_cond_t changed; /* any slot changed state, or closing */
+  pthread_cond_t filled; /* a slot FILLED: the compression threads */
+  pthread_cond_t done;   /* a slot DONE: the writer */
+  pthread_cond_t freed;  /* a slot FREE: the producer */
   pthread_t *workers;
   unsigned n_workers;
   pthread_t writer;
@@ -62,6 +67,14 @@ static Slot *slot_of(LwGzWriter *w, unsigned long long seq)
   return &w->slots[seq % w->n_slots];
 }
 
+/* Wakes every thread, whatever it waits for. Called with the mutex held. */
+static void wake_all(LwGzWriter *w)
+{
+  pthread_cond_broadcast(&w->filled);
+  pthread_cond_broadcast(&w->done);
+  pthread_cond_broadcast(&w->freed);
+}
+
 static void fail(LwGzWriter *w, LwStatus status, const char *message)
 {
   pthread_mutex_lock(&w->mutex);
@@ -69,7 +82,7 @@ static void fail(LwGzWriter *w, LwStatus status, const char *message)
     w->failed = true;
     lw_error_set(&w->thread_err, status, "%s", message);
   }
-  pthread_cond_broadcast(&w->changed);
+  wake_all(w);
   pthread_mutex_unlock(&w->mutex);
 }
 
@@ -93,7 +106,7 @@ static void *worker_main(void *arg)
     Slot *s = slot_of(w, w->next_work);
     while (!(s->state == SLOT_FILLED && s->seq == w->next_work) &&
            !(w->closing && w->next_work == w->next_fill)) {
-      pthread_cond_wait(&w->changed, &w->mutex);
+      pthread_cond_wait(&w->filled, &w->mutex);
       s = slot_of(w, w->next_work);
     }
     if (!(s->state == SLOT_FILLED && s->seq == w->next_work)) {
@@ -108,7 +121,7 @@ static void *worker_main(void *arg)
     }
     pthread_mutex_lock(&w->mutex);
     s->state = SLOT_DONE;
-    pthread_cond_broadcast(&w->changed);
+    pthread_cond_broadcast(&w->done);
   }
   pthread_mutex_unlock(&w->mutex);
   libdeflate_free_compressor(c);
@@ -154,7 +167,7 @@ static void *writer_main(void *arg)
     Slot *s = slot_of(w, w->next_write);
     while (!(s->state == SLOT_DONE && s->seq == w->next_write) &&
            !(w->closing && w->next_write == w->next_fill)) {
-      pthread_cond_wait(&w->changed, &w->mutex);
+      pthread_cond_wait(&w->done, &w->mutex);
     }
     if (!(s->state == SLOT_DONE && s->seq == w->next_write)) {
       break;
@@ -167,7 +180,7 @@ static void *writer_main(void *arg)
     pthread_mutex_lock(&w->mutex);
     s->state = SLOT_FREE;
     w->next_write++;
-    pthread_cond_broadcast(&w->changed);
+    pthread_cond_broadcast(&w->freed);
   }
   bool finish = ok && !w->aborting && !w->failed;
   pthread_mutex_unlock(&w->mutex);
@@ -199,7 +212,9 @@ static void destroy(LwGzWriter *w)
   free(w->workers);
   lw_md5_free(w->md5);
   pthread_mutex_destroy(&w->mutex);
-  pthread_cond_destroy(&w->changed);
+  pthread_cond_destroy(&w->filled);
+  pthread_cond_destroy(&w->done);
+  pthread_cond_destroy(&w->freed);
   free(w);
 }
 
@@ -208,7 +223,7 @@ static void stop_threads(LwGzWriter *w, bool abort)
   pthread_mutex_lock(&w->mutex);
   w->closing = true;
   w->aborting = w->aborting || abort;
-  pthread_cond_broadcast(&w->changed);
+  wake_all(w);
   pthread_mutex_unlock(&w->mutex);
   for (unsigned i = 0; i < w->n_workers; ++i) {
     pthread_join(w->workers[i], NULL);
@@ -251,7 +266,9 @@ LwStatus lw_gz_writer_open(FILE *out, const LwGzOptions *options, LwGzWriter **w
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory");
   }
   pthread_mutex_init(&w->mutex, NULL);
-  pthread_cond_init(&w->changed, NULL);
+  pthread_cond_init(&w->filled, NULL);
+  pthread_cond_init(&w->done, NULL);
+  pthread_cond_init(&w->freed, NULL);
   w->out = out;
   if (options) {
     w->options = *options;
@@ -320,10 +337,10 @@ static LwStatus hand_off(LwGzWriter *w, LwError *err)
   pthread_mutex_lock(&w->mutex);
   prev->state = w->options.gzip ? SLOT_FILLED : SLOT_DONE;
   w->next_fill++;
-  pthread_cond_broadcast(&w->changed);
+  pthread_cond_broadcast(w->options.gzip ? &w->filled : &w->done);
   Slot *next = slot_of(w, w->next_fill);
   while (next->state != SLOT_FREE && !w->failed) {
-    pthread_cond_wait(&w->changed, &w->mutex);
+    pthread_cond_wait(&w->freed, &w->mutex);
   }
   bool failed = w->failed;
   if (!failed) {
