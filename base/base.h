@@ -290,6 +290,19 @@ bool lw_utf8_valid(const char *s, size_t len);
  * the number of bytes written (1-4), or 0 for a surrogate or cp > 0x10FFFF. */
 size_t lw_utf8_encode(uint32_t cp, char out[4]);
 
+/* ---- byte spans (base/byte_spans.c) ----------------------------------- */
+
+/* How many bytes from s on IRIREF allows (none of ASCII up to the space and
+ * <>"{}|^`\), also stopping at the first non-ASCII byte when stop_at_high. */
+size_t lw_span_iri_plain(const char *s, size_t len, bool stop_at_high);
+
+/* How many bytes from s on a canonical N-Quads literal writes as they are:
+ * ASCII other than controls, '"', '\' and DEL. */
+size_t lw_span_literal_plain(const char *s, size_t len);
+
+/* How many bytes from s on are ASCII. */
+size_t lw_span_ascii(const char *s, size_t len);
+
 /* ---- datetime (base/datetime.c) ---------------------------------------- */
 
 /*

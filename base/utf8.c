@@ -45,15 +45,8 @@ size_t lw_utf8_valid_prefix(const char *s, size_t len)
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0;
   while (i < len) {
-    if (u[i] < 0x80) { /* ASCII runs are the common case: 8 bytes a step */
-      uint64_t word;
-      while (i + 8 <= len &&
-             (memcpy(&word, u + i, 8), (word & 0x8080808080808080ull) == 0)) {
-        i += 8;
-      }
-      while (i < len && u[i] < 0x80) {
-        ++i;
-      }
+    if (u[i] < 0x80) { /* ASCII runs are the common case */
+      i += lw_span_ascii(s + i, len - i);
       continue;
     }
     uint32_t cp;

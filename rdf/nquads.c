@@ -1,6 +1,5 @@
 #include "rdf/rdf.h"
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -10,29 +9,6 @@
 #define XSD_STRING "http://www.w3.org/2001/XMLSchema#string"
 
 static const char hex_digits[] = "0123456789ABCDEF";
-
-/* Byte classes: which bytes stop the plain copy of an IRI or a literal. */
-enum { K_IRI = 1, K_LIT = 2, K_HIGH = 4 };
-
-static unsigned char kinds[256];
-static pthread_once_t kinds_once = PTHREAD_ONCE_INIT;
-
-static void init_kinds(void)
-{
-  for (int c = 0; c < 256; ++c) {
-    unsigned char k = 0;
-    if (c <= 0x20 || (c < 0x80 && strchr("<>\"{}|^`\\", c))) {
-      k |= K_IRI; /* IRIREF forbids them: \u00XX */
-    }
-    if (c < 0x20 || c == '"' || c == '\\' || c == 0x7F) {
-      k |= K_LIT; /* ECHAR or \u00XX */
-    }
-    if (c >= 0x80) {
-      k |= K_IRI | K_LIT | K_HIGH; /* checked to be UTF-8 */
-    }
-    kinds[c] = k;
-  }
-}
 
 /* The escape of an ASCII byte that needs one: ECHAR in a literal where
  * there is one, else \u00XX. Returns its length (2 or 6). */
@@ -81,29 +57,22 @@ static size_t escape_ascii(char *o, unsigned char c, bool iri)
  * grown only where a byte gets longer. */
 static LwStatus append_escaped(LwBuf *out, const char *s, size_t len, bool iri)
 {
-  pthread_once(&kinds_once, init_kinds);
   const unsigned char *u = (const unsigned char *)s;
-  const unsigned char stop = iri ? K_IRI : K_LIT;
   LW_TRY(lw_buf_reserve(out, len));
   size_t i = 0;
   while (i < len) {
-    size_t run = i;
-    while (i + 8 <= len && !((kinds[u[i]] | kinds[u[i + 1]] | kinds[u[i + 2]] |
-                              kinds[u[i + 3]] | kinds[u[i + 4]] | kinds[u[i + 5]] |
-                              kinds[u[i + 6]] | kinds[u[i + 7]]) &
-                             stop)) {
-      i += 8; /* eight plain bytes, one branch */
-    }
-    while (i < len && !(kinds[u[i]] & stop)) {
-      ++i;
-    }
-    memcpy(out->data + out->len, s + run, i - run);
-    out->len += i - run;
+    /* plain ASCII, copied as it is; a non-ASCII byte stops it to be
+     * checked as UTF-8 */
+    size_t run = iri ? lw_span_iri_plain(s + i, len - i, true)
+                     : lw_span_literal_plain(s + i, len - i);
+    memcpy(out->data + out->len, s + i, run);
+    out->len += run;
+    i += run;
     if (i == len) {
       break;
     }
     unsigned char c = u[i];
-    if (kinds[c] & K_HIGH) {
+    if (c >= 0x80) {
       uint32_t cp;
       size_t n = lw_utf8_decode(u + i, len - i, &cp);
       if (n) {

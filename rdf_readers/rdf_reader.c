@@ -38,34 +38,9 @@ void lw_read_report(LwReadContext *ctx, unsigned line, unsigned column, const ch
   }
 }
 
-/* 1 for the bytes IRIREF forbids */
-static const unsigned char iri_forbidden[256] = {
-  [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1,
-  [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0A] = 1, [0x0B] = 1, [0x0C] = 1, [0x0D] = 1,
-  [0x0E] = 1, [0x0F] = 1, [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1,
-  [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1A] = 1, [0x1B] = 1,
-  [0x1C] = 1, [0x1D] = 1, [0x1E] = 1, [0x1F] = 1, [' '] = 1,  ['<'] = 1,  ['>'] = 1,
-  ['"'] = 1,  ['{'] = 1,  ['}'] = 1,  ['|'] = 1,  ['^'] = 1,  ['`'] = 1,  ['\\'] = 1,
-};
-
 bool lw_read_iri_chars_ok(const char *s, size_t len)
 {
-  const unsigned char *u = (const unsigned char *)s;
-  size_t i = 0;
-  /* eight lookups, one branch: every IRI of every statement comes here */
-  for (; i + 8 <= len; i += 8) {
-    if (iri_forbidden[u[i]] | iri_forbidden[u[i + 1]] | iri_forbidden[u[i + 2]] |
-        iri_forbidden[u[i + 3]] | iri_forbidden[u[i + 4]] | iri_forbidden[u[i + 5]] |
-        iri_forbidden[u[i + 6]] | iri_forbidden[u[i + 7]]) {
-      return false;
-    }
-  }
-  for (; i < len; ++i) {
-    if (iri_forbidden[u[i]]) {
-      return false;
-    }
-  }
-  return true;
+  return lw_span_iri_plain(s, len, false) == len;
 }
 
 bool lw_read_iri_ok(const char *s, size_t len)
