@@ -74,16 +74,27 @@ static inline int stop_bits(__m128i v, unsigned char stop)
 }
 #endif
 
-/* How many bytes from u on are in none of the classes of stop. */
-static inline size_t span(const unsigned char *u, size_t len, unsigned char stop)
+/* How many bytes from u on are in none of the classes of stop. Inlined
+ * into each caller, where stop is a constant. */
+static inline __attribute__((always_inline)) size_t span(const unsigned char *u, size_t len,
+                                                        unsigned char stop)
 {
   size_t i = 0;
 #ifdef LW_SPANS_SSE2
-  for (; i + 16 <= len; i += 16) {
-    int bits = stop_bits(_mm_loadu_si128((const __m128i *)(u + i)), stop);
-    if (bits) {
-      return i + (size_t)__builtin_ctz((unsigned)bits);
+  if (len >= 16) {
+    for (; i + 16 <= len; i += 16) {
+      int bits = stop_bits(_mm_loadu_si128((const __m128i *)(u + i)), stop);
+      if (bits) {
+        return i + (size_t)__builtin_ctz((unsigned)bits);
+      }
     }
+    if (i < len) { /* the last 16 bytes, overlapping those seen */
+      size_t last = len - 16;
+      int bits = stop_bits(_mm_loadu_si128((const __m128i *)(u + last)), stop);
+      bits &= ~((1 << (i - last)) - 1);
+      return bits ? last + (size_t)__builtin_ctz((unsigned)bits) : len;
+    }
+    return len;
   }
 #endif
   return tail_span(u, i, len, stop);
