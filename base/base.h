@@ -184,8 +184,17 @@ LwStatus lw_buf_append(LwBuf *buf, const void *data, size_t len);
 /* Appends the NUL-terminated string str (without its NUL). */
 LwStatus lw_buf_append_str(LwBuf *buf, const char *str);
 
-/* Appends one byte. */
-LwStatus lw_buf_append_char(LwBuf *buf, char c);
+/* Appends one byte: inline, as the canonical writer appends a few for
+ * every term of every statement. */
+static inline LwStatus lw_buf_append_char(LwBuf *buf, char c)
+{
+  if (buf->len + 1 < buf->cap) {
+    buf->data[buf->len++] = c;
+    buf->data[buf->len] = '\0';
+    return LW_OK;
+  }
+  return lw_buf_append(buf, &c, 1);
+}
 
 /* Appends printf-formatted text. */
 LwStatus lw_buf_appendf(LwBuf *buf, const char *fmt, ...)

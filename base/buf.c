@@ -44,16 +44,6 @@ LwStatus lw_buf_append_str(LwBuf *buf, const char *str)
   return lw_buf_append(buf, str, strlen(str));
 }
 
-LwStatus lw_buf_append_char(LwBuf *buf, char c)
-{
-  if (buf->len + 1 < buf->cap) { /* the common case, without a call */
-    buf->data[buf->len++] = c;
-    buf->data[buf->len] = '\0';
-    return LW_OK;
-  }
-  return lw_buf_append(buf, &c, 1);
-}
-
 LwStatus lw_buf_appendf(LwBuf *buf, const char *fmt, ...)
 {
   va_list args;
