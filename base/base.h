@@ -312,6 +312,10 @@ size_t lw_span_literal_plain(const char *s, size_t len);
 /* How many bytes from s on are ASCII. */
 size_t lw_span_ascii(const char *s, size_t len);
 
+/* How many bytes from s on are ASCII from the space up, other than a and b
+ * (the pre-scanner's plain run in an IRI or a string). */
+size_t lw_span_printable_except(const char *s, size_t len, char a, char b);
+
 /* ---- datetime (base/datetime.c) ---------------------------------------- */
 
 /*

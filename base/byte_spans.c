@@ -115,3 +115,27 @@ size_t lw_span_ascii(const char *s, size_t len)
 {
   return span((const unsigned char *)s, len, B_HIGH);
 }
+
+size_t lw_span_printable_except(const char *s, size_t len, char a, char b)
+{
+  const unsigned char *u = (const unsigned char *)s;
+  size_t i = 0;
+#ifdef LW_SPANS_SSE2
+  const __m128i below = _mm_set1_epi8(0x20), va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+  for (; i + 16 <= len; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(u + i));
+    /* signed: below the space, or 0x80 and up */
+    __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, below),
+                             _mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)));
+    int bits = _mm_movemask_epi8(m);
+    if (bits) {
+      return i + (size_t)__builtin_ctz((unsigned)bits);
+    }
+  }
+#endif
+  while (i < len && u[i] >= 0x20 && u[i] < 0x80 && u[i] != (unsigned char)a &&
+         u[i] != (unsigned char)b) {
+    ++i;
+  }
+  return i;
+}

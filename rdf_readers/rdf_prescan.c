@@ -744,30 +744,34 @@ static size_t finish_carry(LwScanner *s, const unsigned char *in, size_t len, Ou
   return used;
 }
 
-/* Byte classes for the fast path: which bytes change no state. */
+/* Byte classes for the fast path in comments and bare tokens: which bytes
+ * change no state there. (In an IRI or a string the plain bytes are ASCII
+ * from the space up but the closing character and '\\':
+ * lw_span_printable_except.) */
 enum {
-  P_IRI = 1,     /* plain in an IRI */
-  P_DQ = 2,      /* plain in a "string" */
-  P_SQ = 4,      /* plain in a 'string' */
-  P_COMMENT = 8, /* plain in a comment */
-  P_TOKEN = 16   /* plain in a bare token (not '.', '_', 'B', '#', '\') */
+  P_COMMENT = 1, /* plain in a comment */
+  P_TOKEN = 2    /* plain in a bare token (not '.', '_', 'B', '#', '\\') */
 };
 
 /* generated from the rules above: printable ASCII minus the bytes that end
  * the state (the tab only for comments) */
 static const unsigned char plain[256] = {
-  0,  0,  0,  0,  0,  0,  0,  0,  0,  8,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  15, 15, 13, 15, 15, 31, 15, 11, 15, 15, 15, 31,
-  15, 31, 15, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 15, 15, 15, 14, 15, 15, 31,
-  15, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
-  31, 31, 31, 15, 8,  15, 15, 15, 15, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
-  31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 15, 15, 15, 15, 15, 0,  0,  0,  0,
-  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  1, 1, 1, 1, 1, 3, 1, 1, 1, 1, 1, 3, 1, 3, 1, 3,
+  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1,
+  1, 3, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1,
+  1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
 /* How many bytes from in[0] on are plain content of the current string,
@@ -777,17 +781,15 @@ static size_t plain_run(const LwScanner *s, const unsigned char *in, size_t len)
 {
   unsigned char mask;
   switch (s->state) {
-  case S_IRI:
-    mask = P_IRI;
-    break;
+  case S_IRI: /* the long runs: sixteen bytes a step */
+    return lw_span_printable_except((const char *)in, len, '>', '\\');
   case S_LSTR:
     if (s->quotes_seen) {
       return 0; /* step() decides how the held quotes go out */
     }
     /* fall through */
   case S_STR:
-    mask = s->quote == '"' ? P_DQ : P_SQ;
-    break;
+    return lw_span_printable_except((const char *)in, len, (char)s->quote, '\\');
   case S_COMMENT:
     mask = P_COMMENT;
     break;

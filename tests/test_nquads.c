@@ -161,7 +161,8 @@ static size_t reference_span(const unsigned char *u, size_t len, int kind)
     bool stop = kind == 0   ? iri_stop(c, true)
                 : kind == 1 ? iri_stop(c, false)
                 : kind == 2 ? literal_stop(c)
-                            : c >= 0x80;
+                : kind == 3 ? c >= 0x80
+                            : c < 0x20 || c >= 0x80 || c == '>' || c == '\\';
     if (stop) {
       break;
     }
@@ -178,8 +179,10 @@ static size_t span_of(const char *s, size_t len, int kind)
     return lw_span_iri_plain(s, len, false);
   case 2:
     return lw_span_literal_plain(s, len);
-  default:
+  case 3:
     return lw_span_ascii(s, len);
+  default:
+    return lw_span_printable_except(s, len, '>', '\\');
   }
 }
 
@@ -189,7 +192,7 @@ static size_t span_of(const char *s, size_t len, int kind)
  * (the sanitizer build sees a read past it). */
 static void test_byte_spans(void)
 {
-  for (int kind = 0; kind < 4; ++kind) {
+  for (int kind = 0; kind < 5; ++kind) {
     int wrong = 0;
     for (unsigned b = 0; b < 256; ++b) {
       for (size_t len = 1; len <= 40; ++len) {
@@ -213,7 +216,7 @@ static void test_byte_spans(void)
       /* mostly plain letters, now and then anything */
       u[i] = rand() % 8 ? (unsigned char)('a' + rand() % 26) : (unsigned char)(rand() % 256);
     }
-    for (int kind = 0; kind < 4; ++kind) {
+    for (int kind = 0; kind < 5; ++kind) {
       wrong += span_of((char *)u, len, kind) != reference_span(u, len, kind);
     }
     free(u);
