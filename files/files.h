@@ -165,7 +165,7 @@ typedef struct {
   int level;             /* deflate level 1..9; 0: 1 (fastest) */
   size_t chunk_bytes;    /* hand-off unit; 0: 512 KiB */
   unsigned queue_chunks; /* slots in the ring; 0: 2 x threads + 2 */
-  unsigned threads;      /* compression threads; 0: 2 */
+  unsigned threads;      /* compression threads; 0: 2 (1 on two cores) */
   bool no_md5;           /* the MD5 is not wanted: not computed, stats.md5
                             stays empty (it costs as much as level-1 deflate) */
 } LwGzOptions;

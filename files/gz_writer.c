@@ -4,11 +4,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <libdeflate.h>
 
 #define DEFAULT_CHUNK ((size_t)512 << 10)
 #define MIN_CHUNK ((size_t)4 << 10)
-#define DEFAULT_THREADS 2u
 #define MAX_THREADS 16u
 
 /* A slot moves FREE -> FILLING (the producer copies bytes in) -> FILLED
@@ -200,6 +200,16 @@ static void *writer_main(void *arg)
 
 /* ---- the producer side -------------------------------------------------- */
 
+/* Compression threads by default: two, but one on two cores, where the
+ * producer, the writer (the MD5) and one compression thread already fill
+ * them: a fourth thread only adds switching (the tail of cleaning a big
+ * Turtle dump took 0.72 to 0.80 s with one, 0.86 to 0.94 with two). */
+static unsigned default_threads(void)
+{
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores > 0 && cores <= 2 ? 1u : 2u;
+}
+
 static void destroy(LwGzWriter *w)
 {
   if (w->slots) {
@@ -281,7 +291,7 @@ LwStatus lw_gz_writer_open(FILE *out, const LwGzOptions *options, LwGzWriter **w
     o->chunk_bytes = o->chunk_bytes ? MIN_CHUNK : DEFAULT_CHUNK;
   }
   if (!o->threads) {
-    o->threads = DEFAULT_THREADS;
+    o->threads = default_threads();
   }
   if (o->threads > MAX_THREADS) {
     o->threads = MAX_THREADS;
