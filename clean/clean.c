@@ -723,8 +723,7 @@ static LwStatus clean(const char *path, CleanContext *c, CleanResources *res, Lw
   lw_skolem_init(&c->skolem, c->skolem_base, c->seed_hash);
   LwLineQueueOptions qo = {.block_bytes = QUEUE_BLOCK};
   LwSortOptions so = {.data_dir = o->data_dir,
-                      .memory_budget = split_budget(o->memory_budget, &qo),
-                      .single_thread = o->single_thread};
+                      .memory_budget = split_budget(o->memory_budget, &qo)};
   c->sorter = lw_sorter_new(&so);
   if (!c->sorter) {
     return lw_error_set(err, LW_ERR_NOMEM, "out of memory for the sort");

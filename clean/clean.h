@@ -45,7 +45,6 @@ typedef struct LwSorter LwSorter;
 typedef struct {
   const char *data_dir; /* runs go to DATA/tmp; NULL: $TMPDIR or /tmp */
   size_t memory_budget; /* bytes; 0: 256 MiB; smaller than 64 KiB: 64 KiB */
-  bool single_thread;   /* sort in the caller's thread (same output) */
 } LwSortOptions;
 
 typedef struct {

@@ -1,7 +1,6 @@
 #include "clean/clean.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +21,9 @@
 #define PATH_MAX_LEN 4096
 /* Open run files while merging: well below the usual 1024 descriptors. */
 #define MAX_FAN_IN 256
-/* Lines are sorted in segments of at least this many, on a thread of their
- * own while more lines arrive; about SEGMENTS_PER_ARENA fill the arena. */
+/* Lines are sorted in segments of at least this many as they come (the
+ * last one when the arena is full or the input ends); about
+ * SEGMENTS_PER_ARENA fill the arena. */
 #define MIN_SEGMENT 8192
 #define SEGMENTS_PER_ARENA 8
 
@@ -51,20 +51,14 @@ struct LwSorter {
   char *tmp_dir; /* owned copy of options.data_dir (or the default) */
   char *write_buffer; /* the open run file's (one at a time), WRITE_BUFFER */
 
-  /* Segments of the arena's entries, in insertion order: [start, start+len)
-   * of entry indices (entry i lives at the arena's end minus i + 1). The
-   * sorting thread sorts them in order; the last one, the main thread. */
+  /* Sorted segments of the arena's entries, in insertion order: [start,
+   * start+len) of entry indices (entry i lives at the arena's end minus
+   * i + 1), merged at the end. */
   size_t *seg_start;
   size_t *seg_len;
   size_t n_segs, segs_cap;
-  size_t submitted;   /* entries covered by segments */
-  size_t seg_target;  /* entries in the next segment */
-  size_t sorted_segs; /* segments the thread has sorted */
-  bool thread_started;
-  bool stop;
-  pthread_t thread;
-  pthread_mutex_t mutex;
-  pthread_cond_t changed;
+  size_t submitted;  /* entries covered by segments */
+  size_t seg_target; /* entries in the next segment */
 };
 
 /* ---- keys and comparison ------------------------------------------------ */
@@ -234,29 +228,6 @@ static Entry *segment(const LwSorter *s, size_t start, size_t len)
   return (Entry *)(s->arena + s->arena_size) - (start + len);
 }
 
-static void *sort_main(void *arg)
-{
-  LwSorter *s = arg;
-  pthread_mutex_lock(&s->mutex);
-  for (;;) {
-    while (s->sorted_segs == s->n_segs && !s->stop) {
-      pthread_cond_wait(&s->changed, &s->mutex);
-    }
-    if (s->sorted_segs == s->n_segs) {
-      break;
-    }
-    size_t start = s->seg_start[s->sorted_segs];
-    size_t len = s->seg_len[s->sorted_segs];
-    pthread_mutex_unlock(&s->mutex);
-    mkqsort(s->arena, segment(s, start, len), len, 0, depth_limit(len));
-    pthread_mutex_lock(&s->mutex);
-    s->sorted_segs++;
-    pthread_cond_broadcast(&s->changed);
-  }
-  pthread_mutex_unlock(&s->mutex);
-  return NULL;
-}
-
 static bool add_segment(LwSorter *s, size_t start, size_t len)
 {
   if (s->n_segs == s->segs_cap) {
@@ -279,18 +250,16 @@ static bool add_segment(LwSorter *s, size_t start, size_t len)
   return true;
 }
 
-/* Hands the entries added since the last segment to the sorting thread. */
+/* Sorts the entries added since the last segment, while they are still in
+ * the cache. (A thread of its own for this did no better: the sorter runs on
+ * the line queue's thread, beside the parser's, and on two cores a fourth
+ * busy thread only took turns with the parser.) */
 static void submit_segment(LwSorter *s)
 {
   size_t len = s->count - s->submitted;
-  pthread_mutex_lock(&s->mutex);
-  bool ok = s->thread_started && add_segment(s, s->submitted, len);
-  if (ok) {
-    pthread_cond_broadcast(&s->changed);
-  }
-  pthread_mutex_unlock(&s->mutex);
-  if (!ok) {
-    return; /* no thread or no memory: these lines join the last segment */
+  mkqsort(s->arena, segment(s, s->submitted, len), len, 0, depth_limit(len));
+  if (!add_segment(s, s->submitted, len)) {
+    return; /* no memory: these lines join the last segment, sorted again */
   }
   s->submitted = s->count;
   /* The next segment: about 1/SEGMENTS_PER_ARENA of what the arena holds at
@@ -300,8 +269,8 @@ static void submit_segment(LwSorter *s)
   s->seg_target = target > MIN_SEGMENT ? target : MIN_SEGMENT;
 }
 
-/* Sorts what is left in the main thread, waits for the sorting thread:
- * afterwards every segment is sorted. */
+/* Sorts what is left after the last segment: afterwards every segment is
+ * sorted. */
 static bool sort_segments(LwSorter *s)
 {
   size_t len = s->count - s->submitted;
@@ -309,15 +278,7 @@ static bool sort_segments(LwSorter *s)
     Entry *e = segment(s, s->submitted, len);
     mkqsort(s->arena, e, len, 0, depth_limit(len));
   }
-  pthread_mutex_lock(&s->mutex);
-  while (s->sorted_segs < s->n_segs) {
-    pthread_cond_wait(&s->changed, &s->mutex);
-  }
   bool ok = !len || add_segment(s, s->submitted, len);
-  if (ok && len) {
-    s->sorted_segs++;
-  }
-  pthread_mutex_unlock(&s->mutex);
   s->submitted = s->count;
   return ok;
 }
@@ -325,7 +286,6 @@ static bool sort_segments(LwSorter *s)
 static void clear_segments(LwSorter *s)
 {
   s->n_segs = 0;
-  s->sorted_segs = 0;
   s->submitted = 0;
 }
 
@@ -338,9 +298,6 @@ LwSorter *lw_sorter_new(const LwSortOptions *options)
   if (options) {
     s->options = *options;
   }
-  /* Safe to destroy in lw_sorter_free even when set-up fails below. */
-  pthread_mutex_init(&s->mutex, NULL);
-  pthread_cond_init(&s->changed, NULL);
   size_t budget = s->options.memory_budget ? s->options.memory_budget : DEFAULT_BUDGET;
   if (budget < MIN_BUDGET) {
     budget = MIN_BUDGET;
@@ -365,8 +322,6 @@ LwSorter *lw_sorter_new(const LwSortOptions *options)
   }
   s->options.data_dir = s->tmp_dir;
   s->seg_target = MIN_SEGMENT;
-  s->thread_started =
-    !s->options.single_thread && pthread_create(&s->thread, NULL, sort_main, s) == 0;
   return s;
 }
 
@@ -375,15 +330,6 @@ void lw_sorter_free(LwSorter *s)
   if (!s) {
     return;
   }
-  if (s->thread_started) {
-    pthread_mutex_lock(&s->mutex);
-    s->stop = true;
-    pthread_cond_broadcast(&s->changed);
-    pthread_mutex_unlock(&s->mutex);
-    pthread_join(s->thread, NULL);
-  }
-  pthread_mutex_destroy(&s->mutex);
-  pthread_cond_destroy(&s->changed);
   free(s->seg_start);
   free(s->seg_len);
   for (size_t i = 0; i < s->n_runs; ++i) {
