@@ -11,33 +11,45 @@
 #define LW_SPANS_SSE2 1
 #endif
 
-enum { B_IRI = 1, B_LIT = 2, B_HIGH = 4 };
+enum { B_IRI = 1, B_LIT = 2, B_HIGH = 4, B_LOW = 8 };
 
 /* B_IRI: what IRIREF forbids (ASCII up to the space and <>"{}|^`\);
  * B_LIT: what a canonical literal escapes (controls, '"', '\', DEL);
- * B_HIGH: the bytes of non-ASCII characters. */
+ * B_HIGH: the bytes of non-ASCII characters;
+ * B_LOW: ASCII below the space. */
+/* clang-format off */
 static const unsigned char byte_class[256] = {
-  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-  3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-  1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 1, 0,
-  1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 2,
-  4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-  4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-  4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-  4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-  4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-  4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-  4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-  4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+  11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+  11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+   1,  0,  3,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  1,  0,  1,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  3,  0,  1,  0,
+   1,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  1,  1,  1,  0,  2,
+   4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,
+   4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,
+   4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,
+   4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,
+   4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,
+   4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,
+   4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,
+   4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,  4,
 };
+/* clang-format on */
 
-static size_t tail_span(const unsigned char *u, size_t i, size_t len, unsigned char stop)
+/* A span's stop bytes: the classes of `classes`, and the bytes a and b
+ * when `pair`. */
+typedef struct {
+  unsigned char classes;
+  bool pair;
+  char a, b;
+} Stops;
+
+static size_t tail_span(const unsigned char *u, size_t i, size_t len, Stops st)
 {
-  while (i < len && !(byte_class[u[i]] & stop)) {
+  while (i < len && !(byte_class[u[i]] & st.classes) &&
+         !(st.pair && (u[i] == (unsigned char)st.a || u[i] == (unsigned char)st.b))) {
     ++i;
   }
   return i;
@@ -49,10 +61,11 @@ static inline __m128i eq(__m128i v, char c)
   return _mm_cmpeq_epi8(v, _mm_set1_epi8(c));
 }
 
-/* One bit for each of the 16 bytes of v in the classes of stop (the
- * table's, computed). */
-static inline int stop_bits(__m128i v, unsigned char stop)
+/* One bit for each of the 16 bytes of v that is a stop (the table's
+ * classes, computed). */
+static inline int stop_bits(__m128i v, Stops st)
 {
+  unsigned char stop = st.classes;
   __m128i m = _mm_setzero_si128();
   if (stop & B_IRI) { /* up to the space (unsigned), or one of <>"{}|^`\ */
     m = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x20)), v);
@@ -64,20 +77,26 @@ static inline int stop_bits(__m128i v, unsigned char stop)
     m = _mm_or_si128(m, _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
     m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(eq(v, '"'), eq(v, '\\')), eq(v, 0x7F)));
   }
+  if (stop & B_LOW) { /* below 0x20 (and, signed, 0x80 up) */
+    m = _mm_or_si128(m, _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+  }
+  if (st.pair) {
+    m = _mm_or_si128(m, _mm_or_si128(eq(v, st.a), eq(v, st.b)));
+  }
   int bits = _mm_movemask_epi8(m);
   if (stop & B_HIGH) {
     bits |= _mm_movemask_epi8(v); /* the top bit of each byte */
-  } else if (stop & B_LIT) {
+  } else if (stop & (B_LIT | B_LOW)) {
     bits &= ~_mm_movemask_epi8(v); /* the signed compare's high bytes */
   }
   return bits;
 }
 #endif
 
-/* How many bytes from u on are in none of the classes of stop. Inlined
- * into each caller, where stop is a constant. */
+/* How many bytes from u on are no stop. Inlined into each caller, where
+ * the classes are constants. */
 static inline __attribute__((always_inline)) size_t span(const unsigned char *u, size_t len,
-                                                        unsigned char stop)
+                                                         Stops stop)
 {
   size_t i = 0;
 #ifdef LW_SPANS_SSE2
@@ -103,39 +122,22 @@ static inline __attribute__((always_inline)) size_t span(const unsigned char *u,
 size_t lw_span_iri_plain(const char *s, size_t len, bool stop_at_high)
 {
   const unsigned char *u = (const unsigned char *)s;
-  return stop_at_high ? span(u, len, B_IRI | B_HIGH) : span(u, len, B_IRI);
+  return stop_at_high ? span(u, len, (Stops){.classes = B_IRI | B_HIGH})
+                      : span(u, len, (Stops){.classes = B_IRI});
 }
 
 size_t lw_span_literal_plain(const char *s, size_t len)
 {
-  return span((const unsigned char *)s, len, B_LIT | B_HIGH);
+  return span((const unsigned char *)s, len, (Stops){.classes = B_LIT | B_HIGH});
 }
 
 size_t lw_span_ascii(const char *s, size_t len)
 {
-  return span((const unsigned char *)s, len, B_HIGH);
+  return span((const unsigned char *)s, len, (Stops){.classes = B_HIGH});
 }
 
 size_t lw_span_printable_except(const char *s, size_t len, char a, char b)
 {
-  const unsigned char *u = (const unsigned char *)s;
-  size_t i = 0;
-#ifdef LW_SPANS_SSE2
-  const __m128i below = _mm_set1_epi8(0x20), va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
-  for (; i + 16 <= len; i += 16) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(u + i));
-    /* signed: below the space, or 0x80 and up */
-    __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, below),
-                             _mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)));
-    int bits = _mm_movemask_epi8(m);
-    if (bits) {
-      return i + (size_t)__builtin_ctz((unsigned)bits);
-    }
-  }
-#endif
-  while (i < len && u[i] >= 0x20 && u[i] < 0x80 && u[i] != (unsigned char)a &&
-         u[i] != (unsigned char)b) {
-    ++i;
-  }
-  return i;
+  return span((const unsigned char *)s, len,
+              (Stops){.classes = B_LOW | B_HIGH, .pair = true, .a = a, .b = b});
 }

@@ -146,8 +146,10 @@ LwStatus lw_content_meta_file(const char *path, LwContentMeta *out, LwError *err
  * one gzip member (libdeflate compresses whole buffers, about twice as fast
  * as zlib's level 1, with the same ratio or better); the members
  * concatenate into one gzip file, which gzip and zlib's gzread read as one
- * stream. A writer thread takes the chunks in order, hashes
- * them (MD5 of the uncompressed content) and writes. Memory is bounded: the
+ * stream. A writer thread takes the chunks in order and writes them. The
+ * MD5 of the uncompressed content is taken by the writer thread, or, with
+ * one compression thread (the default on two cores), by the producer as it
+ * hands each chunk over. Memory is bounded: the
  * slots (each a chunk and its compressed form) plus a compressor per thread,
  * whatever the amount written; when all slots are busy the producer waits.
  *
