@@ -83,7 +83,8 @@ static void test_byte_spans(bool table)
           char *s = malloc(len);
           memset(s, 'a', len);
           s[at] = (char)b;
-          wrong += span_of(s, len, kind, table) != reference_span((unsigned char *)s, len, kind);
+          wrong += span_of(s, len, kind, table) !=
+                   reference_span((unsigned char *)s, len, kind);
           free(s);
         }
       }
@@ -97,7 +98,8 @@ static void test_byte_spans(bool table)
     unsigned char *u = malloc(len ? len : 1);
     for (size_t i = 0; i < len; ++i) {
       /* mostly plain letters, now and then anything */
-      u[i] = rand() % 8 ? (unsigned char)('a' + rand() % 26) : (unsigned char)(rand() % 256);
+      u[i] = rand() % 8 ? (unsigned char)('a' + rand() % 26)
+                        : (unsigned char)(rand() % 256);
     }
     for (int kind = 0; kind < 5; ++kind) {
       wrong += span_of((char *)u, len, kind, table) != reference_span(u, len, kind);
