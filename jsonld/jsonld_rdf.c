@@ -243,7 +243,7 @@ static LwStatus object_to_rdf(LwJld *p, json_t *item, const LwTerm *g, Obj *o,
     }
     o->owned[0] = lex;
     o->owned[1] = dt;
-    o->term = (LwTerm){LW_TERM_LITERAL, lex, strlen(lex), dt, NULL};
+    o->term = (LwTerm){LW_TERM_LITERAL, lex, strlen(lex), dt, NULL, false};
     *present = true;
     return LW_OK;
   }
@@ -254,7 +254,7 @@ static LwStatus object_to_rdf(LwJld *p, json_t *item, const LwTerm *g, Obj *o,
       free(lex);
       return lw_jld_nomem(p);
     }
-    LwTerm bt, vt = {LW_TERM_LITERAL, lex, strlen(lex), NULL, NULL};
+    LwTerm bt, vt = {LW_TERM_LITERAL, lex, strlen(lex), NULL, NULL, false};
     node_term(b, &bt);
     LwStatus st = emit_iri(p, &bt, RDF "value", &vt, g);
     if (st == LW_OK && lang) {
@@ -262,12 +262,12 @@ static LwStatus object_to_rdf(LwJld *p, json_t *item, const LwTerm *g, Obj *o,
       for (char *c = l; c && *c; c++) {
         *c = (char)tolower((unsigned char)*c);
       }
-      LwTerm lt = {LW_TERM_LITERAL, l, strlen(l), NULL, NULL};
+      LwTerm lt = {LW_TERM_LITERAL, l, strlen(l), NULL, NULL, false};
       st = emit_iri(p, &bt, RDF "language", &lt, g);
       free(l);
     }
     if (st == LW_OK) {
-      LwTerm dt = {LW_TERM_LITERAL, dir, strlen(dir), NULL, NULL};
+      LwTerm dt = {LW_TERM_LITERAL, dir, strlen(dir), NULL, NULL, false};
       st = emit_iri(p, &bt, RDF "direction", &dt, g);
     }
     free(lex);
@@ -281,7 +281,7 @@ static LwStatus object_to_rdf(LwJld *p, json_t *item, const LwTerm *g, Obj *o,
   /* datatype and lang are static strings or live in item */
   o->term = (LwTerm){LW_TERM_LITERAL, text, lex_len != (size_t)-1 ? lex_len : strlen(text),
                      datatype && strcmp(datatype, XSD "string") ? datatype : NULL,
-                     datatype ? NULL : lang};
+                     datatype ? NULL : lang, false};
   *present = true;
   return LW_OK;
 }

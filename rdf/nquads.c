@@ -163,13 +163,15 @@ LwStatus lw_nquads_append_term(LwBuf *out, const LwTerm *term)
   switch (term->type) {
   case LW_TERM_IRI:
     LW_TRY(lw_buf_append_char(out, '<'));
-    LW_TRY(append_escaped(out, value, term->len, true));
+    LW_TRY(term->canonical ? lw_buf_append(out, value, term->len)
+                           : append_escaped(out, value, term->len, true));
     return lw_buf_append_char(out, '>');
   case LW_TERM_BLANK:
     return append_blank(out, value, term->len);
   case LW_TERM_LITERAL:
     LW_TRY(lw_buf_append_char(out, '"'));
-    LW_TRY(append_escaped(out, value, term->len, false));
+    LW_TRY(term->canonical ? lw_buf_append(out, value, term->len)
+                           : append_escaped(out, value, term->len, false));
     LW_TRY(lw_buf_append_char(out, '"'));
     if (term->lang && term->lang[0]) {
       return append_lang(out, term->lang);

@@ -71,6 +71,11 @@ typedef struct {
   size_t len;           /* strlen(value) */
   const char *datatype; /* literals: datatype IRI, or NULL (xsd:string / langString) */
   const char *lang;     /* literals: language tag, or NULL */
+  /* value is already as canonical N-Quads writes it, nothing to escape
+   * (IRIs: ASCII that IRIREF allows; literals: ASCII but controls, '"',
+   * '\' and DEL): set by a reader that saw so while checking it, so that
+   * the writer copies it without looking at it again; false is always safe */
+  bool canonical;
 } LwTerm;
 
 typedef struct {

@@ -66,7 +66,7 @@ static LwStatus skolem_term(LwSkolem *sk, LwBuf *buf, LwTerm *t)
   }
   lw_buf_reset(buf);
   LW_TRY(lw_skolem_append_iri(buf, sk->base, sk->seed_hash, t->value, t->len));
-  *t = (LwTerm){LW_TERM_IRI, buf->data, buf->len, NULL, NULL};
+  *t = (LwTerm){LW_TERM_IRI, buf->data, buf->len, NULL, NULL, false};
   return LW_OK;
 }
 

@@ -46,6 +46,12 @@ typedef struct {
   LwScanner scan;
   LwPrescanThread *prescan; /* stream mode: the scanner's thread, or NULL */
   SerdEnv *env;  /* prefixes, bound to absolute IRIs where possible */
+  /* the namespace IRI of the last prefixed name checked (expand_curie), as
+   * serd_env_expand gives it, when it is canonical and absolute by its
+   * own scheme: its names then need only their local part checked;
+   * forgotten at every @prefix (serd frees a namespace rebound) */
+  const uint8_t *ns_checked;
+  size_t ns_checked_len;
   char *base;    /* the current base IRI (absolute), or NULL */
   LwStatus stop; /* set when reading must end: a cap, the sink, I/O */
   bool at_eof;
@@ -701,21 +707,37 @@ static void set_term(LwTerm *t, LwTermType type, const LwBuf *b)
   t->len = b->len;
   t->datatype = NULL;
   t->lang = NULL;
+  t->canonical = false;
+}
+
+/* Checks an IRI's characters against IRIREF (serd 0.30 lets some through
+ * in Turtle). *canonical tells whether they are ASCII too: then nothing in
+ * them is for the canonical writer to escape, and no NUL is there. */
+static bool iri_chars_ok(const char *s, size_t len, bool *canonical)
+{
+  size_t plain = lw_span_iri_plain(s, len, true);
+  *canonical = plain == len;
+  return *canonical || lw_read_iri_chars_ok(s + plain, len - plain);
 }
 
 /* Makes value (len bytes) an absolute IRI in b: as it is, or resolved
- * against the base. Returns a problem description, or NULL. */
-static const char *absolute_iri(SerdContext *c, const char *value, size_t len, LwBuf *b)
+ * against the base; *canonical as iri_chars_ok says, when it is kept as it
+ * is. Returns a problem description, or NULL. */
+static const char *absolute_iri(SerdContext *c, const char *value, size_t len, LwBuf *b,
+                                bool *canonical)
 {
   lw_buf_reset(b);
-  if (memchr(value, '\0', len)) {
+  bool plain = false;
+  /* serd's strict mode (line by line) refuses such IRIs itself */
+  bool chars_ok = c->line_based || iri_chars_ok(value, len, &plain);
+  if (!plain && memchr(value, '\0', len)) {
     return "NUL in IRI";
   }
-  /* serd's strict mode (line by line) refuses such IRIs itself */
-  if (!c->line_based && !lw_read_iri_chars_ok(value, len)) {
+  if (!chars_ok) {
     return "invalid character in IRI";
   }
   if (lw_uri_is_absolute(value)) {
+    *canonical = plain;
     return lw_buf_append(b, value, len) == LW_OK ? NULL : "out of memory";
   }
   if (c->line_based) {
@@ -733,7 +755,11 @@ static const char *absolute_iri(SerdContext *c, const char *value, size_t len, L
   return st == LW_OK ? NULL : "out of memory";
 }
 
-static const char *expand_curie(SerdContext *c, const SerdNode *n, LwBuf *b)
+/* A prefixed name's IRI in b. A Turtle dump names thousands of things in
+ * one namespace: the namespace is checked once (ns_checked), then only
+ * each name's local part. */
+static const char *expand_curie(SerdContext *c, const SerdNode *n, LwBuf *b,
+                                bool *canonical)
 {
   SerdChunk prefix;
   SerdChunk suffix;
@@ -745,13 +771,36 @@ static const char *expand_curie(SerdContext *c, const SerdNode *n, LwBuf *b)
       lw_buf_append(b, suffix.buf, suffix.len) != LW_OK) {
     return "out of memory";
   }
-  if (!lw_read_iri_chars_ok(b->data, b->len)) {
+  if (prefix.buf == c->ns_checked && prefix.len == c->ns_checked_len &&
+      lw_span_iri_plain((const char *)suffix.buf, suffix.len, true) == suffix.len) {
+    *canonical = true;
+    return NULL;
+  }
+  if (!iri_chars_ok(b->data, b->len, canonical)) {
     return "invalid character in IRI";
   }
   if (!lw_uri_is_absolute(b->data)) {
     return "prefix bound to a relative IRI and no base IRI";
   }
+  /* the scheme ends at the first ':', so one in the namespace is its own */
+  if (*canonical && memchr(prefix.buf, ':', prefix.len)) {
+    c->ns_checked = prefix.buf;
+    c->ns_checked_len = prefix.len;
+  }
   return NULL;
+}
+
+/* Whether the canonical writer would copy b as it is (LwTerm.canonical). */
+static bool writes_as_is(LwTermType type, const LwBuf *b)
+{
+  switch (type) {
+  case LW_TERM_IRI:
+    return lw_span_iri_plain(b->data, b->len, true) == b->len;
+  case LW_TERM_LITERAL:
+    return lw_span_literal_plain(b->data, b->len) == b->len;
+  default:
+    return false;
+  }
 }
 
 /* Converts a serd node into an LwTerm stored in b. Returns a problem
@@ -761,15 +810,16 @@ static const char *node_to_term(SerdContext *c, const SerdNode *n, LwBuf *b, LwT
   const char *value = (const char *)n->buf;
   const char *problem = NULL;
   LwTermType type = LW_TERM_NONE;
+  bool canonical = false;
   c->problem_node = n; /* what a report quotes */
   switch (n->type) {
   case SERD_URI:
     type = LW_TERM_IRI;
-    problem = absolute_iri(c, value, n->n_bytes, b);
+    problem = absolute_iri(c, value, n->n_bytes, b, &canonical);
     break;
   case SERD_CURIE:
     type = LW_TERM_IRI;
-    problem = expand_curie(c, n, b);
+    problem = expand_curie(c, n, b, &canonical);
     break;
   case SERD_BLANK:
     type = LW_TERM_BLANK;
@@ -787,13 +837,16 @@ static const char *node_to_term(SerdContext *c, const SerdNode *n, LwBuf *b, LwT
   if (problem) {
     return problem;
   }
-  if (!lw_utf8_valid(b->data, b->len)) {
+  /* ASCII is UTF-8: one look at the bytes for the usual term */
+  canonical = canonical || writes_as_is(type, b);
+  if (!canonical && !lw_utf8_valid(b->data, b->len)) {
     return "invalid UTF-8 or escape";
   }
   if (b->len > c->rc->max_term_bytes) {
     return "term too long";
   }
   set_term(t, type, b);
+  t->canonical = canonical;
   return NULL;
 }
 
@@ -956,6 +1009,7 @@ static SerdStatus on_prefix(void *handle, const SerdNode *name, const SerdNode *
                    lw_scanner_written_name((const char *)name->buf), value);
   }
   serd_env_set_prefix_from_strings(c->env, name->buf, (const uint8_t *)target);
+  c->ns_checked = NULL; /* a namespace rebound is freed */
   free(resolved);
   return SERD_SUCCESS;
 }

@@ -11,17 +11,17 @@
 
 static LwTerm iri(const char *v)
 {
-  return (LwTerm){LW_TERM_IRI, v, strlen(v), NULL, NULL};
+  return (LwTerm){LW_TERM_IRI, v, strlen(v), NULL, NULL, false};
 }
 
 static LwTerm blank(const char *v)
 {
-  return (LwTerm){LW_TERM_BLANK, v, strlen(v), NULL, NULL};
+  return (LwTerm){LW_TERM_BLANK, v, strlen(v), NULL, NULL, false};
 }
 
 static LwTerm lit(const char *v, size_t len, const char *dt, const char *lang)
 {
-  return (LwTerm){LW_TERM_LITERAL, v, len, dt, lang};
+  return (LwTerm){LW_TERM_LITERAL, v, len, dt, lang, false};
 }
 
 /* The line for <http://s> <http://p> object (graph). */

@@ -95,6 +95,59 @@ static void test_turtle(void)
   collected_free(&c);
 }
 
+/* The terms' canonical marks (LwTerm.canonical: the writer copies them as
+ * they are), one letter per term of each statement: c marked, - not. */
+static LwStatus collect_marks(void *handle, const LwQuad *q)
+{
+  Collected *c = handle;
+  const LwTerm *terms[] = {&q->subject, &q->predicate, &q->object};
+  for (size_t i = 0; i < 3; ++i) {
+    LW_TRY(lw_buf_append_char(&c->errors, terms[i]->canonical ? 'c' : '-'));
+  }
+  LW_TRY(lw_buf_append_char(&c->errors, '\n'));
+  return lw_nquads_append(&c->out, q);
+}
+
+static void test_canonical_marks(void)
+{
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  static const char doc[] = "@prefix ex: <http://example.org/ns#> .\n"
+                            "ex:a ex:b \"plain\" .\n"
+                            "ex:a ex:b \"say \\\"hi\\\"\\nbye\" .\n"
+                            "<http://example.org/\xC3\xA9> ex:\xC3\xA9 ex:c .\n"
+                            "@prefix ex: <rel#> .\n"
+                            "ex:a ex:b ex:c .\n"
+                            "@prefix ex: <http://example.org/other#> .\n"
+                            "ex:a ex:b ex:c .\n";
+  FILE *in = fmemopen((void *)doc, sizeof(doc) - 1, "rb");
+  LwReadOptions o = {.format = LW_FORMAT_TURTLE,
+                     .on_quad = collect_marks,
+                     .quad_handle = &c,
+                     .on_error = collect_error,
+                     .error_handle = &c};
+  LwStatus st = lw_rdf_read(in, &o, &stats, &err);
+  fclose(in);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.statements, 4);
+  /* a namespace rebound is checked anew: relative, with no base */
+  CHECK_STR_EQ(c.errors.data, "ccc\ncc-\n--c\n"
+                              "5:19 prefix ex: bound to relative IRI <rel#>\n"
+                              "6:15 prefix bound to a relative IRI and no base IRI: ex:a, "
+                              "statement skipped\n"
+                              "ccc\n");
+  CHECK_STR_EQ(
+    out_of(&c),
+    "<http://example.org/ns#a> <http://example.org/ns#b> \"plain\" .\n"
+    "<http://example.org/ns#a> <http://example.org/ns#b> \"say \\\"hi\\\"\\nbye\" .\n"
+    "<http://example.org/\xC3\xA9> <http://example.org/ns#\xC3\xA9> "
+    "<http://example.org/ns#c> .\n"
+    "<http://example.org/other#a> <http://example.org/other#b> "
+    "<http://example.org/other#c> .\n");
+  collected_free(&c);
+}
+
 static void test_base_option(void)
 {
   Collected c = {0};
@@ -420,6 +473,7 @@ static void test_formats(void)
 int main(void)
 {
   test_turtle();
+  test_canonical_marks();
   test_base_option();
   test_ntriples_lax();
   test_nquads_graphs();

@@ -50,10 +50,10 @@ static void test_quads(void)
 {
   LwSkolem sk;
   lw_skolem_init(&sk, "http://lw.example", "h1");
-  LwQuad in = {{LW_TERM_BLANK, "s", 1, NULL, NULL},
-               {LW_TERM_IRI, "http://p", 8, NULL, NULL},
-               {LW_TERM_BLANK, "o", 1, NULL, NULL},
-               {LW_TERM_BLANK, "g", 1, NULL, NULL}};
+  LwQuad in = {{LW_TERM_BLANK, "s", 1, NULL, NULL, false},
+               {LW_TERM_IRI, "http://p", 8, NULL, NULL, false},
+               {LW_TERM_BLANK, "o", 1, NULL, NULL, false},
+               {LW_TERM_BLANK, "g", 1, NULL, NULL, false}};
   LwQuad out;
   CHECK(lw_skolem_quad(&sk, &in, &out) == LW_OK);
   LwBuf line = LW_BUF_INIT;
@@ -68,10 +68,10 @@ static void test_quads(void)
   CHECK(lw_skolem_quad(&other, &in, &out2) == LW_OK);
   CHECK(strcmp(out.subject.value, out2.subject.value) != 0);
   /* literals and IRIs pass through */
-  LwQuad lit = {{LW_TERM_IRI, "http://s", 8, NULL, NULL},
-                {LW_TERM_IRI, "http://p", 8, NULL, NULL},
-                {LW_TERM_LITERAL, "x", 1, NULL, "en"},
-                {LW_TERM_NONE, NULL, 0, NULL, NULL}};
+  LwQuad lit = {{LW_TERM_IRI, "http://s", 8, NULL, NULL, false},
+                {LW_TERM_IRI, "http://p", 8, NULL, NULL, false},
+                {LW_TERM_LITERAL, "x", 1, NULL, "en", false},
+                {LW_TERM_NONE, NULL, 0, NULL, NULL, false}};
   CHECK(lw_skolem_quad(&sk, &lit, &out) == LW_OK);
   CHECK_STR_EQ(out.object.value, "x");
   CHECK_STR_EQ(out.object.lang, "en");
