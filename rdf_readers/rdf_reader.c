@@ -43,6 +43,25 @@ bool lw_read_iri_chars_ok(const char *s, size_t len)
   return lw_span_iri_plain(s, len, false) == len;
 }
 
+bool lw_read_iri_chars_check(const char *s, size_t len, bool *canonical)
+{
+  size_t plain = lw_span_iri_plain(s, len, true);
+  *canonical = plain == len;
+  return *canonical || lw_read_iri_chars_ok(s + plain, len - plain);
+}
+
+bool lw_read_plain(LwTermType type, const char *s, size_t len)
+{
+  switch (type) {
+  case LW_TERM_IRI:
+    return lw_span_iri_plain(s, len, true) == len;
+  case LW_TERM_LITERAL:
+    return lw_span_literal_plain(s, len) == len;
+  default:
+    return false;
+  }
+}
+
 bool lw_read_iri_ok(const char *s, size_t len)
 {
   return lw_read_iri_chars_ok(s, len) && lw_uri_is_absolute(s);

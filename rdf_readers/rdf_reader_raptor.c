@@ -132,6 +132,7 @@ static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t, LwBuf *r
     return NULL;
   }
   size_t len = 0;
+  bool canonical = false;
   switch (r->type) {
   case RAPTOR_TERM_TYPE_URI:
     t->type = LW_TERM_IRI;
@@ -143,7 +144,8 @@ static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t, LwBuf *r
     if (!c->have_base && !strncmp(t->value, NO_BASE, strlen(NO_BASE))) {
       return "relative IRI and no base IRI";
     }
-    if (!lw_read_iri_ok(t->value, t->len)) {
+    if (!lw_read_iri_chars_check(t->value, t->len, &canonical) ||
+        !lw_uri_is_absolute(t->value)) {
       return "not an IRI";
     }
     break;
@@ -176,10 +178,13 @@ static const char *convert(RaptorContext *c, raptor_term *r, LwTerm *t, LwBuf *r
     t->value = "";
     t->len = 0;
   }
-  if (!lw_utf8_valid(t->value, t->len) ||
+  /* ASCII is UTF-8: one look at the bytes for the usual term */
+  canonical = canonical || lw_read_plain(t->type, t->value, t->len);
+  if ((!canonical && !lw_utf8_valid(t->value, t->len)) ||
       (t->datatype && !lw_utf8_valid(t->datatype, strlen(t->datatype)))) {
     return "invalid UTF-8";
   }
+  t->canonical = canonical;
   if (t->len > c->rc->max_term_bytes) {
     return "term too long";
   }

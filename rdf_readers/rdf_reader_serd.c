@@ -710,18 +710,8 @@ static void set_term(LwTerm *t, LwTermType type, const LwBuf *b)
   t->canonical = false;
 }
 
-/* Checks an IRI's characters against IRIREF (serd 0.30 lets some through
- * in Turtle). *canonical tells whether they are ASCII too: then nothing in
- * them is for the canonical writer to escape, and no NUL is there. */
-static bool iri_chars_ok(const char *s, size_t len, bool *canonical)
-{
-  size_t plain = lw_span_iri_plain(s, len, true);
-  *canonical = plain == len;
-  return *canonical || lw_read_iri_chars_ok(s + plain, len - plain);
-}
-
 /* Makes value (len bytes) an absolute IRI in b: as it is, or resolved
- * against the base; *canonical as iri_chars_ok says, when it is kept as it
+ * against the base; *canonical as lw_read_iri_chars_check says, when it is kept as it
  * is. Returns a problem description, or NULL. */
 static const char *absolute_iri(SerdContext *c, const char *value, size_t len, LwBuf *b,
                                 bool *canonical)
@@ -729,7 +719,7 @@ static const char *absolute_iri(SerdContext *c, const char *value, size_t len, L
   lw_buf_reset(b);
   bool plain = false;
   /* serd's strict mode (line by line) refuses such IRIs itself */
-  bool chars_ok = c->line_based || iri_chars_ok(value, len, &plain);
+  bool chars_ok = c->line_based || lw_read_iri_chars_check(value, len, &plain);
   if (!plain && memchr(value, '\0', len)) {
     return "NUL in IRI";
   }
@@ -776,7 +766,7 @@ static const char *expand_curie(SerdContext *c, const SerdNode *n, LwBuf *b,
     *canonical = true;
     return NULL;
   }
-  if (!iri_chars_ok(b->data, b->len, canonical)) {
+  if (!lw_read_iri_chars_check(b->data, b->len, canonical)) {
     return "invalid character in IRI";
   }
   if (!lw_uri_is_absolute(b->data)) {
@@ -788,19 +778,6 @@ static const char *expand_curie(SerdContext *c, const SerdNode *n, LwBuf *b,
     c->ns_checked_len = prefix.len;
   }
   return NULL;
-}
-
-/* Whether the canonical writer would copy b as it is (LwTerm.canonical). */
-static bool writes_as_is(LwTermType type, const LwBuf *b)
-{
-  switch (type) {
-  case LW_TERM_IRI:
-    return lw_span_iri_plain(b->data, b->len, true) == b->len;
-  case LW_TERM_LITERAL:
-    return lw_span_literal_plain(b->data, b->len) == b->len;
-  default:
-    return false;
-  }
 }
 
 /* Converts a serd node into an LwTerm stored in b. Returns a problem
@@ -838,7 +815,7 @@ static const char *node_to_term(SerdContext *c, const SerdNode *n, LwBuf *b, LwT
     return problem;
   }
   /* ASCII is UTF-8: one look at the bytes for the usual term */
-  canonical = canonical || writes_as_is(type, b);
+  canonical = canonical || lw_read_plain(type, b->data, b->len);
   if (!canonical && !lw_utf8_valid(b->data, b->len)) {
     return "invalid UTF-8 or escape";
   }

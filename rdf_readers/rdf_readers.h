@@ -486,6 +486,15 @@ bool lw_read_iri_ok(const char *s, size_t len);
 /* True when s holds none of the characters IRIREF forbids. */
 bool lw_read_iri_chars_ok(const char *s, size_t len);
 
+/* The same, telling in *canonical whether s is ASCII too: nothing in it for
+ * the canonical writer to escape (LwTerm.canonical), and no NUL. */
+bool lw_read_iri_chars_check(const char *s, size_t len, bool *canonical);
+
+/* Whether a term of type with value s (len bytes) is written as it is in
+ * canonical N-Quads (LwTerm.canonical): ASCII with nothing to escape; then
+ * it is valid UTF-8 too. */
+bool lw_read_plain(LwTermType type, const char *s, size_t len);
+
 /* Turtle, TriG, N-Triples, N-Quads (serd). */
 LwStatus lw_rdf_read_serd(FILE *in, LwReadContext *ctx);
 

@@ -148,6 +148,41 @@ static void test_canonical_marks(void)
   collected_free(&c);
 }
 
+/* The same marks from the RDF/XML reader (raptor). */
+static void test_canonical_marks_rdfxml(void)
+{
+  Collected c = {0};
+  LwReadStats stats;
+  LwError err;
+  static const char doc[] =
+    "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"\n"
+    "         xmlns:ex=\"http://example.org/ns#\">\n"
+    "  <rdf:Description rdf:about=\"http://example.org/a\">\n"
+    "    <ex:b>plain</ex:b>\n"
+    "    <ex:b>say \"hi\"\nbye</ex:b>\n"
+    "    <ex:b rdf:resource=\"http://example.org/\xC3\xA9\"/>\n"
+    "  </rdf:Description>\n"
+    "</rdf:RDF>\n";
+  FILE *in = fmemopen((void *)doc, sizeof(doc) - 1, "rb");
+  LwReadOptions o = {.format = LW_FORMAT_RDFXML,
+                     .base_iri = "http://example.org/doc",
+                     .on_quad = collect_marks,
+                     .quad_handle = &c,
+                     .on_error = collect_error,
+                     .error_handle = &c};
+  LwStatus st = lw_rdf_read(in, &o, &stats, &err);
+  fclose(in);
+  CHECK_INT_EQ(st, LW_OK);
+  CHECK_INT_EQ(stats.statements, 3);
+  CHECK_STR_EQ(c.errors.data, "ccc\ncc-\ncc-\n");
+  CHECK_STR_EQ(
+    out_of(&c),
+    "<http://example.org/a> <http://example.org/ns#b> \"plain\" .\n"
+    "<http://example.org/a> <http://example.org/ns#b> \"say \\\"hi\\\"\\nbye\" .\n"
+    "<http://example.org/a> <http://example.org/ns#b> <http://example.org/\xC3\xA9> .\n");
+  collected_free(&c);
+}
+
 static void test_base_option(void)
 {
   Collected c = {0};
@@ -474,6 +509,7 @@ int main(void)
 {
   test_turtle();
   test_canonical_marks();
+  test_canonical_marks_rdfxml();
   test_base_option();
   test_ntriples_lax();
   test_nquads_graphs();
