@@ -375,6 +375,8 @@ LwStatus lw_skolem_append_iri(LwBuf *out, const char *base, const char *seed_has
 typedef struct {
   const char *base;      /* e.g. "https://lodwash.example.org"; borrowed */
   const char *seed_hash; /* borrowed */
+  bool canonical;        /* its IRIs are LwTerm.canonical: base is (the
+                          * rest is percent-encoded) */
   LwBuf iris[3];         /* subject, object, graph */
 } LwSkolem;
 

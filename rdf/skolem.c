@@ -47,7 +47,10 @@ LwStatus lw_skolem_append_iri(LwBuf *out, const char *base, const char *seed_has
 
 void lw_skolem_init(LwSkolem *sk, const char *base, const char *seed_hash)
 {
-  *sk = (LwSkolem){.base = base, .seed_hash = seed_hash};
+  size_t n = strlen(base);
+  *sk = (LwSkolem){.base = base,
+                   .seed_hash = seed_hash,
+                   .canonical = lw_span_iri_plain(base, n, true) == n};
 }
 
 void lw_skolem_free(LwSkolem *sk)
@@ -66,7 +69,7 @@ static LwStatus skolem_term(LwSkolem *sk, LwBuf *buf, LwTerm *t)
   }
   lw_buf_reset(buf);
   LW_TRY(lw_skolem_append_iri(buf, sk->base, sk->seed_hash, t->value, t->len));
-  *t = (LwTerm){LW_TERM_IRI, buf->data, buf->len, NULL, NULL, false};
+  *t = (LwTerm){LW_TERM_IRI, buf->data, buf->len, NULL, NULL, sk->canonical};
   return LW_OK;
 }
 

@@ -61,6 +61,17 @@ static void test_quads(void)
   CHECK_STR_EQ(line.data, "<http://lw.example/.well-known/genid/h1/s> <http://p> "
                           "<http://lw.example/.well-known/genid/h1/o> "
                           "<http://lw.example/.well-known/genid/h1/g> .\n");
+  CHECK(out.subject.canonical && out.object.canonical && out.graph.canonical);
+  /* a base with a character to escape: its IRIs are escaped when written */
+  LwSkolem odd;
+  lw_skolem_init(&odd, "http://lw.example/caf\xC3\xA9 x", "h1");
+  LwQuad oddq;
+  CHECK(lw_skolem_quad(&odd, &in, &oddq) == LW_OK);
+  CHECK(!oddq.subject.canonical);
+  lw_buf_reset(&line);
+  CHECK(lw_nquads_append_term(&line, &oddq.subject) == LW_OK);
+  CHECK_STR_EQ(line.data, "<http://lw.example/caf\xC3\xA9\\u0020x/.well-known/genid/h1/s>");
+  lw_skolem_free(&odd);
   /* the same file cleaned again: the same IRIs; another file: others */
   LwSkolem other;
   lw_skolem_init(&other, "http://lw.example", "h2");
