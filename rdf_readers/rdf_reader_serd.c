@@ -711,8 +711,8 @@ static void set_term(LwTerm *t, LwTermType type, const LwBuf *b)
 }
 
 /* Makes value (len bytes) an absolute IRI in b: as it is, or resolved
- * against the base; *canonical as lw_read_iri_chars_check says, when it is kept as it
- * is. Returns a problem description, or NULL. */
+ * against the base; *canonical as lw_read_iri_chars_check says, when it
+ * is kept as it is. Returns a problem description, or NULL. */
 static const char *absolute_iri(SerdContext *c, const char *value, size_t len, LwBuf *b,
                                 bool *canonical)
 {
